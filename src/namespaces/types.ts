@@ -1,0 +1,45 @@
+import type { Address } from "viem";
+
+/** The networks an operator can index. `devnet` reads its addresses from a manifest written by `npm run devnet`. */
+export const NAMESPACE_NAMES = ["mainnet", "sepolia", "devnet"] as const;
+export type NamespaceName = (typeof NAMESPACE_NAMES)[number];
+
+/**
+ * A datasource is one registry deployment on one chain. Plugins ask for datasources by these names, so a plugin
+ * never knows which network it runs on.
+ */
+export const DATASOURCE_NAMES = [
+  "ensroot",
+  "basenames",
+  "lineanames",
+  "threednsOptimism",
+  "threednsBase",
+  "reverseBase",
+  "reverseLinea",
+  "reverseOptimism",
+] as const;
+export type DatasourceName = (typeof DATASOURCE_NAMES)[number];
+
+export interface ChainRef {
+  id: number;
+  /** Ponder's chain key, e.g. `mainnet`, `base`, `devnetRoot`. */
+  name: string;
+}
+
+export interface ContractRef {
+  /** Omitted for contracts matched at any address (resolvers). */
+  address?: Address;
+  startBlock: number;
+}
+
+export interface Datasource {
+  chain: ChainRef;
+  contracts: Record<string, ContractRef>;
+}
+
+export interface Namespace {
+  name: NamespaceName;
+  datasources: Partial<Record<DatasourceName, Datasource>>;
+  /** RPC URLs the namespace knows by itself (devnet: from its manifest); `RPC_URL_<chainId>` overrides them. */
+  defaultRpcUrls: Record<number, string>;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["**/*.test.ts"],
+    exclude: ["node_modules/**", ".ponder/**", ".cache/**", ".devnet/**"],
+    pool: "forks",
+    // End-to-end tests start chains and servers; two cores do not gain from running them side by side.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
+  },
+});
