@@ -23,7 +23,6 @@ export const mainnetNamespace: Namespace = {
         RenewalWithReferrer: { address: "0xf55575bde5953ee4272d5ce7cdd924c74d8fa81a", startBlock: 23784217 },
         NameWrapper: { address: "0xd4416b13d2b3a9abae7acd5d6c2bbdbe25686401", startBlock: 16925608 },
         UniversalResolver: { address: "0xabd80e8a13596feea40fd26fd6a24c3fe76f05fb", startBlock: 22671701 },
-        ReverseRegistrar: { address: "0xa58e81fe9b61b5c3fe2afd33cf304c454abfc7cb", startBlock: 16925606 },
         DefaultReverseRegistrar: { address: "0x283f227c4bd38ece252c4ae7ece650b0e913f1f9", startBlock: 22764819 },
       },
     },

@@ -1,0 +1,21 @@
+import { parseAbi } from "viem";
+
+/** Every resolver event, matched at any address. Both TextChanged variants occur on mainnet. */
+export const ResolverAbi = parseAbi([
+  "event AddrChanged(bytes32 indexed node, address a)",
+  "event AddressChanged(bytes32 indexed node, uint256 coinType, bytes newAddress)",
+  "event NameChanged(bytes32 indexed node, string name)",
+  "event ABIChanged(bytes32 indexed node, uint256 indexed contentType)",
+  "event PubkeyChanged(bytes32 indexed node, bytes32 x, bytes32 y)",
+  "event TextChanged(bytes32 indexed node, string indexed indexedKey, string key)",
+  "event TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)",
+  "event ContenthashChanged(bytes32 indexed node, bytes hash)",
+  "event InterfaceChanged(bytes32 indexed node, bytes4 indexed interfaceID, address implementer)",
+  "event AuthorisationChanged(bytes32 indexed node, address indexed owner, address indexed target, bool isAuthorised)",
+  "event VersionChanged(bytes32 indexed node, uint64 newVersion)",
+  "function addr(bytes32 node) view returns (address)",
+  "function addr(bytes32 node, uint256 coinType) view returns (bytes)",
+  "function text(bytes32 node, string key) view returns (string)",
+  "function contenthash(bytes32 node) view returns (bytes)",
+  "function name(bytes32 node) view returns (string)",
+]);

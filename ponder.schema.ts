@@ -1,0 +1,281 @@
+import { index, onchainTable } from "ponder";
+
+/*
+ * The ENS subgraph's entities (reference notes §2), shared by the subgraph, basenames, lineanames and threedns plugins.
+ * Ids are text: a namehash, an address, `<address>-<node>` or `<block>-<logIndex>` in subgraph-compatible mode, and
+ * chain-prefixed where the default mode needs them to be unique across chains (src/lib/ids.ts owns every format).
+ * Relations hold the related entity's id, as the subgraph's `owner: "0x…"` filters expect.
+ */
+
+export const domain = onchainTable(
+  "domain",
+  (t) => ({
+    id: t.text().primaryKey(),
+    name: t.text(),
+    labelName: t.text(),
+    labelhash: t.hex(),
+    parentId: t.text(),
+    subdomainCount: t.integer().notNull().default(0),
+    resolvedAddressId: t.text(),
+    resolverId: t.text(),
+    ttl: t.bigint(),
+    isMigrated: t.boolean().notNull().default(false),
+    createdAt: t.bigint().notNull(),
+    ownerId: t.text().notNull(),
+    registrantId: t.text(),
+    wrappedOwnerId: t.text(),
+    expiryDate: t.bigint(),
+  }),
+  (table) => ({
+    byName: index().on(table.name),
+    byParent: index().on(table.parentId),
+    byOwner: index().on(table.ownerId),
+    byRegistrant: index().on(table.registrantId),
+    byWrappedOwner: index().on(table.wrappedOwnerId),
+    byResolvedAddress: index().on(table.resolvedAddressId),
+    byCreatedAt: index().on(table.createdAt),
+    byLabelhash: index().on(table.labelhash),
+  }),
+);
+
+export const account = onchainTable("account", (t) => ({
+  id: t.text().primaryKey(),
+}));
+
+export const resolver = onchainTable(
+  "resolver",
+  (t) => ({
+    id: t.text().primaryKey(),
+    domainId: t.text(),
+    address: t.hex().notNull(),
+    addrId: t.text(),
+    contentHash: t.text(),
+    texts: t.text().array(),
+    coinTypes: t.bigint().array(),
+  }),
+  (table) => ({
+    byDomain: index().on(table.domainId),
+    byAddress: index().on(table.address),
+  }),
+);
+
+export const registration = onchainTable(
+  "registration",
+  (t) => ({
+    id: t.text().primaryKey(),
+    domainId: t.text().notNull(),
+    registrationDate: t.bigint().notNull(),
+    expiryDate: t.bigint().notNull(),
+    cost: t.bigint(),
+    registrantId: t.text().notNull(),
+    labelName: t.text(),
+  }),
+  (table) => ({
+    byDomain: index().on(table.domainId),
+    byRegistrant: index().on(table.registrantId),
+    byRegistrationDate: index().on(table.registrationDate),
+    byExpiryDate: index().on(table.expiryDate),
+  }),
+);
+
+export const wrappedDomain = onchainTable(
+  "wrapped_domain",
+  (t) => ({
+    id: t.text().primaryKey(),
+    domainId: t.text().notNull(),
+    expiryDate: t.bigint().notNull(),
+    fuses: t.integer().notNull(),
+    ownerId: t.text().notNull(),
+    name: t.text(),
+  }),
+  (table) => ({
+    byDomain: index().on(table.domainId),
+    byOwner: index().on(table.ownerId),
+  }),
+);
+
+// ---- Domain events -------------------------------------------------------------------------------------------
+
+type ColumnBuilders = Parameters<Extract<Parameters<typeof onchainTable>[1], (...args: never[]) => unknown>>[0];
+
+/** Every event entity has the subgraph's `<blockNumber>-<logIndex>` id (chain-prefixed outside compatible mode). */
+const eventColumns = (t: ColumnBuilders) => ({
+  id: t.text().primaryKey(),
+  blockNumber: t.integer().notNull(),
+  transactionID: t.hex().notNull(),
+});
+
+export const transfer = onchainTable(
+  "transfer",
+  (t) => ({ ...eventColumns(t), domainId: t.text().notNull(), ownerId: t.text().notNull() }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+export const newOwner = onchainTable(
+  "new_owner",
+  (t) => ({
+    ...eventColumns(t),
+    domainId: t.text().notNull(),
+    parentDomainId: t.text().notNull(),
+    ownerId: t.text().notNull(),
+  }),
+  (table) => ({ byDomain: index().on(table.domainId), byParent: index().on(table.parentDomainId) }),
+);
+
+export const newResolver = onchainTable(
+  "new_resolver",
+  (t) => ({ ...eventColumns(t), domainId: t.text().notNull(), resolverId: t.text().notNull() }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+export const newTTL = onchainTable(
+  "new_ttl",
+  (t) => ({ ...eventColumns(t), domainId: t.text().notNull(), ttl: t.bigint().notNull() }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+export const wrappedTransfer = onchainTable(
+  "wrapped_transfer",
+  (t) => ({ ...eventColumns(t), domainId: t.text().notNull(), ownerId: t.text().notNull() }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+export const nameWrapped = onchainTable(
+  "name_wrapped",
+  (t) => ({
+    ...eventColumns(t),
+    domainId: t.text().notNull(),
+    name: t.text(),
+    fuses: t.integer().notNull(),
+    ownerId: t.text().notNull(),
+    expiryDate: t.bigint().notNull(),
+  }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+export const nameUnwrapped = onchainTable(
+  "name_unwrapped",
+  (t) => ({ ...eventColumns(t), domainId: t.text().notNull(), ownerId: t.text().notNull() }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+export const fusesSet = onchainTable(
+  "fuses_set",
+  (t) => ({ ...eventColumns(t), domainId: t.text().notNull(), fuses: t.integer().notNull() }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+export const expiryExtended = onchainTable(
+  "expiry_extended",
+  (t) => ({ ...eventColumns(t), domainId: t.text().notNull(), expiryDate: t.bigint().notNull() }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+// ---- Registration events -------------------------------------------------------------------------------------
+
+export const nameRegistered = onchainTable(
+  "name_registered",
+  (t) => ({
+    ...eventColumns(t),
+    registrationId: t.text().notNull(),
+    registrantId: t.text().notNull(),
+    expiryDate: t.bigint().notNull(),
+  }),
+  (table) => ({ byRegistration: index().on(table.registrationId) }),
+);
+
+export const nameRenewed = onchainTable(
+  "name_renewed",
+  (t) => ({ ...eventColumns(t), registrationId: t.text().notNull(), expiryDate: t.bigint().notNull() }),
+  (table) => ({ byRegistration: index().on(table.registrationId) }),
+);
+
+export const nameTransferred = onchainTable(
+  "name_transferred",
+  (t) => ({ ...eventColumns(t), registrationId: t.text().notNull(), newOwnerId: t.text().notNull() }),
+  (table) => ({ byRegistration: index().on(table.registrationId) }),
+);
+
+// ---- Resolver events -----------------------------------------------------------------------------------------
+
+export const addrChanged = onchainTable(
+  "addr_changed",
+  (t) => ({ ...eventColumns(t), resolverId: t.text().notNull(), addrId: t.text().notNull() }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const multicoinAddrChanged = onchainTable(
+  "multicoin_addr_changed",
+  (t) => ({
+    ...eventColumns(t),
+    resolverId: t.text().notNull(),
+    coinType: t.bigint().notNull(),
+    addr: t.hex().notNull(),
+  }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const nameChanged = onchainTable(
+  "name_changed",
+  (t) => ({ ...eventColumns(t), resolverId: t.text().notNull(), name: t.text().notNull() }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const abiChanged = onchainTable(
+  "abi_changed",
+  (t) => ({ ...eventColumns(t), resolverId: t.text().notNull(), contentType: t.bigint().notNull() }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const pubkeyChanged = onchainTable(
+  "pubkey_changed",
+  (t) => ({ ...eventColumns(t), resolverId: t.text().notNull(), x: t.hex().notNull(), y: t.hex().notNull() }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const textChanged = onchainTable(
+  "text_changed",
+  (t) => ({
+    ...eventColumns(t),
+    resolverId: t.text().notNull(),
+    key: t.text().notNull(),
+    // Only the newer TextChanged variant carries the value; the older one leaves it null.
+    value: t.text(),
+  }),
+  (table) => ({ byResolver: index().on(table.resolverId), byKey: index().on(table.key) }),
+);
+
+export const contenthashChanged = onchainTable(
+  "contenthash_changed",
+  (t) => ({ ...eventColumns(t), resolverId: t.text().notNull(), hash: t.hex().notNull() }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const interfaceChanged = onchainTable(
+  "interface_changed",
+  (t) => ({
+    ...eventColumns(t),
+    resolverId: t.text().notNull(),
+    interfaceID: t.hex().notNull(),
+    implementer: t.hex().notNull(),
+  }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const authorisationChanged = onchainTable(
+  "authorisation_changed",
+  (t) => ({
+    ...eventColumns(t),
+    resolverId: t.text().notNull(),
+    owner: t.hex().notNull(),
+    target: t.hex().notNull(),
+    isAuthorized: t.boolean().notNull(),
+  }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);
+
+export const versionChanged = onchainTable(
+  "version_changed",
+  (t) => ({ ...eventColumns(t), resolverId: t.text().notNull(), version: t.bigint().notNull() }),
+  (table) => ({ byResolver: index().on(table.resolverId) }),
+);

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { NAMESPACE_NAMES } from "../namespaces/types";
+import { PLUGIN_NAMES, type PluginName } from "../plugins/names";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+const port = z.coerce
+  .number({ message: "must be a port number" })
+  .int("must be a whole number")
+  .min(1, "must be between 1 and 65535")
+  .max(65535, "must be between 1 and 65535");
+
+const pluginList = z
+  .string()
+  .transform((raw, ctx): PluginName[] => {
+    const names = raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (names.length === 0) {
+      ctx.addIssue({ code: "custom", message: `must name at least one plugin (valid: ${PLUGIN_NAMES.join(", ")})` });
+      return z.NEVER;
+    }
+    const unknown = names.filter((n) => !(PLUGIN_NAMES as readonly string[]).includes(n));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown plugin${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")} (valid: ${PLUGIN_NAMES.join(", ")})`,
+      });
+      return z.NEVER;
+    }
+    const duplicates = names.filter((n, i) => names.indexOf(n) !== i);
+    if (duplicates.length > 0) {
+      ctx.addIssue({ code: "custom", message: `lists "${duplicates[0]}" more than once` });
+      return z.NEVER;
+    }
+    // Keep the canonical order so the composed Ponder config does not depend on how PLUGINS was spelled.
+    return PLUGIN_NAMES.filter((p) => names.includes(p));
+  });
+
+/** The environment variables the indexer reads; `.env.example` documents each one. */
+export const envSchema = z.object({
+  NAMESPACE: z
+    .enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` })
+    .default("devnet"),
+  PLUGINS: pluginList.default(PLUGIN_NAMES.join(",")),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// connection string")
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase SQL identifier (letters, digits, underscore)")
+    .default("nameindex"),
+  PGLITE_DIRECTORY: z.string().min(1).default(".ponder/pglite"),
+  LABELS_SERVICE_URL: z.string().url("must be a URL such as http://127.0.0.1:3223").optional(),
+  LABELS_DB: z.string().min(1).optional(),
+  LABEL_SET_ID: z
+    .string()
+    .regex(/^[a-z-]{1,50}$/, "must be 1-50 characters of a-z and '-'")
+    .optional(),
+  LABEL_SET_VERSION: z.coerce
+    .number({ message: "must be a non-negative integer" })
+    .int("must be a non-negative integer")
+    .nonnegative("must be a non-negative integer")
+    .optional(),
+  SUBGRAPH_COMPAT: booleanFlag.default("false"),
+  DEVNET_MANIFEST: z.string().min(1).default(".devnet/manifest.json"),
+  PORT: port.default(42069),
+  LABELS_PORT: port.default(3223),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** `RPC_URL_<chainId>` and `END_BLOCK_<chainId>` are keyed by chain id, so they are read by prefix. */
+export function readPerChainVariables(env: Record<string, string | undefined>, prefix: string): Map<number, string> {
+  const found = new Map<number, string>();
+  for (const [key, value] of Object.entries(env)) {
+    const match = key.match(new RegExp(`^${prefix}(\\d+)$`));
+    if (match && value) found.set(Number(match[1]), value);
+  }
+  return found;
+}

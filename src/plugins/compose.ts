@@ -1,0 +1,54 @@
+import { http, type Abi, type Transport } from "viem";
+import { chainsOf, type AppConfig } from "../config";
+import { PLUGINS } from ".";
+
+export interface ComposedContract {
+  abi: Abi;
+  chain: string;
+  address?: `0x${string}`;
+  startBlock: number;
+  endBlock?: number;
+}
+
+export interface ComposedChain {
+  id: number;
+  rpc: Transport;
+  disableCache: boolean;
+}
+
+/** The active plugins' contracts, named `<plugin>/<contract>` so two plugins can index the same contract. */
+export function composeContracts(config: AppConfig): Record<string, ComposedContract> {
+  const contracts: Record<string, ComposedContract> = {};
+  for (const pluginName of config.plugins) {
+    for (const c of PLUGINS[pluginName].contracts) {
+      const ds = config.namespace.datasources[c.datasource];
+      const ref = ds?.contracts[c.contract];
+      if (!ds || !ref) continue;
+      const endBlock = config.endBlocks.get(ds.chain.id);
+      contracts[`${pluginName}/${c.name}`] = {
+        abi: c.abi,
+        chain: ds.chain.name,
+        ...(ref.address ? { address: ref.address } : {}),
+        startBlock: ref.startBlock,
+        ...(endBlock !== undefined ? { endBlock } : {}),
+      };
+    }
+  }
+  return contracts;
+}
+
+export function composeChains(config: AppConfig): Record<string, ComposedChain> {
+  const isDevnet = config.namespace.name === "devnet";
+  return Object.fromEntries(
+    chainsOf(config.namespace, config.plugins).map((chain) => [
+      chain.name,
+      {
+        id: chain.id,
+        // Devnet logs can exceed viem's 10 MiB response cap in one eth_getLogs.
+        rpc: http(config.rpcUrls.get(chain.id), isDevnet ? { maxResponseBodySize: false } : {}),
+        // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents.
+        disableCache: isDevnet,
+      },
+    ]),
+  );
+}

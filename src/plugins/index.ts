@@ -1,0 +1,21 @@
+import { basenamesPlugin } from "./basenames/plugin";
+import type { PluginDefinition } from "./define";
+import { lineanamesPlugin } from "./lineanames/plugin";
+import type { PluginName } from "./names";
+import { protocolAccelerationPlugin } from "./protocol-acceleration/plugin";
+import { registrarsPlugin } from "./registrars/plugin";
+import { subgraphPlugin } from "./subgraph/plugin";
+import { threednsPlugin } from "./threedns/plugin";
+import { tokenscopePlugin } from "./tokenscope/plugin";
+
+export const PLUGINS: Record<PluginName, PluginDefinition> = {
+  subgraph: subgraphPlugin,
+  basenames: basenamesPlugin,
+  lineanames: lineanamesPlugin,
+  threedns: threednsPlugin,
+  "protocol-acceleration": protocolAccelerationPlugin,
+  registrars: registrarsPlugin,
+  tokenscope: tokenscopePlugin,
+};
+
+export { PLUGIN_NAMES, type PluginName } from "./names";

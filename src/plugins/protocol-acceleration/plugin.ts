@@ -1,0 +1,37 @@
+import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
+import type { DatasourceName } from "../../namespaces/types";
+import { definePlugin, type PluginContract } from "../define";
+
+const REGISTRY_DATASOURCES: DatasourceName[] = ["ensroot", "basenames", "lineanames"];
+const L2_REVERSE_DATASOURCES: DatasourceName[] = ["reverseBase", "reverseLinea", "reverseOptimism"];
+
+/** Node→resolver links, resolver records and primary names on every indexed chain, for fast resolution. */
+export const protocolAccelerationPlugin = definePlugin({
+  name: "protocol-acceleration",
+  requiredDatasources: ["ensroot"],
+  contracts: [
+    ...REGISTRY_DATASOURCES.flatMap((datasource): PluginContract[] => [
+      { name: `${datasource}/Registry`, datasource, contract: "Registry", abi: RegistryAbi, optional: datasource !== "ensroot" },
+      { name: `${datasource}/Resolver`, datasource, contract: "Resolver", abi: ResolverAbi, optional: datasource !== "ensroot" },
+    ]),
+    { name: "ensroot/RegistryOld", datasource: "ensroot", contract: "RegistryOld", abi: RegistryAbi, optional: true },
+    { name: "threednsOptimism/Resolver", datasource: "threednsOptimism", contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
+    { name: "threednsBase/Resolver", datasource: "threednsBase", contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
+    {
+      name: "ensroot/DefaultReverseRegistrar",
+      datasource: "ensroot",
+      contract: "DefaultReverseRegistrar",
+      abi: StandaloneReverseRegistrarAbi,
+      optional: true,
+    },
+    ...L2_REVERSE_DATASOURCES.map(
+      (datasource): PluginContract => ({
+        name: `${datasource}/L2ReverseRegistrar`,
+        datasource,
+        contract: "L2ReverseRegistrar",
+        abi: StandaloneReverseRegistrarAbi,
+        optional: true,
+      }),
+    ),
+  ],
+});
