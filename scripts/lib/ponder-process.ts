@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { join } from "node:path";
+
+export interface PonderProcess {
+  child: ChildProcess;
+  url: string;
+  /** Resolves when Ponder's /ready answers 200 (backfill done), rejects if the process exits first. */
+  ready(onProgress?: (status: Record<string, { block?: { number: number } }>) => void): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface PonderStartOptions {
+  projectRoot: string;
+  command: "start" | "serve";
+  port: number;
+  schema: string;
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+}
+
+/** Runs `ponder start|serve` bound to 127.0.0.1 on a known port; its output goes to a log file. */
+export function startPonder(options: PonderStartOptions): PonderProcess {
+  const bin = join(options.projectRoot, "node_modules", ".bin", "ponder");
+  const log = createWriteStream(options.logFile, { flags: "a" });
+  const child = spawn(
+    bin,
+    ["--log-format", "pretty", options.command, "--schema", options.schema, "-p", String(options.port), "-H", "127.0.0.1"],
+    {
+      cwd: options.projectRoot,
+      env: { ...options.env, PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  const url = `http://127.0.0.1:${options.port}`;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  return {
+    child,
+    url,
+    async ready(onProgress) {
+      let done = false;
+      const poll = (async () => {
+        while (!done) {
+          try {
+            const res = await fetch(`${url}/ready`);
+            if (res.status === 200) return;
+            const status = await fetch(`${url}/status`).then((r) => (r.ok ? r.json() : undefined));
+            if (status && onProgress) onProgress(status);
+          } catch {
+            // Not listening yet.
+          }
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      })();
+      const failed = exited.then((code) => {
+        if (!done) throw new Error(`ponder ${options.command} exited with code ${code} before it was ready; see ${options.logFile}`);
+      });
+      try {
+        await Promise.race([poll, failed]);
+      } finally {
+        done = true;
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timeout = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timeout);
+      log.end();
+    },
+  };
+}

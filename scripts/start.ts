@@ -1,0 +1,127 @@
+/**
+ * `npm start`: the whole demo on one machine with nothing configured — a local devnet (or the chains the environment
+ * names), the label service with a demo label set, and the indexer on PGlite — until Ctrl-C stops every part.
+ */
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isPortFree } from "./lib/ports";
+import { startPonder, type PonderProcess } from "./lib/ponder-process";
+import { printEndpoints } from "./lib/endpoints";
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(projectRoot);
+if (existsSync(".env")) process.loadEnvFile(".env");
+
+const stateDir = resolve(process.env.NAMEINDEX_STATE_DIR ?? projectRoot);
+const log = (line: string) => console.log(`[start] ${line}`);
+const stops: (() => Promise<void>)[] = [];
+let stopping = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    log("stopping…");
+    for (const stop of stops.reverse()) {
+      await stop().catch((error) => console.error(`[start] while stopping: ${(error as Error).message}`));
+    }
+    log("stopped");
+  }
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+
+async function main(): Promise<void> {
+  const namespace = process.env.NAMESPACE || "devnet";
+  const env: NodeJS.ProcessEnv = { ...process.env, NAMESPACE: namespace };
+  const port = Number(process.env.PORT || 42069);
+  const labelsPort = Number(process.env.LABELS_PORT || 3223);
+  mkdirSync(stateDir, { recursive: true });
+
+  let freshDevnet = false;
+  let scenarioLabels: { labels: string[]; unhealable: string[] } = { labels: [], unhealable: [] };
+  if (namespace === "devnet") {
+    if (process.env.DEVNET_MANIFEST) {
+      log(`indexing the devnet described by ${process.env.DEVNET_MANIFEST} (not starting chains)`);
+    } else {
+      const manifestPath = resolve(stateDir, ".devnet", "manifest.json");
+      log("starting the devnet: 3 local chains, real ENS contracts, a scenario…");
+      const { startDevnet } = await import("../devnet/src/index");
+      const devnet = await startDevnet({
+        seed: Number(process.env.DEVNET_SEED || 1),
+        names: Number(process.env.DEVNET_NAMES || 40),
+        manifestPath,
+        mineInterval: 1,
+        log: (line: string) => log(`devnet: ${line}`),
+      });
+      stops.push(() => devnet.stop());
+      env.DEVNET_MANIFEST = devnet.manifestPath;
+      freshDevnet = true;
+      const scenario = devnet.manifest.scenario as { labels?: string[]; unhealableLabels?: string[] };
+      scenarioLabels = { labels: scenario.labels ?? [], unhealable: scenario.unhealableLabels ?? [] };
+      for (const [chainId, chain] of Object.entries(devnet.manifest.chains)) log(`chain ${chainId} (${chain.name}) at ${chain.rpcUrl}`);
+    }
+  }
+
+  if (process.env.LABELS_SERVICE_URL) {
+    log(`using the label service at ${process.env.LABELS_SERVICE_URL}`);
+  } else {
+    const dbPath = resolve(stateDir, "data", "labels.sqlite");
+    mkdirSync(dirname(dbPath), { recursive: true });
+    const labels = await import("../labels-service/src/index");
+    log("preparing the demo label set (word list + scenario labels, some left out so healing has misses)…");
+    await labels.ingestDemoLabelSet({ dbPath, extraLabels: scenarioLabels.labels, excludeLabels: scenarioLabels.unhealable });
+    if (!(await isPortFree(labelsPort))) throw new Error(`LABELS_PORT ${labelsPort} is in use; set LABELS_PORT to a free port`);
+    const server = await labels.startLabelsServer({ dbPath, port: labelsPort, host: "127.0.0.1" });
+    stops.push(() => server.close());
+    env.LABELS_SERVICE_URL = server.url;
+    env.LABELS_DB ??= dbPath;
+    log(`label service at ${server.url}`);
+  }
+
+  if (env.DATABASE_URL) {
+    log(`indexing into PostgreSQL (schema ${env.DATABASE_SCHEMA || "nameindex"})`);
+  } else {
+    // A new devnet reuses chain ids with new contents: its index must start from nothing.
+    const pgliteDir = resolve(stateDir, ".ponder", namespace === "devnet" ? "pglite-devnet" : `pglite-${namespace}`);
+    if (freshDevnet) rmSync(pgliteDir, { recursive: true, force: true });
+    env.PGLITE_DIRECTORY = pgliteDir;
+    log(`indexing into PGlite at ${pgliteDir}`);
+  }
+
+  if (!(await isPortFree(port))) throw new Error(`PORT ${port} is in use; set PORT to a free port`);
+  const logFile = resolve(stateDir, ".ponder", "indexer.log");
+  mkdirSync(dirname(logFile), { recursive: true });
+  const indexer: PonderProcess = startPonder({
+    projectRoot,
+    command: "start",
+    port,
+    schema: env.DATABASE_SCHEMA || "nameindex",
+    env,
+    logFile,
+  });
+  stops.push(() => indexer.stop());
+  indexer.child.once("exit", (code) => {
+    if (!stopping) {
+      console.error(`[start] the indexer exited with code ${code}; its log: ${logFile}`);
+      void shutdown(1);
+    }
+  });
+  log(`indexer starting at ${indexer.url} (log: ${logFile})`);
+  let lastLine = "";
+  await indexer.ready((status) => {
+    const line = Object.entries(status)
+      .map(([chain, s]) => `${chain} block ${s.block?.number ?? "…"}`)
+      .join(", ");
+    if (line && line !== lastLine) log(`indexing: ${line}`);
+    lastLine = line;
+  });
+  printEndpoints(indexer.url, env.LABELS_SERVICE_URL ?? "");
+  log("ready — Ctrl-C stops everything");
+}
+
+main().catch((error) => {
+  console.error(`[start] ${(error as Error).message}`);
+  void shutdown(1);
+});
