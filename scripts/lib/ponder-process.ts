@@ -47,7 +47,9 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
           try {
             const res = await fetch(`${url}/ready`);
             if (res.status === 200) return;
-            const status = await fetch(`${url}/status`).then((r) => (r.ok ? r.json() : undefined));
+            const status = (await fetch(`${url}/status`).then((r) => (r.ok ? r.json() : undefined))) as
+              | Record<string, { block?: { number: number } }>
+              | undefined;
             if (status && onProgress) onProgress(status);
           } catch {
             // Not listening yet.

@@ -22,7 +22,11 @@ export interface AppConfig {
   labelSet: LabelSetPin;
   isSubgraphCompatible: boolean;
   port: number;
+  /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
+  publicApiUrl: string | undefined;
   labelsPort: number;
+  /** Where the writing indexer answers (its /metrics refine the indexing status); API replicas point it at the indexer. */
+  indexerUrl: string;
   devnetManifestPath: string;
 }
 
@@ -97,7 +101,9 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     labelSet,
     isSubgraphCompatible,
     port: e.PORT,
+    publicApiUrl: e.PUBLIC_API_URL,
     labelsPort: e.LABELS_PORT,
+    indexerUrl: e.INDEXER_URL ?? `http://127.0.0.1:${e.PORT}`,
     devnetManifestPath: e.DEVNET_MANIFEST,
   };
 }

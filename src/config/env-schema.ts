@@ -68,6 +68,8 @@ export const envSchema = z.object({
     .optional(),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
   DEVNET_MANIFEST: z.string().min(1).default(".devnet/manifest.json"),
+  PUBLIC_API_URL: z.string().url("must be the URL clients use to reach this API").optional(),
+  INDEXER_URL: z.string().url("must be the indexer's URL, e.g. http://10.0.0.5:42069").optional(),
   PORT: port.default(42069),
   LABELS_PORT: port.default(3223),
 });

@@ -1,0 +1,131 @@
+import { createPublicClient, http, type PublicClient } from "viem";
+import type { AppConfig } from "../../config";
+import { composeContracts } from "../../plugins/compose";
+import { decodeCheckpointBlock } from "./checkpoint";
+import { gaugeByChain } from "./prometheus";
+import type { BlockRef, ChainFacts } from "./snapshot";
+
+/** A read-only SQL runner over the indexer's schema (Ponder's API `db`, or `pg` in tests). */
+export type SqlReader = (query: string) => Promise<Record<string, unknown>[]>;
+
+interface ChainPlan {
+  chainId: number;
+  chainName: string;
+  startBlock: number;
+  endBlock?: number;
+}
+
+/**
+ * Collects the per-chain facts the snapshot is derived from: checkpoints and readiness from the database (so API
+ * replicas see what the indexer wrote), backfill targets and chain heads from the indexer's metrics, and block
+ * timestamps from the chain (cached: a block's timestamp never changes).
+ */
+export class IndexingFactsGatherer {
+  private readonly plans: ChainPlan[];
+  private readonly clients = new Map<number, PublicClient>();
+  private readonly timestamps = new Map<string, number>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly readSql: SqlReader,
+    private readonly metricsUrl: string | undefined,
+  ) {
+    this.plans = planChains(config);
+  }
+
+  async gather(): Promise<ChainFacts[] | undefined> {
+    const schema = this.config.databaseSchema.replaceAll('"', '""');
+    let checkpoints: Record<string, unknown>[];
+    let meta: Record<string, unknown>[];
+    try {
+      checkpoints = await this.readSql(`select chain_id, latest_checkpoint from "${schema}"."_ponder_checkpoint"`);
+      meta = await this.readSql(`select value from "${schema}"."_ponder_meta" where key = 'app'`);
+    } catch {
+      // The indexer has not created its tables yet: no status exists.
+      return undefined;
+    }
+    if (checkpoints.length === 0) return undefined;
+    const latestByChain = new Map(
+      checkpoints.map((row) => [Number(row.chain_id), decodeCheckpointBlock(String(row.latest_checkpoint))]),
+    );
+    const appMeta = (meta[0]?.value ?? {}) as { is_ready?: number };
+    const historicalComplete = appMeta.is_ready === 1;
+    const metrics = await this.fetchMetrics();
+    const totalBlocks = gaugeByChain(metrics, "ponder_historical_total_blocks");
+    const syncBlock = gaugeByChain(metrics, "ponder_sync_block");
+    const syncTimestamp = gaugeByChain(metrics, "ponder_sync_block_timestamp");
+
+    return Promise.all(
+      this.plans.map(async (plan): Promise<ChainFacts> => {
+        const facts: ChainFacts = {
+          chainId: plan.chainId,
+          startBlock: await this.blockRef(plan.chainId, plan.startBlock),
+          historicalComplete,
+        };
+        if (plan.endBlock !== undefined) facts.endBlock = await this.blockRef(plan.chainId, plan.endBlock);
+        const latest = latestByChain.get(plan.chainId);
+        if (latest && latest.number >= plan.startBlock) facts.latestIndexedBlock = latest;
+        const total = totalBlocks.get(plan.chainName);
+        if (total !== undefined && total > 0) {
+          facts.backfillEndBlock = await this.blockRef(plan.chainId, plan.startBlock + total - 1);
+        }
+        const known = syncBlock.get(plan.chainName);
+        const knownTimestamp = syncTimestamp.get(plan.chainName);
+        if (known !== undefined && known > 0) {
+          facts.latestKnownBlock = {
+            number: known,
+            timestamp: knownTimestamp && knownTimestamp > 0 ? knownTimestamp : (await this.blockRef(plan.chainId, known)).timestamp,
+          };
+        }
+        return facts;
+      }),
+    );
+  }
+
+  private async fetchMetrics(): Promise<string> {
+    if (!this.metricsUrl) return "";
+    try {
+      const res = await fetch(this.metricsUrl, { signal: AbortSignal.timeout(2_000) });
+      return res.ok ? await res.text() : "";
+    } catch {
+      // Metrics only refine the snapshot (backfill target, chain head); the database facts stand without them.
+      return "";
+    }
+  }
+
+  private async blockRef(chainId: number, number: number): Promise<BlockRef> {
+    const key = `${chainId}:${number}`;
+    let timestamp = this.timestamps.get(key);
+    if (timestamp === undefined) {
+      const block = await this.client(chainId).getBlock({ blockNumber: BigInt(number) });
+      timestamp = Number(block.timestamp);
+      this.timestamps.set(key, timestamp);
+    }
+    return { number, timestamp };
+  }
+
+  private client(chainId: number): PublicClient {
+    let client = this.clients.get(chainId);
+    if (!client) {
+      client = createPublicClient({ transport: http(this.config.rpcUrls.get(chainId), { retryCount: 2, timeout: 5_000 }) });
+      this.clients.set(chainId, client);
+    }
+    return client;
+  }
+}
+
+/** Each indexed chain starts at the earliest start block of the contracts indexed on it. */
+export function planChains(config: AppConfig): ChainPlan[] {
+  const plans = new Map<string, ChainPlan>();
+  const idByName = new Map(Object.values(config.namespace.datasources).map((ds) => [ds!.chain.name, ds!.chain.id]));
+  for (const contract of Object.values(composeContracts(config))) {
+    const chainId = idByName.get(contract.chain)!;
+    const plan = plans.get(contract.chain);
+    if (!plan) {
+      plans.set(contract.chain, { chainId, chainName: contract.chain, startBlock: contract.startBlock, endBlock: config.endBlocks.get(chainId) });
+    } else {
+      plan.startBlock = Math.min(plan.startBlock, contract.startBlock);
+    }
+  }
+  return [...plans.values()].sort((a, b) => a.chainId - b.chainId);
+}
