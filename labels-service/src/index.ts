@@ -1,0 +1,20 @@
+// Public entry of the label healing service, for the indexer and the `npm start` orchestrator.
+export { startLabelsServer, DEFAULT_PORT, DEFAULT_HOST } from "./server/start-server.js";
+export type { StartLabelsServerOptions, LabelsServer } from "./server/start-server.js";
+export { createLabelsApp } from "./server/app.js";
+export { ingestFile, formatFromFileName, INPUT_FORMATS } from "./ingest/ingest-file.js";
+export type { IngestFileOptions, IngestResult, InputFormat } from "./ingest/ingest-file.js";
+export type { IngestProgress } from "./ingest/run-ingest.js";
+export { IngestAbortedError } from "./ingest/run-ingest.js";
+export { ingestLabels } from "./ingest/ingest-labels.js";
+export { ingestDemoLabelSet, DEMO_LABEL_SET_ID } from "./ingest/demo-label-set.js";
+export type { DemoLabelSetOptions, DemoLabelSetResult } from "./ingest/demo-label-set.js";
+export { MalformedInputError } from "./ingest/malformed-input.js";
+export { IngestConflictError } from "./store/label-writer.js";
+export { LabelStore, openLabelStore } from "./store/label-store.js";
+export type { LabelStoreConfig } from "./store/label-store.js";
+export { LabelServiceError, MESSAGES } from "./errors.js";
+export { labelhashOf, normalizeLabelhash } from "./labelhash.js";
+export type { Labelhash } from "./labelhash.js";
+export type { LabelSetPin } from "./label-set.js";
+export { SCHEMA_VERSION } from "./store/schema.js";

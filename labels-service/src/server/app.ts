@@ -1,0 +1,123 @@
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { ZodError } from "zod";
+import { LabelServiceError, MESSAGES } from "../errors.js";
+import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
+import type { LabelStore } from "../store/label-store.js";
+import { SERVICE_VERSION } from "../version.js";
+import { batchBodySchema, pinQuerySchema } from "./request-schemas.js";
+
+type ErrorStatus = LabelServiceError["status"];
+
+function errorBody(c: Context, status: ErrorStatus, message: string) {
+  return c.json({ status: "error", error: message, errorCode: status }, status);
+}
+
+function firstIssue(error: ZodError): string {
+  const issue = error.issues[0];
+  return issue.path.length > 0 && typeof issue.path[0] === "number" ? `${issue.message} (at index ${issue.path[0]})` : issue.message;
+}
+
+/** Parses the label set pin of a heal request; 400 on bad parameters. */
+function pinOf(c: Context) {
+  const parsed = pinQuerySchema.safeParse({
+    label_set_id: c.req.query("label_set_id"),
+    label_set_version: c.req.query("label_set_version"),
+  });
+  if (!parsed.success) throw new LabelServiceError(400, firstIssue(parsed.error));
+  return parsed.data;
+}
+
+/** The store when it serves a completed label set; 503 otherwise. */
+function readyStore(getStore: () => LabelStore | null): LabelStore {
+  const store = getStore();
+  if (store === null) throw new LabelServiceError(503, "Label database is not ready: no database file yet; run the ingest command");
+  store.requireReady();
+  return store;
+}
+
+/**
+ * The label healing HTTP API (ENSRainbow-compatible, plus batch healing). Validation happens first,
+ * so bad input is a 400 whatever state the database is in; readiness (503) comes next, then the lookup.
+ */
+export function createLabelsApp(getStore: () => LabelStore | null): Hono {
+  const app = new Hono();
+
+  app.use("/v1/*", cors());
+
+  app.get("/health", (c) => c.json({ status: "ok" }));
+
+  const healOne = (c: Context) => {
+    const pin = pinOf(c);
+    const labelhash = normalizeLabelhash(c.req.param("labelhash") ?? "");
+    if (labelhash === null) throw new LabelServiceError(400, MESSAGES.invalidLabelhash);
+    const store = readyStore(getStore);
+    const label = store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), store.maxVersion(pin));
+    if (label === null) throw new LabelServiceError(404, MESSAGES.labelNotFound);
+    return c.json({ status: "success", label });
+  };
+  app.get("/v1/heal/:labelhash", healOne);
+  app.get("/v1/heal", healOne);
+  app.get("/v1/heal/", healOne);
+
+  app.post(
+    "/v1/heal",
+    bodyLimit({
+      maxSize: 256 * 1024,
+      onError: (c) => errorBody(c, 413, "Request body too large: at most 1000 labelhashes per request"),
+    }),
+    async (c) => {
+      const pin = pinOf(c);
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        throw new LabelServiceError(400, "The request body must be a JSON array of labelhash strings");
+      }
+      const parsed = batchBodySchema.safeParse(body);
+      if (!parsed.success) throw new LabelServiceError(400, firstIssue(parsed.error));
+      const labelhashes: Labelhash[] = [];
+      for (const [index, input] of parsed.data.entries()) {
+        const labelhash = normalizeLabelhash(input);
+        if (labelhash === null) throw new LabelServiceError(400, `${MESSAGES.invalidLabelhash} (at index ${index})`);
+        labelhashes.push(labelhash);
+      }
+      const store = readyStore(getStore);
+      const maxVersion = store.maxVersion(pin);
+      const labels: Record<string, string | null> = {};
+      for (const labelhash of labelhashes) labels[labelhash] = store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), maxVersion);
+      return c.json({ status: "success", labels });
+    },
+  );
+
+  app.get("/v1/labels/count", (c) => {
+    const store = getStore();
+    const readiness = store?.readiness();
+    if (!readiness?.ready) {
+      const reason = readiness?.reason ?? "no database file yet";
+      throw new LabelServiceError(503, `${MESSAGES.countNotInitialized} (${reason})`);
+    }
+    return c.json({ status: "success", count: readiness.recordsCount, timestamp: new Date().toISOString() });
+  });
+
+  app.get("/v1/config", (c) => {
+    const config = readyStore(getStore).config();
+    return c.json({
+      version: SERVICE_VERSION,
+      labelSet: { labelSetId: config.labelSetId, highestLabelSetVersion: config.highestLabelSetVersion },
+      recordsCount: config.recordsCount,
+      schemaVersion: config.schemaVersion,
+    });
+  });
+
+  app.notFound((c) => errorBody(c, 404, MESSAGES.notFoundRoute));
+
+  app.onError((error, c) => {
+    if (error instanceof LabelServiceError) return errorBody(c, error.status, error.message);
+    console.error("labels-service: unexpected error", error);
+    return errorBody(c, 500, MESSAGES.internal);
+  });
+
+  return app;
+}

@@ -1,0 +1,102 @@
+import Database from "better-sqlite3";
+import { LabelServiceError, MESSAGES } from "../errors.js";
+import type { LabelSetPin } from "../label-set.js";
+import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
+import { maxVersionFor } from "./pin.js";
+import { readinessOf, type Readiness } from "./readiness.js";
+import { readMeta } from "./schema.js";
+
+export interface LabelStoreConfig {
+  labelSetId: string;
+  highestLabelSetVersion: number;
+  recordsCount: number;
+  schemaVersion: number;
+}
+
+/**
+ * Read-only view of a label database. Safe to keep open while `ingest` adds a version: SQLite's WAL gives
+ * each lookup a committed snapshot, and the metadata is re-read whenever another connection has committed.
+ */
+export class LabelStore {
+  private readonly db: Database.Database;
+  private readonly dataVersion: Database.Statement;
+  private lookup: Database.Statement | null = null;
+  private seenDataVersion = -1;
+  private current: Readiness = { ready: false, reason: "not loaded" };
+
+  constructor(readonly dbPath: string) {
+    this.db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    this.dataVersion = this.db.prepare("PRAGMA data_version").pluck();
+  }
+
+  /** Current readiness, refreshed only when the file changed since the last call (one cheap pragma). */
+  readiness(): Readiness {
+    const dataVersion = this.dataVersion.get() as number;
+    if (dataVersion !== this.seenDataVersion) {
+      this.seenDataVersion = dataVersion;
+      this.current = readinessOf(readMeta(this.db));
+      if (this.current.ready && this.lookup === null) {
+        this.lookup = this.db.prepare("SELECT label, version FROM labels WHERE labelhash = ?").raw();
+      }
+    }
+    return this.current;
+  }
+
+  /** Throws 503 when not ready; otherwise the served set. */
+  requireReady(): Extract<Readiness, { ready: true }> {
+    const readiness = this.readiness();
+    if (!readiness.ready) throw new LabelServiceError(503, readiness.reason);
+    return readiness;
+  }
+
+  config(): LabelStoreConfig {
+    const served = this.requireReady();
+    return {
+      labelSetId: served.labelSetId,
+      highestLabelSetVersion: served.highestVersion,
+      recordsCount: served.recordsCount,
+      schemaVersion: served.schemaVersion,
+    };
+  }
+
+  /** The highest version a lookup may return for this pin; throws LabelServiceError 400/503. */
+  maxVersion(pin: LabelSetPin = {}): number {
+    return maxVersionFor(pin, this.requireReady());
+  }
+
+  /** Lookup of a normalized (lowercase) labelhash given as raw bytes; no validation, for hot paths. */
+  lookupBytes(labelhash: Buffer, maxVersion: number): string | null {
+    const row = this.lookup!.get(labelhash) as [Buffer, number] | undefined;
+    if (row === undefined || row[1] > maxVersion) return null;
+    return row[0].toString("utf8");
+  }
+
+  /** The label for a labelhash ("0x" + 64 hex, any case), or null when unknown at the pinned version. */
+  heal(labelhash: string, pin: LabelSetPin = {}): string | null {
+    const normalized = normalizeLabelhash(labelhash);
+    if (normalized === null) throw new LabelServiceError(400, MESSAGES.invalidLabelhash);
+    return this.lookupBytes(Buffer.from(normalized.slice(2), "hex"), this.maxVersion(pin));
+  }
+
+  /** Heals many at once; keys of the result are the lowercase labelhashes. */
+  healMany(labelhashes: readonly string[], pin: LabelSetPin = {}): Map<Labelhash, string | null> {
+    const normalized = labelhashes.map((h) => {
+      const n = normalizeLabelhash(h);
+      if (n === null) throw new LabelServiceError(400, MESSAGES.invalidLabelhash);
+      return n;
+    });
+    const maxVersion = this.maxVersion(pin);
+    const result = new Map<Labelhash, string | null>();
+    for (const h of normalized) result.set(h, this.lookupBytes(Buffer.from(h.slice(2), "hex"), maxVersion));
+    return result;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** Opens a label database read-only. Throws if the file does not exist. */
+export function openLabelStore(dbPath: string): LabelStore {
+  return new LabelStore(dbPath);
+}
