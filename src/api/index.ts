@@ -6,6 +6,7 @@ import { configRoutes } from "./config/route";
 import { IndexingFactsGatherer } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
+import { STATUS_PAGE_HTML } from "./status-page/page.html";
 
 const config = getConfig();
 
@@ -19,6 +20,8 @@ const indexingStatus = new IndexingStatusService(
 
 const app = new Hono();
 
+// Ponder keeps /status for itself (per-chain checkpoints), so the page for people lives at /.
+app.get("/", (c) => c.html(STATUS_PAGE_HTML));
 app.route("/api/config", configRoutes());
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));

@@ -1,0 +1,234 @@
+import {
+  execute,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  parse,
+  specifiedRules,
+  validate,
+  VariablesInAllowedPositionRule,
+} from "graphql";
+import { Hono } from "hono";
+import { SubgraphQueryError } from "./errors";
+import { checkDocumentLimits, type DocumentLimits, LenientVariablesInAllowedPositionRule } from "./limits";
+import { Loader, type SubgraphDb } from "./loader";
+import { ponderCheckpointMeta } from "./meta";
+import { PLAYGROUND_HTML } from "./playground";
+import { buildSubgraphSchema, type SubgraphContext, type SubgraphLimits, type SubgraphMeta } from "./schema";
+
+export type { SubgraphDb } from "./loader";
+export type { SubgraphMeta, BlockRef } from "./schema";
+export { ponderCheckpointMeta } from "./meta";
+
+/*
+ * /subgraph: The Graph's query API for the ENS subgraph's entities, served from our tables.
+ *   app.route("/subgraph", createSubgraphApp({ db, publicClients }));
+ */
+
+export interface SubgraphOptions {
+  db: SubgraphDb;
+  /** `_meta` and the `block:` argument's head. Default: Ponder's checkpoint of the ENS root chain. */
+  getMeta?: () => Promise<SubgraphMeta>;
+  /** Ponder's viem clients by chain name (`ponder:api`), used by the default `getMeta` for block hashes. */
+  publicClients?: Record<string, unknown>;
+  limits?: Partial<Limits>;
+  /** Called with unexpected (non-query) errors; they reach the client as "Internal error". */
+  onError?: (error: unknown) => void;
+}
+
+export interface Limits extends SubgraphLimits, DocumentLimits {
+  /** Bytes of query text. */
+  maxQueryBytes: number;
+  /** Bytes of a POST body (query plus variables). */
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxFirst: 1000,
+  maxSkip: 5000,
+  maxDepth: 10,
+  maxAliases: 30,
+  maxRows: 100_000,
+  maxQueryBytes: 20 * 1024,
+  maxBodyBytes: 256 * 1024,
+};
+
+const RULES = [
+  ...specifiedRules.filter((r) => r !== VariablesInAllowedPositionRule),
+  LenientVariablesInAllowedPositionRule,
+];
+
+let sharedSchema: GraphQLSchema | undefined;
+export function subgraphSchema(): GraphQLSchema {
+  sharedSchema ??= buildSubgraphSchema();
+  return sharedSchema;
+}
+
+export interface SubgraphRequest {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+export interface SubgraphResponse {
+  status: number;
+  body: { data?: unknown; errors?: GraphQLFormattedError[] };
+  /** SQL statements the request ran. */
+  statements: number;
+}
+
+const failure = (status: number, message: string): SubgraphResponse => ({
+  status,
+  body: { errors: [{ message }] },
+  statements: 0,
+});
+
+/** Executes one GraphQL request against our tables. Problems with the request come back as GraphQL errors. */
+export async function executeSubgraphRequest(
+  request: SubgraphRequest,
+  options: SubgraphOptions & { getMeta: () => Promise<SubgraphMeta> },
+): Promise<SubgraphResponse> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { query, operationName } = request;
+  let { variables } = request;
+  if (typeof query !== "string" || query.trim() === "") return failure(400, "Must provide a query string");
+  if (Buffer.byteLength(query) > limits.maxQueryBytes) {
+    return failure(200, `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${limits.maxQueryBytes}`);
+  }
+  if (typeof variables === "string" && variables.trim() !== "") {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      return failure(400, "Variables are not valid JSON");
+    }
+  }
+  if (variables === "" || variables === undefined) variables = null;
+  if (variables !== null && (typeof variables !== "object" || Array.isArray(variables))) {
+    return failure(400, "Variables must be a JSON object");
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
+    return failure(400, "operationName must be a string");
+  }
+
+  const schema = subgraphSchema();
+  let document;
+  try {
+    document = parse(query, { maxTokens: 10_000 });
+  } catch (e) {
+    return { status: 200, body: { errors: [toFormatted(e, options)] }, statements: 0 };
+  }
+  const validationErrors = validate(schema, document, RULES);
+  if (validationErrors.length > 0) {
+    return { status: 200, body: { errors: validationErrors.map((e) => e.toJSON()) }, statements: 0 };
+  }
+  const vars = (variables ?? {}) as Record<string, unknown>;
+  const limitErrors = checkDocumentLimits(schema, document, operationName as string | undefined, vars, limits);
+  if (limitErrors.length > 0) {
+    return { status: 200, body: { errors: limitErrors.map((e) => e.toJSON()) }, statements: 0 };
+  }
+
+  const loader = new Loader(options.db);
+  let metaPromise: Promise<SubgraphMeta> | undefined;
+  const context: SubgraphContext = {
+    loader,
+    // One read of the head per request, so every root field agrees on it.
+    meta: () => (metaPromise ??= options.getMeta()),
+    limits,
+  };
+  let result: ExecutionResult;
+  try {
+    result = await execute({
+      schema,
+      document,
+      variableValues: vars,
+      operationName: operationName as string | undefined,
+      contextValue: context,
+    });
+  } catch (e) {
+    return { status: 200, body: { errors: [toFormatted(e, options)] }, statements: loader.statements };
+  }
+  const body: SubgraphResponse["body"] = {};
+  if (result.errors?.length) body.errors = result.errors.map((e) => toFormatted(e, options));
+  if (result.data !== undefined) body.data = result.data;
+  return { status: 200, body, statements: loader.statements };
+}
+
+function toFormatted(e: unknown, options: SubgraphOptions): GraphQLFormattedError {
+  if (e instanceof GraphQLError) {
+    const original = e.originalError;
+    // A resolver failed: a query problem is the client's to read; anything else (database) stays in our logs.
+    if (original && !(original instanceof GraphQLError)) {
+      (options.onError ?? ((err) => console.error("[subgraph]", err)))(original);
+      return { message: "Internal error while executing the query", locations: e.locations, path: e.path };
+    }
+    return e.toJSON();
+  }
+  if (e instanceof SubgraphQueryError) return { message: e.message };
+  (options.onError ?? ((err) => console.error("[subgraph]", err)))(e);
+  return { message: "Internal error while executing the query" };
+}
+
+function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
+  let meta: (() => Promise<SubgraphMeta>) | undefined;
+  return async () => {
+    if (!meta) {
+      // Loaded lazily so that tests and tools using an explicit getMeta never parse the environment.
+      const { getConfig } = await import("../../config");
+      const chain = getConfig().namespace.datasources.ensroot?.chain;
+      if (!chain) throw new Error("the namespace has no ENS root datasource");
+      meta = ponderCheckpointMeta({
+        db: options.db,
+        chainId: chain.id,
+        publicClient: options.publicClients?.[chain.name] as Parameters<typeof ponderCheckpointMeta>[0]["publicClient"],
+      });
+    }
+    return meta();
+  };
+}
+
+/** The Hono sub-app: GET `?query=` and POST JSON; a browser without a query gets the playground. */
+export function createSubgraphApp(options: SubgraphOptions): Hono {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const resolved = { ...options, getMeta: options.getMeta ?? defaultMeta(options) };
+  const app = new Hono();
+
+  const respond = async (request: SubgraphRequest) => {
+    const r = await executeSubgraphRequest(request, resolved);
+    return new Response(JSON.stringify(r.body), {
+      status: r.status,
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+  };
+
+  app.get("/", async (c) => {
+    const query = c.req.query("query");
+    if (query === undefined && (c.req.header("accept") ?? "").includes("text/html")) {
+      return c.html(PLAYGROUND_HTML);
+    }
+    return respond({
+      query,
+      variables: c.req.query("variables"),
+      operationName: c.req.query("operationName"),
+    });
+  });
+
+  app.post("/", async (c) => {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > limits.maxBodyBytes) {
+      return c.json({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }, 413);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return c.json({ errors: [{ message: "Request body is not valid JSON" }] }, 400);
+    }
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      return c.json({ errors: [{ message: "Request body must be a JSON object with a `query`" }] }, 400);
+    }
+    return respond(body as SubgraphRequest);
+  });
+
+  return app;
+}

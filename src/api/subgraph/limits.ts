@@ -1,0 +1,197 @@
+import {
+  type DocumentNode,
+  type FieldNode,
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLNamedType,
+  GraphQLList,
+  type GraphQLSchema,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  isNonNullType,
+  Kind,
+  type GraphQLType,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ASTVisitor,
+  typeFromAST,
+  type VariableDefinitionNode,
+  type ValueNode,
+} from "graphql";
+
+/*
+ * Protections applied after parsing and before execution: query depth, aliases and an estimate of the rows a query
+ * can ask for (each list's `first` times its parents' count), so that one request cannot make the database return
+ * millions of rows.
+ */
+
+export interface DocumentLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxRows: number;
+}
+
+type Vars = Record<string, unknown>;
+
+function argValue(node: ValueNode | undefined, vars: Vars): unknown {
+  if (!node) return undefined;
+  if (node.kind === Kind.VARIABLE) return vars[node.name.value];
+  if (node.kind === Kind.INT) return Number(node.value);
+  if (node.kind === Kind.NULL) return null;
+  return undefined;
+}
+
+export function checkDocumentLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Vars,
+  limits: DocumentLimits,
+): GraphQLError[] {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  if (!operation) return []; // execute() reports the missing operation
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
+
+  let aliases = 0;
+  let maxDepthSeen = 0;
+  let rows = 0;
+  let overflow = false;
+
+  const walk = (
+    set: SelectionSetNode,
+    parent: GraphQLNamedType,
+    depth: number,
+    multiplicity: number,
+    seen: Set<string>,
+  ): void => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FRAGMENT_SPREAD) {
+        const frag = fragments.get(sel.name.value);
+        if (!frag || seen.has(frag.name.value)) continue; // cycles are reported by validation
+        const type = schema.getType(frag.typeCondition.name.value) ?? parent;
+        walk(frag.selectionSet, type, depth, multiplicity, new Set([...seen, frag.name.value]));
+        continue;
+      }
+      if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const type = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? parent) : parent;
+        walk(sel.selectionSet, type, depth, multiplicity, seen);
+        continue;
+      }
+      field(sel, parent, depth, multiplicity, seen);
+    }
+  };
+
+  const field = (node: FieldNode, parent: GraphQLNamedType, depth: number, multiplicity: number, seen: Set<string>) => {
+    if (node.alias) aliases++;
+    const name = node.name.value;
+    if (name.startsWith("__")) return; // introspection is cheap and static
+    const d = depth + 1;
+    if (d > maxDepthSeen) maxDepthSeen = d;
+    if (!node.selectionSet) return;
+    let def: GraphQLField<unknown, unknown> | undefined;
+    if (isObjectType(parent) || isInterfaceType(parent)) def = parent.getFields()[name];
+    if (!def) return; // unknown fields are reported by validation
+    let m = multiplicity;
+    if (isListType(getNullableType(def.type) as GraphQLType)) {
+      const firstArg = node.arguments?.find((a) => a.name.value === "first");
+      const first = argValue(firstArg?.value, variables);
+      m = multiplicity * (typeof first === "number" && first >= 0 ? first : 100);
+      rows += m;
+      if (rows > limits.maxRows) overflow = true;
+    } else {
+      rows += multiplicity;
+    }
+    if (!overflow) walk(node.selectionSet, getNamedType(def.type), d, m, seen);
+  };
+
+  const root = schema.getQueryType();
+  if (root && operation.operation === "query") walk(operation.selectionSet, root, 0, 1, new Set());
+
+  const errors: GraphQLError[] = [];
+  if (maxDepthSeen > limits.maxDepth) {
+    errors.push(new GraphQLError(`Query is too deep: ${maxDepthSeen} levels, the limit is ${limits.maxDepth}`));
+  }
+  if (aliases > limits.maxAliases) {
+    errors.push(new GraphQLError(`Query uses ${aliases} aliases, the limit is ${limits.maxAliases}`));
+  }
+  if (overflow) {
+    errors.push(
+      new GraphQLError(
+        `Query could return more than ${limits.maxRows} entities (each list's \`first\` times the number of its parents); ask for fewer`,
+      ),
+    );
+  }
+  return errors;
+}
+
+/**
+ * graphql-js's VariablesInAllowedPositionRule, except that `String` and `ID` are interchangeable: The Graph accepts
+ * `$id: String!` for an `id: ID!` argument, and real clients (ensjs) rely on it.
+ */
+export function LenientVariablesInAllowedPositionRule(context: ValidationContext): ASTVisitor {
+  let defs = new Map<string, VariableDefinitionNode>();
+  return {
+    OperationDefinition: {
+      enter() {
+        defs = new Map();
+      },
+      leave(operation) {
+        for (const { node, type, defaultValue } of context.getRecursiveVariableUsages(operation)) {
+          const def = defs.get(node.name.value);
+          if (!def || !type) continue;
+          const varType = typeFromAST(context.getSchema(), def.type);
+          if (!varType) continue;
+          let loc: GraphQLType = type;
+          const v: GraphQLType = varType;
+          if (isNonNullType(loc) && !isNonNullType(v)) {
+            const hasDefault = (def.defaultValue && def.defaultValue.kind !== Kind.NULL) || defaultValue !== undefined;
+            if (!hasDefault) {
+              report(context, def, node.name.value, varType, type);
+              continue;
+            }
+            loc = loc.ofType;
+          }
+          if (!compatible(v, loc)) report(context, def, node.name.value, varType, type);
+        }
+      },
+    },
+    VariableDefinition(node) {
+      defs.set(node.variable.name.value, node);
+    },
+  };
+}
+
+function report(
+  context: ValidationContext,
+  def: VariableDefinitionNode,
+  name: string,
+  varType: GraphQLType,
+  locType: GraphQLType,
+) {
+  context.reportError(
+    new GraphQLError(
+      `Variable "$${name}" of type "${String(varType)}" used in position expecting type "${String(locType)}".`,
+      { nodes: [def] },
+    ),
+  );
+}
+
+function compatible(v: GraphQLType, loc: GraphQLType): boolean {
+  if (isNonNullType(loc)) return isNonNullType(v) && compatible(v.ofType, loc.ofType);
+  if (isNonNullType(v)) return compatible(v.ofType, loc);
+  if (loc instanceof GraphQLList) return v instanceof GraphQLList && compatible(v.ofType, loc.ofType);
+  if (v instanceof GraphQLList) return false;
+  const a = (v as GraphQLNamedType).name;
+  const b = (loc as GraphQLNamedType).name;
+  const idLike = (n: string) => n === "ID" || n === "String";
+  return a === b || (idLike(a) && idLike(b));
+}

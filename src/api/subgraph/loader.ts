@@ -1,0 +1,147 @@
+import type { SQL } from "drizzle-orm";
+import type { EntityDef } from "./model";
+import { byIdsQuery, childrenQuery, derivedOneQuery, type ListArgs, listQuery, type Row } from "./sql";
+
+/** The one thing /subgraph needs from a database handle: drizzle's `execute` (node-postgres, PGlite or Ponder's). */
+export interface SubgraphDb {
+  execute(query: SQL): Promise<unknown>;
+}
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  if (Array.isArray(result)) return result as Record<string, unknown>[];
+  return ((result as { rows?: Record<string, unknown>[] }).rows ?? []) as Record<string, unknown>[];
+}
+
+interface Batch<T> {
+  keys: Set<string>;
+  waiters: Map<string, { resolve: (v: T) => void; reject: (e: unknown) => void }[]>;
+  run: (keys: string[]) => Promise<Map<string, T>>;
+  empty: () => T;
+}
+
+/** Parent ids per statement; bounded so a statement's parameter list stays far below PostgreSQL's 65,535. */
+const CHUNK = 1000;
+
+/**
+ * Per-request batching (DataLoader-style): every resolver of the same nested field at one level of the response
+ * registers its parent id in the same tick; one statement then loads all of them. So a page of 100 domains with
+ * `subdomains { owner { id } }` costs two statements, not 101.
+ */
+export class Loader {
+  private batches = new Map<string, Batch<unknown>>();
+  private rowsById = new Map<string, Promise<Row | null>>();
+  /** Statements run for this request (tests assert on it). */
+  statements = 0;
+
+  constructor(private readonly db: SubgraphDb) {}
+
+  async query(q: SQL): Promise<Record<string, unknown>[]> {
+    this.statements++;
+    return rowsOf(await this.db.execute(q));
+  }
+
+  list(entity: EntityDef, args: ListArgs): Promise<Row[]> {
+    return this.query(listQuery(entity, args)) as Promise<Row[]>;
+  }
+
+  byId(entity: EntityDef, id: string): Promise<Row | null> {
+    const cacheKey = `${entity.name}:${id}`;
+    let p = this.rowsById.get(cacheKey);
+    if (!p) {
+      p = this.enqueue<Row | null>(
+        `byId:${entity.name}`,
+        id,
+        async (ids) => {
+          const map = new Map<string, Row | null>();
+          for (const part of chunks(ids)) {
+            for (const row of (await this.query(byIdsQuery(entity, part))) as Row[]) map.set(row.id, row);
+          }
+          return map;
+        },
+        () => null,
+      );
+      this.rowsById.set(cacheKey, p);
+    }
+    return p;
+  }
+
+  derivedOne(entity: EntityDef, foreign: string, parentId: string): Promise<Row | null> {
+    return this.enqueue<Row | null>(
+      `one:${entity.name}.${foreign}`,
+      parentId,
+      async (ids) => {
+        const map = new Map<string, Row | null>();
+        for (const part of chunks(ids)) {
+          for (const row of await this.query(derivedOneQuery(entity, foreign, part))) {
+            map.set(row.__parent as string, row as Row);
+          }
+        }
+        return map;
+      },
+      () => null,
+    );
+  }
+
+  children(entity: EntityDef, foreign: string, args: ListArgs, parentId: string): Promise<Row[]> {
+    return this.enqueue<Row[]>(
+      `many:${entity.name}.${foreign}:${JSON.stringify(args)}`,
+      parentId,
+      async (ids) => {
+        const map = new Map<string, Row[]>();
+        for (const part of chunks(ids)) {
+          for (const row of await this.query(childrenQuery(entity, foreign, part, args))) {
+            const parent = row.__parent as string;
+            let list = map.get(parent);
+            if (!list) map.set(parent, (list = []));
+            list.push(row as Row);
+          }
+        }
+        return map;
+      },
+      () => [],
+    );
+  }
+
+  private enqueue<T>(
+    batchKey: string,
+    key: string,
+    run: (keys: string[]) => Promise<Map<string, T>>,
+    empty: () => T,
+  ): Promise<T> {
+    let batch = this.batches.get(batchKey) as Batch<T> | undefined;
+    if (!batch) {
+      batch = { keys: new Set(), waiters: new Map(), run, empty };
+      this.batches.set(batchKey, batch as Batch<unknown>);
+      // After the current wave of resolvers (promise jobs first, then the next tick), as DataLoader does.
+      const b = batch;
+      void Promise.resolve().then(() => process.nextTick(() => this.flush(batchKey, b as Batch<unknown>)));
+    }
+    batch.keys.add(key);
+    return new Promise<T>((resolve, reject) => {
+      const list = batch.waiters.get(key) ?? [];
+      list.push({ resolve, reject });
+      batch.waiters.set(key, list);
+    });
+  }
+
+  private flush(batchKey: string, batch: Batch<unknown>): void {
+    if (this.batches.get(batchKey) === batch) this.batches.delete(batchKey);
+    batch.run([...batch.keys]).then(
+      (map) => {
+        for (const [key, waiters] of batch.waiters) {
+          const value = map.has(key) ? map.get(key) : batch.empty();
+          for (const w of waiters) w.resolve(value);
+        }
+      },
+      (error) => {
+        for (const waiters of batch.waiters.values()) for (const w of waiters) w.reject(error);
+      },
+    );
+  }
+}
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}

@@ -1,0 +1,460 @@
+import { type SQL, sql } from "drizzle-orm";
+import {
+  columnOf,
+  concreteEntities,
+  type EntityDef,
+  entityOf,
+  type FieldDef,
+  fieldOf,
+  type ScalarKind,
+  tableInfo,
+} from "./model";
+import { SubgraphQueryError } from "./errors";
+
+/*
+ * SQL for The Graph's query semantics, generated with drizzle's `sql` builder: `where` filters, `orderBy` with the
+ * primary key as the final tie-breaker, `first`/`skip`, and the batched (one statement per nested field and level)
+ * form of nested collections. Every column is read as text so rows look the same on PostgreSQL and PGlite and the
+ * union of an interface's tables lines up; the GraphQL layer turns them back into Int/Boolean.
+ */
+
+export interface ListArgs {
+  where?: Record<string, unknown> | null;
+  orderBy?: string | null;
+  orderDirection?: "asc" | "desc" | null;
+  first: number;
+  skip: number;
+}
+
+export type Row = Record<string, unknown> & { id: string; __typename: string };
+
+interface Ctx {
+  aliases: number;
+}
+
+const col = (alias: string, column: string): SQL => sql`${sql.identifier(alias)}.${sql.identifier(column)}`;
+
+const FILTER_OPS = [
+  "not",
+  "gt",
+  "lt",
+  "gte",
+  "lte",
+  "in",
+  "not_in",
+  "contains",
+  "contains_nocase",
+  "not_contains",
+  "not_contains_nocase",
+  "starts_with",
+  "starts_with_nocase",
+  "not_starts_with",
+  "not_starts_with_nocase",
+  "ends_with",
+  "ends_with_nocase",
+  "not_ends_with",
+  "not_ends_with_nocase",
+  "has",
+  "not_has",
+] as const;
+export type FilterOp = "" | (typeof FILTER_OPS)[number];
+
+const COMPARE: FilterOp[] = ["", "not", "gt", "lt", "gte", "lte", "in", "not_in"];
+const STRING_MATCH: FilterOp[] = [
+  "contains",
+  "contains_nocase",
+  "not_contains",
+  "not_contains_nocase",
+  "starts_with",
+  "starts_with_nocase",
+  "not_starts_with",
+  "not_starts_with_nocase",
+  "ends_with",
+  "ends_with_nocase",
+  "not_ends_with",
+  "not_ends_with_nocase",
+];
+
+/** The operators The Graph offers for a field of this shape (relations compare their id as a String). */
+export function opsFor(type: ScalarKind | "ref", list: boolean): FilterOp[] {
+  if (list) return ["", "not", "contains", "contains_nocase", "not_contains", "not_contains_nocase", "has", "not_has"];
+  switch (type) {
+    case "ID":
+    case "Int":
+    case "BigInt":
+      return COMPARE;
+    case "Boolean":
+      return ["", "not", "in", "not_in"];
+    case "Bytes":
+      return [...COMPARE, "contains", "not_contains"];
+    case "String":
+    case "ref":
+      return [...COMPARE, ...STRING_MATCH];
+  }
+}
+
+/** Splits a filter key (`name_not_starts_with_nocase`, `owner_`, `and`) into its field and operator. */
+export function parseFilterKey(key: string): { field: string; op: FilterOp | "_" } {
+  if (key.endsWith("_") && !key.endsWith("__")) return { field: key.slice(0, -1), op: "_" };
+  // Longest operator first, so `not_in` wins over `in`.
+  const ops = [...FILTER_OPS].sort((a, b) => b.length - a.length);
+  for (const op of ops) {
+    if (key.endsWith(`_${op}`)) return { field: key.slice(0, -op.length - 1), op };
+  }
+  return { field: key, op: "" };
+}
+
+function sqlTypeOf(kind: ScalarKind): string {
+  switch (kind) {
+    case "BigInt":
+      return "numeric";
+    case "Int":
+      return "integer";
+    case "Boolean":
+      return "boolean";
+    default:
+      return "text";
+  }
+}
+
+/** A parameter typed like the column it is compared with. Inputs arrive already coerced by the GraphQL scalars. */
+function param(kind: ScalarKind, value: unknown, key: string): SQL {
+  if (value === null || value === undefined) throw new SubgraphQueryError(`\`${key}\` does not accept null`);
+  switch (kind) {
+    case "BigInt":
+      return sql`${String(value)}::numeric`;
+    case "Int":
+      return sql`${Number(value)}::integer`;
+    case "Boolean":
+      return sql`${Boolean(value)}::boolean`;
+    case "Bytes":
+      return sql`${String(value).toLowerCase()}::text`;
+    default:
+      return sql`${String(value)}::text`;
+  }
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function likePattern(op: FilterOp, value: string): string {
+  const v = escapeLike(value);
+  if (op.includes("contains")) return `%${v}%`;
+  if (op.includes("starts_with")) return `${v}%`;
+  return `%${v}`;
+}
+
+function listParam(kind: ScalarKind, values: unknown, key: string): SQL {
+  if (!Array.isArray(values)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
+  if (values.length === 0) return sql`ARRAY[]::${sql.raw(sqlTypeOf(kind))}[]`;
+  return sql`ARRAY[${sql.join(
+    values.map((v) => param(kind, v, key)),
+    sql`, `,
+  )}]`;
+}
+
+function scalarCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unknown, key: string): SQL {
+  switch (op) {
+    case "":
+      return value === null ? sql`${expr} IS NULL` : sql`${expr} = ${param(kind, value, key)}`;
+    case "not":
+      return value === null ? sql`${expr} IS NOT NULL` : sql`${expr} <> ${param(kind, value, key)}`;
+    case "gt":
+      return sql`${expr} > ${param(kind, value, key)}`;
+    case "lt":
+      return sql`${expr} < ${param(kind, value, key)}`;
+    case "gte":
+      return sql`${expr} >= ${param(kind, value, key)}`;
+    case "lte":
+      return sql`${expr} <= ${param(kind, value, key)}`;
+    case "in":
+    case "not_in": {
+      if (!Array.isArray(value)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
+      if (value.length === 0) return op === "in" ? sql`false` : sql`${expr} IS NOT NULL`;
+      const list = sql.join(
+        value.map((v) => param(kind, v, key)),
+        sql`, `,
+      );
+      return op === "in" ? sql`${expr} IN (${list})` : sql`${expr} NOT IN (${list})`;
+    }
+    default: {
+      if (value === null) throw new SubgraphQueryError(`\`${key}\` does not accept null`);
+      let text = String(value);
+      if (kind === "Bytes") text = text.toLowerCase().replace(/^0x/, "");
+      const pattern = likePattern(op, text);
+      const negate = op.startsWith("not_");
+      const nocase = op.endsWith("_nocase");
+      const cmp = nocase ? sql`ILIKE` : sql`LIKE`;
+      return negate ? sql`${expr} NOT ${cmp} ${pattern}` : sql`${expr} ${cmp} ${pattern}`;
+    }
+  }
+}
+
+function listCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unknown, key: string): SQL {
+  switch (op) {
+    case "":
+      return value === null ? sql`${expr} IS NULL` : sql`${expr} = ${listParam(kind, value, key)}`;
+    case "not":
+      return value === null ? sql`${expr} IS NOT NULL` : sql`${expr} <> ${listParam(kind, value, key)}`;
+    case "contains":
+      return sql`${expr} @> ${listParam(kind, value, key)}`;
+    case "not_contains":
+      return sql`NOT coalesce(${expr} @> ${listParam(kind, value, key)}, false)`;
+    case "contains_nocase":
+    case "not_contains_nocase": {
+      if (!Array.isArray(value)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
+      const all = value.map(
+        (v) => sql`EXISTS (SELECT 1 FROM unnest(${expr}) AS e(v) WHERE lower(e.v::text) = lower(${String(v)}))`,
+      );
+      const cond = all.length ? sql`(${sql.join(all, sql` AND `)})` : sql`true`;
+      return op === "contains_nocase" ? cond : sql`NOT ${cond}`;
+    }
+    case "has":
+      return sql`${param(kind, value, key)} = ANY(${expr})`;
+    case "not_has":
+      return sql`NOT coalesce(${param(kind, value, key)} = ANY(${expr}), false)`;
+    default:
+      throw new SubgraphQueryError(`\`${key}\` is not supported on list fields`);
+  }
+}
+
+/**
+ * The condition for one `where` object over `entity` rows aliased `alias`. `idExpr` overrides where the entity's id
+ * lives; Account rows hold nothing but their id, so a nested `owner_: {…}` filter reads the owning column directly
+ * instead of joining the account table.
+ */
+export function whereSql(
+  entity: EntityDef,
+  where: Record<string, unknown> | null | undefined,
+  alias: string,
+  ctx: Ctx,
+  idExpr?: SQL,
+): SQL | undefined {
+  if (!where) return undefined;
+  const conds: SQL[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    if (key === "and" || key === "or") {
+      if (!Array.isArray(value)) throw new SubgraphQueryError(`\`${key}\` expects a list of filters`);
+      const parts = value
+        .filter((v): v is Record<string, unknown> => v !== null && typeof v === "object")
+        .map((v) => whereSql(entity, v, alias, ctx, idExpr) ?? sql`true`);
+      if (parts.length === 0) continue;
+      conds.push(sql`(${sql.join(parts, key === "and" ? sql` AND ` : sql` OR `)})`);
+      continue;
+    }
+    if (key === "_change_block") {
+      throw new SubgraphQueryError(
+        "`_change_block` filters are not supported: this endpoint keeps no per-block entity history",
+      );
+    }
+    const { field: fieldName, op } = parseFilterKey(key);
+    const field = fieldOf(entity, fieldName);
+    if (!field) throw new SubgraphQueryError(`Type \`${entity.name}_filter\` has no field \`${key}\``);
+
+    if (op === "_") {
+      if (value === null) continue;
+      conds.push(nestedCondition(entity, field, value as Record<string, unknown>, alias, ctx, idExpr));
+      continue;
+    }
+    if (field.kind === "derived") throw new SubgraphQueryError(`\`${key}\` is not a filter of ${entity.name}`);
+    const expr = field.name === "id" && idExpr ? idExpr : col(alias, columnOf(entity, field));
+    if (field.kind === "scalar" && field.list) conds.push(listCondition(expr, field.type, op, value, key));
+    else conds.push(scalarCondition(expr, field.kind === "ref" ? "String" : field.type, op, value, key));
+  }
+  if (conds.length === 0) return undefined;
+  return conds.length === 1 ? conds[0] : sql`(${sql.join(conds, sql` AND `)})`;
+}
+
+function nestedCondition(
+  entity: EntityDef,
+  field: FieldDef,
+  where: Record<string, unknown>,
+  alias: string,
+  ctx: Ctx,
+  idExpr: SQL | undefined,
+): SQL {
+  if (field.kind === "scalar") throw new SubgraphQueryError(`\`${field.name}_\` is not a filter of ${entity.name}`);
+  const target = entityOf(field.target);
+  if (field.kind === "ref") {
+    const refExpr = col(alias, columnOf(entity, field));
+    if (target.name === "Account") {
+      return sql`(${refExpr} IS NOT NULL AND ${whereSql(target, where, alias, ctx, refExpr) ?? sql`true`})`;
+    }
+    const a = `t${++ctx.aliases}`;
+    const inner = whereSql(target, where, a, ctx);
+    const table = tableInfo(target.table!).name;
+    return sql`EXISTS (SELECT 1 FROM ${sql.identifier(table)} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${refExpr}${
+      inner ? sql` AND ${inner}` : sql``
+    })`;
+  }
+  // Derived: rows of the target (or of each of an interface's tables) pointing back at us.
+  const ownId = idExpr ?? col(alias, "id");
+  const branches = concreteEntities(target).map((t) => {
+    const a = `t${++ctx.aliases}`;
+    const fk = columnOf(t, fieldOf(t, field.foreign)!);
+    const inner = whereSql(t, where, a, ctx);
+    return sql`EXISTS (SELECT 1 FROM ${sql.identifier(tableInfo(t.table!).name)} ${sql.identifier(a)} WHERE ${col(
+      a,
+      fk,
+    )} = ${ownId}${inner ? sql` AND ${inner}` : sql``})`;
+  });
+  return branches.length === 1 ? branches[0]! : sql`(${sql.join(branches, sql` OR `)})`;
+}
+
+// ---- Ordering ----------------------------------------------------------------------------------------------------
+
+/** The sort expression for an `orderBy` value: a column, or one level into a related entity (`parent__name`). */
+export function orderExpr(entity: EntityDef, orderBy: string, alias: string, ctx: Ctx): SQL {
+  const [head, nested] = orderBy.split("__") as [string, string | undefined];
+  const field = fieldOf(entity, head);
+  if (!field) throw new SubgraphQueryError(`\`${orderBy}\` is not a valid orderBy value for ${entity.name}`);
+  if (field.kind === "scalar") return col(alias, columnOf(entity, field));
+  if (field.kind === "derived" && field.many) {
+    throw new SubgraphQueryError(`Ordering ${entity.name} by the list field \`${head}\` is not supported`);
+  }
+  const target = entityOf(field.target);
+  const nestedField = fieldOf(target, nested ?? "id");
+  if (!nestedField || nestedField.kind !== "scalar") {
+    throw new SubgraphQueryError(`\`${orderBy}\` is not a valid orderBy value for ${entity.name}`);
+  }
+  if (field.kind === "ref") {
+    const refExpr = col(alias, columnOf(entity, field));
+    if (nestedField.name === "id") return refExpr;
+    const a = `t${++ctx.aliases}`;
+    return sql`(SELECT ${col(a, columnOf(target, nestedField))} FROM ${sql.identifier(
+      tableInfo(target.table!).name,
+    )} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${refExpr})`;
+  }
+  const a = `t${++ctx.aliases}`;
+  const fk = columnOf(target, fieldOf(target, field.foreign)!);
+  return sql`(SELECT ${col(a, columnOf(target, nestedField))} FROM ${sql.identifier(
+    tableInfo(target.table!).name,
+  )} ${sql.identifier(a)} WHERE ${col(a, fk)} = ${col(alias, "id")} ORDER BY ${col(a, "id")} LIMIT 1)`;
+}
+
+// ---- Selecting rows ----------------------------------------------------------------------------------------------
+
+/** Column keys read for a query over `entities` (an interface reads the union of its tables' columns). */
+function columnKeys(entities: EntityDef[]): string[] {
+  const keys = new Set<string>();
+  for (const e of entities) for (const k of tableInfo(e.table!).columns.keys()) keys.add(k);
+  return [...keys];
+}
+
+function selectList(entity: EntityDef, keys: string[], alias: string): SQL {
+  const info = tableInfo(entity.table!);
+  const parts = keys.map((key) => {
+    const column = info.columns.get(key);
+    if (!column) return sql`NULL::text AS ${sql.identifier(key)}`;
+    const isArray = info.sqlTypes.get(column)!.endsWith("[]");
+    return sql`${col(alias, column)}::${sql.raw(isArray ? "text[]" : "text")} AS ${sql.identifier(key)}`;
+  });
+  parts.push(sql`${entity.name}::text AS "__typename"`);
+  return sql.join(parts, sql`, `);
+}
+
+const dir = (d: "asc" | "desc") => sql.raw(d === "desc" ? "DESC" : "ASC");
+
+/**
+ * One SELECT over a concrete table: filtered, sorted (`__sort`, then id) and limited to the rows the page needs.
+ * `scope` restricts it to the children of one parent (`fk = <parent expr>`), for the lateral form.
+ */
+function branch(
+  entity: EntityDef,
+  keys: string[],
+  args: ListArgs,
+  limit: number,
+  offset: number,
+  scope: { fk: string; parent: SQL } | undefined,
+  withSortColumn: boolean,
+): SQL {
+  const ctx: Ctx = { aliases: 0 };
+  const alias = "t0";
+  const conds: SQL[] = [];
+  if (scope) conds.push(sql`${col(alias, scope.fk)} = ${scope.parent}`);
+  const w = whereSql(entity, args.where, alias, ctx);
+  if (w) conds.push(w);
+  const d = dir(args.orderDirection ?? "asc");
+  const sortKey = args.orderBy && args.orderBy !== "id" ? orderExpr(entity, args.orderBy, alias, ctx) : undefined;
+  const order = sortKey ? sql`${sortKey} ${d}, ${col(alias, "id")} ${d}` : sql`${col(alias, "id")} ${d}`;
+  const extra = withSortColumn && sortKey ? sql`, ${sortKey} AS "__sort"` : sql``;
+  return sql`SELECT ${selectList(entity, keys, alias)}${extra} FROM ${sql.identifier(
+    tableInfo(entity.table!).name,
+  )} ${sql.identifier(alias)}${conds.length ? sql` WHERE ${sql.join(conds, sql` AND `)}` : sql``} ORDER BY ${order} LIMIT ${sql.raw(
+    String(limit),
+  )}${offset ? sql` OFFSET ${sql.raw(String(offset))}` : sql``}`;
+}
+
+/** A page of `entity` (a table or an interface), optionally per parent (`scope`). */
+function pageSql(entity: EntityDef, args: ListArgs, scope?: { foreign: string; parent: SQL }): SQL {
+  const impls = concreteEntities(entity);
+  const keys = columnKeys(impls);
+  const fkOf = (e: EntityDef) => (scope ? { fk: columnOf(e, fieldOf(e, scope.foreign)!), parent: scope.parent } : undefined);
+  if (impls.length === 1 && !entity.implementations) {
+    return branch(entity, keys, args, args.first, args.skip, fkOf(entity), false);
+  }
+  // Interface: each table's best first+skip rows, then the page over their union.
+  const sorted = !!args.orderBy && args.orderBy !== "id";
+  const parts = impls.map(
+    (e) => sql`(${branch(e, keys, args, args.first + args.skip, 0, fkOf(e), sorted)})`,
+  );
+  const d = dir(args.orderDirection ?? "asc");
+  const order = sorted ? sql`"u"."__sort" ${d}, "u"."id" ${d}` : sql`"u"."id" ${d}`;
+  const cols = sql.join(
+    [...keys, "__typename"].map((k) => sql`"u".${sql.identifier(k)}`),
+    sql`, `,
+  );
+  return sql`SELECT ${cols} FROM (${sql.join(parts, sql` UNION ALL `)}) "u" ORDER BY ${order} LIMIT ${sql.raw(
+    String(args.first),
+  )}${args.skip ? sql` OFFSET ${sql.raw(String(args.skip))}` : sql``}`;
+}
+
+export function listQuery(entity: EntityDef, args: ListArgs): SQL {
+  return pageSql(entity, args);
+}
+
+/**
+ * The children of many parents in one statement: for each parent id, a lateral page of the rows whose `foreign`
+ * field points at it. Each page uses the (fk, …) index of its table, so this is N index probes, not a scan.
+ */
+export function childrenQuery(entity: EntityDef, foreign: string, parentIds: string[], args: ListArgs): SQL {
+  const values = sql.join(
+    parentIds.map((id) => sql`(${id}::text)`),
+    sql`, `,
+  );
+  const inner = pageSql(entity, args, { foreign, parent: sql`"p"."__parent"` });
+  return sql`SELECT "p"."__parent", "x".* FROM (VALUES ${values}) AS "p"("__parent") CROSS JOIN LATERAL (${inner}) AS "x"`;
+}
+
+/** Rows by id; an interface looks in each of its tables. */
+export function byIdsQuery(entity: EntityDef, ids: string[]): SQL {
+  const impls = concreteEntities(entity);
+  const keys = columnKeys(impls);
+  const list = sql.join(
+    ids.map((id) => sql`${id}::text`),
+    sql`, `,
+  );
+  const parts = impls.map(
+    (e) =>
+      sql`SELECT ${selectList(e, keys, "t0")} FROM ${sql.identifier(tableInfo(e.table!).name)} "t0" WHERE "t0"."id" IN (${list})`,
+  );
+  return parts.length === 1 ? parts[0]! : sql.join(parts, sql` UNION ALL `);
+}
+
+/** The one row of `entity` whose `foreign` field points at each parent (Domain.registration, Domain.wrappedDomain). */
+export function derivedOneQuery(entity: EntityDef, foreign: string, parentIds: string[]): SQL {
+  const fk = columnOf(entity, fieldOf(entity, foreign)!);
+  const keys = columnKeys([entity]);
+  const list = sql.join(
+    parentIds.map((id) => sql`${id}::text`),
+    sql`, `,
+  );
+  return sql`SELECT DISTINCT ON (${col("t0", fk)}) ${col("t0", fk)} AS "__parent", ${selectList(
+    entity,
+    keys,
+    "t0",
+  )} FROM ${sql.identifier(tableInfo(entity.table!).name)} "t0" WHERE ${col("t0", fk)} IN (${list}) ORDER BY ${col(
+    "t0",
+    fk,
+  )}, ${col("t0", "id")}`;
+}
