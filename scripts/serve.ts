@@ -2,7 +2,7 @@
  * `npm run serve`: an API-only replica (`ponder serve`) over the database a writing indexer fills. Any number can run
  * side by side; each answers every endpoint from the shared PostgreSQL schema.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildConfig } from "../src/config";
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   }
   if (!(await isPortFree(config.port))) throw new Error(`PORT ${config.port} is in use; set PORT to a free port`);
   const logFile = resolve(projectRoot, ".ponder", `serve-${config.port}.log`);
+  mkdirSync(dirname(logFile), { recursive: true });
   const replica = startPonder({ projectRoot, command: "serve", port: config.port, schema: config.databaseSchema, env: process.env, logFile });
   const stop = async () => {
     await replica.stop();
