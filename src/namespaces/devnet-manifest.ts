@@ -30,6 +30,8 @@ export const devnetManifestSchema = z.object({
     z.enum(DATASOURCE_NAMES),
     z.object({
       chainId: z.number().int().positive(),
+      /** The name the datasource's registrar manages; defaults: eth, base.eth, linea.eth. */
+      managedName: z.string().optional(),
       contracts: z.record(z.string(), contractRef),
     }),
   ),

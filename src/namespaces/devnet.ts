@@ -2,6 +2,12 @@ import type { Address } from "viem";
 import { readDevnetManifest } from "./devnet-manifest";
 import type { Datasource, DatasourceName, Namespace } from "./types";
 
+const DEVNET_MANAGED_NAMES: Partial<Record<DatasourceName, string>> = {
+  ensroot: "eth",
+  basenames: "base.eth",
+  lineanames: "linea.eth",
+};
+
 /** The devnet has the same shape as a public network; only its addresses come from the manifest the devnet tool wrote. */
 export function devnetNamespace(manifestPath: string): Namespace {
   const manifest = readDevnetManifest(manifestPath);
@@ -19,7 +25,12 @@ export function devnetNamespace(manifestPath: string): Namespace {
         { address: ref.address as Address | undefined, startBlock: ref.startBlock },
       ]),
     );
-    datasources[name as DatasourceName] = { chain: { id: source.chainId, name: chain.name }, contracts };
+    const managedName = source.managedName ?? DEVNET_MANAGED_NAMES[name as DatasourceName];
+    datasources[name as DatasourceName] = {
+      chain: { id: source.chainId, name: chain.name },
+      ...(managedName ? { managedName } : {}),
+      contracts,
+    };
   }
   const defaultRpcUrls = Object.fromEntries(
     Object.entries(manifest.chains).map(([chainId, chain]) => [Number(chainId), chain.rpcUrl]),

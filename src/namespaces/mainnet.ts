@@ -12,6 +12,7 @@ export const mainnetNamespace: Namespace = {
   datasources: {
     ensroot: {
       chain: mainnet,
+      managedName: "eth",
       contracts: {
         RegistryOld: { address: "0x314159265dd8dbb310642f98f50c066173c1259b", startBlock: 3327417 },
         Registry: { address: "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e", startBlock: 9380380 },
@@ -28,6 +29,7 @@ export const mainnetNamespace: Namespace = {
     },
     basenames: {
       chain: base,
+      managedName: "base.eth",
       contracts: {
         Registry: { address: "0xb94704422c2a1e396835a571837aa5ae53285a95", startBlock: 17571480 },
         Resolver: { startBlock: 17571480 },
@@ -39,6 +41,7 @@ export const mainnetNamespace: Namespace = {
     },
     lineanames: {
       chain: linea,
+      managedName: "linea.eth",
       contracts: {
         Registry: { address: "0x50130b669b28c339991d8676fa73cf122a121267", startBlock: 6682888 },
         Resolver: { startBlock: 6682888 },

@@ -12,6 +12,7 @@ export const sepoliaNamespace: Namespace = {
   datasources: {
     ensroot: {
       chain: sepolia,
+      managedName: "eth",
       contracts: {
         RegistryOld: { address: "0x94f523b8261b815b87effcf4d18e6abef18d6e4b", startBlock: 3702721 },
         Registry: { address: "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e", startBlock: 3702728 },
@@ -28,6 +29,7 @@ export const sepoliaNamespace: Namespace = {
     },
     basenames: {
       chain: baseSepolia,
+      managedName: "basetest.eth",
       contracts: {
         Registry: { address: "0x1493b2567056c2181630115660963e13a8e32735", startBlock: 13012458 },
         Resolver: { startBlock: 13012458 },
@@ -39,6 +41,7 @@ export const sepoliaNamespace: Namespace = {
     },
     lineanames: {
       chain: lineaSepolia,
+      managedName: "linea-sepolia.eth",
       contracts: {
         Registry: { address: "0x5b2636f0f2137b4ae722c01dd5122d7d3e9541f7", startBlock: 2395094 },
         Resolver: { startBlock: 2395094 },

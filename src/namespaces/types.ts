@@ -34,6 +34,8 @@ export interface ContractRef {
 
 export interface Datasource {
   chain: ChainRef;
+  /** The name whose subnames this datasource's registrar manages (`eth`, `base.eth`, `linea.eth`), if it has one. */
+  managedName?: string;
   contracts: Record<string, ContractRef>;
 }
 
