@@ -65,7 +65,11 @@ export function createLabelsApp(getStore: () => LabelStore | null): Hono {
     "/v1/heal",
     bodyLimit({
       maxSize: 256 * 1024,
-      onError: (c) => errorBody(c, 413, "Request body too large: at most 1000 labelhashes per request"),
+      onError: (c) => {
+        // The rest of the body is never read, so this connection cannot carry another request.
+        c.header("Connection", "close");
+        return errorBody(c, 413, "Request body too large: at most 1000 labelhashes per request");
+      },
     }),
     async (c) => {
       const pin = pinOf(c);
