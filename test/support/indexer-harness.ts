@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import pg from "pg";
+import { findFreePort } from "../../scripts/lib/ports";
+import { startPonder, type PonderProcess } from "../../scripts/lib/ponder-process";
+
+export const projectRoot = resolve(__dirname, "../..");
+export const LOCAL_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
+
+export interface IndexerOptions {
+  manifestPath: string;
+  labelsServiceUrl: string;
+  plugins: string[];
+  database: "pglite" | "postgres";
+  extraEnv?: Record<string, string>;
+}
+
+export interface RunningIndexer {
+  url: string;
+  schema: string;
+  process: PonderProcess;
+  logFile: string;
+  env: NodeJS.ProcessEnv;
+  /** Starts an API-only replica (`ponder serve`) over the same PostgreSQL schema. */
+  startReplica(): Promise<{ url: string; stop(): Promise<void> }>;
+  stop(): Promise<void>;
+}
+
+/** `ponder start` on a devnet, on a free port and a fresh database (PGlite folder or PostgreSQL schema). */
+export async function startIndexer(options: IndexerOptions): Promise<RunningIndexer> {
+  const workDir = mkdtempSync(join(tmpdir(), "nameindex-indexer-"));
+  const schema = `t_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const port = await findFreePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NAMESPACE: "devnet",
+    DEVNET_MANIFEST: options.manifestPath,
+    PLUGINS: options.plugins.join(","),
+    LABELS_SERVICE_URL: options.labelsServiceUrl,
+    DATABASE_SCHEMA: schema,
+    PORT: String(port),
+    ...options.extraEnv,
+  };
+  delete env.LABELS_DB;
+  if (options.database === "postgres") env.DATABASE_URL = LOCAL_POSTGRES_URL;
+  else {
+    delete env.DATABASE_URL;
+    env.PGLITE_DIRECTORY = join(workDir, "pglite");
+  }
+  const logFile = join(workDir, "indexer.log");
+  const ponder = startPonder({ projectRoot, command: "start", port, schema, env, logFile });
+  const replicas: { stop(): Promise<void> }[] = [];
+  return {
+    url: ponder.url,
+    schema,
+    process: ponder,
+    logFile,
+    env,
+    async startReplica() {
+      if (options.database !== "postgres") throw new Error("replicas need PostgreSQL");
+      const replicaPort = await findFreePort();
+      const replica = startPonder({
+        projectRoot,
+        command: "serve",
+        port: replicaPort,
+        schema,
+        env: { ...env, PORT: String(replicaPort), INDEXER_URL: ponder.url },
+        logFile: join(workDir, `replica-${replicaPort}.log`),
+      });
+      replicas.push(replica);
+      await waitFor(async () => (await fetch(`${replica.url}/health`).catch(() => undefined))?.status === 200, 120_000, "replica /health");
+      return { url: replica.url, stop: () => replica.stop() };
+    },
+    async stop() {
+      for (const r of replicas) await r.stop();
+      await ponder.stop();
+      if (options.database === "postgres") await dropSchema(schema);
+      rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: LOCAL_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+export async function getJson<T = unknown>(url: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as T };
+}
