@@ -1,5 +1,6 @@
 import { createReadStream, openSync, readSync, closeSync, statSync } from "node:fs";
 import { basename } from "node:path";
+import { pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
 import type { IngestCounts } from "../store/label-writer.js";
 import { readCsv } from "./formats/csv.js";
@@ -56,7 +57,12 @@ export async function ingestFile(options: IngestFileOptions): Promise<IngestResu
   const format = options.format ?? formatFromFileName(options.file);
   const totalBytes = statSync(options.file).size;
   const fileStream = createReadStream(options.file, { highWaterMark: 1 << 20 });
-  const chunks: AsyncIterable<Buffer> = isGzip(options.file) ? fileStream.pipe(createGunzip({ chunkSize: 1 << 20 })) : fileStream;
+  // pipeline forwards a read error into the gunzip stream the reader iterates; the no-op callback only
+  // keeps an error after an early stop (the reader threw first) from surfacing as unhandled.
+  const chunks: AsyncIterable<Buffer> = isGzip(options.file)
+    ? pipeline(fileStream, createGunzip({ chunkSize: 1 << 20 }), () => {})
+    : fileStream;
+  fileStream.on("error", () => {});
   try {
     return await runIngest(options, (sink) => READERS[format](chunks, options.file, sink, options.labelSetId), {
       bytesRead: () => fileStream.bytesRead,

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { labelSetIdSchema } from "../label-set.js";
 import { readinessOf } from "./readiness.js";
 import { readMeta, SCHEMA_SQL, SCHEMA_VERSION, writeMeta } from "./schema.js";
 
@@ -73,6 +74,10 @@ export class LabelWriter {
 
   /** Decides the version to write and opens the transaction. Throws IngestConflictError on a mismatch. */
   begin(target: IngestTarget): IngestPlan {
+    if (target.labelSetId !== undefined) {
+      const id = labelSetIdSchema.safeParse(target.labelSetId);
+      if (!id.success) throw new IngestConflictError(`Invalid label set id "${target.labelSetId}": ${id.error.issues[0].message}`);
+    }
     const plan = this.planFor(target);
     if (plan.firstIngest) {
       // Committed on its own so servers say "first ingest in progress" (503) rather than "nothing here".

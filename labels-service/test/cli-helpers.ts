@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+
+export const BIN = fileURLToPath(new URL("../bin/labels-service.mjs", import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function startCli(args: string[]): { child: ChildProcess; done: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliRun>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+export const runCli = (args: string[]) => startCli(args).done;
+
+/** True while another connection holds the database's write lock, i.e. an ingest transaction is open. */
+function writeLocked(dbPath: string): boolean {
+  const db = new Database(dbPath, { timeout: 0 });
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    db.exec("ROLLBACK");
+    return false;
+  } catch (error) {
+    if ((error as { code?: string }).code === "SQLITE_BUSY") return true;
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits until an ingest process has opened its write transaction (and so is past all its checks). */
+export async function waitForIngestTransaction(dbPath: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`ingest exited early with ${child.exitCode}`);
+    try {
+      if (writeLocked(dbPath)) return;
+    } catch {
+      /* database file not created yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("ingest never opened its transaction");
+}
