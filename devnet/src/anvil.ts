@@ -1,0 +1,130 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, openSync, closeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { runDir } from "./paths";
+
+export interface AnvilChain {
+  chainId: number;
+  rpcUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** The anvil binary from @foundry-rs/anvil's platform package (its postinstall is not run, so we spawn it ourselves). */
+export function anvilBinary(): string {
+  const require = createRequire(import.meta.url);
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  try {
+    return join(require.resolve(`${pkg}/package.json`), "..", "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
+  } catch {
+    throw new Error(`anvil is not installed for ${process.platform}/${process.arch} (missing ${pkg}); run npm install`);
+  }
+}
+
+/** A port the OS says is free right now (bind to 0 and read it back); anvil may still lose a race, so callers retry. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const running = new Set<import("node:child_process").ChildProcess>();
+let exitHookInstalled = false;
+
+/** Anvils must not outlive the process that started them, even when it dies on an error. */
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const child of running) if (child.pid && child.exitCode === null) process.kill(child.pid, "SIGKILL");
+  });
+}
+
+export interface StartAnvilOptions {
+  chainId: number;
+  /** Log file name under .devnet/ (default anvil-<chainId>.log). */
+  logName?: string;
+  /** Extra accounts beyond anvil's default 10, all funded. */
+  accounts?: number;
+}
+
+/**
+ * Starts one anvil on 127.0.0.1 with its own chain id, on a free port, and waits until it answers eth_chainId.
+ * Automine stays on (deploys are simple); the scenario switches it off to put up to 200 transactions in a block.
+ */
+export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
+  installExitHook();
+  mkdirSync(runDir, { recursive: true });
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    const logFd = openSync(join(runDir, opts.logName ?? `anvil-${opts.chainId}.log`), "a");
+    const child = spawn(
+      anvilBinary(),
+      [
+        "--host", "127.0.0.1",
+        "--port", String(port),
+        "--chain-id", String(opts.chainId),
+        "--accounts", String(opts.accounts ?? 20),
+        "--balance", "10000000",
+        // Room for 200 heavy transactions per block, and no fee noise in balances.
+        "--gas-limit", "3000000000",
+        "--block-base-fee-per-gas", "0",
+        "--disable-code-size-limit",
+        "--order", "fifo",
+      ],
+      { stdio: ["ignore", logFd, logFd] },
+    );
+    closeSync(logFd);
+    running.add(child);
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.once("exit", () => running.delete(child));
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null && child.pid) {
+        process.kill(child.pid, "SIGTERM");
+        const timer = setTimeout(() => child.pid && child.exitCode === null && process.kill(child.pid, "SIGKILL"), 3000);
+        await exited;
+        clearTimeout(timer);
+      }
+    };
+    try {
+      await waitForChainId(rpcUrl, opts.chainId, () => child.exitCode !== null);
+      return { chainId: opts.chainId, rpcUrl, pid: child.pid!, stop };
+    } catch (error) {
+      lastError = error;
+      await stop();
+    }
+  }
+  throw new Error(`anvil for chain ${opts.chainId} did not start: ${String(lastError)}`);
+}
+
+async function waitForChainId(rpcUrl: string, chainId: number, hasExited: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (hasExited()) throw new Error("anvil exited (port taken?)");
+    try {
+      const res = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      const body = (await res.json()) as { result?: string };
+      if (body.result && Number(body.result) === chainId) return;
+      if (body.result) throw new Error(`port answers chain ${Number(body.result)}, not ${chainId}`);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith("port answers")) throw error;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no answer from ${rpcUrl} within 20 s`);
+}

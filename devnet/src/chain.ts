@@ -1,0 +1,180 @@
+import { type Abi, type Address, type Hex, encodeDeployData, encodeFunctionData, getAddress } from "viem";
+import { Rpc } from "./rpc";
+
+/** One transaction of a step; `note` names it in errors. */
+export interface Tx {
+  from: Address;
+  to?: Address;
+  data: Hex;
+  value?: bigint;
+  note: string;
+}
+
+export interface Log {
+  address: Address;
+  topics: Hex[];
+  data: Hex;
+  blockNumber: Hex;
+}
+
+export interface Receipt {
+  status: Hex;
+  blockNumber: Hex;
+  contractAddress: Address | null;
+  transactionHash: Hex;
+  logs: Log[];
+}
+
+export const MAX_TXS_PER_BLOCK = 200;
+const GAS_PER_TX = 6_000_000n;
+const GAS_PRICE = 1_000_000_000n;
+
+const hex = (n: bigint | number) => `0x${n.toString(16)}`;
+
+/**
+ * Drives one anvil chain: automine is off, transactions are sent in JSON-RPC batches of up to 200 with nonces
+ * kept here (no estimateGas: a transaction may depend on an earlier one in the same block), then one evm_mine.
+ * Every receipt must succeed, and every log is tallied by (address, topic0) for the manifest's event counts.
+ */
+export class Chain {
+  readonly rpc: Rpc;
+  private nonces = new Map<Address, number>();
+  /** `${address}|${topic0}` → logs seen, over every transaction this chain sent. */
+  readonly logTally = new Map<string, number>();
+  /** Hook for progress lines. */
+  onBlock: (txCount: number) => void = () => {};
+
+  private constructor(
+    readonly chainId: number,
+    rpcUrl: string,
+    readonly accounts: Address[],
+  ) {
+    this.rpc = new Rpc(rpcUrl);
+  }
+
+  static async connect(chainId: number, rpcUrl: string): Promise<Chain> {
+    const rpc = new Rpc(rpcUrl);
+    const accounts = (await rpc.call<Address[]>("eth_accounts")).map((a) => getAddress(a));
+    await rpc.call("evm_setAutomine", [false]);
+    return new Chain(chainId, rpcUrl, accounts);
+  }
+
+  get deployer(): Address {
+    return this.accounts[0];
+  }
+
+  async blockNumber(): Promise<number> {
+    return Number(await this.rpc.call<Hex>("eth_blockNumber"));
+  }
+
+  async timestamp(): Promise<number> {
+    const block = await this.rpc.call<{ timestamp: Hex }>("eth_getBlockByNumber", ["latest", false]);
+    return Number(block.timestamp);
+  }
+
+  async increaseTime(seconds: number): Promise<void> {
+    await this.rpc.call("evm_increaseTime", [hex(seconds)]);
+  }
+
+  async mineEmpty(blocks: number): Promise<void> {
+    await this.rpc.call("anvil_mine", [hex(blocks)]);
+  }
+
+  /** Sends one step of transactions (no cross-sender dependencies inside a step), ≤200 per block. */
+  async send(txs: Tx[]): Promise<Receipt[]> {
+    const receipts: Receipt[] = [];
+    for (let i = 0; i < txs.length; i += MAX_TXS_PER_BLOCK) {
+      const chunk = txs.slice(i, i + MAX_TXS_PER_BLOCK);
+      const hashes = await this.rpc.batch<Hex>(
+        chunk.map((tx) => ({
+          method: "eth_sendTransaction",
+          params: [
+            {
+              from: tx.from,
+              to: tx.to,
+              data: tx.data,
+              value: hex(tx.value ?? 0n),
+              gas: hex(GAS_PER_TX),
+              gasPrice: hex(GAS_PRICE),
+              nonce: hex(this.takeNonce(tx.from)),
+            },
+          ],
+        })),
+      );
+      await this.rpc.call("evm_mine");
+      const got = await this.rpc.batch<Receipt | null>(hashes.map((h) => ({ method: "eth_getTransactionReceipt", params: [h] })));
+      for (const [j, receipt] of got.entries()) {
+        if (!receipt) throw new Error(`chain ${this.chainId}: "${chunk[j].note}" was not mined`);
+        if (receipt.status !== "0x1") {
+          throw new Error(`chain ${this.chainId}: "${chunk[j].note}" reverted (tx ${receipt.transactionHash}): ${await this.revertReason(chunk[j])}`);
+        }
+        for (const log of receipt.logs) {
+          const key = `${log.address.toLowerCase()}|${log.topics[0] ?? "0x"}`;
+          this.logTally.set(key, (this.logTally.get(key) ?? 0) + 1);
+        }
+        receipts.push(receipt);
+      }
+      this.onBlock(chunk.length);
+    }
+    return receipts;
+  }
+
+  /** Replays a failed transaction as a call on the current state, for its revert message. */
+  private async revertReason(tx: Tx): Promise<string> {
+    try {
+      await this.rpc.call("eth_call", [{ from: tx.from, to: tx.to, data: tx.data, value: hex(tx.value ?? 0n), gas: hex(GAS_PER_TX) }, "latest"]);
+      return "no revert when replayed on the latest state";
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private takeNonce(from: Address): number {
+    const n = this.nonces.get(from) ?? 0;
+    this.nonces.set(from, n + 1);
+    return n;
+  }
+
+  /** Reads our starting nonces once (fresh anvil accounts start at 0, but a reused chain may not). */
+  async syncNonces(): Promise<void> {
+    const counts = await this.rpc.batch<Hex>(
+      this.accounts.map((a) => ({ method: "eth_getTransactionCount", params: [a, "pending"] })),
+    );
+    this.accounts.forEach((a, i) => this.nonces.set(a, Number(counts[i])));
+  }
+
+  /** Deploys one contract in its own block; returns its address and that block (its startBlock). */
+  async deploy(name: string, artifact: { abi: Abi; bytecode: Hex }, args: unknown[] = [], from = this.deployer) {
+    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
+    const [receipt] = await this.send([{ from, data, note: `deploy ${name}` }]);
+    if (!receipt.contractAddress) throw new Error(`deploy ${name}: no contract address`);
+    return { address: receipt.contractAddress.toLowerCase() as Address, block: Number(receipt.blockNumber) };
+  }
+
+  /** Encodes a call as a Tx. */
+  static call(from: Address, to: Address, abi: Abi, functionName: string, args: unknown[], note: string, value?: bigint): Tx {
+    return { from, to, data: encodeFunctionData({ abi, functionName, args } as never), value, note };
+  }
+
+  /** Many reads (eth_call at the latest block) in one HTTP request. */
+  async readMany<T>(calls: { to: Address; abi: Abi; functionName: string; args: unknown[] }[]): Promise<T[]> {
+    const { decodeFunctionResult } = await import("viem");
+    const out: T[] = [];
+    for (let i = 0; i < calls.length; i += 500) {
+      const chunk = calls.slice(i, i + 500);
+      const results = await this.rpc.batch<Hex>(
+        chunk.map((c) => ({ method: "eth_call", params: [{ to: c.to, data: encodeFunctionData(c as never) }, "latest"] })),
+      );
+      results.forEach((data, j) => out.push(decodeFunctionResult({ abi: chunk[j].abi, functionName: chunk[j].functionName, data } as never) as T));
+    }
+    return out;
+  }
+
+  /** A read (eth_call) at the latest block. */
+  async read<T>(to: Address, abi: Abi, functionName: string, args: unknown[]): Promise<T> {
+    const { decodeFunctionResult } = await import("viem");
+    const data = encodeFunctionData({ abi, functionName, args } as never);
+    const out = await this.rpc.call<Hex>("eth_call", [{ to, data }, "latest"]);
+    return decodeFunctionResult({ abi, functionName, data: out } as never) as T;
+  }
+}

@@ -1,0 +1,172 @@
+import { join } from "node:path";
+import { type DevnetManifest, devnetManifestSchema } from "../../src/namespaces/devnet-manifest";
+import { type AnvilChain, startAnvil } from "./anvil";
+import { Chain } from "./chain";
+import { loadDevnetContracts } from "./contracts";
+import { type ManifestDatasource, countEvents, writeManifest } from "./manifest";
+import { runDir } from "./paths";
+import { runScenario } from "./scenario/index";
+
+export { devnetAbis, loadDevnetContracts, MANIFEST_CONTRACT_SOURCES } from "./contracts";
+export { manifestContractEvents, ponderSignature } from "./events";
+export type { NameFacts } from "./scenario/model";
+
+export const DEVNET_CHAINS = {
+  devnetRoot: 31337,
+  devnetBase: 31338,
+  devnetLinea: 31339,
+} as const;
+
+/** Ponder treats the newest 30 blocks of a chain it does not know as unfinalized: bury the scenario deeper. */
+const FINALITY_PADDING_BLOCKS = 64;
+
+export interface StartDevnetOptions {
+  seed?: number;
+  names?: number;
+  manifestPath?: string;
+  /** Seconds between blocks after the scenario (interval mining); 0 or absent: automine, blocks only on demand. */
+  mineInterval?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningDevnet {
+  manifest: DevnetManifest;
+  manifestPath: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts three anvils (ENS root 31337, "base" 31338, "linea" 31339), deploys every contract, plays the scenario,
+ * writes the manifest and returns. `stop()` ends the anvils it started; they also die with this process.
+ */
+export async function startDevnet(opts: StartDevnetOptions = {}): Promise<RunningDevnet> {
+  const seed = opts.seed ?? 1;
+  const names = opts.names ?? 40;
+  const manifestPath = opts.manifestPath ?? join(runDir, "manifest.json");
+  const log = opts.log ?? (() => {});
+  const started: AnvilChain[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((a) => a.stop()));
+  };
+  try {
+    const t0 = Date.now();
+    log("compiling contracts and fetching the ENS artifacts");
+    loadDevnetContracts();
+    const [rootAnvil, baseAnvil, lineaAnvil] = await Promise.all(
+      Object.values(DEVNET_CHAINS).map(async (chainId) => {
+        const a = await startAnvil({ chainId });
+        started.push(a);
+        return a;
+      }),
+    );
+    for (const a of [rootAnvil, baseAnvil, lineaAnvil]) log(`chain ${a.chainId}: ${a.rpcUrl} (pid ${a.pid})`);
+    const [root, base, linea] = await Promise.all([rootAnvil, baseAnvil, lineaAnvil].map((a) => Chain.connect(a.chainId, a.rpcUrl)));
+    let txs = 0;
+    for (const chain of [root, base, linea]) {
+      await chain.syncNonces();
+      chain.onBlock = (n) => {
+        txs += n;
+      };
+    }
+    const progress = setInterval(() => log(`… ${txs} transactions`), 5000);
+    let result: Awaited<ReturnType<typeof runScenario>>;
+    try {
+      result = await runScenario({ root, base, linea }, seed, names, log);
+    } finally {
+      clearInterval(progress);
+    }
+    const { deployments: d, scenario } = result;
+
+    await Promise.all([root, base, linea].map((c) => c.mineEmpty(FINALITY_PADDING_BLOCKS)));
+    for (const chain of [root, base, linea]) {
+      if (opts.mineInterval && opts.mineInterval > 0) await chain.rpc.call("evm_setIntervalMining", [opts.mineInterval]);
+      else await chain.rpc.call("evm_setAutomine", [true]);
+    }
+
+    const rc = d.root.contracts;
+    const bc = d.base.contracts;
+    const lc = d.linea.contracts;
+    const ref = (x: { address: `0x${string}`; block: number }) => ({ address: x.address, startBlock: x.block });
+    const datasources: Record<string, ManifestDatasource> = {
+      ensroot: {
+        chain: root,
+        contracts: {
+          RegistryOld: ref(rc.RegistryOld),
+          Registry: ref(rc.Registry),
+          Resolver: { startBlock: d.root.firstBlock },
+          BaseRegistrar: ref(rc.BaseRegistrar),
+          LegacyEthRegistrarController: ref(rc.LegacyEthRegistrarController),
+          WrappedEthRegistrarController: ref(rc.WrappedEthRegistrarController),
+          UnwrappedEthRegistrarController: ref(rc.UnwrappedEthRegistrarController),
+          RenewalWithReferrer: ref(rc.RenewalWithReferrer),
+          NameWrapper: ref(rc.NameWrapper),
+          ReverseRegistrar: ref(rc.ReverseRegistrar),
+          DefaultReverseRegistrar: ref(rc.DefaultReverseRegistrar),
+        },
+      },
+      basenames: {
+        chain: base,
+        contracts: {
+          Registry: ref(bc.Registry),
+          Resolver: { startBlock: d.base.firstBlock },
+          BaseRegistrar: ref(bc.BaseRegistrar),
+          EARegistrarController: ref(bc.EARegistrarController),
+          RegistrarController: ref(bc.RegistrarController),
+          UpgradeableRegistrarController: ref(bc.UpgradeableRegistrarController),
+        },
+      },
+      lineanames: {
+        chain: linea,
+        contracts: {
+          Registry: ref(lc.Registry),
+          Resolver: { startBlock: d.linea.firstBlock },
+          BaseRegistrar: ref(lc.BaseRegistrar),
+          EthRegistrarController: ref(lc.EthRegistrarController),
+          NameWrapper: ref(lc.NameWrapper),
+        },
+      },
+      threednsBase: {
+        chain: base,
+        contracts: { ThreeDNSToken: ref(bc.ThreeDNSToken), ThreeDNSResolver: ref(bc.ThreeDNSResolver) },
+      },
+      reverseBase: { chain: base, contracts: { L2ReverseRegistrar: ref(bc.L2ReverseRegistrar) } },
+      reverseLinea: { chain: linea, contracts: { L2ReverseRegistrar: ref(lc.L2ReverseRegistrar) } },
+    };
+
+    const chainEntry = (name: string, a: AnvilChain) => [String(a.chainId), { name, rpcUrl: a.rpcUrl, pid: a.pid }] as const;
+    const manifest = devnetManifestSchema.parse({
+      version: 1,
+      createdAt: new Date().toISOString(),
+      seed,
+      chains: Object.fromEntries([
+        chainEntry("devnetRoot", rootAnvil),
+        chainEntry("devnetBase", baseAnvil),
+        chainEntry("devnetLinea", lineaAnvil),
+      ]),
+      datasources: Object.fromEntries(
+        Object.entries(datasources).map(([name, ds]) => [name, { chainId: ds.chain.chainId, contracts: ds.contracts }]),
+      ),
+      scenario: {
+        ...scenario,
+        otherContracts: {
+          ensroot: Object.fromEntries(Object.entries(rc).map(([k, v]) => [k, v.address])),
+          basenames: Object.fromEntries(Object.entries(bc).map(([k, v]) => [k, v.address])),
+          lineanames: Object.fromEntries(Object.entries(lc).map(([k, v]) => [k, v.address])),
+        },
+        eventCounts: countEvents(datasources),
+        blocks: {
+          "31337": await root.blockNumber(),
+          "31338": await base.blockNumber(),
+          "31339": await linea.blockNumber(),
+        },
+      },
+    });
+    writeManifest(manifestPath, manifest);
+    const total = Object.values(manifest.scenario.eventCounts as Record<string, number>).reduce((a, b) => a + b, 0);
+    log(`scenario done in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${scenario.names.length} names, ${txs} transactions, ${total} indexed events`);
+    return { manifest, manifestPath, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,103 @@
+import type { Address } from "viem";
+import type { Chain } from "../chain";
+import { type Premint, deployBase } from "../deploy/base";
+import { deployLinea } from "../deploy/linea";
+import { deployRoot } from "../deploy/root";
+import { playBasenames } from "./base";
+import { ScenarioContext } from "./context";
+import { playLinea } from "./linea";
+import { allocate, type NameFacts } from "./model";
+import { LabelSource, Random, oddLabels } from "./random";
+import { playRoot } from "./root";
+import { playThreeDNS } from "./threedns";
+
+export interface ScenarioChains {
+  root: Chain;
+  base: Chain;
+  linea: Chain;
+}
+
+/** How `--names N` splits across registration paths (weights; every path gets at least one name). */
+const WEIGHTS = {
+  legacy: 20,
+  old: 8,
+  wrapped: 15,
+  unwrapped: 12,
+  ea: 5,
+  regular: 8,
+  upgradeable: 7,
+  premint: 1,
+  threedns: 8,
+  lineaNormal: 8,
+  lineaOwner: 3,
+  lineaPoh: 3,
+};
+
+/** Structural labels every name ends in (or passes through); they are part of `labels` too. */
+const STRUCTURAL = ["eth", "base", "linea", "reverse", "addr"];
+
+/**
+ * Deploys all three chains and plays the scenario on them concurrently (each chain's own PRNG stream and word
+ * slice keep it deterministic). Returns the deployments and what the manifest's `scenario` needs.
+ */
+export async function runScenario(chains: ScenarioChains, seed: number, totalNames: number, log: (line: string) => void) {
+  const sizes = allocate(totalNames, WEIGHTS);
+  // 3DNS needs four names to show a batch transfer, a single transfer and a burn.
+  sizes.threedns = Math.max(4, sizes.threedns);
+  const odd = oddLabels(new Random(seed ^ 0x5eed));
+  const mk = (chain: Chain, index: number) =>
+    new ScenarioContext(chain, new LabelSource(new Random(seed * 7919 + index), { index, count: 3 }), seed * 104729 + index, log);
+  const rootCtx = mk(chains.root, 0);
+  const baseCtx = mk(chains.base, 1);
+  const lineaCtx = mk(chains.linea, 2);
+
+  const playRootChain = async () => {
+    const d = await deployRoot(chains.root);
+    const out = await playRoot(rootCtx, d, { legacy: sizes.legacy, old: sizes.old, wrapped: sizes.wrapped, unwrapped: sizes.unwrapped }, odd);
+    return { d, ...out };
+  };
+  const playBaseChain = async () => {
+    const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({ label: baseCtx.labels.word(), owner: baseCtx.owner() }));
+    const d = await deployBase(chains.base, premints);
+    const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
+    const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
+    return { d, primaries: basenames.primaries, threedns };
+  };
+  const playLineaChain = async () => {
+    const pohAccounts = chains.linea.accounts.slice(-Math.min(10, chains.linea.accounts.length - 1));
+    const d = await deployLinea(chains.linea, pohAccounts);
+    const out = await playLinea(lineaCtx, d, { normal: sizes.lineaNormal, owner: sizes.lineaOwner, poh: Math.min(sizes.lineaPoh, pohAccounts.length) }, pohAccounts);
+    return { d, ...out };
+  };
+  const [root, base, linea] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain()]);
+
+  const contexts = [rootCtx, baseCtx, lineaCtx];
+  const names: NameFacts[] = contexts.flatMap((c) => [...c.book.byNode.values()]);
+  // Reverse-registrar labels are the lowercase hex of each address that set a legacy reverse name.
+  const reverseLabels = Object.entries(root.primaries)
+    .filter(([, p]) => p.legacy)
+    .map(([addr]) => addr.slice(2));
+  const labelSet = new Set<string>([...STRUCTURAL, ...base.threedns.tlds.map((t) => t.tld), ...reverseLabels]);
+  for (const c of contexts) for (const l of c.labels.used) labelSet.add(l);
+  const unhealable = new Set<string>();
+  for (const c of contexts) for (const l of c.labels.unhealable) unhealable.add(l);
+
+  return {
+    deployments: { root: root.d, base: base.d, linea: linea.d },
+    scenario: {
+      scenarioVersion: 1,
+      namesRequested: totalNames,
+      sizes,
+      labels: [...labelSet].sort(),
+      unhealableLabels: [...unhealable].sort(),
+      oddLabels: odd,
+      names,
+      primaryNames: {
+        root: root.primaries,
+        base: base.primaries,
+        linea: linea.primaries,
+      },
+      accounts: chains.root.accounts.map((a) => a.toLowerCase() as Address),
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { Abi, Address, Hex } from "viem";
+import { Chain, type Tx } from "../chain";
+import { loadDevnetContracts } from "../contracts";
+import type { LineaContract } from "../deploy/linea";
+import { MIN_COMMITMENT_AGE, PAYMENT } from "../deploy/root";
+import type { ChainDeployment } from "../deploy/types";
+import { LINEA_ETH_NODE, childNode, labelhash } from "../names";
+import { type ScenarioContext, YEAR_SECONDS } from "./context";
+import type { NameFacts } from "./model";
+import { multicallData, recordCalls } from "./records";
+
+export interface LineaSizes {
+  normal: number;
+  owner: number;
+  poh: number;
+}
+
+/**
+ * Lineanames on the "linea" chain: paid (commit/reveal), owner and Proof-of-Humanity registrations (all wrapped),
+ * records, wrapped subnames, an ERC-1155 transfer, an unwrap, renewals and L2 primary names.
+ */
+export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaContract>, sizes: LineaSizes, pohAccounts: Address[]) {
+  const { own } = loadDevnetContracts();
+  const { chain, book, rng, labels } = ctx;
+  const A = (k: LineaContract) => d.contracts[k].address;
+  const tx = (from: Address, to: LineaContract, abi: Abi, fn: string, args: unknown[], value?: bigint): Tx =>
+    Chain.call(from, A(to), abi, fn, args, `${to}.${fn}`, value);
+  const ctl = own.LineanamesRegistrarController.abi;
+  const wrapper = own.NameWrapper.abi;
+  const me = chain.deployer;
+  const dur = BigInt(YEAR_SECONDS);
+  const lineaName = (label: string, via: string, owner: Address): NameFacts =>
+    book.add({ name: `${label}.linea.eth`, labels: [label, "linea", "eth"], node: childNode(LINEA_ETH_NODE, label), chainId: chain.chainId, via, registryOwner: A("NameWrapper"), registrant: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
+
+  ctx.log(`linea: ${sizes.normal + sizes.owner + sizes.poh} Lineanames registrations`);
+  const regs = Array.from({ length: sizes.normal }, () => ({ label: labels.maybeUnhealable(0.1), owner: ctx.owner(), secret: ctx.secret() }));
+  const commitments = await chain.readMany<Hex>(
+    regs.map((r) => ({ to: A("EthRegistrarController"), abi: ctl, functionName: "makeCommitment", args: [r.label, r.owner, dur, r.secret, A("Resolver"), 0] })),
+  );
+  await chain.send(regs.map((r, i) => tx(r.owner, "EthRegistrarController", ctl, "commit", [commitments[i]])));
+  await chain.increaseTime(MIN_COMMITMENT_AGE + 1);
+
+  const names: NameFacts[] = [];
+  const step1: Tx[] = regs.map((r) => {
+    names.push(lineaName(r.label, "lineanames-controller", r.owner));
+    return tx(r.owner, "EthRegistrarController", ctl, "register", [r.label, r.owner, dur, r.secret, A("Resolver"), 0], PAYMENT);
+  });
+  for (let i = 0; i < sizes.owner; i++) {
+    const owner = ctx.owner();
+    const f = lineaName(labels.maybeUnhealable(0.1), "lineanames-owner", owner);
+    names.push(f);
+    step1.push(tx(me, "EthRegistrarController", ctl, "ownerRegister", [f.labels[0], owner, dur, A("Resolver")]));
+  }
+  pohAccounts.slice(0, sizes.poh).forEach((account) => {
+    const f = lineaName(labels.maybeUnhealable(0.1), "lineanames-poh", account);
+    names.push(f);
+    step1.push(tx(account, "EthRegistrarController", ctl, "pohRegister", [f.labels[0], account, A("Resolver")]));
+  });
+  await chain.send(step1);
+
+  const step2: Tx[] = [];
+  const primaries: Record<string, string> = {};
+  names.forEach((f, i) => {
+    const owner = f.wrappedOwner!;
+    step2.push({ from: owner, to: A("Resolver"), data: multicallData(own.ModernResolver.abi, recordCalls(f, owner, i, rng)), note: "Resolver.multicall" });
+    if (i % 3 === 0) {
+      const label = labels.maybeUnhealable(0.3);
+      book.add({ name: `${label}.${f.name}`, labels: [label, ...f.labels], node: childNode(f.node, label), chainId: chain.chainId, via: "wrapped-subname", registryOwner: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
+      step2.push(tx(owner, "NameWrapper", wrapper, "setSubnodeRecord", [f.node, label, owner, A("Resolver"), 0n, 0, BigInt(2 ** 40)]));
+    }
+    if (!primaries[owner.toLowerCase()] && i % 2 === 0) {
+      primaries[owner.toLowerCase()] = f.name;
+      step2.push(tx(owner, "L2ReverseRegistrar", own.StandaloneReverseRegistrar.abi, "setName", [f.name]));
+    }
+  });
+  await chain.send(step2);
+
+  const step3: Tx[] = [];
+  const leaves = names.filter((f) => ![...book.byNode.values()].some((s) => s.labels.length === 4 && s.labels[1] === f.labels[0]));
+  leaves.forEach((f, i) => {
+    const owner = f.wrappedOwner!;
+    if (i % 4 === 0) {
+      const to = ctx.otherThan(owner);
+      step3.push(tx(owner, "NameWrapper", wrapper, "safeTransferFrom", [owner, to, BigInt(f.node), 1n, "0x"]));
+      f.wrappedOwner = to;
+    } else if (i % 4 === 1) {
+      step3.push(tx(owner, "NameWrapper", wrapper, "unwrapETH2LD", [labelhash(f.labels[0]), owner, owner]));
+      f.registryOwner = owner;
+      f.registrant = owner;
+      f.wrappedOwner = undefined;
+      f.unwrapped = true;
+    }
+  });
+  names.filter((f) => f.via === "lineanames-controller").forEach((f, i) => {
+    if (i % 2 === 0) step3.push(tx(ctx.owner(), "EthRegistrarController", ctl, "renew", [f.labels[0], dur], PAYMENT));
+  });
+  await chain.send(step3);
+  return { primaries };
+}

@@ -1,0 +1,53 @@
+import type { Address, Hex } from "viem";
+
+/** What the scenario knows about one name it created; the manifest lists these for tests. */
+export interface NameFacts {
+  /** Labels joined by "." (labels may themselves contain dots: use `labels` to be exact). */
+  name: string;
+  /** Leaf first, e.g. ["vitalik", "eth"]. */
+  labels: string[];
+  node: Hex;
+  chainId: number;
+  /** How it came to be, e.g. "legacy-controller", "wrapped-controller", "registry-subname", "3dns". */
+  via: string;
+  /** Expected `owner(node)` of the chain's registry (or 3DNS token) when the scenario ends; zero once deleted. */
+  registryOwner?: Address;
+  /** ERC-721 holder of a registrar name (`ownerOf(labelhash)`), when it has one. */
+  registrant?: Address;
+  /** ERC-1155 holder when wrapped (`balanceOf(holder, node)` = 1). */
+  wrappedOwner?: Address;
+  resolver?: Address;
+  /** Records set on the resolver the scenario wrote last (text key → value, addr). */
+  texts?: Record<string, string>;
+  addr?: Address;
+  deleted?: boolean;
+  /** Old-registry names: whether they were re-created in the registry with fallback. */
+  migrated?: boolean;
+  unwrapped?: boolean;
+}
+
+/** Collects facts while a chain's scenario plays; keyed by node. */
+export class NameBook {
+  readonly byNode = new Map<Hex, NameFacts>();
+
+  add(facts: NameFacts): NameFacts {
+    if (this.byNode.has(facts.node)) throw new Error(`name created twice: ${facts.name}`);
+    this.byNode.set(facts.node, facts);
+    return facts;
+  }
+
+  get(node: Hex): NameFacts {
+    const f = this.byNode.get(node);
+    if (!f) throw new Error(`unknown node ${node}`);
+    return f;
+  }
+}
+
+/** Splits `total` names across kinds by weight, giving every kind at least one. */
+export function allocate<K extends string>(total: number, weights: Record<K, number>): Record<K, number> {
+  const keys = Object.keys(weights) as K[];
+  const sum = keys.reduce((s, k) => s + weights[k], 0);
+  const out = {} as Record<K, number>;
+  for (const k of keys) out[k] = Math.max(1, Math.round((total * weights[k]) / sum));
+  return out;
+}

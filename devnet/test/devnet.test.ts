@@ -1,0 +1,239 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Abi, type AbiEvent, type Address, type Hex, type PublicClient, createPublicClient, http, parseAbiItem, toEventSelector } from "viem";
+import wordListPath from "word-list";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetManifest, readDevnetManifest } from "../../src/namespaces/devnet-manifest";
+import { MANIFEST_CONTRACT_SOURCES, type NameFacts, type RunningDevnet, devnetAbis, manifestContractEvents, startDevnet } from "../src/index";
+import { labelhash } from "../src/names";
+import { MAINNET_SIGNATURES } from "./signatures";
+
+const SEED = 7;
+const NAMES = 40;
+
+let devnet: RunningDevnet;
+let manifest: DevnetManifest;
+let dir: string;
+const clients = new Map<number, PublicClient>();
+const client = (chainId: number) => clients.get(chainId)!;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "devnet-test-"));
+  devnet = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "manifest.json") });
+  manifest = devnet.manifest;
+  for (const [id, chain] of Object.entries(manifest.chains)) {
+    clients.set(Number(id), createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 500 } }) }));
+  }
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const scenario = () => manifest.scenario as { names: NameFacts[]; labels: string[]; unhealableLabels: string[]; eventCounts: Record<string, number> };
+const contractsOf = () =>
+  Object.entries(manifest.datasources).flatMap(([ds, { chainId, contracts }]) =>
+    Object.entries(contracts).map(([name, ref]) => ({ ds, name, chainId, ...ref })),
+  );
+
+describe("devnet chains and manifest", () => {
+  it("writes a manifest that the indexer's schema accepts, with the three chains answering their ids", async () => {
+    expect(readDevnetManifest(devnet.manifestPath)).toEqual(JSON.parse(readFileSync(devnet.manifestPath, "utf8")));
+    expect(Object.fromEntries(Object.entries(manifest.chains).map(([id, c]) => [id, c.name]))).toEqual({
+      "31337": "devnetRoot",
+      "31338": "devnetBase",
+      "31339": "devnetLinea",
+    });
+    for (const [id, chain] of Object.entries(manifest.chains)) {
+      expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await client(Number(id)).getChainId()).toBe(Number(id));
+      // Buried under ≥64 blocks so an indexer sees the scenario as finalized.
+      const last = (manifest.scenario.blocks as Record<string, number>)[id];
+      expect(last).toBeGreaterThan(64);
+    }
+  });
+
+  it("has code at every contract address, deployed exactly at its startBlock, before its first log", async () => {
+    const withAddress = contractsOf().filter((c) => c.address);
+    expect(withAddress.length).toBeGreaterThanOrEqual(22);
+    for (const c of withAddress) {
+      const pub = client(c.chainId);
+      const address = c.address as Address;
+      expect((await pub.getCode({ address }))?.length ?? 0, `${c.ds}/${c.name}`).toBeGreaterThan(2);
+      expect(await pub.getCode({ address, blockNumber: BigInt(c.startBlock - 1) }), `${c.ds}/${c.name} before startBlock`).toBeUndefined();
+      const logs = await pub.getLogs({ address, fromBlock: 0n, toBlock: "latest" });
+      if (logs.length > 0) expect(Number(logs[0].blockNumber)).toBeGreaterThanOrEqual(c.startBlock);
+    }
+  });
+});
+
+describe("event signatures", () => {
+  it("every contract emits mainnet's topic0 and indexed flags", () => {
+    for (const [key, signatures] of Object.entries(MAINNET_SIGNATURES)) {
+      const [ds, contract] = key.split("/");
+      const events = manifestContractEvents(MANIFEST_CONTRACT_SOURCES[ds][contract]);
+      for (const sig of signatures) {
+        const expected = parseAbiItem(`event ${sig}`) as AbiEvent;
+        const found = events.find((e) => e.selector === toEventSelector(sig));
+        expect(found, `${key} lacks ${sig}`).toBeDefined();
+        expect(found!.event.inputs.map((i) => !!i.indexed), `${key} ${sig} indexed flags`).toEqual(expected.inputs.map((i) => !!i.indexed));
+      }
+    }
+  });
+});
+
+describe("scenario", () => {
+  it("counts every event kind exactly as eth_getLogs reads it back", async () => {
+    const fromLogs: Record<string, number> = {};
+    for (const c of contractsOf()) {
+      for (const ev of manifestContractEvents(MANIFEST_CONTRACT_SOURCES[c.ds][c.name])) {
+        const logs = await client(c.chainId).request({
+          method: "eth_getLogs",
+          params: [{ fromBlock: "0x0", toBlock: "latest", topics: [ev.selector], ...(c.address ? { address: c.address as Address } : {}) }],
+        });
+        if (logs.length > 0) fromLogs[`${c.ds}/${c.name}:${ev.name}`] = logs.length;
+      }
+    }
+    expect(scenario().eventCounts).toEqual(fromLogs);
+  });
+
+  it("exercises every indexed event kind", () => {
+    const counts = scenario().eventCounts;
+    const required = Object.entries(MAINNET_SIGNATURES).flatMap(([key, sigs]) => {
+      const [ds, contract] = key.split("/");
+      const events = manifestContractEvents(MANIFEST_CONTRACT_SOURCES[ds][contract]);
+      return sigs.map((sig) => `${key}:${events.find((e) => e.selector === toEventSelector(sig))!.name}`);
+    });
+    // Kinds the scenario leaves out on purpose: Lineanames has no fuses/expiry or batch story, L2 resolvers no wipes,
+    // and the early-access controller only ever registered.
+    const optional = [
+      "basenames/EARegistrarController:NameRenewed",
+      "lineanames/NameWrapper:FusesSet",
+      "lineanames/NameWrapper:ExpiryExtended",
+      "lineanames/NameWrapper:TransferBatch",
+      "basenames/Resolver:VersionChanged",
+      "basenames/Resolver:ABIChanged",
+      "basenames/Resolver:PubkeyChanged",
+      "threednsBase/ThreeDNSResolver:ABIChanged",
+      "threednsBase/ThreeDNSResolver:PubkeyChanged",
+      "threednsBase/ThreeDNSResolver:InterfaceChanged",
+      "lineanames/Resolver:InterfaceChanged",
+      "basenames/Registry:Transfer",
+      "basenames/Registry:NewTTL",
+      "lineanames/Registry:NewTTL",
+    ];
+    const missing = required.filter((k) => !optional.includes(k) && !(counts[k] > 0));
+    expect(missing).toEqual([]);
+  });
+
+  it("uses word-list words, unhealable non-words and odd labels, and lists every label", () => {
+    const { labels, unhealableLabels, names } = scenario();
+    const words = new Set(readFileSync(wordListPath, "utf8").split("\n"));
+    expect(unhealableLabels.length).toBeGreaterThan(0);
+    for (const l of unhealableLabels) expect(words.has(l), l).toBe(false);
+    const labelSet = new Set(labels);
+    for (const n of names) for (const l of n.labels) expect(labelSet.has(l), JSON.stringify(l)).toBe(true);
+    for (const odd of ["HelloWorld", "🦊🚀🌈", "dot.ted", "has spaces", "nul\u0000byte"]) expect(labelSet.has(odd)).toBe(true);
+    expect(labels.some((l) => /^\[[0-9a-f]{64}\]$/.test(l))).toBe(true);
+    expect(labels.filter((l) => words.has(l)).length).toBeGreaterThan(labels.length / 2);
+  });
+
+  it("is deterministic: the same seed replays the same labels, names and event counts; another seed does not", async () => {
+    const again = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "again.json") });
+    const other = await startDevnet({ seed: SEED + 1, names: NAMES, manifestPath: join(dir, "other.json") });
+    try {
+      const a = again.manifest.scenario as ReturnType<typeof scenario>;
+      const b = other.manifest.scenario as ReturnType<typeof scenario>;
+      expect(a.labels).toEqual(scenario().labels);
+      expect(a.names).toEqual(scenario().names);
+      expect(a.eventCounts).toEqual(scenario().eventCounts);
+      expect(b.labels).not.toEqual(scenario().labels);
+    } finally {
+      await Promise.all([again.stop(), other.stop()]);
+    }
+  });
+});
+
+describe("onchain facts of every scenario name", () => {
+  const abis = () => devnetAbis() as Record<string, Abi>;
+  const addressOf = (ds: string, contract: string) => manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract].address as Address;
+  const registryOf = (chainId: number, tld: string) =>
+    chainId === 31337
+      ? { address: addressOf("ensroot", "Registry"), abi: abis().ENSRegistryWithFallback }
+      : chainId === 31339
+        ? { address: addressOf("lineanames", "Registry"), abi: abis().ENSRegistry }
+        : tld === "eth"
+          ? { address: addressOf("basenames", "Registry"), abi: abis().ENSRegistry }
+          : { address: addressOf("threednsBase", "ThreeDNSToken"), abi: abis().ThreeDNSToken };
+
+  it("registry owner, resolver and deletions match eth_call reads", async () => {
+    const names = scenario().names;
+    expect(names.length).toBeGreaterThanOrEqual(NAMES);
+    const checks = names
+      .filter((n) => n.registryOwner)
+      .map(async (n) => {
+        const r = registryOf(n.chainId, n.labels[n.labels.length - 1]);
+        const pub = client(n.chainId);
+        const owner = (await pub.readContract({ ...r, functionName: "owner", args: [n.node] })) as Address;
+        expect(owner.toLowerCase(), `owner of ${JSON.stringify(n.name)}`).toBe(n.registryOwner!.toLowerCase());
+        if (n.deleted) expect(owner).toBe("0x0000000000000000000000000000000000000000");
+        if (n.resolver) {
+          const resolver = (await pub.readContract({ ...r, functionName: "resolver", args: [n.node] })) as Address;
+          expect(resolver.toLowerCase(), `resolver of ${JSON.stringify(n.name)}`).toBe(n.resolver.toLowerCase());
+        }
+      });
+    await Promise.all(checks);
+    expect(names.filter((n) => n.deleted).length).toBeGreaterThan(0);
+  });
+
+  it("ERC-721 registrants (ownerOf) and ERC-1155 holders (balanceOf) match", async () => {
+    const names = scenario().names;
+    const registrarOf = (n: NameFacts) =>
+      n.chainId === 31337
+        ? { address: addressOf("ensroot", "BaseRegistrar"), abi: abis().BaseRegistrarImplementation }
+        : n.chainId === 31339
+          ? { address: addressOf("lineanames", "BaseRegistrar"), abi: abis().BaseRegistrarImplementation }
+          : { address: addressOf("basenames", "BaseRegistrar"), abi: abis().BasenamesBaseRegistrar };
+    const wrapperOf = (n: NameFacts) =>
+      n.chainId === 31337
+        ? { address: addressOf("ensroot", "NameWrapper"), abi: abis().NameWrapper }
+        : n.chainId === 31339
+          ? { address: addressOf("lineanames", "NameWrapper"), abi: abis().NameWrapper }
+          : { address: addressOf("threednsBase", "ThreeDNSToken"), abi: abis().ThreeDNSToken };
+    await Promise.all(
+      names.map(async (n) => {
+        const pub = client(n.chainId);
+        if (n.registrant) {
+          const owner = (await pub.readContract({ ...registrarOf(n), functionName: "ownerOf", args: [BigInt(labelhash(n.labels[0]))] })) as Address;
+          expect(owner.toLowerCase(), `ownerOf ${n.name}`).toBe(n.registrant.toLowerCase());
+        }
+        if (n.wrappedOwner) {
+          const balance = await pub.readContract({ ...wrapperOf(n), functionName: "balanceOf", args: [n.wrappedOwner, BigInt(n.node)] });
+          expect(balance, `balanceOf ${n.name}`).toBe(1n);
+        }
+      }),
+    );
+    expect(names.filter((n) => n.wrappedOwner && n.chainId === 31337).length).toBeGreaterThan(3);
+    expect(names.filter((n) => n.unwrapped).length).toBeGreaterThan(0);
+  });
+
+  it("text and addr records read back from each name's resolver", async () => {
+    const names = scenario().names.filter((n) => n.resolver && (n.texts || n.addr));
+    expect(names.length).toBeGreaterThan(10);
+    await Promise.all(
+      names.map(async (n) => {
+        const pub = client(n.chainId);
+        const resolver = { address: n.resolver as Address, abi: abis().ModernResolver };
+        for (const [key, value] of Object.entries(n.texts ?? {})) {
+          expect(await pub.readContract({ ...resolver, functionName: "text", args: [n.node, key] }), `${n.name} text ${key}`).toBe(value);
+        }
+        if (n.addr) {
+          const addr = (await pub.readContract({ ...resolver, functionName: "addr", args: [n.node] })) as Hex;
+          expect(addr.toLowerCase(), `${n.name} addr`).toBe(n.addr);
+        }
+      }),
+    );
+  });
+});
