@@ -1,0 +1,92 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, startCli } from "./cli-helpers.js";
+import { getJson, hashOf, tempDir, writeText } from "./helpers.js";
+
+describe("labels-service CLI", () => {
+  const tmp = tempDir();
+  const dbPath = join(tmp.dir, "cli.sqlite");
+  afterAll(() => tmp.cleanup());
+
+  it("ingests, counts, validates and serves a label set", async () => {
+    const file = writeText(join(tmp.dir, "labels.txt"), ["alpha", "beta", "alpha"]);
+    const ingest = await runCli(["ingest", file, "--db", dbPath, "--label-set-id", "cli-set"]);
+    expect(ingest.code).toBe(0);
+    expect(ingest.stdout).toContain('as label set "cli-set" version 0: 2 added, 1 already present; 2 labels in total.');
+
+    const count = await runCli(["count", "--db", dbPath]);
+    expect(count).toMatchObject({ code: 0 });
+    expect(count.stdout).toContain('2 labels (label set "cli-set", highest version 0)');
+
+    const validate = await runCli(["validate", "--db", dbPath]);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout).toContain("OK: 2 records");
+
+    const serve = startCli(["serve", "--db", dbPath, "--port", "0"]);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        serve.child.stdout!.on("data", (d: Buffer) => {
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(d.toString());
+          if (m) resolve(m[1]);
+        });
+        serve.child.once("exit", () => reject(new Error("serve exited")));
+      });
+      expect((await getJson(`${url}/v1/heal/${hashOf("beta")}`)).body).toEqual({ status: "success", label: "beta" });
+    } finally {
+      serve.child.kill("SIGTERM");
+    }
+    const stopped = await serve.done;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toContain("SIGTERM: shutting down");
+  });
+
+  it("validate finds a record whose labelhash is not keccak256 of its label, and a wrong count", async () => {
+    const db = new Database(dbPath);
+    db.prepare("UPDATE labels SET label = ? WHERE labelhash = ?").run(Buffer.from("tampered"), Buffer.from(hashOf("alpha").slice(2), "hex"));
+    db.prepare("UPDATE meta SET value = 5 WHERE key = 'records_count'").run();
+    db.close();
+    const validate = await runCli(["validate", "--db", dbPath]);
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain(`${hashOf("alpha")}: not keccak256 of its label`);
+    expect(validate.stderr).toContain("stored count is 5 but the database holds 2 records");
+  });
+
+  it("reports a malformed input line with file and line, exit code 1", async () => {
+    const bad = join(tmp.dir, "bad.csv");
+    writeFileSync(bad, "fine\n\"broken\"x\n");
+    const run = await runCli(["ingest", bad, "--db", dbPath]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Ingest failed: ${bad}: line 2: unexpected text after a closing quote`);
+    expect(run.stderr).toContain("The database is unchanged");
+  });
+
+  it.each([
+    [["ingest", "x.txt", "--label-set-id", "Not_Valid"], /label set id must be 1-50 characters/],
+    [["ingest", "x.txt", "--format", "xml"], /--format must be one of: text, csv, ensrainbow, sql-dump/],
+    [["serve", "--port", "99999"], /--port must be 0-65535/],
+    [["serve", "--port", "abc"], /--port must be a number/],
+    [["frobnicate"], /Unknown command "frobnicate"/],
+    [["ingest"], /ingest takes exactly one input file/],
+    [["count", "--nope"], /Unknown option '--nope'/],
+  ])("rejects bad arguments %j with a clear message and exit code 2", async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain("Usage: labels-service");
+  });
+
+  it("says so when the input file does not exist", async () => {
+    const run = await runCli(["ingest", join(tmp.dir, "missing.txt"), "--db", dbPath]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("Input file not found");
+  });
+
+  it("purge removes the database files", async () => {
+    const run = await runCli(["purge", "--db", dbPath]);
+    expect(run.code).toBe(0);
+    expect(existsSync(dbPath)).toBe(false);
+    expect((await runCli(["count", "--db", dbPath])).stderr).toContain("No database at");
+  });
+});
