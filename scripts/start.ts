@@ -69,6 +69,8 @@ async function main(): Promise<void> {
   } else {
     const dbPath = resolve(stateDir, "data", "labels.sqlite");
     mkdirSync(dirname(dbPath), { recursive: true });
+    // The demo set is made for the devnet's scenario labels: a new devnet gets a new set.
+    if (freshDevnet) for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
     const labels = await import("../labels-service/src/index");
     log("preparing the demo label set (word list + scenario labels, some left out so healing has misses)…");
     await labels.ingestDemoLabelSet({ dbPath, extraLabels: scenarioLabels.labels, excludeLabels: scenarioLabels.unhealable });

@@ -59,7 +59,7 @@ export function buildPublicConfig(config: AppConfig, labels: LabelServiceVersion
       nsRainbow: labels.version,
       nsRainbowSchema: labels.schemaVersion,
     },
-    adminUrl: `${publicApiUrl}/status`,
+    adminUrl: `${publicApiUrl}/`,
     publicApiUrl,
     labelsServiceUrl: config.labelsServiceUrl,
     // Outside subgraph-compatible mode names are interpreted: unnormalized labels encoded, text values kept,

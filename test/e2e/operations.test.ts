@@ -1,0 +1,191 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publicConfigSchema } from "../../src/api/config/public-config";
+import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
+import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
+import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
+import { getJson, projectRoot, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+
+const RANK: Record<ChainSnapshot["chainStatus"], number> = {
+  "chain-queued": 0,
+  "chain-backfill": 1,
+  "chain-following": 2,
+  "chain-completed": 3,
+};
+
+/** The notes' invariants, checked on every poll. */
+function checkInvariants(status: IndexingStatusResponse): void {
+  const { projectedAt, worstCaseDistance, snapshot } = status.realtimeProjection;
+  expect(projectedAt).toBeGreaterThanOrEqual(snapshot.snapshotTime);
+  expect(worstCaseDistance).toBe(projectedAt - snapshot.slowestChainIndexingCursor);
+  expect(snapshot.strategy).toBe("omnichain");
+  expect(snapshot.slowestChainIndexingCursor).toBe(snapshot.omnichainSnapshot.omnichainIndexingCursor);
+  const chains = Object.values(snapshot.omnichainSnapshot.chains);
+  for (const chain of chains) {
+    const keys = Object.keys(chain).sort();
+    if (chain.chainStatus === "chain-queued") expect(keys).toEqual(["chainStatus", "config"]);
+    if (chain.chainStatus === "chain-backfill") {
+      expect(keys).toEqual(["backfillEndBlock", "chainStatus", "config", "latestIndexedBlock"]);
+      expect(chain.latestIndexedBlock.number).toBeLessThanOrEqual(chain.backfillEndBlock.number);
+      expect(chain.latestIndexedBlock.number).toBeGreaterThanOrEqual(chain.config.startBlock.number);
+    }
+    if (chain.chainStatus === "chain-following") {
+      expect(keys).toEqual(["chainStatus", "config", "latestIndexedBlock", "latestKnownBlock"]);
+      expect(chain.config.configType).toBe("indefinite");
+      expect(chain.latestIndexedBlock.number).toBeLessThanOrEqual(chain.latestKnownBlock.number);
+    }
+    if (chain.chainStatus === "chain-completed") {
+      expect(keys).toEqual(["chainStatus", "config", "latestIndexedBlock"]);
+      expect(chain.config.configType).toBe("definite");
+    }
+  }
+  const started = chains.filter((c) => c.chainStatus !== "chain-queued") as Extract<ChainSnapshot, { latestIndexedBlock: unknown }>[];
+  if (started.length > 0) {
+    expect(snapshot.omnichainSnapshot.omnichainIndexingCursor).toBe(Math.max(...started.map((c) => c.latestIndexedBlock.timestamp)));
+  }
+}
+
+describe("operations on PostgreSQL: status, realtime, status page, replicas", () => {
+  let env: DevnetWithLabels;
+  let indexer: RunningIndexer;
+  const polls: IndexingStatusResponse[] = [];
+
+  beforeAll(async () => {
+    env = await startDevnetWithLabels({ seed: 3, names: 12 });
+    indexer = await startIndexer({
+      manifestPath: env.devnet.manifestPath,
+      labelsServiceUrl: env.labelsUrl,
+      plugins: ["subgraph"],
+      database: "postgres",
+    });
+    // Poll from the first moment so the transitions are seen, not inferred.
+    await waitFor(
+      async () => {
+        const res = await fetch(`${indexer.url}/api/indexing-status`);
+        if (res.status === 503) {
+          expect(await res.json()).toEqual({ responseCode: "error" });
+          return false;
+        }
+        const status = (await res.json()) as IndexingStatusResponse;
+        polls.push(status);
+        return status.realtimeProjection.snapshot.omnichainSnapshot.omnichainStatus === "omnichain-following";
+      },
+      240_000,
+      "omnichain-following",
+    );
+  }, 400_000);
+
+  afterAll(async () => {
+    await indexer?.stop();
+    await env?.stop();
+  });
+
+  it("keeps the notes' invariants at every poll and only moves chains forward", () => {
+    expect(polls.length).toBeGreaterThan(0);
+    const lastRank = new Map<string, number>();
+    for (const poll of polls) {
+      checkInvariants(poll);
+      for (const [chainId, chain] of Object.entries(poll.realtimeProjection.snapshot.omnichainSnapshot.chains)) {
+        expect(RANK[chain.chainStatus]).toBeGreaterThanOrEqual(lastRank.get(chainId) ?? 0);
+        lastRank.set(chainId, RANK[chain.chainStatus]);
+      }
+    }
+    const last = polls.at(-1)!.realtimeProjection.snapshot.omnichainSnapshot;
+    expect(Object.keys(last.chains)).toEqual(["31337"]);
+    expect(last.chains["31337"].chainStatus).toBe("chain-following");
+  });
+
+  it("serves a public configuration without secrets", async () => {
+    const { status, body } = await getJson(`${indexer.url}/api/config`);
+    expect(status).toBe(200);
+    const config = publicConfigSchema.parse(body);
+    expect(config).toMatchObject({
+      indexedChainIds: [31337],
+      databaseSchemaName: indexer.schema,
+      isSubgraphCompatible: false,
+      namespace: "devnet",
+      plugins: ["subgraph"],
+      labelSet: { labelSetId: "demo", labelSetVersion: 0 },
+    });
+    expect(config.versionInfo.runtime).toBe(process.versions.node);
+    expect(config.versionInfo.indexingFramework).toBe("0.16.10");
+    const text = JSON.stringify(body);
+    expect(text).not.toContain("postgresql://");
+    for (const chain of Object.values(env.devnet.manifest.chains)) expect(text).not.toContain(chain.rpcUrl);
+  });
+
+  it("flips /amirealtime to 503 when the chain stalls and back to 200 after a new block", async () => {
+    const rootRpc = env.devnet.manifest.chains["31337"].rpcUrl;
+    await rpc(rootRpc, "evm_mine");
+    await waitFor(async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=3`)).status === 200, 30_000, "realtime after a block");
+    const ok = await getJson<{ maxWorstCaseDistance: number; worstCaseDistance: number; slowestChainIndexingCursor: number }>(
+      `${indexer.url}/amirealtime?maxWorstCaseDistance=3`,
+    );
+    expect(ok.body.maxWorstCaseDistance).toBe(3);
+    expect(ok.body.worstCaseDistance).toBeLessThanOrEqual(3);
+    // No new blocks: the distance grows with the wall clock until it passes the threshold.
+    await waitFor(async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=3`)).status === 503, 30_000, "stall detected");
+    const stalled = await getJson<{ message: string }>(`${indexer.url}/amirealtime?maxWorstCaseDistance=3`);
+    expect(stalled.body.message).toMatch(/worst-case distance is \d+ s, more than the requested 3 s/);
+    await rpc(rootRpc, "evm_mine");
+    await waitFor(async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=3`)).status === 200, 30_000, "realtime again");
+    expect((await fetch(`${indexer.url}/amirealtime`)).status).toBe(200);
+  }, 120_000);
+
+  it("rejects bad maxWorstCaseDistance values with 400 Invalid Input", async () => {
+    for (const bad of ["abc", "-1", "1.5", "1e400"]) {
+      const { status, body } = await getJson<{ message: string }>(`${indexer.url}/amirealtime?maxWorstCaseDistance=${bad}`);
+      expect(status, bad).toBe(400);
+      expect(body.message).toBe("Invalid Input");
+    }
+    expect((await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=`)).status).not.toBe(400);
+  });
+
+  it("shows the status page in a real browser with the chain at 100 % and no console errors", async () => {
+    const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${indexer.url}/`);
+      await page.waitForSelector('tr[data-chain-id="31337"]');
+      await page.waitForFunction(() => document.querySelector("#omnichain-status")?.textContent === "following");
+      const bar = await page.getAttribute('tr[data-chain-id="31337"] .bar', "aria-valuenow");
+      expect(Number(bar)).toBe(100);
+      expect(await page.textContent('tr[data-chain-id="31337"]')).toContain("following");
+      const artifacts = join(projectRoot, "test-artifacts");
+      mkdirSync(artifacts, { recursive: true });
+      await page.screenshot({ path: join(artifacts, "status-page.png"), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
+
+  it("answers the same from an API-only replica (ponder serve) on the same database", async () => {
+    const replica = await indexer.startReplica();
+    try {
+      const [a, b] = await Promise.all([getJson(`${indexer.url}/api/config`), getJson(`${replica.url}/api/config`)]);
+      expect(b.status).toBe(200);
+      expect(b.body).toEqual({ ...(a.body as object), publicApiUrl: replica.url, adminUrl: `${replica.url}/` });
+      const stripClock = (s: IndexingStatusResponse) => s.realtimeProjection.snapshot.omnichainSnapshot;
+      const [sa, sb] = await Promise.all([
+        getJson<IndexingStatusResponse>(`${indexer.url}/api/indexing-status`),
+        getJson<IndexingStatusResponse>(`${replica.url}/api/indexing-status`),
+      ]);
+      expect(sb.status).toBe(200);
+      expect(stripClock(sb.body)).toEqual(stripClock(sa.body));
+      const query = JSON.stringify({ query: "{ domains(first: 1000, orderBy: id) { id name owner { id } } }" });
+      const post = (url: string) =>
+        fetch(`${url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: query }).then((r) => r.json());
+      const [qa, qb] = await Promise.all([post(indexer.url), post(replica.url)]);
+      expect((qa as { data: { domains: unknown[] } }).data.domains.length).toBeGreaterThan(5);
+      expect(qb).toEqual(qa);
+    } finally {
+      await replica.stop();
+    }
+  }, 180_000);
+});
