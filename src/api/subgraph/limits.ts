@@ -94,9 +94,10 @@ export function checkDocumentLimits(
     if (node.alias) aliases++;
     const name = node.name.value;
     if (name.startsWith("__")) return; // introspection is cheap and static
+    // Depth counts levels of objects: `{ domains { id } }` is 1 deep.
+    if (!node.selectionSet) return;
     const d = depth + 1;
     if (d > maxDepthSeen) maxDepthSeen = d;
-    if (!node.selectionSet) return;
     let def: GraphQLField<unknown, unknown> | undefined;
     if (isObjectType(parent) || isInterfaceType(parent)) def = parent.getFields()[name];
     if (!def) return; // unknown fields are reported by validation

@@ -24,7 +24,7 @@ import {
 import { SubgraphQueryError } from "./errors";
 import type { Loader } from "./loader";
 import { ENTITIES, type EntityDef, entityOf, type FieldDef, type ScalarKind } from "./model";
-import { type ListArgs, opsFor, type Row } from "./sql";
+import { type ListArgs, opsFor, type Row, textValue } from "./sql";
 
 /*
  * The GraphQL schema of The Graph's ENS subgraph API (type, input and enum names as The Graph generates them:
@@ -373,7 +373,7 @@ export function buildSubgraphSchema(): GraphQLSchema {
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, ...blockArgs },
       resolve: async (_src, args, ctx) => {
         await checkBlock(ctx, args.block);
-        return ctx.loader.byId(entity, String(args.id));
+        return ctx.loader.byId(entity, textValue(args.id));
       },
     };
     queryFields[entity.plural] = {

@@ -117,6 +117,13 @@ function sqlTypeOf(kind: ScalarKind): string {
   }
 }
 
+/** PostgreSQL text cannot hold NUL, so no stored value can match one: say so instead of failing in the database. */
+export function textValue(value: unknown): string {
+  const s = String(value);
+  if (s.includes("\u0000")) throw new SubgraphQueryError("String values cannot contain NUL (\\u0000) characters");
+  return s;
+}
+
 /** A parameter typed like the column it is compared with. Inputs arrive already coerced by the GraphQL scalars. */
 function param(kind: ScalarKind, value: unknown, key: string): SQL {
   if (value === null || value === undefined) throw new SubgraphQueryError(`\`${key}\` does not accept null`);
@@ -130,7 +137,7 @@ function param(kind: ScalarKind, value: unknown, key: string): SQL {
     case "Bytes":
       return sql`${String(value).toLowerCase()}::text`;
     default:
-      return sql`${String(value)}::text`;
+      return sql`${textValue(value)}::text`;
   }
 }
 
@@ -178,7 +185,7 @@ function scalarCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unkno
     }
     default: {
       if (value === null) throw new SubgraphQueryError(`\`${key}\` does not accept null`);
-      let text = String(value);
+      let text = textValue(value);
       if (kind === "Bytes") text = text.toLowerCase().replace(/^0x/, "");
       const pattern = likePattern(op, text);
       const negate = op.startsWith("not_");
@@ -203,7 +210,7 @@ function listCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unknown
     case "not_contains_nocase": {
       if (!Array.isArray(value)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
       const all = value.map(
-        (v) => sql`EXISTS (SELECT 1 FROM unnest(${expr}) AS e(v) WHERE lower(e.v::text) = lower(${String(v)}))`,
+        (v) => sql`EXISTS (SELECT 1 FROM unnest(${expr}) AS e(v) WHERE lower(e.v::text) = lower(${textValue(v)}))`,
       );
       const cond = all.length ? sql`(${sql.join(all, sql` AND `)})` : sql`true`;
       return op === "contains_nocase" ? cond : sql`NOT ${cond}`;

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Hono } from "hono";
+import { createSubgraphApp } from "../../src/api/subgraph";
+import { type Harness, startHarness } from "./harness";
+
+/*
+ * The HTTP surface: GET and POST, the playground for browsers, GraphQL errors with status 200, request errors
+ * with 400, the protective limits, and no 5xx whatever the input.
+ */
+
+let h: Harness;
+let app: Hono;
+
+beforeAll(async () => {
+  h = await startHarness(60);
+  // Mounted as the API mounts it.
+  app = new Hono();
+  app.route("/subgraph", createSubgraphApp(h.options));
+});
+afterAll(async () => {
+  expect(h.internalErrors.map(String)).toEqual([]);
+  await h.close();
+});
+
+const post = (body: unknown, headers: Record<string, string> = { "content-type": "application/json" }) =>
+  app.request("/subgraph", {
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+
+describe("requests", () => {
+  it("POST JSON with variables and operationName", async () => {
+    const res = await post({
+      query: "query A { domains(first: 1) { id } } query B($n: String) { domains(where: { name: $n }) { name } }",
+      variables: { n: "eth" },
+      operationName: "B",
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({ data: { domains: [{ name: "eth" }] } });
+  });
+
+  it("GET with ?query= and ?variables=", async () => {
+    const q = encodeURIComponent('query($n: String) { domains(where: { name: $n }) { name } }');
+    const v = encodeURIComponent(JSON.stringify({ n: "eth" }));
+    const res = await app.request(`/subgraph?query=${q}&variables=${v}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { domains: [{ name: "eth" }] } });
+  });
+
+  it("a browser without a query gets the playground", async () => {
+    const res = await app.request("/subgraph", { headers: { accept: "text/html,application/xhtml+xml" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toContain("<textarea");
+    expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|esm\.sh|jsdelivr)/);
+  });
+
+  it("GET without a query and without Accept: text/html is a 400 GraphQL-style error", async () => {
+    const res = await app.request("/subgraph");
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0].message).toMatch(/query/);
+  });
+
+  it("malformed JSON body → 400 with a GraphQL-style error body", async () => {
+    for (const body of ["{", "not json", "[1,2]", "null", '"query"']) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      const json = await res.json();
+      expect(json.errors[0].message).toEqual(expect.any(String));
+    }
+  });
+
+  it("introspection works (for GraphiQL and codegen)", async () => {
+    const res = await post({ query: "{ __type(name: \"Domain_filter\") { inputFields { name } } __schema { queryType { name } } }" });
+    const json = await res.json();
+    const names = json.data.__type.inputFields.map((f: { name: string }) => f.name);
+    for (const n of ["owner_", "parent_", "name_contains_nocase", "and", "or", "subdomains_", "expiryDate_gt"]) {
+      expect(names).toContain(n);
+    }
+  });
+});
+
+describe("errors are GraphQL errors with status 200", () => {
+  it.each([
+    ["syntax error", "{ domains { id "],
+    ["unknown field", "{ domains { nope } }"],
+    ["unknown root field", "{ nope }"],
+    ["unknown argument", "{ domains(limit: 3) { id } }"],
+    ["wrong enum", "{ domains(orderBy: nope) { id } }"],
+    ["missing selection", "{ domains }"],
+    ["mutation", "mutation { x }"],
+    ["subscription", "subscription { domains { id } }"],
+    ["wrong variable type", "query($x: Int) { domain(id: $x) { id } }"],
+    ["missing required variable", "query($x: ID!) { domain(id: $x) { id } }"],
+    ["unknown operationName", "query A { domains { id } }"],
+  ])("%s", async (label, query) => {
+    const res = await post({ query, operationName: label === "unknown operationName" ? "Nope" : undefined });
+    expect(res.status).toBe(200);
+    const json = await res.json();
+    expect(json.errors.length).toBeGreaterThan(0);
+    expect(json.errors[0].message).toEqual(expect.any(String));
+  });
+
+  it("String variables are accepted where The Graph takes an ID (ensjs sends $id: String!)", async () => {
+    const res = await post({
+      query: "query($id: String!) { domain(id: $id) { id } }",
+      variables: { id: "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae" },
+    });
+    expect((await res.json()).data.domain).not.toBeNull();
+  });
+});
+
+describe("limits", () => {
+  it("query depth", async () => {
+    const deep = "{ domains(first: 1) { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } } } }";
+    const json = await (await post({ query: deep })).json();
+    expect(json.errors[0].message).toMatch(/too deep: 11 levels, the limit is 10/);
+    const ok = "{ domains(first: 1) { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } }";
+    expect((await (await post({ query: ok })).json()).errors).toBeUndefined();
+  });
+
+  it("aliases", async () => {
+    const many = `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: domains(first: 1) { id }`).join(" ")} }`;
+    expect((await (await post({ query: many })).json()).errors[0].message).toMatch(/31 aliases, the limit is 30/);
+  });
+
+  it("query size", async () => {
+    const big = `{ domains(first: 1) { id } } ${"#".repeat(21 * 1024)}`;
+    const res = await post({ query: big });
+    expect(res.status).toBe(200);
+    expect((await res.json()).errors[0].message).toMatch(/too large/);
+  });
+
+  it("total requested rows", async () => {
+    const q = "{ domains(first: 1000) { subdomains(first: 1000) { id } } }";
+    const json = await (await post({ query: q })).json();
+    expect(json.errors[0].message).toMatch(/more than 100000 entities/);
+    // Variables count too.
+    const v = await (
+      await post({ query: "query($n: Int) { domains(first: 1000) { subdomains(first: $n) { id } } }", variables: { n: 500 } })
+    ).json();
+    expect(v.errors[0].message).toMatch(/more than 100000/);
+  });
+
+  it("fragment cycles and deep fragments are caught", async () => {
+    const cyc = "{ domains { ...A } } fragment A on Domain { parent { ...A } }";
+    expect((await (await post({ query: cyc })).json()).errors[0].message).toMatch(/Cannot spread fragment/);
+  });
+});
+
+describe("never a 5xx", () => {
+  const junk: unknown[] = [
+    {},
+    { query: 42 },
+    { query: "" },
+    { query: "{ domains { id } }", variables: "not json" },
+    { query: "{ domains { id } }", variables: [1] },
+    { query: "{ domains { id } }", operationName: 7 },
+    { query: "{ domains(where: { id_in: null }) { id } }" },
+    { query: "{ domains(where: { and: null, or: [] }) { id } }" },
+    { query: "{ domains(where: { owner_: null }) { id } }" },
+    { query: '{ domains(where: { name: "\\u0000" }) { id } }' },
+    { query: '{ domains(where: { name_contains: "\'; drop table domain; --" }) { id } }' },
+    { query: "{ domains(first: 2147483648) { id } }" },
+    { query: "{ domains(skip: 99999999999) { id } }" },
+    { query: '{ domains(where: { createdAt_gt: "99999999999999999999999999999999999999999999999999999999999999999999999999999999999" }) { id } }' },
+    { query: '{ domains(where: { labelhash_in: ["0x", "0xABC"] }) { id } }' },
+    { query: "{ domains(orderBy: parent__name, orderDirection: desc, first: 1000, skip: 5000) { id } }" },
+    { query: '{ domain(id: "") { id } }' },
+    { query: "query($w: Domain_filter) { domains(where: $w) { id } }", variables: { w: { nope: 1 } } },
+    { query: "query($w: Domain_filter) { domains(where: $w) { id } }", variables: { w: { and: [{ or: [{ parent_: { parent_: { name_in: ["a"] } } }] }] } } },
+    { query: "{ domains { ... on Account { id } } }" },
+    { query: "{ domainEvents { ... on Transfer { owner { domains(first: 1) { id } } } } }" },
+  ];
+  it.each(junk.map((j, i) => [i, j]))("input %i", async (_i, body) => {
+    const res = await post(body);
+    expect(res.status).toBeLessThan(500);
+    const json = await res.json();
+    expect(json.data !== undefined || Array.isArray(json.errors)).toBe(true);
+  });
+
+  it("the database stays intact", async () => {
+    const json = await (await post({ query: "{ domains(first: 1) { id } }" })).json();
+    expect(json.data.domains.length).toBe(1);
+  });
+});
+
+describe("NUL characters", () => {
+  it("are a GraphQL error, not a database error", async () => {
+    for (const query of [
+      '{ domains(where: { name: "a\\u0000b" }) { id } }',
+      '{ domains(where: { name_contains_nocase: "\\u0000" }) { id } }',
+      '{ domain(id: "\\u0000") { id } }',
+      '{ resolvers(where: { texts_contains_nocase: ["\\u0000"] }) { id } }',
+    ]) {
+      const json = await (await post({ query })).json();
+      expect(json.errors[0].message).toMatch(/NUL/);
+    }
+  });
+});
