@@ -134,12 +134,11 @@ export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions
   });
 
   const ETH = namehash("eth");
-  const resolverFor = (domainId: string, name: string, i: number) => {
+  const resolverFor = (domainId: string, name: string, i: number, addr: string) => {
     const address = i % 7 === 0 ? OTHER_RESOLVER_ADDRESS : RESOLVER_ADDRESS;
     const id = `${address}-${domainId}`;
     const texts = ["avatar", "url", "com.twitter", "description"].slice(0, 1 + (i % 4));
     const coinTypes = i % 3 === 0 ? ["60", "0"] : ["60"];
-    const addr = account(i % accounts);
     rows.resolver!.push({
       id,
       domainId,
@@ -170,13 +169,14 @@ export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions
     const shown = label ?? `[${lh.slice(2)}]`;
     const name = `${shown}.eth`;
     const id = label ? namehash(name) : keccak256(`${ETH}${lh.slice(2)}` as `0x${string}`);
-    const owner = account(i % accounts);
+    // Unnormalized (`Mixed…`) names all belong to the last account, so the others hold only normalized names.
+    const owner = label?.startsWith("Mixed") ? account(accounts - 1) : account(i % (accounts - 1));
     // Names registered in the same block share createdAt: ordering must fall back to the id.
     const createdAt = BASE_TIME + BigInt(Math.floor(i / 3) * 60);
     const expiry = BASE_TIME + 365n * 24n * 3600n * BigInt(1 + (i % 5));
     const wrapped = i % 10 === 4;
     const hasResolver = i % 4 !== 3;
-    const resolver = hasResolver ? resolverFor(id, name, i) : undefined;
+    const resolver = hasResolver ? resolverFor(id, name, i, owner) : undefined;
     addDomain({
       id,
       name,
@@ -241,7 +241,7 @@ export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions
           labelName: sub,
           labelhash: labelhash(sub),
           parentId: id,
-          ownerId: account((i + c + 1) % accounts),
+          ownerId: label.startsWith("Mixed") ? owner : account((i + c + 1) % (accounts - 1)),
           createdAt: createdAt + BigInt(c),
           ttl: 0n,
         });
