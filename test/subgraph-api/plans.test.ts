@@ -1,0 +1,101 @@
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { namehash } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { executeSubgraphRequest } from "../../src/api/subgraph";
+import { account, buildFixture, FIXTURE_HEAD, RESOLVER_ADDRESS } from "./fixture";
+import { createTestDatabase, type TestDatabase } from "./pg";
+
+/*
+ * The common query shapes must be served by indexes, never by scanning a whole table. With sequential scans
+ * disabled, PostgreSQL still picks one only when no index can serve the query, so any `Seq Scan` in these plans
+ * means a missing index.
+ */
+
+let t: TestDatabase;
+const dialect = new PgDialect();
+
+beforeAll(async () => {
+  t = await createTestDatabase("sg_plan");
+  await t.insert(buildFixture({ secondLevel: 1500, accounts: 40 }));
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+/** Runs a GraphQL query, then EXPLAINs every statement it ran. */
+async function plans(query: string): Promise<string[]> {
+  const statements: SQL[] = [];
+  const r = await executeSubgraphRequest(
+    { query },
+    {
+      db: {
+        execute: (q: SQL) => {
+          statements.push(q);
+          return t.db.execute(q);
+        },
+      },
+      getMeta: async () => ({ block: FIXTURE_HEAD, deployment: "plan", hasIndexingErrors: false }),
+    },
+  );
+  expect(r.body.errors).toBeUndefined();
+  const client = await t.pool.connect();
+  try {
+    await client.query("SET enable_seqscan = off");
+    const out: string[] = [];
+    for (const s of statements) {
+      const { sql, params } = dialect.sqlToQuery(s);
+      const res = await client.query(`EXPLAIN ${sql}`, params);
+      out.push(res.rows.map((row) => row["QUERY PLAN"]).join("\n"));
+    }
+    return out;
+  } finally {
+    await client.query("RESET enable_seqscan");
+    client.release();
+  }
+}
+
+const ETH = namehash("eth");
+const NAME = "name00042.eth";
+
+const shapes: [string, string][] = [
+  ["domain by id", `{ domain(id: "${namehash(NAME)}") { id name } }`],
+  ["domains by name", `{ domains(where: { name: "${NAME}" }) { id } }`],
+  ["domains by name_in", `{ domains(where: { name_in: ["${NAME}", "eth"] }) { id } }`],
+  ["domains by labelhash", `{ domains(first: 1, where: { labelhash: "0x${"12".repeat(32)}", labelName_not: null }) { labelName } }`],
+  ["domains of an owner", `{ domains(first: 100, where: { owner: "${account(3)}" }, orderBy: name) { id } }`],
+  ["domains of a registrant", `{ domains(where: { registrant: "${account(3)}" }) { id } }`],
+  ["domains of a wrapped owner", `{ domains(where: { wrappedOwner: "${account(3)}" }) { id } }`],
+  ["domains resolving to an address", `{ domains(where: { resolvedAddress: "${account(3)}" }) { id } }`],
+  ["account.domains", `{ account(id: "${account(3)}") { domains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`],
+  ["subdomains by parent filter", `{ domains(first: 100, where: { parent: "${ETH}" }) { id } }`],
+  ["subdomains ordered by createdAt", `{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`],
+  ["subdomains by name", `{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: name) { id } } }`],
+  ["latest domains", `{ domains(first: 100, orderBy: createdAt, orderDirection: desc) { id name } }`],
+  ["latest registrations", `{ registrations(first: 100, orderBy: registrationDate, orderDirection: desc) { id domain { name } registrant { id } } }`],
+  ["registrations expiring", `{ registrations(first: 100, where: { expiryDate_gt: "1700000000" }, orderBy: expiryDate) { id } }`],
+  ["registration by labelhash", `{ registration(id: "0x${"ab".repeat(32)}") { registrant { id } } }`],
+  ["registrations of a registrant", `{ registrations(where: { registrant: "${account(3)}" }) { id } }`],
+  [
+    "domain page with nested relations",
+    `{ domains(first: 100, where: { parent: "${ETH}" }) { parent { name } resolver { texts } registration { expiryDate } wrappedDomain { fuses } events(first: 5) { id } subdomains(first: 5) { id } } }`,
+  ],
+  ["resolvers of a domain", `{ resolvers(where: { domain: "${namehash(NAME)}" }) { texts coinTypes } }`],
+  ["resolvers at an address", `{ resolvers(first: 10, where: { address: "${RESOLVER_ADDRESS}" }) { id } }`],
+  [
+    "text record lookup",
+    `{ textChangeds(first: 1, where: { resolver: "${RESOLVER_ADDRESS}-${namehash(NAME)}", key: "avatar" }, orderBy: blockNumber, orderDirection: desc) { value } }`,
+  ],
+  ["wrapped domains of an owner", `{ wrappedDomains(where: { owner: "${account(3)}" }) { id } }`],
+  ["events of a domain", `{ domainEvents(where: { domain: "${namehash(NAME)}" }) { id } }`],
+  ["registration events", `{ registration(id: "0x${"ab".repeat(32)}") { events { id } } }`],
+  ["resolver events", `{ resolver(id: "${RESOLVER_ADDRESS}-${namehash(NAME)}") { events { id } } }`],
+];
+
+describe("no full scans for common shapes", () => {
+  it.each(shapes)("%s", async (_label, query) => {
+    for (const plan of await plans(query)) {
+      expect(plan, plan).not.toMatch(/Seq Scan/);
+    }
+  });
+});
