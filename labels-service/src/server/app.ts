@@ -6,6 +6,7 @@ import { LabelServiceError, MESSAGES } from "../errors.js";
 import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
 import type { LabelStore } from "../store/label-store.js";
 import { SERVICE_VERSION } from "../version.js";
+import { healOne, readyStore } from "./heal.js";
 import { batchBodySchema, pinQuerySchema } from "./request-schemas.js";
 
 type ErrorStatus = LabelServiceError["status"];
@@ -21,20 +22,13 @@ function firstIssue(error: ZodError): string {
 
 /** Parses the label set pin of a heal request; 400 on bad parameters. */
 function pinOf(c: Context) {
+  if (!c.req.url.includes("?")) return {};
   const parsed = pinQuerySchema.safeParse({
     label_set_id: c.req.query("label_set_id"),
     label_set_version: c.req.query("label_set_version"),
   });
   if (!parsed.success) throw new LabelServiceError(400, firstIssue(parsed.error));
   return parsed.data;
-}
-
-/** The store when it serves a completed label set; 503 otherwise. */
-function readyStore(getStore: () => LabelStore | null): LabelStore {
-  const store = getStore();
-  if (store === null) throw new LabelServiceError(503, "Label database is not ready: no database file yet; run the ingest command");
-  store.requireReady();
-  return store;
 }
 
 /**
@@ -48,18 +42,13 @@ export function createLabelsApp(getStore: () => LabelStore | null): Hono {
 
   app.get("/health", (c) => c.json({ status: "ok" }));
 
-  const healOne = (c: Context) => {
+  const heal = (c: Context) => {
     const pin = pinOf(c);
-    const labelhash = normalizeLabelhash(c.req.param("labelhash") ?? "");
-    if (labelhash === null) throw new LabelServiceError(400, MESSAGES.invalidLabelhash);
-    const store = readyStore(getStore);
-    const label = store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), store.maxVersion(pin));
-    if (label === null) throw new LabelServiceError(404, MESSAGES.labelNotFound);
-    return c.json({ status: "success", label });
+    return c.json({ status: "success", label: healOne(getStore, c.req.param("labelhash") ?? "", pin) });
   };
-  app.get("/v1/heal/:labelhash", healOne);
-  app.get("/v1/heal", healOne);
-  app.get("/v1/heal/", healOne);
+  app.get("/v1/heal/:labelhash", heal);
+  app.get("/v1/heal", heal);
+  app.get("/v1/heal/", heal);
 
   app.post(
     "/v1/heal",

@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
+import { createServer } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { createLabelsApp } from "./app.js";
+import { withFastHeal } from "./fast-heal.js";
 import { StoreHandle } from "./store-handle.js";
 
 export const DEFAULT_PORT = 3223;
@@ -23,12 +24,16 @@ export interface LabelsServer {
 /** Starts the HTTP service. It answers /health at once and 503 on heal/count until the database is ready. */
 export async function startLabelsServer(options: StartLabelsServerOptions): Promise<LabelsServer> {
   const handle = new StoreHandle(options.dbPath);
-  const app = createLabelsApp(() => handle.get());
+  const getStore = () => handle.get();
+  const app = createLabelsApp(getStore);
   const host = options.host ?? DEFAULT_HOST;
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: host }) as Server;
-    s.once("listening", () => resolve(s));
-    s.once("error", reject);
+  const server = createServer(withFastHeal(getStore, getRequestListener(app.fetch)));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(":") ? `[${host}]` : host;

@@ -26,6 +26,8 @@ export class LabelStore {
 
   constructor(readonly dbPath: string) {
     this.db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    // Enough page cache for the B-tree's interior pages of a large set, bounded so serving memory stays flat.
+    this.db.pragma("cache_size = -32768");
     this.dataVersion = this.db.prepare("PRAGMA data_version").pluck();
   }
 
