@@ -1,9 +1,37 @@
 import { db, publicClients } from "ponder:api";
+import { sql } from "ponder";
 import { Hono } from "hono";
+import { getConfig } from "../config";
+import { configRoutes } from "./config/route";
+import { IndexingFactsGatherer } from "./indexing-status/gather";
+import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
+import { IndexingStatusService } from "./indexing-status/service";
+import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphApp } from "./subgraph";
+
+const config = getConfig();
+
+const readSql = async (query: string) => {
+  const result = (await db.execute(sql.raw(query))) as unknown as { rows?: Record<string, unknown>[] };
+  return result.rows ?? (result as unknown as Record<string, unknown>[]);
+};
+const indexingStatus = new IndexingStatusService(
+  new IndexingFactsGatherer(config, readSql, new URL("/metrics", config.indexerUrl).toString()),
+);
 
 const app = new Hono();
 
+// Ponder keeps /status for itself (per-chain checkpoints), so the page for people lives at /.
+app.get("/", (c) => c.html(STATUS_PAGE_HTML));
+app.route("/api/config", configRoutes());
 app.route("/subgraph", createSubgraphApp({ db, publicClients }));
+app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
+app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
+
+app.notFound((c) => c.json({ message: "Not Found" }, 404));
+app.onError((error, c) => {
+  console.error(error);
+  return c.json({ message: "Internal Server Error" }, 500);
+});
 
 export default app;
