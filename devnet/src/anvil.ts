@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, openSync, closeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -51,7 +51,7 @@ function installExitHook() {
 
 export interface StartAnvilOptions {
   chainId: number;
-  /** Log file name under .devnet/ (default anvil-<chainId>.log). */
+  /** Log file name under .devnet/logs/ (default anvil-<chainId>-<port>.log). */
   logName?: string;
   /** Extra accounts beyond anvil's default 10, all funded. */
   accounts?: number;
@@ -67,7 +67,10 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    const logFd = openSync(join(runDir, opts.logName ?? `anvil-${opts.chainId}.log`), "a");
+    // One log per process (several devnets may run at once); removed again when we stop it cleanly.
+    const logPath = join(runDir, "logs", opts.logName ?? `anvil-${opts.chainId}-${port}.log`);
+    mkdirSync(join(runDir, "logs"), { recursive: true });
+    const logFd = openSync(logPath, "w");
     const child = spawn(
       anvilBinary(),
       [
@@ -95,6 +98,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
         const timer = setTimeout(() => child.pid && child.exitCode === null && process.kill(child.pid, "SIGKILL"), 3000);
         await exited;
         clearTimeout(timer);
+        rmSync(logPath, { force: true });
       }
     };
     try {

@@ -9,7 +9,14 @@ import { runScenario } from "./scenario/index";
 
 export { devnetAbis, loadDevnetContracts, MANIFEST_CONTRACT_SOURCES } from "./contracts";
 export { manifestContractEvents, ponderSignature } from "./events";
-export type { NameFacts } from "./scenario/model";
+export type { DevnetScenario, NameFacts } from "./scenario/model";
+
+/** The typed `scenario` of a manifest written by the devnet (throws for a hand-written manifest without one). */
+export function scenarioOf(manifest: DevnetManifest): import("./scenario/model").DevnetScenario {
+  const s = manifest.scenario as Partial<import("./scenario/model").DevnetScenario>;
+  if (s.scenarioVersion !== 1 || !s.eventCounts || !s.names) throw new Error("this manifest carries no devnet scenario (written by hand?)");
+  return s as import("./scenario/model").DevnetScenario;
+}
 
 export const DEVNET_CHAINS = {
   devnetRoot: 31337,

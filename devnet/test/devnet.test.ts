@@ -5,7 +5,15 @@ import { type Abi, type AbiEvent, type Address, type Hex, type PublicClient, cre
 import wordListPath from "word-list";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetManifest, readDevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { MANIFEST_CONTRACT_SOURCES, type NameFacts, type RunningDevnet, devnetAbis, manifestContractEvents, startDevnet } from "../src/index";
+import {
+  MANIFEST_CONTRACT_SOURCES,
+  type NameFacts,
+  type RunningDevnet,
+  devnetAbis,
+  manifestContractEvents,
+  scenarioOf,
+  startDevnet,
+} from "../src/index";
 import { labelhash } from "../src/names";
 import { MAINNET_SIGNATURES } from "./signatures";
 
@@ -32,7 +40,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const scenario = () => manifest.scenario as { names: NameFacts[]; labels: string[]; unhealableLabels: string[]; eventCounts: Record<string, number> };
+const scenario = () => scenarioOf(manifest);
 const contractsOf = () =>
   Object.entries(manifest.datasources).flatMap(([ds, { chainId, contracts }]) =>
     Object.entries(contracts).map(([name, ref]) => ({ ds, name, chainId, ...ref })),
@@ -50,7 +58,7 @@ describe("devnet chains and manifest", () => {
       expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await client(Number(id)).getChainId()).toBe(Number(id));
       // Buried under ≥64 blocks so an indexer sees the scenario as finalized.
-      const last = (manifest.scenario.blocks as Record<string, number>)[id];
+      const last = scenario().blocks[id];
       expect(last).toBeGreaterThan(64);
     }
   });
@@ -144,8 +152,8 @@ describe("scenario", () => {
     const again = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "again.json") });
     const other = await startDevnet({ seed: SEED + 1, names: NAMES, manifestPath: join(dir, "other.json") });
     try {
-      const a = again.manifest.scenario as ReturnType<typeof scenario>;
-      const b = other.manifest.scenario as ReturnType<typeof scenario>;
+      const a = scenarioOf(again.manifest);
+      const b = scenarioOf(other.manifest);
       expect(a.labels).toEqual(scenario().labels);
       expect(a.names).toEqual(scenario().names);
       expect(a.eventCounts).toEqual(scenario().eventCounts);

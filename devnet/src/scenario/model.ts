@@ -51,3 +51,25 @@ export function allocate<K extends string>(total: number, weights: Record<K, num
   for (const k of keys) out[k] = Math.max(1, Math.round((total * weights[k]) / sum));
   return out;
 }
+
+/** The manifest's `scenario` as `npm run devnet` writes it (the manifest schema keeps it free-form). */
+export interface DevnetScenario {
+  scenarioVersion: 1;
+  namesRequested: number;
+  sizes: Record<string, number>;
+  labels: string[];
+  unhealableLabels: string[];
+  oddLabels: Record<string, string>;
+  names: NameFacts[];
+  primaryNames: {
+    root: Record<string, { legacy?: string; default?: string }>;
+    base: Record<string, string>;
+    linea: Record<string, string>;
+  };
+  accounts: Address[];
+  otherContracts: Record<string, Record<string, Address>>;
+  /** `<datasource>/<Contract>:<Event>` → logs emitted. */
+  eventCounts: Record<string, number>;
+  /** Latest block per chain id after the scenario and its padding. */
+  blocks: Record<string, number>;
+}
