@@ -272,8 +272,9 @@ contract NameWrapper {
         bytes32 node = keccak256(abi.encodePacked(baseNode, labelhash));
         bytes memory name = abi.encodePacked(uint8(bytes(label).length), label, names[baseNode]);
         names[node] = name;
-        if (resolver != address(0)) ens.setResolver(node, resolver);
         _mint(node, owner, fuses | PARENT_CANNOT_CONTROL | IS_DOT_ETH, expiry, name);
+        // After NameWrapped, as on mainnet: the wrapper already holds the registry record.
+        if (resolver != address(0)) ens.setResolver(node, resolver);
     }
 
     function _checkSubnode(bytes32 parentNode, string calldata label, address owner, uint64 expiry)

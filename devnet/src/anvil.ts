@@ -103,6 +103,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
     };
     try {
       await waitForChainId(rpcUrl, opts.chainId, () => child.exitCode !== null);
+      watchParent(child.pid!);
       return { chainId: opts.chainId, rpcUrl, pid: child.pid!, stop };
     } catch (error) {
       lastError = error;
@@ -110,6 +111,17 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
     }
   }
   throw new Error(`anvil for chain ${opts.chainId} did not start: ${String(lastError)}`);
+}
+
+/**
+ * The 'exit' hook cannot run when this process is SIGKILLed (or killed by a signal it does not handle): a tiny
+ * shell loop then ends the anvil by its PID. The loop ends by itself once either process is gone.
+ */
+function watchParent(anvilPid: number): void {
+  if (process.platform === "win32") return;
+  const loop = `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${anvilPid} 2>/dev/null; do sleep 1; done; kill ${anvilPid} 2>/dev/null`;
+  const watcher = spawn("sh", ["-c", loop], { stdio: "ignore", detached: true });
+  watcher.unref();
 }
 
 async function waitForChainId(rpcUrl: string, chainId: number, hasExited: () => boolean): Promise<void> {
