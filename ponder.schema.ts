@@ -279,3 +279,98 @@ export const versionChanged = onchainTable(
   (t) => ({ ...eventColumns(t), resolverId: t.text().notNull(), version: t.bigint().notNull() }),
   (table) => ({ byResolver: index().on(table.resolverId) }),
 );
+
+// ---- registrars plugin: subregistries, registration lifecycles, logical registrar actions ----------------------
+
+/** A registrar that manages the direct subnames of one name (`<chainId>-<address>`, e.g. the .eth base registrar). */
+export const subregistry = onchainTable("subregistry", (t) => ({
+  id: t.text().primaryKey(),
+  chainId: t.integer().notNull(),
+  address: t.hex().notNull(),
+  /** namehash of the managed name (`eth`, `base.eth`, `linea.eth`). */
+  node: t.hex().notNull(),
+}));
+
+/** One per registered name (id = its node); renewals extend it, a re-registration after expiry starts it over. */
+export const registrationLifecycle = onchainTable(
+  "registration_lifecycle",
+  (t) => ({
+    id: t.hex().primaryKey(),
+    subregistryId: t.text().notNull(),
+    parentNode: t.hex().notNull(),
+    labelhash: t.hex().notNull(),
+    /** The plaintext label a controller published, once checked against the labelhash; else null. */
+    label: t.text(),
+    expiresAt: t.bigint().notNull(),
+  }),
+  (table) => ({ bySubregistry: index().on(table.subregistryId) }),
+);
+
+/**
+ * A logical registration or renewal: the base registrar's event merged with its controller's events of the same
+ * name in the same transaction. id = eventIds[0] (the base registrar event).
+ */
+export const registrarAction = onchainTable(
+  "registrar_action",
+  (t) => ({
+    id: t.text().primaryKey(),
+    type: t.text().notNull().$type<"registration" | "renewal">(),
+    node: t.hex().notNull(),
+    parentNode: t.hex().notNull(),
+    subregistryId: t.text().notNull(),
+    chainId: t.integer().notNull(),
+    incrementalDuration: t.bigint().notNull(),
+    registrant: t.hex().notNull(),
+    /** Wei; all three null while (or when) no controller published a price. */
+    baseCost: t.bigint(),
+    premium: t.bigint(),
+    total: t.bigint(),
+    encodedReferrer: t.hex(),
+    decodedReferrer: t.hex(),
+    /** Whether the action has a non-zero encoded referrer (the withReferral filter). */
+    withReferral: t.boolean().notNull().default(false),
+    blockNumber: t.bigint().notNull(),
+    blockTimestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    transactionHash: t.hex().notNull(),
+    eventIds: t.text().array().notNull(),
+  }),
+  // Every list is newest first with the tie-break (blockNumber, logIndex, id); each filter gets an index that ends in
+  // that order, so a page is an index range scan (PostgreSQL scans the btree backwards for DESC).
+  (table) => ({
+    byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byReferrerNewest: index().on(table.decodedReferrer, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byNode: index().on(table.node),
+  }),
+);
+
+/**
+ * `<chainId>-<txHash>-<node>` → the action the base registrar created for that name in that transaction, so the
+ * controller's events (later in the same transaction) can find it: the store looks rows up by primary key only.
+ */
+export const registrarActionLink = onchainTable("registrar_action_link", (t) => ({
+  id: t.text().primaryKey(),
+  actionId: t.text().notNull(),
+}));
+
+// ---- tokenscope plugin: the NFTs that represent names ----------------------------------------------------------
+
+/** One per token (`<chainId>-<contract>-<tokenId>`): its current owner and whether it is minted or burned. */
+export const nameToken = onchainTable(
+  "name_token",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    contract: t.hex().notNull(),
+    /** 0x + 64 hex: the labelhash (base registrars) or the node (NameWrapper, 3DNS). */
+    tokenId: t.hex().notNull(),
+    assetNamespace: t.text().notNull().$type<"erc721" | "erc1155">(),
+    /** The node of the name the token represents. */
+    domainId: t.hex().notNull(),
+    owner: t.hex().notNull(),
+    mintStatus: t.text().notNull().$type<"minted" | "burned">(),
+  }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);

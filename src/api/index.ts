@@ -6,6 +6,9 @@ import { configRoutes } from "./config/route";
 import { IndexingFactsGatherer } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
+import { nameTokensRoutes } from "./name-tokens/route";
+import { registrarApiSettings } from "./name-tokens/settings";
+import { registrarActionsRoutes } from "./registrar-actions/route";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphApp } from "./subgraph";
 
@@ -27,6 +30,8 @@ app.route("/api/config", configRoutes());
 app.route("/subgraph", createSubgraphApp({ db, publicClients }));
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
+app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
+app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 
 app.notFound((c) => c.json({ message: "Not Found" }, 404));
 app.onError((error, c) => {

@@ -1,0 +1,31 @@
+import type { Address, Hex } from "viem";
+import type { AppConfig } from "../../config";
+import { namehash } from "../../lib/names";
+import type { DatasourceName } from "../../namespaces/types";
+
+/** A name whose direct subnames a base registrar of this namespace registers (eth, base.eth, linea.eth). */
+export interface ManagedName {
+  name: string;
+  node: Hex;
+  chainId: number;
+  registrar: Address;
+}
+
+const REGISTRAR_DATASOURCES: DatasourceName[] = ["ensroot", "basenames", "lineanames"];
+
+/** The namespace's base registrars and their managed names (whether or not a plugin indexes them). */
+export function managedNames(config: Pick<AppConfig, "namespace">): ManagedName[] {
+  const out: ManagedName[] = [];
+  for (const ds of REGISTRAR_DATASOURCES) {
+    const source = config.namespace.datasources[ds];
+    const registrar = source?.contracts.BaseRegistrar?.address;
+    if (!source?.managedName || !registrar) continue;
+    out.push({
+      name: source.managedName,
+      node: namehash(source.managedName),
+      chainId: source.chain.id,
+      registrar: registrar.toLowerCase() as Address,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,137 @@
+import * as schema from "ponder:schema";
+import type { Hex } from "viem";
+import { eventId } from "../../../lib/ids";
+import { labelhashOf } from "../../../lib/labels";
+import { makeSubnode, tokenIdToHex32 } from "../../../lib/names";
+import type { HandlerContext, LogEvent } from "./register";
+import { mergeControllerEvent, type Pricing, type Referral } from "./pricing";
+import type { SubregistryRef } from "./subregistries";
+
+/*
+ * Logical registrar actions. The base registrar's NameRegistered/NameRenewed creates the action (and registers it
+ * under `<chainId>-<txHash>-<node>`); the controller events of the same name later in the same transaction find it
+ * there and merge their price, referral and event id into it.
+ */
+
+// Registrar actions are new tables: their event ids are always chain-prefixed, whatever the subgraph mode.
+const ID_CONTEXT = { isSubgraphCompatible: false };
+
+const idOf = (context: HandlerContext, event: LogEvent<unknown>) =>
+  eventId(ID_CONTEXT, context.chain.id, event.block.number, event.log.logIndex);
+
+export function actionLinkId(chainId: number, transactionHash: Hex, node: Hex): string {
+  return `${chainId}-${transactionHash.toLowerCase()}-${node.toLowerCase()}`;
+}
+
+async function insertAction(
+  context: HandlerContext,
+  sub: SubregistryRef,
+  event: LogEvent<unknown>,
+  action: { type: "registration" | "renewal"; node: Hex; incrementalDuration: bigint },
+): Promise<void> {
+  const id = idOf(context, event);
+  await context.db.insert(schema.registrarAction).values({
+    id,
+    ...action,
+    parentNode: sub.node,
+    subregistryId: sub.id,
+    chainId: context.chain.id,
+    // Who executed the action (ENSNode's `registrant`); the ERC-721 owner may be the NameWrapper.
+    registrant: event.transaction.from.toLowerCase() as Hex,
+    blockNumber: event.block.number,
+    blockTimestamp: event.block.timestamp,
+    logIndex: event.log.logIndex,
+    transactionHash: event.transaction.hash,
+    eventIds: [id],
+  });
+  await context.db
+    .insert(schema.registrarActionLink)
+    .values({ id: actionLinkId(context.chain.id, event.transaction.hash, action.node), actionId: id })
+    .onConflictDoUpdate({ actionId: id });
+}
+
+/** Base registrar `NameRegistered` (and Basenames' `NameRegisteredWithRecord`): a new lifecycle or a re-registration. */
+export async function nameRegistered(
+  context: HandlerContext,
+  sub: SubregistryRef,
+  event: LogEvent<{ id: bigint; expires: bigint }>,
+): Promise<void> {
+  const labelhash = tokenIdToHex32(event.args.id);
+  const node = makeSubnode(sub.node, labelhash);
+  await context.db
+    .insert(schema.subregistry)
+    .values({ id: sub.id, chainId: sub.chainId, address: sub.address, node: sub.node })
+    .onConflictDoNothing();
+  await context.db
+    .insert(schema.registrationLifecycle)
+    .values({ id: node, subregistryId: sub.id, parentNode: sub.node, labelhash, expiresAt: event.args.expires })
+    .onConflictDoUpdate({ expiresAt: event.args.expires });
+  await insertAction(context, sub, event, {
+    type: "registration",
+    node,
+    incrementalDuration: event.args.expires - event.block.timestamp,
+  });
+}
+
+/** Base registrar `NameRenewed`: the lifecycle's expiry moves, and the action records by how much. */
+export async function nameRenewed(
+  context: HandlerContext,
+  sub: SubregistryRef,
+  event: LogEvent<{ id: bigint; expires: bigint }>,
+): Promise<void> {
+  const labelhash = tokenIdToHex32(event.args.id);
+  const node = makeSubnode(sub.node, labelhash);
+  const lifecycle = await context.db.find(schema.registrationLifecycle, { id: node });
+  if (!lifecycle) {
+    throw new Error(
+      `registrars: NameRenewed of ${node} (labelhash ${labelhash}) under ${sub.managedName} in tx ${event.transaction.hash} on chain ${context.chain.id}, but no registration of it was indexed`,
+    );
+  }
+  await context.db.update(schema.registrationLifecycle, { id: node }).set({ expiresAt: event.args.expires });
+  await insertAction(context, sub, event, {
+    type: "renewal",
+    node,
+    incrementalDuration: event.args.expires - lifecycle.expiresAt,
+  });
+}
+
+export interface ControllerEvent {
+  /** e.g. `UnwrappedEthRegistrarController:NameRegistered`, for error messages. */
+  source: string;
+  labelhash: Hex;
+  /** The plaintext label the controller published. */
+  label: string;
+  pricing: Pricing | null;
+  referral: Referral | null;
+}
+
+/**
+ * A controller event merges into the base registrar's action for the same name in the same transaction. Finding
+ * none is an invariant failure (a controller never registers or renews without the registrar), so it stops indexing.
+ */
+export async function controllerEvent(
+  context: HandlerContext,
+  sub: SubregistryRef,
+  event: LogEvent<unknown>,
+  c: ControllerEvent,
+): Promise<void> {
+  const node = makeSubnode(sub.node, c.labelhash);
+  const name = `${c.label}.${sub.managedName}`;
+  const link = await context.db.find(schema.registrarActionLink, {
+    id: actionLinkId(context.chain.id, event.transaction.hash, node),
+  });
+  const action = link ? await context.db.find(schema.registrarAction, { id: link.actionId }) : null;
+  if (!action) {
+    throw new Error(
+      `registrars: ${c.source} for "${name}" (node ${node}) in tx ${event.transaction.hash} on chain ${context.chain.id} has no base registrar registration or renewal of that name earlier in the transaction`,
+    );
+  }
+  const merged = mergeControllerEvent(action, { id: idOf(context, event), pricing: c.pricing, referral: c.referral });
+  await context.db.update(schema.registrarAction, { id: action.id }).set(merged);
+
+  // Keep the label only when it really hashes to the registered labelhash (a controller could emit anything), and
+  // never one with a NUL byte, which PostgreSQL text cannot hold.
+  if (!c.label.includes("\0") && labelhashOf(c.label) === c.labelhash.toLowerCase()) {
+    await context.db.update(schema.registrationLifecycle, { id: node }).set({ label: c.label });
+  }
+}

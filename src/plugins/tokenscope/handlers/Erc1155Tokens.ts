@@ -1,0 +1,42 @@
+import type { Address } from "viem";
+import { tokenIdToHex32 } from "../../../lib/names";
+import { isIndexed, on } from "../../registrars/lib/register";
+import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import { tokenTransferred } from "../lib/tokens";
+
+/*
+ * ERC-1155 names: the NameWrappers (ENS root, Lineanames) and the 3DNS tokens (Optimism, Base). The token id is the
+ * node. 3DNS also emits RegistrationBurned, but always right after its TransferSingle to the zero address, which
+ * already burns the token here.
+ */
+
+type Single = { from: Address; to: Address; id: bigint; value: bigint };
+type Batch = { from: Address; to: Address; ids: bigint[]; values: bigint[] };
+
+async function transfer(context: HandlerContext, event: LogEvent<unknown>, id: bigint, value: bigint, to: Address) {
+  // A name token has a supply of one; a zero-value transfer moves nothing.
+  if (value === 0n) return;
+  const tokenId = tokenIdToHex32(id);
+  await tokenTransferred(context, event, { assetNamespace: "erc1155", tokenId, domainId: tokenId, to });
+}
+
+for (const C of [
+  "tokenscope/ensroot/NameWrapper",
+  "tokenscope/lineanames/NameWrapper",
+  "tokenscope/threednsOptimism/Token",
+  "tokenscope/threednsBase/Token",
+]) {
+  if (!isIndexed(C)) continue;
+  on<Single>(`${C}:TransferSingle`, (context, event) =>
+    transfer(context, event, event.args.id, event.args.value, event.args.to),
+  );
+  on<Batch>(`${C}:TransferBatch`, async (context, event) => {
+    const { ids, values, to } = event.args;
+    if (ids.length !== values.length) {
+      throw new Error(
+        `tokenscope: TransferBatch in tx ${event.transaction.hash} on chain ${context.chain.id} has ${ids.length} ids but ${values.length} values`,
+      );
+    }
+    for (let i = 0; i < ids.length; i++) await transfer(context, event, ids[i]!, values[i]!, to);
+  });
+}
