@@ -64,7 +64,7 @@ export async function ingestFile(options: IngestFileOptions): Promise<IngestResu
     : fileStream;
   fileStream.on("error", () => {});
   try {
-    return await runIngest(options, (sink) => READERS[format](chunks, options.file, sink, options.labelSetId), {
+    return await runIngest({ ...options, inputName: options.file }, (sink) => READERS[format](chunks, options.file, sink, options.labelSetId), {
       bytesRead: () => fileStream.bytesRead,
       totalBytes,
     });

@@ -8,7 +8,7 @@ const CARRIAGE_RETURN = 0x0d;
 export async function forEachLine(
   chunks: AsyncIterable<Buffer>,
   onLine: (line: Buffer, lineNumber: number) => void,
-  afterChunk: () => void,
+  afterChunk: () => Promise<void>,
 ): Promise<number> {
   let carry: Buffer | null = null;
   let lineNumber = 0;
@@ -23,7 +23,7 @@ export async function forEachLine(
       end = chunk.indexOf(NEWLINE, start);
     }
     carry = start < chunk.length ? Buffer.from(chunk.subarray(start)) : null;
-    afterChunk();
+    await afterChunk();
   }
   if (carry !== null) {
     const stop = carry[carry.length - 1] === CARRIAGE_RETURN ? carry.length - 1 : carry.length;

@@ -1,4 +1,6 @@
 import { LabelWriter, type IngestCounts } from "../store/label-writer.js";
+import { MalformedInputError } from "./malformed-input.js";
+import { LabelhashMismatchError, ParallelHasher } from "./parallel-hasher.js";
 import type { IngestSink } from "./sink.js";
 
 export interface IngestProgress {
@@ -34,7 +36,7 @@ export class IngestAbortedError extends Error {
  * `read` drives the sink; `bytesRead` tells how far into the input it is.
  */
 export async function runIngest(
-  options: RunIngestOptions,
+  options: RunIngestOptions & { inputName: string },
   read: (sink: IngestSink) => Promise<void>,
   input: { bytesRead: () => number; totalBytes: number | null } = { bytesRead: () => 0, totalBytes: null },
 ): Promise<IngestCounts> {
@@ -43,6 +45,8 @@ export async function runIngest(
   const interval = options.progressIntervalMs ?? 250;
   let lastReport = startedAt;
   let started = false;
+  let describeLocation = (location: number) => `record ${location}`;
+  const hasher = new ParallelHasher((labelhash, label) => writer.add(labelhash, label));
 
   const report = (now: number) => {
     lastReport = now;
@@ -56,15 +60,17 @@ export async function runIngest(
   };
 
   const sink: IngestSink = {
-    start(target) {
+    start(target, describe) {
       writer.begin(target);
+      describeLocation = describe;
       started = true;
     },
-    record(labelhash, label) {
-      writer.add(labelhash, label);
+    record(label, expectedLabelhash, location) {
+      hasher.add(label, expectedLabelhash, location);
     },
-    chunkDone() {
+    async chunkDone() {
       if (options.signal?.aborted) throw new IngestAbortedError();
+      await hasher.drain();
       const now = performance.now();
       if (options.onProgress && now - lastReport >= interval) report(now);
     },
@@ -73,13 +79,18 @@ export async function runIngest(
   try {
     await read(sink);
     if (!started) throw new Error("the input produced no label set header");
+    await hasher.finish();
     if (options.signal?.aborted) throw new IngestAbortedError();
     if (options.onProgress) report(performance.now());
     return writer.commit();
   } catch (error) {
     if (started) writer.rollback();
+    if (error instanceof LabelhashMismatchError) {
+      throw new MalformedInputError(options.inputName, describeLocation(error.location), error.message);
+    }
     throw error;
   } finally {
+    await hasher.close();
     writer.close();
   }
 }

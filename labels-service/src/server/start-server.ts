@@ -30,7 +30,8 @@ export async function startLabelsServer(options: StartLabelsServerOptions): Prom
   const server = createServer(withFastHeal(getStore, getRequestListener(app.fetch)));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+    // A deep accept queue: an indexer healing a batch of names may open hundreds of connections at once.
+    server.listen({ port: options.port ?? DEFAULT_PORT, host, backlog: 4096 }, () => {
       server.off("error", reject);
       resolve();
     });

@@ -134,10 +134,12 @@ export class LabelWriter {
     return { labelSetId: readiness.labelSetId, labelSetVersion: next, firstIngest: false };
   }
 
-  /** Queues one record; a labelhash already stored (in any version) is skipped. The buffers are copied. */
+  /**
+   * Queues one record; a labelhash already stored (in any version) is skipped. The buffers are kept until
+   * the next flush, so the caller must not reuse them.
+   */
   add(labelhash: Buffer, label: Buffer): void {
-    // Copies: callers reuse their buffers, and rows wait here until a full statement is ready.
-    this.pending.push(Buffer.from(labelhash), Buffer.from(label));
+    this.pending.push(labelhash, label);
     if (this.pending.length === ROWS_PER_STATEMENT * 2) this.flushPending();
   }
 

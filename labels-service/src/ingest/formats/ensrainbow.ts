@@ -1,5 +1,4 @@
 import { isUtf8 } from "node:buffer";
-import { keccak256Into } from "../../keccak256.js";
 import { labelSetIdSchema } from "../../label-set.js";
 import { MalformedInputError } from "../malformed-input.js";
 import type { FormatReader } from "../sink.js";
@@ -21,7 +20,6 @@ interface Header {
  * then one record per message {1: labelhash (32 bytes), 2: label}. The header fixes the label set id and version.
  */
 export const readEnsrainbow: FormatReader = async (chunks, file, sink, labelSetId) => {
-  const hash = Buffer.alloc(32);
   let header: Header | null = null;
   let recordNumber = 0;
   let carry: Buffer | null = null;
@@ -37,7 +35,7 @@ export const readEnsrainbow: FormatReader = async (chunks, file, sink, labelSetI
       if (labelSetId !== undefined && labelSetId !== header.labelSetId) {
         fail("header", `the file's label set id "${header.labelSetId}" differs from --label-set-id "${labelSetId}"`);
       }
-      sink.start(header);
+      sink.start(header, (n) => `record ${n}`);
       return;
     }
     recordNumber++;
@@ -55,9 +53,7 @@ export const readEnsrainbow: FormatReader = async (chunks, file, sink, labelSetI
     }
     if (labelhash === null || labelhash.length !== 32) fail(where, "the labelhash is missing or not 32 bytes");
     if (!isUtf8(label)) fail(where, "the label is not valid UTF-8");
-    keccak256Into(label, hash);
-    if (!hash.equals(labelhash!)) fail(where, "the labelhash does not equal keccak256 of the label");
-    sink.record(hash, label);
+    sink.record(label, labelhash, recordNumber);
   };
 
   for await (const incoming of chunks) {
@@ -77,7 +73,7 @@ export const readEnsrainbow: FormatReader = async (chunks, file, sink, labelSetI
     }
     offsetOfCarry += c.pos;
     carry = c.pos < buf.length ? Buffer.from(buf.subarray(c.pos)) : null;
-    sink.chunkDone();
+    await sink.chunkDone();
   }
   if (carry !== null) fail(`byte ${offsetOfCarry}`, "the file ends inside a message (truncated?)");
   if (header === null) fail("header", "the file is empty: no .ensrainbow header");

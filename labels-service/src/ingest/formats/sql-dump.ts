@@ -1,9 +1,8 @@
 import { isUtf8 } from "node:buffer";
-import { keccak256Into } from "../../keccak256.js";
 import { normalizeLabelhash } from "../../labelhash.js";
 import { forEachLine } from "../lines.js";
 import { MalformedInputError } from "../malformed-input.js";
-import type { FormatReader } from "../sink.js";
+import { lineLocation, type FormatReader } from "../sink.js";
 import { unescapeCopyField } from "./copy-text.js";
 
 const COPY_PATTERN = /^COPY\s+(?:[\w".]+\.)?"?ens_names"?\s*\(([^)]*)\)\s+FROM\s+stdin;$/i;
@@ -16,8 +15,7 @@ const NULL_FIELD = "\\N";
  * A dump that ends before the `\.` end-of-data marker is truncated and rejected.
  */
 export const readSqlDump: FormatReader = async (chunks, file, sink, labelSetId) => {
-  sink.start({ labelSetId: labelSetId ?? "subgraph" });
-  const hash = Buffer.alloc(32);
+  sink.start({ labelSetId: labelSetId ?? "subgraph" }, lineLocation);
   let phase: "preamble" | "rows" | "done" = "preamble";
   let hashColumn = -1;
   let labelColumn = -1;
@@ -54,11 +52,7 @@ export const readSqlDump: FormatReader = async (chunks, file, sink, labelSetId) 
       if (!isUtf8(label)) throw new MalformedInputError(file, where, "the label is not valid UTF-8");
       const given = normalizeLabelhash(fields[hashColumn].toString("latin1"));
       if (given === null) throw new MalformedInputError(file, where, "the hash column is not a labelhash (0x + 64 hex digits)");
-      keccak256Into(label, hash);
-      if (given.slice(2) !== hash.toString("hex")) {
-        throw new MalformedInputError(file, where, "the labelhash does not equal keccak256 of the label");
-      }
-      sink.record(hash, label);
+      sink.record(label, Buffer.from(given.slice(2), "hex"), lineNumber);
     },
     () => sink.chunkDone(),
   );

@@ -1,8 +1,7 @@
 import { isUtf8 } from "node:buffer";
-import { keccak256Into } from "../../keccak256.js";
 import { forEachLine } from "../lines.js";
 import { MalformedInputError } from "../malformed-input.js";
-import type { FormatReader } from "../sink.js";
+import { lineLocation, type FormatReader } from "../sink.js";
 
 /**
  * Plain text: one label per line, taken byte for byte (only the line ending is removed).
@@ -10,15 +9,13 @@ import type { FormatReader } from "../sink.js";
  * an empty label can be given in CSV as "" instead.
  */
 export const readText: FormatReader = async (chunks, file, sink, labelSetId) => {
-  sink.start({ labelSetId });
-  const hash = Buffer.alloc(32);
+  sink.start({ labelSetId }, lineLocation);
   await forEachLine(
     chunks,
     (line, lineNumber) => {
       if (line.length === 0) return;
       if (!isUtf8(line)) throw new MalformedInputError(file, `line ${lineNumber}`, "the label is not valid UTF-8");
-      keccak256Into(line, hash);
-      sink.record(hash, line);
+      sink.record(line, null, lineNumber);
     },
     () => sink.chunkDone(),
   );
