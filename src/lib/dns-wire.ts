@@ -1,0 +1,82 @@
+import { type Hex, hexToBytes, keccak256 } from "viem";
+import { encodeLabelhash, isShowableLabel, type LabelMode } from "./labels";
+
+/**
+ * DNS wire-format names (RFC 1035 §3.1), as the NameWrapper's `NameWrapped` and 3DNS's `RegistrationCreated` emit
+ * them: length-prefixed labels ending with a zero byte.
+ */
+
+export interface WireLabel {
+  /** The label's bytes decoded as UTF-8, or null when they are not valid UTF-8. */
+  text: string | null;
+  /** keccak256 of the label's bytes, so a label can be encoded even when its text is unusable. */
+  labelhash: Hex;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The labels of a wire-format name, first (leftmost) label first; null when malformed. The root is `[]`. */
+export function decodeDnsWireName(name: Hex | Uint8Array): WireLabel[] | null {
+  let bytes: Uint8Array;
+  try {
+    bytes = typeof name === "string" ? hexToBytes(name) : name;
+  } catch {
+    return null;
+  }
+  const labels: WireLabel[] = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    const length = bytes[offset]!;
+    offset += 1;
+    if (length === 0) {
+      // The terminating root label must end the buffer.
+      return offset === bytes.length ? labels : null;
+    }
+    if (offset + length > bytes.length) return null;
+    const raw = bytes.subarray(offset, offset + length);
+    let text: string | null;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      text = null;
+    }
+    labels.push({ text, labelhash: keccak256(raw) });
+    offset += length;
+  }
+  return null; // ran out of bytes before the terminating zero
+}
+
+export interface DecodedWrappedName {
+  /** The first label when it is showable (stored as `labelName`), else null. */
+  labelName: string | null;
+  /** The whole name as stored, or null when it cannot be shown. */
+  name: string | null;
+}
+
+/**
+ * The NameWrapper's name as the index stores it.
+ * - Compatible mode reproduces the subgraph's `decodeName`: any label with `\0`, `.`, `[`, `]` (or undecodable
+ *   bytes) makes the whole name null, and the root decodes to the name ".".
+ * - Default mode keeps the name and encodes each unnormalized label as `[labelhash]`.
+ */
+export function decodeWrappedName(wire: Hex | Uint8Array, mode: LabelMode): DecodedWrappedName {
+  const labels = decodeDnsWireName(wire);
+  if (labels === null) return { labelName: null, name: null };
+  if (labels.length === 0) return mode === "subgraph" ? { labelName: null, name: "." } : { labelName: null, name: null };
+  if (mode === "subgraph") {
+    const texts: string[] = [];
+    for (const l of labels) {
+      if (l.text === null || !isShowableLabel(l.text, mode)) return { labelName: null, name: null };
+      texts.push(l.text);
+    }
+    return { labelName: texts[0]! === "" ? null : texts[0]!, name: texts.join(".") };
+  }
+  const shown = labels.map((l) =>
+    l.text !== null && isShowableLabel(l.text, mode) ? l.text : encodeLabelhash(l.labelhash),
+  );
+  const first = labels[0]!;
+  return {
+    labelName: first.text !== null && isShowableLabel(first.text, mode) ? first.text : null,
+    name: shown.join("."),
+  };
+}

@@ -1,0 +1,133 @@
+import * as schema from "ponder:schema";
+import type { Address, Hex } from "viem";
+import { decodeWrappedName } from "../dns-wire";
+import { domainId } from "../ids";
+import { namehash, tokenIdToHex32 } from "../names";
+import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import { eventFields, upsertAccount } from "./db";
+
+/**
+ * The NameWrapper (ERC-1155) of a managed name (`eth` on ENS, `linea.eth` on Linea), with the ENS subgraph's
+ * semantics (its nameWrapper.ts). Token ids are nodes.
+ */
+export interface NameWrapperOptions {
+  managedName: string;
+}
+
+const PARENT_CANNOT_CONTROL = 0x10000;
+
+/** With PARENT_CANNOT_CONTROL burned the wrapper's expiry bounds the name, so the domain's expiry follows it up. */
+async function raiseDomainExpiry(context: IndexingContext, id: string, fuses: number, expiry: bigint) {
+  if ((fuses & PARENT_CANNOT_CONTROL) !== PARENT_CANNOT_CONTROL) return;
+  await context.db.update(schema.domain, { id }).set((row) =>
+    row.expiryDate === null || expiry > row.expiryDate ? { expiryDate: expiry } : {},
+  );
+}
+
+export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
+  const managedNodeId = domainId(namehash(managedName));
+
+  async function nameWrapped(
+    context: IndexingContext,
+    event: IndexedEvent<{ node: Hex; name: Hex; owner: Address; fuses: number; expiry: bigint }>,
+  ) {
+    const settings = handlerSettings();
+    const { fuses, expiry } = event.args;
+    const id = domainId(event.args.node);
+    const ownerId = await upsertAccount(context, event.args.owner);
+    const { labelName, name } = decodeWrappedName(event.args.name, settings.labelMode);
+
+    await context.db.update(schema.domain, { id }).set((row) => ({
+      wrappedOwnerId: ownerId,
+      // The subgraph names the domain from the wrapper only while it has no labelName.
+      ...(!row.labelName && labelName ? { labelName, name } : {}),
+    }));
+    await raiseDomainExpiry(context, id, fuses, expiry);
+
+    const wrapped = { domainId: id, expiryDate: expiry, fuses, ownerId, name };
+    await context.db.insert(schema.wrappedDomain).values({ id, ...wrapped }).onConflictDoUpdate(wrapped);
+    await context.db.insert(schema.nameWrapped).values({
+      ...eventFields(settings, context, event),
+      domainId: id,
+      name,
+      fuses,
+      ownerId,
+      expiryDate: expiry,
+    });
+  }
+
+  async function nameUnwrapped(context: IndexingContext, event: IndexedEvent<{ node: Hex; owner: Address }>) {
+    const settings = handlerSettings();
+    const id = domainId(event.args.node);
+    const ownerId = await upsertAccount(context, event.args.owner);
+    // A wrapper-given expiry goes with the wrapper, except for the registrar's own names, whose expiry is theirs.
+    await context.db.update(schema.domain, { id }).set((row) => ({
+      wrappedOwnerId: null,
+      ...(row.expiryDate !== null && row.parentId !== managedNodeId ? { expiryDate: null } : {}),
+    }));
+    await context.db.delete(schema.wrappedDomain, { id });
+    await context.db.insert(schema.nameUnwrapped).values({ ...eventFields(settings, context, event), domainId: id, ownerId });
+  }
+
+  async function fusesSet(context: IndexingContext, event: IndexedEvent<{ node: Hex; fuses: number }>) {
+    const settings = handlerSettings();
+    const id = domainId(event.args.node);
+    const wrapped = await context.db.find(schema.wrappedDomain, { id });
+    if (wrapped) {
+      await context.db.update(schema.wrappedDomain, { id }).set({ fuses: event.args.fuses });
+      await raiseDomainExpiry(context, id, event.args.fuses, wrapped.expiryDate);
+    }
+    await context.db.insert(schema.fusesSet).values({ ...eventFields(settings, context, event), domainId: id, fuses: event.args.fuses });
+  }
+
+  async function expiryExtended(context: IndexingContext, event: IndexedEvent<{ node: Hex; expiry: bigint }>) {
+    const settings = handlerSettings();
+    const id = domainId(event.args.node);
+    const wrapped = await context.db.find(schema.wrappedDomain, { id });
+    if (wrapped) {
+      await context.db.update(schema.wrappedDomain, { id }).set({ expiryDate: event.args.expiry });
+      await raiseDomainExpiry(context, id, wrapped.fuses, event.args.expiry);
+    }
+    await context.db.insert(schema.expiryExtended).values({
+      ...eventFields(settings, context, event),
+      domainId: id,
+      expiryDate: event.args.expiry,
+    });
+  }
+
+  /** One ERC-1155 transfer: the mint precedes NameWrapped, so the WrappedDomain starts with placeholders. */
+  async function wrappedTransfer(
+    context: IndexingContext,
+    event: IndexedEvent<unknown>,
+    subIndex: number,
+    tokenId: bigint,
+    to: Address,
+  ) {
+    const settings = handlerSettings();
+    const id = domainId(tokenIdToHex32(tokenId));
+    const ownerId = await upsertAccount(context, to);
+    await context.db
+      .insert(schema.wrappedDomain)
+      .values({ id, domainId: id, ownerId, expiryDate: 0n, fuses: 0 })
+      .onConflictDoUpdate({ ownerId });
+    await context.db.update(schema.domain, { id }).set({ wrappedOwnerId: ownerId });
+    await context.db.insert(schema.wrappedTransfer).values({
+      ...eventFields(settings, context, event, subIndex),
+      domainId: id,
+      ownerId,
+    });
+  }
+
+  async function transferSingle(context: IndexingContext, event: IndexedEvent<{ id: bigint; to: Address }>) {
+    await wrappedTransfer(context, event, 0, event.args.id, event.args.to);
+  }
+
+  async function transferBatch(
+    context: IndexingContext,
+    event: IndexedEvent<{ ids: readonly bigint[]; to: Address }>,
+  ) {
+    for (const [i, tokenId] of event.args.ids.entries()) await wrappedTransfer(context, event, i, tokenId, event.args.to);
+  }
+
+  return { nameWrapped, nameUnwrapped, fusesSet, expiryExtended, transferSingle, transferBatch };
+}

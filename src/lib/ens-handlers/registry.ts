@@ -1,0 +1,185 @@
+import * as schema from "ponder:schema";
+import type { Address, Hex } from "viem";
+import { domainId, resolverId as makeResolverId } from "../ids";
+import { interpretLabel } from "../labels";
+import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../names";
+import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
+
+/**
+ * Registry events (ENS's old registry and registry with fallback, and the Basenames/Lineanames registries), with
+ * the ENS subgraph's semantics. `registry: "old"` is the pre-2020 ENS registry, whose events no longer count for a
+ * node once the new registry has seen it (`isMigrated`); every other registry is "new".
+ */
+export interface RegistryOptions {
+  registry: "old" | "new";
+}
+
+export type NewOwnerArgs = { node: Hex; label: Hex; owner: Address };
+export type TransferArgs = { node: Hex; owner: Address };
+export type NewResolverArgs = { node: Hex; resolver: Address };
+export type NewTTLArgs = { node: Hex; ttl: bigint };
+
+/**
+ * The root domain exists from the start, owned by the zero address and counted as migrated (the subgraph's
+ * `createDomain` for ROOT_NODE). Its name is null in compatible mode, "" (the empty name) otherwise. Idempotent,
+ * so every plugin's registry may run it at setup.
+ */
+export async function setupRootDomain(context: IndexingContext): Promise<void> {
+  const settings = handlerSettings();
+  await upsertAccount(context, ZERO_ADDRESS);
+  await context.db
+    .insert(schema.domain)
+    .values({
+      id: ROOT_NODE,
+      ownerId: ZERO_ADDRESS,
+      createdAt: 0n,
+      isMigrated: true,
+      name: settings.isSubgraphCompatible ? null : "",
+    })
+    .onConflictDoNothing();
+}
+
+export function makeRegistryHandlers({ registry }: RegistryOptions) {
+  const isOld = registry === "old";
+
+  /** A new owner for the subnode `label` of `node`: creates the domain (named, healed) or updates its owner. */
+  async function newOwner(context: IndexingContext, event: IndexedEvent<NewOwnerArgs>): Promise<void> {
+    const settings = handlerSettings();
+    const { node: parentNode, label: labelhash, owner } = event.args;
+    const id = domainId(makeSubnode(parentNode, labelhash));
+    const parentId = domainId(parentNode);
+    const existing = (await context.db.find(schema.domain, { id })) ?? null;
+    // Old-registry events stop counting for a node once the new registry has written it.
+    if (isOld && existing?.isMigrated) return;
+
+    const ownerId = await upsertAccount(context, owner);
+    const isMigrated = !isOld;
+    let after: DomainRow;
+    if (existing === null) {
+      const parent = (await context.db.find(schema.domain, { id: parentId })) ?? null;
+      const { name, labelName } = await nameFor(labelhash, parentId, parent);
+      after = await context.db.insert(schema.domain).values({
+        id,
+        name,
+        labelName,
+        labelhash,
+        parentId,
+        createdAt: event.block.timestamp,
+        ownerId,
+        isMigrated,
+      });
+      // The subgraph counts a new child at once and uncounts it in saveDomain if it is empty.
+      if (settings.isSubgraphCompatible && parent !== null) {
+        await context.db
+          .update(schema.domain, { id: parentId })
+          .set((row) => ({ subdomainCount: row.subdomainCount + 1 }));
+      }
+    } else {
+      // Migration: the new registry starts the node with an empty record (no resolver, ttl 0) and says nothing
+      // about it. The subgraph keeps the old registry's resolver and ttl; the default mode matches the chain.
+      const clearsRecord = !settings.isSubgraphCompatible && isMigrated && !existing.isMigrated;
+      const naming = existing.name === null ? await nameFor(labelhash, parentId, null, context) : {};
+      after = await context.db.update(schema.domain, { id }).set({
+        ownerId,
+        isMigrated,
+        ...naming,
+        ...(clearsRecord ? { resolverId: null, resolvedAddressId: null, ttl: null } : {}),
+      });
+    }
+    await settleSubdomainCounts(settings, context, existing, after);
+
+    await context.db.insert(schema.newOwner).values({
+      ...eventFields(settings, context, event),
+      domainId: id,
+      parentDomainId: parentId,
+      ownerId,
+    });
+  }
+
+  async function transfer(context: IndexingContext, event: IndexedEvent<TransferArgs>): Promise<void> {
+    const settings = handlerSettings();
+    const id = domainId(event.args.node);
+    if (isOld && !(await isOldRegistryEventCounted(context, id, false))) return;
+    const ownerId = await upsertAccount(context, event.args.owner);
+    let before: DomainRow | null = null;
+    const after = await context.db.update(schema.domain, { id }).set((row) => {
+      before = row;
+      return { ownerId };
+    });
+    await settleSubdomainCounts(settings, context, before, after);
+
+    await context.db.insert(schema.transfer).values({ ...eventFields(settings, context, event), domainId: id, ownerId });
+  }
+
+  async function newResolver(context: IndexingContext, event: IndexedEvent<NewResolverArgs>): Promise<void> {
+    const settings = handlerSettings();
+    const { node, resolver: address } = event.args;
+    const id = domainId(node);
+    // The subgraph lets the old registry set the root's resolver even after migration.
+    if (isOld && !(await isOldRegistryEventCounted(context, id, true))) return;
+
+    let resolverId: string | null = null;
+    let resolvedAddressId: string | null = null;
+    if (address.toLowerCase() !== ZERO_ADDRESS) {
+      resolverId = makeResolverId(settings, context.chain.id, address, node);
+      const resolver = await context.db.find(schema.resolver, { id: resolverId });
+      if (resolver) {
+        resolvedAddressId = resolver.addrId;
+      } else {
+        await context.db.insert(schema.resolver).values({ id: resolverId, domainId: id, address: address.toLowerCase() as Address });
+      }
+    }
+    let before: DomainRow | null = null;
+    const after = await context.db.update(schema.domain, { id }).set((row) => {
+      before = row;
+      return { resolverId, resolvedAddressId };
+    });
+    await settleSubdomainCounts(settings, context, before, after);
+
+    await context.db.insert(schema.newResolver).values({
+      ...eventFields(settings, context, event),
+      domainId: id,
+      // The subgraph records the zero address as the resolver id of a NewResolver that unsets the resolver.
+      resolverId: resolverId ?? ZERO_ADDRESS,
+    });
+  }
+
+  async function newTTL(context: IndexingContext, event: IndexedEvent<NewTTLArgs>): Promise<void> {
+    const settings = handlerSettings();
+    const id = domainId(event.args.node);
+    if (isOld && !(await isOldRegistryEventCounted(context, id, false))) return;
+    await context.db.update(schema.domain, { id }).set({ ttl: event.args.ttl });
+    await context.db.insert(schema.newTTL).values({
+      ...eventFields(settings, context, event),
+      domainId: id,
+      ttl: event.args.ttl,
+    });
+  }
+
+  return { newOwner, transfer, newResolver, newTTL };
+}
+
+/** Old-registry Transfer/NewResolver/NewTTL count only for nodes the new registry has not taken over. */
+async function isOldRegistryEventCounted(context: IndexingContext, id: string, rootAlwaysCounts: boolean): Promise<boolean> {
+  if (rootAlwaysCounts && id === ROOT_NODE) return true;
+  const domain = await context.db.find(schema.domain, { id });
+  if (!domain) throw new Error(`Old registry event for domain ${id}, which the index does not have`);
+  return !domain.isMigrated;
+}
+
+/**
+ * A new domain's name and labelName: the label healed by the label service (the subgraph asked its rainbow table
+ * here), encoded when unknown or not showable, joined to the parent's name.
+ */
+async function nameFor(
+  labelhash: Hex,
+  parentId: string,
+  parent: DomainRow | null,
+  context?: IndexingContext,
+): Promise<{ name: string | null; labelName: string | null }> {
+  const settings = handlerSettings();
+  const parentRow = parent ?? (context ? ((await context.db.find(schema.domain, { id: parentId })) ?? null) : null);
+  const { label, labelName } = interpretLabel(await settings.heal(labelhash), labelhash, settings.labelMode);
+  return { name: joinName(label, parentRow?.name ?? null, parentId === ROOT_NODE), labelName };
+}

@@ -1,0 +1,168 @@
+import * as schema from "ponder:schema";
+import type { Address, Hex } from "viem";
+import { domainId, resolverId as makeResolverId } from "../ids";
+import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import { eventFields, upsertAccount } from "./db";
+
+/**
+ * Resolver events from any address, with the ENS subgraph's semantics (its resolver.ts). A Resolver entity is
+ * `<address>-<node>` (chain-prefixed in the default mode) and exists once any record event or NewResolver saw it.
+ */
+
+type NodeArgs = { node: Hex };
+
+// PostgreSQL text cannot hold NUL; text keys and values keep every other character.
+const withoutNul = (s: string) => (s.includes("\0") ? s.replaceAll("\0", "") : s);
+
+function idOf(context: IndexingContext, event: IndexedEvent<NodeArgs>): string {
+  return makeResolverId(handlerSettings(), context.chain.id, event.log.address, event.args.node);
+}
+
+/** Creates the Resolver if missing and applies `changes` (a function of the current row for list fields). */
+async function upsertResolver(
+  context: IndexingContext,
+  event: IndexedEvent<NodeArgs>,
+  changes: (row: typeof schema.resolver.$inferSelect | null) => Partial<typeof schema.resolver.$inferInsert>,
+) {
+  const id = idOf(context, event);
+  const existing = await context.db.find(schema.resolver, { id });
+  if (existing) return context.db.update(schema.resolver, { id }).set(changes(existing));
+  return context.db.insert(schema.resolver).values({
+    id,
+    domainId: domainId(event.args.node),
+    address: event.log.address.toLowerCase() as Address,
+    ...changes(null),
+  });
+}
+
+export async function addrChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; a: Address }>) {
+  const settings = handlerSettings();
+  const addrId = await upsertAccount(context, event.args.a);
+  const resolver = await upsertResolver(context, event, () => ({ addrId }));
+  // The domain's resolvedAddress follows its current resolver's addr.
+  const domain = await context.db.find(schema.domain, { id: domainId(event.args.node) });
+  if (domain && domain.resolverId === resolver.id) {
+    await context.db.update(schema.domain, { id: domain.id }).set({ resolvedAddressId: addrId });
+  }
+  await context.db.insert(schema.addrChanged).values({ ...eventFields(settings, context, event), resolverId: resolver.id, addrId });
+}
+
+export async function addressChanged(
+  context: IndexingContext,
+  event: IndexedEvent<{ node: Hex; coinType: bigint; newAddress: Hex }>,
+) {
+  const settings = handlerSettings();
+  const { coinType, newAddress } = event.args;
+  const resolver = await upsertResolver(context, event, (row) =>
+    row?.coinTypes?.includes(coinType) ? {} : { coinTypes: [...(row?.coinTypes ?? []), coinType] },
+  );
+  await context.db.insert(schema.multicoinAddrChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: resolver.id,
+    coinType,
+    addr: newAddress,
+  });
+}
+
+export async function nameChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; name: string }>) {
+  // The subgraph skips reverse names with a NUL byte altogether.
+  if (event.args.name.includes("\0")) return;
+  const settings = handlerSettings();
+  await context.db.insert(schema.nameChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: idOf(context, event),
+    name: event.args.name,
+  });
+}
+
+export async function abiChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; contentType: bigint }>) {
+  const settings = handlerSettings();
+  await context.db.insert(schema.abiChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: idOf(context, event),
+    contentType: event.args.contentType,
+  });
+}
+
+export async function pubkeyChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; x: Hex; y: Hex }>) {
+  const settings = handlerSettings();
+  await context.db.insert(schema.pubkeyChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: idOf(context, event),
+    x: event.args.x,
+    y: event.args.y,
+  });
+}
+
+/** Both TextChanged variants; only the newer one carries the value (undefined for the older). */
+export async function textChanged(
+  context: IndexingContext,
+  event: IndexedEvent<{ node: Hex; key: string; value?: string }>,
+) {
+  const settings = handlerSettings();
+  const key = withoutNul(event.args.key);
+  const resolver = await upsertResolver(context, event, (row) =>
+    row?.texts?.includes(key) ? {} : { texts: [...(row?.texts ?? []), key] },
+  );
+  await context.db.insert(schema.textChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: resolver.id,
+    key,
+    value: event.args.value === undefined ? null : withoutNul(event.args.value),
+  });
+}
+
+export async function contenthashChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; hash: Hex }>) {
+  const settings = handlerSettings();
+  const resolver = await upsertResolver(context, event, () => ({ contentHash: event.args.hash }));
+  await context.db.insert(schema.contenthashChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: resolver.id,
+    hash: event.args.hash,
+  });
+}
+
+export async function interfaceChanged(
+  context: IndexingContext,
+  event: IndexedEvent<{ node: Hex; interfaceID: Hex; implementer: Address }>,
+) {
+  const settings = handlerSettings();
+  await context.db.insert(schema.interfaceChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: idOf(context, event),
+    interfaceID: event.args.interfaceID,
+    implementer: event.args.implementer.toLowerCase() as Address,
+  });
+}
+
+export async function authorisationChanged(
+  context: IndexingContext,
+  event: IndexedEvent<{ node: Hex; owner: Address; target: Address; isAuthorised: boolean }>,
+) {
+  const settings = handlerSettings();
+  await context.db.insert(schema.authorisationChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: idOf(context, event),
+    owner: event.args.owner.toLowerCase() as Address,
+    target: event.args.target.toLowerCase() as Address,
+    isAuthorized: event.args.isAuthorised,
+  });
+}
+
+/** A version bump clears every record of the node on that resolver. */
+export async function versionChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; newVersion: bigint }>) {
+  const settings = handlerSettings();
+  const id = idOf(context, event);
+  await context.db.insert(schema.versionChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: id,
+    version: event.args.newVersion,
+  });
+  const domain = await context.db.find(schema.domain, { id: domainId(event.args.node) });
+  if (domain && domain.resolverId === id) {
+    await context.db.update(schema.domain, { id: domain.id }).set({ resolvedAddressId: null });
+  }
+  await upsertResolver(context, event, () => ({ addrId: null, contentHash: null, texts: null, coinTypes: null }));
+}
+
+

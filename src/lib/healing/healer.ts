@@ -1,0 +1,187 @@
+import type { Hex } from "viem";
+import { labelhashOf } from "../labels";
+import { LabelHealingError, TransientLabelSourceError } from "./errors";
+import { LruCache } from "./lru";
+import type { LabelSource } from "./sources";
+
+export interface RetryPolicy {
+  /** Give up (and stop indexing) once retrying would pass this much time since the first failure. */
+  totalMs: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { totalMs: 120_000, initialDelayMs: 250, maxDelayMs: 10_000 };
+
+export interface LabelHealerOptions {
+  source: LabelSource;
+  /** Entries kept in memory; "not found" answers are cached too (a pinned label set never changes its answers). */
+  cacheSize?: number;
+  retry?: Partial<RetryPolicy>;
+  sleep?: (ms: number) => Promise<void>;
+  warn?: (message: string) => void;
+}
+
+/** Counters for the metrics endpoint: how much healing costs the indexer. */
+export interface HealingMetrics {
+  /** heal() calls (a healMany() counts one per hash). */
+  calls: number;
+  cacheHits: number;
+  /** Requests to the source: one per single lookup, one per batch. */
+  sourceRequests: number;
+  healed: number;
+  notFound: number;
+  /** Labels the source returned whose labelhash differs from the asked hash (treated as not found). */
+  mismatches: number;
+  /** Transient failures that were retried. */
+  retries: number;
+  /** Wall time spent inside heal()/healMany(), cache hits included. */
+  totalMs: number;
+}
+
+/**
+ * Healing is one function: found → the label (after checking its hash), not found → null, a transient failure →
+ * bounded retry with exponential backoff, anything else → a LabelHealingError that stops indexing. Never a
+ * silently wrong or missing name.
+ */
+export class LabelHealer {
+  private readonly source: LabelSource;
+  private readonly cache: LruCache<string, string | null>;
+  private readonly inFlight = new Map<string, Promise<string | null>>();
+  private readonly retry: RetryPolicy;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly warn: (message: string) => void;
+  private readonly counters: HealingMetrics = {
+    calls: 0,
+    cacheHits: 0,
+    sourceRequests: 0,
+    healed: 0,
+    notFound: 0,
+    mismatches: 0,
+    retries: 0,
+    totalMs: 0,
+  };
+
+  constructor(options: LabelHealerOptions) {
+    this.source = options.source;
+    this.cache = new LruCache(options.cacheSize ?? 250_000);
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.warn = options.warn ?? ((message) => console.warn(message));
+  }
+
+  metrics(): HealingMetrics {
+    return { ...this.counters };
+  }
+
+  /** The label whose keccak256 is `labelhash`, or null when the label set does not know it. */
+  async heal(labelhash: Hex): Promise<string | null> {
+    const started = performance.now();
+    this.counters.calls += 1;
+    try {
+      const key = labelhash.toLowerCase() as Hex;
+      const cached = this.cache.get(key);
+      if (cached !== undefined) {
+        this.counters.cacheHits += 1;
+        return cached;
+      }
+      let pending = this.inFlight.get(key);
+      if (!pending) {
+        pending = this.fetchOne(key).finally(() => this.inFlight.delete(key));
+        this.inFlight.set(key, pending);
+      }
+      return await pending;
+    } finally {
+      this.counters.totalMs += performance.now() - started;
+    }
+  }
+
+  /** Heals many hashes with the source's batch lookup where it has one; fills the cache for later heal() calls. */
+  async healMany(labelhashes: readonly Hex[]): Promise<Map<Hex, string | null>> {
+    const started = performance.now();
+    const out = new Map<Hex, string | null>();
+    try {
+      const missing: Hex[] = [];
+      for (const hash of labelhashes) {
+        const key = hash.toLowerCase() as Hex;
+        this.counters.calls += 1;
+        const cached = this.cache.get(key);
+        if (cached !== undefined) {
+          this.counters.cacheHits += 1;
+          out.set(key, cached);
+        } else if (!out.has(key)) {
+          out.set(key, null);
+          missing.push(key);
+        }
+      }
+      if (!this.source.lookupMany) {
+        for (const key of missing) out.set(key, await this.fetchOne(key));
+        return out;
+      }
+      const size = this.source.maxBatch ?? 1000;
+      for (let i = 0; i < missing.length; i += size) {
+        const chunk = missing.slice(i, i + size);
+        const answers = await this.withRetry(() => this.source.lookupMany!(chunk));
+        for (const key of chunk) {
+          const label = this.verify(key, answers.get(key) ?? null);
+          this.cache.set(key, label);
+          out.set(key, label);
+        }
+      }
+      return out;
+    } finally {
+      this.counters.totalMs += performance.now() - started;
+    }
+  }
+
+  private async fetchOne(key: Hex): Promise<string | null> {
+    const label = this.verify(key, await this.withRetry(() => this.source.lookup(key)));
+    this.cache.set(key, label);
+    return label;
+  }
+
+  private verify(labelhash: Hex, label: string | null): string | null {
+    if (label === null) {
+      this.counters.notFound += 1;
+      return null;
+    }
+    if (labelhashOf(label) !== labelhash) {
+      this.counters.mismatches += 1;
+      this.counters.notFound += 1;
+      this.warn(
+        `${this.source.description} returned label ${JSON.stringify(label)} for ${labelhash}, but its labelhash is ${labelhashOf(label)}; treating the label as unknown`,
+      );
+      return null;
+    }
+    this.counters.healed += 1;
+    return label;
+  }
+
+  private async withRetry<T>(attempt: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    let delay = this.retry.initialDelayMs;
+    let attempts = 0;
+    for (;;) {
+      attempts += 1;
+      this.counters.sourceRequests += 1;
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof TransientLabelSourceError)) throw error;
+        const elapsed = Date.now() - started;
+        if (elapsed + delay > this.retry.totalMs) {
+          throw new LabelHealingError(
+            `${this.source.description} unreachable: ${attempts} attempts over ${Math.round(elapsed / 1000)} s failed ` +
+              `(last: ${error.message}). Indexing stops here rather than index names it cannot heal; start the ` +
+              `label service (or fix LABELS_SERVICE_URL / LABELS_DB) and restart.`,
+            { cause: error },
+          );
+        }
+        this.counters.retries += 1;
+        this.warn(`${error.message}; retrying in ${delay} ms (attempt ${attempts})`);
+        await this.sleep(delay);
+        delay = Math.min(delay * 2, this.retry.maxDelayMs);
+      }
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { ponder } from "ponder:registry";
+import { getConfig } from "../../config";
+import type { IndexedEvent, IndexingContext } from "../../lib/ens-handlers/context";
+import { composeContracts } from "../compose";
+
+let indexed: Set<string> | undefined;
+
+/**
+ * Whether Ponder indexes `<plugin>/<Contract>` in this process: the plugin is active and the namespace has the
+ * contract (optional ones, such as a later controller, may be missing). Handlers for anything else must not be
+ * registered, since Ponder rejects handlers for contracts it does not know.
+ */
+export function isIndexed(contract: string): boolean {
+  indexed ??= new Set(Object.keys(composeContracts(getConfig())));
+  return indexed.has(contract);
+}
+
+type RawRegister = (
+  name: string,
+  fn: (args: { event: IndexedEvent<never>; context: IndexingContext }) => Promise<void>,
+) => void;
+
+/**
+ * `ponder.on` for shared logic written as `(context, event) => …`. The contracts are composed at run time from the
+ * active plugins, so Ponder's generated types cannot see their event names; the args types come from the shared
+ * logic's signatures instead, which mirror the ABIs in abis/.
+ */
+export function on<Args>(name: string, handler: (context: IndexingContext, event: IndexedEvent<Args>) => Promise<void>): void {
+  (ponder.on as unknown as RawRegister)(name, ({ event, context }) => handler(context, event as IndexedEvent<Args>));
+}
+
+/** A contract's setup function, run once before its first event. */
+export function onSetup(contract: string, handler: (context: IndexingContext) => Promise<void>): void {
+  (ponder.on as unknown as RawRegister)(`${contract}:setup`, ({ context }) => handler(context));
+}

@@ -1,0 +1,13 @@
+import { makeNameWrapperHandlers } from "../../../lib/ens-handlers/name-wrapper";
+import { isIndexed, on } from "../../shared/register";
+
+const C = "subgraph/NameWrapper";
+if (isIndexed(C)) {
+  const wrapper = makeNameWrapperHandlers({ managedName: "eth" });
+  on(`${C}:NameWrapped`, wrapper.nameWrapped);
+  on(`${C}:NameUnwrapped`, wrapper.nameUnwrapped);
+  on(`${C}:FusesSet`, wrapper.fusesSet);
+  on(`${C}:ExpiryExtended`, wrapper.expiryExtended);
+  on(`${C}:TransferSingle`, wrapper.transferSingle);
+  on(`${C}:TransferBatch`, wrapper.transferBatch);
+}
