@@ -1,4 +1,5 @@
 import {
+  type DocumentNode,
   execute,
   type ExecutionResult,
   GraphQLError,
@@ -84,6 +85,36 @@ const failure = (status: number, message: string): SubgraphResponse => ({
   statements: 0,
 });
 
+type Prepared = { document: DocumentNode } | { errors: GraphQLFormattedError[] };
+
+/**
+ * Parsed and validated documents by query text. Clients send the same few query texts with different variables,
+ * and validating against this schema costs more than running the SQL, so each text is checked once.
+ */
+const documents = new Map<string, Prepared>();
+const DOCUMENT_CACHE_SIZE = 500;
+
+function prepare(schema: GraphQLSchema, query: string, options: SubgraphOptions): Prepared {
+  const cached = documents.get(query);
+  if (cached) {
+    // Refresh its place: the map iterates oldest first, which is what gets evicted.
+    documents.delete(query);
+    documents.set(query, cached);
+    return cached;
+  }
+  let prepared: Prepared;
+  try {
+    const document = parse(query, { maxTokens: 10_000 });
+    const errors = validate(schema, document, RULES);
+    prepared = errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { document };
+  } catch (e) {
+    prepared = { errors: [toFormatted(e, options)] };
+  }
+  documents.set(query, prepared);
+  if (documents.size > DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
+  return prepared;
+}
+
 /** Executes one GraphQL request against our tables. Problems with the request come back as GraphQL errors. */
 export async function executeSubgraphRequest(
   request: SubgraphRequest,
@@ -112,16 +143,9 @@ export async function executeSubgraphRequest(
   }
 
   const schema = subgraphSchema();
-  let document;
-  try {
-    document = parse(query, { maxTokens: 10_000 });
-  } catch (e) {
-    return { status: 200, body: { errors: [toFormatted(e, options)] }, statements: 0 };
-  }
-  const validationErrors = validate(schema, document, RULES);
-  if (validationErrors.length > 0) {
-    return { status: 200, body: { errors: validationErrors.map((e) => e.toJSON()) }, statements: 0 };
-  }
+  const prepared = prepare(schema, query, options);
+  if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
+  const { document } = prepared;
   const vars = (variables ?? {}) as Record<string, unknown>;
   const limitErrors = checkDocumentLimits(schema, document, operationName as string | undefined, vars, limits);
   if (limitErrors.length > 0) {
