@@ -15,6 +15,8 @@ export interface Log {
   topics: Hex[];
   data: Hex;
   blockNumber: Hex;
+  transactionHash: Hex;
+  logIndex: Hex;
 }
 
 export interface Receipt {
@@ -41,6 +43,9 @@ export class Chain {
   private nonces = new Map<Address, number>();
   /** `${address}|${topic0}` → logs seen, over every transaction this chain sent. */
   readonly logTally = new Map<string, number>();
+  /** Logs whose topic0 is in `keepTopics`, in chain order (for registrar actions); others are only tallied. */
+  readonly keptLogs: Log[] = [];
+  keepTopics = new Set<Hex>();
   /** Hook for progress lines. */
   onBlock: (txCount: number) => void = () => {};
 
@@ -115,6 +120,7 @@ export class Chain {
         for (const log of receipt.logs) {
           const key = `${log.address.toLowerCase()}|${log.topics[0] ?? "0x"}`;
           this.logTally.set(key, (this.logTally.get(key) ?? 0) + 1);
+          if (log.topics[0] && this.keepTopics.has(log.topics[0])) this.keptLogs.push(log);
         }
         receipts.push(receipt);
       }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type DevnetManifest, devnetManifestSchema } from "../../src/namespaces/devnet-manifest";
 import { type AnvilChain, startAnvil } from "./anvil";
+import { actionTopics, registrarActions, source } from "./actions";
 import { Chain } from "./chain";
 import { loadDevnetContracts } from "./contracts";
 import { type ManifestDatasource, countEvents, writeManifest } from "./manifest";
@@ -10,6 +11,7 @@ import { runScenario } from "./scenario/index";
 export { devnetAbis, loadDevnetContracts, MANIFEST_CONTRACT_SOURCES } from "./contracts";
 export { manifestContractEvents, ponderSignature } from "./events";
 export type { DevnetScenario, NameFacts } from "./scenario/model";
+export type { RegistrarActionFact } from "./actions";
 
 /** The typed `scenario` of a manifest written by the devnet (throws for a hand-written manifest without one). */
 export function scenarioOf(manifest: DevnetManifest): import("./scenario/model").DevnetScenario {
@@ -71,6 +73,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     let txs = 0;
     for (const chain of [root, base, linea]) {
       await chain.syncNonces();
+      chain.keepTopics = actionTopics();
       chain.onBlock = (n) => {
         txs += n;
       };
@@ -161,6 +164,22 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           lineanames: Object.fromEntries(Object.entries(lc).map(([k, v]) => [k, v.address])),
         },
         eventCounts: countEvents(datasources),
+        registrarActions: [
+          ...registrarActions(root, source("ensroot", "BaseRegistrar", rc.BaseRegistrar.address), [
+            source("ensroot", "LegacyEthRegistrarController", rc.LegacyEthRegistrarController.address),
+            source("ensroot", "WrappedEthRegistrarController", rc.WrappedEthRegistrarController.address),
+            source("ensroot", "UnwrappedEthRegistrarController", rc.UnwrappedEthRegistrarController.address),
+            source("ensroot", "RenewalWithReferrer", rc.RenewalWithReferrer.address),
+          ]),
+          ...registrarActions(base, source("basenames", "BaseRegistrar", bc.BaseRegistrar.address), [
+            source("basenames", "EARegistrarController", bc.EARegistrarController.address),
+            source("basenames", "RegistrarController", bc.RegistrarController.address),
+            source("basenames", "UpgradeableRegistrarController", bc.UpgradeableRegistrarController.address),
+          ]),
+          ...registrarActions(linea, source("lineanames", "BaseRegistrar", lc.BaseRegistrar.address), [
+            source("lineanames", "EthRegistrarController", lc.EthRegistrarController.address),
+          ]),
+        ],
         blocks: {
           "31337": await root.blockNumber(),
           "31338": await base.blockNumber(),

@@ -164,6 +164,29 @@ describe("scenario", () => {
   });
 });
 
+describe("registrar actions", () => {
+  it("pair every registrar event with the controller events of the same label and transaction", () => {
+    const { registrarActions, eventCounts, names } = scenario();
+    const count = (k: string) => eventCounts[k] ?? 0;
+    for (const ds of ["ensroot", "basenames", "lineanames"]) {
+      const actions = registrarActions.filter((a) => a.registrar === `${ds}/BaseRegistrar`);
+      const registrarEvents = count(`${ds}/BaseRegistrar:NameRegistered`) + count(`${ds}/BaseRegistrar:NameRegisteredWithRecord`) + count(`${ds}/BaseRegistrar:NameRenewed`);
+      expect(actions.length, ds).toBe(registrarEvents);
+      // Renewals always come through a controller; registrations too, except migrations and premints.
+      expect(actions.filter((a) => a.type === "renewal" && a.controllerEvents.length === 0)).toEqual([]);
+      const bare = actions.filter((a) => a.type === "registration" && a.controllerEvents.length === 0).length;
+      const expectedBare = names.filter((n) => n.chainId === actions[0].chainId && ((n.via === "old-registry" && n.migrated === true) || n.via === "basenames-premint")).length;
+      expect(bare, ds).toBe(expectedBare);
+    }
+    const referred = registrarActions.filter((a) => a.controllerEvents.some((e) => e.event === "RenewalReferred"));
+    expect(referred.length).toBe(eventCounts["ensroot/RenewalWithReferrer:RenewalReferred"]);
+    for (const a of referred) expect(a.controllerEvents.map((e) => e.contract)).toEqual(["ensroot/WrappedEthRegistrarController", "ensroot/RenewalWithReferrer"]);
+    // A referrer whose high 12 bytes are not zero (it decodes to the zero address).
+    expect(registrarActions.some((a) => a.controllerEvents.some((e) => e.referrer && !e.referrer.startsWith("0x000000000000000000000000")))).toBe(true);
+    for (const a of registrarActions) for (const e of a.controllerEvents) if (e.label !== undefined) expect(labelhash(e.label)).toBe(a.labelhash);
+  });
+});
+
 describe("onchain facts of every scenario name", () => {
   const abis = () => devnetAbis() as Record<string, Abi>;
   const addressOf = (ds: string, contract: string) => manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract].address as Address;

@@ -68,6 +68,8 @@ export interface DevnetScenario {
   };
   accounts: Address[];
   otherContracts: Record<string, Record<string, Address>>;
+  /** Every registration and renewal: the registrar event with the controller events of the same label and tx. */
+  registrarActions: import("../actions").RegistrarActionFact[];
   /** `<datasource>/<Contract>:<Event>` → logs emitted. */
   eventCounts: Record<string, number>;
   /** Latest block per chain id after the scenario and its padding. */
