@@ -87,11 +87,13 @@ export async function nameRenewed(
       `registrars: NameRenewed of ${node} (labelhash ${labelhash}) under ${sub.managedName} in tx ${event.transaction.hash} on chain ${context.chain.id}, but no registration of it was indexed`,
     );
   }
+  // Read before the update: the store may hand back the cached row, which the update changes in place.
+  const previousExpiry = lifecycle.expiresAt;
   await context.db.update(schema.registrationLifecycle, { id: node }).set({ expiresAt: event.args.expires });
   await insertAction(context, sub, event, {
     type: "renewal",
     node,
-    incrementalDuration: event.args.expires - lifecycle.expiresAt,
+    incrementalDuration: event.args.expires - previousExpiry,
   });
 }
 

@@ -1,0 +1,93 @@
+import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "../../ponder.schema";
+
+/*
+ * A throwaway PostgreSQL schema with the tables the registrar-actions and name-tokens routes read, created from the
+ * drizzle definitions in ponder.schema.ts (the same column names, types and indexes Ponder creates).
+ */
+
+export const PG_URL = process.env.REGISTRARS_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+const TABLES: PgTable[] = [
+  schema.domain,
+  schema.subregistry,
+  schema.registrationLifecycle,
+  schema.registrarAction,
+  schema.registrarActionLink,
+  schema.nameToken,
+];
+
+function ddl(): string[] {
+  const out: string[] = [];
+  for (const table of TABLES) {
+    const config = getTableConfig(table);
+    const cols = config.columns.map((c) => {
+      let def = `"${c.name}" ${c.getSQLType()}`;
+      if (c.primary) def += " PRIMARY KEY";
+      else if (c.notNull) def += " NOT NULL";
+      if (c.hasDefault && (typeof c.default === "number" || typeof c.default === "boolean")) def += ` DEFAULT ${c.default}`;
+      return def;
+    });
+    out.push(`CREATE TABLE "${config.name}" (${cols.join(", ")})`);
+    for (const idx of config.indexes) {
+      const columns = idx.config.columns.map((c) => `"${(c as { name: string }).name}"`).join(", ");
+      out.push(`CREATE INDEX "${idx.config.name ?? `${config.name}_${idx.config.columns.length}_${out.length}`}" ON "${config.name}" (${columns})`);
+    }
+  }
+  return out;
+}
+
+export interface TestSchema {
+  name: string;
+  pool: pg.Pool;
+  db: ReturnType<typeof drizzle>;
+  query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+}
+
+export async function createTestSchema(prefix: string): Promise<TestSchema> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA "${name}"`);
+    await admin.query(`SET search_path TO "${name}"`);
+    for (const stmt of ddl()) await admin.query(stmt);
+  } finally {
+    await admin.end();
+  }
+  const pool = new pg.Pool({ connectionString: PG_URL, options: `-c search_path="${name}"`, max: 4 });
+  return {
+    name,
+    pool,
+    db: drizzle(pool),
+    async query<T>(text: string, values?: unknown[]) {
+      return (await pool.query(text, values)).rows as T[];
+    },
+    async drop() {
+      await pool.end();
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Inserts rows given with the tables' database column names. */
+export async function insertRows(s: TestSchema, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const per = Math.floor(30_000 / columns.length);
+  for (let i = 0; i < rows.length; i += per) {
+    const chunk = rows.slice(i, i + per);
+    const values: unknown[] = [];
+    const tuples = chunk.map((row) => `(${columns.map((c) => `$${values.push(row[c])}`).join(", ")})`);
+    await s.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")}`, values);
+  }
+}
