@@ -1,9 +1,25 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { AppConfig } from "../../config";
 
 const require = createRequire(import.meta.url);
-const packageVersion = (name: string): string => (require(`${name}/package.json`) as { version: string }).version;
+/** An installed package's version, looked up as Node resolves packages (some do not export their package.json). */
+function packageVersion(name: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      return (JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+    } catch {
+      // Not installed at this level; keep walking up.
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return "unknown";
+    dir = parent;
+  }
+}
 const ownVersion = (require("../../../package.json") as { version: string }).version;
 
 /** The response of GET /api/config (spec §2.1 plus the notes' URLs and feature flags). */

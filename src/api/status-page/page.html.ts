@@ -8,6 +8,7 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>nameindex — indexing status</title>
+<link rel="icon" href="data:,">
 <style>
   :root { color-scheme: light dark; --ok: #2e9d5b; --warn: #c98a00; --bad: #c43d3d; --bar: #3b6fd4; }
   body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; padding: 0 1rem; }
