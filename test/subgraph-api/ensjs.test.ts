@@ -27,7 +27,7 @@ let client: ReturnType<typeof makeClient>;
 function makeClient(url: string) {
   const chain = addEnsContracts(mainnet);
   return createPublicClient({
-    chain: { ...chain, subgraphs: { ens: { url } } },
+    chain: { ...(chain as object), subgraphs: { ens: { url } } } as typeof chain,
     // Only the subgraph is asked; no RPC is reachable or needed.
     transport: http("http://127.0.0.1:9"),
   });

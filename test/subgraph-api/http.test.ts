@@ -201,3 +201,21 @@ describe("NUL characters", () => {
     }
   });
 });
+
+describe("browsers and other clients", () => {
+  it("CORS: preflight and headers on answers", async () => {
+    const pre = await app.request("/subgraph", {
+      method: "OPTIONS",
+      headers: { origin: "https://app.ens.domains", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    expect(pre.status).toBeLessThan(300);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+    const res = await post({ query: "{ domains(first: 1) { id } }" }, { "content-type": "application/json", origin: "https://x.example" });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("application/graphql bodies", async () => {
+    const res = await post("{ domains(where: { name: \"eth\" }) { name } }", { "content-type": "application/graphql" });
+    expect(await res.json()).toEqual({ data: { domains: [{ name: "eth" }] } });
+  });
+});

@@ -25,7 +25,7 @@ function sorted(rows: D[], key: (d: D) => string | bigint | number | null, direc
     let c = 0;
     if (x === null && y !== null) c = 1;
     else if (x !== null && y === null) c = -1;
-    else if (x !== null && y !== null) c = typeof x === "string" ? byteCompare(x, y as string) : x < y ? -1 : x > y ? 1 : 0;
+    else if (x !== null && y !== null) c = typeof x === "string" ? byteCompare(x, y as string) : (x as bigint) < (y as bigint) ? -1 : (x as bigint) > (y as bigint) ? 1 : 0;
     if (c === 0) c = byteCompare(a.id as string, b.id as string);
     return direction === "asc" ? c : -c;
   };

@@ -11,6 +11,7 @@ import {
   VariablesInAllowedPositionRule,
 } from "graphql";
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import { SubgraphQueryError } from "./errors";
 import { checkDocumentLimits, type DocumentLimits, LenientVariablesInAllowedPositionRule } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
@@ -216,6 +217,8 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const resolved = { ...options, getMeta: options.getMeta ?? defaultMeta(options) };
   const app = new Hono();
+  // Browser apps (the ENS manager app, ensjs in a page) query subgraphs cross-origin.
+  app.use("*", cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["content-type"] }));
 
   const respond = async (request: SubgraphRequest) => {
     const r = await executeSubgraphRequest(request, resolved);
@@ -242,6 +245,8 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
     if (Buffer.byteLength(text) > limits.maxBodyBytes) {
       return c.json({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }, 413);
     }
+    // `application/graphql`: the body is the query itself.
+    if ((c.req.header("content-type") ?? "").includes("application/graphql")) return respond({ query: text });
     let body: unknown;
     try {
       body = JSON.parse(text);
