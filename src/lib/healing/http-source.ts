@@ -80,6 +80,7 @@ export class HttpLabelSource implements LabelSource {
   private failure(status: number, body: unknown): Error {
     const detail = isObject(body) && typeof body.error === "string" ? `: ${body.error}` : "";
     if (status >= 500) return new TransientLabelSourceError(`${this.description} answered ${status}${detail}`);
+    if (status === 404) return this.unexpected(status, body);
     return new LabelHealingError(
       `${this.description} rejected the request with ${status}${detail}. Check LABELS_SERVICE_URL and that ` +
         `the service serves the pinned label set (${this.query.replace("&", ", ")}).`,

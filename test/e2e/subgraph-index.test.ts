@@ -1,0 +1,348 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Address, type Hex, createWalletClient, http, publicActions } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RegistryAbi } from "../../abis";
+import { startDevnet } from "../../devnet/src/index";
+import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
+import type { LabelsServer } from "../../labels-service/src/index";
+import { makeSubnode } from "../../src/lib/names";
+import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
+import type { NameFacts } from "../../devnet/src/index";
+import { findFreePort } from "../../scripts/lib/ports";
+import { startPonder } from "../../scripts/lib/ponder-process";
+import pg from "pg";
+import { LOCAL_POSTGRES_URL, projectRoot } from "../support/indexer-harness";
+import {
+  allowedLabels,
+  compareRegistry,
+  expectedSubdomainCounts,
+  GRACE_PERIOD_SECONDS,
+  type DomainRow,
+  type IndexSnapshot,
+  labelhashOf,
+  namehash,
+  readChain,
+  readIndex,
+  ZERO_ADDRESS,
+} from "./subgraph-compare";
+
+/*
+ * The subgraph plugin on the devnet, in both modes, compared with the chain's own answers (eth_call): registry
+ * owner/resolver/ttl, base registrar registrant/expiry, NameWrapper holders, resolver addr/text values, names,
+ * subdomain counts and event rows. On top of the devnet scenario the test migrates one old-registry TLD that has a
+ * resolver and a TTL to the new registry without setting them again: the default mode must clear them (as the
+ * chain does), compatible mode must keep them (as the subgraph does).
+ */
+
+const MIGRATION_LABEL = "migration";
+const MIGRATION_TTL = 777n;
+const ETH_NODE = namehash("eth");
+
+let work: string;
+let devnet: Awaited<ReturnType<typeof startDevnet>>;
+let manifest: DevnetManifest;
+const servers: LabelsServer[] = [];
+let demoUrl: string;
+let subgraphDbPath: string;
+let legacyResolver: Address;
+let databaseUrl: string;
+let database: string;
+
+/**
+ * Ponder keeps fetched logs in the database's shared `ponder_sync` schema, keyed by chain id and block: a devnet
+ * reuses chain 31337 with new contents, so each run gets a database of its own.
+ */
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: LOCAL_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  database = `nameindex_sg_${Date.now().toString(36)}_${process.pid}`;
+  await adminQuery(`create database "${database}"`);
+  databaseUrl = LOCAL_POSTGRES_URL.replace(/\/[^/]*$/, `/${database}`);
+  work = mkdtempSync(join(tmpdir(), "nameindex-subgraph-e2e-"));
+  devnet = await startDevnet({ seed: 3, names: 40, manifestPath: join(work, "manifest.json") });
+  manifest = devnet.manifest;
+  const scenario = manifest.scenario as { labels: string[]; unhealableLabels: string[]; otherContracts: { ensroot: Record<string, Address> } };
+  legacyResolver = scenario.otherContracts.ensroot.LegacyPublicResolver!;
+  await migrateOneOldTld();
+
+  // Default mode heals from the "demo" set over HTTP; compatible mode needs the "subgraph" set, read from SQLite.
+  const demoDb = join(work, "demo.sqlite");
+  subgraphDbPath = join(work, "subgraph.sqlite");
+  const common = { extraLabels: [...scenario.labels, MIGRATION_LABEL], excludeLabels: scenario.unhealableLabels };
+  await ingestDemoLabelSet({ dbPath: demoDb, ...common });
+  await ingestDemoLabelSet({ dbPath: subgraphDbPath, labelSetId: "subgraph", ...common });
+  const server = await startLabelsServer({ dbPath: demoDb, port: 0, host: "127.0.0.1" });
+  servers.push(server);
+  demoUrl = server.url;
+}, 300_000);
+
+afterAll(async () => {
+  for (const s of servers) await s.close().catch(() => {});
+  await devnet?.stop();
+  if (database) await adminQuery(`drop database if exists "${database}" with (force)`).catch(() => {});
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** An old-registry TLD with resolver and TTL, then taken over by the new registry with only an owner. */
+async function migrateOneOldTld() {
+  const ds = manifest.datasources.ensroot!;
+  const rpcUrl = manifest.chains[String(ds.chainId)]!.rpcUrl;
+  const client = createWalletClient({ transport: http(rpcUrl) }).extend(publicActions);
+  const [deployer] = await client.getAddresses();
+  const root = `0x${"0".repeat(64)}` as Hex;
+  const send = async (address: Address, functionName: "setSubnodeRecord" | "setSubnodeOwner", args: readonly unknown[]) => {
+    const abi = [...RegistryAbi, ...SUBNODE_ABI];
+    const hash = await client.writeContract({ account: deployer!, chain: null, address, abi, functionName, args: args as never });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`${functionName} reverted`);
+  };
+  const label = labelhashOf(MIGRATION_LABEL);
+  await send(ds.contracts.RegistryOld!.address as Address, "setSubnodeRecord", [root, label, deployer, legacyResolver, MIGRATION_TTL]);
+  await send(ds.contracts.Registry!.address as Address, "setSubnodeOwner", [root, label, deployer]);
+  // Keep every event well inside the finalized range Ponder backfills.
+  await client.request({ method: "anvil_mine" as never, params: ["0x40"] as never });
+}
+
+const SUBNODE_ABI = [
+  {
+    type: "function",
+    name: "setSubnodeRecord",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "node", type: "bytes32" },
+      { name: "label", type: "bytes32" },
+      { name: "owner", type: "address" },
+      { name: "resolver", type: "address" },
+      { name: "ttl", type: "uint64" },
+    ],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "setSubnodeOwner",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "node", type: "bytes32" },
+      { name: "label", type: "bytes32" },
+      { name: "owner", type: "address" },
+    ],
+    outputs: [{ name: "", type: "bytes32" }],
+  },
+] as const;
+
+/** `ponder start` (subgraph plugin only) into a fresh PostgreSQL schema, until /ready; returns its snapshot. */
+async function indexWith(mode: "default" | "compat"): Promise<{ index: IndexSnapshot; stop: () => Promise<void>; logFile: string }> {
+  const schema = `sg_${mode}_${Date.now().toString(36)}`;
+  const port = await findFreePort();
+  const logFile = join(work, `ponder-${mode}.log`);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NAMESPACE: "devnet",
+    DEVNET_MANIFEST: devnet.manifestPath,
+    PLUGINS: "subgraph",
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    PORT: String(port),
+    SUBGRAPH_COMPAT: mode === "compat" ? "true" : "false",
+    LABELS_SERVICE_URL: demoUrl,
+  };
+  delete env.LABEL_SET_ID;
+  delete env.LABEL_SET_VERSION;
+  if (mode === "compat") env.LABELS_DB = subgraphDbPath;
+  else delete env.LABELS_DB;
+  const ponder = startPonder({ projectRoot, command: "start", port, schema, env, logFile });
+  const stop = async () => {
+    await ponder.stop();
+  };
+  try {
+    await ponder.ready();
+    return { index: await readIndex(databaseUrl, schema), stop, logFile };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+for (const mode of ["default", "compat"] as const) {
+  describe(`subgraph plugin, ${mode} mode, against the devnet's contracts`, () => {
+    let index: IndexSnapshot;
+    let chain: Awaited<ReturnType<typeof readChain>>;
+    let stop: (() => Promise<void>) | undefined;
+    const labelMode = mode === "compat" ? "subgraph" : "normalized";
+    const migrationNode = makeSubnode(`0x${"0".repeat(64)}`, labelhashOf(MIGRATION_LABEL));
+    const rootNames = () => ((manifest.scenario as { names: NameFacts[] }).names).filter((n) => n.chainId === manifest.datasources.ensroot!.chainId);
+
+    beforeAll(async () => {
+      const run = await indexWith(mode);
+      stop = run.stop;
+      index = run.index;
+      chain = await readChain(manifest, [...index.domains.keys()]);
+    }, 300_000);
+    afterAll(async () => {
+      await stop?.();
+    });
+
+    it("owner, resolver, ttl and wrapped owner of every domain equal the registry's and NameWrapper's answers", () => {
+      const mismatches = compareRegistry(index, chain.records);
+      if (mode === "default") {
+        expect(mismatches).toEqual([]);
+      } else {
+        // The subgraph keeps the old registry's resolver and TTL of a migrated node; nothing else differs.
+        expect(mismatches.map((m) => [m.node, m.field, m.indexed, m.chain])).toEqual(
+          expect.arrayContaining([
+            [migrationNode, "resolver", legacyResolver.toLowerCase(), ZERO_ADDRESS],
+            [migrationNode, "ttl", MIGRATION_TTL, 0n],
+          ]),
+        );
+        expect(mismatches).toHaveLength(2);
+      }
+      const migrated = index.domains.get(migrationNode)!;
+      expect(migrated.is_migrated).toBe(true);
+      expect(migrated.owner_id).toBe(chain.records.get(migrationNode)!.owner);
+    });
+
+    it(".eth registrations: registrant, expiry and Domain.expiryDate (+90 days) equal the base registrar's", async () => {
+      let checked = 0;
+      for (const d of index.domains.values()) {
+        if (d.parent_id !== ETH_NODE || !d.labelhash) continue;
+        const registration = index.registrations.get(d.labelhash);
+        const onchain = await chain.registrar(d.labelhash);
+        if (onchain.expires === 0n) {
+          expect(registration, `${d.name} has no registration on chain`).toBeUndefined();
+          continue;
+        }
+        expect(registration, `registration of ${d.name}`).toBeDefined();
+        expect(registration!.domain_id).toBe(d.id);
+        expect(BigInt(registration!.expiry_date)).toBe(onchain.expires);
+        expect(BigInt(d.expiry_date!)).toBe(onchain.expires + GRACE_PERIOD_SECONDS);
+        expect(registration!.registrant_id).toBe(onchain.owner);
+        expect(d.registrant_id).toBe(onchain.owner);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(10);
+    });
+
+    it("every scenario name is indexed under its healed name, or with encoded labels where it cannot be shown", () => {
+      const unhealable = new Set((manifest.scenario as { unhealableLabels: string[] }).unhealableLabels);
+      for (const facts of rootNames()) {
+        const d = index.domains.get(facts.node.toLowerCase() as Hex);
+        expect(d, `domain ${facts.name}`).toBeDefined();
+        expect(d!.name).not.toBeNull();
+        expect(d!.name!.includes("\0")).toBe(false);
+        // A label with a dot is one label, so compare label by label from the leaf, following parents.
+        let node: Hex | null = d!.id;
+        for (const label of facts.labels) {
+          const row: DomainRow = index.domains.get(node!)!;
+          const shown = row.name!.split(".")[0]!;
+          const allowed = allowedLabels(label, labelMode, !unhealable.has(label));
+          expect(allowed, `label ${JSON.stringify(label)} of ${JSON.stringify(facts.name)} shown as ${shown}`).toContain(shown);
+          // labelName is the plaintext label exactly when the name shows it.
+          expect(row.label_name).toBe(shown === label ? label : null);
+          node = row.parent_id;
+        }
+        expect(node).toBe(`0x${"0".repeat(64)}`);
+        // Names registered through a controller carry their plaintext label.
+        if (facts.via.endsWith("-controller") && facts.labels.length === 2) {
+          expect(d!.name).toBe(`${allowedLabels(facts.labels[0]!, labelMode, true)[0]}.eth`);
+        }
+      }
+    });
+
+    it("subdomainCount counts the children that are not empty on chain", () => {
+      const expected = expectedSubdomainCounts(index, chain.records);
+      const wrong = [...index.domains.values()]
+        .filter((d) => d.subdomain_count !== expected.get(d.id))
+        .map((d) => [d.name, d.subdomain_count, expected.get(d.id)]);
+      expect(wrong).toEqual([]);
+      expect(index.domains.get(ETH_NODE)!.subdomain_count).toBeGreaterThan(10);
+    });
+
+    it("wrapped names: WrappedDomain rows follow the NameWrapper, with names decoded from DNS wire format", () => {
+      const wrappedOnChain = [...chain.records.entries()].filter(([, r]) => r.wrappedOwner !== ZERO_ADDRESS);
+      expect(wrappedOnChain.length).toBeGreaterThan(3);
+      for (const [node, record] of wrappedOnChain) {
+        const w = index.wrappedDomains.get(node);
+        expect(w, `WrappedDomain ${index.domains.get(node)?.name}`).toBeDefined();
+        expect(w!.owner_id).toBe(record.wrappedOwner);
+        const d = index.domains.get(node)!;
+        // The wrapper's name is the domain's whenever every label can be shown.
+        if (w!.name !== null && !w!.name.includes("[") && !d.name!.includes("[")) expect(w!.name).toBe(d.name);
+      }
+      for (const w of index.wrappedDomains.values()) expect(chain.records.get(w.id)!.wrappedOwner).not.toBe(ZERO_ADDRESS);
+    });
+
+    it("resolver addr and text values equal the resolvers' answers", async () => {
+      let texts = 0;
+      for (const facts of rootNames()) {
+        const d = index.domains.get(facts.node.toLowerCase() as Hex)!;
+        if (!d.resolver_id) continue;
+        const resolver = index.resolvers.get(d.resolver_id)!;
+        const addr = await chain.addr(resolver.address, d.id);
+        expect(resolver.addr_id ?? ZERO_ADDRESS, `addr of ${facts.name}`).toBe(addr);
+        expect(d.resolved_address_id ?? ZERO_ADDRESS).toBe(addr);
+        for (const key of resolver.texts ?? []) {
+          // Only the newer TextChanged carries the value; the older one (LegacyPublicResolver) leaves it null.
+          const latest = index.latestTexts.get(`${resolver.id}|${key}`);
+          if (latest === null) continue;
+          expect(latest, `text ${key} of ${facts.name}`).toBe(await chain.text(resolver.address, d.id, key));
+          texts++;
+        }
+      }
+      expect(texts).toBeGreaterThan(3);
+    });
+
+    it("one event row per event the subgraph records", () => {
+      const counts = (manifest.scenario as { eventCounts: Record<string, number> }).eventCounts;
+      const c = (name: string) => counts[`ensroot/${name}`] ?? 0;
+      expect(index.eventCounts.name_registered).toBe(c("BaseRegistrar:NameRegistered"));
+      expect(index.eventCounts.name_renewed).toBe(c("BaseRegistrar:NameRenewed"));
+      expect(index.eventCounts.name_wrapped).toBe(c("NameWrapper:NameWrapped"));
+      expect(index.eventCounts.name_unwrapped).toBe(c("NameWrapper:NameUnwrapped"));
+      expect(index.eventCounts.fuses_set).toBe(c("NameWrapper:FusesSet"));
+      expect(index.eventCounts.expiry_extended).toBe(c("NameWrapper:ExpiryExtended"));
+      // Every resolver event is recorded (NameChanged with a NUL byte excepted, as in the subgraph).
+      const resolverEvents: [string, string[]][] = [
+        ["addr_changed", ["Resolver:AddrChanged"]],
+        ["multicoin_addr_changed", ["Resolver:AddressChanged"]],
+        ["abi_changed", ["Resolver:ABIChanged"]],
+        ["pubkey_changed", ["Resolver:PubkeyChanged"]],
+        ["contenthash_changed", ["Resolver:ContenthashChanged"]],
+        ["interface_changed", ["Resolver:InterfaceChanged"]],
+        ["authorisation_changed", ["Resolver:AuthorisationChanged"]],
+        ["version_changed", ["Resolver:VersionChanged"]],
+        [
+          "text_changed",
+          [
+            "Resolver:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)",
+            "Resolver:TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)",
+          ],
+        ],
+      ];
+      for (const [table, events] of resolverEvents) {
+        expect(index.eventCounts[table], table).toBe(events.reduce((n, e) => n + c(e), 0));
+      }
+      expect(index.eventCounts.text_changed).toBeGreaterThan(0);
+      expect(index.eventCounts.name_changed).toBeLessThanOrEqual(c("Resolver:NameChanged"));
+      expect(index.eventCounts.name_transferred).toBeLessThanOrEqual(c("BaseRegistrar:Transfer"));
+      expect(index.eventCounts.wrapped_transfer).toBeGreaterThanOrEqual(c("NameWrapper:TransferSingle") + c("NameWrapper:TransferBatch"));
+      // Registry events: all of the new registry's, and the old registry's for nodes not yet migrated.
+      for (const [table, event] of [["transfer", "Transfer"], ["new_resolver", "NewResolver"], ["new_ttl", "NewTTL"]] as const) {
+        expect(index.eventCounts[table], table).toBeGreaterThanOrEqual(c(`Registry:${event}`));
+        expect(index.eventCounts[table], table).toBeLessThan(c(`Registry:${event}`) + c(`RegistryOld:${event}`) + 2);
+      }
+      // Old-registry NewOwner events for migrated nodes are ignored; the test's own migration adds two.
+      expect(index.eventCounts.new_owner).toBeGreaterThanOrEqual(c("Registry:NewOwner") + 1);
+      expect(index.eventCounts.new_owner).toBeLessThanOrEqual(c("Registry:NewOwner") + c("RegistryOld:NewOwner") + 2);
+    });
+  });
+}
