@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingestFile } from "../labels-service/src/index.js";
@@ -17,7 +17,7 @@ const BATCH_SIZE = 100;
 const CONNECTIONS = [32, 64];
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -61,6 +61,12 @@ function fileSize(path: string): number {
   }
 }
 
+/** CPU time (user + system) the process has used, in ms: a load-independent cost per request. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
+}
+
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) / 1024 : NaN;
@@ -92,6 +98,7 @@ async function startServerProcess(): Promise<{ url: string; pid: number; stop: (
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 
 async function main() {
+  const loadAtStart = loadavg();
   console.log(`Building ${LABELS.toLocaleString("en-US")} labels in ${dir} ...`);
   const labels = buildInput();
 
@@ -125,9 +132,19 @@ async function main() {
   const rows: string[][] = [];
   for (const scenario of scenarios) {
     for (const connections of CONNECTIONS) {
+      const cpuBefore = cpuMs(server.pid);
       const r = await autocannon({ url: server.url, connections, duration: DURATION_S, requests: [scenario.request] });
+      const cpuPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
       const failures = r.errors + r.timeouts + (scenario.name === "heal miss" ? 0 : r.non2xx);
-      rows.push([scenario.name, String(connections), Math.round(r.requests.average).toLocaleString("en-US"), `${r.latency.p50}`, `${r.latency.p99}`, String(failures)]);
+      rows.push([
+        scenario.name,
+        String(connections),
+        Math.round(r.requests.average).toLocaleString("en-US"),
+        `${r.latency.p50}`,
+        `${r.latency.p99}`,
+        cpuPerRequest.toFixed(0),
+        String(failures),
+      ]);
       console.error(`  ${scenario.name} @${connections}: ${Math.round(r.requests.average)} req/s p99 ${r.latency.p99} ms`);
     }
   }
@@ -143,9 +160,12 @@ async function main() {
   console.log(`| ingest rate | ${Math.round(LABELS / ingestSeconds).toLocaleString("en-US")} labels/s |`);
   console.log(`| database size | ${mb(dbBytes)} |`);
   console.log(`| server RSS idle / peak under load / after load | ${idleRss.toFixed(0)} / ${peakRss.toFixed(0)} / ${loadedRss.toFixed(0)} MB |`);
-  console.log(`\n| scenario | connections | requests/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|`);
+  console.log(`\n| scenario | connections | requests/s | p50 ms | p99 ms | server CPU µs/request | errors |\n|---|---|---|---|---|---|---|`);
   for (const row of rows) console.log(`| ${row.join(" | ")} |`);
-  console.log(`\n(${DURATION_S} s per run, autocannon over loopback, ${new Date().toISOString()})`);
+  console.log(
+    `\n(${DURATION_S} s per run, autocannon over loopback, ${new Date().toISOString()}; ` +
+      `load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
+  );
   rmSync(dir, { recursive: true, force: true });
 }
 
