@@ -2,6 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { addEnsContracts } from "@ensdomains/ensjs";
 import {
   getDecodedName,
+  getNameHistory,
   getNamesForAddress,
   getSubgraphRecords,
   getSubgraphRegistrant,
@@ -172,5 +173,18 @@ describe("@ensdomains/ensjs subgraph functions", () => {
     const expected = h.rows.domain!.filter((x) => x.parentId === parent.id).map((x) => x.name as string).sort();
     const result = await getSubnames(client, { name: "name00004.eth", orderBy: "name", orderDirection: "asc", allowExpired: true, allowDeleted: true });
     expect(result.map((n: D) => n.name)).toEqual(expected);
+  });
+
+  it("getNameHistory: domain, registration and resolver events of every type", async () => {
+    const history = await getNameHistory(client, { name: "name00000.eth" });
+    expect(history).not.toBeNull();
+    const domain = h.rows.domain!.find((d) => d.name === "name00000.eth")!;
+    const domainEventCount = ["transfer", "new_owner", "new_resolver", "new_ttl", "wrapped_transfer", "name_wrapped", "name_unwrapped", "fuses_set", "expiry_extended"]
+      .flatMap((t) => h.rows[t]!)
+      .filter((e) => e.domainId === domain.id).length;
+    expect(history!.domainEvents.length).toBe(domainEventCount);
+    expect(history!.registrationEvents!.map((e) => e.type)).toContain("NameRegistered");
+    const resolverTypes = new Set(history!.resolverEvents!.map((e) => e.type));
+    expect(resolverTypes.size).toBe(10);
   });
 });

@@ -299,3 +299,13 @@ describe("filter errors are GraphQL errors", () => {
     expect(r.body.errors?.[0]?.message).toMatch(message);
   });
 });
+
+describe("list sizes", () => {
+  it("an _in list over 1000 values is a GraphQL error", async () => {
+    const ids = Array.from({ length: 1001 }, (_, i) => `0x${i.toString(16)}`);
+    const r = await h.raw("query($ids: [ID!]) { domains(where: { id_in: $ids }) { id } }", { ids });
+    expect(r.body.errors?.[0]?.message).toMatch(/1001 values, the limit is 1000/);
+    const ok = await h.raw("query($ids: [ID!]) { domains(where: { id_in: $ids }) { id } }", { ids: ids.slice(0, 1000) });
+    expect(ok.body.errors).toBeUndefined();
+  });
+});

@@ -266,7 +266,12 @@ export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions
   rows.name_changed!.push({ ...nextEvent(), resolverId: r0, name: "name00000.eth" });
   rows.abi_changed!.push({ ...nextEvent(), resolverId: r0, contentType: 1n });
   rows.pubkey_changed!.push({ ...nextEvent(), resolverId: r0, x: `0x${"11".repeat(32)}`, y: `0x${"22".repeat(32)}` });
-  rows.contenthash_changed!.push({ ...nextEvent(), resolverId: r0, hash: "0xe3010170" });
+  // A well-formed IPFS contenthash: clients (ensjs getNameHistory) decode it.
+  rows.contenthash_changed!.push({
+    ...nextEvent(),
+    resolverId: r0,
+    hash: "0xe3010170122029f2d17be6139079dc48696d1f582a8530eb9805b561eda517e22a892c7e3f1f",
+  });
   rows.interface_changed!.push({
     ...nextEvent(),
     resolverId: r0,

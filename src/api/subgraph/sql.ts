@@ -141,6 +141,17 @@ function param(kind: ScalarKind, value: unknown, key: string): SQL {
   }
 }
 
+/** Values in one `_in` / list filter: keeps a statement far below PostgreSQL's 65,535 parameters. */
+export const MAX_LIST_VALUES = 1000;
+
+function checkList(values: unknown, key: string): unknown[] {
+  if (!Array.isArray(values)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
+  if (values.length > MAX_LIST_VALUES) {
+    throw new SubgraphQueryError(`\`${key}\` has ${values.length} values, the limit is ${MAX_LIST_VALUES}`);
+  }
+  return values;
+}
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function likePattern(op: FilterOp, value: string): string {
@@ -150,8 +161,8 @@ function likePattern(op: FilterOp, value: string): string {
   return `%${v}`;
 }
 
-function listParam(kind: ScalarKind, values: unknown, key: string): SQL {
-  if (!Array.isArray(values)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
+function listParam(kind: ScalarKind, list: unknown, key: string): SQL {
+  const values = checkList(list, key);
   if (values.length === 0) return sql`ARRAY[]::${sql.raw(sqlTypeOf(kind))}[]`;
   return sql`ARRAY[${sql.join(
     values.map((v) => param(kind, v, key)),
@@ -175,10 +186,10 @@ function scalarCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unkno
       return sql`${expr} <= ${param(kind, value, key)}`;
     case "in":
     case "not_in": {
-      if (!Array.isArray(value)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
-      if (value.length === 0) return op === "in" ? sql`false` : sql`${expr} IS NOT NULL`;
+      const values = checkList(value, key);
+      if (values.length === 0) return op === "in" ? sql`false` : sql`${expr} IS NOT NULL`;
       const list = sql.join(
-        value.map((v) => param(kind, v, key)),
+        values.map((v) => param(kind, v, key)),
         sql`, `,
       );
       return op === "in" ? sql`${expr} IN (${list})` : sql`${expr} NOT IN (${list})`;
@@ -208,8 +219,7 @@ function listCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unknown
       return sql`NOT coalesce(${expr} @> ${listParam(kind, value, key)}, false)`;
     case "contains_nocase":
     case "not_contains_nocase": {
-      if (!Array.isArray(value)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
-      const all = value.map(
+      const all = checkList(value, key).map(
         (v) => sql`EXISTS (SELECT 1 FROM unnest(${expr}) AS e(v) WHERE lower(e.v::text) = lower(${textValue(v)}))`,
       );
       const cond = all.length ? sql`(${sql.join(all, sql` AND `)})` : sql`true`;
