@@ -8,6 +8,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import type { AddressInfo } from "node:net";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { serve } from "@hono/node-server";
@@ -192,7 +193,11 @@ async function main() {
         errors: r.errors + r.timeouts,
       });
     }
-    console.log(`\n/subgraph at ${CONNECTIONS} connections, ${DURATION} s per query (loopback, PostgreSQL ${PG_URL.replace(/\/\/.*@/, "//")})`);
+    console.log(
+      `\n/subgraph at ${CONNECTIONS} connections, ${DURATION} s per query (loopback, PostgreSQL ${PG_URL.replace(/\/\/.*@/, "//")}); load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")} on ${availableParallelism()} cores`,
+    );
     console.table(table);
   } finally {
     if (child?.pid && child.connected) {

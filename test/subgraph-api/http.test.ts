@@ -219,3 +219,19 @@ describe("browsers and other clients", () => {
     expect(await res.json()).toEqual({ data: { domains: [{ name: "eth" }] } });
   });
 });
+
+describe("fragment bombs", () => {
+  it("a small document expanding to a huge tree is refused quickly", async () => {
+    const levels = 8;
+    const frags = Array.from({ length: levels }, (_, i) =>
+      i === levels - 1
+        ? `fragment F${i} on Domain { id }`
+        : `fragment F${i} on Domain { ${Array.from({ length: 12 }, () => `...F${i + 1}`).join(" ")} parent { ...F${i + 1} } }`,
+    ).join("\n");
+    const started = Date.now();
+    const res = await post({ query: `{ domains(first: 1) { ...F0 } }\n${frags}` });
+    expect(res.status).toBe(200);
+    expect((await res.json()).errors?.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});

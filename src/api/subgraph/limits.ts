@@ -65,6 +65,9 @@ export function checkDocumentLimits(
   let maxDepthSeen = 0;
   let rows = 0;
   let overflow = false;
+  // Fragments spread inside fragments can describe a huge tree in a small document: bound the walk itself.
+  let visits = 0;
+  const MAX_VISITS = 50_000;
 
   const walk = (
     set: SelectionSetNode,
@@ -74,6 +77,7 @@ export function checkDocumentLimits(
     seen: Set<string>,
   ): void => {
     for (const sel of set.selections) {
+      if (++visits > MAX_VISITS || depth > limits.maxDepth) return;
       if (sel.kind === Kind.FRAGMENT_SPREAD) {
         const frag = fragments.get(sel.name.value);
         if (!frag || seen.has(frag.name.value)) continue; // cycles are reported by validation
@@ -118,6 +122,7 @@ export function checkDocumentLimits(
   if (root && operation.operation === "query") walk(operation.selectionSet, root, 0, 1, new Set());
 
   const errors: GraphQLError[] = [];
+  if (visits > MAX_VISITS) errors.push(new GraphQLError("Query is too complex: it expands to too many fields"));
   if (maxDepthSeen > limits.maxDepth) {
     errors.push(new GraphQLError(`Query is too deep: ${maxDepthSeen} levels, the limit is ${limits.maxDepth}`));
   }
