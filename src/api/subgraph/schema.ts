@@ -87,7 +87,8 @@ function parseBytes(value: unknown): string {
 
 export const BytesScalar = new GraphQLScalarType({
   name: "Bytes",
-  serialize: (v) => String(v),
+  // The Graph prints bytes as lowercase hex, whatever case a handler stored.
+  serialize: (v) => String(v).toLowerCase(),
   parseValue: parseBytes,
   parseLiteral(ast) {
     if (ast.kind === Kind.STRING) return parseBytes(ast.value);
