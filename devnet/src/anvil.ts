@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -102,15 +102,19 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
       }
     };
     try {
-      await waitForChainId(rpcUrl, opts.chainId, () => child.exitCode !== null);
+      const exitStatus = () =>
+        child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined;
+      await waitForChainId(rpcUrl, opts.chainId, exitStatus);
       watchParent(child.pid!);
       return { chainId: opts.chainId, rpcUrl, pid: child.pid!, stop };
     } catch (error) {
-      lastError = error;
+      // Keep anvil's last words for the error before the log goes with stop().
+      const tail = existsSync(logPath) ? readFileSync(logPath, "utf8").trim().split("\n").slice(-3).join(" | ") : "";
+      lastError = `${error instanceof Error ? error.message : String(error)}${tail ? ` (anvil: ${tail})` : ""}`;
       await stop();
     }
   }
-  throw new Error(`anvil for chain ${opts.chainId} did not start: ${String(lastError)}`);
+  throw new Error(`anvil for chain ${opts.chainId} did not start after 5 attempts: ${String(lastError)}`);
 }
 
 /**
@@ -124,10 +128,11 @@ function watchParent(anvilPid: number): void {
   watcher.unref();
 }
 
-async function waitForChainId(rpcUrl: string, chainId: number, hasExited: () => boolean): Promise<void> {
+async function waitForChainId(rpcUrl: string, chainId: number, hasExited: () => string | undefined): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    if (hasExited()) throw new Error("anvil exited (port taken?)");
+    const exit = hasExited();
+    if (exit) throw new Error(`anvil exited (${exit}; port taken?)`);
     try {
       const res = await fetch(rpcUrl, {
         method: "POST",

@@ -179,11 +179,32 @@ describe("registrar actions", () => {
       expect(bare, ds).toBe(expectedBare);
     }
     const referred = registrarActions.filter((a) => a.controllerEvents.some((e) => e.event === "RenewalReferred"));
-    expect(referred.length).toBe(eventCounts["ensroot/RenewalWithReferrer:RenewalReferred"]);
+    expect(referred.length).toBe(eventCounts["ensroot/RenewalWithReferrer:RenewalReferred"] ?? 0);
     for (const a of referred) expect(a.controllerEvents.map((e) => e.contract)).toEqual(["ensroot/WrappedEthRegistrarController", "ensroot/RenewalWithReferrer"]);
     // A referrer whose high 12 bytes are not zero (it decodes to the zero address).
     expect(registrarActions.some((a) => a.controllerEvents.some((e) => e.referrer && !e.referrer.startsWith("0x000000000000000000000000")))).toBe(true);
     for (const a of registrarActions) for (const e of a.controllerEvents) if (e.label !== undefined) expect(labelhash(e.label)).toBe(a.labelhash);
+  });
+});
+
+describe("primary names", () => {
+  it("one account has a primary name on every chain that forward-resolves to it", async () => {
+    const { crossChainPrimary, names } = scenario();
+    const reverse: Record<string, [string, string]> = {
+      "31337": ["ensroot", "DefaultReverseRegistrar"],
+      "31338": ["reverseBase", "L2ReverseRegistrar"],
+      "31339": ["reverseLinea", "L2ReverseRegistrar"],
+    };
+    for (const [chainId, [ds, contract]] of Object.entries(reverse)) {
+      const name = crossChainPrimary.names[chainId];
+      expect(name, `chain ${chainId}`).toBeTruthy();
+      const address = manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract].address as Address;
+      const abi = (devnetAbis() as Record<string, Abi>).StandaloneReverseRegistrar;
+      expect(await client(Number(chainId)).readContract({ address, abi, functionName: "nameForAddr", args: [crossChainPrimary.address] })).toBe(name);
+      const facts = names.find((n) => n.name === name && n.chainId === Number(chainId))!;
+      const addr = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: (devnetAbis() as Record<string, Abi>).ModernResolver, functionName: "addr", args: [facts.node] });
+      expect((addr as string).toLowerCase()).toBe(crossChainPrimary.address);
+    }
   });
 });
 

@@ -40,12 +40,12 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
   const step1: Tx[] = [];
   const register = (controller: BaseContract, via: string, count: number, withData: boolean) => {
     for (let i = 0; i < count; i++) {
-      const owner = ctx.owner();
+      const owner = i === 0 && via === "basenames-ea-controller" ? ctx.crossChainAccount : ctx.owner();
       const f = baseName(labels.maybeUnhealable(0.1), via, owner);
       names.push(f);
       // Records written by the controller during registration (the resolver trusts it).
       const data = withData
-        ? recordCalls(f, owner, i, rng).map((call) => encodeFunctionData({ abi: resolverAbi, functionName: call.functionName, args: call.args } as never))
+        ? recordCalls(f, owner, names.length - 1, rng).map((call) => encodeFunctionData({ abi: resolverAbi, functionName: call.functionName, args: call.args } as never))
         : [];
       step1.push(tx(owner, controller, ctl, "register", [f.labels[0], owner, dur, A("Resolver"), data], PAYMENT));
     }

@@ -24,6 +24,11 @@ export class ScenarioContext {
     return this.rng.pick(this.owners);
   }
 
+  /** The account that holds a name with records on every chain and sets a primary name on each (cross-chain). */
+  get crossChainAccount(): Address {
+    return this.owners[0];
+  }
+
   otherThan(a: Address): Address {
     for (;;) {
       const b = this.owner();

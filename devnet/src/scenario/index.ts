@@ -9,6 +9,7 @@ import { playLinea } from "./linea";
 import { allocate, type NameFacts } from "./model";
 import { LabelSource, Random, oddLabels } from "./random";
 import { playRoot } from "./root";
+import { setCrossChainPrimary } from "./primary";
 import { playThreeDNS } from "./threedns";
 
 export interface ScenarioChains {
@@ -17,20 +18,23 @@ export interface ScenarioChains {
   linea: Chain;
 }
 
-/** How `--names N` splits across registration paths (weights; every path gets at least one name). */
+/**
+ * How `--names N` splits across registration paths. The minimums make even a tiny scenario exercise every event
+ * kind (each path's story needs a few names: e.g. wrapped names to transfer, unwrap and burn fuses on).
+ */
 const WEIGHTS = {
-  legacy: 20,
-  old: 8,
-  wrapped: 15,
-  unwrapped: 12,
-  ea: 5,
-  regular: 8,
-  upgradeable: 7,
-  premint: 1,
-  threedns: 8,
-  lineaNormal: 8,
-  lineaOwner: 3,
-  lineaPoh: 3,
+  legacy: { weight: 20, min: 5 },
+  old: { weight: 8, min: 2 },
+  wrapped: { weight: 15, min: 7 },
+  unwrapped: { weight: 12, min: 4 },
+  ea: { weight: 5, min: 1 },
+  regular: { weight: 8, min: 3 },
+  upgradeable: { weight: 7, min: 2 },
+  premint: { weight: 1, min: 1 },
+  threedns: { weight: 8, min: 4 },
+  lineaNormal: { weight: 8, min: 4 },
+  lineaOwner: { weight: 3, min: 1 },
+  lineaPoh: { weight: 3, min: 1 },
 };
 
 /** Structural labels every name ends in (or passes through); they are part of `labels` too. */
@@ -42,8 +46,6 @@ const STRUCTURAL = ["eth", "base", "linea", "reverse", "addr"];
  */
 export async function runScenario(chains: ScenarioChains, seed: number, totalNames: number, log: (line: string) => void) {
   const sizes = allocate(totalNames, WEIGHTS);
-  // 3DNS needs four names to show a batch transfer, a single transfer and a burn.
-  sizes.threedns = Math.max(4, sizes.threedns);
   const odd = oddLabels(new Random(seed ^ 0x5eed));
   const mk = (chain: Chain, index: number) =>
     new ScenarioContext(chain, new LabelSource(new Random(seed * 7919 + index), { index, count: 3 }), seed * 104729 + index, log);
@@ -54,20 +56,26 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
   const playRootChain = async () => {
     const d = await deployRoot(chains.root);
     const out = await playRoot(rootCtx, d, { legacy: sizes.legacy, old: sizes.old, wrapped: sizes.wrapped, unwrapped: sizes.unwrapped }, odd);
-    return { d, ...out };
+    const crossChain = await setCrossChainPrimary(rootCtx, d.contracts.DefaultReverseRegistrar.address, ".eth");
+    if (crossChain) (out.primaries[rootCtx.crossChainAccount.toLowerCase()] ??= {}).default = crossChain;
+    return { d, ...out, crossChain };
   };
   const playBaseChain = async () => {
     const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({ label: baseCtx.labels.word(), owner: baseCtx.owner() }));
     const d = await deployBase(chains.base, premints);
     const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
     const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
-    return { d, primaries: basenames.primaries, threedns };
+    const crossChain = await setCrossChainPrimary(baseCtx, d.contracts.L2ReverseRegistrar.address, ".base.eth");
+    if (crossChain) basenames.primaries[baseCtx.crossChainAccount.toLowerCase()] = crossChain;
+    return { d, primaries: basenames.primaries, threedns, crossChain };
   };
   const playLineaChain = async () => {
     const pohAccounts = chains.linea.accounts.slice(-Math.min(10, chains.linea.accounts.length - 1));
     const d = await deployLinea(chains.linea, pohAccounts);
     const out = await playLinea(lineaCtx, d, { normal: sizes.lineaNormal, owner: sizes.lineaOwner, poh: Math.min(sizes.lineaPoh, pohAccounts.length) }, pohAccounts);
-    return { d, ...out };
+    const crossChain = await setCrossChainPrimary(lineaCtx, d.contracts.L2ReverseRegistrar.address, ".linea.eth");
+    if (crossChain) out.primaries[lineaCtx.crossChainAccount.toLowerCase()] = crossChain;
+    return { d, ...out, crossChain };
   };
   const [root, base, linea] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain()]);
 
@@ -96,6 +104,11 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
         root: root.primaries,
         base: base.primaries,
         linea: linea.primaries,
+      },
+      /** One account with a primary name on every chain (default reverse registrar on the root chain). */
+      crossChainPrimary: {
+        address: rootCtx.crossChainAccount.toLowerCase() as Address,
+        names: { "31337": root.crossChain, "31338": base.crossChain, "31339": linea.crossChain },
       },
       accounts: chains.root.accounts.map((a) => a.toLowerCase() as Address),
     },

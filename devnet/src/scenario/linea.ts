@@ -33,7 +33,11 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
     book.add({ name: `${label}.linea.eth`, labels: [label, "linea", "eth"], node: childNode(LINEA_ETH_NODE, label), chainId: chain.chainId, via, registryOwner: A("NameWrapper"), registrant: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
 
   ctx.log(`linea: ${sizes.normal + sizes.owner + sizes.poh} Lineanames registrations`);
-  const regs = Array.from({ length: sizes.normal }, () => ({ label: labels.maybeUnhealable(0.1), owner: ctx.owner(), secret: ctx.secret() }));
+  const regs = Array.from({ length: sizes.normal }, (_, i) => ({
+    label: labels.maybeUnhealable(0.1),
+    owner: i === 0 ? ctx.crossChainAccount : ctx.owner(),
+    secret: ctx.secret(),
+  }));
   const commitments = await chain.readMany<Hex>(
     regs.map((r) => ({ to: A("EthRegistrarController"), abi: ctl, functionName: "makeCommitment", args: [r.label, r.owner, dur, r.secret, A("Resolver"), 0] })),
   );

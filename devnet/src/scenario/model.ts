@@ -43,12 +43,12 @@ export class NameBook {
   }
 }
 
-/** Splits `total` names across kinds by weight, giving every kind at least one. */
-export function allocate<K extends string>(total: number, weights: Record<K, number>): Record<K, number> {
+/** Splits `total` names across kinds by weight, giving every kind at least its minimum. */
+export function allocate<K extends string>(total: number, weights: Record<K, { weight: number; min: number }>): Record<K, number> {
   const keys = Object.keys(weights) as K[];
-  const sum = keys.reduce((s, k) => s + weights[k], 0);
+  const sum = keys.reduce((s, k) => s + weights[k].weight, 0);
   const out = {} as Record<K, number>;
-  for (const k of keys) out[k] = Math.max(1, Math.round((total * weights[k]) / sum));
+  for (const k of keys) out[k] = Math.max(weights[k].min, Math.round((total * weights[k].weight) / sum));
   return out;
 }
 
@@ -66,6 +66,8 @@ export interface DevnetScenario {
     base: Record<string, string>;
     linea: Record<string, string>;
   };
+  /** One account with a primary name on every chain whose ETH address record points back at it. */
+  crossChainPrimary: { address: Address; names: Record<string, string | undefined> };
   accounts: Address[];
   otherContracts: Record<string, Record<string, Address>>;
   /** Every registration and renewal: the registrar event with the controller events of the same label and tx. */

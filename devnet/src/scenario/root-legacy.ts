@@ -45,7 +45,8 @@ export async function playLegacyEras(kit: RootKit, sizes: RootSizes, odd: Record
   ctx.log(`root: ${sizes.legacy} legacy-controller registrations, migrating old names`);
   const legacyLabels = Array.from({ length: sizes.legacy }, (_, i) => (i === 0 ? labels.take(odd.uppercase) : labels.maybeUnhealable(0.1)));
   const legacy = legacyLabels.map((label, i) => {
-    const owner = ctx.owner();
+    // Name 2 (a word with records) belongs to the cross-chain account; name 0 is the odd uppercase label.
+    const owner = i === 2 ? ctx.crossChainAccount : ctx.owner();
     const withConfig = i % 2 === 0;
     return { label, owner, secret: ctx.secret(), withConfig, resolver: withConfig ? A("PublicResolver") : zeroAddress, addr: withConfig ? owner : zeroAddress };
   });
