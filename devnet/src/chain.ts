@@ -111,7 +111,10 @@ export class Chain {
       const tMine = performance.now();
       await this.rpc.call("evm_mine");
       const tReceipts = performance.now();
-      const got = await this.rpc.batch<Receipt | null>(hashes.map((h) => ({ method: "eth_getTransactionReceipt", params: [h] })));
+      // All of the block's receipts in one call; every transaction we sent must be among them.
+      const blockReceipts = await this.rpc.call<Receipt[]>("eth_getBlockReceipts", ["latest"]);
+      const byHash = new Map(blockReceipts.map((r) => [r.transactionHash, r]));
+      const got = hashes.map((h) => byHash.get(h) ?? null);
       for (const [j, receipt] of got.entries()) {
         if (!receipt) throw new Error(`chain ${this.chainId}: "${chunk[j].note}" was not mined`);
         if (receipt.status !== "0x1") {
