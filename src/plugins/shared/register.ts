@@ -26,8 +26,15 @@ type RawRegister = (
  * logic's signatures instead, which mirror the ABIs in abis/.
  */
 export function on<Args>(name: string, handler: (context: IndexingContext, event: IndexedEvent<Args>) => Promise<void>): void {
+  if (NOOP) return void (ponder.on as unknown as RawRegister)(name, async () => {});
   (ponder.on as unknown as RawRegister)(name, ({ event, context }) => handler(context, event as IndexedEvent<Args>));
 }
+
+/**
+ * `NAMEINDEX_NOOP_HANDLERS=true` registers every handler as a no-op: the benchmark's floor (what Ponder itself
+ * costs for the same events). Never set it for a real index.
+ */
+const NOOP = process.env.NAMEINDEX_NOOP_HANDLERS === "true";
 
 /** A contract's setup function, run once before its first event. */
 export function onSetup(contract: string, handler: (context: IndexingContext) => Promise<void>): void {
