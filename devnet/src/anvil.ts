@@ -67,7 +67,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    // One log per process (several devnets may run at once); removed again when we stop it cleanly.
+    // One log per process (several devnets may run at once); removed when we stop it, kept if anvil died by itself.
     const logPath = join(runDir, "logs", opts.logName ?? `anvil-${opts.chainId}-${port}.log`);
     mkdirSync(join(runDir, "logs"), { recursive: true });
     const logFd = openSync(logPath, "w");
@@ -112,6 +112,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
       const tail = existsSync(logPath) ? readFileSync(logPath, "utf8").trim().split("\n").slice(-3).join(" | ") : "";
       lastError = `${error instanceof Error ? error.message : String(error)}${tail ? ` (anvil: ${tail})` : ""}`;
       await stop();
+      rmSync(logPath, { force: true });
     }
   }
   throw new Error(`anvil for chain ${opts.chainId} did not start after 5 attempts: ${String(lastError)}`);
