@@ -235,3 +235,17 @@ describe("fragment bombs", () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });
+
+describe("paths", () => {
+  it("serves /subgraph and /subgraph/, nothing deeper", async () => {
+    const body = JSON.stringify({ query: "{ domains(first: 1) { id } }" });
+    const headers = { "content-type": "application/json" };
+    for (const path of ["/subgraph", "/subgraph/"]) {
+      const res = await app.request(path, { method: "POST", headers, body });
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.domains.length).toBe(1);
+    }
+    expect((await app.request("/subgraph/?query=%7B_meta%7Bdeployment%7D%7D")).status).toBe(200);
+    expect((await app.request("/subgraph/nope", { method: "POST", headers, body })).status).toBe(404);
+  });
+});

@@ -10,7 +10,7 @@ import {
   validate,
   VariablesInAllowedPositionRule,
 } from "graphql";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { SubgraphQueryError } from "./errors";
 import { checkDocumentLimits, type DocumentLimits, LenientVariablesInAllowedPositionRule } from "./limits";
@@ -228,7 +228,7 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
     });
   };
 
-  app.get("/", async (c) => {
+  const get = async (c: Context) => {
     const query = c.req.query("query");
     if (query === undefined && (c.req.header("accept") ?? "").includes("text/html")) {
       return c.html(PLAYGROUND_HTML);
@@ -238,9 +238,9 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
       variables: c.req.query("variables"),
       operationName: c.req.query("operationName"),
     });
-  });
+  };
 
-  app.post("/", async (c) => {
+  const post = async (c: Context) => {
     const text = await c.req.text();
     if (Buffer.byteLength(text) > limits.maxBodyBytes) {
       return c.json({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }, 413);
@@ -257,7 +257,15 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
       return c.json({ errors: [{ message: "Request body must be a JSON object with a `query`" }] }, 400);
     }
     return respond(body as SubgraphRequest);
-  });
+  };
+
+  app.get("/", get);
+  app.post("/", post);
+  // Clients are configured with and without a trailing slash: serve `/subgraph/` too, nothing deeper.
+  const slashOnly = (handler: (c: Context) => Promise<Response>) => (c: Context) =>
+    c.req.path.endsWith("/") ? handler(c) : c.notFound();
+  app.get("/*", slashOnly(get));
+  app.post("/*", slashOnly(post));
 
   return app;
 }
