@@ -55,6 +55,8 @@ export interface StartAnvilOptions {
   logName?: string;
   /** Extra accounts beyond anvil's default 10, all funded. */
   accounts?: number;
+  /** Unix seconds of the genesis block; later blocks keep that offset from the wall clock until it is reset. */
+  genesisTimestamp?: number;
 }
 
 /**
@@ -84,6 +86,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
         "--block-base-fee-per-gas", "0",
         "--disable-code-size-limit",
         "--order", "fifo",
+        ...(opts.genesisTimestamp !== undefined ? ["--timestamp", String(opts.genesisTimestamp)] : []),
       ],
       { stdio: ["ignore", logFd, logFd] },
     );

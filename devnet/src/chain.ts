@@ -81,6 +81,16 @@ export class Chain {
     await this.rpc.call("evm_increaseTime", [hex(seconds)]);
   }
 
+  /** The next block gets this timestamp; later ones follow the wall clock from there. */
+  async setNextBlockTimestamp(seconds: number): Promise<void> {
+    await this.rpc.call("evm_setNextBlockTimestamp", [hex(seconds)]);
+  }
+
+  async latestTimestamp(): Promise<number> {
+    const block = await this.rpc.call<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+    return Number(block.timestamp);
+  }
+
   async mineEmpty(blocks: number): Promise<void> {
     await this.rpc.call("anvil_mine", [hex(blocks)]);
   }

@@ -29,6 +29,13 @@ export const DEVNET_CHAINS = {
 /** Ponder treats the newest 30 blocks of a chain it does not know as unfinalized: bury the scenario deeper. */
 const FINALITY_PADDING_BLOCKS = 64;
 
+/**
+ * The chains start this far in the past so the scenario's time travel (commitment ages) ends before the wall clock;
+ * the padding then lands on real time. A chain ahead of the clock would stall omnichain indexing (events are ordered
+ * by timestamp across chains) and make realtime checks meaningless.
+ */
+const GENESIS_LEAD_SECONDS = 24 * 60 * 60;
+
 export interface StartDevnetOptions {
   seed?: number;
   names?: number;
@@ -63,7 +70,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     loadDevnetContracts();
     const [rootAnvil, baseAnvil, lineaAnvil] = await Promise.all(
       Object.values(DEVNET_CHAINS).map(async (chainId) => {
-        const a = await startAnvil({ chainId });
+        const a = await startAnvil({ chainId, genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS });
         started.push(a);
         return a;
       }),
@@ -87,7 +94,16 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     }
     const { deployments: d, scenario } = result;
 
-    await Promise.all([root, base, linea].map((c) => c.mineEmpty(FINALITY_PADDING_BLOCKS)));
+    await Promise.all(
+      [root, base, linea].map(async (c) => {
+        // Padding blocks are one second apart: start them so the last one is mined at the wall clock's now.
+        const paddingStart = Math.floor(Date.now() / 1000) - FINALITY_PADDING_BLOCKS + 1;
+        const chainTime = await c.latestTimestamp();
+        if (chainTime < paddingStart) await c.setNextBlockTimestamp(paddingStart);
+        else log(`chain ${c.chainId}: scenario time ran ${chainTime - paddingStart} s past the wall clock`);
+        await c.mineEmpty(FINALITY_PADDING_BLOCKS);
+      }),
+    );
     for (const chain of [root, base, linea]) {
       if (opts.mineInterval && opts.mineInterval > 0) await chain.rpc.call("evm_setIntervalMining", [opts.mineInterval]);
       else await chain.rpc.call("evm_setAutomine", [true]);
