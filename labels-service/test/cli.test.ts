@@ -1,7 +1,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { runCli as runCliInProcess } from "../src/cli/run-cli.js";
 import { runCli, startCli } from "./cli-helpers.js";
 import { getJson, hashOf, tempDir, writeText } from "./helpers.js";
 
@@ -71,10 +72,16 @@ describe("labels-service CLI", () => {
     [["ingest"], /ingest takes exactly one input file/],
     [["count", "--nope"], /Unknown option '--nope'/],
   ])("rejects bad arguments %j with a clear message and exit code 2", async (args, message) => {
-    const run = await runCli(args);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr).toContain("Usage: labels-service");
+    // In-process: the same entry the bin calls, without paying a process start per case.
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => void errors.push(parts.join(" ")));
+    try {
+      expect(await runCliInProcess(args)).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.join("\n")).toMatch(message);
+    expect(errors.join("\n")).toContain("Usage: labels-service");
   });
 
   it("says so when the input file does not exist", async () => {
