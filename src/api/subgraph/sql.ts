@@ -358,17 +358,34 @@ function columnKeys(entities: EntityDef[]): string[] {
   return [...keys];
 }
 
+const selectLists = new Map<string, SQL>();
+
+/**
+ * `alias.col::text AS "key", …, 'Type' AS "__typename"`: static per entity, key set and alias, so rendered once.
+ * (drizzle's builder is slow with many chunks; this list is most of a statement.)
+ */
 function selectList(entity: EntityDef, keys: string[], alias: string): SQL {
-  const info = tableInfo(entity.table!);
-  const parts = keys.map((key) => {
-    const column = info.columns.get(key);
-    if (!column) return sql`NULL::text AS ${sql.identifier(key)}`;
-    const isArray = info.sqlTypes.get(column)!.endsWith("[]");
-    return sql`${col(alias, column)}::${sql.raw(isArray ? "text[]" : "text")} AS ${sql.identifier(key)}`;
-  });
-  parts.push(sql`${entity.name}::text AS "__typename"`);
-  return sql.join(parts, sql`, `);
+  const cacheKey = `${entity.name}|${alias}|${keys.join(",")}`;
+  let cached = selectLists.get(cacheKey);
+  if (!cached) {
+    const info = tableInfo(entity.table!);
+    const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+    const parts = keys.map((key) => {
+      const column = info.columns.get(key);
+      if (!column) return `NULL::text AS ${q(key)}`;
+      const isArray = info.sqlTypes.get(column)!.endsWith("[]");
+      return `${q(alias)}.${q(column)}::${isArray ? "text[]" : "text"} AS ${q(key)}`;
+    });
+    // Entity names are fixed identifiers from the model, safe as literals.
+    parts.push(`'${entity.name}'::text AS "__typename"`);
+    cached = sql.raw(parts.join(", "));
+    selectLists.set(cacheKey, cached);
+  }
+  return cached;
 }
+
+/** A list of ids as one array parameter (not one parameter per id). */
+const idArray = (ids: string[]): SQL => sql`${sql.param(ids)}::text[]`;
 
 const dir = (d: "asc" | "desc") => sql.raw(d === "desc" ? "DESC" : "ASC");
 
@@ -435,25 +452,17 @@ export function listQuery(entity: EntityDef, args: ListArgs): SQL {
  * field points at it. Each page uses the (fk, …) index of its table, so this is N index probes, not a scan.
  */
 export function childrenQuery(entity: EntityDef, foreign: string, parentIds: string[], args: ListArgs): SQL {
-  const values = sql.join(
-    parentIds.map((id) => sql`(${id}::text)`),
-    sql`, `,
-  );
   const inner = pageSql(entity, args, { foreign, parent: sql`"p"."__parent"` });
-  return sql`SELECT "p"."__parent", "x".* FROM (VALUES ${values}) AS "p"("__parent") CROSS JOIN LATERAL (${inner}) AS "x"`;
+  return sql`SELECT "p"."__parent", "x".* FROM unnest(${idArray(parentIds)}) AS "p"("__parent") CROSS JOIN LATERAL (${inner}) AS "x"`;
 }
 
 /** Rows by id; an interface looks in each of its tables. */
 export function byIdsQuery(entity: EntityDef, ids: string[]): SQL {
   const impls = concreteEntities(entity);
   const keys = columnKeys(impls);
-  const list = sql.join(
-    ids.map((id) => sql`${id}::text`),
-    sql`, `,
-  );
   const parts = impls.map(
     (e) =>
-      sql`SELECT ${selectList(e, keys, "t0")} FROM ${sql.identifier(tableInfo(e.table!).name)} "t0" WHERE "t0"."id" IN (${list})`,
+      sql`SELECT ${selectList(e, keys, "t0")} FROM ${sql.identifier(tableInfo(e.table!).name)} "t0" WHERE "t0"."id" = ANY(${idArray(ids)})`,
   );
   return parts.length === 1 ? parts[0]! : sql.join(parts, sql` UNION ALL `);
 }
@@ -462,15 +471,11 @@ export function byIdsQuery(entity: EntityDef, ids: string[]): SQL {
 export function derivedOneQuery(entity: EntityDef, foreign: string, parentIds: string[]): SQL {
   const fk = columnOf(entity, fieldOf(entity, foreign)!);
   const keys = columnKeys([entity]);
-  const list = sql.join(
-    parentIds.map((id) => sql`${id}::text`),
-    sql`, `,
-  );
   return sql`SELECT DISTINCT ON (${col("t0", fk)}) ${col("t0", fk)} AS "__parent", ${selectList(
     entity,
     keys,
     "t0",
-  )} FROM ${sql.identifier(tableInfo(entity.table!).name)} "t0" WHERE ${col("t0", fk)} IN (${list}) ORDER BY ${col(
+  )} FROM ${sql.identifier(tableInfo(entity.table!).name)} "t0" WHERE ${col("t0", fk)} = ANY(${idArray(parentIds)}) ORDER BY ${col(
     "t0",
     fk,
   )}, ${col("t0", "id")}`;
