@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { findFreePort } from "../../scripts/lib/ports";
 import { startPonder, type PonderProcess } from "../../scripts/lib/ponder-process";
 
-export const projectRoot = resolve(__dirname, "../..");
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOCAL_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
 export interface IndexerOptions {
