@@ -72,9 +72,15 @@ function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
-async function startServerProcess(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+// A node:http server that answers a constant: the floor any Node service can reach on this machine right now,
+// so the service's figures can be read against the machine's state (other load shares the two cores).
+const BASELINE_SERVER = `require("node:http").createServer((q, s) => { const b = '{"status":"ok"}';
+  s.writeHead(200, { "content-type": "application/json", "content-length": b.length }); s.end(b); })
+  .listen(0, "127.0.0.1", function () { console.log("listening on http://127.0.0.1:" + this.address().port); });`;
+
+async function startServerProcess(args?: string[]): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const bin = fileURLToPath(new URL("../labels-service/bin/labels-service.mjs", import.meta.url));
-  const child = spawn(process.execPath, [bin, "serve", "--db", dbPath, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, args ?? [bin, "serve", "--db", dbPath, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -130,6 +136,14 @@ async function main() {
   ];
 
   const rows: string[][] = [];
+  const baseline = await startServerProcess(["-e", BASELINE_SERVER]);
+  for (const connections of CONNECTIONS) {
+    const cpuBefore = cpuMs(baseline.pid);
+    const r = await autocannon({ url: baseline.url, connections, duration: DURATION_S });
+    const cpuPerRequest = ((cpuMs(baseline.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
+    rows.push(["baseline: bare node:http, constant body", String(connections), Math.round(r.requests.average).toLocaleString("en-US"), `${r.latency.p50}`, `${r.latency.p99}`, cpuPerRequest.toFixed(0), String(r.errors + r.timeouts)]);
+  }
+  await baseline.stop();
   for (const scenario of scenarios) {
     for (const connections of CONNECTIONS) {
       const cpuBefore = cpuMs(server.pid);
