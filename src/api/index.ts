@@ -1,6 +1,7 @@
 import { db, publicClients } from "ponder:api";
 import { sql } from "ponder";
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import { getConfig } from "../config";
 import { configRoutes } from "./config/route";
 import { IndexingFactsGatherer } from "./indexing-status/gather";
@@ -22,7 +23,12 @@ const indexingStatus = new IndexingStatusService(
   new IndexingFactsGatherer(config, readSql, new URL("/metrics", config.indexerUrl).toString()),
 );
 
-const app = new Hono();
+// Not strict: `/api/registrar-actions/` and `/api/registrar-actions` are the same resource.
+const app = new Hono({ strict: false });
+
+// Browser dApps and dashboards read these from other origins (reference notes §1).
+app.use("/api/*", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
+app.use("/amirealtime", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
 
 // Ponder keeps /status for itself (per-chain checkpoints), so the page for people lives at /.
 app.get("/", (c) => c.html(STATUS_PAGE_HTML));

@@ -111,6 +111,9 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     });
     expect(config.versionInfo.runtime).toBe(process.versions.node);
     expect(config.versionInfo.indexingFramework).toBe("0.16.10");
+    const cors = await fetch(`${indexer.url}/api/config`, { headers: { origin: "https://dapp.example" } });
+    expect(cors.headers.get("access-control-allow-origin")).toBe("*");
+    expect((await fetch(`${indexer.url}/api/config/`)).status).toBe(200);
     const text = JSON.stringify(body);
     expect(text).not.toContain("postgresql://");
     for (const chain of Object.values(env.devnet.manifest.chains)) expect(text).not.toContain(chain.rpcUrl);
