@@ -59,6 +59,10 @@ async function serveChild(schemaName: string) {
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => {
     process.send!({ port: (server.address() as AddressInfo).port });
   });
+  // The parent asks for our CPU time around each run: CPU per request does not depend on the machine's load.
+  process.on("message", (m) => {
+    if (m === "cpu") process.send!({ cpu: process.cpuUsage() });
+  });
   process.on("disconnect", () => {
     // Let requests autocannon left in flight finish before the pool goes away.
     server.close();
@@ -178,10 +182,20 @@ async function main() {
       if (res.status !== 200 || json.errors) throw new Error(`${c.name}: ${res.status} ${JSON.stringify(json)}`);
     }
 
+    const serverCpu = () =>
+      new Promise<number>((resolve) => {
+        child!.once("message", (m) => {
+          const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
+          resolve((user + system) / 1000);
+        });
+        child!.send("cpu");
+      });
     const table: Record<string, string | number>[] = [];
     for (const c of cases(rows)) {
       await run(url, c, 2); // warm-up: connections, plans, caches
+      const cpu0 = await serverCpu();
       const r = await run(url, c, DURATION);
+      const cpuPerRequest = ((await serverCpu()) - cpu0) / Math.max(1, r.requests.total);
       table.push({
         query: c.name,
         "p50 ms": r.latency.p50,
@@ -189,6 +203,7 @@ async function main() {
         "max ms": r.latency.max,
         "req/s": Math.round(r.requests.average),
         requests: r.requests.total,
+        "server CPU ms/req": Number(cpuPerRequest.toFixed(2)),
         "non-2xx": r.non2xx,
         errors: r.errors + r.timeouts,
       });
