@@ -6,7 +6,7 @@ import { LabelServiceError, MESSAGES } from "../errors.js";
 import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
 import type { LabelStore } from "../store/label-store.js";
 import { SERVICE_VERSION } from "../version.js";
-import { healOne, readyStore } from "./heal.js";
+import { healOne, NOT_FOUND_BODY, readyStore } from "./heal.js";
 import { batchBodySchema, pinQuerySchema } from "./request-schemas.js";
 
 type ErrorStatus = LabelServiceError["status"];
@@ -44,7 +44,8 @@ export function createLabelsApp(getStore: () => LabelStore | null): Hono {
 
   const heal = (c: Context) => {
     const pin = pinOf(c);
-    return c.json({ status: "success", label: healOne(getStore, c.req.param("labelhash") ?? "", pin) });
+    const label = healOne(getStore, c.req.param("labelhash") ?? "", pin);
+    return label === null ? c.json(NOT_FOUND_BODY, 404) : c.json({ status: "success", label });
   };
   app.get("/v1/heal/:labelhash", heal);
   app.get("/v1/heal", heal);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LabelServiceError, MESSAGES } from "../errors.js";
 import type { LabelStore } from "../store/label-store.js";
-import { healOne } from "./heal.js";
+import { healOne, NOT_FOUND_BODY } from "./heal.js";
 
 const PREFIX = "/v1/heal/";
 const PLAIN_HEAL_URL_LENGTH = PREFIX.length + 66;
@@ -22,7 +22,9 @@ export function withFastHeal(getStore: () => LabelStore | null, fallback: Listen
     let status = 200;
     let body: string;
     try {
-      body = JSON.stringify({ status: "success", label: healOne(getStore, url.slice(PREFIX.length), {}) });
+      const label = healOne(getStore, url.slice(PREFIX.length), {});
+      if (label === null) status = 404;
+      body = JSON.stringify(label === null ? NOT_FOUND_BODY : { status: "success", label });
     } catch (error) {
       status = error instanceof LabelServiceError ? error.status : 500;
       if (status === 500) console.error("labels-service: unexpected error", error);

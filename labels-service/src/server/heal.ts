@@ -13,13 +13,14 @@ export function readyStore(getStore: () => LabelStore | null): LabelStore {
 
 /**
  * One heal, in the spec's order: a bad labelhash is 400 before the database is consulted, then 503 when
- * not ready, then the pin checks (400), then 404 or the label. The pin has already been validated.
+ * not ready, then the pin checks (400), then the label or null (404). The pin has already been validated.
+ * "Not found" is a return value, not an exception: misses are common and capturing a stack costs more than the lookup.
  */
-export function healOne(getStore: () => LabelStore | null, rawLabelhash: string, pin: LabelSetPin): string {
+export function healOne(getStore: () => LabelStore | null, rawLabelhash: string, pin: LabelSetPin): string | null {
   const labelhash = normalizeLabelhash(rawLabelhash);
   if (labelhash === null) throw new LabelServiceError(400, MESSAGES.invalidLabelhash);
   const store = readyStore(getStore);
-  const label = store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), store.maxVersion(pin));
-  if (label === null) throw new LabelServiceError(404, MESSAGES.labelNotFound);
-  return label;
+  return store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), store.maxVersion(pin));
 }
+
+export const NOT_FOUND_BODY = { status: "error", error: MESSAGES.labelNotFound, errorCode: 404 } as const;
