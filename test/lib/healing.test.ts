@@ -120,6 +120,25 @@ describe("LabelHealer", () => {
     expect(source.calls).toBe(0);
   });
 
+  it("a heal of a hash in a batch being fetched waits for the batch instead of asking again", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const source = fakeSource({ [VITALIK]: "vitalik" });
+    const slowBatch = source.lookupMany!.bind(source);
+    source.lookupMany = async (hashes: Hex[]) => {
+      await gate;
+      return slowBatch(hashes);
+    };
+    const healer = new LabelHealer({ source, ...quiet });
+    const batch = healer.healMany([VITALIK]);
+    const single = healer.heal(VITALIK);
+    release();
+    expect(await single).toBe("vitalik");
+    await batch;
+    expect(source.calls).toBe(0);
+    expect(healer.metrics().batchMs).toBeGreaterThan(0);
+  });
+
   it("keeps the cache bounded", async () => {
     const source = fakeSource({});
     const healer = new LabelHealer({ source, cacheSize: 2, ...quiet });

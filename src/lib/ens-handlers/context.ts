@@ -1,7 +1,7 @@
 import type { Context } from "ponder:registry";
 import type { Address, Hex } from "viem";
 import { getConfig } from "../../config";
-import { healLabel } from "../healing";
+import { healLabel, noteIndexedBlock } from "../healing";
 import type { IdContext } from "../ids";
 import type { LabelMode } from "../labels";
 
@@ -25,9 +25,16 @@ export interface HandlerSettings extends IdContext {
   /** The ENS root chain (whose .eth registrations keep the subgraph's labelhash ids), if the namespace has one. */
   ensRootChainId: number | undefined;
   heal: (labelhash: Hex) => Promise<string | null>;
+  /** Called as registry events go by, so healing can fetch upcoming labels in batches. */
+  noteBlock: (chainId: number, block: bigint) => void;
 }
 
 let settings: HandlerSettings | undefined;
+
+/** Replaces the settings read from the config (tests, or a process that wires its own healer). */
+export function setHandlerSettings(next: HandlerSettings | undefined): void {
+  settings = next;
+}
 
 export function handlerSettings(): HandlerSettings {
   if (!settings) {
@@ -37,6 +44,7 @@ export function handlerSettings(): HandlerSettings {
       labelMode: config.isSubgraphCompatible ? "subgraph" : "normalized",
       ensRootChainId: config.namespace.datasources.ensroot?.chain.id,
       heal: healLabel,
+      noteBlock: noteIndexedBlock,
     };
   }
   return settings;

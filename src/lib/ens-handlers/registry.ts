@@ -47,6 +47,7 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
   async function newOwner(context: IndexingContext, event: IndexedEvent<NewOwnerArgs>): Promise<void> {
     const settings = handlerSettings();
     const { node: parentNode, label: labelhash, owner } = event.args;
+    settings.noteBlock(context.chain.id, event.block.number);
     const id = domainId(makeSubnode(parentNode, labelhash));
     const parentId = domainId(parentNode);
     const existing = (await context.db.find(schema.domain, { id })) ?? null;

@@ -35,8 +35,10 @@ export interface HealingMetrics {
   mismatches: number;
   /** Transient failures that were retried. */
   retries: number;
-  /** Wall time spent inside heal()/healMany(), cache hits included. */
+  /** Wall time the handlers spent in heal(), cache hits included: what healing costs indexing. */
   totalMs: number;
+  /** Wall time of healMany() batches (the prefetch beside the handlers). */
+  batchMs: number;
 }
 
 /**
@@ -60,6 +62,7 @@ export class LabelHealer {
     mismatches: 0,
     retries: 0,
     totalMs: 0,
+    batchMs: 0,
   };
 
   constructor(options: LabelHealerOptions) {
@@ -72,6 +75,11 @@ export class LabelHealer {
 
   metrics(): HealingMetrics {
     return { ...this.counters };
+  }
+
+  /** Opens the source ahead of the first heal (so start-up work overlaps the indexer's own). */
+  async warmUp(): Promise<void> {
+    await this.source.warmUp?.();
   }
 
   /** The label whose keccak256 is `labelhash`, or null when the label set does not know it. */
@@ -96,42 +104,79 @@ export class LabelHealer {
     }
   }
 
-  /** Heals many hashes with the source's batch lookup where it has one; fills the cache for later heal() calls. */
+  /**
+   * Heals many hashes with the source's batch lookup where it has one (≤ maxBatch per request) and fills the cache,
+   * so later heal() calls are hits. While a batch is out, heal() of one of its hashes waits for it.
+   */
   async healMany(labelhashes: readonly Hex[]): Promise<Map<Hex, string | null>> {
     const started = performance.now();
     const out = new Map<Hex, string | null>();
     try {
       const missing: Hex[] = [];
+      const waiting: [Hex, Promise<string | null>][] = [];
       for (const hash of labelhashes) {
         const key = hash.toLowerCase() as Hex;
+        if (out.has(key) || missing.includes(key)) continue;
         this.counters.calls += 1;
         const cached = this.cache.get(key);
         if (cached !== undefined) {
           this.counters.cacheHits += 1;
           out.set(key, cached);
-        } else if (!out.has(key)) {
-          out.set(key, null);
+        } else if (this.inFlight.has(key)) {
+          waiting.push([key, this.inFlight.get(key)!]);
+        } else {
           missing.push(key);
         }
       }
       if (!this.source.lookupMany) {
-        for (const key of missing) out.set(key, await this.fetchOne(key));
-        return out;
-      }
-      const size = this.source.maxBatch ?? 1000;
-      for (let i = 0; i < missing.length; i += size) {
-        const chunk = missing.slice(i, i + size);
-        const answers = await this.withRetry(() => this.source.lookupMany!(chunk));
-        for (const key of chunk) {
-          const label = this.verify(key, answers.get(key) ?? null);
-          this.cache.set(key, label);
-          out.set(key, label);
+        for (const key of missing) out.set(key, await this.heal(key));
+      } else {
+        const size = this.source.maxBatch ?? 1000;
+        for (let i = 0; i < missing.length; i += size) {
+          const chunk = missing.slice(i, i + size);
+          const settle = this.registerInFlight(chunk);
+          try {
+            const answers = await this.withRetry(() => this.source.lookupMany!(chunk));
+            for (const key of chunk) {
+              const label = this.verify(key, answers.get(key) ?? null);
+              this.cache.set(key, label);
+              out.set(key, label);
+            }
+            settle(null);
+          } catch (error) {
+            settle(error);
+            throw error;
+          }
         }
       }
+      for (const [key, pending] of waiting) out.set(key, await pending);
       return out;
     } finally {
-      this.counters.totalMs += performance.now() - started;
+      this.counters.batchMs += performance.now() - started;
     }
+  }
+
+  /** Placeholders so a heal() of a hash in a batch being fetched waits for the batch instead of asking again. */
+  private registerInFlight(keys: Hex[]): (error: unknown) => void {
+    const deferreds = keys.map((key) => {
+      let resolve!: () => void;
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      const pending = promise.then(() => this.cache.get(key) ?? null);
+      pending.catch(() => {});
+      this.inFlight.set(key, pending);
+      return { key, resolve, reject, pending };
+    });
+    return (error) => {
+      for (const d of deferreds) {
+        if (this.inFlight.get(d.key) === d.pending) this.inFlight.delete(d.key);
+        if (error === null) d.resolve();
+        else d.reject(error);
+      }
+    };
   }
 
   private async fetchOne(key: Hex): Promise<string | null> {

@@ -1,13 +1,16 @@
 import type { Hex } from "viem";
 import { type AppConfig, getConfig } from "../../config";
+import { isNormalizedLabel } from "../labels";
 import { type HealingMetrics, LabelHealer, type LabelHealerOptions } from "./healer";
 import { HttpLabelSource } from "./http-source";
+import { LabelPrefetcher } from "./prefetch";
 import { SqliteLabelSource } from "./sqlite-source";
 
 export { LabelHealer, DEFAULT_RETRY, type HealingMetrics, type LabelHealerOptions, type RetryPolicy } from "./healer";
 export { LabelHealingError, TransientLabelSourceError } from "./errors";
 export { HttpLabelSource } from "./http-source";
 export { SqliteLabelSource } from "./sqlite-source";
+export { LabelPrefetcher } from "./prefetch";
 
 let healer: LabelHealer | undefined;
 
@@ -29,6 +32,31 @@ export function setHealer(next: LabelHealer | undefined): void {
   healer = next;
 }
 
+let prefetcher: LabelPrefetcher | null | undefined;
+
+/**
+ * Tells the healing module that the ENS root chain's handlers reached `block` (chain `chainId`). Over HTTP this
+ * keeps a batch prefetch of upcoming registry labels ahead of indexing; with a local label database (a lookup is
+ * a B-tree probe) or on other chains it does nothing.
+ */
+export function noteIndexedBlock(chainId: number, block: bigint): void {
+  if (prefetcher === undefined) {
+    const config = getConfig();
+    const root = config.namespace.datasources.ensroot;
+    const rpcUrl = root ? config.rpcUrls.get(root.chain.id) : undefined;
+    const registries = [root?.contracts.RegistryOld?.address, root?.contracts.Registry?.address].filter(
+      (a): a is `0x${string}` => a !== undefined,
+    );
+    prefetcher =
+      !config.labelsDbPath && root && rpcUrl && registries.length > 0
+        ? new LabelPrefetcher({ healer: getHealer(), rpcUrl, registries })
+        : null;
+    prefetchChainId = root?.chain.id;
+  }
+  if (prefetcher && chainId === prefetchChainId) prefetcher.notify(block);
+}
+let prefetchChainId: number | undefined;
+
 /** Heals one labelhash with the process-wide healer: the label (verified) or null; throws LabelHealingError to stop. */
 export function healLabel(labelhash: Hex): Promise<string | null> {
   return getHealer().heal(labelhash);
@@ -43,9 +71,19 @@ const NO_METRICS: HealingMetrics = {
   mismatches: 0,
   retries: 0,
   totalMs: 0,
+  batchMs: 0,
 };
 
 /** Counters since start (all zero before the first heal). */
 export function healingMetrics(): HealingMetrics {
   return healer?.metrics() ?? { ...NO_METRICS };
+}
+
+/**
+ * Starts the one-off work healing needs (opening the label database, ENSIP-15's tables) without waiting for it,
+ * so it overlaps Ponder's own start-up instead of delaying the first events. Failures surface at the first heal.
+ */
+export function warmUpHealing(): void {
+  void getHealer().warmUp().catch(() => {});
+  setTimeout(() => isNormalizedLabel("warmup"), 0).unref?.();
 }

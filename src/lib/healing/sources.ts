@@ -9,6 +9,8 @@ export interface LabelSource {
   /** Many lookups at once (at most `maxBatch`); the map has an entry for every asked hash. */
   lookupMany?(labelhashes: Hex[]): Promise<Map<Hex, string | null>>;
   readonly maxBatch?: number;
+  /** Prepares the source (opens files, loads code) before the first lookup needs it. */
+  warmUp?(): Promise<void>;
 }
 
 export interface LabelSetPin {

@@ -9,7 +9,8 @@ export interface LocalLabelStore {
 type OpenLabelStore = (dbPath: string) => LocalLabelStore | Promise<LocalLabelStore>;
 
 // Resolved at run time: the label service is its own small world, and the indexer only needs this one function.
-const LABELS_SERVICE_MODULE = "../../../labels-service/src/index";
+// Its store module alone loads in a fraction of the whole package's time (no server, no ingest).
+const LABELS_SERVICE_MODULES = ["../../../labels-service/src/store/label-store", "../../../labels-service/src/index"];
 
 /**
  * The label SQLite file read directly (read-only), for an indexer running next to its label database: a lookup
@@ -25,6 +26,11 @@ export class SqliteLabelSource implements LabelSource {
     private readonly open?: OpenLabelStore,
   ) {
     this.description = `label database ${dbPath}`;
+  }
+
+  /** Opens the database ahead of the first lookup. */
+  async warmUp(): Promise<void> {
+    await this.openOnce();
   }
 
   async lookup(labelhash: Hex): Promise<string | null> {
@@ -46,8 +52,7 @@ export class SqliteLabelSource implements LabelSource {
   private openOnce(): Promise<LocalLabelStore> {
     this.store ??= (async () => {
       try {
-        const open = this.open ?? ((await import(/* @vite-ignore */ LABELS_SERVICE_MODULE)) as { openLabelStore: OpenLabelStore }).openLabelStore;
-        if (typeof open !== "function") throw new Error("labels-service/src/index.ts exports no openLabelStore");
+        const open = this.open ?? (await loadOpenLabelStore());
         return await open(this.dbPath);
       } catch (error) {
         this.store = null;
@@ -56,4 +61,12 @@ export class SqliteLabelSource implements LabelSource {
     })();
     return this.store;
   }
+}
+
+async function loadOpenLabelStore(): Promise<OpenLabelStore> {
+  for (const path of LABELS_SERVICE_MODULES) {
+    const module = (await import(/* @vite-ignore */ path).catch(() => null)) as { openLabelStore?: OpenLabelStore } | null;
+    if (typeof module?.openLabelStore === "function") return module.openLabelStore;
+  }
+  throw new Error("labels-service/src/index.ts exports no openLabelStore");
 }

@@ -1,0 +1,67 @@
+import { type Address, createPublicClient, type Hex, http, parseAbiItem } from "viem";
+import type { LabelHealer } from "./healer";
+
+const NEW_OWNER = parseAbiItem("event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)");
+
+export interface LabelPrefetcherOptions {
+  healer: LabelHealer;
+  rpcUrl: string;
+  /** Registries whose NewOwner events carry the labelhashes the handlers are about to heal. */
+  registries: Address[];
+  /** Blocks per eth_getLogs. */
+  windowBlocks?: number;
+  /** How far ahead of the block being indexed to keep the cache filled. */
+  aheadBlocks?: number;
+  warn?: (message: string) => void;
+}
+
+/**
+ * Keeps the healer's cache ahead of indexing over HTTP: reads the registries' upcoming NewOwner labelhashes with
+ * eth_getLogs and heals them through the batch endpoint (1000 per request instead of one round trip each).
+ * It runs beside the handlers, never inside them, and only warms the cache: a failure disables it and healing
+ * goes on one label at a time, with its own retries and errors.
+ */
+export class LabelPrefetcher {
+  private readonly client;
+  private readonly window: bigint;
+  private readonly ahead: bigint;
+  private readonly warn: (message: string) => void;
+  private next: bigint | undefined;
+  private running = false;
+  private disabled = false;
+
+  constructor(private readonly options: LabelPrefetcherOptions) {
+    this.client = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 2 }) });
+    this.window = BigInt(options.windowBlocks ?? 1000);
+    this.ahead = BigInt(options.aheadBlocks ?? 2000);
+    this.warn = options.warn ?? ((message) => console.warn(message));
+  }
+
+  /** The handlers are at `block`; fetch further ahead if the cache does not reach far enough. Never blocks. */
+  notify(block: bigint): void {
+    if (this.disabled || this.running) return;
+    this.next ??= block;
+    if (this.next > block + this.ahead) return;
+    this.running = true;
+    void this.fill(block).finally(() => {
+      this.running = false;
+    });
+  }
+
+  private async fill(block: bigint): Promise<void> {
+    try {
+      const head = await this.client.getBlockNumber({ cacheTime: 0 });
+      while (this.next! <= block + this.ahead && this.next! <= head) {
+        const from = this.next!;
+        const to = from + this.window - 1n < head ? from + this.window - 1n : head;
+        const logs = await this.client.getLogs({ address: this.options.registries, event: NEW_OWNER, fromBlock: from, toBlock: to });
+        const labelhashes = logs.map((log) => log.args.label).filter((h): h is Hex => h !== undefined);
+        if (labelhashes.length > 0) await this.options.healer.healMany(labelhashes);
+        this.next = to + 1n;
+      }
+    } catch (error) {
+      this.disabled = true;
+      this.warn(`Label prefetching stopped (healing continues label by label): ${(error as Error).message}`);
+    }
+  }
+}
