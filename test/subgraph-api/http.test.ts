@@ -249,3 +249,25 @@ describe("paths", () => {
     expect((await app.request("/subgraph/nope", { method: "POST", headers, body })).status).toBe(404);
   });
 });
+
+describe("nesting", () => {
+  it("deeply nested filters in variables or literals are refused, not a stack overflow", async () => {
+    // Built as text: JSON.stringify itself would overflow on this.
+    const deep = `${'{"and":['.repeat(3000)}{"name":"x"}${"]}".repeat(3000)}`;
+    const v = await (
+      await post(`{"query":"query($w: Domain_filter) { domains(where: $w) { id } }","variables":{"w":${deep}}}`)
+    ).json();
+    expect(v.errors[0].message).toMatch(/nested more than 64 levels/);
+    const literal = `{ domains(where: ${"{ and: [".repeat(500)}{ name: "x" }${"] }".repeat(500)}) { id } }`;
+    const l = await (await post({ query: literal })).json();
+    expect(l.errors[0].message).toMatch(/nested more than 64 levels/);
+    // Brackets inside strings and comments do not count.
+    const ok = await (await post({ query: `# ${"{".repeat(100)}\n{ domains(where: { name: "${"[".repeat(100)}" }) { id } }` })).json();
+    expect(ok.errors).toBeUndefined();
+    // A reasonable nesting is fine.
+    let w2: Record<string, unknown> = { name: "eth" };
+    for (let i = 0; i < 20; i++) w2 = { and: [w2] };
+    const fine = await (await post({ query: "query($w: Domain_filter) { domains(where: $w) { name } }", variables: { w: w2 } })).json();
+    expect(fine.data.domains).toEqual([{ name: "eth" }]);
+  });
+});

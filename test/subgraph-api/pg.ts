@@ -16,6 +16,16 @@ const TABLES = (Object.values(schema) as unknown[]).filter(
   (v): v is PgTable => typeof v === "object" && v !== null && Symbol.for("drizzle:IsDrizzleTable") in v,
 );
 
+/** A column default as SQL (the shapes ponder.schema.ts uses: numbers, bigints, booleans, strings, arrays). */
+function defaultLiteral(value: unknown, sqlType: string): string | undefined {
+  const quote = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "string") return quote(value);
+  if (Array.isArray(value)) return `${quote(`{${value.map((v) => JSON.stringify(String(v))).join(",")}}`)}::${sqlType}`;
+  return undefined; // SQL expressions: not needed by the tables /subgraph reads
+}
+
 export function tablesDdl(): string[] {
   const out: string[] = [];
   for (const table of TABLES) {
@@ -24,7 +34,10 @@ export function tablesDdl(): string[] {
       let def = `"${c.name}" ${c.getSQLType()}`;
       if (c.primary) def += " PRIMARY KEY";
       if (c.notNull && !c.primary) def += " NOT NULL";
-      if (c.hasDefault && c.default !== undefined) def += ` DEFAULT ${JSON.stringify(c.default).replace(/"/g, "'")}`;
+      if (c.hasDefault && c.default !== undefined) {
+        const literal = defaultLiteral(c.default, c.getSQLType());
+        if (literal !== undefined) def += ` DEFAULT ${literal}`;
+      }
       return def;
     });
     out.push(`CREATE TABLE "${config.name}" (${cols.join(", ")})`);

@@ -86,6 +86,43 @@ const failure = (status: number, message: string): SubgraphResponse => ({
   statements: 0,
 });
 
+/** Brackets and braces a query or its variables may nest: deeper input would only exhaust the stack. */
+const MAX_NESTING = 64;
+
+/** Nesting of `{`/`[`/`(` in a query text, outside strings and comments. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      // Skip a string (block strings included): to the next unescaped quote.
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (ch === "#") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (ch === "{" || ch === "[" || ch === "(") {
+      if (++depth > max) max = depth;
+    } else if (ch === "}" || ch === "]" || ch === ")") {
+      depth--;
+    }
+  }
+  return max;
+}
+
+/** Nesting of a JSON value, without recursion. */
+function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > MAX_NESTING) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 type Prepared = { document: DocumentNode } | { errors: GraphQLFormattedError[] };
 
 /**
@@ -143,6 +180,9 @@ export async function executeSubgraphRequest(
     return failure(400, "operationName must be a string");
   }
 
+  if (nestingDepth(query) > MAX_NESTING || jsonDepth(variables) > MAX_NESTING) {
+    return failure(200, `Query or variables are nested more than ${MAX_NESTING} levels deep`);
+  }
   const schema = subgraphSchema();
   const prepared = prepare(schema, query, options);
   if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
