@@ -1,0 +1,80 @@
+import { getTableColumns, getTableName, type Table } from "drizzle-orm";
+
+type Row = Record<string, unknown>;
+type Values = Row | ((row: Row) => Row);
+
+/**
+ * An in-memory stand-in for Ponder's `context.db` (find / insert…onConflict / update…set / delete), enough to run the
+ * shared handler logic in unit tests. Rows get the schema's column defaults (or null) like Ponder's store.
+ */
+export class FakeStore {
+  readonly tables = new Map<string, Map<string, Row>>();
+
+  rows(table: Table): Map<string, Row> {
+    const name = getTableName(table);
+    if (!this.tables.has(name)) this.tables.set(name, new Map());
+    return this.tables.get(name)!;
+  }
+
+  get(table: Table, id: string): Row | undefined {
+    return this.rows(table).get(id);
+  }
+
+  private withDefaults(table: Table, values: Row): Row {
+    const row: Row = {};
+    for (const [key, column] of Object.entries(getTableColumns(table))) {
+      const c = column as { hasDefault?: boolean; default?: unknown };
+      row[key] = c.hasDefault && c.default !== undefined ? c.default : null;
+    }
+    for (const [k, v] of Object.entries(values)) if (v !== undefined) row[k] = v;
+    return row;
+  }
+
+  private apply(row: Row, values: Values): Row {
+    const changes = typeof values === "function" ? values({ ...row }) : values;
+    for (const [k, v] of Object.entries(changes)) if (v !== undefined) row[k] = v;
+    return { ...row };
+  }
+
+  readonly db = {
+    find: async (table: Table, key: { id: string }) => {
+      const row = this.rows(table).get(key.id);
+      return row ? { ...row } : null;
+    },
+    insert: (table: Table) => ({
+      values: (values: Row) => {
+        const rows = this.rows(table);
+        const run = (onConflict: "throw" | "nothing" | Values) => {
+          const existing = rows.get(values.id as string);
+          if (existing) {
+            if (onConflict === "throw") throw new Error(`duplicate ${getTableName(table)} ${values.id}`);
+            if (onConflict === "nothing") return null;
+            return this.apply(existing, onConflict);
+          }
+          const row = this.withDefaults(table, values);
+          rows.set(row.id as string, row);
+          return { ...row };
+        };
+        return {
+          then: (resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) => {
+            try {
+              return Promise.resolve(resolve(run("throw")));
+            } catch (error) {
+              return Promise.resolve(reject(error));
+            }
+          },
+          onConflictDoNothing: async () => run("nothing"),
+          onConflictDoUpdate: async (update: Values) => run(update),
+        };
+      },
+    }),
+    update: (table: Table, key: { id: string }) => ({
+      set: async (values: Values) => {
+        const row = this.rows(table).get(key.id);
+        if (!row) throw new Error(`no ${getTableName(table)} ${key.id} to update`);
+        return this.apply(row, values);
+      },
+    }),
+    delete: async (table: Table, key: { id: string }) => this.rows(table).delete(key.id),
+  };
+}
