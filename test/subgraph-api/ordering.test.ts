@@ -157,6 +157,8 @@ describe("first / skip", () => {
       const r = await h.raw(`{ domains(${args}) { id } }`);
       expect(r.status).toBe(200);
       expect(r.body.errors?.[0]?.message).toBe(message);
+      // Refused before any SQL runs.
+      expect(r.statements).toBe(0);
       const nested = await h.raw(`{ accounts(first: 1) { domains(${args}) { id } } }`);
       expect(nested.body.errors?.[0]?.message).toBe(message);
     }

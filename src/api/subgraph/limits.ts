@@ -33,6 +33,8 @@ export interface DocumentLimits {
   maxDepth: number;
   maxAliases: number;
   maxRows: number;
+  maxFirst: number;
+  maxSkip: number;
 }
 
 type Vars = Record<string, unknown>;
@@ -68,6 +70,8 @@ export function checkDocumentLimits(
   // Fragments spread inside fragments can describe a huge tree in a small document: bound the walk itself.
   let visits = 0;
   const MAX_VISITS = 50_000;
+  // `first`/`skip` out of range, reported before any SQL runs (as The Graph does), with The Graph's wording.
+  const rangeErrors = new Set<string>();
 
   const walk = (
     set: SelectionSetNode,
@@ -109,6 +113,13 @@ export function checkDocumentLimits(
     if (isListType(getNullableType(def.type) as GraphQLType)) {
       const firstArg = node.arguments?.find((a) => a.name.value === "first");
       const first = argValue(firstArg?.value, variables);
+      const skip = argValue(node.arguments?.find((a) => a.name.value === "skip")?.value, variables);
+      if (typeof first === "number" && (first < 0 || first > limits.maxFirst)) {
+        rangeErrors.add(`The \`first\` argument must be between 0 and ${limits.maxFirst}, but is ${first}`);
+      }
+      if (typeof skip === "number" && (skip < 0 || skip > limits.maxSkip)) {
+        rangeErrors.add(`The \`skip\` argument must be between 0 and ${limits.maxSkip}, but is ${skip}`);
+      }
       m = multiplicity * (typeof first === "number" && first >= 0 ? first : 100);
       rows += m;
       if (rows > limits.maxRows) overflow = true;
@@ -121,7 +132,7 @@ export function checkDocumentLimits(
   const root = schema.getQueryType();
   if (root && operation.operation === "query") walk(operation.selectionSet, root, 0, 1, new Set());
 
-  const errors: GraphQLError[] = [];
+  const errors: GraphQLError[] = [...rangeErrors].map((m) => new GraphQLError(m));
   if (visits > MAX_VISITS) errors.push(new GraphQLError("Query is too complex: it expands to too many fields"));
   if (maxDepthSeen > limits.maxDepth) {
     errors.push(new GraphQLError(`Query is too deep: ${maxDepthSeen} levels, the limit is ${limits.maxDepth}`));
