@@ -214,8 +214,10 @@ describe("label healing HTTP API", () => {
     });
 
     it("sends CORS headers on /v1 routes and answers preflight", async () => {
-      const res = await fetch(`${url}/v1/heal/${hashOf("eth")}`, { headers: { origin: "https://example.org" } });
-      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      for (const path of [`/v1/heal/${hashOf("eth")}`, `/v1/heal/${hashOf("eth")}?label_set_id=nope`, "/v1/labels/count", "/v1/config"]) {
+        const res = await fetch(`${url}${path}`, { headers: { origin: "https://example.org" } });
+        expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      }
       const preflight = await fetch(`${url}/v1/heal`, {
         method: "OPTIONS",
         headers: { origin: "https://example.org", "access-control-request-method": "POST" },

@@ -1,11 +1,11 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import type { ZodError } from "zod";
 import { LabelServiceError, MESSAGES } from "../errors.js";
 import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
 import type { LabelStore } from "../store/label-store.js";
 import { SERVICE_VERSION } from "../version.js";
+import { allowAnyOrigin } from "./cors.js";
 import { healOne, NOT_FOUND_BODY, readyStore } from "./heal.js";
 import { batchBodySchema, pinQuerySchema } from "./request-schemas.js";
 
@@ -38,7 +38,7 @@ function pinOf(c: Context) {
 export function createLabelsApp(getStore: () => LabelStore | null): Hono {
   const app = new Hono();
 
-  app.use("/v1/*", cors());
+  app.use("/v1/*", allowAnyOrigin());
 
   app.get("/health", (c) => c.json({ status: "ok" }));
 
