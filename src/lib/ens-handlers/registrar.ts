@@ -23,8 +23,11 @@ export interface RegistrarOptions {
 export type NameRegisteredArgs = { id: bigint; owner: Address; expires: bigint };
 export type NameRenewedArgs = { id: bigint; expires: bigint };
 export type TokenTransferArgs = { from: Address; to: Address; tokenId: bigint };
-/** A controller event carries the plaintext label, its labelhash and what it cost (base + premium). */
-export type ControllerArgs = { label: string; labelhash: Hex; cost: bigint };
+/**
+ * A controller event carries the plaintext label, its labelhash and what it cost (base + premium). Controllers that
+ * publish no price (Basenames', Lineanames' owner and proof-of-humanity registrations) leave `cost` undefined.
+ */
+export type ControllerArgs = { label: string; labelhash: Hex; cost?: bigint };
 
 export function makeRegistrarHandlers({ managedName, supportsPremintedNames = false }: RegistrarOptions) {
   const managedNode = namehash(managedName);
@@ -134,7 +137,7 @@ export function makeRegistrarHandlers({ managedName, supportsPremintedNames = fa
     if (!(await context.db.find(schema.registration, { id: id.registration }))) return;
     await context.db
       .update(schema.registration, { id: id.registration })
-      .set({ cost, ...(showable ? { labelName: label } : {}) });
+      .set({ ...(cost !== undefined ? { cost } : {}), ...(showable ? { labelName: label } : {}) });
   }
 
   return {
