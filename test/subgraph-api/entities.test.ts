@@ -231,9 +231,31 @@ describe("batching", () => {
       events(first: 3) { id }
     } }`);
     expect(r.body.errors).toBeUndefined();
-    // domains, parent, subdomains, resolver, registration, wrappedDomain, events, sub-subdomains
-    expect(r.statements).toBe(8);
-    expect(h.t.counter.statements - before).toBe(8);
+    // domains (carrying parent, resolver, registration and wrappedDomain), subdomains, events, sub-subdomains
+    expect(r.statements).toBe(4);
+    expect(h.t.counter.statements - before).toBe(4);
+  });
+
+  it("to-one relations embedded in the root statement equal the batched ones", async () => {
+    const fields = `id name parent { id name } resolver { id texts coinTypes addr { id } } registration { id cost labelName } wrappedDomain { id fuses name }`;
+    // At the root the relations ride along in one statement; one level down they are batched loads.
+    const embedded = await h.raw(`{ domains(first: 200, where: { parent: "${namehash("eth")}" }) { ${fields} } }`);
+    const batched = await h.raw(
+      `{ domain(id: "${namehash("eth")}") { subdomains(first: 200) { ${fields} } } }`,
+    );
+    expect(embedded.statements).toBe(1);
+    expect(batched.statements).toBeGreaterThan(2);
+    const a = (embedded.body.data as { domains: D[] }).domains;
+    const b = (batched.body.data as { domain: { subdomains: D[] } }).domain.subdomains;
+    expect(a.length).toBe(200);
+    expect(a).toEqual(b);
+    expect(a.some((d) => d.resolver === null) && a.some((d) => d.wrappedDomain !== null)).toBe(true);
+    // Through fragments and on a root singular too.
+    const one = await h.raw(
+      `query { domain(id: "${namehash("name00004.eth")}") { ...D } } fragment D on Domain { ... on Domain { registration { id } } resolver { id } }`,
+    );
+    expect(one.statements).toBe(1);
+    expect((one.body.data as { domain: D }).domain.registration).not.toBeNull();
   });
 
   it("aliases of the same field with different arguments batch separately and stay correct", async () => {

@@ -1,6 +1,15 @@
 import type { SQL } from "drizzle-orm";
-import type { EntityDef } from "./model";
-import { byIdsQuery, childrenQuery, derivedOneQuery, type ListArgs, listQuery, type Row } from "./sql";
+import { type EntityDef, entityOf, type FieldDef } from "./model";
+import {
+  byIdQuery,
+  byIdsQuery,
+  childrenQuery,
+  derivedOneQuery,
+  embedKey,
+  type ListArgs,
+  listQuery,
+  type Row,
+} from "./sql";
 
 /** The one thing /subgraph needs from a database handle: drizzle's `execute` (node-postgres, PGlite or Ponder's). */
 export interface SubgraphDb {
@@ -30,6 +39,8 @@ const CHUNK = 1000;
 export class Loader {
   private batches = new Map<string, Batch<unknown>>();
   private rowsById = new Map<string, Promise<Row | null>>();
+  /** Derived one-to-one rows (Domain.registration) already known, by `<entity>.<foreign>:<parent id>`. */
+  private derivedRows = new Map<string, Promise<Row | null>>();
   /** Statements run for this request (tests assert on it). */
   statements = 0;
 
@@ -40,8 +51,36 @@ export class Loader {
     return rowsOf(await this.db.execute(q));
   }
 
-  list(entity: EntityDef, args: ListArgs): Promise<Row[]> {
-    return this.query(listQuery(entity, args)) as Promise<Row[]>;
+  async list(entity: EntityDef, args: ListArgs, embeds: FieldDef[] = []): Promise<Row[]> {
+    const rows = (await this.query(listQuery(entity, args, embeds))) as Row[];
+    for (const row of rows) this.unpackEmbeds(row, embeds);
+    return rows;
+  }
+
+  /** A root `entity(id:)` lookup; with relations to embed it is its own statement, else it joins the batch. */
+  async one(entity: EntityDef, id: string, embeds: FieldDef[]): Promise<Row | null> {
+    if (embeds.length === 0 || entity.implementations) return this.byId(entity, id);
+    const [row] = (await this.query(byIdQuery(entity, id, embeds))) as Row[];
+    if (!row) return null;
+    this.unpackEmbeds(row, embeds);
+    return row;
+  }
+
+  /** Moves embedded relation rows out of `row` into the caches their resolvers read. */
+  private unpackEmbeds(row: Row, embeds: FieldDef[]) {
+    for (const f of embeds) {
+      const key = embedKey(f);
+      const raw = row[key];
+      delete row[key];
+      if (f.kind === "scalar" || raw === undefined) continue;
+      const embedded = (typeof raw === "string" ? JSON.parse(raw) : raw) as Row | null;
+      if (f.kind === "ref") {
+        const id = row[f.column] as string | null;
+        if (id !== null && id !== undefined) this.rowsById.set(`${f.target}:${id}`, Promise.resolve(embedded));
+      } else {
+        this.derivedRows.set(`${entityOf(f.target).name}.${f.foreign}:${row.id}`, Promise.resolve(embedded));
+      }
+    }
   }
 
   byId(entity: EntityDef, id: string): Promise<Row | null> {
@@ -66,6 +105,8 @@ export class Loader {
   }
 
   derivedOne(entity: EntityDef, foreign: string, parentId: string): Promise<Row | null> {
+    const known = this.derivedRows.get(`${entity.name}.${foreign}:${parentId}`);
+    if (known) return known;
     return this.enqueue<Row | null>(
       `one:${entity.name}.${foreign}`,
       parentId,

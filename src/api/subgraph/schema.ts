@@ -18,8 +18,10 @@ import {
   type GraphQLOutputType,
   GraphQLScalarType,
   GraphQLSchema,
+  type GraphQLResolveInfo,
   GraphQLString,
   Kind,
+  type SelectionSetNode,
 } from "graphql";
 import { SubgraphQueryError } from "./errors";
 import type { Loader } from "./loader";
@@ -220,6 +222,35 @@ export async function checkBlock(
   }
 }
 
+/**
+ * The to-one relations a root field's selection reads on its entity (through fragments too), which the root
+ * statement can carry along: refs to tables (an Account is only its id, never read) and derived one-to-ones.
+ */
+export function embeddable(entity: EntityDef, info: GraphQLResolveInfo): FieldDef[] {
+  if (entity.implementations) return [];
+  const names = new Set<string>();
+  const typeNames = new Set([entity.name, ...(entity.interfaces ?? [])]);
+  const visit = (set: SelectionSetNode | undefined, seen: Set<string>) => {
+    for (const sel of set?.selections ?? []) {
+      if (sel.kind === Kind.FIELD) names.add(sel.name.value);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        if (!sel.typeCondition || typeNames.has(sel.typeCondition.name.value)) visit(sel.selectionSet, seen);
+      } else if (!seen.has(sel.name.value)) {
+        const frag = info.fragments[sel.name.value];
+        if (frag && typeNames.has(frag.typeCondition.name.value)) {
+          visit(frag.selectionSet, new Set([...seen, sel.name.value]));
+        }
+      }
+    }
+  };
+  for (const node of info.fieldNodes) visit(node.selectionSet, new Set());
+  return entity.fields.filter(
+    (f) =>
+      names.has(f.name) &&
+      ((f.kind === "ref" && f.target !== "Account") || (f.kind === "derived" && !f.many)),
+  );
+}
+
 // ---- Entity types ------------------------------------------------------------------------------------------------
 
 export function buildSubgraphSchema(): GraphQLSchema {
@@ -372,18 +403,18 @@ export function buildSubgraphSchema(): GraphQLSchema {
     queryFields[entity.singular] = {
       type: outputOf(entity.name),
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, ...blockArgs },
-      resolve: async (_src, args, ctx) => {
+      resolve: async (_src, args, ctx, info) => {
         await checkBlock(ctx, args.block);
-        return ctx.loader.byId(entity, textValue(args.id));
+        return ctx.loader.one(entity, textValue(args.id), embeddable(entity, info));
       },
     };
     queryFields[entity.plural] = {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(outputOf(entity.name)))),
       args: { ...collectionArgs(entity), ...blockArgs },
-      resolve: async (_src, args, ctx) => {
+      resolve: async (_src, args, ctx, info) => {
         const list = listArgs(args, ctx.limits);
         await checkBlock(ctx, args.block);
-        return ctx.loader.list(entity, list);
+        return ctx.loader.list(entity, list, embeddable(entity, info));
       },
     };
   }

@@ -401,6 +401,7 @@ function branch(
   offset: number,
   scope: { fk: string; parent: SQL } | undefined,
   withSortColumn: boolean,
+  embeds: FieldDef[] = [],
 ): SQL {
   const ctx: Ctx = { aliases: 0 };
   const alias = "t0";
@@ -411,7 +412,8 @@ function branch(
   const d = dir(args.orderDirection ?? "asc");
   const sortKey = args.orderBy && args.orderBy !== "id" ? orderExpr(entity, args.orderBy, alias, ctx) : undefined;
   const order = sortKey ? sql`${sortKey} ${d}, ${col(alias, "id")} ${d}` : sql`${col(alias, "id")} ${d}`;
-  const extra = withSortColumn && sortKey ? sql`, ${sortKey} AS "__sort"` : sql``;
+  let extra = withSortColumn && sortKey ? sql`, ${sortKey} AS "__sort"` : sql``;
+  if (embeds.length) extra = sql`${extra}, ${embedList(entity, embeds, alias)}`;
   return sql`SELECT ${selectList(entity, keys, alias)}${extra} FROM ${sql.identifier(
     tableInfo(entity.table!).name,
   )} ${sql.identifier(alias)}${conds.length ? sql` WHERE ${sql.join(conds, sql` AND `)}` : sql``} ORDER BY ${order} LIMIT ${sql.raw(
@@ -443,8 +445,47 @@ function pageSql(entity: EntityDef, args: ListArgs, scope?: { foreign: string; p
   )}${args.skip ? sql` OFFSET ${sql.raw(String(args.skip))}` : sql``}`;
 }
 
-export function listQuery(entity: EntityDef, args: ListArgs): SQL {
+export function listQuery(entity: EntityDef, args: ListArgs, embeds: FieldDef[] = []): SQL {
+  if (embeds.length && !entity.implementations) {
+    return branch(entity, columnKeys([entity]), args, args.first, args.skip, undefined, false, embeds);
+  }
   return pageSql(entity, args);
+}
+
+// ---- Embedded to-one relations -----------------------------------------------------------------------------------
+
+/** The column an embedded relation's row arrives in (JSON of its text columns, or null). */
+export const embedKey = (field: FieldDef) => `__embed_${field.name}`;
+
+/**
+ * For each to-one relation the query selects (Domain.resolver, Domain.registration, Registration.domain, …), its row
+ * as JSON in the same statement, so a page and its relations cost one round trip. Every value is already text, so
+ * JSON loses nothing. PostgreSQL evaluates these subqueries after ORDER BY/LIMIT, for the returned rows only.
+ */
+function embedList(entity: EntityDef, embeds: FieldDef[], alias: string): SQL {
+  return sql.join(
+    embeds.map((f, i) => {
+      if (f.kind === "scalar") throw new Error("scalars are not embedded");
+      const target = entityOf(f.target);
+      const a = `e${i}`;
+      const table = sql.identifier(tableInfo(target.table!).name);
+      const match =
+        f.kind === "ref"
+          ? sql`${col(a, "id")} = ${col(alias, columnOf(entity, f))}`
+          : sql`${col(a, columnOf(target, fieldOf(target, f.foreign)!))} = ${col(alias, "id")} ORDER BY ${col(a, "id")}`;
+      return sql`(SELECT row_to_json("j") FROM (SELECT ${selectList(target, columnKeys([target]), a)} FROM ${table} ${sql.identifier(
+        a,
+      )} WHERE ${match} LIMIT 1) AS "j") AS ${sql.identifier(embedKey(f))}`;
+    }),
+    sql`, `,
+  );
+}
+
+/** One row by id with its embedded relations (root `domain(id:)` and the like). */
+export function byIdQuery(entity: EntityDef, id: string, embeds: FieldDef[]): SQL {
+  return sql`SELECT ${selectList(entity, columnKeys([entity]), "t0")}, ${embedList(entity, embeds, "t0")} FROM ${sql.identifier(
+    tableInfo(entity.table!).name,
+  )} "t0" WHERE "t0"."id" = ${id}::text`;
 }
 
 /**
