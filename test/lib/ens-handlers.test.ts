@@ -17,7 +17,7 @@ const ALICE = "0x00000000000000000000000000000000000a11ce" as Address;
 const BOB = "0x0000000000000000000000000000000000000b0b" as Address;
 const RESOLVER = "0x00000000000000000000000000000000000000aa" as Address;
 const WRAPPER = "0x00000000000000000000000000000000000000ff" as Address;
-const KNOWN = new Set(["eth", "vitalik", "sub", "deep", "HelloWorld", "reverse"]);
+const KNOWN = new Set(["eth", "vitalik", "sub", "deep", "HelloWorld", "reverse", "addr"]);
 
 let store: FakeStore;
 let block = 0n;
@@ -144,6 +144,17 @@ describe("registry", () => {
   });
 
   for (const mode of ["default", "compat"] as const) {
+    it(`${mode} mode: an addr.reverse label ${mode === "default" ? "is healed from the owner's address" : "stays encoded (rainbow table only)"}`, async () => {
+      useMode(mode);
+      await newOwner(registry, "", "reverse", ALICE);
+      await newOwner(registry, "reverse", "addr", ALICE);
+      const label = BOB.slice(2);
+      await newOwner(registry, "addr.reverse", label, BOB);
+      const row = store.get(schema.domain, namehash(`${label}.addr.reverse`))!;
+      if (mode === "default") expect(row).toMatchObject({ name: `${label}.addr.reverse`, labelName: label });
+      else expect(row).toMatchObject({ name: `${encodeLabelhash(labelhashOf(label))}.addr.reverse`, labelName: null });
+    });
+
     it(`migration ${mode === "default" ? "clears" : "keeps (compatible mode)"} the old registry's resolver and ttl`, async () => {
       useMode(mode);
       await newOwner(oldRegistry, "", "eth", ALICE);

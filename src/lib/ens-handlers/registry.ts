@@ -1,8 +1,8 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import { domainId, resolverId as makeResolverId } from "../ids";
-import { interpretLabel } from "../labels";
-import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../names";
+import { interpretLabel, labelhashOf } from "../labels";
+import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../names";
 import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
 
@@ -59,7 +59,7 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
     let after: DomainRow;
     if (existing === null) {
       const parent = (await context.db.find(schema.domain, { id: parentId })) ?? null;
-      const { name, labelName } = await nameFor(labelhash, parentId, parent);
+      const { name, labelName } = await nameFor(labelhash, parentId, parent, undefined, reverseCandidates(event));
       after = await context.db.insert(schema.domain).values({
         id,
         name,
@@ -178,9 +178,32 @@ async function nameFor(
   parentId: string,
   parent: DomainRow | null,
   context?: IndexingContext,
+  reverse: Address[] = [],
 ): Promise<{ name: string | null; labelName: string | null }> {
   const settings = handlerSettings();
   const parentRow = parent ?? (context ? ((await context.db.find(schema.domain, { id: parentId })) ?? null) : null);
-  const { label, labelName } = interpretLabel(await settings.heal(labelhash), labelhash, settings.labelMode);
+  const literal = (parentId === ADDR_REVERSE_NODE && healReverseLabel(labelhash, reverse, settings.isSubgraphCompatible)) || (await settings.heal(labelhash));
+  const { label, labelName } = interpretLabel(literal, labelhash, settings.labelMode);
   return { name: joinName(label, parentRow?.name ?? null, parentId === ROOT_NODE), labelName };
+}
+
+const ADDR_REVERSE_NODE = domainId(namehash("addr.reverse"));
+
+/** Addresses whose reverse name a NewOwner under addr.reverse may be creating: the new owner and the sender. */
+function reverseCandidates(event: IndexedEvent<NewOwnerArgs>): Address[] {
+  return event.transaction.from ? [event.args.owner, event.transaction.from] : [event.args.owner];
+}
+
+/**
+ * An `addr.reverse` label is the lowercase hex of an address, which no rainbow table holds for most addresses.
+ * Outside compatible mode (the subgraph only asked its table) a label equal to the owner's or the sender's address
+ * is healed from it; the hash check makes the guess safe.
+ */
+function healReverseLabel(labelhash: Hex, candidates: Address[], isSubgraphCompatible: boolean): string | null {
+  if (isSubgraphCompatible) return null;
+  for (const address of candidates) {
+    const label = address.slice(2).toLowerCase();
+    if (labelhashOf(label) === labelhash) return label;
+  }
+  return null;
 }
