@@ -89,6 +89,8 @@ export class ParallelHasher {
   }
 
   async close(): Promise<void> {
+    // Replies still arriving while the worker stops must not reach the writer, which may have rolled back.
+    this.fail(new Error("hasher closed"));
     for (const { resolve } of this.pending.values()) resolve();
     this.pending.clear();
     await this.worker.terminate();
