@@ -39,8 +39,21 @@ const CHUNK = 1000;
 export class Loader {
   private batches = new Map<string, Batch<unknown>>();
   private rowsById = new Map<string, Promise<Row | null>>();
-  /** Derived one-to-one rows (Domain.registration) already known, by `<entity>.<foreign>:<parent id>`. */
-  private derivedRows = new Map<string, Promise<Row | null>>();
+  /**
+   * Rows already at hand (embedded in a root statement), by `<entity>:<id>` for refs and
+   * `<entity>.<foreign>:<parent id>` for derived one-to-ones. Resolvers return them synchronously, which spares
+   * graphql-js a promise per object.
+   */
+  private known = new Map<string, Row | null>();
+
+  /** A row already at hand, or undefined. */
+  peekById(entity: EntityDef, id: string): Row | null | undefined {
+    return this.known.get(`${entity.name}:${id}`);
+  }
+
+  peekDerivedOne(entity: EntityDef, foreign: string, parentId: string): Row | null | undefined {
+    return this.known.get(`${entity.name}.${foreign}:${parentId}`);
+  }
   /** Statements run for this request (tests assert on it). */
   statements = 0;
 
@@ -76,15 +89,17 @@ export class Loader {
       const embedded = (typeof raw === "string" ? JSON.parse(raw) : raw) as Row | null;
       if (f.kind === "ref") {
         const id = row[f.column] as string | null;
-        if (id !== null && id !== undefined) this.rowsById.set(`${f.target}:${id}`, Promise.resolve(embedded));
+        if (id !== null && id !== undefined) this.known.set(`${f.target}:${id}`, embedded);
       } else {
-        this.derivedRows.set(`${entityOf(f.target).name}.${f.foreign}:${row.id}`, Promise.resolve(embedded));
+        this.known.set(`${entityOf(f.target).name}.${f.foreign}:${row.id}`, embedded);
       }
     }
   }
 
   byId(entity: EntityDef, id: string): Promise<Row | null> {
     const cacheKey = `${entity.name}:${id}`;
+    const known = this.known.get(cacheKey);
+    if (known !== undefined) return Promise.resolve(known);
     let p = this.rowsById.get(cacheKey);
     if (!p) {
       p = this.enqueue<Row | null>(
@@ -105,8 +120,8 @@ export class Loader {
   }
 
   derivedOne(entity: EntityDef, foreign: string, parentId: string): Promise<Row | null> {
-    const known = this.derivedRows.get(`${entity.name}.${foreign}:${parentId}`);
-    if (known) return known;
+    const known = this.peekDerivedOne(entity, foreign, parentId);
+    if (known !== undefined) return Promise.resolve(known);
     return this.enqueue<Row | null>(
       `one:${entity.name}.${foreign}`,
       parentId,

@@ -344,14 +344,18 @@ export function buildSubgraphSchema(): GraphQLSchema {
           if (id === null || id === undefined) return null;
           // An Account holds nothing but its id: no need to read it.
           if (target.name === "Account") return { id, __typename: "Account" };
-          return ctx.loader.byId(target, id);
+          const known = ctx.loader.peekById(target, id);
+          return known !== undefined ? known : ctx.loader.byId(target, id);
         },
       };
     }
     if (!f.many) {
       return {
         type: outputOf(f.target),
-        resolve: (row, _args, ctx) => ctx.loader.derivedOne(target, f.foreign, row.id),
+        resolve: (row, _args, ctx) => {
+          const known = ctx.loader.peekDerivedOne(target, f.foreign, row.id);
+          return known !== undefined ? known : ctx.loader.derivedOne(target, f.foreign, row.id);
+        },
       };
     }
     const list = new GraphQLList(new GraphQLNonNull(outputOf(f.target)));
