@@ -374,3 +374,107 @@ export const nameToken = onchainTable(
   }),
   (table) => ({ byDomain: index().on(table.domainId) }),
 );
+
+// ---- protocol-acceleration plugin: node→resolver links, resolver records, primary names ------------------------
+
+/**
+ * One registry's record of a node (`<chainId>-<registry>-<node>`): its resolver, and whether the node has an owner
+ * there. On the ENS root chain the registry with fallback answers `resolver(node)` from its own record only while
+ * that record has an owner, else from the old registry; `hasOwner` lets the resolution API apply the same rule.
+ * The 3DNS token counts as a registry of its names (its registrations point at the 3DNS resolver).
+ */
+export const registryNode = onchainTable(
+  "registry_node",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    registry: t.hex().notNull(),
+    node: t.hex().notNull(),
+    /** Null while unset or set to the zero address. */
+    resolver: t.hex(),
+    hasOwner: t.boolean().notNull().default(false),
+  }),
+  (table) => ({ byNode: index().on(table.node) }),
+);
+
+/**
+ * The records one resolver holds for one node (`<chainId>-<resolver>-<node>`). `version` mirrors PublicResolver's
+ * `recordVersions`: a VersionChanged (clearRecords) bumps it, and the per-key rows below carry the version they were
+ * written under in their ids, so rows of an older version are simply never read again (as on chain).
+ */
+export const resolverRecords = onchainTable(
+  "resolver_records",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    resolver: t.hex().notNull(),
+    node: t.hex().notNull(),
+    version: t.bigint().notNull().default(0n),
+    name: t.text(),
+    contenthash: t.hex(),
+    pubkeyX: t.hex(),
+    pubkeyY: t.hex(),
+    /** ABI content types set (ABIChanged), each a single bit per ENSIP-4. */
+    abiContentTypes: t.bigint().array().notNull().default([]),
+  }),
+  (table) => ({ byNode: index().on(table.node) }),
+);
+
+/** An address record (`<recordsId>-<version>-<coinType>`): the raw bytes; coin type 60 is also what AddrChanged sets. */
+export const resolverAddressRecord = onchainTable(
+  "resolver_address_record",
+  (t) => ({
+    id: t.text().primaryKey(),
+    recordsId: t.text().notNull(),
+    coinType: t.bigint().notNull(),
+    value: t.hex().notNull(),
+  }),
+  (table) => ({ byRecords: index().on(table.recordsId) }),
+);
+
+/**
+ * A text record (`<recordsId>-<version>-<key>`). The older TextChanged carries no value: such a key is present with
+ * `hasValue` false and `value` null, and the API reads it on chain rather than guessing.
+ */
+export const resolverTextRecord = onchainTable(
+  "resolver_text_record",
+  (t) => ({
+    id: t.text().primaryKey(),
+    recordsId: t.text().notNull(),
+    key: t.text().notNull(),
+    value: t.text(),
+    hasValue: t.boolean().notNull(),
+  }),
+  (table) => ({ byRecords: index().on(table.recordsId) }),
+);
+
+/** An interface implementer record (`<recordsId>-<version>-<interfaceId>`), ENSIP-8. */
+export const resolverInterfaceRecord = onchainTable(
+  "resolver_interface_record",
+  (t) => ({
+    id: t.text().primaryKey(),
+    recordsId: t.text().notNull(),
+    interfaceId: t.hex().notNull(),
+    implementer: t.hex().notNull(),
+  }),
+  (table) => ({ byRecords: index().on(table.recordsId) }),
+);
+
+/** `<hex>.addr.reverse` node → the address it reverses (found when the registry creates it; its labelhash is checked). */
+export const reverseNode = onchainTable("reverse_node", (t) => ({
+  id: t.hex().primaryKey(),
+  address: t.hex().notNull(),
+}));
+
+/**
+ * A name a standalone reverse registrar holds for an address (`<address>-<coinType>`): the default reverse registrar
+ * under coin type 0x80000000, each L2 reverse registrar under 0x80000000 | its chain id (ENSIP-11, ENSIP-19). An empty
+ * name means the address cleared it.
+ */
+export const reverseName = onchainTable("reverse_name", (t) => ({
+  id: t.text().primaryKey(),
+  address: t.hex().notNull(),
+  coinType: t.bigint().notNull(),
+  chainId: t.integer().notNull(),
+  name: t.text().notNull(),
+}));

@@ -10,6 +10,8 @@ import { IndexingStatusService } from "./indexing-status/service";
 import { nameTokensRoutes } from "./name-tokens/route";
 import { registrarApiSettings } from "./name-tokens/settings";
 import { registrarActionsRoutes } from "./registrar-actions/route";
+import { resolutionRoutes } from "./resolution/route";
+import { resolutionSettings } from "./resolution/settings";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphApp } from "./subgraph";
 
@@ -38,6 +40,7 @@ app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
+app.route("/api/resolve", resolutionRoutes({ db, indexingStatus, ...resolutionSettings(config) }));
 
 app.notFound((c) => c.json({ message: "Not Found" }, 404));
 app.onError((error, c) => {

@@ -1,4 +1,4 @@
-import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
+import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi, ThreeDNSTokenAbi } from "../../../abis";
 import type { DatasourceName } from "../../namespaces/types";
 import { definePlugin, type PluginContract } from "../define";
 
@@ -17,6 +17,9 @@ export const protocolAccelerationPlugin = definePlugin({
     { name: "ensroot/RegistryOld", datasource: "ensroot", contract: "RegistryOld", abi: RegistryAbi, optional: true },
     { name: "threednsOptimism/Resolver", datasource: "threednsOptimism", contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
     { name: "threednsBase/Resolver", datasource: "threednsBase", contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
+    // 3DNS names have no registry: the token's registrations are their node→resolver links.
+    { name: "threednsOptimism/Token", datasource: "threednsOptimism", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
+    { name: "threednsBase/Token", datasource: "threednsBase", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
     {
       name: "ensroot/DefaultReverseRegistrar",
       datasource: "ensroot",

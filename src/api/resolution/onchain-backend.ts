@@ -1,0 +1,167 @@
+import {
+  type Address,
+  type Hex,
+  type PublicClient,
+  BaseError,
+  HttpRequestError,
+  TimeoutError,
+  WebSocketRequestError,
+  concat,
+  createPublicClient,
+  decodeFunctionResult,
+  encodeFunctionData,
+  http,
+  keccak256,
+  parseAbi,
+  stringToBytes,
+  toHex,
+  zeroAddress,
+} from "viem";
+import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
+import { DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
+import type { Namespace } from "../../namespaces/types";
+import { interpretAddress, interpretName, interpretText } from "./interpret";
+import type { RecordsAnswer, RecordsRequest, ResolutionBackend } from "./resolve";
+import type { RegistrySource } from "./routing";
+
+/*
+ * Resolution by reading the chains directly (the namespace may have no UniversalResolver, as on the devnet): the
+ * registry's `resolver(node)` up the parents, then the resolver's record functions, or its ENSIP-10 `resolve()`.
+ * A read that reverts or returns nothing is an unset record; an unreachable RPC is an error.
+ */
+
+const ExtendedResolverAbi = parseAbi([
+  "function supportsInterface(bytes4 interfaceID) view returns (bool)",
+  "function resolve(bytes name, bytes data) view returns (bytes)",
+]);
+const EXTENDED_RESOLVER_INTERFACE = "0x9061b923";
+const EXTENDED_CACHE_MS = 10 * 60_000;
+
+/** DNS wire format of a name (ENSIP-10's `resolve` argument); a label over 255 bytes goes as its `[labelhash]`. */
+export function dnsEncode(name: string): Hex {
+  const parts = name.split(".").flatMap((label) => {
+    let bytes = stringToBytes(label);
+    if (bytes.length > 255) bytes = stringToBytes(`[${keccak256(bytes).slice(2)}]`);
+    return [Uint8Array.of(bytes.length), bytes];
+  });
+  return toHex(concat([...parts, Uint8Array.of(0)]));
+}
+
+export function isTransportError(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
+  );
+}
+
+type Call = { abi: typeof ResolverAbi | typeof RegistryAbi | typeof StandaloneReverseRegistrarAbi | typeof ExtendedResolverAbi; functionName: string; args: readonly unknown[] };
+
+export class OnchainBackend implements ResolutionBackend {
+  private readonly clients = new Map<number, PublicClient>();
+  private readonly extended = new Map<string, { at: number; value: Promise<boolean> }>();
+
+  constructor(
+    private readonly namespace: Namespace,
+    private readonly rpcUrls: ReadonlyMap<number, string>,
+  ) {}
+
+  private client(chainId: number): PublicClient {
+    let client = this.clients.get(chainId);
+    if (!client) {
+      const url = this.rpcUrls.get(chainId);
+      if (!url) throw new Error(`no RPC URL for chain ${chainId}`);
+      client = createPublicClient({ transport: http(url, { retryCount: 2, timeout: 10_000 }) }) as PublicClient;
+      this.clients.set(chainId, client);
+    }
+    return client;
+  }
+
+  /** One read; undefined when it reverts or returns no data (an unset record or a missing function). */
+  private async read<T>(chainId: number, to: Address, call: Call): Promise<T | undefined> {
+    try {
+      return (await this.client(chainId).readContract({ address: to, ...call } as never)) as T;
+    } catch (error) {
+      if (isTransportError(error)) throw error;
+      return undefined;
+    }
+  }
+
+  async findResolver(source: RegistrySource, ancestors: { node: Hex }[]) {
+    for (let index = 0; index < ancestors.length; index++) {
+      const resolver = await this.read<Address>(source.chainId, source.registry, {
+        abi: RegistryAbi,
+        functionName: "resolver",
+        args: [ancestors[index].node],
+      });
+      if (resolver && resolver !== zeroAddress) return { resolver: resolver.toLowerCase() as Address, index };
+      if (source.exactOnly) return undefined;
+    }
+    return undefined;
+  }
+
+  isExtendedResolver(chainId: number, resolver: Address): Promise<boolean> {
+    const key = `${chainId}-${resolver}`;
+    const cached = this.extended.get(key);
+    if (cached && Date.now() - cached.at < EXTENDED_CACHE_MS) return cached.value;
+    const value = this.read<boolean>(chainId, resolver, {
+      abi: ExtendedResolverAbi,
+      functionName: "supportsInterface",
+      args: [EXTENDED_RESOLVER_INTERFACE],
+    }).then((v) => v === true);
+    this.extended.set(key, { at: Date.now(), value });
+    value.catch(() => this.extended.delete(key));
+    return value;
+  }
+
+  async records(chainId: number, resolver: Address, node: Hex, request: RecordsRequest, extendedName?: string): Promise<RecordsAnswer> {
+    const call = async <T>(functionName: string, args: readonly unknown[]): Promise<T | undefined> => {
+      if (extendedName === undefined) return this.read<T>(chainId, resolver, { abi: ResolverAbi, functionName, args });
+      const data = encodeFunctionData({ abi: ResolverAbi, functionName, args } as never);
+      const result = await this.read<Hex>(chainId, resolver, {
+        abi: ExtendedResolverAbi,
+        functionName: "resolve",
+        args: [dnsEncode(extendedName), data],
+      });
+      if (result === undefined) return undefined;
+      try {
+        return decodeFunctionResult({ abi: ResolverAbi, functionName, data: result } as never) as T;
+      } catch {
+        return undefined;
+      }
+    };
+    const address = async (coinType: bigint): Promise<string | null> => {
+      const raw = await call<Hex>("addr", [node, coinType]);
+      // Resolvers older than multicoin (ENSIP-9) only answer addr(node), for ETH.
+      if (raw === undefined && coinType === ETH_COIN_TYPE) return interpretAddress(coinType, await call<Address>("addr", [node]));
+      return interpretAddress(coinType, raw);
+    };
+    const [name, addresses, texts] = await Promise.all([
+      request.name ? call<string>("name", [node]).then(interpretName) : undefined,
+      Promise.all(request.coinTypes.map(async (c) => [c.toString(), await address(c)] as const)),
+      Promise.all(request.texts.map(async (k) => [k, interpretText(await call<string>("text", [node, k]))] as const)),
+    ]);
+    return {
+      ...(request.name ? { name: name ?? null } : {}),
+      ...(request.coinTypes.length > 0 ? { addresses: Object.fromEntries(addresses) } : {}),
+      ...(request.texts.length > 0 ? { texts: Object.fromEntries(texts) } : {}),
+    };
+  }
+
+  async reverseName(address: Address, coinType: bigint): Promise<string | null> {
+    const ds = this.namespace.datasources;
+    const rootChainId = ds.ensroot?.chain.id ?? 1;
+    const registrar =
+      coinType === DEFAULT_EVM_COIN_TYPE
+        ? ds.ensroot && { chainId: ds.ensroot.chain.id, address: ds.ensroot.contracts.DefaultReverseRegistrar?.address }
+        : [ds.reverseBase, ds.reverseLinea, ds.reverseOptimism]
+            .filter((r) => r !== undefined && coinTypeForChain(r.chain.id, rootChainId) === coinType)
+            .map((r) => ({ chainId: r!.chain.id, address: r!.contracts.L2ReverseRegistrar?.address }))[0];
+    if (!registrar?.address || !this.rpcUrls.has(registrar.chainId)) return null;
+    const name = await this.read<string>(registrar.chainId, registrar.address, {
+      abi: StandaloneReverseRegistrarAbi,
+      functionName: "nameForAddr",
+      args: [address],
+    });
+    return interpretName(name);
+  }
+}

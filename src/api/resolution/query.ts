@@ -1,0 +1,120 @@
+import { ens_normalize } from "@adraffy/ens-normalize";
+import type { Address } from "viem";
+import { z } from "zod";
+
+/*
+ * Input of the resolution routes, checked at the edge. Lists are comma-separated (`addresses=60,0` `texts=avatar,url`)
+ * or repeated parameters; an empty value means "not asked for". `accelerate=false` forces the onchain path.
+ */
+
+export const MAX_COIN_TYPES = 20;
+export const MAX_TEXT_KEYS = 20;
+export const MAX_TEXT_KEY_LENGTH = 256;
+export const MAX_CHAIN_IDS = 20;
+
+/** Why a name is not ENSIP-15 normalized, or undefined when it is (the empty name is the root, not normalized). */
+export function normalizationProblem(name: string): string | undefined {
+  if (name === "") return "name must not be empty";
+  let normalized: string;
+  try {
+    normalized = ens_normalize(name);
+  } catch (error) {
+    return `name is not a valid ENS name: ${(error as Error).message}`;
+  }
+  return normalized === name ? undefined : `name must be ENSIP-15 normalized; its normalized form is "${normalized}"`;
+}
+
+export function isNormalizedName(name: string): boolean {
+  return normalizationProblem(name) === undefined;
+}
+
+/** `a,b` and repeated `?x=a&x=b` alike; empty items are dropped. */
+const list = z
+  .array(z.string())
+  .optional()
+  .transform((values) => (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== ""));
+
+const coinTypes = list
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^\d{1,78}$/, "each coin type must be a non-negative integer")
+          // The regex may have failed already (zod still runs refinements): only compare digits.
+          .refine((c) => !/^\d+$/.test(c) || BigInt(c) < 2n ** 256n, "coin types are uint256 (below 2^256)"),
+      )
+      .max(MAX_COIN_TYPES, `at most ${MAX_COIN_TYPES} coin types`),
+  )
+  .transform((v) => [...new Set(v.map((c) => BigInt(c)))]);
+
+const textKeys = z
+  .array(z.string())
+  .optional()
+  // `texts=` alone asks for none; an empty key inside a list (`a,,b`) is an error.
+  .transform((values) => (values ?? []).filter((v) => v !== "").flatMap((v) => v.split(",")))
+  .pipe(
+    z
+      .array(z.string().min(1, "text keys must not be empty").max(MAX_TEXT_KEY_LENGTH, `text keys are at most ${MAX_TEXT_KEY_LENGTH} characters`))
+      .max(MAX_TEXT_KEYS, `at most ${MAX_TEXT_KEYS} text keys`),
+  )
+  .transform((v) => [...new Set(v)]);
+
+const flag = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return fallback;
+      if (v === "true") return true;
+      if (v === "false") return false;
+      ctx.addIssue({ code: "custom", message: `${name} must be true or false` });
+      return z.NEVER;
+    });
+
+export const nameParam = z.string().superRefine((name, ctx) => {
+  const problem = normalizationProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+export const addressParam = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "address must be 0x followed by 40 hex digits")
+  .transform((a) => a.toLowerCase() as Address);
+
+/** A chain id among the chains this instance indexes. */
+export function chainIdParam(indexedChainIds: readonly number[]) {
+  return z
+    .string()
+    .regex(/^\d{1,15}$/, "chain id must be a non-negative integer")
+    .transform(Number)
+    .refine((id) => indexedChainIds.includes(id), {
+      message: `chain id must be one of the indexed chains: ${indexedChainIds.join(", ")}`,
+    });
+}
+
+export const recordsQuery = z.object({
+  addresses: coinTypes,
+  texts: textKeys,
+  name: flag("name", false),
+  accelerate: flag("accelerate", true),
+});
+export type RecordsQuery = z.infer<typeof recordsQuery>;
+
+export const primaryNameQuery = z.object({ accelerate: flag("accelerate", true) });
+
+export function primaryNamesQuery(indexedChainIds: readonly number[]) {
+  return z.object({
+    chainIds: list
+      .pipe(z.array(chainIdParam(indexedChainIds)).max(MAX_CHAIN_IDS, `at most ${MAX_CHAIN_IDS} chain ids`))
+      .transform((ids) => (ids.length === 0 ? [...indexedChainIds] : [...new Set(ids)])),
+    accelerate: flag("accelerate", true),
+  });
+}
+
+/** Hono's `c.req.queries()` gives arrays; single-valued flags take their last value. */
+export function queryInput(all: Record<string, string[]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(all)) out[k] = k === "addresses" || k === "texts" || k === "chainIds" ? v : v[v.length - 1];
+  return out;
+}

@@ -1,0 +1,110 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { Namespace } from "../../namespaces/types";
+import { invalidInput } from "../http-errors";
+import { type IndexingSnapshot, projectRealtime } from "../indexing-status/snapshot";
+import type { SqlDb } from "../registrar-actions/find";
+import { IndexBackend } from "./index-backend";
+import { OnchainBackend, isTransportError } from "./onchain-backend";
+import { addressParam, chainIdParam, nameParam, primaryNameQuery, primaryNamesQuery, queryInput, recordsQuery } from "./query";
+import { NotInIndex, Resolution } from "./resolve";
+
+export interface ResolutionDeps {
+  db: SqlDb;
+  indexingStatus: { snapshot(): Promise<IndexingSnapshot | undefined> };
+  namespace: Namespace;
+  rpcUrls: ReadonlyMap<number, string>;
+  /** Whether this instance runs the protocol-acceleration plugin (else every answer is onchain). */
+  accelerationIndexed: boolean;
+  indexedChainIds: number[];
+  /** The index answers only while every chain is at most this far behind (seconds); 60 like /amirealtime. */
+  maxWorstCaseDistance?: number;
+  nowSeconds?: () => number;
+}
+
+/** Path and query validated together, so a 400 lists every problem at once. */
+function parseBoth<P extends z.ZodTypeAny, Q extends z.ZodTypeAny>(params: P, query: Q, c: Context) {
+  const p = params.safeParse(c.req.param());
+  const q = query.safeParse(queryInput(c.req.queries()));
+  if (p.success && q.success) return { ok: true as const, params: p.data as z.infer<P>, query: q.data as z.infer<Q> };
+  return { ok: false as const, error: new z.ZodError([...(p.error?.issues ?? []), ...(q.error?.issues ?? [])]) };
+}
+
+/**
+ * GET /api/resolve/records/:name, /api/resolve/primary-name/:address/:chainId, /api/resolve/primary-names/:address.
+ * Answered from the index when it is realtime (`accelerated: true`), else by reading the chains; `accelerate=false`
+ * forces the chains.
+ */
+export function resolutionRoutes(deps: ResolutionDeps): Hono {
+  const onchainBackend = new OnchainBackend(deps.namespace, deps.rpcUrls);
+  const onchain = new Resolution(deps.namespace, onchainBackend);
+  const indexed = new Resolution(deps.namespace, new IndexBackend(deps.db, onchainBackend));
+  const maxDistance = deps.maxWorstCaseDistance ?? 60;
+  const now = deps.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+
+  async function indexIsRealtime(): Promise<boolean> {
+    if (!deps.accelerationIndexed) return false;
+    const snapshot = await deps.indexingStatus.snapshot();
+    return snapshot !== undefined && projectRealtime(snapshot, now()).realtimeProjection.worstCaseDistance <= maxDistance;
+  }
+
+  /** The index's answer when allowed and able, else the chains'. */
+  async function answer<T>(accelerate: boolean, run: (r: Resolution) => Promise<T>): Promise<{ result: T; accelerated: boolean }> {
+    if (accelerate && (await indexIsRealtime())) {
+      try {
+        return { result: await run(indexed), accelerated: true };
+      } catch (error) {
+        if (!(error instanceof NotInIndex)) throw error;
+      }
+    }
+    return { result: await run(onchain), accelerated: false };
+  }
+
+  /** A chain's RPC that cannot be reached is a dependency failure, not a bug: 503 saying which. */
+  async function guarded(c: Context, handle: () => Promise<Response>): Promise<Response> {
+    try {
+      return await handle();
+    } catch (error) {
+      if (!isTransportError(error)) throw error;
+      return c.json({ message: `Onchain resolution failed: ${(error as Error).message.split("\n")[0]}` }, 503);
+    }
+  }
+
+  const app = new Hono();
+
+  app.get("/records/:name", (c) =>
+    guarded(c, async () => {
+      const parsed = parseBoth(z.object({ name: nameParam }), recordsQuery, c);
+      if (!parsed.ok) return invalidInput(c, parsed.error);
+      const { addresses, texts, name, accelerate } = parsed.query;
+      const request = { coinTypes: addresses, texts, name };
+      const { result, accelerated } = await answer(accelerate, (r) => r.records(parsed.params.name, request));
+      return c.json({ records: result, accelerated });
+    }),
+  );
+
+  app.get("/primary-name/:address/:chainId", (c) =>
+    guarded(c, async () => {
+      const parsed = parseBoth(z.object({ address: addressParam, chainId: chainIdParam(deps.indexedChainIds) }), primaryNameQuery, c);
+      if (!parsed.ok) return invalidInput(c, parsed.error);
+      const { address, chainId } = parsed.params;
+      const { result, accelerated } = await answer(parsed.query.accelerate, (r) => r.primaryName(address, chainId));
+      return c.json({ name: result, accelerated });
+    }),
+  );
+
+  app.get("/primary-names/:address", (c) =>
+    guarded(c, async () => {
+      const parsed = parseBoth(z.object({ address: addressParam }), primaryNamesQuery(deps.indexedChainIds), c);
+      if (!parsed.ok) return invalidInput(c, parsed.error);
+      const { address } = parsed.params;
+      const { chainIds, accelerate } = parsed.query;
+      const { result, accelerated } = await answer(accelerate, async (r) =>
+        Object.fromEntries(await Promise.all(chainIds.map(async (id) => [String(id), await r.primaryName(address, id)] as const))),
+      );
+      return c.json({ names: result, accelerated });
+    }),
+  );
+
+  return app;
+}

@@ -1,0 +1,52 @@
+import * as schema from "ponder:schema";
+import { type Address, type Hex, zeroAddress } from "viem";
+import { makeSubnode } from "../../../lib/names";
+import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import { registryNodeId } from "./ids";
+import { ADDR_REVERSE_NODE, reversedAddress } from "./reverse";
+
+/*
+ * Node→resolver links as each registry (or the 3DNS token) records them. The registry's own address keys them, so
+ * the old and the new ENS registry keep separate records and the resolution API applies the fallback rule.
+ */
+
+const orNull = (a: Address): Hex | null => (a.toLowerCase() === zeroAddress ? null : (a.toLowerCase() as Hex));
+
+async function upsert(context: HandlerContext, registry: Address, node: Hex, set: { resolver?: Hex | null; hasOwner?: boolean }) {
+  await context.db
+    .insert(schema.registryNode)
+    .values({ id: registryNodeId(context.chain.id, registry, node), chainId: context.chain.id, registry: registry.toLowerCase() as Hex, node, ...set })
+    .onConflictDoUpdate(set);
+}
+
+/** NewOwner: the subnode exists (or, with a zero owner, no longer counts as existing); addr.reverse subnodes map to their address. */
+export async function newOwner(context: HandlerContext, event: LogEvent<{ node: Hex; label: Hex; owner: Address }>) {
+  const { node: parent, label, owner } = event.args;
+  const node = makeSubnode(parent, label);
+  await upsert(context, event.log.address, node, { hasOwner: owner.toLowerCase() !== zeroAddress });
+  if (parent === ADDR_REVERSE_NODE) {
+    // The reverse registrar claims keccak(hex(sender)) for the sender, or names another owner: try both.
+    const address = reversedAddress(label, [event.transaction.from, owner]);
+    if (address) await context.db.insert(schema.reverseNode).values({ id: node, address }).onConflictDoNothing();
+  }
+}
+
+/** Transfer: a zero owner makes the registry with fallback defer to the old registry again. */
+export async function transfer(context: HandlerContext, event: LogEvent<{ node: Hex; owner: Address }>) {
+  await upsert(context, event.log.address, event.args.node, { hasOwner: event.args.owner.toLowerCase() !== zeroAddress });
+}
+
+export async function newResolver(context: HandlerContext, event: LogEvent<{ node: Hex; resolver: Address }>) {
+  await upsert(context, event.log.address, event.args.node, { resolver: orNull(event.args.resolver) });
+}
+
+/** 3DNS RegistrationCreated: the token answers `resolver(node)` with the 3DNS resolver it registered the name with. */
+export function threednsRegistered(resolver: Address) {
+  return async (context: HandlerContext, event: LogEvent<{ node: Hex }>) =>
+    upsert(context, event.log.address, event.args.node, { resolver: orNull(resolver), hasOwner: true });
+}
+
+/** 3DNS RegistrationBurned: the registration, and with it the resolver link, is deleted. */
+export async function threednsBurned(context: HandlerContext, event: LogEvent<{ node: Hex }>) {
+  await upsert(context, event.log.address, event.args.node, { resolver: null, hasOwner: false });
+}

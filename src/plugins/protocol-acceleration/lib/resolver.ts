@@ -1,0 +1,96 @@
+import * as schema from "ponder:schema";
+import { type Address, type Hex, bytesToHex, hexToBytes } from "viem";
+import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import { ETH_COIN_TYPE } from "./coin-types";
+import { recordKeyId, resolverRecordsId } from "./ids";
+
+/*
+ * Resolver records keyed by (chain, resolver, node), as the resolver would answer reads. Keyed records carry the
+ * records' version in their ids (see resolverRecords in ponder.schema.ts), so VersionChanged clears them like
+ * PublicResolver's clearRecords does.
+ */
+
+type NodeEvent<A = object> = LogEvent<{ node: Hex } & A>;
+
+/** The node's records on the emitting resolver, created on first write. */
+async function recordsOf(context: HandlerContext, event: NodeEvent) {
+  const id = resolverRecordsId(context.chain.id, event.log.address, event.args.node);
+  const found = await context.db.find(schema.resolverRecords, { id });
+  if (found) return found;
+  return context.db
+    .insert(schema.resolverRecords)
+    .values({ id, chainId: context.chain.id, resolver: event.log.address.toLowerCase() as Hex, node: event.args.node });
+}
+
+async function setAddress(context: HandlerContext, event: NodeEvent, coinType: bigint, value: Hex) {
+  const records = await recordsOf(context, event);
+  await context.db
+    .insert(schema.resolverAddressRecord)
+    .values({ id: recordKeyId(records.id, records.version, coinType.toString()), recordsId: records.id, coinType, value })
+    .onConflictDoUpdate({ value });
+}
+
+export async function addrChanged(context: HandlerContext, event: NodeEvent<{ a: Address }>) {
+  await setAddress(context, event, ETH_COIN_TYPE, event.args.a.toLowerCase() as Hex);
+}
+
+export async function addressChanged(context: HandlerContext, event: NodeEvent<{ coinType: bigint; newAddress: Hex }>) {
+  // Normalise the hex (lowercase; `0x` when empty).
+  await setAddress(context, event, event.args.coinType, bytesToHex(hexToBytes(event.args.newAddress)));
+}
+
+export async function nameChanged(context: HandlerContext, event: NodeEvent<{ name: string }>) {
+  const records = await recordsOf(context, event);
+  await context.db.update(schema.resolverRecords, { id: records.id }).set({ name: event.args.name });
+}
+
+/** Both TextChanged variants: the older one has no value, so the key is present with an unknown value. */
+export async function textChanged(context: HandlerContext, event: NodeEvent<{ key: string; value?: string }>) {
+  const records = await recordsOf(context, event);
+  const { key, value } = event.args;
+  const set = { value: value ?? null, hasValue: value !== undefined };
+  await context.db
+    .insert(schema.resolverTextRecord)
+    .values({ id: recordKeyId(records.id, records.version, key), recordsId: records.id, key, ...set })
+    .onConflictDoUpdate(set);
+}
+
+export async function contenthashChanged(context: HandlerContext, event: NodeEvent<{ hash: Hex }>) {
+  const records = await recordsOf(context, event);
+  await context.db.update(schema.resolverRecords, { id: records.id }).set({ contenthash: event.args.hash.toLowerCase() as Hex });
+}
+
+export async function pubkeyChanged(context: HandlerContext, event: NodeEvent<{ x: Hex; y: Hex }>) {
+  const records = await recordsOf(context, event);
+  await context.db.update(schema.resolverRecords, { id: records.id }).set({ pubkeyX: event.args.x, pubkeyY: event.args.y });
+}
+
+export async function abiChanged(context: HandlerContext, event: NodeEvent<{ contentType: bigint }>) {
+  const records = await recordsOf(context, event);
+  if (records.abiContentTypes.includes(event.args.contentType)) return;
+  const abiContentTypes = [...records.abiContentTypes, event.args.contentType].sort((a, b) => (a < b ? -1 : 1));
+  await context.db.update(schema.resolverRecords, { id: records.id }).set({ abiContentTypes });
+}
+
+export async function interfaceChanged(context: HandlerContext, event: NodeEvent<{ interfaceID: Hex; implementer: Address }>) {
+  const records = await recordsOf(context, event);
+  const interfaceId = event.args.interfaceID.toLowerCase() as Hex;
+  const implementer = event.args.implementer.toLowerCase() as Hex;
+  await context.db
+    .insert(schema.resolverInterfaceRecord)
+    .values({ id: recordKeyId(records.id, records.version, interfaceId), recordsId: records.id, interfaceId, implementer })
+    .onConflictDoUpdate({ implementer });
+}
+
+/** VersionChanged (clearRecords): every record of the node on this resolver is gone; later writes use the new version. */
+export async function versionChanged(context: HandlerContext, event: NodeEvent<{ newVersion: bigint }>) {
+  const records = await recordsOf(context, event);
+  await context.db.update(schema.resolverRecords, { id: records.id }).set({
+    version: event.args.newVersion,
+    name: null,
+    contenthash: null,
+    pubkeyX: null,
+    pubkeyY: null,
+    abiContentTypes: [],
+  });
+}

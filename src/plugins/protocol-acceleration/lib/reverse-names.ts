@@ -1,0 +1,16 @@
+import * as schema from "ponder:schema";
+import type { Address, Hex } from "viem";
+import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import { reverseNameId } from "./ids";
+
+/** NameForAddrChanged on a standalone reverse registrar: the address's name under the registrar's coin type. */
+export function nameForAddrChanged(coinType: bigint) {
+  return async (context: HandlerContext, event: LogEvent<{ addr: Address; name: string }>) => {
+    const address = event.args.addr.toLowerCase() as Hex;
+    const name = event.args.name;
+    await context.db
+      .insert(schema.reverseName)
+      .values({ id: reverseNameId(address, coinType), address, coinType, chainId: context.chain.id, name })
+      .onConflictDoUpdate({ name, chainId: context.chain.id });
+  };
+}
