@@ -86,6 +86,11 @@ export class Chain {
     await this.rpc.call("evm_setNextBlockTimestamp", [hex(seconds)]);
   }
 
+  /** Blocks mined from now on carry the wall clock shifted so that "now" reads `seconds`. */
+  async setTime(seconds: number): Promise<void> {
+    await this.rpc.call("anvil_setTime", [seconds]);
+  }
+
   async latestTimestamp(): Promise<number> {
     const block = await this.rpc.call<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
     return Number(block.timestamp);

@@ -96,12 +96,13 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
 
     await Promise.all(
       [root, base, linea].map(async (c) => {
-        // Padding blocks are one second apart: start them so the last one is mined at the wall clock's now.
-        const paddingStart = Math.floor(Date.now() / 1000) - FINALITY_PADDING_BLOCKS + 1;
+        // Bring the chain's clock to the wall clock: padding just behind now, then later blocks at real time.
+        const paddingStart = Math.floor(Date.now() / 1000) - FINALITY_PADDING_BLOCKS;
         const chainTime = await c.latestTimestamp();
         if (chainTime < paddingStart) await c.setNextBlockTimestamp(paddingStart);
         else log(`chain ${c.chainId}: scenario time ran ${chainTime - paddingStart} s past the wall clock`);
         await c.mineEmpty(FINALITY_PADDING_BLOCKS);
+        if (chainTime < paddingStart) await c.setTime(Math.floor(Date.now() / 1000));
       }),
     );
     for (const chain of [root, base, linea]) {

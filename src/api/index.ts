@@ -2,6 +2,7 @@ import { db, publicClients } from "ponder:api";
 import { sql } from "ponder";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
+import { trimTrailingSlash } from "hono/trailing-slash";
 import { getConfig } from "../config";
 import { configRoutes } from "./config/route";
 import { IndexingFactsGatherer } from "./indexing-status/gather";
@@ -25,8 +26,10 @@ const indexingStatus = new IndexingStatusService(
   new IndexingFactsGatherer(config, readSql, new URL("/metrics", config.indexerUrl).toString()),
 );
 
-// Not strict: `/api/registrar-actions/` and `/api/registrar-actions` are the same resource.
-const app = new Hono({ strict: false });
+const app = new Hono();
+
+// `/api/config/` is `/api/config`: a GET that found nothing is redirected to the path without the slash.
+app.use(trimTrailingSlash());
 
 // Browser dApps and dashboards read these from other origins (reference notes §1).
 app.use("/api/*", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
