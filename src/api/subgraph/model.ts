@@ -1,5 +1,5 @@
 import { getTableColumns, getTableName } from "drizzle-orm";
-import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { toSnakeCase } from "drizzle-orm/casing";
 import * as tables from "../../../ponder.schema";
 
@@ -273,4 +273,3 @@ export function columnOf(entity: EntityDef, field: FieldDef): string {
   return col;
 }
 
-export { getTableConfig };
