@@ -48,6 +48,8 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
   <li><a href="/api/config">/api/config</a></li>
   <li><a href="/api/indexing-status">/api/indexing-status</a></li>
   <li><a href="/amirealtime">/amirealtime</a></li>
+  <li><a href="/api/registrar-actions">/api/registrar-actions</a></li>
+  <li><a href="/api/name-tokens?name=">/api/name-tokens?name=…</a></li>
   <li><a href="/metrics">/metrics</a></li>
 </ul>
 <script>
