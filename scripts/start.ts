@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { isPortFree } from "./lib/ports";
 import { startPonder, type PonderProcess } from "./lib/ponder-process";
 import { printEndpoints } from "./lib/endpoints";
+import { forgetDevnetSyncData } from "./lib/forget-devnet-sync";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(projectRoot);
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   mkdirSync(stateDir, { recursive: true });
 
   let freshDevnet = false;
+  let newDevnetChainIds: number[] = [];
   let scenarioLabels: { labels: string[]; unhealable: string[] } = { labels: [], unhealable: [] };
   if (namespace === "devnet") {
     if (process.env.DEVNET_MANIFEST) {
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
       stops.push(() => devnet.stop());
       env.DEVNET_MANIFEST = devnet.manifestPath;
       freshDevnet = true;
+      newDevnetChainIds = Object.keys(devnet.manifest.chains).map(Number);
       const scenario = devnet.manifest.scenario as { labels?: string[]; unhealableLabels?: string[] };
       scenarioLabels = { labels: scenario.labels ?? [], unhealable: scenario.unhealableLabels ?? [] };
       for (const [chainId, chain] of Object.entries(devnet.manifest.chains)) log(`chain ${chainId} (${chain.name}) at ${chain.rpcUrl}`);
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
 
   if (env.DATABASE_URL) {
     log(`indexing into PostgreSQL (schema ${env.DATABASE_SCHEMA || "nameindex"})`);
+    if (freshDevnet && newDevnetChainIds.length > 0) await forgetDevnetSyncData(env.DATABASE_URL, newDevnetChainIds);
   } else {
     // A new devnet reuses chain ids with new contents: its index must start from nothing.
     const pgliteDir = resolve(stateDir, ".ponder", namespace === "devnet" ? "pglite-devnet" : `pglite-${namespace}`);

@@ -8,6 +8,7 @@ import { startPonder, type PonderProcess } from "../../scripts/lib/ponder-proces
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOCAL_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
+const LOCAL_POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export interface IndexerOptions {
   manifestPath: string;
@@ -44,7 +45,10 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
     ...options.extraEnv,
   };
   delete env.LABELS_DB;
-  if (options.database === "postgres") env.DATABASE_URL = LOCAL_POSTGRES_URL;
+  // A database per run, not only a schema: Ponder's sync store (ponder_sync) is keyed by chain id and block, and every
+  // devnet reuses chain ids and contract addresses, so a shared database would mix an earlier devnet's logs in.
+  const database = options.database === "postgres" ? await createDatabase(schema) : undefined;
+  if (database) env.DATABASE_URL = database;
   else {
     delete env.DATABASE_URL;
     env.PGLITE_DIRECTORY = join(workDir, "pglite");
@@ -76,20 +80,30 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
     async stop() {
       for (const r of replicas) await r.stop();
       await ponder.stop();
-      if (options.database === "postgres") await dropSchema(schema);
+      if (database) await dropDatabase(schema);
       rmSync(workDir, { recursive: true, force: true });
     },
   };
 }
 
-export async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: LOCAL_POSTGRES_URL });
+async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: LOCAL_POSTGRES_ADMIN_URL });
   await client.connect();
   try {
-    await client.query(`drop schema if exists "${schema}" cascade`);
+    return await run(client);
   } finally {
     await client.end();
   }
+}
+
+/** A fresh database on the local server; returns its connection string. */
+export async function createDatabase(name: string): Promise<string> {
+  await withAdminClient((client) => client.query(`create database "${name}"`));
+  return LOCAL_POSTGRES_URL.replace(/\/test$/, `/${name}`);
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`));
 }
 
 export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
