@@ -1,0 +1,92 @@
+/*
+ * npm run bench:index — indexing speed on a devnet scenario: events, events/s from process start to head (`/ready`),
+ * wall time and peak RSS, on PGlite and on PostgreSQL, and the same PGlite run with every handler a no-op (what
+ * Ponder itself costs for those events) as a ratio.
+ *
+ *   BENCH_NAMES=10000 (scenario size)  BENCH_PLUGINS=subgraph  BENCH_RUNS=pglite,postgres,noop
+ */
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { startDevnetWithLabels } from "../test/support/devnet-fixture";
+import { startIndexer, waitFor } from "../test/support/indexer-harness";
+
+const names = Number(process.env.BENCH_NAMES ?? 10_000);
+const plugins = (process.env.BENCH_PLUGINS ?? "subgraph").split(",");
+const runs = (process.env.BENCH_RUNS ?? "pglite,postgres,noop").split(",") as ("pglite" | "postgres" | "noop")[];
+
+interface RunResult {
+  run: string;
+  events: number;
+  seconds: number;
+  peakRssMb: number;
+}
+
+/** Peak resident memory of a process so far (Linux VmHWM), in MiB. */
+function peakRssMb(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmHWM:\s+(\d+) kB/m);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+async function completedEvents(url: string): Promise<number> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  let total = 0;
+  for (const m of text.matchAll(/^ponder_indexing_completed_events\{[^}]*\}\s+(\S+)/gm)) total += Number(m[1]);
+  return total;
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:index — ${names} names, plugins ${plugins.join(",")}, load average ${loadavg()[0].toFixed(1)}`);
+  const t0 = Date.now();
+  const env = await startDevnetWithLabels({ seed: 1, names });
+  console.log(`devnet ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const results: RunResult[] = [];
+  try {
+    for (const run of runs) {
+      const started = Date.now();
+      const indexer = await startIndexer({
+        manifestPath: env.devnet.manifestPath,
+        labelsServiceUrl: env.labelsUrl,
+        plugins,
+        database: run === "postgres" ? "postgres" : "pglite",
+        extraEnv: run === "noop" ? { NAMEINDEX_NOOP_HANDLERS: "true" } : {},
+      });
+      const pid = indexer.process.child.pid!;
+      let peak = 0;
+      const sampler = setInterval(() => {
+        try {
+          peak = Math.max(peak, peakRssMb(pid));
+        } catch {
+          // The process is gone; the last sample stands.
+        }
+      }, 500);
+      try {
+        await waitFor(async () => (await fetch(`${indexer.url}/ready`)).status === 200, 3_600_000, `${run} /ready`);
+        const seconds = (Date.now() - started) / 1000;
+        peak = Math.max(peak, peakRssMb(pid));
+        results.push({ run, events: await completedEvents(indexer.url), seconds, peakRssMb: peak });
+        console.log(`${run}: ready after ${seconds.toFixed(1)} s`);
+      } finally {
+        clearInterval(sampler);
+        await indexer.stop();
+      }
+    }
+  } finally {
+    await env.stop();
+  }
+  const noop = results.find((r) => r.run === "noop");
+  console.log("");
+  console.log("| run | events | wall s (start → ready) | events/s | peak RSS MiB | × no-op time |");
+  console.log("|---|---|---|---|---|---|");
+  for (const r of results) {
+    const ratio = noop && r !== noop ? (r.seconds / noop.seconds).toFixed(2) : "—";
+    console.log(
+      `| ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} |`,
+    );
+  }
+  console.log(`\nload average at the end ${loadavg()[0].toFixed(1)} on 2 cores (a shared machine: compare rows, not machines)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
