@@ -24,7 +24,7 @@ let block = 0n;
 const context = () => ({ db: store.db as never, chain: { id: 1 } });
 const ev = <A>(args: A, address: Address = RESOLVER): IndexedEvent<A> => {
   block += 1n;
-  return { args, block: { number: block, timestamp: 1000n + block }, log: { logIndex: 0, address }, transaction: { hash: `0x${"ab".repeat(32)}` } };
+  return { args, block: { number: block, timestamp: 1000n + block }, log: { logIndex: 0, address }, transaction: { hash: `0x${"ab".repeat(32)}`, from: `0x${"cd".repeat(20)}` } };
 };
 const domain = (name: string) => store.get(schema.domain, namehash(name)) as Record<string, unknown> | undefined;
 

@@ -16,7 +16,7 @@ export interface IndexedEvent<Args> {
   args: Args;
   block: { number: bigint; timestamp: bigint };
   log: { logIndex: number; address: Address };
-  transaction: { hash: Hex; from?: Address };
+  transaction: { hash: Hex; from: Address };
 }
 
 /** Process-wide switches for the shared logic; read from the config once. */
