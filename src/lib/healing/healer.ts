@@ -41,6 +41,10 @@ export interface HealingMetrics {
   batchMs: number;
 }
 
+export function emptyHealingMetrics(): HealingMetrics {
+  return { calls: 0, cacheHits: 0, sourceRequests: 0, healed: 0, notFound: 0, mismatches: 0, retries: 0, totalMs: 0, batchMs: 0 };
+}
+
 /**
  * Healing is one function: found → the label (after checking its hash), not found → null, a transient failure →
  * bounded retry with exponential backoff, anything else → a LabelHealingError that stops indexing. Never a
@@ -53,17 +57,7 @@ export class LabelHealer {
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly warn: (message: string) => void;
-  private readonly counters: HealingMetrics = {
-    calls: 0,
-    cacheHits: 0,
-    sourceRequests: 0,
-    healed: 0,
-    notFound: 0,
-    mismatches: 0,
-    retries: 0,
-    totalMs: 0,
-    batchMs: 0,
-  };
+  private readonly counters: HealingMetrics = emptyHealingMetrics();
 
   constructor(options: LabelHealerOptions) {
     this.source = options.source;

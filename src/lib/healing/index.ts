@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import { type AppConfig, getConfig } from "../../config";
 import { isNormalizedLabel } from "../labels";
-import { type HealingMetrics, LabelHealer, type LabelHealerOptions } from "./healer";
+import { emptyHealingMetrics, type HealingMetrics, LabelHealer, type LabelHealerOptions } from "./healer";
 import { HttpLabelSource } from "./http-source";
 import { LabelPrefetcher } from "./prefetch";
 import { SqliteLabelSource } from "./sqlite-source";
@@ -62,21 +62,10 @@ export function healLabel(labelhash: Hex): Promise<string | null> {
   return getHealer().heal(labelhash);
 }
 
-const NO_METRICS: HealingMetrics = {
-  calls: 0,
-  cacheHits: 0,
-  sourceRequests: 0,
-  healed: 0,
-  notFound: 0,
-  mismatches: 0,
-  retries: 0,
-  totalMs: 0,
-  batchMs: 0,
-};
 
 /** Counters since start (all zero before the first heal). */
 export function healingMetrics(): HealingMetrics {
-  return healer?.metrics() ?? { ...NO_METRICS };
+  return healer?.metrics() ?? emptyHealingMetrics();
 }
 
 /**
