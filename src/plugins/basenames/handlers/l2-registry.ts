@@ -1,0 +1,88 @@
+import * as schema from "ponder:schema";
+import type { Hex } from "viem";
+import { getConfig } from "../../../config";
+import type { IndexedEvent, IndexingContext } from "../../../lib/ens-handlers/context";
+import { upsertAccount } from "../../../lib/ens-handlers/db";
+import {
+  makeRegistryHandlers,
+  setupRootDomain,
+  type NewOwnerArgs,
+  type NewResolverArgs,
+  type NewTTLArgs,
+  type TransferArgs,
+} from "../../../lib/ens-handlers/registry";
+import { domainId } from "../../../lib/ids";
+import { labelhashOf } from "../../../lib/labels";
+import { makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
+import { on, onSetup } from "../../shared/register";
+
+/**
+ * An L2 registry (Basenames on Base, Lineanames on Linea) whose nodes share mainnet's namehashes. The ENS root
+ * chain owns every row at or above the managed name (`eth`, `base.eth`): the L2 registry's events for those nodes
+ * are skipped, except that the managed name's domain is created from L2 when the root chain has no row for it, so
+ * the L2 names hang under the root chain's `eth`.
+ */
+export function managedNameOf(datasource: "basenames" | "lineanames"): string {
+  const managedName = getConfig().namespace.datasources[datasource]?.managedName;
+  if (!managedName) throw new Error(`The ${datasource} datasource has no managedName`);
+  return managedName;
+}
+
+/** The nodes of the managed name and of each of its ancestors (root included). */
+function nodesAtOrAbove(managedName: string): Set<string> {
+  const labels = managedName.split(".");
+  const nodes = new Set<string>([domainId(ROOT_NODE)]);
+  for (let i = 0; i < labels.length; i++) nodes.add(domainId(namehash(labels.slice(i).join("."))));
+  return nodes;
+}
+
+export function wireL2Registry(contract: string, managedName: string): void {
+  const registry = makeRegistryHandlers({ registry: "new" });
+  const reserved = nodesAtOrAbove(managedName);
+  const managedId = domainId(namehash(managedName));
+  const [managedLabel, ...parentLabels] = managedName.split(".");
+  const parentName = parentLabels.join(".");
+  const parentId = domainId(parentLabels.length ? namehash(parentName) : ROOT_NODE);
+  const isReserved = (node: Hex) => reserved.has(domainId(node));
+
+  onSetup(contract, setupRootDomain);
+
+  on(`${contract}:NewOwner`, async (context: IndexingContext, event: IndexedEvent<NewOwnerArgs>) => {
+    const id = domainId(makeSubnode(event.args.node, event.args.label));
+    if (id !== managedId) {
+      if (reserved.has(id)) return; // `eth` and the like: the root chain's rows
+      return registry.newOwner(context, event);
+    }
+    // The managed name itself: created from L2 only when the root chain has not got it.
+    if (await context.db.find(schema.domain, { id })) return;
+    if (parentLabels.length && !(await context.db.find(schema.domain, { id: parentId }))) {
+      // The root chain has not indexed the parent (e.g. `eth`) yet: a placeholder that its NewOwner will complete.
+      await upsertAccount(context, ZERO_ADDRESS);
+      await context.db
+        .insert(schema.domain)
+        .values({
+          id: parentId,
+          name: parentName,
+          labelName: parentLabels[0]!,
+          labelhash: labelhashOf(parentLabels[0]!),
+          parentId: parentLabels.length === 1 ? domainId(ROOT_NODE) : domainId(namehash(parentLabels.slice(1).join("."))),
+          createdAt: event.block.timestamp,
+          ownerId: ZERO_ADDRESS,
+          // Not migrated, so an old ENS registry may still create it.
+          isMigrated: false,
+        })
+        .onConflictDoNothing();
+    }
+    await registry.newOwner(context, event);
+    await context.db.update(schema.domain, { id }).set({ name: managedName, labelName: managedLabel! });
+  });
+  on(`${contract}:Transfer`, (context: IndexingContext, event: IndexedEvent<TransferArgs>) =>
+    isReserved(event.args.node) ? Promise.resolve() : registry.transfer(context, event),
+  );
+  on(`${contract}:NewResolver`, (context: IndexingContext, event: IndexedEvent<NewResolverArgs>) =>
+    isReserved(event.args.node) ? Promise.resolve() : registry.newResolver(context, event),
+  );
+  on(`${contract}:NewTTL`, (context: IndexingContext, event: IndexedEvent<NewTTLArgs>) =>
+    isReserved(event.args.node) ? Promise.resolve() : registry.newTTL(context, event),
+  );
+}
