@@ -2,8 +2,9 @@
  * `npm start`: the whole demo on one machine with nothing configured — a local devnet (or the chains the environment
  * names), the label service with a demo label set, and the indexer on PGlite — until Ctrl-C stops every part.
  */
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isPortFree } from "./lib/ports";
 import { startPonder, type PonderProcess } from "./lib/ponder-process";
@@ -89,9 +90,18 @@ async function main(): Promise<void> {
     log(`indexing into PostgreSQL (schema ${env.DATABASE_SCHEMA || "nameindex"})`);
     if (freshDevnet && newDevnetChainIds.length > 0) await forgetDevnetSyncData(env.DATABASE_URL, newDevnetChainIds);
   } else {
-    // A new devnet reuses chain ids with new contents: its index must start from nothing.
-    const pgliteDir = resolve(stateDir, ".ponder", namespace === "devnet" ? "pglite-devnet" : `pglite-${namespace}`);
-    if (freshDevnet) rmSync(pgliteDir, { recursive: true, force: true });
+    // Devnets reuse chain ids (and often addresses) with new contents: each manifest gets an index of its own, so a
+    // restart resumes the same devnet's index and never another's. A new devnet drops the old devnet indexes.
+    const ponderDir = resolve(stateDir, ".ponder");
+    if (freshDevnet) {
+      for (const entry of existsSync(ponderDir) ? readdirSync(ponderDir) : []) {
+        if (entry.startsWith("pglite-devnet")) rmSync(join(ponderDir, entry), { recursive: true, force: true });
+      }
+    }
+    const pgliteDir =
+      namespace === "devnet"
+        ? join(ponderDir, `pglite-devnet-${createHash("sha256").update(readFileSync(env.DEVNET_MANIFEST!)).digest("hex").slice(0, 12)}`)
+        : join(ponderDir, `pglite-${namespace}`);
     env.PGLITE_DIRECTORY = pgliteDir;
     log(`indexing into PGlite at ${pgliteDir}`);
   }
