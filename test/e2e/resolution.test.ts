@@ -1,0 +1,368 @@
+import { ens_normalize } from "@adraffy/ens-normalize";
+import { type Address, type Hex, type PublicClient, createPublicClient, encodeFunctionData, http, namehash, parseAbi, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
+import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
+import type { DatasourceName } from "../../src/namespaces/types";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
+
+/*
+ * The resolution API on the devnet (PLUGINS=subgraph,protocol-acceleration), compared with the chains' own answers
+ * read here with eth_call: the registry's resolver(node) up the parents (ENSIP-10), the resolver's addr/text/name,
+ * the reverse registrars' nameForAddr. Every scenario name's records and every account's primary names, answered
+ * from the index (accelerated) and forced onchain (`accelerate=false`). Then the test makes a legacy addr.reverse
+ * name and the cross-chain account's L2 names resolve back (the scenario sets only ETH addresses, so ENSIP-19's
+ * per-chain check fails before) and checks the API follows. Bad input is a 400 with reasons; nothing is ever a 5xx.
+ */
+
+const ROOT = 31337;
+const BASE = 31338;
+const LINEA = 31339;
+const CHAINS = [ROOT, BASE, LINEA];
+const coinTypeOf = (chainId: number) => (chainId === ROOT ? 60n : 0x80000000n | BigInt(chainId));
+const COIN_TYPES = [60n, 0n, 2147492101n, 0x80000000n, coinTypeOf(BASE), coinTypeOf(LINEA)];
+const TEXT_KEYS = ["url", "avatar", "description", "com.twitter", "never-set"];
+
+const RegistryRead = parseAbi([
+  "function resolver(bytes32 node) view returns (address)",
+  "function owner(bytes32 node) view returns (address)",
+  "function setResolver(bytes32 node, address resolver)",
+]);
+const ResolverRead = parseAbi([
+  "function addr(bytes32 node) view returns (address)",
+  "function addr(bytes32 node, uint256 coinType) view returns (bytes)",
+  "function text(bytes32 node, string key) view returns (string)",
+  "function name(bytes32 node) view returns (string)",
+  "function supportsInterface(bytes4 id) view returns (bool)",
+  "function setAddr(bytes32 node, uint256 coinType, bytes a)",
+]);
+const ReverseRead = parseAbi(["function nameForAddr(address addr) view returns (string)"]);
+
+let env: DevnetWithLabels;
+let manifest: DevnetManifest;
+let scenario: DevnetScenario;
+let indexer: RunningIndexer;
+const clients = new Map<number, PublicClient>();
+const statuses: number[] = [];
+
+const contract = (datasource: DatasourceName, name: string) =>
+  (manifest.datasources[datasource]!.contracts[name]!.address as string).toLowerCase() as Address;
+const rpcUrl = (chainId: number) => manifest.chains[String(chainId)]!.rpcUrl;
+
+async function get(path: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${indexer.url}${path}`);
+  statuses.push(res.status);
+  return { status: res.status, body: await res.json() };
+}
+
+/** Runs `fn` over `items`, `width` at a time. */
+async function pool<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+// ---- the chains' own answers -----------------------------------------------------------------------------------
+
+async function call<T>(chainId: number, address: Address, functionName: string, args: unknown[], abi: any = ResolverRead): Promise<T | undefined> {
+  try {
+    return (await clients.get(chainId)!.readContract({ address, abi, functionName, args } as never)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function isNormalized(name: string): boolean {
+  try {
+    return ens_normalize(name) === name;
+  } catch {
+    return false;
+  }
+}
+
+/** ENSIP-10 on the devnet's registries (and the 3DNS token for two-label names outside .eth). */
+async function chainResolver(name: string): Promise<{ chainId: number; resolver: Address; exact: boolean } | undefined> {
+  const labels = name.split(".");
+  let chainId = ROOT;
+  let registry = contract("ensroot", "Registry");
+  if (name.endsWith(".base.eth")) [chainId, registry] = [BASE, contract("basenames", "Registry")];
+  else if (name.endsWith(".linea.eth")) [chainId, registry] = [LINEA, contract("lineanames", "Registry")];
+  else if (labels.length === 2) {
+    const resolver = await call<Address>(BASE, contract("threednsBase", "ThreeDNSToken"), "resolver", [namehash(name)], RegistryRead);
+    if (resolver && resolver !== zeroAddress) return { chainId: BASE, resolver: resolver.toLowerCase() as Address, exact: true };
+  }
+  for (let i = 0; i < labels.length; i++) {
+    const resolver = await call<Address>(chainId, registry, "resolver", [namehash(labels.slice(i).join("."))], RegistryRead);
+    if (resolver && resolver !== zeroAddress) return { chainId, resolver: resolver.toLowerCase() as Address, exact: i === 0 };
+  }
+  return undefined;
+}
+
+function addressValue(coinType: bigint, raw: string | undefined): string | null {
+  if (!raw || raw === "0x") return null;
+  const isEvm = coinType === 60n || (coinType >= 0x80000000n && coinType < 0x100000000n);
+  if (isEvm && raw.length === 42 && BigInt(raw) === 0n) return null;
+  return raw.toLowerCase();
+}
+
+async function chainRecords(name: string, coinTypes: bigint[], texts: string[], withName: boolean) {
+  const found = await chainResolver(name);
+  const node = namehash(name);
+  const usable = found && (found.exact || (await call<boolean>(found.chainId, found.resolver, "supportsInterface", ["0x9061b923"])));
+  if (found && !found.exact) expect(usable, `${name}: the devnet has no ENSIP-10 extended resolvers`).toBeFalsy();
+  const read = <T>(fn: string, args: unknown[]) => (usable ? call<T>(found!.chainId, found!.resolver, fn, args) : Promise.resolve(undefined));
+  const addresses: Record<string, string | null> = {};
+  for (const c of coinTypes) {
+    let raw = await read<Hex>("addr", [node, c]);
+    if (raw === undefined && c === 60n) raw = await read<Hex>("addr", [node]);
+    addresses[c.toString()] = addressValue(c, raw);
+  }
+  const textValues: Record<string, string | null> = {};
+  for (const k of texts) textValues[k] = (await read<string>("text", [node, k])) || null;
+  return {
+    ...(withName ? { name: (await read<string>("name", [node])) || null } : {}),
+    ...(coinTypes.length ? { addresses } : {}),
+    ...(texts.length ? { texts: textValues } : {}),
+  };
+}
+
+/** ENSIP-19: addr.reverse on the root chain, the L2 reverse registrar elsewhere, then the default; verified forward. */
+async function chainPrimary(address: Address, chainId: number): Promise<string | null> {
+  const specific =
+    chainId === ROOT
+      ? (await chainRecords(`${address.slice(2).toLowerCase()}.addr.reverse`, [], [], true)).name
+      : await call<string>(chainId, contract(chainId === BASE ? "reverseBase" : "reverseLinea", "L2ReverseRegistrar"), "nameForAddr", [address], ReverseRead);
+  const name = specific || (await call<string>(ROOT, contract("ensroot", "DefaultReverseRegistrar"), "nameForAddr", [address], ReverseRead));
+  if (!name || !isNormalized(name)) return null;
+  const coinType = coinTypeOf(chainId);
+  const forward = await chainRecords(name, [coinType], [], false);
+  return forward.addresses![coinType.toString()] === address.toLowerCase() ? name : null;
+}
+
+// ---- devnet helpers ----------------------------------------------------------------------------------------------
+
+/**
+ * Brings every chain's clock to the wall clock with one block and waits until the index is realtime: anvil's interval
+ * blocks drift behind the clock on a loaded machine, and the API only answers from an index within 60 s of now.
+ */
+async function syncClocksAndWaitRealtime(): Promise<void> {
+  let synced = 0;
+  for (const chainId of CHAINS) {
+    const latest = await rpc<{ timestamp: Hex }>(rpcUrl(chainId), "eth_getBlockByNumber", ["latest", false]);
+    const at = Math.max(Math.floor(Date.now() / 1000), Number(latest.timestamp) + 1);
+    await rpc(rpcUrl(chainId), "evm_setNextBlockTimestamp", [at]).catch(() => undefined);
+    await rpc(rpcUrl(chainId), "evm_mine", []);
+    synced = Math.max(synced, at);
+  }
+  // Realtime, and past the blocks just mined (so every earlier transaction is indexed).
+  await waitFor(
+    async () => {
+      const res = await fetch(`${indexer.url}/amirealtime`);
+      const body = (await res.json()) as { slowestChainIndexingCursor?: number };
+      return res.status === 200 && (body.slowestChainIndexingCursor ?? 0) >= synced;
+    },
+    120_000,
+    "a realtime index past the synced blocks",
+  );
+}
+
+/** Sends a transaction as `from` (impersonated) and waits for its receipt. */
+async function sendAs(chainId: number, from: Address, to: Address, data: Hex): Promise<void> {
+  await rpc(rpcUrl(chainId), "anvil_impersonateAccount", [from]);
+  const hash = await rpc<Hex>(rpcUrl(chainId), "eth_sendTransaction", [{ from, to, data, gas: "0x100000" }]);
+  await rpc(rpcUrl(chainId), "evm_mine", []).catch(() => undefined);
+  const receipt = await clients.get(chainId)!.waitForTransactionReceipt({ hash, timeout: 60_000 });
+  expect(receipt.status, `transaction on ${chainId} to ${to}`).toBe("success");
+}
+
+beforeAll(async () => {
+  env = await startDevnetWithLabels({ seed: 11, names: 40, mineInterval: 1 });
+  manifest = env.devnet.manifest;
+  scenario = scenarioOf(manifest);
+  for (const chainId of CHAINS) clients.set(chainId, createPublicClient({ transport: http(rpcUrl(chainId)) }) as PublicClient);
+  indexer = await startIndexer({
+    manifestPath: env.devnet.manifestPath,
+    labelsServiceUrl: env.labelsUrl,
+    plugins: ["subgraph", "protocol-acceleration"],
+    // PostgreSQL, as deployed. On PGlite some runs answered from an index missing early root-chain rows (see the
+    // protocol-acceleration notes); until that is understood the comparison runs where it is reproducible.
+    database: "postgres",
+  });
+  await indexer.process.ready();
+  await syncClocksAndWaitRealtime();
+}, 900_000);
+
+afterAll(async () => {
+  await indexer?.stop();
+  await env?.stop();
+});
+
+const recordsPath = (name: string, accelerate: boolean) =>
+  `/api/resolve/records/${encodeURIComponent(name)}?addresses=${COIN_TYPES.join(",")}&texts=${TEXT_KEYS.map(encodeURIComponent).join(",")}&name=true${accelerate ? "" : "&accelerate=false"}`;
+
+describe("records", () => {
+  it("of every scenario name (and wildcard children, reverse names, unknown names) equal eth_call reads, accelerated and onchain", async () => {
+    // Both older resolvers emit TextChanged without the value: the index sends such texts to the chain.
+    const valuelessTexts = new Set(["LegacyPublicResolver", "PublicResolver"].map((c) => scenario.otherContracts.ensroot![c]!.toLowerCase()));
+    const names = [
+      ...new Set([
+        ...scenario.names.map((f) => f.name),
+        ...scenario.names.filter((f) => f.resolver).map((f) => `wild-child.${f.name}`),
+        ...scenario.accounts.map((a) => `${a.slice(2).toLowerCase()}.addr.reverse`),
+        "never-registered-anywhere.eth",
+        "never-registered.base.eth",
+        "nothing.xyz",
+      ]),
+    ];
+    await syncClocksAndWaitRealtime();
+    let compared = 0;
+    let accelerated = 0;
+    let withAddress = 0;
+    let withText = 0;
+    await pool(names, 6, async (name) => {
+      if (!isNormalized(name)) {
+        const { status, body } = await get(recordsPath(name, true));
+        expect(status, name).toBe(400);
+        expect(body.details[0].message, name).toMatch(/normalized|not a valid ENS name/);
+        return;
+      }
+      const expected = await chainRecords(name, COIN_TYPES, TEXT_KEYS, true);
+      const [fast, slow] = [await get(recordsPath(name, true)), await get(recordsPath(name, false))];
+      expect(fast.status, name).toBe(200);
+      expect(slow.status, name).toBe(200);
+      expect(fast.body.records, `${name} (index)`).toEqual(expected);
+      expect(slow.body.records, `${name} (onchain)`).toEqual(expected);
+      expect(slow.body.accelerated).toBe(false);
+      const found = await chainResolver(name);
+      if (!found || !valuelessTexts.has(found.resolver)) expect(fast.body.accelerated, name).toBe(true);
+      if (fast.body.accelerated) accelerated++;
+      compared++;
+      if (expected.addresses!["60"]) withAddress++;
+      if (Object.values(expected.texts!).some((v) => v !== null)) withText++;
+    });
+    // The comparison means something only if plenty of records are set.
+    expect(compared).toBeGreaterThan(100);
+    expect(accelerated).toBeGreaterThan(compared / 2);
+    expect(withAddress).toBeGreaterThan(20);
+    expect(withText).toBeGreaterThan(20);
+  }, 600_000);
+
+  it("match the scenario's expected texts and ETH address for names that have them", async () => {
+    // A name whose labels hold a dot ("dot.ted") is another name as a string: only names whose string is their node.
+    const named = scenario.names.filter((n) => !n.deleted && n.resolver && (n.texts || n.addr) && isNormalized(n.name) && namehash(n.name) === n.node);
+    expect(named.length).toBeGreaterThan(20);
+    for (const f of named) {
+      const keys = Object.keys(f.texts ?? {});
+      const { body } = await get(`/api/resolve/records/${encodeURIComponent(f.name)}?addresses=60&texts=${keys.join(",")}`);
+      if (f.addr) expect(body.records.addresses["60"], f.name).toBe(f.addr.toLowerCase());
+      for (const k of keys) expect(body.records.texts[k], `${f.name} ${k}`).toBe(f.texts![k]);
+    }
+  }, 300_000);
+});
+
+describe("primary names", () => {
+  const everyAddress = () =>
+    [
+      ...new Set([
+        ...scenario.accounts,
+        ...Object.keys(scenario.primaryNames.root),
+        ...Object.keys(scenario.primaryNames.base),
+        ...Object.keys(scenario.primaryNames.linea),
+        scenario.crossChainPrimary.address,
+      ].map((a) => a.toLowerCase() as Address)),
+    ];
+
+  async function compareAll(): Promise<Record<string, Record<string, string | null>>> {
+    await syncClocksAndWaitRealtime();
+    const answers: Record<string, Record<string, string | null>> = {};
+    await pool(everyAddress(), 4, async (address) => {
+      const expected = Object.fromEntries(await Promise.all(CHAINS.map(async (id) => [String(id), await chainPrimary(address, id)] as const)));
+      const fast = await get(`/api/resolve/primary-names/${address}?chainIds=${CHAINS.join(",")}`);
+      const slow = await get(`/api/resolve/primary-names/${address}?chainIds=${CHAINS.join(",")}&accelerate=false`);
+      expect(fast.body, address).toEqual({ names: expected, accelerated: true });
+      expect(slow.body, address).toEqual({ names: expected, accelerated: false });
+      for (const id of CHAINS) {
+        const one = await get(`/api/resolve/primary-name/${address}/${id}`);
+        expect(one.body, `${address} on ${id}`).toEqual({ name: expected[String(id)], accelerated: true });
+      }
+      answers[address] = expected;
+    });
+    return answers;
+  }
+
+  it("of every account equal the chains' ENSIP-19 answers (legacy, default, L2)", async () => {
+    const answers = await compareAll();
+    // The cross-chain account's default name on the root chain resolves back with its ETH address.
+    const cross = scenario.crossChainPrimary;
+    expect(answers[cross.address.toLowerCase()]![String(ROOT)]).toBe(cross.names[String(ROOT)]);
+  }, 600_000);
+
+  it("follow the chains once a legacy name and the cross-chain L2 names resolve back", async () => {
+    // A legacy addr.reverse name whose name has no resolver yet: give it the newer resolver and the address.
+    const modern = scenario.otherContracts.ensroot!.ModernResolver!;
+    const registry = contract("ensroot", "Registry");
+    let legacy: { address: Address; name: string } | undefined;
+    for (const [address, p] of Object.entries(scenario.primaryNames.root)) {
+      if (!p.legacy || !isNormalized(p.legacy)) continue;
+      const owner = await call<Address>(ROOT, registry, "owner", [namehash(p.legacy)], RegistryRead);
+      if (owner?.toLowerCase() !== address.toLowerCase()) continue;
+      legacy = { address: address as Address, name: p.legacy };
+      const node = namehash(p.legacy);
+      await sendAs(ROOT, legacy.address, registry, encodeFunctionData({ abi: RegistryRead, functionName: "setResolver", args: [node, modern] }));
+      await sendAs(ROOT, legacy.address, modern, encodeFunctionData({ abi: ResolverRead, functionName: "setAddr", args: [node, 60n, legacy.address] }));
+      break;
+    }
+    expect(legacy, "a legacy primary name owned by its address").toBeDefined();
+
+    // The cross-chain account's L2 names get their chain's ENSIP-11 address (the scenario set only ETH's).
+    const cross = scenario.crossChainPrimary;
+    for (const chainId of [BASE, LINEA]) {
+      const name = cross.names[String(chainId)]!;
+      const found = await chainResolver(name);
+      await sendAs(chainId, cross.address, found!.resolver, encodeFunctionData({
+        abi: ResolverRead,
+        functionName: "setAddr",
+        args: [namehash(name), coinTypeOf(chainId), cross.address],
+      }));
+    }
+
+    const answers = await compareAll();
+    expect(answers[legacy!.address.toLowerCase()]![String(ROOT)]).toBe(legacy!.name);
+    expect(answers[cross.address.toLowerCase()]).toEqual(cross.names);
+  }, 600_000);
+});
+
+describe("bad input", () => {
+  it("is a 400 with the reasons", async () => {
+    const cases: [string, string][] = [
+      ["/api/resolve/records/Alice.eth", 'its normalized form is "alice.eth"'],
+      ["/api/resolve/records/alice.eth?addresses=sixty", "each coin type must be a non-negative integer"],
+      ["/api/resolve/records/alice.eth?addresses=-60", "each coin type must be a non-negative integer"],
+      ["/api/resolve/records/alice.eth?texts=a,,b", "text keys must not be empty"],
+      [`/api/resolve/records/alice.eth?texts=${Array.from({ length: 30 }, (_, i) => i).join(",")}`, "at most 20 text keys"],
+      ["/api/resolve/primary-name/0xabc/31337", "address must be 0x followed by 40 hex digits"],
+      [`/api/resolve/primary-name/${scenario.crossChainPrimary.address}/1`, "chain id must be one of the indexed chains: 31337, 31338, 31339"],
+      [`/api/resolve/primary-names/${scenario.crossChainPrimary.address}?chainIds=31337,x`, "chain id must be a non-negative integer"],
+    ];
+    for (const [path, reason] of cases) {
+      const { status, body } = await get(path);
+      expect(status, path).toBe(400);
+      expect(body.message).toBe("Invalid Input");
+      expect(body.details.map((d: { message: string }) => d.message).join(" | "), path).toContain(reason);
+    }
+  });
+
+  it("never met a 5xx", () => {
+    expect(statuses.length).toBeGreaterThan(100);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+  });
+});
