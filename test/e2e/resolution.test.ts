@@ -193,8 +193,8 @@ beforeAll(async () => {
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
     plugins: ["subgraph", "protocol-acceleration"],
-    // PostgreSQL, as deployed. On PGlite some runs answered from an index missing early root-chain rows (see the
-    // protocol-acceleration notes); until that is understood the comparison runs where it is reproducible.
+    // PostgreSQL, as deployed. On PGlite the API shares the indexer's session, where Ponder's flush can leave
+    // temporary tables named like ours: unqualified reads then see those, and some runs answered from empty tables.
     database: "postgres",
   });
   await indexer.process.ready();
