@@ -8,7 +8,7 @@ import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/de
 import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
- * The resolution API on the devnet (PLUGINS=subgraph,protocol-acceleration), compared with the chains' own answers
+ * The resolution API on the devnet (PLUGINS=subgraph,basenames,lineanames,protocol-acceleration), compared with the chains' own answers
  * read here with eth_call: the registry's resolver(node) up the parents (ENSIP-10), the resolver's addr/text/name,
  * the reverse registrars' nameForAddr. Every scenario name's records and every account's primary names, answered
  * from the index (accelerated) and forced onchain (`accelerate=false`). Then the test makes a legacy addr.reverse
@@ -192,7 +192,7 @@ beforeAll(async () => {
   indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
-    plugins: ["subgraph", "protocol-acceleration"],
+    plugins: ["subgraph", "basenames", "lineanames", "protocol-acceleration"],
     // PostgreSQL, as deployed. On PGlite the API shares the indexer's session, where Ponder's flush can leave
     // temporary tables named like ours: unqualified reads then see those, and some runs answered from empty tables.
     database: "postgres",
