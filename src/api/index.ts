@@ -1,4 +1,7 @@
-import { db, publicClients } from "ponder:api";
+import { db as ponderDb, publicClients } from "ponder:api";
+import { getTableName } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import * as tables from "../../ponder.schema";
 import { sql } from "ponder";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
@@ -13,10 +16,14 @@ import { registrarApiSettings } from "./name-tokens/settings";
 import { registrarActionsRoutes } from "./registrar-actions/route";
 import { resolutionRoutes } from "./resolution/route";
 import { resolutionSettings } from "./resolution/settings";
+import { qualifyTables } from "./pglite-safe-db";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphApp } from "./subgraph";
 
 const config = getConfig();
+
+const tableNames = Object.values(tables).map((table) => getTableName(table as PgTable));
+const db = config.database.kind === "pglite" ? qualifyTables(ponderDb, config.databaseSchema, tableNames) : ponderDb;
 
 const readSql = async (query: string) => {
   const result = (await db.execute(sql.raw(query))) as unknown as { rows?: Record<string, unknown>[] };

@@ -7,7 +7,7 @@ import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-
 import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 
 /*
- * The subgraph, basenames, lineanames and threedns plugins together on the devnet (PostgreSQL): Basenames (chain 31338),
+ * The subgraph, basenames, lineanames and threedns plugins together on the devnet (PGlite): Basenames (chain 31338),
  * Lineanames (31339) and 3DNS (31338) names land in the same domain table as ENS, under the root chain's rows, with
  * the owners the scenario left onchain; the root chain's `eth` keeps its owner.
  */
@@ -67,9 +67,9 @@ beforeAll(async () => {
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
     plugins: ["subgraph", "basenames", "lineanames", "threedns"],
-    // PostgreSQL: on PGlite the API shares the indexer's one session, where a lingering temp table named `domain`
-    // (pg_temp first on the search path) hides the real one from /subgraph (reported, not fixed here).
-    database: "postgres",
+    // PGlite, the default: its API shares the indexer's one session, where Ponder's flush leaves temp tables named
+    // like ours (src/api/pglite-safe-db.ts); this run proves /subgraph still reads the index there.
+    database: "pglite",
   });
   try {
     await waitFor(async () => (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200, 240_000, "/ready");
