@@ -1,11 +1,44 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort, isPortFree } from "../../scripts/lib/ports";
+import { startDevnetWithLabels } from "../support/devnet-fixture";
 
-const projectRoot = resolve(__dirname, "../..");
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Runs `npm start`'s orchestrator with the given environment until it prints that it is ready. */
+async function runStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
+  // `npm start` is `tsx scripts/start.ts`; spawn it directly so SIGINT reaches the orchestrator as Ctrl-C would.
+  const child = spawn(join(projectRoot, "node_modules/.bin/tsx"), ["scripts/start.ts"], { cwd: projectRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes("[start] ready")) {
+        clearInterval(timer);
+        resolveReady();
+      }
+    }, 250);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`npm start exited (${code}) before ready:\n${output}`));
+    });
+  });
+  return { child, output: () => output, exited };
+}
+
+function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...overrides };
+  for (const key of ["NAMESPACE", "DEVNET_MANIFEST", "LABELS_SERVICE_URL", "DATABASE_URL", "PLUGINS", "LABELS_DB"]) {
+    if (!(key in overrides)) delete env[key];
+  }
+  return env;
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -19,7 +52,6 @@ function isAlive(pid: number): boolean {
 describe("npm start", () => {
   const stateDir = mkdtempSync(join(tmpdir(), "nameindex-start-"));
   let child: ChildProcess | undefined;
-  let output = "";
 
   afterAll(() => {
     if (child && child.exitCode === null) child.kill("SIGKILL");
@@ -29,31 +61,15 @@ describe("npm start", () => {
   it("starts the devnet, the label service and the indexer, reaches /ready, and stops everything on Ctrl-C", async () => {
     const port = await findFreePort();
     const labelsPort = await findFreePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, NAMEINDEX_STATE_DIR: stateDir, PORT: String(port), LABELS_PORT: String(labelsPort) };
-    for (const key of ["NAMESPACE", "DEVNET_MANIFEST", "LABELS_SERVICE_URL", "DATABASE_URL", "PLUGINS", "LABELS_DB"]) delete env[key];
-    // `npm start` is `tsx scripts/start.ts`; spawn it directly so SIGINT reaches the orchestrator as Ctrl-C would.
-    child = spawn(join(projectRoot, "node_modules/.bin/tsx"), ["scripts/start.ts"], { cwd: projectRoot, env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout?.on("data", (d) => (output += d));
-    child.stderr?.on("data", (d) => (output += d));
-    const exited = new Promise<number | null>((r) => child!.once("exit", (code) => r(code)));
-
-    await new Promise<void>((resolveReady, reject) => {
-      const timer = setInterval(() => {
-        if (output.includes("[start] ready")) {
-          clearInterval(timer);
-          resolveReady();
-        }
-      }, 250);
-      void exited.then((code) => {
-        clearInterval(timer);
-        reject(new Error(`npm start exited (${code}) before ready:\n${output}`));
-      });
-    });
+    const run = await runStart(cleanEnv({ NAMEINDEX_STATE_DIR: stateDir, PORT: String(port), LABELS_PORT: String(labelsPort) }));
+    child = run.child;
+    const { exited } = run;
+    const output = run.output;
 
     const ready = await fetch(`http://127.0.0.1:${port}/ready`);
     expect(ready.status).toBe(200);
     expect(await fetch(`http://127.0.0.1:${labelsPort}/health`).then((r) => r.json())).toEqual({ status: "ok" });
-    expect(output).toContain(`http://127.0.0.1:${port}/subgraph`);
+    expect(output()).toContain(`http://127.0.0.1:${port}/subgraph`);
 
     const manifest = JSON.parse(readFileSync(join(stateDir, ".devnet", "manifest.json"), "utf8"));
     const chainPids = Object.values(manifest.chains as Record<string, { pid: number }>).map((c) => c.pid);
@@ -62,9 +78,39 @@ describe("npm start", () => {
 
     child.kill("SIGINT");
     expect(await exited).toBe(0);
-    expect(output).toContain("[start] stopped");
+    expect(output()).toContain("[start] stopped");
     expect(chainPids.some(isAlive)).toBe(false);
     expect(await isPortFree(port)).toBe(true);
     expect(await isPortFree(labelsPort)).toBe(true);
+  }, 400_000);
+
+  it("indexes chains someone else runs (DEVNET_MANIFEST) with their label service (LABELS_SERVICE_URL), leaving both running", async () => {
+    const external = await startDevnetWithLabels({ seed: 2, names: 4 });
+    try {
+      const port = await findFreePort();
+      const run = await runStart(
+        cleanEnv({
+          NAMEINDEX_STATE_DIR: stateDir,
+          PORT: String(port),
+          LABELS_PORT: String(await findFreePort()),
+          DEVNET_MANIFEST: external.devnet.manifestPath,
+          LABELS_SERVICE_URL: external.labelsUrl,
+        }),
+      );
+      child = run.child;
+      expect(run.output()).toContain(`indexing the devnet described by ${external.devnet.manifestPath} (not starting chains)`);
+      expect(run.output()).toContain(`using the label service at ${external.labelsUrl}`);
+      expect(run.output()).not.toContain("starting the devnet");
+      const config = (await fetch(`http://127.0.0.1:${port}/api/config`).then((r) => r.json())) as { labelsServiceUrl: string };
+      expect(config.labelsServiceUrl).toBe(external.labelsUrl);
+      child.kill("SIGINT");
+      expect(await run.exited).toBe(0);
+      // Not ours to stop: the external chains and label service keep running.
+      const chainPids = Object.values(external.devnet.manifest.chains).map((c) => c.pid!);
+      expect(chainPids.every(isAlive)).toBe(true);
+      expect((await fetch(`${external.labelsUrl}/health`)).status).toBe(200);
+    } finally {
+      await external.stop();
+    }
   }, 400_000);
 });
