@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { trimTrailingSlash } from "hono/trailing-slash";
 import { getConfig } from "../config";
+import { exposeOnPonderMetrics } from "../lib/metrics";
 import { configRoutes } from "./config/route";
 import { IndexingFactsGatherer } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
@@ -21,6 +22,7 @@ import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphApp } from "./subgraph";
 
 const config = getConfig();
+exposeOnPonderMetrics();
 
 const tableNames = Object.values(tables).map((table) => getTableName(table as PgTable));
 const db = config.database.kind === "pglite" ? qualifyTables(ponderDb, config.databaseSchema, tableNames) : ponderDb;

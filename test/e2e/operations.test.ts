@@ -137,6 +137,18 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     expect((await fetch(`${indexer.url}/amirealtime`)).status).toBe(200);
   }, 120_000);
 
+  it("serves Ponder's metrics and ours (handler time per plugin, healing) on /metrics", async () => {
+    const text = await fetch(`${indexer.url}/metrics`).then((r) => r.text());
+    const value = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, "m"))?.[1] ?? Number.NaN);
+    expect(text).toMatch(/^ponder_sync_block\{chain="devnetRoot"\} \d+/m);
+    expect(value('nameindex_handler_events_total\\{plugin="subgraph"\\}')).toBeGreaterThan(0);
+    expect(value('nameindex_handler_seconds_total\\{plugin="subgraph"\\}')).toBeGreaterThan(0);
+    // The scenario registers .eth names, each healed once (the cache answers repeats).
+    expect(value("nameindex_heal_calls_total")).toBeGreaterThan(0);
+    expect(value("nameindex_heal_found_total")).toBeGreaterThan(0);
+    expect(value("nameindex_heal_calls_total")).toBeGreaterThanOrEqual(value("nameindex_heal_cache_hits_total"));
+  });
+
   it("rejects bad maxWorstCaseDistance values with 400 Invalid Input", async () => {
     for (const bad of ["abc", "-1", "1.5", "1e400"]) {
       const { status, body } = await getJson<{ message: string }>(`${indexer.url}/amirealtime?maxWorstCaseDistance=${bad}`);
