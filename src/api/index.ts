@@ -8,6 +8,7 @@ import { cors } from "hono/cors";
 import { trimTrailingSlash } from "hono/trailing-slash";
 import { getConfig } from "../config";
 import { exposeOnPonderMetrics } from "../lib/metrics";
+import { NAMEINDEX_VERSION } from "./config/public-config";
 import { configRoutes } from "./config/route";
 import { IndexingFactsGatherer } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
@@ -17,6 +18,7 @@ import { registrarApiSettings } from "./name-tokens/settings";
 import { registrarActionsRoutes } from "./registrar-actions/route";
 import { resolutionRoutes } from "./resolution/route";
 import { resolutionSettings } from "./resolution/settings";
+import { openApiDocument } from "./openapi/document";
 import { qualifyTables } from "./pglite-safe-db";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphApp } from "./subgraph";
@@ -46,6 +48,8 @@ app.use("/amirealtime", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIO
 
 // Ponder keeps /status for itself (per-chain checkpoints), so the page for people lives at /.
 app.get("/", (c) => c.html(STATUS_PAGE_HTML));
+const openApi = openApiDocument({ version: NAMEINDEX_VERSION, indexedChainIds: [...config.rpcUrls.keys()].sort((a, b) => a - b) });
+app.get("/openapi.json", (c) => c.json(openApi));
 app.route("/api/config", configRoutes());
 app.route("/subgraph", createSubgraphApp({ db, publicClients }));
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));

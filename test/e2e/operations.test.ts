@@ -111,6 +111,10 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     });
     expect(config.versionInfo.runtime).toBe(process.versions.node);
     expect(config.versionInfo.indexingFramework).toBe("0.16.10");
+    const openApi = await getJson<{ openapi: string; paths: Record<string, unknown> }>(`${indexer.url}/openapi.json`);
+    expect(openApi.status).toBe(200);
+    expect(openApi.body.openapi).toBe("3.1.0");
+    expect(Object.keys(openApi.body.paths)).toContain("/api/registrar-actions/{parentNode}");
     const cors = await fetch(`${indexer.url}/api/config`, { headers: { origin: "https://dapp.example" } });
     expect(cors.headers.get("access-control-allow-origin")).toBe("*");
     expect((await fetch(`${indexer.url}/api/config/`)).status).toBe(200);

@@ -20,7 +20,8 @@ function packageVersion(name: string): string {
     dir = parent;
   }
 }
-const ownVersion = (require("../../../package.json") as { version: string }).version;
+/** This indexer's own version (package.json). */
+export const NAMEINDEX_VERSION = (require("../../../package.json") as { version: string }).version;
 
 /** The response of GET /api/config (spec §2.1 plus the notes' URLs and feature flags). */
 export const publicConfigSchema = z.object({
@@ -70,7 +71,7 @@ export function buildPublicConfig(config: AppConfig, labels: LabelServiceVersion
       runtime: process.versions.node,
       indexingFramework: packageVersion("ponder"),
       nsDb: DB_SCHEMA_VERSION,
-      nsIndexer: ownVersion,
+      nsIndexer: NAMEINDEX_VERSION,
       nsNormalize: packageVersion("@adraffy/ens-normalize"),
       nsRainbow: labels.version,
       nsRainbowSchema: labels.schemaVersion,

@@ -6,7 +6,7 @@ import { projectRealtime } from "./snapshot";
 
 export const AMIREALTIME_DEFAULT_MAX_WORST_CASE_DISTANCE = 60;
 
-const amIRealtimeQuery = z.object({
+export const amIRealtimeQuery = z.object({
   maxWorstCaseDistance: z
     .string()
     .optional()
