@@ -1,18 +1,4 @@
-import * as resolver from "../../../lib/ens-handlers/resolver";
-import { isIndexed, on } from "../../shared/register";
+import { onResolverEvents } from "../../shared/resolver-handlers";
 
 // Resolver events from any address on the ENS root chain.
-const C = "subgraph/Resolver";
-if (isIndexed(C)) {
-  on(`${C}:AddrChanged`, resolver.addrChanged);
-  on(`${C}:AddressChanged`, resolver.addressChanged);
-  on(`${C}:NameChanged`, resolver.nameChanged);
-  on(`${C}:ABIChanged`, resolver.abiChanged);
-  on(`${C}:PubkeyChanged`, resolver.pubkeyChanged);
-  on(`${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)`, resolver.textChanged);
-  on(`${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)`, resolver.textChanged);
-  on(`${C}:ContenthashChanged`, resolver.contenthashChanged);
-  on(`${C}:InterfaceChanged`, resolver.interfaceChanged);
-  on(`${C}:AuthorisationChanged`, resolver.authorisationChanged);
-  on(`${C}:VersionChanged`, resolver.versionChanged);
-}
+onResolverEvents("subgraph/Resolver");
