@@ -8,7 +8,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ingestFile } from "../labels-service/src/index.js";
-import { keccak256 } from "../labels-service/src/keccak256.js";
+import { keccak256 } from "../labels-service/src/keccak256.mjs";
 
 const LABELS = Number(process.env.BENCH_LABELS ?? 1_000_000);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);

@@ -1,4 +1,4 @@
-import { keccak256 } from "./keccak256.js";
+import { keccak256 } from "./keccak256.mjs";
 
 /** "0x" + 64 hex digits. Uppercase digits are accepted; lookups always use the lowercase form. */
 const LABELHASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keccak256 as viemKeccak } from "viem";
-import { keccak256 } from "../src/keccak256.js";
+import { keccak256 } from "../src/keccak256.mjs";
 import { labelhashOf, normalizeLabelhash } from "../src/labelhash.js";
 
 describe("keccak256", () => {

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import Database from "better-sqlite3";
-import { keccak256Into } from "../keccak256.js";
+import { keccak256Into } from "../keccak256.mjs";
 import { bytesToLabelhash } from "../labelhash.js";
 import { readinessOf } from "./readiness.js";
 import { readMeta } from "./schema.js";

@@ -9,7 +9,7 @@ const RATE_BYTES = 136;
 const state = new Int32Array(50);
 const block = new Uint8Array(RATE_BYTES);
 
-function permute(): void {
+function permute() {
   let s0 = state[0], s1 = state[1], s2 = state[2], s3 = state[3], s4 = state[4], s5 = state[5], s6 = state[6], s7 = state[7], s8 = state[8], s9 = state[9], s10 = state[10], s11 = state[11], s12 = state[12], s13 = state[13], s14 = state[14], s15 = state[15], s16 = state[16], s17 = state[17], s18 = state[18], s19 = state[19], s20 = state[20], s21 = state[21], s22 = state[22], s23 = state[23], s24 = state[24], s25 = state[25], s26 = state[26], s27 = state[27], s28 = state[28], s29 = state[29], s30 = state[30], s31 = state[31], s32 = state[32], s33 = state[33], s34 = state[34], s35 = state[35], s36 = state[36], s37 = state[37], s38 = state[38], s39 = state[39], s40 = state[40], s41 = state[41], s42 = state[42], s43 = state[43], s44 = state[44], s45 = state[45], s46 = state[46], s47 = state[47], s48 = state[48], s49 = state[49];
   for (let round = 0; round < 24; round++) {
     const c0l = s0 ^ s10 ^ s20 ^ s30 ^ s40;
@@ -188,7 +188,7 @@ function permute(): void {
   state[0] = s0; state[1] = s1; state[2] = s2; state[3] = s3; state[4] = s4; state[5] = s5; state[6] = s6; state[7] = s7; state[8] = s8; state[9] = s9; state[10] = s10; state[11] = s11; state[12] = s12; state[13] = s13; state[14] = s14; state[15] = s15; state[16] = s16; state[17] = s17; state[18] = s18; state[19] = s19; state[20] = s20; state[21] = s21; state[22] = s22; state[23] = s23; state[24] = s24; state[25] = s25; state[26] = s26; state[27] = s27; state[28] = s28; state[29] = s29; state[30] = s30; state[31] = s31; state[32] = s32; state[33] = s33; state[34] = s34; state[35] = s35; state[36] = s36; state[37] = s37; state[38] = s38; state[39] = s39; state[40] = s40; state[41] = s41; state[42] = s42; state[43] = s43; state[44] = s44; state[45] = s45; state[46] = s46; state[47] = s47; state[48] = s48; state[49] = s49;
 }
 
-function absorb(bytes: Uint8Array, offset: number): void {
+function absorb(bytes, offset) {
   for (let i = 0; i < RATE_BYTES / 4; i++) {
     const p = offset + 4 * i;
     state[i] ^= bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16) | (bytes[p + 3] << 24);
@@ -197,7 +197,7 @@ function absorb(bytes: Uint8Array, offset: number): void {
 }
 
 /** Writes keccak256(input) into out[outOffset .. outOffset+32). */
-export function keccak256Into(input: Uint8Array, out: Uint8Array, outOffset = 0): void {
+export function keccak256Into(input, out, outOffset = 0) {
   state.fill(0);
   let offset = 0;
   for (; input.length - offset >= RATE_BYTES; offset += RATE_BYTES) absorb(input, offset);
@@ -217,7 +217,7 @@ export function keccak256Into(input: Uint8Array, out: Uint8Array, outOffset = 0)
 }
 
 /** keccak256 of the bytes, as a new 32-byte Buffer. */
-export function keccak256(input: Uint8Array): Buffer {
+export function keccak256(input) {
   const out = Buffer.allocUnsafe(32);
   keccak256Into(input, out, 0);
   return out;
