@@ -1,4 +1,4 @@
-import { type Hex, hexToBytes, keccak256 } from "viem";
+import { type Hex, concat, hexToBytes, keccak256, stringToBytes, toHex } from "viem";
 import { encodeLabelhash, isShowableLabel, type LabelMode } from "./labels";
 
 /**
@@ -79,4 +79,17 @@ export function decodeWrappedName(wire: Hex | Uint8Array, mode: LabelMode): Deco
     labelName: first.text !== null && isShowableLabel(first.text, mode) ? first.text : null,
     name: shown.join("."),
   };
+}
+
+/**
+ * A name in DNS wire format (ENSIP-10's `resolve(bytes name, …)` argument). A label over 255 bytes cannot be
+ * length-prefixed, so it goes as its `[labelhash]`, which ENSIP-10 resolvers understand.
+ */
+export function dnsEncode(name: string): Hex {
+  const parts = name.split(".").flatMap((label) => {
+    let bytes = stringToBytes(label);
+    if (bytes.length > 255) bytes = stringToBytes(`[${keccak256(bytes).slice(2)}]`);
+    return [Uint8Array.of(bytes.length), bytes];
+  });
+  return toHex(concat([...parts, Uint8Array.of(0)]));
 }

@@ -1,6 +1,6 @@
 import { type Hex, bytesToHex, keccak256, stringToBytes } from "viem";
 import { describe, expect, it } from "vitest";
-import { decodeDnsWireName, decodeWrappedName } from "../../src/lib/dns-wire";
+import { decodeDnsWireName, decodeWrappedName, dnsEncode } from "../../src/lib/dns-wire";
 import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
 
 /** Wire format of labels (each as bytes). */
@@ -55,5 +55,13 @@ describe("DNS wire-format names", () => {
       labelName: null,
       name: `${encodeLabelhash(labelhashOf("dot.ted"))}.eth`,
     });
+  });
+
+  it("encodes names for ENSIP-10 resolve(), round-tripping through the decoder", () => {
+    expect(dnsEncode("a.eth")).toBe("0x01610365746800");
+    expect(decodeDnsWireName(dnsEncode("sub.vitalik.eth"))!.map((l) => l.text)).toEqual(["sub", "vitalik", "eth"]);
+    // A label over 255 bytes cannot be length-prefixed: it goes as its [labelhash].
+    const long = "a".repeat(300);
+    expect(decodeDnsWireName(dnsEncode(`${long}.eth`))!.map((l) => l.text)).toEqual([encodeLabelhash(labelhashOf(long)), "eth"]);
   });
 });

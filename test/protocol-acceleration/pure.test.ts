@@ -1,7 +1,7 @@
 import { type Address, type Hex, keccak256, namehash, stringToBytes } from "viem";
 import { describe, expect, it } from "vitest";
 import { interpretAddress, interpretText } from "../../src/api/resolution/interpret";
-import { dnsEncode } from "../../src/api/resolution/onchain-backend";
+import { dnsEncode } from "../../src/lib/dns-wire";
 import { ancestorsOf, effectiveResolver, nearestResolver, routeName } from "../../src/api/resolution/routing";
 import { mainnetNamespace } from "../../src/namespaces/mainnet";
 import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain, isEvmCoinType } from "../../src/plugins/protocol-acceleration/lib/coin-types";

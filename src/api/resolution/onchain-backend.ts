@@ -6,18 +6,15 @@ import {
   HttpRequestError,
   TimeoutError,
   WebSocketRequestError,
-  concat,
   createPublicClient,
   decodeFunctionResult,
   encodeFunctionData,
   http,
-  keccak256,
   parseAbi,
-  stringToBytes,
-  toHex,
   zeroAddress,
 } from "viem";
 import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
+import { dnsEncode } from "../../lib/dns-wire";
 import { DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
 import type { Namespace } from "../../namespaces/types";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
@@ -36,16 +33,6 @@ const ExtendedResolverAbi = parseAbi([
 ]);
 const EXTENDED_RESOLVER_INTERFACE = "0x9061b923";
 const EXTENDED_CACHE_MS = 10 * 60_000;
-
-/** DNS wire format of a name (ENSIP-10's `resolve` argument); a label over 255 bytes goes as its `[labelhash]`. */
-export function dnsEncode(name: string): Hex {
-  const parts = name.split(".").flatMap((label) => {
-    let bytes = stringToBytes(label);
-    if (bytes.length > 255) bytes = stringToBytes(`[${keccak256(bytes).slice(2)}]`);
-    return [Uint8Array.of(bytes.length), bytes];
-  });
-  return toHex(concat([...parts, Uint8Array.of(0)]));
-}
 
 export function isTransportError(error: unknown): boolean {
   return (
