@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
-import { controllerEvent } from "../lib/actions";
+import { onControllerEvent } from "../lib/on-controller-event";
 import { priced, referralOf } from "../lib/pricing";
-import { isIndexed, on } from "../lib/register";
+import { isIndexed } from "../lib/register";
 import { subregistryOf } from "../lib/subregistries";
 
 /*
@@ -21,77 +21,52 @@ if ([LEGACY, WRAPPED, UNWRAPPED, REFERRER].some(isIndexed)) {
   if (isIndexed(LEGACY)) {
     type Args = { name: string; label: Hex; cost: bigint };
     for (const ev of ["NameRegistered", "NameRenewed"]) {
-      on<Args>(`${LEGACY}:${ev}`, (context, event) =>
-        controllerEvent(context, sub, event, {
-          source: `LegacyEthRegistrarController:${ev}`,
-          labelhash: event.args.label,
-          label: event.args.name,
-          pricing: priced(event.args.cost),
-          referral: null,
-        }),
-      );
+      onControllerEvent<Args>(sub, LEGACY, ev, (a) => ({ labelhash: a.label, label: a.name, pricing: priced(a.cost) }));
     }
   }
 
   // 2023 controller: registrations priced as baseCost + premium, renewals as one cost.
   if (isIndexed(WRAPPED)) {
     type Registered = { name: string; label: Hex; baseCost: bigint; premium: bigint };
-    on<Registered>(`${WRAPPED}:NameRegistered`, (context, event) =>
-      controllerEvent(context, sub, event, {
-        source: "WrappedEthRegistrarController:NameRegistered",
-        labelhash: event.args.label,
-        label: event.args.name,
-        pricing: priced(event.args.baseCost, event.args.premium),
-        referral: null,
-      }),
-    );
+    onControllerEvent<Registered>(sub, WRAPPED, "NameRegistered", (a) => ({
+      labelhash: a.label,
+      label: a.name,
+      pricing: priced(a.baseCost, a.premium),
+    }));
     type Renewed = { name: string; label: Hex; cost: bigint };
-    on<Renewed>(`${WRAPPED}:NameRenewed`, (context, event) =>
-      controllerEvent(context, sub, event, {
-        source: "WrappedEthRegistrarController:NameRenewed",
-        labelhash: event.args.label,
-        label: event.args.name,
-        pricing: priced(event.args.cost),
-        referral: null,
-      }),
-    );
+    onControllerEvent<Renewed>(sub, WRAPPED, "NameRenewed", (a) => ({
+      labelhash: a.label,
+      label: a.name,
+      pricing: priced(a.cost),
+    }));
   }
 
   // 2025 controller: like the 2023 one, plus a referrer on both.
   if (isIndexed(UNWRAPPED)) {
     type Registered = { label: string; labelhash: Hex; baseCost: bigint; premium: bigint; referrer: Hex };
-    on<Registered>(`${UNWRAPPED}:NameRegistered`, (context, event) =>
-      controllerEvent(context, sub, event, {
-        source: "UnwrappedEthRegistrarController:NameRegistered",
-        labelhash: event.args.labelhash,
-        label: event.args.label,
-        pricing: priced(event.args.baseCost, event.args.premium),
-        referral: referralOf(event.args.referrer),
-      }),
-    );
+    onControllerEvent<Registered>(sub, UNWRAPPED, "NameRegistered", (a) => ({
+      labelhash: a.labelhash,
+      label: a.label,
+      pricing: priced(a.baseCost, a.premium),
+      referral: referralOf(a.referrer),
+    }));
     type Renewed = { label: string; labelhash: Hex; cost: bigint; referrer: Hex };
-    on<Renewed>(`${UNWRAPPED}:NameRenewed`, (context, event) =>
-      controllerEvent(context, sub, event, {
-        source: "UnwrappedEthRegistrarController:NameRenewed",
-        labelhash: event.args.labelhash,
-        label: event.args.label,
-        pricing: priced(event.args.cost),
-        referral: referralOf(event.args.referrer),
-      }),
-    );
+    onControllerEvent<Renewed>(sub, UNWRAPPED, "NameRenewed", (a) => ({
+      labelhash: a.labelhash,
+      label: a.label,
+      pricing: priced(a.cost),
+      referral: referralOf(a.referrer),
+    }));
   }
 
   // Renews through a controller and then says who referred it: adds the referral to that renewal.
   if (isIndexed(REFERRER)) {
     type Referred = { label: string; labelHash: Hex; cost: bigint; referrer: Hex };
-    on<Referred>(`${REFERRER}:RenewalReferred`, (context, event) =>
-      controllerEvent(context, sub, event, {
-        source: "RenewalWithReferrer:RenewalReferred",
-        labelhash: event.args.labelHash,
-        label: event.args.label,
-        pricing: priced(event.args.cost),
-        referral: referralOf(event.args.referrer),
-      }),
-    );
+    onControllerEvent<Referred>(sub, REFERRER, "RenewalReferred", (a) => ({
+      labelhash: a.labelHash,
+      label: a.label,
+      pricing: priced(a.cost),
+      referral: referralOf(a.referrer),
+    }));
   }
 }

@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
-import { controllerEvent } from "../lib/actions";
+import { onControllerEvent } from "../lib/on-controller-event";
 import { priced } from "../lib/pricing";
-import { isIndexed, on } from "../lib/register";
+import { isIndexed } from "../lib/register";
 import { subregistryOf } from "../lib/subregistries";
 
 /*
@@ -10,25 +10,15 @@ import { subregistryOf } from "../lib/subregistries";
  */
 
 type Named = { name: string; label: Hex };
+const unpriced = (a: Named) => ({ labelhash: a.label, label: a.name, pricing: null });
 
 const BASENAMES = ["EARegistrarController", "RegistrarController", "UpgradeableRegistrarController"].map(
   (c) => `registrars/basenames/${c}`,
 );
 if (BASENAMES.some(isIndexed)) {
   const sub = subregistryOf("basenames");
-  for (const C of BASENAMES.filter(isIndexed)) {
-    const contract = C.split("/")[2];
-    for (const ev of ["NameRegistered", "NameRenewed"]) {
-      on<Named>(`${C}:${ev}`, (context, event) =>
-        controllerEvent(context, sub, event, {
-          source: `basenames ${contract}:${ev}`,
-          labelhash: event.args.label,
-          label: event.args.name,
-          pricing: null,
-          referral: null,
-        }),
-      );
-    }
+  for (const contract of BASENAMES.filter(isIndexed)) {
+    for (const ev of ["NameRegistered", "NameRenewed"]) onControllerEvent<Named>(sub, contract, ev, unpriced);
   }
 }
 
@@ -36,34 +26,16 @@ const LINEA = "registrars/lineanames/EthRegistrarController";
 if (isIndexed(LINEA)) {
   const sub = subregistryOf("lineanames");
   type Registered = Named & { baseCost: bigint; premium: bigint };
-  on<Registered>(`${LINEA}:NameRegistered`, (context, event) =>
-    controllerEvent(context, sub, event, {
-      source: "lineanames EthRegistrarController:NameRegistered",
-      labelhash: event.args.label,
-      label: event.args.name,
-      pricing: priced(event.args.baseCost, event.args.premium),
-      referral: null,
-    }),
-  );
-  for (const ev of ["OwnerNameRegistered", "PohNameRegistered"]) {
-    on<Named>(`${LINEA}:${ev}`, (context, event) =>
-      controllerEvent(context, sub, event, {
-        source: `lineanames EthRegistrarController:${ev}`,
-        labelhash: event.args.label,
-        label: event.args.name,
-        pricing: null,
-        referral: null,
-      }),
-    );
-  }
+  onControllerEvent<Registered>(sub, LINEA, "NameRegistered", (a) => ({
+    labelhash: a.label,
+    label: a.name,
+    pricing: priced(a.baseCost, a.premium),
+  }));
+  for (const ev of ["OwnerNameRegistered", "PohNameRegistered"]) onControllerEvent<Named>(sub, LINEA, ev, unpriced);
   type Renewed = Named & { cost: bigint };
-  on<Renewed>(`${LINEA}:NameRenewed`, (context, event) =>
-    controllerEvent(context, sub, event, {
-      source: "lineanames EthRegistrarController:NameRenewed",
-      labelhash: event.args.label,
-      label: event.args.name,
-      pricing: priced(event.args.cost),
-      referral: null,
-    }),
-  );
+  onControllerEvent<Renewed>(sub, LINEA, "NameRenewed", (a) => ({
+    labelhash: a.label,
+    label: a.name,
+    pricing: priced(a.cost),
+  }));
 }
