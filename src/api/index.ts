@@ -58,6 +58,9 @@ app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus,
 app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/resolve", resolutionRoutes({ db, indexingStatus, ...resolutionSettings(config) }));
 
+// Ponder mounts this app under its own, and Hono only calls the top app's notFound (Ponder's plain-text one): a
+// catch-all route, registered last, is what makes an unknown path or method here a JSON 404 like every other error.
+app.all("*", (c) => c.json({ message: "Not Found" }, 404));
 app.notFound((c) => c.json({ message: "Not Found" }, 404));
 app.onError((error, c) => {
   console.error(error);

@@ -11,6 +11,7 @@ import {
   VariablesInAllowedPositionRule,
 } from "graphql";
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { SubgraphQueryError } from "./errors";
 import { checkDocumentLimits, type DocumentLimits, LenientVariablesInAllowedPositionRule } from "./limits";
@@ -286,11 +287,19 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
     });
   };
 
+  // Checked while the body arrives (Content-Length first), not after buffering it: a client cannot make us hold a
+  // body of any size in memory just to be told it is too large.
+  const limitBody = bodyLimit({
+    maxSize: limits.maxBodyBytes,
+    onError: (c) => {
+      // The rest of the body is never read, so this connection cannot carry another request.
+      c.header("Connection", "close");
+      return c.json({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }, 413);
+    },
+  });
+
   const post = async (c: Context) => {
     const text = await c.req.text();
-    if (Buffer.byteLength(text) > limits.maxBodyBytes) {
-      return c.json({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }, 413);
-    }
     // `application/graphql`: the body is the query itself.
     if ((c.req.header("content-type") ?? "").includes("application/graphql")) return respond({ query: text });
     let body: unknown;
@@ -306,12 +315,13 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
   };
 
   app.get("/", get);
-  app.post("/", post);
+  app.post("/", limitBody, post);
   // Clients are configured with and without a trailing slash: serve `/subgraph/` too, nothing deeper.
   const slashOnly = (handler: (c: Context) => Promise<Response>) => (c: Context) =>
-    c.req.path.endsWith("/") ? handler(c) : c.notFound();
+    // Not c.notFound(): mounted under Ponder, that is Ponder's plain-text 404; every error here is JSON.
+    c.req.path.endsWith("/") ? handler(c) : c.json({ message: "Not Found" }, 404);
   app.get("/*", slashOnly(get));
-  app.post("/*", slashOnly(post));
+  app.post("/*", limitBody, slashOnly(post));
 
   return app;
 }

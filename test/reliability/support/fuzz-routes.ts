@@ -20,7 +20,7 @@ function isNormalized(name: string): boolean {
   }
 }
 
-const NUMBER_INVALID = new Set(["-1", "1.5", "1e309", "-1e309", "1e21", "9007199254740993", "NaN", "Infinity", "1_000", "1%00", "٣", "abc", "true", "[1]", "%7B%22a%22%3A1%7D"]);
+const NUMBER_INVALID = new Set(["-1", "1.5", "1e309", "-1e309", "1e21", "9007199254740993", "NaN", "Infinity", "1_000", "1%00", "%D9%A3", "abc", "true", "[1]", "%7B%22a%22%3A1%7D"]);
 const NUMBER_VALID = new Set(["0", "1", "100", "101", ""]);
 
 /** A number param's certainty: "invalid" for anything not a whole non-negative safe number, undefined when unsure. */
@@ -168,6 +168,16 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       return withJunk(f, { route: "/api/resolve/primary-names", method: "GET", path, expectStatus: invalid && !addr.value.startsWith("%30x") ? 400 : undefined, what: path }, ["chainIds", "accelerate"]);
     },
     () => {
+      // /subgraph as a transport: odd bodies, content types and parameters (graphql-abuse.test.ts covers the queries).
+      if (f.random() < 0.4) {
+        const params = q({ query: f.pick([undefined, "", "%7B", encodeURIComponent("{ domains(first: 1) { id } }"), f.oddText()]), variables: f.pick([undefined, "", "%7B", "null", "[1]", f.oddText()]), operationName: f.pick([undefined, "", f.oddText()]) });
+        return withJunk(f, { route: "/subgraph", method: "GET", path: `/subgraph${params}`, headers: { accept: "application/json" }, what: `/subgraph${params}` }, ["query", "variables", "operationName"]);
+      }
+      const body = f.random() < 0.5 ? oddBody(f, 300 * 1024) : JSON.stringify({ query: f.pick([1, null, [], "{ domains { id } }", "{"]), variables: f.pick([1, "x", [], null, "{}", {}]), operationName: f.pick([1, null, "x", undefined]) });
+      const expectStatus = Buffer.byteLength(body) > 256 * 1024 ? 413 : undefined;
+      return { route: "/subgraph", method: "POST", path: f.pick(["/subgraph", "/subgraph/"]), body, headers: { "content-type": f.pick(ODD_CONTENT_TYPES) }, expectStatus, what: `POST /subgraph ${body.length} bytes: ${body.slice(0, 80)}` };
+    },
+    () => {
       // Traversal and unknown paths: never a file, never a 5xx.
       const path = f.pick([
         "/../../../../etc/passwd",
@@ -187,6 +197,9 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
         "/api/resolve",
         "/api/resolve/records/",
         "/api/resolve/primary-name/" + f.address(),
+        "/subgraph/../../etc/passwd",
+        "/subgraph/x",
+        "/subgraph/%2e%2e%2f",
       ]);
       return { route: "(traversal/unknown)", method: "GET", path, what: path };
     },
