@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { type Address, createPublicClient, http, keccak256, namehash, parseAbi, stringToBytes, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BaseRegistrarAbi, NameWrapperAbi } from "../../abis";
@@ -11,7 +10,7 @@ import { findFreePort } from "../../scripts/lib/ports";
 import { type PonderProcess, startPonder } from "../../scripts/lib/ponder-process";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { LOCAL_POSTGRES_URL, projectRoot, waitFor } from "../support/indexer-harness";
+import { createDatabase, dropDatabase, projectRoot, waitFor } from "../support/indexer-harness";
 
 /*
  * The registrars and tokenscope plugins on the devnet, compared with what the scenario did and with the chains' own
@@ -33,16 +32,6 @@ let database: string;
 let facts: RegistrarActionFact[];
 let names: NameFacts[];
 const clients = new Map<number, ReturnType<typeof createPublicClient>>();
-
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: LOCAL_POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function get(path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${ponder.url}${path}`);
@@ -95,7 +84,7 @@ async function alignClocks(target = 0): Promise<number> {
 beforeAll(async () => {
   database = `nameindex_reg_${Date.now().toString(36)}_${process.pid}`;
   // Ponder's ponder_sync cache is per database and keyed by chain id: a new devnet needs a database of its own.
-  await adminQuery(`create database "${database}"`);
+  const databaseUrl = await createDatabase(database);
   work = mkdtempSync(join(tmpdir(), "nameindex-registrars-e2e-"));
   env = await startDevnetWithLabels({ seed: 11, names: 40, mineInterval: 1 });
   manifest = env.devnet.manifest;
@@ -120,7 +109,7 @@ beforeAll(async () => {
       NAMESPACE: "devnet",
       DEVNET_MANIFEST: env.devnet.manifestPath,
       PLUGINS: plugins.join(","),
-      DATABASE_URL: LOCAL_POSTGRES_URL.replace(/\/[^/]*$/, `/${database}`),
+      DATABASE_URL: databaseUrl,
       DATABASE_SCHEMA: schema,
       LABELS_SERVICE_URL: env.labelsUrl,
       PORT: String(port),
@@ -152,7 +141,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ponder?.stop();
   await env?.stop();
-  if (database) await adminQuery(`drop database if exists "${database}" with (force)`).catch(() => {});
+  if (database) await dropDatabase(database).catch(() => {});
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

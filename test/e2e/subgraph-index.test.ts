@@ -12,8 +12,7 @@ import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { NameFacts } from "../../devnet/src/index";
 import { findFreePort } from "../../scripts/lib/ports";
 import { startPonder } from "../../scripts/lib/ponder-process";
-import pg from "pg";
-import { LOCAL_POSTGRES_URL, projectRoot } from "../support/indexer-harness";
+import { createDatabase, dropDatabase, projectRoot } from "../support/indexer-harness";
 import {
   allowedLabels,
   compareRegistry,
@@ -50,24 +49,10 @@ let legacyResolver: Address;
 let databaseUrl: string;
 let database: string;
 
-/**
- * Ponder keeps fetched logs in the database's shared `ponder_sync` schema, keyed by chain id and block: a devnet
- * reuses chain 31337 with new contents, so each run gets a database of its own.
- */
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: LOCAL_POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
+  // A database per run: Ponder's sync store is keyed by chain id and every devnet reuses chain 31337.
   database = `nameindex_sg_${Date.now().toString(36)}_${process.pid}`;
-  await adminQuery(`create database "${database}"`);
-  databaseUrl = LOCAL_POSTGRES_URL.replace(/\/[^/]*$/, `/${database}`);
+  databaseUrl = await createDatabase(database);
   work = mkdtempSync(join(tmpdir(), "nameindex-subgraph-e2e-"));
   devnet = await startDevnet({ seed: 3, names: 40, manifestPath: join(work, "manifest.json") });
   manifest = devnet.manifest;
@@ -89,7 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of servers) await s.close().catch(() => {});
   await devnet?.stop();
-  if (database) await adminQuery(`drop database if exists "${database}" with (force)`).catch(() => {});
+  if (database) await dropDatabase(database).catch(() => {});
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -1,7 +1,6 @@
-import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import * as schema from "../../ponder.schema";
+import { tablesDdl } from "../support/schema-ddl";
 
 /*
  * A throwaway PostgreSQL schema with the tables the registrar-actions and name-tokens routes read, created from the
@@ -9,35 +8,6 @@ import * as schema from "../../ponder.schema";
  */
 
 export const PG_URL = process.env.REGISTRARS_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-
-const TABLES: PgTable[] = [
-  schema.domain,
-  schema.subregistry,
-  schema.registrationLifecycle,
-  schema.registrarAction,
-  schema.registrarActionLink,
-  schema.nameToken,
-];
-
-function ddl(): string[] {
-  const out: string[] = [];
-  for (const table of TABLES) {
-    const config = getTableConfig(table);
-    const cols = config.columns.map((c) => {
-      let def = `"${c.name}" ${c.getSQLType()}`;
-      if (c.primary) def += " PRIMARY KEY";
-      else if (c.notNull) def += " NOT NULL";
-      if (c.hasDefault && (typeof c.default === "number" || typeof c.default === "boolean")) def += ` DEFAULT ${c.default}`;
-      return def;
-    });
-    out.push(`CREATE TABLE "${config.name}" (${cols.join(", ")})`);
-    for (const idx of config.indexes) {
-      const columns = idx.config.columns.map((c) => `"${(c as { name: string }).name}"`).join(", ");
-      out.push(`CREATE INDEX "${idx.config.name ?? `${config.name}_${idx.config.columns.length}_${out.length}`}" ON "${config.name}" (${columns})`);
-    }
-  }
-  return out;
-}
 
 export interface TestSchema {
   name: string;
@@ -54,7 +24,7 @@ export async function createTestSchema(prefix: string): Promise<TestSchema> {
   try {
     await admin.query(`CREATE SCHEMA "${name}"`);
     await admin.query(`SET search_path TO "${name}"`);
-    for (const stmt of ddl()) await admin.query(stmt);
+    for (const stmt of tablesDdl()) await admin.query(stmt);
   } finally {
     await admin.end();
   }

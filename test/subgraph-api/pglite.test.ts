@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../ponder.schema";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
 import { buildFixture, FIXTURE_HEAD, type Rows } from "./fixture";
-import { tablesDdl } from "./pg";
+import { tablesDdl } from "../support/schema-ddl";
 
 /*
  * Ponder's default database is PGlite: the same queries must decode the same way there (numeric as decimal
