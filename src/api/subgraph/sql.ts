@@ -34,14 +34,7 @@ interface Ctx {
 
 const col = (alias: string, column: string): SQL => sql`${sql.identifier(alias)}.${sql.identifier(column)}`;
 
-const FILTER_OPS = [
-  "not",
-  "gt",
-  "lt",
-  "gte",
-  "lte",
-  "in",
-  "not_in",
+const STRING_MATCH = [
   "contains",
   "contains_nocase",
   "not_contains",
@@ -54,26 +47,11 @@ const FILTER_OPS = [
   "ends_with_nocase",
   "not_ends_with",
   "not_ends_with_nocase",
-  "has",
-  "not_has",
 ] as const;
+const FILTER_OPS = ["not", "gt", "lt", "gte", "lte", "in", "not_in", ...STRING_MATCH, "has", "not_has"] as const;
 export type FilterOp = "" | (typeof FILTER_OPS)[number];
 
 const COMPARE: FilterOp[] = ["", "not", "gt", "lt", "gte", "lte", "in", "not_in"];
-const STRING_MATCH: FilterOp[] = [
-  "contains",
-  "contains_nocase",
-  "not_contains",
-  "not_contains_nocase",
-  "starts_with",
-  "starts_with_nocase",
-  "not_starts_with",
-  "not_starts_with_nocase",
-  "ends_with",
-  "ends_with_nocase",
-  "not_ends_with",
-  "not_ends_with_nocase",
-];
 
 /** The operators The Graph offers for a field of this shape (relations compare their id as a String). */
 export function opsFor(type: ScalarKind | "ref", list: boolean): FilterOp[] {
