@@ -7,7 +7,7 @@ import type { ChainDeployment } from "../deploy/types";
 import { BASE_ETH_NODE, childNode, labelhash } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
-import { multicallData, recordCalls } from "./records";
+import { everyRecordKind, multicallData, recordCalls } from "./records";
 
 export interface BaseSizes {
   ea: number;
@@ -82,6 +82,8 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
       }
     }
   });
+  // One name gets every record kind (and a version bump), so the resolver emits every record event.
+  step2.push({ from: names[0].registryOwner!, to: A("Resolver"), data: multicallData(resolverAbi, everyRecordKind(names[0], names[0].registryOwner!, rng)), note: "Resolver.multicall(every kind)" });
   for (const f of preminted) {
     step2.push(tx(f.registryOwner!, "Registry", reg, "setResolver", [f.node, A("Resolver")]));
     f.resolver = A("Resolver");
@@ -111,6 +113,13 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
     }
   });
   subs.filter((s) => s.labels.length === 4).forEach((s, i) => {
+    if (i === 1) {
+      // A TTL and a registry-level transfer (Transfer, not NewOwner) of a subname the scenario keeps.
+      const to = ctx.otherThan(s.registryOwner!);
+      step3.push(tx(s.registryOwner!, "Registry", reg, "setTTL", [s.node, 3600n]));
+      step3.push(tx(s.registryOwner!, "Registry", reg, "setOwner", [s.node, to]));
+      s.registryOwner = to;
+    }
     if (i % 2 !== 0) return;
     const parent = book.get(childNode(BASE_ETH_NODE, s.labels[1]));
     step3.push(tx(parent.registryOwner!, "Registry", reg, "setSubnodeOwner", [parent.node, labelhash(s.labels[0]), zeroAddress]));

@@ -7,7 +7,7 @@ import type { ChainDeployment } from "../deploy/types";
 import { LINEA_ETH_NODE, childNode, labelhash } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
-import { multicallData, recordCalls } from "./records";
+import { everyRecordKind, multicallData, recordCalls } from "./records";
 
 export interface LineaSizes {
   normal: number;
@@ -15,9 +15,15 @@ export interface LineaSizes {
   poh: number;
 }
 
+const CANNOT_UNWRAP = 1;
+const PARENT_CANNOT_CONTROL = 1 << 16;
+const DAY = 86_400n;
+
 /**
  * Lineanames on the "linea" chain: paid (commit/reveal), owner and Proof-of-Humanity registrations (all wrapped),
- * records, wrapped subnames, an ERC-1155 transfer, an unwrap, renewals and L2 primary names.
+ * records (every kind on one name), wrapped subnames, fuses (a 2LD's own and a child's), an explicit expiry
+ * extension, a TTL set through the wrapper, ERC-1155 single and batch transfers, an unwrap, renewals and L2
+ * primary names.
  */
 export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaContract>, sizes: LineaSizes, pohAccounts: Address[]) {
   const { own } = loadDevnetContracts();
@@ -64,13 +70,19 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
 
   const step2: Tx[] = [];
   const primaries: Record<string, string> = {};
+  const now = BigInt(await chain.timestamp());
+  const subOf = new Map<NameFacts, NameFacts>();
   names.forEach((f, i) => {
     const owner = f.wrappedOwner!;
-    step2.push({ from: owner, to: A("Resolver"), data: multicallData(own.ModernResolver.abi, recordCalls(f, owner, i, rng)), note: "Resolver.multicall" });
+    const records = i === 0 ? everyRecordKind(f, owner, rng) : recordCalls(f, owner, i, rng);
+    step2.push({ from: owner, to: A("Resolver"), data: multicallData(own.ModernResolver.abi, records), note: "Resolver.multicall" });
     if (i % 3 === 0) {
       const label = labels.maybeUnhealable(0.3);
-      book.add({ name: `${label}.${f.name}`, labels: [label, ...f.labels], node: childNode(f.node, label), chainId: chain.chainId, via: "wrapped-subname", registryOwner: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
-      step2.push(tx(owner, "NameWrapper", wrapper, "setSubnodeRecord", [f.node, label, owner, A("Resolver"), 0n, 0, BigInt(2 ** 40)]));
+      const sub = book.add({ name: `${label}.${f.name}`, labels: [label, ...f.labels], node: childNode(f.node, label), chainId: chain.chainId, via: "wrapped-subname", registryOwner: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
+      subOf.set(f, sub);
+      // The first subname starts short-lived so that its parent can extend it (ExpiryExtended) below.
+      const expiry = i === 0 ? now + 100n * DAY : BigInt(2 ** 40);
+      step2.push(tx(owner, "NameWrapper", wrapper, "setSubnodeRecord", [f.node, label, owner, A("Resolver"), 0n, 0, expiry]));
     }
     if (!primaries[owner.toLowerCase()] && i % 2 === 0) {
       primaries[owner.toLowerCase()] = f.name;
@@ -98,6 +110,25 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
   names.filter((f) => f.via === "lineanames-controller").forEach((f, i) => {
     if (i % 2 === 0) step3.push(tx(ctx.owner(), "EthRegistrarController", ctl, "renew", [f.labels[0], dur], PAYMENT));
   });
+  // Fuses, expiry and TTL on the first name (it has a subname, so it is never moved or unwrapped above): burn
+  // CANNOT_UNWRAP on the 2LD, PARENT_CANNOT_CONTROL on its subname, then extend the subname's expiry.
+  const first = names[0];
+  const firstSub = subOf.get(first)!;
+  step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "setFuses", [first.node, CANNOT_UNWRAP]));
+  step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "setChildFuses", [first.node, labelhash(firstSub.labels[0]), PARENT_CANNOT_CONTROL, 0n]));
+  step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "extendExpiry", [first.node, labelhash(firstSub.labels[0]), now + 300n * DAY]));
+  step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "setTTL", [first.node, 3600n]));
   await chain.send(step3);
+
+  // A batch transfer of a 2LD and its subname, both held by one account.
+  const batched = names.find((f, i) => i > 0 && subOf.has(f));
+  if (batched) {
+    const owner = batched.wrappedOwner!;
+    const sub = subOf.get(batched)!;
+    const to = ctx.otherThan(owner);
+    await chain.send([tx(owner, "NameWrapper", wrapper, "safeBatchTransferFrom", [owner, to, [BigInt(batched.node), BigInt(sub.node)], [1n, 1n], "0x"])]);
+    batched.wrappedOwner = to;
+    sub.wrappedOwner = to;
+  }
   return { primaries };
 }

@@ -53,6 +53,16 @@ export function recordCalls(facts: NameFacts, owner: Address, variant: number, r
   return calls;
 }
 
+/**
+ * Every record kind at once, after a `clearRecords` (VersionChanged): what one name per resolver gets so that each
+ * resolver emits every record event whatever the scenario's size. The clear comes first, so the facts still hold.
+ */
+export function everyRecordKind(facts: NameFacts, owner: Address, rng: Random): Call[] {
+  const calls: Call[] = [{ functionName: "clearRecords", args: [facts.node] }];
+  for (let variant = 0; variant < 6; variant++) calls.push(...recordCalls(facts, owner, variant, rng));
+  return calls;
+}
+
 /** The same writes as one `multicall` transaction's data. */
 export function multicallData(abi: Abi, calls: Call[]): Hex {
   const encoded = calls.map((c) => encodeFunctionData({ abi, functionName: c.functionName, args: c.args } as never));

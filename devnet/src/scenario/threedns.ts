@@ -6,7 +6,7 @@ import type { ChainDeployment } from "../deploy/types";
 import { childNode, dnsWire, nodeOf } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
-import { multicallData, recordCalls } from "./records";
+import { everyRecordKind, multicallData, recordCalls } from "./records";
 
 const TLDS = ["xyz", "box", "io"];
 
@@ -42,6 +42,8 @@ export async function playThreeDNS(ctx: ScenarioContext, d: ChainDeployment<Base
     step2.push({ from: f.registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ModernResolver.abi, recordCalls(f, f.registryOwner!, i, rng)), note: "ThreeDNSResolver.multicall" });
     if (i % 3 === 2) step2.push(tx(me, "extend", [f.node, BigInt(YEAR_SECONDS)]));
   });
+  // The first name (batch-transferred later, never burned) gets every record kind.
+  step2.push({ from: names[0].registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ModernResolver.abi, everyRecordKind(names[0], names[0].registryOwner!, rng)), note: "ThreeDNSResolver.multicall(every kind)" });
   await chain.send(step2);
 
   const step3: Tx[] = [];
