@@ -1,10 +1,15 @@
+import type { Address } from "viem";
+import { getConfig } from "../../../config";
 import { setupRootDomain } from "../../../lib/ens-handlers/registry";
 import { isIndexed, on, onSetup } from "../../shared/register";
-import * as threedns from "../lib/registrations";
+import { makeThreeDNSHandlers } from "../lib/registrations";
 
-// The 3DNS token on each chain that has one.
-for (const C of ["threedns/threednsOptimism/Token", "threedns/threednsBase/Token"]) {
+// The 3DNS token on each chain that has one; its registrations link to the same datasource's 3DNS resolver.
+for (const ds of ["threednsOptimism", "threednsBase"] as const) {
+  const C = `threedns/${ds}/Token`;
   if (!isIndexed(C)) continue;
+  const resolver = getConfig().namespace.datasources[ds]?.contracts.ThreeDNSResolver?.address as Address | undefined;
+  const threedns = makeThreeDNSHandlers({ resolver });
   onSetup(C, setupRootDomain);
   on(`${C}:RegistrationCreated`, threedns.registrationCreated);
   on(`${C}:RegistrationExtended`, threedns.registrationExtended);

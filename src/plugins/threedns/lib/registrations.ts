@@ -3,14 +3,16 @@ import type { Address, Hex } from "viem";
 import { handlerSettings, type IndexedEvent, type IndexingContext } from "../../../lib/ens-handlers/context";
 import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../../lib/ens-handlers/db";
 import { decodeDnsWireName } from "../../../lib/dns-wire";
-import { domainId } from "../../../lib/ids";
+import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel } from "../../../lib/labels";
 import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
 
 /**
  * 3DNS registrations (Optimism and Base) as domains of the shared tables: a registration is the domain of its fqdn
  * (decoded from DNS wire format) under its TLD's domain, which is created, owned by the 3DNS token, when missing.
- * The owner is the registrant (then whoever the token moves to), the expiry the registration's.
+ * The owner is the registrant (then whoever the token moves to), the expiry the registration's. 3DNS has no
+ * registry emitting NewResolver: every registration uses its chain's one 3DNS resolver (what the token's
+ * `resolver(node)` answers), so the registration itself links the domain to that resolver, and a burn unlinks it.
  */
 
 export type RegistrationCreatedArgs = {
@@ -25,7 +27,22 @@ export type RegistrationExtendedArgs = { node: Hex; duration: bigint; newExpiry:
 export type RegistrationTransferredArgs = { node: Hex; newOwner: Address; operator: Address };
 export type RegistrationBurnedArgs = { node: Hex; burner: Address };
 
-export async function registrationCreated(context: IndexingContext, event: IndexedEvent<RegistrationCreatedArgs>): Promise<void> {
+/** `resolver` is the chain's 3DNS resolver (undefined when the namespace has none: then no link is made). */
+export function makeThreeDNSHandlers({ resolver }: { resolver: Address | undefined }) {
+  return {
+    registrationCreated: (context: IndexingContext, event: IndexedEvent<RegistrationCreatedArgs>) =>
+      registrationCreated(context, event, resolver),
+    registrationExtended,
+    registrationTransferred,
+    registrationBurned,
+  };
+}
+
+async function registrationCreated(
+  context: IndexingContext,
+  event: IndexedEvent<RegistrationCreatedArgs>,
+  resolver: Address | undefined,
+): Promise<void> {
   const settings = handlerSettings();
   const { node, fqdn, registrant, expiry } = event.args;
   const labels = decodeDnsWireName(fqdn);
@@ -46,6 +63,7 @@ export async function registrationCreated(context: IndexingContext, event: Index
     const name = joinName(label, parentName, parentNode === ROOT_NODE);
     const ownerId = isLeaf ? await upsertAccount(context, registrant) : tokenId;
     const existing = (await context.db.find(schema.domain, { id })) ?? null;
+    const link = isLeaf && resolver ? await linkResolver(context, current, resolver) : {};
     let after: DomainRow;
     if (existing === null) {
       after = await context.db.insert(schema.domain).values({
@@ -58,11 +76,13 @@ export async function registrationCreated(context: IndexingContext, event: Index
         ownerId,
         isMigrated: true,
         ...(isLeaf ? { expiryDate: expiry } : {}),
+        ...link,
       });
     } else if (isLeaf) {
       after = await context.db.update(schema.domain, { id }).set({
         ownerId,
         expiryDate: expiry,
+        ...link,
         ...(existing.name === null ? { name, labelName } : {}),
       });
     } else {
@@ -77,26 +97,37 @@ export async function registrationCreated(context: IndexingContext, event: Index
   }
 }
 
-export async function registrationExtended(context: IndexingContext, event: IndexedEvent<RegistrationExtendedArgs>): Promise<void> {
+/** The Resolver entity of `node` on the 3DNS resolver (created if missing) and the domain fields that point at it. */
+async function linkResolver(context: IndexingContext, node: Hex, resolver: Address) {
+  const id = makeResolverId(handlerSettings(), context.chain.id, resolver, node);
+  const existing = await context.db.find(schema.resolver, { id });
+  if (!existing) await context.db.insert(schema.resolver).values({ id, domainId: domainId(node), address: resolver.toLowerCase() as Address });
+  return { resolverId: id, resolvedAddressId: existing?.addrId ?? null };
+}
+
+async function registrationExtended(context: IndexingContext, event: IndexedEvent<RegistrationExtendedArgs>): Promise<void> {
   const id = domainId(event.args.node);
   if (!(await context.db.find(schema.domain, { id }))) return;
   await context.db.update(schema.domain, { id }).set({ expiryDate: event.args.newExpiry });
 }
 
-async function setOwner(context: IndexingContext, node: Hex, owner: Address): Promise<void> {
+async function setOwner(context: IndexingContext, node: Hex, owner: Address, unlinkResolver = false): Promise<void> {
   const settings = handlerSettings();
   const id = domainId(node);
   const before = (await context.db.find(schema.domain, { id })) ?? null;
   if (before === null) return;
   const ownerId = await upsertAccount(context, owner);
-  const after = await context.db.update(schema.domain, { id }).set({ ownerId });
+  const after = await context.db
+    .update(schema.domain, { id })
+    .set({ ownerId, ...(unlinkResolver ? { resolverId: null, resolvedAddressId: null } : {}) });
   await settleSubdomainCounts(settings, context, before, after);
 }
 
-export async function registrationTransferred(context: IndexingContext, event: IndexedEvent<RegistrationTransferredArgs>): Promise<void> {
+async function registrationTransferred(context: IndexingContext, event: IndexedEvent<RegistrationTransferredArgs>): Promise<void> {
   await setOwner(context, event.args.node, event.args.newOwner);
 }
 
-export async function registrationBurned(context: IndexingContext, event: IndexedEvent<RegistrationBurnedArgs>): Promise<void> {
-  await setOwner(context, event.args.node, ZERO_ADDRESS);
+// The token deletes a burned registration, resolver included (`resolver(node)` reads zero afterwards).
+async function registrationBurned(context: IndexingContext, event: IndexedEvent<RegistrationBurnedArgs>): Promise<void> {
+  await setOwner(context, event.args.node, ZERO_ADDRESS, true);
 }
