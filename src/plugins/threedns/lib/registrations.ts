@@ -12,7 +12,8 @@ import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/nam
  * (decoded from DNS wire format) under its TLD's domain, which is created, owned by the 3DNS token, when missing.
  * The owner is the registrant (then whoever the token moves to), the expiry the registration's. 3DNS has no
  * registry emitting NewResolver: every registration uses its chain's one 3DNS resolver (what the token's
- * `resolver(node)` answers), so the registration itself links the domain to that resolver, and a burn unlinks it.
+ * `resolver(node)` answers), so the registration itself links the domain to that resolver; a burn deletes the
+ * registration (owner, resolver link and expiry).
  */
 
 export type RegistrationCreatedArgs = {
@@ -111,7 +112,7 @@ async function registrationExtended(context: IndexingContext, event: IndexedEven
   await context.db.update(schema.domain, { id }).set({ expiryDate: event.args.newExpiry });
 }
 
-async function setOwner(context: IndexingContext, node: Hex, owner: Address, unlinkResolver = false): Promise<void> {
+async function setOwner(context: IndexingContext, node: Hex, owner: Address, deleted = false): Promise<void> {
   const settings = handlerSettings();
   const id = domainId(node);
   const before = (await context.db.find(schema.domain, { id })) ?? null;
@@ -119,7 +120,7 @@ async function setOwner(context: IndexingContext, node: Hex, owner: Address, unl
   const ownerId = await upsertAccount(context, owner);
   const after = await context.db
     .update(schema.domain, { id })
-    .set({ ownerId, ...(unlinkResolver ? { resolverId: null, resolvedAddressId: null } : {}) });
+    .set({ ownerId, ...(deleted ? { resolverId: null, resolvedAddressId: null, expiryDate: null } : {}) });
   await settleSubdomainCounts(settings, context, before, after);
 }
 
@@ -127,7 +128,8 @@ async function registrationTransferred(context: IndexingContext, event: IndexedE
   await setOwner(context, event.args.node, event.args.newOwner);
 }
 
-// The token deletes a burned registration, resolver included (`resolver(node)` reads zero afterwards).
+// The token deletes a burned registration, resolver and expiry included (`resolver(node)` and `expiry(node)` read
+// zero afterwards).
 async function registrationBurned(context: IndexingContext, event: IndexedEvent<RegistrationBurnedArgs>): Promise<void> {
   await setOwner(context, event.args.node, ZERO_ADDRESS, true);
 }
