@@ -1,0 +1,272 @@
+import { type Address, type Hex, bytesToHex, stringToBytes } from "viem";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+/*
+ * The basenames, lineanames and threedns plugins' handler files as Ponder loads them (mainnet namespace: Base 8453,
+ * Linea 59144, Optimism 10), with `ponder.on` captured and the store in memory. Each test plays events the way the
+ * chains emit them and checks the rows: names under the managed name, chain-aware ids, preminted names, wrapper
+ * fuses and expiry, 3DNS fqdn decoding, resolver links and burning.
+ */
+
+const handlers = vi.hoisted(() => new Map<string, (args: { event: unknown; context: unknown }) => Promise<void>>());
+vi.mock("ponder:schema", async () => await import("../../ponder.schema"));
+vi.mock("ponder:registry", () => ({ ponder: { on: (name: string, fn: never) => handlers.set(name, fn) } }));
+
+import * as schema from "../../ponder.schema";
+import { type IndexedEvent, setHandlerSettings } from "../../src/lib/ens-handlers/context";
+import { setupRootDomain } from "../../src/lib/ens-handlers/registry";
+import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
+import { GRACE_PERIOD_SECONDS, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../src/lib/names";
+import { FakeStore } from "../lib/fake-store";
+
+const BASE = 8453;
+const LINEA = 59144;
+const OPTIMISM = 10;
+const ALICE = "0x00000000000000000000000000000000000a11ce" as Address;
+const BOB = "0x0000000000000000000000000000000000000b0b" as Address;
+// Mainnet addresses (reference notes §3): the 3DNS token and resolver are the same on Optimism and Base.
+const THREEDNS_TOKEN = "0xbb7b805b257d7c76ca9435b3ffe780355e4c4b17" as Address;
+const THREEDNS_RESOLVER = "0xf97aac6c8dbaebcb54ff166d79706e3af7a813c8" as Address;
+const L2_RESOLVER = "0x00000000000000000000000000000000000000aa" as Address;
+const LINEA_WRAPPER = "0xa53cca02f98d590819141aa85c891e2af713c223" as Address;
+const KNOWN = new Set(["eth", "base", "linea", "alice", "premint", "xyz", "box", "example", "sub"]);
+const PARENT_CANNOT_CONTROL = 0x10000;
+const CANNOT_UNWRAP = 1;
+
+let store: FakeStore;
+let block = 0n;
+
+beforeAll(async () => {
+  process.env.NAMESPACE = "mainnet";
+  process.env.PLUGINS = "subgraph,basenames,lineanames,threedns";
+  for (const id of [1, BASE, LINEA, OPTIMISM]) process.env[`RPC_URL_${id}`] = "http://127.0.0.1:9";
+  process.env.LABELS_SERVICE_URL = "http://127.0.0.1:9";
+  setHandlerSettings({
+    isSubgraphCompatible: false,
+    labelMode: "normalized",
+    ensRootChainId: 1,
+    heal: async (hash: Hex) => [...KNOWN].find((l) => labelhashOf(l) === hash) ?? null,
+    noteBlock: () => {},
+  });
+  for (const plugin of ["basenames", "lineanames"]) {
+    for (const file of ["Registry", "BaseRegistrar", "Resolver"]) await import(`../../src/plugins/${plugin}/handlers/${file}.ts`);
+  }
+  await import("../../src/plugins/basenames/handlers/RegistrarControllers");
+  await import("../../src/plugins/lineanames/handlers/EthRegistrarController");
+  await import("../../src/plugins/lineanames/handlers/NameWrapper");
+  await import("../../src/plugins/threedns/handlers/Token");
+  await import("../../src/plugins/threedns/handlers/Resolver");
+});
+
+beforeEach(() => {
+  store = new FakeStore();
+  block = 0n;
+});
+
+/** Plays `<contract>:<event>` on `chainId` from `address`. */
+async function play<A>(chainId: number, name: string, args: A, address: Address = L2_RESOLVER): Promise<void> {
+  const handler = handlers.get(name);
+  if (!handler) throw new Error(`no handler registered for ${name}`);
+  block += 1n;
+  const event: IndexedEvent<A> = {
+    args,
+    block: { number: block, timestamp: 1000n + block },
+    log: { logIndex: 0, address },
+    transaction: { hash: `0x${"ab".repeat(32)}`, from: ALICE },
+  };
+  await handler({ event, context: { db: store.db, chain: { id: chainId } } });
+}
+
+const domain = (name: string) => store.get(schema.domain, namehash(name)) as Record<string, any> | undefined;
+const tokenId = (label: string) => BigInt(labelhashOf(label));
+function wire(...labels: string[]): Hex {
+  const bytes: number[] = [];
+  for (const l of labels) bytes.push(stringToBytes(l).length, ...stringToBytes(l));
+  return bytesToHex(Uint8Array.from([...bytes, 0]));
+}
+
+/** An L2 registry creating `eth` (skipped: the root chain's row), the managed name, then `label` under it. */
+async function l2Registry(chainId: number, plugin: "basenames" | "lineanames", managed: string) {
+  await setupRootDomain({ db: store.db as never, chain: { id: chainId } });
+  const C = `${plugin}/Registry`;
+  await play(chainId, `${C}:NewOwner`, { node: ROOT_NODE, label: labelhashOf("eth"), owner: ALICE });
+  await play(chainId, `${C}:NewOwner`, { node: namehash("eth"), label: labelhashOf(managed), owner: ALICE });
+  return (parent: string, label: string, owner: Address) => play(chainId, `${C}:NewOwner`, { node: namehash(parent), label: labelhashOf(label), owner });
+}
+
+describe("basenames", () => {
+  it("names domains under base.eth, with chain-aware registration, event and resolver ids", async () => {
+    const newOwner = await l2Registry(BASE, "basenames", "base");
+    // `eth` is the root chain's: the L2 registry only leaves a placeholder under which base.eth hangs.
+    expect(domain("eth")).toMatchObject({ name: "eth", ownerId: ZERO_ADDRESS, isMigrated: false });
+    expect(domain("base.eth")).toMatchObject({ name: "base.eth", labelName: "base", parentId: namehash("eth"), ownerId: ALICE.toLowerCase() });
+
+    await newOwner("base.eth", "alice", ALICE);
+    await play(BASE, "basenames/BaseRegistrar:NameRegisteredWithRecord", { id: tokenId("alice"), owner: ALICE, expires: 5000n, resolver: L2_RESOLVER, ttl: 0n });
+    expect(domain("alice.base.eth")).toMatchObject({ name: "alice.base.eth", registrantId: ALICE.toLowerCase(), expiryDate: 5000n + GRACE_PERIOD_SECONDS });
+    // The registration id is the node (a labelhash would collide with alice.eth's on the root chain).
+    const node = namehash("alice.base.eth");
+    expect(store.get(schema.registration, node)).toMatchObject({ domainId: node, expiryDate: 5000n, labelName: "alice" });
+    expect(store.get(schema.registration, labelhashOf("alice"))).toBeUndefined();
+    expect([...store.rows(schema.nameRegistered).keys()]).toEqual([`${BASE}-4-0`]);
+
+    await play(BASE, "basenames/Resolver:AddrChanged", { node, a: BOB });
+    expect(store.get(schema.resolver, `${BASE}-${L2_RESOLVER}-${node}`)).toMatchObject({ addrId: BOB.toLowerCase() });
+
+    await play(BASE, "basenames/RegistrarController:NameRenewed", { name: "alice", label: labelhashOf("alice"), expires: 9000n });
+    await play(BASE, "basenames/BaseRegistrar:NameRenewed", { id: tokenId("alice"), expires: 9000n });
+    expect(domain("alice.base.eth")!.expiryDate).toBe(9000n + GRACE_PERIOD_SECONDS);
+  });
+
+  it("names a label the healer lacks from any controller's plaintext NameRegistered", async () => {
+    const newOwner = await l2Registry(BASE, "basenames", "base");
+    for (const [label, controller] of [["unhealedone", "EARegistrarController"], ["unhealedtwo", "UpgradeableRegistrarController"]] as const) {
+      await newOwner("base.eth", label, ALICE);
+      expect(domain(`${label}.base.eth`)!.name).toBe(`${encodeLabelhash(labelhashOf(label))}.base.eth`);
+      await play(BASE, "basenames/BaseRegistrar:NameRegisteredWithRecord", { id: tokenId(label), owner: ALICE, expires: 5000n, resolver: L2_RESOLVER, ttl: 0n });
+      await play(BASE, `basenames/${controller}:NameRegistered`, { name: label, label: labelhashOf(label), owner: ALICE, expires: 5000n });
+      expect(domain(`${label}.base.eth`)).toMatchObject({ name: `${label}.base.eth`, labelName: label });
+    }
+  });
+
+  it("creates and names preminted names, which have no NewOwner before their NameRegistered", async () => {
+    await l2Registry(BASE, "basenames", "base");
+    await play(BASE, "basenames/BaseRegistrar:NameRegistered", { id: tokenId("premint"), owner: BOB, expires: 7000n });
+    expect(domain("premint.base.eth")).toMatchObject({
+      name: "premint.base.eth",
+      labelName: "premint",
+      parentId: namehash("base.eth"),
+      ownerId: BOB.toLowerCase(),
+      registrantId: BOB.toLowerCase(),
+      expiryDate: 7000n + GRACE_PERIOD_SECONDS,
+    });
+    expect(domain("base.eth")!.subdomainCount).toBe(1);
+    // The holder's later reclaim is a registry NewOwner for the same node: an update, not a second domain.
+    await play(BASE, "basenames/Registry:NewOwner", { node: namehash("base.eth"), label: labelhashOf("premint"), owner: BOB });
+    expect(domain("base.eth")!.subdomainCount).toBe(1);
+  });
+
+  it("leaves the 3DNS resolver's logs to the threedns plugin (no double apply)", async () => {
+    await setupRootDomain({ db: store.db as never, chain: { id: BASE } });
+    const node = namehash("example.xyz");
+    await play(BASE, "basenames/Resolver:AddrChanged", { node, a: BOB }, THREEDNS_RESOLVER);
+    expect(store.rows(schema.addrChanged).size).toBe(0);
+    await play(BASE, "threedns/threednsBase/Resolver:AddrChanged", { node, a: BOB }, THREEDNS_RESOLVER);
+    expect(store.rows(schema.addrChanged).size).toBe(1);
+  });
+});
+
+describe("lineanames", () => {
+  async function registerWrapped(label: string, owner: Address, expires: bigint) {
+    const newOwner = await l2Registry(LINEA, "lineanames", "linea");
+    await newOwner("linea.eth", label, LINEA_WRAPPER);
+    await play(LINEA, "lineanames/BaseRegistrar:NameRegistered", { id: tokenId(label), owner: LINEA_WRAPPER, expires });
+    await play(LINEA, "lineanames/NameWrapper:TransferSingle", { operator: ALICE, from: ZERO_ADDRESS, to: owner, id: BigInt(namehash(`${label}.linea.eth`)), value: 1n }, LINEA_WRAPPER);
+    await play(LINEA, "lineanames/NameWrapper:NameWrapped", { node: namehash(`${label}.linea.eth`), name: wire(label, "linea", "eth"), owner, fuses: PARENT_CANNOT_CONTROL | 0x20000, expiry: expires + GRACE_PERIOD_SECONDS }, LINEA_WRAPPER);
+    return newOwner;
+  }
+
+  it("names owner and proof-of-humanity registrations from their plaintext, and prices paid ones", async () => {
+    const newOwner = await l2Registry(LINEA, "lineanames", "linea");
+    for (const [label, event] of [["ownedname", "OwnerNameRegistered"], ["pohname", "PohNameRegistered"], ["paidname", "NameRegistered"]] as const) {
+      await newOwner("linea.eth", label, LINEA_WRAPPER);
+      await play(LINEA, "lineanames/BaseRegistrar:NameRegistered", { id: tokenId(label), owner: LINEA_WRAPPER, expires: 5000n });
+      await play(LINEA, `lineanames/EthRegistrarController:${event}`, { name: label, label: labelhashOf(label), owner: ALICE, baseCost: 30n, premium: 12n, expires: 5000n });
+      expect(domain(`${label}.linea.eth`), label).toMatchObject({ name: `${label}.linea.eth`, labelName: label });
+    }
+    const node = (l: string) => namehash(`${l}.linea.eth`);
+    expect(store.get(schema.registration, node("paidname"))).toMatchObject({ cost: 42n, labelName: "paidname" });
+    expect(store.get(schema.registration, node("pohname"))).toMatchObject({ cost: null, labelName: "pohname" });
+  });
+
+  it("follows the wrapper: holder, fuses, a subname's expiry once PARENT_CANNOT_CONTROL is burned, batch transfers", async () => {
+    const newOwner = await registerWrapped("alice", ALICE, 5000n);
+    const node = namehash("alice.linea.eth");
+    expect(domain("alice.linea.eth")).toMatchObject({ wrappedOwnerId: ALICE.toLowerCase(), registrantId: LINEA_WRAPPER, expiryDate: 5000n + GRACE_PERIOD_SECONDS });
+    await play(LINEA, "lineanames/NameWrapper:FusesSet", { node, fuses: PARENT_CANNOT_CONTROL | 0x20000 | CANNOT_UNWRAP }, LINEA_WRAPPER);
+    expect(store.get(schema.wrappedDomain, node)).toMatchObject({ fuses: PARENT_CANNOT_CONTROL | 0x20000 | CANNOT_UNWRAP, ownerId: ALICE.toLowerCase() });
+
+    // A wrapped subname, PCC not burned: its wrapper expiry does not bound the domain.
+    const sub = namehash("sub.alice.linea.eth");
+    await newOwner("alice.linea.eth", "sub", LINEA_WRAPPER);
+    await play(LINEA, "lineanames/NameWrapper:TransferSingle", { operator: ALICE, from: ZERO_ADDRESS, to: ALICE, id: BigInt(sub), value: 1n }, LINEA_WRAPPER);
+    await play(LINEA, "lineanames/NameWrapper:NameWrapped", { node: sub, name: wire("sub", "alice", "linea", "eth"), owner: ALICE, fuses: 0, expiry: 3000n }, LINEA_WRAPPER);
+    expect(domain("sub.alice.linea.eth")!.expiryDate).toBeNull();
+    await play(LINEA, "lineanames/NameWrapper:FusesSet", { node: sub, fuses: PARENT_CANNOT_CONTROL }, LINEA_WRAPPER);
+    expect(domain("sub.alice.linea.eth")!.expiryDate).toBe(3000n);
+    await play(LINEA, "lineanames/NameWrapper:ExpiryExtended", { node: sub, expiry: 4000n }, LINEA_WRAPPER);
+    expect(domain("sub.alice.linea.eth")!.expiryDate).toBe(4000n);
+    expect(store.get(schema.wrappedDomain, sub)).toMatchObject({ expiryDate: 4000n, fuses: PARENT_CANNOT_CONTROL });
+
+    await play(LINEA, "lineanames/NameWrapper:TransferBatch", { operator: ALICE, from: ALICE, to: BOB, ids: [BigInt(node), BigInt(sub)], values: [1n, 1n] }, LINEA_WRAPPER);
+    for (const n of ["alice.linea.eth", "sub.alice.linea.eth"]) expect(domain(n)!.wrappedOwnerId, n).toBe(BOB.toLowerCase());
+    // One event row per token of the batch, chain-prefixed ids with the batch position.
+    expect([...store.rows(schema.wrappedTransfer).keys()].filter((k) => k.startsWith(`${LINEA}-${block}-`)).sort()).toEqual([`${LINEA}-${block}-0-0`, `${LINEA}-${block}-0-1`]);
+  });
+});
+
+describe("threedns", () => {
+  const created = (chainId: number, labels: string[], registrant: Address, expiry: bigint, fqdn: Hex = wire(...labels)) =>
+    play(chainId, `threedns/${chainId === BASE ? "threednsBase" : "threednsOptimism"}/Token:RegistrationCreated`, {
+      node: namehash(labels.join(".")),
+      tld: namehash(labels[labels.length - 1]!),
+      fqdn,
+      registrant,
+      controlBitmap: 0,
+      expiry,
+    }, THREEDNS_TOKEN);
+
+  beforeEach(async () => {
+    for (const id of [OPTIMISM, BASE]) await setupRootDomain({ db: store.db as never, chain: { id } });
+  });
+
+  it("decodes the fqdn into the name under its TLD (owned by the token) and links the chain's 3DNS resolver", async () => {
+    await created(OPTIMISM, ["example", "xyz"], ALICE, 8000n);
+    expect(domain("xyz")).toMatchObject({ name: "xyz", parentId: ROOT_NODE, ownerId: THREEDNS_TOKEN, subdomainCount: 1 });
+    const node = namehash("example.xyz");
+    const resolverId = `${OPTIMISM}-${THREEDNS_RESOLVER}-${node}`;
+    expect(domain("example.xyz")).toMatchObject({ name: "example.xyz", labelName: "example", ownerId: ALICE.toLowerCase(), expiryDate: 8000n, resolverId, isMigrated: true });
+    expect(store.get(schema.resolver, resolverId)).toMatchObject({ domainId: node, address: THREEDNS_RESOLVER });
+
+    // Records on that resolver reach the domain (its resolved address).
+    await play(OPTIMISM, "threedns/threednsOptimism/Resolver:AddrChanged", { node, a: BOB }, THREEDNS_RESOLVER);
+    expect(domain("example.xyz")!.resolvedAddressId).toBe(BOB.toLowerCase());
+  });
+
+  it("keeps a resolver's records when a name is registered again on another chain, and ids stay chain-aware", async () => {
+    const node = namehash("example.box");
+    await play(BASE, "threedns/threednsBase/Resolver:AddrChanged", { node, a: BOB }, THREEDNS_RESOLVER);
+    await created(BASE, ["example", "box"], ALICE, 8000n);
+    expect(domain("example.box")).toMatchObject({ resolverId: `${BASE}-${THREEDNS_RESOLVER}-${node}`, resolvedAddressId: BOB.toLowerCase() });
+    await created(OPTIMISM, ["example", "box"], BOB, 9000n);
+    expect(domain("example.box")).toMatchObject({ resolverId: `${OPTIMISM}-${THREEDNS_RESOLVER}-${node}`, resolvedAddressId: null, ownerId: BOB.toLowerCase(), expiryDate: 9000n });
+    expect(domain("box")!.subdomainCount).toBe(1);
+  });
+
+  it("extends, transfers and burns: a burned registration loses owner, resolver and expiry", async () => {
+    await created(BASE, ["example", "xyz"], ALICE, 8000n);
+    await created(BASE, ["alice", "xyz"], ALICE, 8000n);
+    const node = namehash("example.xyz");
+    const C = "threedns/threednsBase/Token";
+    await play(BASE, `${C}:RegistrationExtended`, { node, duration: 1000n, newExpiry: 9000n }, THREEDNS_TOKEN);
+    expect(domain("example.xyz")!.expiryDate).toBe(9000n);
+    await play(BASE, `${C}:RegistrationTransferred`, { node, newOwner: BOB, operator: ALICE }, THREEDNS_TOKEN);
+    expect(domain("example.xyz")!.ownerId).toBe(BOB.toLowerCase());
+    expect(domain("xyz")!.subdomainCount).toBe(2);
+    await play(BASE, `${C}:RegistrationBurned`, { node, burner: BOB }, THREEDNS_TOKEN);
+    expect(domain("example.xyz")).toMatchObject({ ownerId: ZERO_ADDRESS, resolverId: null, resolvedAddressId: null, expiryDate: null });
+    // An empty domain no longer counts under its TLD.
+    expect(domain("xyz")!.subdomainCount).toBe(1);
+  });
+
+  it("encodes a label the default mode cannot show and ignores an fqdn that is not DNS wire format", async () => {
+    await created(BASE, ["Upper", "xyz"], ALICE, 8000n);
+    expect(domain("Upper.xyz")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("Upper"))}.xyz`, labelName: null });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await created(BASE, ["broken", "io"], ALICE, 8000n, "0x0562726f6b656e");
+    expect(domain("broken.io")).toBeUndefined();
+    expect(domain("io")).toBeUndefined();
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/not a DNS wire-format name/));
+    warn.mockRestore();
+  });
+});
