@@ -5,7 +5,10 @@ import {
   GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
   parse,
+  print,
   specifiedRules,
   validate,
   VariablesInAllowedPositionRule,
@@ -14,7 +17,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { SubgraphQueryError } from "./errors";
-import { checkDocumentLimits, type DocumentLimits, LenientVariablesInAllowedPositionRule } from "./limits";
+import { checkDocumentLimits, checkDocumentShape, type DocumentLimits, LenientVariablesInAllowedPositionRule, type ShapeLimits } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
 import { ponderCheckpointMeta } from "./meta";
 import { PLAYGROUND_HTML } from "./playground";
@@ -58,6 +61,9 @@ export const DEFAULT_LIMITS: Limits = {
   maxSkip: 5000,
   maxDepth: 10,
   maxAliases: 30,
+  maxFields: 1000,
+  maxOperations: 20,
+  maxDirectives: 50,
   maxRows: 100_000,
   maxQueryBytes: 20 * 1024,
   maxBodyBytes: 256 * 1024,
@@ -139,23 +145,31 @@ type Prepared = { document: DocumentNode } | { errors: GraphQLFormattedError[] }
 const documents = new Map<string, Prepared>();
 const DOCUMENT_CACHE_SIZE = 500;
 
-function prepare(schema: GraphQLSchema, query: string, options: SubgraphOptions): Prepared {
-  const cached = documents.get(query);
+/** Validation stops after this many errors: listing a thousand unknown fields (with suggestions) is wasted work. */
+const MAX_VALIDATION_ERRORS = 10;
+
+function prepare(schema: GraphQLSchema, query: string, limits: ShapeLimits, options: SubgraphOptions): Prepared {
+  // Keyed by the shape limits too: apps built with other limits (tests) must not share a verdict.
+  const key = `${limits.maxAliases}/${limits.maxFields}/${limits.maxOperations}/${limits.maxDirectives}\n${query}`;
+  const cached = documents.get(key);
   if (cached) {
     // Refresh its place: the map iterates oldest first, which is what gets evicted.
-    documents.delete(query);
-    documents.set(query, cached);
+    documents.delete(key);
+    documents.set(key, cached);
     return cached;
   }
   let prepared: Prepared;
   try {
     const document = parse(query, { maxTokens: 10_000 });
-    const errors = validate(schema, document, RULES);
-    prepared = errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { document };
+    const shapeErrors = checkDocumentShape(document, limits);
+    const errors = shapeErrors.length > 0 ? shapeErrors : validate(schema, document, RULES, { maxErrors: MAX_VALIDATION_ERRORS });
+    // graphql-js's own budget for comparing overlapping fields ends in a bare "Validation aborted.": say what it means.
+    const formatted = errors.map((e) => (e.message === "Validation aborted." ? { message: "Query is too complex to validate: it has too many overlapping fields" } : e.toJSON()));
+    prepared = errors.length > 0 ? { errors: formatted } : { document };
   } catch (e) {
     prepared = { errors: [toFormatted(e, options)] };
   }
-  documents.set(query, prepared);
+  documents.set(key, prepared);
   if (documents.size > DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
   return prepared;
 }
@@ -191,7 +205,7 @@ export async function executeSubgraphRequest(
     return failure(200, `Query or variables are nested more than ${MAX_NESTING} levels deep`);
   }
   const schema = subgraphSchema();
-  const prepared = prepare(schema, query, options);
+  const prepared = prepare(schema, query, limits, options);
   if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
   const { document } = prepared;
   const vars = (variables ?? {}) as Record<string, unknown>;
@@ -199,6 +213,12 @@ export async function executeSubgraphRequest(
   if (limitErrors.length > 0) {
     return { status: 200, body: { errors: limitErrors.map((e) => e.toJSON()) }, statements: 0 };
   }
+
+  const introspectionKey = introspectionOnly(document, operationName as string | undefined)
+    ? `${print(document)}\n${JSON.stringify(vars)}\n${String(operationName)}`
+    : undefined;
+  const known = introspectionKey === undefined ? undefined : introspectionAnswers.get(introspectionKey);
+  if (known) return { status: 200, body: known, statements: 0 };
 
   const loader = new Loader(options.db);
   let metaPromise: Promise<SubgraphMeta> | undefined;
@@ -223,7 +243,28 @@ export async function executeSubgraphRequest(
   const body: SubgraphResponse["body"] = {};
   if (result.errors?.length) body.errors = result.errors.map((e) => toFormatted(e, options));
   if (result.data !== undefined) body.data = result.data;
+  if (introspectionKey !== undefined && !body.errors) {
+    introspectionAnswers.set(introspectionKey, body);
+    if (introspectionAnswers.size > INTROSPECTION_CACHE_SIZE) introspectionAnswers.delete(introspectionAnswers.keys().next().value!);
+  }
   return { status: 200, body, statements: loader.statements };
+}
+
+/**
+ * Answers to introspection-only operations, by printed document (so comments and spacing do not matter). The schema
+ * is fixed for the life of the process, and a full introspection of it costs more CPU than any data query.
+ */
+const introspectionAnswers = new Map<string, SubgraphResponse["body"]>();
+const INTROSPECTION_CACHE_SIZE = 20;
+
+function introspectionOnly(document: DocumentNode, operationName: string | undefined): boolean {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  return (
+    operation !== undefined &&
+    operation.operation === "query" &&
+    operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value.startsWith("__"))
+  );
 }
 
 function toFormatted(e: unknown, options: SubgraphOptions): GraphQLFormattedError {
