@@ -1,58 +1,90 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { namehash, normalize } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scenarioOf } from "../../devnet/src/index";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { startIndexer, type RunningIndexer } from "../support/indexer-harness";
 import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "./support/canonical-dump";
-import { FAULT_KINDS, type FaultProxy, startFaultProxy } from "./support/fault-proxy";
+import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from "./support/fault-proxy";
 import { bySize, report } from "./support/scale";
 
 /*
  * Issue #8, RPC faults: the same devnet indexed twice, once straight from anvil and once with every chain behind its
  * own fault proxy (Ponder's sync, and our own viem clients: the healing prefetch reads the root chain's logs through
- * it too). The faulty index must equal the clean one, and Ponder's log must say what it retried.
+ * it, and onchain resolution reads every chain through it). The faulty index must equal the clean one, Ponder's log
+ * must say what it retried, and resolution through the faults must answer like the clean run or say 503, never
+ * pass a failed read off as an unset record.
  */
 
 const SIZE = bySize({
-  ci: { names: 10, faultRate: 0.1 },
-  full: { names: 60, faultRate: 0.12 },
+  ci: { names: 10, faultRate: 0.1, resolvedNames: 12 },
+  full: { names: 60, faultRate: 0.12, resolvedNames: 60 },
 });
-// Ponder 0.16 gives each JSON-RPC request 10 s (src/rpc/http.ts, fixed) and retries 9 times with 125 ms·2^i backoff
-// (src/rpc/index.ts); our viem clients use 10 s or less too. A "timeout" must outlast that to count as one.
+// Ponder 0.16 gives each JSON-RPC request 10 s (the timeout it hands the transport in src/rpc/index.ts) and retries 9
+// times with 125 ms·2^i backoff; our viem clients use 10 s or less too. A "timeout" must outlast that to count as one.
 const CLIENT_TIMEOUT_MS = 10_000;
 const TIMEOUT_HOLD_MS = CLIENT_TIMEOUT_MS + 1_500;
 const SLOW_MS = 1_500;
 const SEED = 808;
+const TEXT_KEYS = ["avatar", "description", "url", "com.twitter"];
+
+/** How each injected fault shows in Ponder's log (the error it retried). */
+const LOGGED_AS: Record<Exclude<FaultKind, "slow">, RegExp> = {
+  http500: /Details: fault proxy: internal server error/,
+  rpcError: /Details: fault proxy: upstream backend unavailable/,
+  rateLimit: /Details: fault proxy: too many requests/,
+  timeout: /TimeoutError: The request took too long to respond/,
+  truncated: /caused by: TypeError: terminated/,
+  reset: /caused by: Error: read ECONNRESET/,
+};
+
+function isNormalized(name: string): boolean {
+  try {
+    return normalize(name) === name;
+  } catch {
+    return false;
+  }
+}
 
 function endBlockEnv(env: DevnetWithLabels): Record<string, string> {
   const blocks = (env.devnet.manifest.scenario as { blocks: Record<string, number> }).blocks;
   return Object.fromEntries(Object.entries(blocks).map(([chainId, block]) => [`END_BLOCK_${chainId}`, String(block)]));
 }
 
-/** Indexes to the end blocks on a fresh PostgreSQL database, dumps the index, stops. */
-async function indexAndDump(options: Parameters<typeof startIndexer>[0]): Promise<{ dump: CanonicalDump; log: string; ms: number }> {
-  const started = Date.now();
-  let indexer: RunningIndexer | undefined;
+interface IndexRun {
+  indexer: RunningIndexer;
+  dump: CanonicalDump;
+  ms: number;
+}
+
+/** Indexes to the end blocks on a fresh PostgreSQL database and dumps the index; the indexer keeps serving. */
+async function indexAndDump(options: Parameters<typeof startIndexer>[0], started: RunningIndexer[]): Promise<IndexRun> {
+  const t0 = Date.now();
+  const indexer = await startIndexer(options);
+  started.push(indexer);
   try {
-    indexer = await startIndexer(options);
     await indexer.process.ready();
-    const dump = await dumpPostgres(indexer.env.DATABASE_URL!, indexer.schema);
-    const log = readFileSync(indexer.logFile, "utf8");
-    return { dump, log, ms: Date.now() - started };
   } catch (error) {
-    if (indexer) console.error(readFileSync(indexer.logFile, "utf8").split("\n").slice(-40).join("\n"));
+    console.error(readFileSync(indexer.logFile, "utf8").split("\n").slice(-40).join("\n"));
     throw error;
-  } finally {
-    await indexer?.stop();
   }
+  return { indexer, dump: await dumpPostgres(indexer.env.DATABASE_URL!, indexer.schema), ms: Date.now() - t0 };
+}
+
+async function getRecords(indexer: RunningIndexer, name: string): Promise<{ status: number; body: unknown }> {
+  const path = `/api/resolve/records/${encodeURIComponent(name)}?addresses=60&texts=${TEXT_KEYS.join(",")}&name=true&accelerate=false`;
+  const res = await fetch(`${indexer.url}${path}`);
+  return { status: res.status, body: await res.json() };
 }
 
 describe("indexing through faulty RPC endpoints", () => {
   let env: DevnetWithLabels;
-  const proxies: FaultProxy[] = [];
-  let clean: Awaited<ReturnType<typeof indexAndDump>>;
-  let faulty: Awaited<ReturnType<typeof indexAndDump>>;
+  const proxies = new Map<string, FaultProxy>();
+  const indexers: RunningIndexer[] = [];
+  let clean: IndexRun;
+  let faulty: IndexRun;
 
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 8, names: SIZE.names });
@@ -73,7 +105,7 @@ describe("indexing through faulty RPC endpoints", () => {
         timeoutHoldMs: TIMEOUT_HOLD_MS,
         slowMs: SLOW_MS,
       });
-      proxies.push(proxy);
+      proxies.set(chainId, proxy);
       chain.rpcUrl = proxy.url;
     }
     const faultyManifestPath = join(dirname(env.devnet.manifestPath), "manifest-faulty.json");
@@ -81,22 +113,27 @@ describe("indexing through faulty RPC endpoints", () => {
 
     // Both runs side by side: the faulty one mostly waits (timeouts, backoff), so this saves wall time, not CPU.
     [clean, faulty] = await Promise.all([
-      indexAndDump({ ...common, manifestPath: env.devnet.manifestPath }),
-      indexAndDump({ ...common, manifestPath: faultyManifestPath }),
+      indexAndDump({ ...common, manifestPath: env.devnet.manifestPath }, indexers),
+      indexAndDump({ ...common, manifestPath: faultyManifestPath }, indexers),
     ]);
   }, 600_000);
 
   afterAll(async () => {
-    for (const p of proxies) await p.close();
+    for (const indexer of indexers) await indexer.stop();
+    for (const p of proxies.values()) await p.close();
     await env?.stop();
   });
 
-  it("injected every kind of fault on ~10% of calls", () => {
-    const requests = proxies.reduce((s, p) => s + p.requests(), 0);
-    const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, proxies.reduce((s, p) => s + p.counts()[k], 0)]));
-    const faults = Object.values(counts).reduce((s, n) => s + n, 0);
+  const totals = () => {
+    const all = [...proxies.values()];
+    const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, all.reduce((s, p) => s + p.counts()[k], 0)])) as Record<FaultKind, number>;
     const methods: Record<string, number> = {};
-    for (const p of proxies) for (const [m, n] of Object.entries(p.faultedMethods())) methods[m] = (methods[m] ?? 0) + n;
+    for (const p of all) for (const [m, n] of Object.entries(p.faultedMethods())) methods[m] = (methods[m] ?? 0) + n;
+    return { requests: all.reduce((s, p) => s + p.requests(), 0), counts, methods, faults: Object.values(counts).reduce((s, n) => s + n, 0) };
+  };
+
+  it("injected every kind of fault on ~10% of the indexer's calls", () => {
+    const { requests, counts, methods, faults } = totals();
     report(
       "rpc-faults",
       `tried: ${SIZE.names}-name devnet, all plugins, fault rate ${SIZE.faultRate}; ${requests} RPC requests through 3 proxies, ` +
@@ -111,16 +148,66 @@ describe("indexing through faulty RPC endpoints", () => {
   it("completes with an index identical to the clean run's", () => {
     const differences = diffDumps(clean.dump, faulty.dump);
     report("rpc-faults", `held: faulty index ${differences.length === 0 ? "equals" : "DIFFERS from"} the clean one (${summarizeDump(clean.dump)})`);
-    expect(Object.values(clean.dump).reduce((s, t) => s + t.rows, 0)).toBeGreaterThan(0);
+    expect(Object.values(clean.dump).reduce((s, t) => s + t.rows, 0)).toBeGreaterThan(100);
     expect(differences).toEqual([]);
   });
 
   it("logs what it retried", () => {
-    // Ponder logs every retried request: 'Received JSON-RPC error … method=eth_getLogs … retry_count=1 …'.
-    const retried = faulty.log.split("\n").filter((l) => /Received JSON-RPC error/.test(l));
+    // Ponder logs each retried request: 'Received JSON-RPC error … method=eth_getLogs … retry_count=1 retry_delay=125',
+    // followed by the error it got.
+    const log = readFileSync(faulty.indexer.logFile, "utf8");
+    const retried = log.split("\n").filter((l) => /Received JSON-RPC error/.test(l));
     const methods = [...new Set(retried.map((l) => l.match(/method=(\w+)/)?.[1] ?? "?"))].sort();
-    report("rpc-faults", `held: ${retried.length} retries logged (methods ${methods.join(", ")}); the clean run logged ${clean.log.split("Received JSON-RPC error").length - 1}`);
+    const seen = Object.fromEntries(Object.entries(LOGGED_AS).map(([kind, pattern]) => [kind, log.split("\n").filter((l) => pattern.test(l)).length]));
+    const { counts } = totals();
+    report("rpc-faults", `held: ${retried.length} retries logged (methods ${methods.join(", ")}), errors named in the log ${JSON.stringify(seen)}`);
     expect(retried.length).toBeGreaterThan(0);
     expect(retried.every((l) => /retry_count=\d+/.test(l))).toBe(true);
+    expect(readFileSync(clean.indexer.logFile, "utf8")).not.toMatch(/Received JSON-RPC error/);
+    // Most requests are Ponder's (the prefetch's few getLogs are the rest): a kind injected 3+ times shows in its log.
+    for (const [kind, n] of Object.entries(seen)) if (counts[kind as FaultKind] >= 3) expect(n, kind).toBeGreaterThan(0);
   });
+
+  it("resolves onchain through the faults like the clean run, or says 503", async () => {
+    const scenario = scenarioOf(env.devnet.manifest);
+    const names = scenario.names
+      .filter((n) => !n.deleted && n.resolver && isNormalized(n.name) && namehash(n.name) === n.node)
+      .slice(0, SIZE.resolvedNames)
+      .map((n) => n.name);
+    expect(names.length).toBeGreaterThan(5);
+    const before = totals().faults;
+    let same = 0;
+    let unavailable = 0;
+    for (const name of names) {
+      const [expected, actual] = await Promise.all([getRecords(clean.indexer, name), getRecords(faulty.indexer, name)]);
+      expect(expected.status, name).toBe(200);
+      if (actual.status === 503) {
+        expect((actual.body as { message: string }).message).toMatch(/^Onchain resolution failed/);
+        unavailable++;
+      } else {
+        expect(actual, name).toEqual(expected);
+        same++;
+      }
+    }
+    report("rpc-faults", `held: onchain resolution of ${names.length} names through ${totals().faults - before} faults: ${same} identical, ${unavailable} honest 503s`);
+    expect(same).toBeGreaterThan(names.length / 2);
+  }, 300_000);
+
+  it("answers 503, not empty records, when the RPC only returns errors", async () => {
+    const root = proxies.get(String(env.devnet.manifest.datasources.ensroot!.chainId))!;
+    const name = scenarioOf(env.devnet.manifest).names.find((n) => n.chainId === 31337 && !n.deleted && n.resolver && isNormalized(n.name) && namehash(n.name) === n.node)!.name;
+    const tried: string[] = [];
+    try {
+      for (const kind of ["rpcError", "http500", "rateLimit"] as const) {
+        root.setFaults(1, { [kind]: 1 });
+        const { status, body } = await getRecords(faulty.indexer, name);
+        tried.push(`${kind}→${status}`);
+        expect(status, `${name} with every call answered by ${kind}`).toBe(503);
+        expect((body as { message: string }).message).toMatch(/^Onchain resolution failed/);
+      }
+    } finally {
+      root.setFaults(SIZE.faultRate, Object.fromEntries(FAULT_KINDS.map((k) => [k, 1])));
+    }
+    report("rpc-faults", `held: ${name} with the root chain's RPC failing every call: ${tried.join(", ")}`);
+  }, 120_000);
 });

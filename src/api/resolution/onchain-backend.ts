@@ -3,7 +3,9 @@ import {
   type Hex,
   type PublicClient,
   BaseError,
+  ExecutionRevertedError,
   HttpRequestError,
+  RpcRequestError,
   TimeoutError,
   WebSocketRequestError,
   createPublicClient,
@@ -34,11 +36,15 @@ const ExtendedResolverAbi = parseAbi([
 const EXTENDED_RESOLVER_INTERFACE = "0x9061b923";
 const EXTENDED_CACHE_MS = 10 * 60_000;
 
+/**
+ * The RPC failed to answer (unreachable, timeout, 5xx, 429, or a JSON-RPC error that is not the chain's revert,
+ * such as -32603 from a failing provider): the read has no answer, which must not pass for an unset record.
+ */
 export function isTransportError(error: unknown): boolean {
-  return (
-    error instanceof BaseError &&
-    Boolean(error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError))
-  );
+  if (!(error instanceof BaseError)) return false;
+  if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError)) return true;
+  // viem wraps some provider errors (-32603 with data) as ContractFunctionRevertedError: only an execution revert is the chain's answer.
+  return Boolean(error.walk((e) => e instanceof RpcRequestError)) && !error.walk((e) => e instanceof ExecutionRevertedError);
 }
 
 type Call = { abi: typeof ResolverAbi | typeof RegistryAbi | typeof StandaloneReverseRegistrarAbi | typeof ExtendedResolverAbi; functionName: string; args: readonly unknown[] };

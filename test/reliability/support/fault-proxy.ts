@@ -17,7 +17,7 @@ export interface FaultProxyOptions {
   seed: number;
   /** Share of requests that get a fault, 0..1. */
   faultRate: number;
-  /** Relative weight of each fault kind (default: all equal); weight 0 disables a kind. */
+  /** Relative weight of the fault kinds (default: all equal); a kind left out of a given map is disabled. */
   weights?: Partial<Record<FaultKind, number>>;
   /** How long a "timeout" holds a request before dropping it: set it above the client's request timeout. */
   timeoutHoldMs: number;
@@ -33,8 +33,8 @@ export interface FaultProxy {
   counts(): Record<FaultKind, number>;
   /** Faulted requests by JSON-RPC method (batch: "batch"). */
   faultedMethods(): Record<string, number>;
-  /** Changes the fault rate from now on (0 lets everything pass). */
-  setFaultRate(rate: number): void;
+  /** Changes the fault rate (0 lets everything pass) and, when given, the kinds' weights from now on. */
+  setFaults(rate: number, weights?: Partial<Record<FaultKind, number>>): void;
   close(): Promise<void>;
 }
 
@@ -61,8 +61,9 @@ function errorBody(parsed: JsonRpcRequest | JsonRpcRequest[] | undefined, code: 
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
   const random = prng(options.seed);
   let faultRate = options.faultRate;
-  const weights = FAULT_KINDS.map((k) => options.weights?.[k] ?? 1);
-  const totalWeight = weights.reduce((s, w) => s + w, 0);
+  const weightsOf = (w?: Partial<Record<FaultKind, number>>) => FAULT_KINDS.map((k) => w?.[k] ?? (w ? 0 : 1));
+  let weights = weightsOf(options.weights);
+  let totalWeight = weights.reduce((s, w) => s + w, 0);
   const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
   const byMethod: Record<string, number> = {};
   let requests = 0;
@@ -166,8 +167,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     requests: () => requests,
     counts: () => ({ ...counts }),
     faultedMethods: () => ({ ...byMethod }),
-    setFaultRate(rate) {
+    setFaults(rate, newWeights) {
       faultRate = rate;
+      if (newWeights) {
+        weights = weightsOf(newWeights);
+        totalWeight = weights.reduce((s, w) => s + w, 0);
+      }
     },
     async close() {
       for (const t of held) clearTimeout(t);
