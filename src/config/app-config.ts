@@ -20,6 +20,8 @@ export interface AppConfig {
   /** A local label SQLite file the indexer may read directly instead of asking the service over HTTP. */
   labelsDbPath: string | undefined;
   labelSet: LabelSetPin;
+  /** How long healing retries an unreachable label source before it stops indexing (LABELS_RETRY_BUDGET_MS). */
+  labelsRetryBudgetMs: number;
   isSubgraphCompatible: boolean;
   port: number;
   /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
@@ -99,6 +101,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     labelsServiceUrl: e.LABELS_SERVICE_URL ?? `http://127.0.0.1:${e.LABELS_PORT}`,
     labelsDbPath: e.LABELS_DB,
     labelSet,
+    labelsRetryBudgetMs: e.LABELS_RETRY_BUDGET_MS,
     isSubgraphCompatible,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,

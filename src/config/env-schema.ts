@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_RETRY } from "../lib/healing/healer";
 import { NAMESPACE_NAMES } from "../namespaces/types";
 import { PLUGIN_NAMES, type PluginName } from "../plugins/names";
 
@@ -66,6 +67,11 @@ export const envSchema = z.object({
     .int("must be a non-negative integer")
     .nonnegative("must be a non-negative integer")
     .optional(),
+  LABELS_RETRY_BUDGET_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(1_000, "must be at least 1000 (ms)")
+    .default(DEFAULT_RETRY.totalMs),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
   DEVNET_MANIFEST: z.string().min(1).default(".devnet/manifest.json"),
   PUBLIC_API_URL: z.string().url("must be the URL clients use to reach this API").optional(),

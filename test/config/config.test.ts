@@ -144,6 +144,17 @@ describe("environment validation", () => {
     ]);
   });
 
+  it("takes the label healing retry budget in milliseconds, 120 s unless set", () => {
+    expect(problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, LABELS_RETRY_BUDGET_MS: "5s" })).toEqual([
+      "LABELS_RETRY_BUDGET_MS: must be a number of milliseconds",
+    ]);
+    expect(problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, LABELS_RETRY_BUDGET_MS: "10" })).toEqual([
+      "LABELS_RETRY_BUDGET_MS: must be at least 1000 (ms)",
+    ]);
+    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc }).labelsRetryBudgetMs).toBe(120_000);
+    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, LABELS_RETRY_BUDGET_MS: "5000" }).labelsRetryBudgetMs).toBe(5_000);
+  });
+
   it("treats empty variables as unset and applies the documented defaults", () => {
     const manifest = writeManifest(fullDevnet);
     const config = buildConfig({ DEVNET_MANIFEST: manifest, PORT: "", DATABASE_URL: "" });

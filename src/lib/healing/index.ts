@@ -19,7 +19,7 @@ export function createHealer(config: AppConfig, options: Partial<LabelHealerOpti
   const source = config.labelsDbPath
     ? new SqliteLabelSource(config.labelsDbPath, config.labelSet)
     : new HttpLabelSource({ url: config.labelsServiceUrl, labelSet: config.labelSet });
-  return new LabelHealer({ source, ...options });
+  return new LabelHealer({ source, ...options, retry: { totalMs: config.labelsRetryBudgetMs, ...options.retry } });
 }
 
 export function getHealer(): LabelHealer {
