@@ -39,7 +39,7 @@ export interface FaultProxy {
 }
 
 /** mulberry32: tiny, seedable, good enough to pick faults. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
