@@ -8,6 +8,8 @@ export interface PonderProcess {
   /** Resolves when Ponder's /ready answers 200 (backfill done), rejects if the process exits first. */
   ready(onProgress?: (status: Record<string, { block?: { number: number } }>) => void): Promise<void>;
   stop(): Promise<void>;
+  /** SIGKILL (a crash: no shutdown hooks run); resolves once the process has exited. */
+  kill(): Promise<void>;
 }
 
 export interface PonderStartOptions {
@@ -36,6 +38,8 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
   child.stderr?.pipe(log, { end: false });
   const url = `http://127.0.0.1:${options.port}`;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // "close" comes after the last output is flushed into the log; ending the log earlier loses (or breaks on) it.
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
 
   return {
     child,
@@ -65,6 +69,11 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
       } finally {
         done = true;
       }
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await closed;
+      log.end();
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -24,8 +24,17 @@ export interface RunningIndexer {
   process: PonderProcess;
   logFile: string;
   env: NodeJS.ProcessEnv;
+  /** The PGlite folder (PGlite runs only), to dump it once the indexer is stopped. */
+  pgliteDirectory?: string;
   /** Starts an API-only replica (`ponder serve`) over the same PostgreSQL schema. */
   startReplica(): Promise<{ url: string; stop(): Promise<void> }>;
+  /** SIGKILLs `ponder start` (a crash: no shutdown hooks run) and waits for it to exit. */
+  kill(): Promise<void>;
+  /**
+   * Starts `ponder start` again on the same database, PGlite folder and schema (a new port; `url` and `process`
+   * then refer to the new process). The previous process must have exited.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,14 +63,15 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
     env.PGLITE_DIRECTORY = join(workDir, "pglite");
   }
   const logFile = join(workDir, "indexer.log");
-  const ponder = startPonder({ projectRoot, command: "start", port, schema, env, logFile });
+  let ponder = startPonder({ projectRoot, command: "start", port, schema, env, logFile });
   const replicas: { stop(): Promise<void> }[] = [];
-  return {
+  const running: RunningIndexer = {
     url: ponder.url,
     schema,
     process: ponder,
     logFile,
     env,
+    pgliteDirectory: env.PGLITE_DIRECTORY,
     async startReplica() {
       if (options.database !== "postgres") throw new Error("replicas need PostgreSQL");
       const replicaPort = await findFreePort();
@@ -70,12 +80,23 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
         command: "serve",
         port: replicaPort,
         schema,
-        env: { ...env, PORT: String(replicaPort), INDEXER_URL: ponder.url },
+        env: { ...env, PORT: String(replicaPort), INDEXER_URL: running.url },
         logFile: join(workDir, `replica-${replicaPort}.log`),
       });
       replicas.push(replica);
       await waitFor(async () => (await fetch(`${replica.url}/health`).catch(() => undefined))?.status === 200, 120_000, "replica /health");
       return { url: replica.url, stop: () => replica.stop() };
+    },
+    async kill() {
+      await ponder.kill();
+    },
+    async restart() {
+      if (ponder.child.exitCode === null && ponder.child.signalCode === null) throw new Error("restart() needs the previous ponder to have exited");
+      const nextPort = await findFreePort();
+      env.PORT = String(nextPort);
+      ponder = startPonder({ projectRoot, command: "start", port: nextPort, schema, env, logFile });
+      running.url = ponder.url;
+      running.process = ponder;
     },
     async stop() {
       for (const r of replicas) await r.stop();
@@ -84,6 +105,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
       rmSync(workDir, { recursive: true, force: true });
     },
   };
+  return running;
 }
 
 async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
