@@ -228,6 +228,10 @@ describe("records", () => {
     let accelerated = 0;
     let withAddress = 0;
     let withText = 0;
+    // Every L2 scenario name (Basenames, Lineanames, 3DNS) is among them, answered from its L2 contracts' reads.
+    const l2Names = new Set(scenario.names.filter((f) => f.chainId !== ROOT).map((f) => f.name));
+    const l2WithRecords = { base: 0, linea: 0, threedns: 0 };
+    let l2Compared = 0;
     await pool(names, 6, async (name) => {
       if (!isNormalized(name)) {
         const { status, body } = await get(recordsPath(name, true));
@@ -248,12 +252,19 @@ describe("records", () => {
       compared++;
       if (expected.addresses!["60"]) withAddress++;
       if (Object.values(expected.texts!).some((v) => v !== null)) withText++;
+      if (l2Names.has(name)) {
+        l2Compared++;
+        const source = name.endsWith(".base.eth") ? "base" : name.endsWith(".linea.eth") ? "linea" : "threedns";
+        if (expected.addresses!["60"] && Object.values(expected.texts!).some((v) => v !== null)) l2WithRecords[source]++;
+      }
     });
     // The comparison means something only if plenty of records are set.
     expect(compared).toBeGreaterThan(100);
     expect(accelerated).toBeGreaterThan(compared / 2);
     expect(withAddress).toBeGreaterThan(20);
     expect(withText).toBeGreaterThan(20);
+    expect(l2Compared).toBe([...l2Names].filter(isNormalized).length);
+    for (const [source, n] of Object.entries(l2WithRecords)) expect(n, `${source} names with records`).toBeGreaterThan(0);
   }, 600_000);
 
   it("match the scenario's expected texts and ETH address for names that have them", async () => {
