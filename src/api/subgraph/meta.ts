@@ -5,7 +5,8 @@ import type { BlockRef, SubgraphMeta } from "./schema";
 /*
  * `_meta` from Ponder's own bookkeeping: `_ponder_checkpoint` (one row per chain, in the app's schema) holds the
  * latest indexed checkpoint, whose fixed-width digits encode the block timestamp and number. The block hash comes
- * from Ponder's sync store when it kept that block, else from the chain's RPC (cached per block).
+ * from Ponder's sync store when it kept that block, else from the chain's RPC. Only finalized blocks' hashes are
+ * cached: a reorg gives an unfinalized block number another hash, and `_meta` must never name an abandoned block.
  */
 
 /** Checkpoint layout (ponder/src/utils/checkpoint.ts): timestamp(10) chainId(16) blockNumber(16) … */
@@ -31,10 +32,11 @@ const rows = (r: unknown) =>
 
 export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<SubgraphMeta> {
   const hashes = new Map<number, Promise<{ hash: string | null; parentHash: string | null }>>();
-  const hashOf = (n: number) => {
+  const hashOf = (n: number, finalized: boolean) => {
     let p = hashes.get(n);
     if (!p) {
       p = lookupHash(options, n).catch(() => ({ hash: null, parentHash: null }));
+      if (!finalized) return p;
       hashes.set(n, p);
       if (hashes.size > 64) hashes.delete(hashes.keys().next().value!);
     }
@@ -43,15 +45,17 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
   return async () => {
     const result = rows(
       await options.db.execute(
-        sql`SELECT latest_checkpoint FROM _ponder_checkpoint WHERE chain_id::text = ${String(options.chainId)}`,
+        sql`SELECT latest_checkpoint, finalized_checkpoint FROM _ponder_checkpoint WHERE chain_id::text = ${String(options.chainId)}`,
       ),
     );
     const checkpoint = result[0]?.latest_checkpoint as string | undefined;
+    const finalizedCheckpoint = result[0]?.finalized_checkpoint as string | undefined;
     let block: BlockRef | null = null;
     if (checkpoint) {
       const { number, timestamp } = decodeCheckpointBlock(checkpoint);
+      const finalized = finalizedCheckpoint !== undefined && decodeCheckpointBlock(finalizedCheckpoint).number >= number;
       // Ponder starts a chain's checkpoint just below its first block: nothing is indexed yet.
-      if (number > 0) block = { number, timestamp, ...(await hashOf(number)) };
+      if (number > 0) block = { number, timestamp, ...(await hashOf(number, finalized)) };
     }
     return { block, deployment: options.deployment ?? `nameindex-${options.chainId}`, hasIndexingErrors: false };
   };

@@ -1,0 +1,229 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
+import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
+import { type BlockRef, type BranchFacts, ReorgDriver } from "./support/reorg-scenario";
+import { bySize, report } from "./support/scale";
+
+/*
+ * Issue #8, reorgs: the indexer follows the devnet's ENS root chain, which we fork with evm_snapshot/evm_revert. Branch A
+ * registers names, sets records and transfers a name; the index shows it; then the chain returns to the fork point and
+ * mines branch B (other names, owners, records, and more blocks, so it is the longest chain). Once the index reaches B's
+ * head, /subgraph must show B and nothing of A, and the whole index must equal a fresh index of the same chain.
+ * Ponder 0.16.10 treats the newest 30 blocks of an unknown chain as unfinalized (see docs/operations.md), so a reorg up
+ * to 30 blocks deep is within finality.
+ */
+
+interface Round {
+  /** Blocks of branch A (the reorg's depth) and of branch B. */
+  depthA: number;
+  blocksB: number;
+}
+
+const SHALLOW: Round = { depthA: 3, blocksB: 4 };
+const DEEP: Round = { depthA: 14, blocksB: 17 };
+const ROUNDS: Round[] = bySize({
+  ci: [SHALLOW, DEEP],
+  full: [SHALLOW, DEEP, SHALLOW, { depthA: 25, blocksB: 27 }, SHALLOW],
+});
+const DATABASES = bySize<("postgres" | "pglite")[]>({ ci: ["postgres"], full: ["postgres", "pglite"] });
+
+interface DomainView {
+  id: string;
+  name: string | null;
+  owner: { id: string };
+  resolver: { address: string; texts: string[] | null } | null;
+  resolvedAddress: { id: string } | null;
+  registration: { registrant: { id: string } } | null;
+}
+
+async function subgraph<T>(url: string, query: string): Promise<T> {
+  const res = await fetch(`${url}/subgraph`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query }),
+  });
+  const body = (await res.json()) as { data?: T; errors?: unknown };
+  if (!res.ok || body.errors || !body.data) throw new Error(`subgraph query failed (${res.status}): ${JSON.stringify(body.errors)}`);
+  return body.data;
+}
+
+async function metaBlock(url: string): Promise<{ number: number; hash: string | null } | null> {
+  const data = await subgraph<{ _meta: { block: { number: number; hash: string | null } | null } }>(url, "{ _meta { block { number hash } } }");
+  return data._meta.block;
+}
+
+/** Waits until `_meta.block` is exactly the chain's head (number and hash). */
+async function waitForHead(url: string, head: BlockRef, what: string): Promise<number> {
+  const started = Date.now();
+  let seen: unknown;
+  await waitFor(
+    async () => {
+      const block = (seen = await metaBlock(url));
+      return block?.number === head.number && block.hash === head.hash;
+    },
+    120_000,
+    `${what}: the index at block ${head.number} (${head.hash})`,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; _meta.block last showed ${JSON.stringify(seen)}`);
+  });
+  return Date.now() - started;
+}
+
+async function readDomains(url: string, ids: string[]): Promise<Map<string, DomainView>> {
+  const list = ids.map((id) => JSON.stringify(id)).join(",");
+  const data = await subgraph<{ domains: DomainView[] }>(
+    url,
+    `{ domains(first: 1000, where: { id_in: [${list}] }) {
+        id name owner { id } resolver { address texts } resolvedAddress { id } registration { registrant { id } } } }`,
+  );
+  return new Map(data.domains.map((d) => [d.id, d]));
+}
+
+/** TextChanged events with this key (each branch writes its own key), as "node key=value". */
+async function textEvents(url: string, key: string): Promise<string[]> {
+  const data = await subgraph<{ textChangeds: { key: string; value: string | null; resolver: { domain: { id: string } | null } }[] }>(
+    url,
+    `{ textChangeds(first: 1000, where: { key: ${JSON.stringify(key)} }) { key value resolver { domain { id } } } }`,
+  );
+  return data.textChangeds.map((t) => `${t.resolver.domain?.id} ${t.key}=${t.value}`);
+}
+
+const lower = (a: string) => a.toLowerCase();
+
+/**
+ * Reorgs Ponder reconciled on the root chain, from its debug log (0.16.10 declares a reorg counter metric but never
+ * increments it), so a pass cannot come from a reorg Ponder never saw.
+ */
+function reorgsLogged(indexer: RunningIndexer): string[] {
+  return readFileSync(indexer.logFile, "utf8")
+    .split("\n")
+    .filter((line) => line.includes("Reconciled reorg in local chain"));
+}
+
+/** Everything the branch wrote is visible through /subgraph. */
+async function expectBranchVisible(url: string, facts: BranchFacts): Promise<void> {
+  const domains = await readDomains(url, [...facts.registered.map((r) => r.node), facts.transferred.node]);
+  for (const r of facts.registered) {
+    const d = domains.get(r.node);
+    expect(d, `${facts.tag}: ${r.label}.eth indexed`).toBeDefined();
+    expect(d!.name).toBe(`${r.label}.eth`);
+    expect(d!.owner.id).toBe(lower(r.owner));
+    expect(d!.registration?.registrant.id).toBe(lower(r.owner));
+    expect(d!.resolver?.texts).toEqual([facts.textKey]);
+    expect(d!.resolvedAddress?.id).toBe(lower(r.owner));
+  }
+  expect(domains.get(facts.transferred.node)?.owner.id, `${facts.tag}: ${facts.transferred.name} transferred`).toBe(lower(facts.transferred.to));
+  expect((await textEvents(url, facts.textKey)).sort()).toEqual(facts.registered.map((r) => `${r.node} ${facts.textKey}=${facts.textValue}`).sort());
+}
+
+/** Nothing only the abandoned branch wrote is visible: its own names, its records, its owners. */
+async function expectBranchGone(url: string, abandoned: BranchFacts, canonical: BranchFacts): Promise<void> {
+  const canonicalNodes = new Set(canonical.registered.map((r) => r.node));
+  const domains = await readDomains(url, abandoned.registered.map((r) => r.node));
+  for (const r of abandoned.registered) {
+    const d = domains.get(r.node);
+    if (canonicalNodes.has(r.node)) {
+      // The name both branches registered: only the canonical owner and records remain.
+      expect(d!.owner.id).toBe(lower(canonical.registered.find((c) => c.node === r.node)!.owner));
+      expect(d!.resolver?.texts ?? []).not.toContain(abandoned.textKey);
+    } else {
+      expect(d, `${abandoned.tag}: ${r.label}.eth must be gone`).toBeUndefined();
+    }
+  }
+  expect(await textEvents(url, abandoned.textKey), `${abandoned.tag}: text records gone`).toEqual([]);
+}
+
+for (const database of DATABASES) {
+  describe(`reorgs on ${database}`, () => {
+    let env: DevnetWithLabels;
+    let indexer: RunningIndexer;
+    let driver: ReorgDriver;
+    // Debug logs carry Ponder's "Reconciled reorg" lines.
+    const start = () =>
+      startIndexer({
+        manifestPath: env.devnet.manifestPath,
+        labelsServiceUrl: env.labelsUrl,
+        plugins: ["subgraph"],
+        database,
+        extraEnv: { PONDER_LOG_LEVEL: "debug" },
+      });
+
+    beforeAll(async () => {
+      env = await startDevnetWithLabels({ seed: 8, names: 12 });
+      driver = await ReorgDriver.connect(env.devnet.manifest);
+      indexer = await start();
+      await indexer.process.ready();
+      await waitForHead(indexer.url, await driver.head(), "initial sync");
+    }, 400_000);
+
+    afterAll(async () => {
+      await indexer?.stop();
+      await env?.stop();
+    });
+
+    it(
+      `converges to the longest branch after ${ROUNDS.length} reorgs (depths ${ROUNDS.map((r) => r.depthA).join(", ")}) and never shows the abandoned one`,
+      async () => {
+        const [, , , , , , , ownerA, ownerB, other] = driver.accounts;
+        for (const [i, round] of ROUNDS.entries()) {
+          const shared = driver.freshLabel();
+          const fork = await driver.snapshot();
+          const a = await driver.playBranch({ tag: `A${i}`, blocks: round.depthA, ownNames: 2, sharedLabel: shared, owner: ownerA!, transferTo: ownerA! });
+          const tA = await waitForHead(indexer.url, a.head, `round ${i} branch A`);
+          await expectBranchVisible(indexer.url, a);
+
+          const reorgsBefore = reorgsLogged(indexer).length;
+          await driver.revert(fork);
+          // B first reaches A's height: Ponder sees another block at a number it indexed (and /subgraph's _meta must
+          // name B's block there, not a remembered hash of A's), then B grows past A.
+          const b = await driver.playBranch({ tag: `B${i}`, blocks: round.depthA, ownNames: 2, sharedLabel: shared, owner: ownerB!, transferTo: other! });
+          const tSame = await waitForHead(indexer.url, b.head, `round ${i} branch B at A's height`);
+          b.head = await driver.extend(round.blocksB - round.depthA);
+          const tB = tSame + (await waitForHead(indexer.url, b.head, `round ${i} branch B`));
+          await expectBranchGone(indexer.url, a, b);
+          await expectBranchVisible(indexer.url, b);
+          // The abandoned head's number now holds B's block, and _meta names that one.
+          expect(await driver.blockHash(a.head.number)).not.toBe(a.head.hash);
+          const reorgs = reorgsLogged(indexer).slice(reorgsBefore);
+          expect(reorgs.length, "Ponder reconciled the reorg").toBeGreaterThanOrEqual(1);
+          report(
+            "reorg",
+            `${database} round ${i}: fork at ${fork.block}, A ${fork.block + 1}-${a.head.number} (depth ${round.depthA}, ` +
+              `${a.registered.length} names, indexed in ${tA} ms), B ${fork.block + 1}-${b.head.number} (${round.blocksB} blocks, ` +
+              `caught up in ${tB} ms, Ponder: ${reorgs.map((l) => l.replace(/^.*?(reorg_depth\S*).*$/, "$1")).join(", ")}): A's names/records/owners gone, B's visible, _meta at B's head`,
+          );
+        }
+      },
+      ROUNDS.length * 150_000,
+    );
+
+    it(
+      "equals a fresh index of the same chain after the reorgs",
+      async () => {
+        const head = await driver.head();
+        const fresh = await start();
+        try {
+          await fresh.process.ready();
+          await waitForHead(fresh.url, head, "fresh index");
+          const [reorged, clean] = await Promise.all([dumpIndex(indexer), dumpIndex(fresh)]);
+          const problems = diffDumps(clean, reorged);
+          report("reorg", `${database} at block ${head.number}: reorged ${summarizeDump(reorged)}; fresh ${summarizeDump(clean)}; ${problems.length} differences`);
+          expect(problems).toEqual([]);
+          expect(reorged.domain?.rows ?? 0).toBeGreaterThan(10);
+        } finally {
+          await fresh.stop();
+        }
+      },
+      300_000,
+    );
+
+    /** PostgreSQL is read in one snapshot while running; PGlite is single-process, so its indexer stops first. */
+    async function dumpIndex(target: RunningIndexer): Promise<CanonicalDump> {
+      if (target.env.DATABASE_URL) return dumpPostgres(target.env.DATABASE_URL, target.schema);
+      await target.process.stop();
+      return dumpPglite(target.env.PGLITE_DIRECTORY!, target.schema);
+    }
+  });
+}
