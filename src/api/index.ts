@@ -13,6 +13,7 @@ import { configRoutes } from "./config/route";
 import { IndexingFactsGatherer } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
+import { ponderCommon, syncGaugeReader } from "./indexing-status/sync-gauges";
 import { nameTokensRoutes } from "./name-tokens/route";
 import { registrarApiSettings } from "./name-tokens/settings";
 import { registrarActionsRoutes } from "./registrar-actions/route";
@@ -34,8 +35,11 @@ const readSql = async (query: string) => {
   return result.rows ?? (result as unknown as Record<string, unknown>[]);
 };
 const indexingStatus = new IndexingStatusService(
-  new IndexingFactsGatherer(config, readSql, new URL("/metrics", config.indexerUrl).toString()),
+  new IndexingFactsGatherer(config, readSql, syncGaugeReader(new URL("/metrics", config.indexerUrl).toString())),
 );
+// Warm and keep fresh from startup, so no poller waits for a gather; stopped when Ponder reloads or stops the API.
+const stopRefreshingStatus = indexingStatus.start();
+ponderCommon()?.apiShutdown?.add(stopRefreshingStatus);
 
 const app = new Hono();
 

@@ -2,8 +2,8 @@ import { createPublicClient, http, type PublicClient } from "viem";
 import type { AppConfig } from "../../config";
 import { composeContracts } from "../../plugins/compose";
 import { decodeCheckpointBlock } from "./checkpoint";
-import { gaugeByChain } from "./prometheus";
 import type { BlockRef, ChainFacts } from "./snapshot";
+import type { SyncGaugeReader } from "./sync-gauges";
 
 /** A read-only SQL runner over the indexer's schema (Ponder's API `db`, or `pg` in tests). */
 export type SqlReader = (query: string) => Promise<Record<string, unknown>[]>;
@@ -17,7 +17,7 @@ interface ChainPlan {
 
 /**
  * Collects the per-chain facts the snapshot is derived from: checkpoints and readiness from the database (so API
- * replicas see what the indexer wrote), backfill targets and chain heads from the indexer's metrics, and block
+ * replicas see what the indexer wrote), backfill targets and chain heads from Ponder's sync gauges, and block
  * timestamps from the chain (cached: a block's timestamp never changes).
  */
 export class IndexingFactsGatherer {
@@ -28,7 +28,7 @@ export class IndexingFactsGatherer {
   constructor(
     private readonly config: AppConfig,
     private readonly readSql: SqlReader,
-    private readonly metricsUrl: string | undefined,
+    private readonly readGauges: SyncGaugeReader,
   ) {
     this.plans = planChains(config);
   }
@@ -50,10 +50,7 @@ export class IndexingFactsGatherer {
     );
     const appMeta = (meta[0]?.value ?? {}) as { is_ready?: number };
     const historicalComplete = appMeta.is_ready === 1;
-    const metrics = await this.fetchMetrics();
-    const totalBlocks = gaugeByChain(metrics, "ponder_historical_total_blocks");
-    const syncBlock = gaugeByChain(metrics, "ponder_sync_block");
-    const syncTimestamp = gaugeByChain(metrics, "ponder_sync_block_timestamp");
+    const { totalBlocks, syncBlock, syncTimestamp } = await this.readGauges();
 
     return Promise.all(
       this.plans.map(async (plan): Promise<ChainFacts> => {
@@ -80,17 +77,6 @@ export class IndexingFactsGatherer {
         return facts;
       }),
     );
-  }
-
-  private async fetchMetrics(): Promise<string> {
-    if (!this.metricsUrl) return "";
-    try {
-      const res = await fetch(this.metricsUrl, { signal: AbortSignal.timeout(2_000) });
-      return res.ok ? await res.text() : "";
-    } catch {
-      // Metrics only refine the snapshot (backfill target, chain head); the database facts stand without them.
-      return "";
-    }
   }
 
   private async blockRef(chainId: number, number: number): Promise<BlockRef> {

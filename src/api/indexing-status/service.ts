@@ -1,33 +1,68 @@
 import type { IndexingFactsGatherer } from "./gather";
 import { buildSnapshot, type IndexingSnapshot } from "./snapshot";
 
-const SNAPSHOT_TTL_MS = 1_000;
+const REFRESH_MS = 1_000;
 
 /**
- * Caches the snapshot briefly so many concurrent pollers cost one gather; each request re-projects it to its own
- * clock (see projectRealtime), so the worst-case distance never looks better than it is.
+ * Holds the latest snapshot and refreshes it off the request path: one gather at a time (single-flight), a stale
+ * snapshot is served while the next one is gathered, and only a request that comes before the very first gather
+ * has finished waits for it. Each request re-projects the snapshot to its own clock (see projectRealtime), so a
+ * stale snapshot makes the worst-case distance look worse, never better.
  */
 export class IndexingStatusService {
-  private cached: { at: number; snapshot: IndexingSnapshot | undefined } | undefined;
-  private inFlight: Promise<IndexingSnapshot | undefined> | undefined;
+  private latest: { at: number; snapshot: IndexingSnapshot | undefined } | undefined;
+  private inFlight: Promise<void> | undefined;
+  private lastError: string | undefined;
 
   constructor(
     private readonly gatherer: Pick<IndexingFactsGatherer, "gather">,
     private readonly now: () => number = () => Date.now(),
+    private readonly refreshMs = REFRESH_MS,
   ) {}
 
   async snapshot(): Promise<IndexingSnapshot | undefined> {
-    if (this.cached && this.now() - this.cached.at < SNAPSHOT_TTL_MS) return this.cached.snapshot;
-    this.inFlight ??= this.refresh().finally(() => {
-      this.inFlight = undefined;
-    });
-    return this.inFlight;
+    if (!this.latest) {
+      await this.refresh();
+      return this.latest!.snapshot;
+    }
+    if (this.now() - this.latest.at >= this.refreshMs) this.refreshInBackground();
+    return this.latest.snapshot;
   }
 
-  private async refresh(): Promise<IndexingSnapshot | undefined> {
-    const facts = await this.gatherer.gather();
-    const snapshot = facts ? buildSnapshot(facts, Math.floor(this.now() / 1000)) : undefined;
-    this.cached = { at: this.now(), snapshot };
-    return snapshot;
+  /** Gathers now and every refresh interval, so pollers find a fresh snapshot instead of triggering a gather. */
+  start(): () => void {
+    this.refreshInBackground();
+    const timer = setInterval(() => this.refreshInBackground(), this.refreshMs);
+    // Never keeps a process alive that is otherwise done (tests, `ponder` shutting down).
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private refreshInBackground(): void {
+    this.refresh().then(
+      () => {
+        this.lastError = undefined;
+      },
+      (error: unknown) => {
+        // Logged once per distinct failure: an RPC outage would otherwise log every second.
+        const message = error instanceof Error ? error.message : String(error);
+        if (message !== this.lastError) console.warn(`indexing status: refresh failed, serving the previous snapshot: ${message}`);
+        this.lastError = message;
+      },
+    );
+  }
+
+  /** Single-flight: a refresh asked for while one runs joins it. Rejects when the gather fails (the previous snapshot stays). */
+  private refresh(): Promise<void> {
+    this.inFlight ??= (async () => {
+      try {
+        const facts = await this.gatherer.gather();
+        const at = this.now();
+        this.latest = { at, snapshot: facts ? buildSnapshot(facts, Math.floor(at / 1000)) : undefined };
+      } finally {
+        this.inFlight = undefined;
+      }
+    })();
+    return this.inFlight;
   }
 }
