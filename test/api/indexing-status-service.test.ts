@@ -2,7 +2,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import client from "prom-client";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { IndexingFactsGatherer } from "../../src/api/indexing-status/gather";
+import { buildConfig } from "../../src/config/app-config";
+import { IndexingFactsGatherer } from "../../src/api/indexing-status/gather";
 import { PreparedResponses } from "../../src/api/indexing-status/responses";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "../../src/api/indexing-status/route";
 import { IndexingStatusService } from "../../src/api/indexing-status/service";
@@ -204,5 +205,22 @@ describe("sync gauges", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("gathering facts from the database", () => {
+  const config = buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph", RPC_URL_1: "https://eth.example" });
+  const noGauges = async () => ({ totalBlocks: new Map(), syncBlock: new Map(), syncTimestamp: new Map() });
+
+  it("reports no status while the indexer's tables do not exist yet", async () => {
+    const missing = Object.assign(new Error('relation "s._ponder_checkpoint" does not exist'), { code: "42P01" });
+    const gatherer = new IndexingFactsGatherer(config, async () => Promise.reject(missing), noGauges);
+    expect(await gatherer.gather()).toBeUndefined();
+  });
+
+  it("fails the gather on any other database error rather than reporting that no status exists", async () => {
+    const broken = Object.assign(new Error("connection terminated"), { code: "57P01" });
+    const gatherer = new IndexingFactsGatherer(config, async () => Promise.reject(broken), noGauges);
+    await expect(gatherer.gather()).rejects.toThrow("connection terminated");
   });
 });

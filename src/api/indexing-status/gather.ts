@@ -40,9 +40,11 @@ export class IndexingFactsGatherer {
     try {
       checkpoints = await this.readSql(`select chain_id, latest_checkpoint from "${schema}"."_ponder_checkpoint"`);
       meta = await this.readSql(`select value from "${schema}"."_ponder_meta" where key = 'app'`);
-    } catch {
-      // The indexer has not created its tables yet: no status exists.
-      return undefined;
+    } catch (error) {
+      // The indexer has not created its tables yet: no status exists. Any other failure is a failed gather (the
+      // service keeps serving the previous snapshot), not a status that vanished.
+      if (isUndefinedTable(error)) return undefined;
+      throw error;
     }
     if (checkpoints.length === 0) return undefined;
     const latestByChain = new Map(
@@ -114,4 +116,12 @@ export function planChains(config: AppConfig): ChainPlan[] {
     }
   }
   return [...plans.values()].sort((a, b) => a.chainId - b.chainId);
+}
+
+/** PostgreSQL's undefined_table (42P01), however deep the driver or query builder wrapped it. */
+function isUndefinedTable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "42P01" || (typeof e.message === "string" && /relation .* does not exist/.test(e.message))) return true;
+  }
+  return false;
 }
