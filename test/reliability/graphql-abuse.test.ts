@@ -1,8 +1,7 @@
-import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { startIndexer, type RunningIndexer } from "../support/indexer-harness";
-import { send } from "./support/fuzz-inputs";
+import { keepAliveAgent, send } from "./support/fuzz-inputs";
 import { abuseCases, type AbuseCase } from "./support/graphql-abuse";
 import { fmt, type IndexedSample, normalQuery, percentiles, sampleIndex } from "./support/graphql-shapes";
 import { bySize, report } from "./support/scale";
@@ -21,7 +20,7 @@ describe("/subgraph under GraphQL abuse", () => {
   let env: DevnetWithLabels;
   let indexer: RunningIndexer;
   let sample: IndexedSample;
-  const agent = new Agent({ keepAlive: true, maxSockets: ABUSERS + 2 });
+  const agent = keepAliveAgent(ABUSERS + 2);
 
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 31, names: 12 });

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
-import { Agent } from "node:http";
+import { availableParallelism, loadavg } from "node:os";
 import { encodeFunctionData, parseAbi, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labelhashOf } from "../../labels-service/src/index";
 import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
-import { send, type FuzzRequest } from "./support/fuzz-inputs";
+import { keepAliveAgent, send, type FuzzRequest } from "./support/fuzz-inputs";
 import { fmt, type IndexedSample, normalQuery, percentiles, sampleIndex } from "./support/graphql-shapes";
 import { bySize, report } from "./support/scale";
 
@@ -79,7 +79,7 @@ describe(`mixed load at ${RATE} requests/s for ${SECONDS} s`, () => {
   }
 
   it("serves every request without an error, with flat indexer memory, while the index follows new blocks", async () => {
-    const agents = { indexer: new Agent({ keepAlive: true, maxSockets: 256 }), labels: new Agent({ keepAlive: true, maxSockets: 256 }) };
+    const agents = { indexer: keepAliveAgent(256), labels: keepAliveAgent(256) };
     const bases = { indexer: indexer.url, labels: env.labelsUrl };
     const pid = indexer.process.child.pid!;
     const rootRpc = env.devnet.manifest.chains["31337"].rpcUrl;
@@ -87,6 +87,9 @@ describe(`mixed load at ${RATE} requests/s for ${SECONDS} s`, () => {
 
     const latencies = new Map<string, number[]>();
     const errors: string[] = [];
+    // When the errors happened (seconds into the measured run): a burst points at a stall, a spread at capacity.
+    const errorTimes: number[] = [];
+    const loadBefore = loadavg()[0];
     const rss: { t: number; mib: number }[] = [];
     let completed = 0;
     let inFlight = 0;
@@ -125,7 +128,10 @@ describe(`mixed load at ${RATE} requests/s for ${SECONDS} s`, () => {
           send(bases[t.base], t.req, agents[t.base], REQUEST_TIMEOUT_MS)
             .then((res) => {
               const problem = res.status < 200 || res.status >= 300 ? `${res.status} ${res.body.slice(0, 160)}` : t.graphql ? graphqlProblem(res.body) : undefined;
-              if (problem) errors.push(`${t.kind}: ${problem}`);
+              if (problem) {
+                errors.push(`${t.kind}: ${problem}`);
+                errorTimes.push((scheduled - measuredStart) / 1000);
+              }
               // Latency from the scheduled arrival, so a stalled client cannot hide a slow server.
               if (measured) {
                 const list = latencies.get(t.kind) ?? [];
@@ -133,7 +139,10 @@ describe(`mixed load at ${RATE} requests/s for ${SECONDS} s`, () => {
                 latencies.set(t.kind, list);
               }
             })
-            .catch((e: Error) => void errors.push(`${t.kind}: ${e.message}`))
+            .catch((e: Error) => {
+              errors.push(`${t.kind}: ${e.message}`);
+              errorTimes.push((scheduled - measuredStart) / 1000);
+            })
             .finally(() => {
               inFlight--;
               completed++;
@@ -157,7 +166,9 @@ describe(`mixed load at ${RATE} requests/s for ${SECONDS} s`, () => {
     report("load", `${measuredCount} requests at ${RATE}/s scheduled over ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up; sent in ${sendSeconds.toFixed(1)} s (${(measuredCount / sendSeconds).toFixed(0)}/s achieved), max ${maxInFlight} in flight, ${completed} answered`);
     for (const [kind, ms] of [...latencies.entries()].sort()) report("load", `${kind}: ${fmt(percentiles(ms))}`);
     report("load", `all: ${fmt(percentiles(all))}`);
-    report("load", `errors: ${errors.length}${errors.length ? ` — ${errors.slice(0, 5).join(" | ")}` : ""}`);
+    const span = errorTimes.length ? ` for requests scheduled at ${Math.min(...errorTimes).toFixed(1)}–${Math.max(...errorTimes).toFixed(1)} s` : "";
+    report("load", `errors: ${errors.length}${span}${errors.length ? ` — ${errors.slice(0, 5).join(" | ")}` : ""}`);
+    report("load", `machine load average (1 min): ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, on ${availableParallelism()} cores`);
     report("load", `index followed the chain: block ${blockBefore} → ${blockAfter}, ${lastTtl} registry transactions, the last one indexed`);
     const third = Math.max(1, Math.floor(rss.length / 3));
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

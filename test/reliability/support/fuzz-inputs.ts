@@ -222,13 +222,22 @@ export function send(base: string, req: FuzzRequest, agent: Agent, timeoutMs = 3
   });
 }
 
+/**
+ * A keep-alive agent that drops an idle socket after 4 s, before the servers' 5 s keep-alive timeout (Node's default,
+ * also Ponder's): reusing a socket the server is closing at that moment is a client-side race (ECONNRESET), not a
+ * server failure. (undici, which the indexer's healer uses, does the same by default.)
+ */
+export function keepAliveAgent(maxSockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets, timeout: 4_000 });
+}
+
 /** Runs `requests` with at most `concurrency` in flight; returns each response (or the socket error) in order. */
 export async function sendAll(
   base: string,
   requests: readonly FuzzRequest[],
   concurrency: number,
 ): Promise<(FuzzResponse | Error)[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const agent = keepAliveAgent(concurrency);
   const results: (FuzzResponse | Error)[] = new Array(requests.length);
   let next = 0;
   const worker = async () => {
