@@ -88,6 +88,28 @@ describe("LabelHealer", () => {
     expect((error as Error).message).toMatch(/^fake label source unreachable: \d+ attempts/);
   });
 
+  it("spends the whole retry budget: the last wait is cut to end on it", async () => {
+    let now = 0;
+    const delays: number[] = [];
+    const realNow = Date.now;
+    Date.now = () => now;
+    try {
+      const healer = new LabelHealer({
+        source: fakeSource({}, Number.POSITIVE_INFINITY),
+        warn: () => {},
+        sleep: async (ms) => {
+          delays.push(ms);
+          now += ms;
+        },
+        retry: { initialDelayMs: 100, maxDelayMs: 400, totalMs: 1_000 },
+      });
+      await expect(healer.heal(VITALIK)).rejects.toThrow(/unreachable: 5 attempts over 1 s/);
+    } finally {
+      Date.now = realNow;
+    }
+    expect(delays).toEqual([100, 200, 400, 300]);
+  });
+
   it("does not retry errors that are not transient", async () => {
     const source: LabelSource = {
       description: "bad source",

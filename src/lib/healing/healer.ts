@@ -5,7 +5,7 @@ import { LruCache } from "./lru";
 import type { LabelSource } from "./sources";
 
 export interface RetryPolicy {
-  /** Give up (and stop indexing) once retrying would pass this much time since the first failure. */
+  /** Keep retrying this long after the first failure (the last wait is cut to fit); then stop indexing. */
   totalMs: number;
   initialDelayMs: number;
   maxDelayMs: number;
@@ -208,7 +208,7 @@ export class LabelHealer {
       } catch (error) {
         if (!(error instanceof TransientLabelSourceError)) throw error;
         const elapsed = Date.now() - started;
-        if (elapsed + delay > this.retry.totalMs) {
+        if (elapsed >= this.retry.totalMs) {
           throw new LabelHealingError(
             `${this.source.description} unreachable: ${attempts} attempts over ${Math.round(elapsed / 1000)} s failed ` +
               `(last: ${error.message}). Indexing stops here rather than index names it cannot heal; start the ` +
@@ -216,9 +216,11 @@ export class LabelHealer {
             { cause: error },
           );
         }
+        // The last wait is cut to the budget, so the service gets its whole budget to come back.
+        const wait = Math.min(delay, this.retry.totalMs - elapsed);
         this.counters.retries += 1;
-        this.warn(`${error.message}; retrying in ${delay} ms (attempt ${attempts})`);
-        await this.sleep(delay);
+        this.warn(`${error.message}; retrying in ${wait} ms (attempt ${attempts})`);
+        await this.sleep(wait);
         delay = Math.min(delay * 2, this.retry.maxDelayMs);
       }
     }
