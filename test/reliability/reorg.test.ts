@@ -227,3 +227,67 @@ for (const database of DATABASES) {
     }
   });
 }
+
+describe("a reorg deeper than finality (Ponder: 30 blocks on a devnet chain)", () => {
+  // Ponder's own unfinalized window is 30 to 59 blocks (it finalizes in steps of 30), so 65 is beyond it whatever the
+  // phase; the guard stops at anything deeper than 30.
+  const DEPTH = 65;
+  let env: DevnetWithLabels;
+  let indexer: RunningIndexer;
+  let driver: ReorgDriver;
+
+  beforeAll(async () => {
+    env = await startDevnetWithLabels({ seed: 9, names: 12 });
+    driver = await ReorgDriver.connect(env.devnet.manifest);
+    indexer = await startIndexer({
+      manifestPath: env.devnet.manifestPath,
+      labelsServiceUrl: env.labelsUrl,
+      plugins: ["subgraph"],
+      database: "postgres",
+    });
+    await indexer.process.ready();
+    await waitForHead(indexer.url, await driver.head(), "initial sync");
+  }, 400_000);
+
+  afterAll(async () => {
+    await indexer?.stop();
+    await env?.stop();
+  });
+
+  it(`stops the indexer with a clear error (exit code 1) after a ${DEPTH}-block reorg`, async () => {
+    const [, , , , , , , ownerA, ownerB] = driver.accounts;
+    const shared = driver.freshLabel();
+    const fork = await driver.snapshot();
+    const a = await driver.playBranch({ tag: "deepA", blocks: DEPTH, ownNames: 1, sharedLabel: shared, owner: ownerA!, transferTo: ownerA! });
+    await waitForHead(indexer.url, a.head, "branch A");
+    await expectBranchVisible(indexer.url, a);
+    // The guard looks every 2 s: let it see A's head, so A's block 30 below it is the one it holds final.
+    await new Promise((r) => setTimeout(r, 5_000));
+
+    const child = indexer.process.child;
+    const exited = new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      else child.once("exit", (code) => resolve(code));
+    });
+    const started = Date.now();
+    await driver.revert(fork);
+    const b = await driver.playBranch({ tag: "deepB", blocks: DEPTH + 5, ownNames: 1, sharedLabel: shared, owner: ownerB!, transferTo: ownerB! });
+    const code = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), 60_000))]);
+    let serving = "";
+    if (code === "running") {
+      const shown = await readDomains(indexer.url, [...a.registered, ...b.registered].map((r) => r.node));
+      serving = `; /subgraph shows ${[...shown.values()].map((d) => `${d.name} (owner ${d.owner.id.slice(0, 8)})`).join(", ")}`;
+    }
+    const log = readFileSync(indexer.logFile, "utf8");
+    const ponderSaw = log.includes("Encountered unrecoverable");
+    report(
+      "reorg",
+      `beyond finality: fork at ${fork.block}, A ${fork.block + 1}-${a.head.number} (depth ${DEPTH}) indexed, B to ${b.head.number}; ` +
+        `indexer ${code === "running" ? "still running after 60 s" : `exited with code ${code} after ${Date.now() - started} ms`}; ` +
+        `Ponder's own "unrecoverable reorg" warning ${ponderSaw ? "logged" : "not logged"}${serving}`,
+    );
+    expect(code, "the indexer stops").toBe(1);
+    expect(log).toMatch(/Reorg deeper than finality on chain devnetRoot \(31337\): block \d+ was 0x[0-9a-f]{64} and is now/);
+    expect(log).toContain("reindex into a new DATABASE_SCHEMA");
+  }, 180_000);
+});

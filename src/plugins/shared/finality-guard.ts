@@ -1,0 +1,61 @@
+import { chainsOf, getConfig } from "../../config";
+import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../../lib/finality-guard";
+
+/*
+ * Runs the finality guard beside indexing. This file sits outside src/api, so Ponder loads it with the indexing
+ * functions: it runs in `ponder start` (the one writer) and never in API-only replicas (`ponder serve`).
+ */
+
+const CHECK_INTERVAL_MS = 2_000;
+const STARTED = Symbol.for("nameindex.finalityGuard");
+
+async function rpcBlock(url: string, tag: number | "latest"): Promise<{ number: number; hash: string } | null> {
+  const param = tag === "latest" ? "latest" : `0x${tag.toString(16)}`;
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [param, false] }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { result?: { number: string; hash: string } | null; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result ? { number: Number(body.result.number), hash: body.result.hash } : null;
+}
+
+function start(): void {
+  const globals = globalThis as Record<symbol, unknown>;
+  // `ponder dev` reloads indexing files; one guard per process.
+  if (globals[STARTED]) return;
+  globals[STARTED] = true;
+  const config = getConfig();
+  const chains: GuardedChain[] = chainsOf(config.namespace, config.plugins)
+    // A chain with an END_BLOCK is never followed at its head.
+    .filter((c) => !config.endBlocks.has(c.id) && config.rpcUrls.has(c.id))
+    .map((c) => ({ ...c, finality: ponderFinalityBlocks(c.id), block: (tag) => rpcBlock(config.rpcUrls.get(c.id)!, tag) }));
+  if (chains.length === 0) return;
+  const guard = new FinalityGuard(chains);
+  let checking = false;
+  const timer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    guard.check().finally(() => {
+      checking = false;
+    }).catch((error: unknown) => {
+      // RPC hiccups only delay the next look; a changed final block stops the process.
+      if (!(error instanceof ReorgBeyondFinalityError)) return;
+      clearInterval(timer);
+      console.error(error.message);
+      // Ponder shuts down gracefully on an uncaught error but exits 75 ("try again"); a restart would resume on the
+      // abandoned branch's final rows, so the exit code says it failed for good.
+      process.on("exit", () => {
+        process.exitCode = 1;
+      });
+      setImmediate(() => {
+        throw error;
+      });
+    });
+  }, CHECK_INTERVAL_MS);
+  timer.unref();
+}
+
+start();
