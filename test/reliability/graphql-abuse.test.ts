@@ -8,7 +8,7 @@ import { bySize, report } from "./support/scale";
 
 /** A rejection (or the introspection answer) slower than this means the server did real work for an abusive request. */
 const ANSWER_BOUND_MS = 2_000;
-const NORMAL_QUERIES = bySize({ ci: 300, full: 3_000 });
+const NORMAL_QUERIES = bySize({ ci: 300, full: 1_500 });
 const ABUSERS = 4;
 
 /*
