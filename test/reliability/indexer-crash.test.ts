@@ -52,11 +52,12 @@ function progressOf(s: Status | undefined, ends: Map<number, number>): number {
 }
 
 /**
- * The clean run is done once it is ready (backfill over), the ENS root chain is indexed to its head and the
- * checkpoints stopped moving (the L2 chains' checkpoints stay at their last event block). Its checkpoints are then
- * the target a crashed run must reach before its index is compared.
+ * The clean run is done once it is ready (backfill over) and its checkpoints stopped moving for 15 s. Not "every
+ * chain at its head": with omnichain ordering Ponder indexes a realtime block only once every chain has a block at
+ * least as late, and with no new blocks the chains stop at the earliest head timestamp. Its checkpoints are then the
+ * target a crashed run must reach exactly before its index is compared.
  */
-async function settle(indexer: RunningIndexer, rootHead: number): Promise<Status> {
+async function settle(indexer: RunningIndexer): Promise<Status> {
   await indexer.process.ready();
   let last = "";
   let stableSince = Date.now();
@@ -66,10 +67,10 @@ async function settle(indexer: RunningIndexer, rootHead: number): Promise<Status
         const s = await status(indexer);
         const text = JSON.stringify(s);
         if (text !== last) [last, stableSince] = [text, Date.now()];
-        return !!s && Object.values(s).some((c) => c.id === 31337 && c.block.number >= rootHead) && Date.now() - stableSince > 5_000;
+        return !!s && Date.now() - stableSince > 15_000;
       },
       180_000,
-      `root chain at its head (${rootHead}) and checkpoints settled`,
+      "checkpoints settled",
     ),
   );
   return JSON.parse(last) as Status;
@@ -109,7 +110,7 @@ describe("indexer crash recovery (SIGKILL during the backfill)", () => {
     const started = Date.now();
     const reference = await startIndexer(options("postgres"));
     try {
-      final = await settle(reference, heads.get(31337)!);
+      final = await settle(reference);
       cleanSeconds = (Date.now() - started) / 1000;
       ends = backfillEnds(reference.logFile, final);
       clean = await dumpPostgres(reference.env.DATABASE_URL!, reference.schema);
@@ -174,6 +175,6 @@ describe("indexer crash recovery (SIGKILL during the backfill)", () => {
       } finally {
         await indexer.stop();
       }
-    }, bySize({ ci: 420_000, full: 2_400_000 }));
+    }, bySize({ ci: 600_000, full: 3_000_000 }));
   }
 });
