@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { startIndexer, waitFor } from "../test/support/indexer-harness";
+import { startIndexer } from "../test/support/indexer-harness";
 
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
 const plugins = (process.env.BENCH_PLUGINS ?? "subgraph").split(",");
@@ -60,7 +60,8 @@ async function main(): Promise<void> {
         }
       }, 500);
       try {
-        await waitFor(async () => (await fetch(`${indexer.url}/ready`)).status === 200, 3_600_000, `${run} /ready`);
+        // ready() rejects as soon as the indexer exits, where polling /ready would wait out its timeout.
+        await indexer.process.ready();
         const seconds = (Date.now() - started) / 1000;
         peak = Math.max(peak, peakRssMb(pid));
         results.push({ run, events: await completedEvents(indexer.url), seconds, peakRssMb: peak });
