@@ -29,7 +29,8 @@ export function qualifyTables<T extends Executor>(db: T, schema: string, tableNa
     const chunks: SQL[] = [];
     for (let i = 0; i < parts.length; i++) {
       if (i % 2 === 0) chunks.push(sql.raw(parts[i]));
-      else chunks.push(sql`${compiled.params[Number(parts[i]) - 1]}`);
+      // sql.param keeps an array one parameter (`$1::text[]`); a bare `${array}` would expand it into a row `($1, $2)`.
+      else chunks.push(sql`${sql.param(compiled.params[Number(parts[i]) - 1])}`);
     }
     return db.execute(sql.join(chunks));
   };
