@@ -2,11 +2,15 @@
  * npm run bench:status — what monitoring costs: /api/indexing-status and /amirealtime under 32 and 64 concurrent
  * pollers (autocannon, loopback) against a live devnet index on PGlite, twice: while the indexer backfills (its
  * event loop busy indexing) and once it follows the chains' heads (a block a second per chain: the steady state).
+ * Each phase also measures Ponder's own /health, the floor any route of that process can reach, and the indexer's
+ * longest event-loop stall during each run (bench/event-loop-probe.cjs preloaded into it).
  *
  *   BENCH_DURATION=8 (seconds per run)  BENCH_NAMES=6000 (scenario size: the backfill must outlast its four runs)
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor, type RunningIndexer } from "../test/support/indexer-harness";
 
@@ -26,7 +30,9 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const NAMES = Number(process.env.BENCH_NAMES ?? 6000);
-const ROUTES = ["/api/indexing-status", "/amirealtime?maxWorstCaseDistance=600"];
+const ROUTES = ["/health", "/api/indexing-status", "/amirealtime?maxWorstCaseDistance=600"];
+// Ponder builds its indexes and settles right after the backfill; the steady state starts after that.
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 30) * 1000;
 const CONNECTIONS = [32, 64];
 
 interface Row {
@@ -34,6 +40,7 @@ interface Row {
   route: string;
   connections: number;
   result: AutocannonResult;
+  stallMs: number;
   note: string;
 }
 
@@ -45,14 +52,26 @@ async function omnichainStatus(indexer: RunningIndexer): Promise<string> {
 }
 
 /** Every route at every concurrency; the note says when the phase ended mid-run (the row then mixes both). */
-async function measure(indexer: RunningIndexer, phase: string, expected: string, rows: Row[]): Promise<void> {
+async function measure(indexer: RunningIndexer, probeLog: string, phase: string, expected: string, rows: Row[]): Promise<void> {
   for (const route of ROUTES) {
     for (const connections of CONNECTIONS) {
+      const from = Date.now();
       const result = await autocannon({ url: `${indexer.url}${route}`, connections, duration: DURATION });
+      const stallMs = longestStall(probeLog, from, Date.now());
       const after = await omnichainStatus(indexer);
-      rows.push({ phase, route, connections, result, note: after === expected ? "" : `${after} by the end` });
+      rows.push({ phase, route, connections, result, stallMs, note: after === expected ? "" : `${after} by the end` });
     }
   }
+}
+
+/** The indexer's longest event-loop stall between two times, from the probe's per-second lines. */
+function longestStall(probeLog: string, from: number, to: number): number {
+  let longest = 0;
+  for (const line of readFileSync(probeLog, "utf8").split("\n")) {
+    const [at, ms] = line.split(" ").map(Number);
+    if (at >= from && at <= to + 1_000) longest = Math.max(longest, ms);
+  }
+  return longest;
 }
 
 /** Answers by HTTP status; a run where none came back within its duration says so instead of printing 0 ms. */
@@ -65,30 +84,39 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const env = await startDevnetWithLabels({ seed: 1, names: NAMES, mineInterval: 1 });
   console.log(`devnet with ${NAMES} names up in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+  const probeDir = mkdtempSync(join(tmpdir(), "nameindex-bench-status-"));
+  const probeLog = join(probeDir, "event-loop.log");
   const indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
     plugins: ["subgraph", "registrars"],
     database: "pglite",
+    extraEnv: {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${join(import.meta.dirname, "event-loop-probe.cjs")}`.trim(),
+      EVENT_LOOP_PROBE_LOG: probeLog,
+    },
   });
   const rows: Row[] = [];
   try {
     await waitFor(async () => (await omnichainStatus(indexer)) === "omnichain-backfill", 300_000, "omnichain-backfill");
     console.log(`backfilling; load average ${loadavg()[0].toFixed(1)}`);
-    await measure(indexer, "backfill", "omnichain-backfill", rows);
+    await measure(indexer, probeLog, "backfill", "omnichain-backfill", rows);
     await waitFor(async () => (await omnichainStatus(indexer)) === "omnichain-following", 900_000, "omnichain-following");
-    console.log(`following; load average ${loadavg()[0].toFixed(1)}`);
-    await measure(indexer, "following", "omnichain-following", rows);
+    console.log(`following; settling ${SETTLE_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    console.log(`measuring the steady state; load average ${loadavg()[0].toFixed(1)}`);
+    await measure(indexer, probeLog, "following", "omnichain-following", rows);
   } finally {
     await indexer.stop();
     await env.stop();
+    rmSync(probeDir, { recursive: true, force: true });
   }
   console.log(
-    "\n| phase | route | connections | requests/s | p50 ms | p99 ms | max ms | errors | answered | note |\n|---|---|---|---|---|---|---|---|---|---|",
+    "\n| phase | route | connections | requests/s | p50 ms | p99 ms | max ms | errors | answered | indexer's longest event-loop stall ms | note |\n|---|---|---|---|---|---|---|---|---|---|---|",
   );
-  for (const { phase, route, connections, result: r, note } of rows) {
+  for (const { phase, route, connections, result: r, stallMs, note } of rows) {
     console.log(
-      `| ${phase} | ${route} | ${connections} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${r.errors} (${r.timeouts} timeouts) | ${statuses(r)} | ${note} |`,
+      `| ${phase} | ${route} | ${connections} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${r.errors} (${r.timeouts} timeouts) | ${statuses(r)} | ${stallMs} | ${note} |`,
     );
   }
   console.log(`\n${DURATION} s per run, loopback, the chains mining a block a second; load average ${loadavg()[0].toFixed(1)} on 2 cores`);
