@@ -5,7 +5,12 @@
  * Each phase also measures Ponder's own /health, the floor any route of that process can reach, and the indexer's
  * longest event-loop stall during each run (bench/event-loop-probe.cjs preloaded into it).
  *
+ * With BENCH_DATABASE=postgres the index lives in PostgreSQL (a fresh database) and a third phase measures an API-only
+ * replica (`ponder serve`) over it while the indexer keeps following: the deployment docs/operations.md recommends
+ * for latency-sensitive monitoring.
+ *
  *   BENCH_DURATION=8 (seconds per run)  BENCH_NAMES=6000 (scenario size: the backfill must outlast its four runs)
+ *   BENCH_DATABASE=pglite|postgres
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -34,6 +39,7 @@ const ROUTES = ["/health", "/api/indexing-status", "/amirealtime?maxWorstCaseDis
 // Ponder builds its indexes and settles right after the backfill; the steady state starts after that.
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 30) * 1000;
 const CONNECTIONS = [32, 64];
+const DATABASE = process.env.BENCH_DATABASE === "postgres" ? "postgres" : "pglite";
 
 interface Row {
   phase: string;
@@ -52,11 +58,18 @@ async function omnichainStatus(indexer: RunningIndexer): Promise<string> {
 }
 
 /** Every route at every concurrency; the note says when the phase ended mid-run (the row then mixes both). */
-async function measure(indexer: RunningIndexer, probeLog: string, phase: string, expected: string, rows: Row[]): Promise<void> {
+async function measure(
+  indexer: RunningIndexer,
+  probeLog: string,
+  phase: string,
+  expected: string,
+  rows: Row[],
+  targetUrl = indexer.url,
+): Promise<void> {
   for (const route of ROUTES) {
     for (const connections of CONNECTIONS) {
       const from = Date.now();
-      const result = await autocannon({ url: `${indexer.url}${route}`, connections, duration: DURATION });
+      const result = await autocannon({ url: `${targetUrl}${route}`, connections, duration: DURATION });
       const stallMs = longestStall(probeLog, from, Date.now());
       const after = await omnichainStatus(indexer);
       rows.push({ phase, route, connections, result, stallMs, note: after === expected ? "" : `${after} by the end` });
@@ -90,7 +103,7 @@ async function main(): Promise<void> {
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
     plugins: ["subgraph", "registrars"],
-    database: "pglite",
+    database: DATABASE,
     extraEnv: {
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${join(import.meta.dirname, "event-loop-probe.cjs")}`.trim(),
       EVENT_LOOP_PROBE_LOG: probeLog,
@@ -106,6 +119,12 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     console.log(`measuring the steady state; load average ${loadavg()[0].toFixed(1)}`);
     await measure(indexer, probeLog, "following", "omnichain-following", rows);
+    if (DATABASE === "postgres") {
+      const replica = await indexer.startReplica();
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      await measure(indexer, probeLog, "following, API replica", "omnichain-following", rows, replica.url);
+      await replica.stop();
+    }
   } finally {
     await indexer.stop();
     await env.stop();
@@ -119,7 +138,7 @@ async function main(): Promise<void> {
       `| ${phase} | ${route} | ${connections} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${r.errors} (${r.timeouts} timeouts) | ${statuses(r)} | ${stallMs} | ${note} |`,
     );
   }
-  console.log(`\n${DURATION} s per run, loopback, the chains mining a block a second; load average ${loadavg()[0].toFixed(1)} on 2 cores`);
+  console.log(`\nindex on ${DATABASE}; ${DURATION} s per run, loopback, the chains mining a block a second; load average ${loadavg()[0].toFixed(1)} on 2 cores`);
 }
 
 main().catch((error) => {
