@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDemoLabelSet, labelhashOf } from "../../labels-service/src/index";
 import { findFreePort } from "../../scripts/lib/ports";
 import { projectRoot, waitFor } from "../support/indexer-harness";
-import { badErrorBody, Fuzz, type FuzzResponse, Histogram, sendAll } from "./support/fuzz-inputs";
+import { badErrorBody, Fuzz, type FuzzRequest, type FuzzResponse } from "./support/fuzz-inputs";
 import { headBytes, labelsRequest, NODE_MAX_HEADER_BYTES } from "./support/fuzz-routes";
+import { runFuzz } from "./support/fuzz-run";
 import { bySize, report } from "./support/scale";
 
 const REQUESTS = bySize({ ci: 2_000, full: 20_000 });
@@ -52,34 +53,7 @@ describe("label service under hostile input", () => {
   it(`answers ${REQUESTS} generated requests without a 5xx, each error in the spec's shape`, async () => {
     const f = new Fuzz(SEED);
     const requests = Array.from({ length: REQUESTS }, () => labelsRequest(f));
-    const started = performance.now();
-    const responses = await sendAll(url, requests, CONCURRENCY);
-    const seconds = (performance.now() - started) / 1000;
-
-    const histogram = new Histogram();
-    const problems: string[] = [];
-    let slowest = 0;
-    responses.forEach((res, i) => {
-      const req = requests[i];
-      if (res instanceof Error) {
-        // Node's parser drops a connection whose request head passes 16 KiB (a 431 the client may not get to read).
-        if (headBytes(req) > NODE_MAX_HEADER_BYTES && /ECONNRESET|EPIPE/.test(res.message)) {
-          histogram.add(req.route, "reset(head>16KiB)");
-          return;
-        }
-        histogram.add(req.route, "socket-error");
-        problems.push(`${req.what}: ${res.message}`);
-        return;
-      }
-      histogram.add(req.route, res.status);
-      slowest = Math.max(slowest, res.ms);
-      const problem = check(req.method, res, req.expectStatus, headBytes(req));
-      if (problem) problems.push(`${req.what} → ${res.status}: ${problem}`);
-    });
-
-    report("fuzz-labels", `${REQUESTS} requests (seed ${SEED}, ${CONCURRENCY} at a time) in ${seconds.toFixed(1)} s, slowest ${slowest.toFixed(0)} ms`);
-    for (const line of histogram.lines()) report("fuzz-labels", line);
-    report("fuzz-labels", `${problems.length} problems${problems.length ? `: ${problems.slice(0, 10).join(" | ")}` : ""}`);
+    const { problems } = await runFuzz("fuzz-labels", url, requests, { concurrency: CONCURRENCY, seed: SEED, check });
     expect(problems.slice(0, 20)).toEqual([]);
     expect(output).not.toMatch(/unexpected error/);
   }, bySize({ ci: 180_000, full: 900_000 }));
@@ -94,10 +68,11 @@ describe("label service under hostile input", () => {
 });
 
 /** Why an answer breaks the rules, or undefined. */
-function check(method: string, res: FuzzResponse, expectStatus: number | undefined, headerBytes: number): string | undefined {
+function check(req: FuzzRequest, res: FuzzResponse): string | undefined {
+  const { method, expectStatus } = req;
   if (res.status >= 500) return "server error";
   // Node's parser rejects an oversized request head itself, before the app: a transport answer without a body.
-  if (res.status === 431) return headerBytes > NODE_MAX_HEADER_BYTES ? undefined : "431 for a request head under Node's limit";
+  if (res.status === 431) return headBytes(req) > NODE_MAX_HEADER_BYTES ? undefined : "431 for a request head under Node's limit";
   if (expectStatus !== undefined && res.status !== expectStatus) return `expected ${expectStatus}: ${res.body.slice(0, 200)}`;
   if (res.status >= 400 && method !== "HEAD") {
     const bad = badErrorBody(res, (b) => (b.status === "error" && b.errorCode === res.status ? b.error : undefined));

@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
-import { badErrorBody, Fuzz, type FuzzRequest, type FuzzResponse, Histogram, sendAll } from "./support/fuzz-inputs";
+import { badErrorBody, Fuzz, type FuzzRequest, type FuzzResponse } from "./support/fuzz-inputs";
 import { headBytes, NODE_MAX_HEADER_BYTES, restRequest } from "./support/fuzz-routes";
+import { runFuzz } from "./support/fuzz-run";
 import { bySize, report } from "./support/scale";
 
 const REQUESTS = bySize({ ci: 2_000, full: 20_000 });
@@ -38,31 +39,7 @@ describe("indexer REST routes under hostile input", () => {
   it(`answers ${REQUESTS} generated requests without a 5xx, each error in its route's shape`, async () => {
     const f = new Fuzz(SEED);
     const requests = Array.from({ length: REQUESTS }, () => restRequest(f, chainIds));
-    const started = performance.now();
-    const responses = await sendAll(indexer.url, requests, CONCURRENCY);
-    const seconds = (performance.now() - started) / 1000;
-
-    const histogram = new Histogram();
-    const problems: string[] = [];
-    let slowest = 0;
-    responses.forEach((res, i) => {
-      const req = requests[i];
-      if (res instanceof Error) {
-        // Node's parser drops a connection whose request head passes 16 KiB (a 431 the client may not get to read).
-        if (headBytes(req) > NODE_MAX_HEADER_BYTES && /ECONNRESET|EPIPE/.test(res.message)) return histogram.add(req.route, "reset(head>16KiB)");
-        histogram.add(req.route, "socket-error");
-        problems.push(`${req.what}: ${res.message}`);
-        return;
-      }
-      histogram.add(req.route, res.status);
-      slowest = Math.max(slowest, res.ms);
-      const problem = check(req, res);
-      if (problem) problems.push(`${req.method} ${req.what.slice(0, 200)} → ${res.status}: ${problem}`);
-    });
-
-    report("fuzz-rest", `${REQUESTS} requests (seed ${SEED}, ${CONCURRENCY} at a time) in ${seconds.toFixed(1)} s, slowest ${slowest.toFixed(0)} ms`);
-    for (const line of histogram.lines()) report("fuzz-rest", line);
-    report("fuzz-rest", `${problems.length} problems${problems.length ? `: ${problems.slice(0, 10).join(" | ")}` : ""}`);
+    const { problems } = await runFuzz("fuzz-rest", indexer.url, requests, { concurrency: CONCURRENCY, seed: SEED, check });
     expect(problems.slice(0, 20)).toEqual([]);
   }, bySize({ ci: 240_000, full: 1_200_000 }));
 

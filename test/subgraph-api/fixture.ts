@@ -1,4 +1,5 @@
 import { keccak256, labelhash, namehash, toHex } from "viem";
+import { seededRandom } from "../support/seeded-random";
 
 /*
  * A hand-made ENS-like dataset for the /subgraph layer, independent of the indexer: a root, TLDs, .eth
@@ -11,18 +12,6 @@ export type Rows = Record<string, Record<string, unknown>[]>;
 export const ROOT = `0x${"00".repeat(32)}`;
 export const ZERO_ADDRESS = `0x${"00".repeat(20)}`;
 export const ADDR_REVERSE = namehash("addr.reverse");
-
-/** A small deterministic PRNG (mulberry32), so fixtures and benchmarks are repeatable. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const account = (i: number) => `0x${(i + 1).toString(16).padStart(40, "0")}`;
 const txHash = (i: number) => keccak256(toHex(`tx${i}`));
@@ -41,7 +30,7 @@ export const GRACE = 90n * 24n * 3600n;
 export const BASE_TIME = 1_600_000_000n;
 
 export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions): Rows {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const pick = (n: number) => Math.floor(rand() * n);
   const rows: Rows = {
     domain: [],

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { findFreePort } from "../../../scripts/lib/ports";
+import { seededRandom } from "../../support/seeded-random";
 
 /*
  * A JSON-RPC proxy that misbehaves like a real provider on a share of calls: 5xx, JSON-RPC error bodies, 429 rate
@@ -38,18 +39,6 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** mulberry32: tiny, seedable, good enough to pick faults. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type JsonRpcRequest = { id?: unknown; method?: string };
 
 /** A JSON-RPC error per request of the (possibly batch) body: codes both Ponder and viem retry. */
@@ -59,7 +48,7 @@ function errorBody(parsed: JsonRpcRequest | JsonRpcRequest[] | undefined, code: 
 }
 
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   let faultRate = options.faultRate;
   const weightsOf = (w?: Partial<Record<FaultKind, number>>) => FAULT_KINDS.map((k) => w?.[k] ?? (w ? 0 : 1));
   let weights = weightsOf(options.weights);

@@ -1,22 +1,11 @@
 import { request as httpRequest, Agent } from "node:http";
+import { seededRandom } from "../../support/seeded-random";
 
 /*
  * Seeded hostile input for the fuzz tests: odd values, and requests built from them per route. Values are URL-ready
  * fragments (already percent-encoded where they must be), because the point is to send exactly these bytes: `fetch`
  * would normalize `../` and refuse lone surrogates, so requests go out through node:http with the path as given.
  */
-
-/** mulberry32: small, fast, and the same sequence for a seed on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class Fuzz {
   readonly random: () => number;

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { startLabelsServer, type LabelsServer } from "../../../labels-service/src/index";
 import { findFreePort } from "../../../scripts/lib/ports";
-import { prng } from "./fault-proxy";
+import { seededRandom } from "../../support/seeded-random";
 
 /*
  * The label service as the indexer sees it, on one fixed port, with a real label service behind it that can be
@@ -37,7 +37,7 @@ export interface LabelServiceFront {
 }
 
 export async function startLabelServiceFront(options: { dbPath: string; seed: number; port?: number }): Promise<LabelServiceFront> {
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   let backend: LabelsServer | undefined = await startLabelsServer({ dbPath: options.dbPath, port: 0, host: "127.0.0.1" });
   const backendPort = Number(new URL(backend.url).port);
   let mix: LabelFaultMix = {};
