@@ -1,13 +1,3 @@
-import { makeNameWrapperHandlers } from "../../../lib/ens-handlers/name-wrapper";
-import { isIndexed, on } from "../../shared/register";
+import { onNameWrapper } from "../../shared/name-wrapper-handlers";
 
-const C = "subgraph/NameWrapper";
-if (isIndexed(C)) {
-  const wrapper = makeNameWrapperHandlers({ managedName: "eth" });
-  on(`${C}:NameWrapped`, wrapper.nameWrapped);
-  on(`${C}:NameUnwrapped`, wrapper.nameUnwrapped);
-  on(`${C}:FusesSet`, wrapper.fusesSet);
-  on(`${C}:ExpiryExtended`, wrapper.expiryExtended);
-  on(`${C}:TransferSingle`, wrapper.transferSingle);
-  on(`${C}:TransferBatch`, wrapper.transferBatch);
-}
+onNameWrapper("subgraph/NameWrapper", () => "eth");

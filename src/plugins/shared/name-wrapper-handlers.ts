@@ -1,0 +1,17 @@
+import { makeNameWrapperHandlers } from "../../lib/ens-handlers/name-wrapper";
+import { isIndexed, on } from "./register";
+
+/**
+ * Registers every NameWrapper event of `contract` (ENS's and Lineanames' wrappers emit the same ones). The managed
+ * name is asked for only when the contract is indexed: a namespace without the datasource has none.
+ */
+export function onNameWrapper(contract: string, managedName: () => string): void {
+  if (!isIndexed(contract)) return;
+  const wrapper = makeNameWrapperHandlers({ managedName: managedName() });
+  on(`${contract}:NameWrapped`, wrapper.nameWrapped);
+  on(`${contract}:NameUnwrapped`, wrapper.nameUnwrapped);
+  on(`${contract}:FusesSet`, wrapper.fusesSet);
+  on(`${contract}:ExpiryExtended`, wrapper.expiryExtended);
+  on(`${contract}:TransferSingle`, wrapper.transferSingle);
+  on(`${contract}:TransferBatch`, wrapper.transferBatch);
+}
