@@ -1,12 +1,19 @@
 /*
- * npm run bench:graphql — /subgraph latency and throughput for five common queries over a seeded ~10,000-domain
- * index in PostgreSQL: p50/p99 and requests/s at 32 connections (autocannon), loopback only, bounded duration.
+ * npm run bench:graphql — /subgraph latency and throughput for five common queries, each with a realistic mix of up
+ * to 500 distinct variable sets: p50/p99 and requests/s at 32 connections (autocannon), loopback only, bounded
+ * duration, with the query-result cache on (the default; the mix's first pass misses, the rest hit) and off.
  *
- *   BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_SECOND_LEVEL=6500  SUBGRAPH_TEST_PG_URL=…
+ *   BENCH_SOURCE=fixture (default): a seeded ~10,000-domain index in PostgreSQL, served by /subgraph alone in a child
+ *     process (BENCH_SECOND_LEVEL=6500, SUBGRAPH_TEST_PG_URL=…).
+ *   BENCH_SOURCE=devnet: a real devnet (BENCH_NAMES=10000) indexed by `ponder start` on PGlite (the subgraph
+ *     plugin), benched through the indexer's own /subgraph once it is ready: an indexer with the cache, then one
+ *     with SUBGRAPH_QUERY_CACHE_MB=0.
+ *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32
  *
- * The server runs in a child process so that autocannon does not compete with it for the event loop.
+ * The server runs in another process than autocannon, which would otherwise compete with it for the event loop.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -16,7 +23,9 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Hono } from "hono";
 import pg from "pg";
 import { namehash } from "viem";
-import { createSubgraphApp } from "../src/api/subgraph";
+import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
+import { startDevnetWithLabels } from "../test/support/devnet-fixture";
+import { startIndexer } from "../test/support/indexer-harness";
 import { buildFixture, FIXTURE_HEAD } from "../test/subgraph-api/fixture";
 import { createTestDatabase, PG_URL } from "../test/subgraph-api/pg";
 
@@ -44,18 +53,21 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECOND_LEVEL = Number(process.env.BENCH_SECOND_LEVEL ?? 6500);
+const SOURCE = (process.env.BENCH_SOURCE ?? "fixture") as "fixture" | "devnet";
+const NAMES = Number(process.env.BENCH_NAMES ?? 10_000);
+const CACHE_MODES = (process.env.BENCH_CACHE ?? "both") === "both" ? ["on", "off"] : [process.env.BENCH_CACHE!];
+/** The API's default budget (SUBGRAPH_QUERY_CACHE_MB). */
+const CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Child mode: serve /subgraph over the given schema on a free loopback port and report it. */
+/** Child mode: serve /subgraph over the given schema on a free loopback port, cached at /on and uncached at /off. */
 async function serveChild(schemaName: string) {
   const pool = new pg.Pool({ connectionString: PG_URL, options: `-c search_path="${schemaName}"`, max: 16 });
+  const db = drizzle(pool);
+  const getMeta = async () => ({ block: FIXTURE_HEAD, deployment: "bench", hasIndexingErrors: false });
   const app = new Hono();
-  app.route(
-    "/subgraph",
-    createSubgraphApp({
-      db: drizzle(pool),
-      getMeta: async () => ({ block: FIXTURE_HEAD, deployment: "bench", hasIndexingErrors: false }),
-    }),
-  );
+  // The cache reads its head as the API does, from `_ponder_checkpoint` (one shared read per event-loop turn).
+  app.route("/on/subgraph", createSubgraphApp({ db, getMeta, cache: new QueryCache({ maxBytes: CACHE_BYTES, head: ponderHeadToken(db) }) }));
+  app.route("/off/subgraph", createSubgraphApp({ db, getMeta }));
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => {
     process.send!({ port: (server.address() as AddressInfo).port });
   });
@@ -75,28 +87,70 @@ interface Case {
   bodies: string[];
 }
 
-function cases(rows: ReturnType<typeof buildFixture>): Case[] {
-  const body = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
+/** What the five queries are asked about: names, owners, parents with children, resolvers and their domains. */
+interface Subjects {
+  names: string[];
+  owners: string[];
+  parents: string[];
+  resolvers: { id: string; domainId: string }[];
+  /** A parent with thousands of children (`eth`), asked every tenth time. */
+  bigParent: string;
+}
+
+function fixtureSubjects(rows: ReturnType<typeof buildFixture>): Subjects {
   const domains = rows.domain!;
-  const named = domains.filter((d) => typeof d.name === "string" && (d.name as string).endsWith(".eth"));
+  return {
+    names: domains.filter((d) => typeof d.name === "string" && (d.name as string).endsWith(".eth")).map((d) => d.name as string),
+    owners: [...new Set(domains.map((d) => d.ownerId as string))],
+    parents: domains.filter((d) => (d.subdomainCount as number) > 0).map((d) => d.id as string),
+    resolvers: rows.resolver!.map((r) => ({ id: r.id as string, domainId: r.domainId as string })),
+    bigParent: namehash("eth"),
+  };
+}
+
+/** The same subjects read from a real index through its /subgraph (up to 5,000 domains). */
+async function indexSubjects(url: string): Promise<Subjects> {
+  const domains: { id: string; name: string | null; owner: { id: string }; subdomainCount: number; resolver: { id: string } | null }[] = [];
+  for (let skip = 0; skip <= 4000; skip += 1000) {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `query($skip: Int) { domains(first: 1000, skip: $skip, orderBy: id) { id name owner { id } subdomainCount resolver { id } } }`,
+        variables: { skip },
+      }),
+    });
+    const page = ((await res.json()) as { data: { domains: typeof domains } }).data.domains;
+    domains.push(...page);
+    if (page.length < 1000) break;
+  }
+  const eth = namehash("eth");
+  return {
+    names: domains.filter((d) => d.name?.endsWith(".eth")).map((d) => d.name!),
+    owners: [...new Set(domains.map((d) => d.owner.id))],
+    parents: domains.filter((d) => d.subdomainCount > 0 && d.id !== eth).map((d) => d.id),
+    resolvers: domains.filter((d) => d.resolver).map((d) => ({ id: d.resolver!.id, domainId: d.id })),
+    bigParent: eth,
+  };
+}
+
+function cases(s: Subjects): Case[] {
+  const body = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
   const pick = <T>(list: T[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7919) % list.length]!);
-  const owners = [...new Set(domains.map((d) => d.ownerId as string))];
-  const parents = domains.filter((d) => (d.subdomainCount as number) > 0).map((d) => d.id as string);
-  const resolved = rows.resolver!;
 
   return [
     {
       name: "domain by name",
-      bodies: pick(named, 500).map((d) =>
+      bodies: pick(s.names, 500).map((name) =>
         body(
           `query($name: String!) { domains(where: { name: $name }) { id name labelName labelhash owner { id } resolver { id address } expiryDate registration { registrationDate expiryDate } } }`,
-          { name: d.name },
+          { name },
         ),
       ),
     },
     {
       name: "domains of an owner",
-      bodies: pick(owners, 500).map((o) =>
+      bodies: pick(s.owners, 500).map((o) =>
         body(
           `query($owner: String!) { domains(first: 100, where: { owner: $owner }, orderBy: name) { id name createdAt expiryDate } }`,
           { owner: o },
@@ -106,10 +160,10 @@ function cases(rows: ReturnType<typeof buildFixture>): Case[] {
     {
       name: "subdomains of a parent",
       // Mostly names with a few children; every tenth request is `eth`, with thousands.
-      bodies: pick(parents, 500).map((p, i) =>
+      bodies: pick(s.parents, 500).map((p, i) =>
         body(
           `query($id: ID!) { domain(id: $id) { name subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id name owner { id } } } }`,
-          { id: i % 10 === 0 ? namehash("eth") : p },
+          { id: i % 10 === 0 ? s.bigParent : p },
         ),
       ),
     },
@@ -124,7 +178,7 @@ function cases(rows: ReturnType<typeof buildFixture>): Case[] {
     },
     {
       name: "text-record lookup",
-      bodies: pick(resolved, 500).map((r) =>
+      bodies: pick(s.resolvers, 500).map((r) =>
         body(
           `query($domain: ID!, $resolver: String!) { domain(id: $domain) { name resolver { texts coinTypes } } textChangeds(first: 1, where: { resolver: $resolver, key: "avatar" }, orderBy: blockNumber, orderDirection: desc) { value } }`,
           { domain: r.domainId, resolver: r.id },
@@ -151,13 +205,48 @@ async function run(url: string, c: Case, duration: number) {
   return result;
 }
 
-async function main() {
+type Row = Record<string, string | number>;
+
+/** Benches every case against `url`; `cpuMs()` is the server's CPU time so far, in ms. */
+async function benchAll(url: string, list: Case[], cpuMs: () => Promise<number>, label: Record<string, string>): Promise<Row[]> {
+  // Check every query answers without errors before measuring it.
+  for (const c of list) {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: c.bodies[0] });
+    const json = (await res.json()) as { errors?: unknown };
+    if (res.status !== 200 || json.errors) throw new Error(`${c.name}: ${res.status} ${JSON.stringify(json)}`);
+  }
+  const table: Row[] = [];
+  for (const c of list) {
+    await run(url, c, 2); // warm-up: connections, plans, caches
+    const cpu0 = await cpuMs();
+    const r = await run(url, c, DURATION);
+    const cpuPerRequest = ((await cpuMs()) - cpu0) / Math.max(1, r.requests.total);
+    table.push({
+      ...label,
+      query: c.name,
+      "p50 ms": r.latency.p50,
+      "p99 ms": r.latency.p99,
+      "max ms": r.latency.max,
+      "req/s": Math.round(r.requests.average),
+      "server CPU ms/req": Number(cpuPerRequest.toFixed(3)),
+      "non-2xx": r.non2xx,
+      errors: r.errors + r.timeouts,
+      load: loadavg()[0].toFixed(1),
+    });
+  }
+  return table;
+}
+
+async function benchFixture(): Promise<Row[]> {
   const t0 = Date.now();
   const db = await createTestDatabase("sg_bench");
   let child: ChildProcess | undefined;
   try {
     const rows = buildFixture({ secondLevel: SECOND_LEVEL, accounts: 500 });
     await db.insert(rows);
+    await db.pool.query(`INSERT INTO _ponder_checkpoint VALUES ('anvil', 31337, '0', $1, '0')`, [
+      `${FIXTURE_HEAD.timestamp}${"31337".padStart(16, "0")}${String(FIXTURE_HEAD.number).padStart(16, "0")}${"9".repeat(33)}`,
+    ]);
     const events = Object.entries(rows)
       .filter(([t]) => !["domain", "account", "resolver", "registration", "wrapped_domain"].includes(t))
       .reduce((n, [, r]) => n + r.length, 0);
@@ -166,22 +255,13 @@ async function main() {
     );
 
     child = fork(fileURLToPath(import.meta.url), ["--serve", db.schemaName], {
-      execArgv: ["--import", "tsx"],
+      execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const port = await new Promise<number>((resolve, reject) => {
       child!.once("message", (m) => resolve((m as { port: number }).port));
       child!.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
     });
-    const url = `http://127.0.0.1:${port}/subgraph`;
-
-    // Check every query answers without errors before measuring it.
-    for (const c of cases(rows)) {
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: c.bodies[0] });
-      const json = (await res.json()) as { errors?: unknown };
-      if (res.status !== 200 || json.errors) throw new Error(`${c.name}: ${res.status} ${JSON.stringify(json)}`);
-    }
-
     const serverCpu = () =>
       new Promise<number>((resolve) => {
         child!.once("message", (m) => {
@@ -190,30 +270,11 @@ async function main() {
         });
         child!.send("cpu");
       });
-    const table: Record<string, string | number>[] = [];
-    for (const c of cases(rows)) {
-      await run(url, c, 2); // warm-up: connections, plans, caches
-      const cpu0 = await serverCpu();
-      const r = await run(url, c, DURATION);
-      const cpuPerRequest = ((await serverCpu()) - cpu0) / Math.max(1, r.requests.total);
-      table.push({
-        query: c.name,
-        "p50 ms": r.latency.p50,
-        "p99 ms": r.latency.p99,
-        "max ms": r.latency.max,
-        "req/s": Math.round(r.requests.average),
-        requests: r.requests.total,
-        "server CPU ms/req": Number(cpuPerRequest.toFixed(2)),
-        "non-2xx": r.non2xx,
-        errors: r.errors + r.timeouts,
-      });
+    const table: Row[] = [];
+    for (const mode of CACHE_MODES) {
+      table.push(...(await benchAll(`http://127.0.0.1:${port}/${mode}/subgraph`, cases(fixtureSubjects(rows)), serverCpu, { cache: mode })));
     }
-    console.log(
-      `\n/subgraph at ${CONNECTIONS} connections, ${DURATION} s per query (loopback, PostgreSQL ${PG_URL.replace(/\/\/.*@/, "//")}); load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")} on ${availableParallelism()} cores`,
-    );
-    console.table(table);
+    return table;
   } finally {
     if (child?.pid && child.connected) {
       const exited = new Promise((r) => child!.once("exit", r));
@@ -222,6 +283,74 @@ async function main() {
     }
     await db.drop();
   }
+}
+
+/** CPU time (user + system) of a process and its descendants, in ms (Linux /proc, 100 ticks per second). */
+function treeCpuMs(root: number): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  let total = 0;
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    total += stats.get(pid)?.ticks ?? 0;
+    for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
+  }
+  return total * 10;
+}
+
+async function benchDevnet(): Promise<Row[]> {
+  const t0 = Date.now();
+  const env = await startDevnetWithLabels({ seed: 1, names: NAMES });
+  console.log(`devnet of ${NAMES} names ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const table: Row[] = [];
+  try {
+    for (const mode of CACHE_MODES) {
+      const started = Date.now();
+      const indexer = await startIndexer({
+        manifestPath: env.devnet.manifestPath,
+        labelsServiceUrl: env.labelsUrl,
+        plugins: ["subgraph"],
+        database: "pglite",
+        extraEnv: mode === "off" ? { SUBGRAPH_QUERY_CACHE_MB: "0" } : {},
+      });
+      try {
+        await indexer.process.ready();
+        console.log(`indexer (cache ${mode}) ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        const url = `${indexer.url}/subgraph`;
+        const pid = indexer.process.child.pid!;
+        table.push(...(await benchAll(url, cases(await indexSubjects(url)), async () => treeCpuMs(pid), { cache: mode })));
+      } finally {
+        await indexer.stop();
+      }
+    }
+  } finally {
+    await env.stop();
+  }
+  return table;
+}
+
+async function main() {
+  const table = SOURCE === "devnet" ? await benchDevnet() : await benchFixture();
+  const where =
+    SOURCE === "devnet"
+      ? `a ${NAMES}-name devnet indexed by ponder start on PGlite (its own /subgraph)`
+      : `PostgreSQL ${PG_URL.replace(/\/\/.*@/, "//")} fixture`;
+  console.log(
+    `\n/subgraph at ${CONNECTIONS} connections, ${DURATION} s per query, loopback, ${where}; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${availableParallelism()} cores`,
+  );
+  console.table(table);
 }
 
 if (process.argv[2] === "--serve") {

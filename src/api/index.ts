@@ -22,7 +22,7 @@ import { resolutionSettings } from "./resolution/settings";
 import { openApiDocument } from "./openapi/document";
 import { qualifyTables } from "./pglite-safe-db";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
-import { createSubgraphApp } from "./subgraph";
+import { createSubgraphApp, ponderHeadToken, QueryCache } from "./subgraph";
 
 const config = getConfig();
 exposeOnPonderMetrics();
@@ -55,7 +55,11 @@ app.get("/", (c) => c.html(STATUS_PAGE_HTML));
 const openApi = openApiDocument({ version: NAMEINDEX_VERSION, indexedChainIds: [...config.rpcUrls.keys()].sort((a, b) => a - b) });
 app.get("/openapi.json", (c) => c.json(openApi));
 app.route("/api/config", configRoutes());
-app.route("/subgraph", createSubgraphApp({ db, publicClients }));
+const subgraphCache =
+  config.subgraphQueryCacheBytes > 0
+    ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: ponderHeadToken(db) })
+    : undefined;
+app.route("/subgraph", createSubgraphApp({ db, publicClients, cache: subgraphCache }));
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));

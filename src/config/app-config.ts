@@ -23,6 +23,8 @@ export interface AppConfig {
   /** How long healing retries an unreachable label source before it stops indexing (LABELS_RETRY_BUDGET_MS). */
   labelsRetryBudgetMs: number;
   isSubgraphCompatible: boolean;
+  /** Bytes the /subgraph query-result cache may hold (SUBGRAPH_QUERY_CACHE_MB); 0 is off. */
+  subgraphQueryCacheBytes: number;
   port: number;
   /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
   publicApiUrl: string | undefined;
@@ -103,6 +105,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     labelSet,
     labelsRetryBudgetMs: e.LABELS_RETRY_BUDGET_MS,
     isSubgraphCompatible,
+    subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,
     labelsPort: e.LABELS_PORT,

@@ -73,6 +73,12 @@ export const envSchema = z.object({
     .min(1_000, "must be at least 1000 (ms)")
     .default(DEFAULT_RETRY.totalMs),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
+  SUBGRAPH_QUERY_CACHE_MB: z.coerce
+    .number({ message: "must be a number of megabytes (0 turns the cache off)" })
+    .int("must be a whole number of megabytes")
+    .min(0, "must be 0 (off) or more megabytes")
+    .max(65_536, "must be at most 65536 (MB)")
+    .default(64),
   DEVNET_MANIFEST: z.string().min(1).default(".devnet/manifest.json"),
   PUBLIC_API_URL: z.string().url("must be the URL clients use to reach this API").optional(),
   INDEXER_URL: z.string().url("must be the indexer's URL, e.g. http://10.0.0.5:42069").optional(),

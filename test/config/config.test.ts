@@ -155,6 +155,16 @@ describe("environment validation", () => {
     expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, LABELS_RETRY_BUDGET_MS: "5000" }).labelsRetryBudgetMs).toBe(5_000);
   });
 
+  it("sizes the /subgraph query cache in megabytes: on by default, 0 turns it off", () => {
+    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc }).subgraphQueryCacheBytes).toBe(64 * 1024 * 1024);
+    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: "0" }).subgraphQueryCacheBytes).toBe(0);
+    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: "8" }).subgraphQueryCacheBytes).toBe(8 * 1024 * 1024);
+    for (const bad of ["-1", "1.5", "lots"]) {
+      const [problem] = problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: bad });
+      expect(problem).toMatch(/^SUBGRAPH_QUERY_CACHE_MB: must be/);
+    }
+  });
+
   it("treats empty variables as unset and applies the documented defaults", () => {
     const manifest = writeManifest(fullDevnet);
     const config = buildConfig({ DEVNET_MANIFEST: manifest, PORT: "", DATABASE_URL: "" });

@@ -71,14 +71,24 @@ async function waitForHead(url: string, head: BlockRef, what: string): Promise<n
   return Date.now() - started;
 }
 
+const domainsQuery = (ids: string[]) =>
+  `{ domains(first: 1000, where: { id_in: [${ids.map((id) => JSON.stringify(id)).join(",")}] }) {
+        id name owner { id } resolver { address texts } resolvedAddress { id } registration { registrant { id } } } }`;
+
 async function readDomains(url: string, ids: string[]): Promise<Map<string, DomainView>> {
-  const list = ids.map((id) => JSON.stringify(id)).join(",");
-  const data = await subgraph<{ domains: DomainView[] }>(
-    url,
-    `{ domains(first: 1000, where: { id_in: [${list}] }) {
-        id name owner { id } resolver { address texts } resolvedAddress { id } registration { registrant { id } } } }`,
-  );
+  const data = await subgraph<{ domains: DomainView[] }>(url, domainsQuery(ids));
   return new Map(data.domains.map((d) => [d.id, d]));
+}
+
+/** Asks until /subgraph answers `query` from its query-result cache (a block indexed in between starts it over). */
+async function expectCached(url: string, query: string): Promise<void> {
+  const seen: (string | null)[] = [];
+  for (let i = 0; i < 5 && seen.at(-1) !== "hit"; i++) {
+    const res = await fetch(`${url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    await res.arrayBuffer();
+    seen.push(res.headers.get("x-subgraph-cache"));
+  }
+  expect(seen.at(-1), `cache outcomes ${seen.join(", ")}`).toBe("hit");
 }
 
 /** TextChanged events with this key (each branch writes its own key), as "node key=value". */
@@ -174,12 +184,17 @@ for (const database of DATABASES) {
           const tA = await waitForHead(indexer.url, a.head, `round ${i} branch A`);
           await expectBranchVisible(indexer.url, a);
 
+          // The query expectBranchGone repeats after the reorg, cached now at A's head: it must not be served on B.
+          await expectCached(indexer.url, domainsQuery(a.registered.map((r) => r.node)));
+
           const reorgsBefore = reorgsLogged(indexer).length;
           await driver.revert(fork);
           // B first reaches A's height: Ponder sees another block at a number it indexed (and /subgraph's _meta must
           // name B's block there, not a remembered hash of A's), then B grows past A.
           const b = await driver.playBranch({ tag: `B${i}`, blocks: round.depthA, ownNames: 2, sharedLabel: shared, owner: ownerB!, transferTo: other! });
           const tSame = await waitForHead(indexer.url, b.head, `round ${i} branch B at A's height`);
+          // Same block number as A's head, another branch: nothing cached at A's head may answer.
+          await expectBranchGone(indexer.url, a, b);
           b.head = await driver.extend(round.blocksB - round.depthA);
           const tB = tSame + (await waitForHead(indexer.url, b.head, `round ${i} branch B`));
           await expectBranchGone(indexer.url, a, b);

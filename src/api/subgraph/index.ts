@@ -16,6 +16,7 @@ import {
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { type CacheOutcome, type QueryCache, stableJson } from "./cache";
 import { SubgraphQueryError } from "./errors";
 import { checkDocumentLimits, checkDocumentShape, type DocumentLimits, LenientVariablesInAllowedPositionRule, type ShapeLimits } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
@@ -26,6 +27,7 @@ import { buildSubgraphSchema, type SubgraphContext, type SubgraphLimits, type Su
 export type { SubgraphDb } from "./loader";
 export type { SubgraphMeta, BlockRef } from "./schema";
 export { ponderCheckpointMeta } from "./meta";
+export { QueryCache, ponderHeadToken } from "./cache";
 
 /*
  * /subgraph: The Graph's query API for the ENS subgraph's entities, served from our tables.
@@ -47,6 +49,8 @@ export interface SubgraphOptions {
   limits?: Partial<Limits>;
   /** Called with unexpected (non-query) errors; they reach the client as "Internal error". */
   onError?: (error: unknown) => void;
+  /** Query-result cache (cache.ts), e.g. `new QueryCache({ maxBytes, head: ponderHeadToken(db) })`; off when absent. */
+  cache?: QueryCache;
 }
 
 export interface Limits extends SubgraphLimits, DocumentLimits {
@@ -91,6 +95,10 @@ export interface SubgraphResponse {
   body: { data?: unknown; errors?: GraphQLFormattedError[] };
   /** SQL statements the request ran. */
   statements: number;
+  /** The body serialized, when the cache already holds it that way. */
+  json?: string;
+  /** How the query-result cache answered, when one is configured and the request reached it. */
+  cache?: CacheOutcome | "bypass";
 }
 
 const failure = (status: number, message: string): SubgraphResponse => ({
@@ -136,7 +144,7 @@ function jsonDepth(value: unknown): number {
   return max;
 }
 
-type Prepared = { document: DocumentNode } | { errors: GraphQLFormattedError[] };
+type Prepared = { document: DocumentNode; normalized?: string } | { errors: GraphQLFormattedError[] };
 
 /**
  * Parsed and validated documents by query text. Clients send the same few query texts with different variables,
@@ -209,12 +217,58 @@ export async function executeSubgraphRequest(
   if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
   const { document } = prepared;
   const vars = (variables ?? {}) as Record<string, unknown>;
-  const limitErrors = checkDocumentLimits(schema, document, operationName as string | undefined, vars, limits);
+  const opName = (operationName ?? undefined) as string | undefined;
+
+  if (options.cache && !introspectionOnly(document, opName)) {
+    const cache = options.cache;
+    let head: string | undefined;
+    try {
+      head = await cache.head();
+    } catch (e) {
+      // No head to key on (the checkpoint table is unreadable): answer uncached rather than risk a stale answer.
+      (options.onError ?? ((err) => console.error("[subgraph] query cache:", err)))(e);
+    }
+    if (head !== undefined) {
+      // The shape limits are part of `prepare`'s key and the other limits are fixed per app (and per cache), so an
+      // answer cached for this document, operation and variables already passed checkDocumentLimits.
+      prepared.normalized ??= print(document);
+      const key = `${opName ?? ""}\n${stableJson(vars)}\n${prepared.normalized}`;
+      const { result, outcome } = await cache.run(head, key, async () => {
+        const r = await executeDocument(schema, document, opName, vars, limits, options);
+        const json = JSON.stringify(r.body);
+        return { ...r, json, cacheable: r.status === 200 && !r.body.errors };
+      });
+      if ("body" in result) return { ...result, cache: outcome };
+      const { json } = result;
+      return {
+        status: 200,
+        json,
+        get body() {
+          return JSON.parse(json) as SubgraphResponse["body"];
+        },
+        statements: 0,
+        cache: outcome,
+      };
+    }
+  }
+  const r = await executeDocument(schema, document, opName, vars, limits, options);
+  return options.cache ? { ...r, cache: "bypass" } : r;
+}
+
+async function executeDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  vars: Record<string, unknown>,
+  limits: Limits,
+  options: SubgraphOptions & { getMeta: () => Promise<SubgraphMeta> },
+): Promise<SubgraphResponse> {
+  const limitErrors = checkDocumentLimits(schema, document, operationName, vars, limits);
   if (limitErrors.length > 0) {
     return { status: 200, body: { errors: limitErrors.map((e) => e.toJSON()) }, statements: 0 };
   }
 
-  const introspectionKey = introspectionOnly(document, operationName as string | undefined)
+  const introspectionKey = introspectionOnly(document, operationName)
     ? `${print(document)}\n${JSON.stringify(vars)}\n${String(operationName)}`
     : undefined;
   const known = introspectionKey === undefined ? undefined : introspectionAnswers.get(introspectionKey);
@@ -234,7 +288,7 @@ export async function executeSubgraphRequest(
       schema,
       document,
       variableValues: vars,
-      operationName: operationName as string | undefined,
+      operationName,
       contextValue: context,
     });
   } catch (e) {
@@ -310,10 +364,9 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
 
   const respond = async (request: SubgraphRequest) => {
     const r = await executeSubgraphRequest(request, resolved);
-    return new Response(JSON.stringify(r.body), {
-      status: r.status,
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
+    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+    if (r.cache) headers["x-subgraph-cache"] = r.cache;
+    return new Response(r.json ?? JSON.stringify(r.body), { status: r.status, headers });
   };
 
   const get = async (c: Context) => {

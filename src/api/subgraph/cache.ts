@@ -1,0 +1,174 @@
+import { sql } from "drizzle-orm";
+import type { SubgraphDb } from "./loader";
+
+/*
+ * The /subgraph query-result cache, after graph-node's (GRAPH_QUERY_CACHE_BLOCKS / GRAPH_QUERY_CACHE_MAX_MEM and its
+ * "herd" cache): an answer is kept for the indexed head it was computed at and served only while that is still the
+ * head; concurrent identical queries share one execution. We serve only the head (a `block:` naming another block is
+ * an error), so one generation is kept, like graph-node's default of one block: a new head empties the cache.
+ *
+ * The head is a token read from Ponder's `_ponder_checkpoint`: every chain's latest checkpoint and the row's `xmin`
+ * (the transaction that last wrote it). Ponder rewrites the row in the same transaction as every block it indexes,
+ * so the token changes with each indexed block, and also when a reorg brings a block with the same number (and even
+ * the same checkpoint string) on another branch: that block's transaction writes the row again, with a new xmin. So
+ * no answer computed on an abandoned branch is served once the new branch's first block is indexed. (Ponder reverts
+ * the abandoned rows in a transaction of its own and writes the checkpoint with the new branch's first block, a few
+ * milliseconds later; in between, a cached answer still shows the old head's data, as `_meta` still names it.)
+ *
+ * Reading the token is one small SELECT, shared by every request that arrives in the same turn of the event loop
+ * (it starts after all of them arrived, so none can miss a block committed before it asked).
+ */
+
+export interface QueryCacheOptions {
+  /** Bytes of cached answers (keys and JSON bodies, counted as UTF-16) the cache may hold. */
+  maxBytes: number;
+  /** The indexed head's token; a different token means other data. */
+  head: () => Promise<string>;
+}
+
+export type CacheOutcome = "hit" | "miss" | "shared";
+
+interface Entry {
+  json: string;
+  bytes: number;
+}
+
+/** A cached answer: its serialized body (never an error). */
+export interface CachedAnswer {
+  json: string;
+  outcome: CacheOutcome;
+}
+
+/** Per-entry overhead beyond the key and body characters (Map slot, entry object, string headers). */
+const ENTRY_OVERHEAD = 128;
+
+export class QueryCache {
+  private generation: string | undefined;
+  private entries = new Map<string, Entry>();
+  private inflight = new Map<string, Promise<unknown>>();
+  private bytesUsed = 0;
+  private readonly probe: () => Promise<string>;
+  /** Counters for tests and operators. */
+  readonly stats = { hits: 0, misses: 0, shared: 0, evictions: 0, flushes: 0 };
+
+  constructor(private readonly options: QueryCacheOptions) {
+    this.probe = coalesce(options.head);
+  }
+
+  get bytes(): number {
+    return this.bytesUsed;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The current head's token (one shared read per event-loop turn). */
+  head(): Promise<string> {
+    return this.probe();
+  }
+
+  /**
+   * The answer for `key` at `head`: from the cache, from an identical request already running, or from `compute`.
+   * `compute` returns the serialized body and whether it may be kept (answers with errors are not).
+   */
+  async run<T extends { json: string; cacheable: boolean }>(
+    head: string,
+    key: string,
+    compute: () => Promise<T>,
+  ): Promise<{ result: T | CachedAnswer; outcome: CacheOutcome }> {
+    if (head !== this.generation) this.flush(head);
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Refresh its place: the map iterates oldest first, which is what gets evicted.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.stats.hits++;
+      return { result: { json: entry.json, outcome: "hit" }, outcome: "hit" };
+    }
+    const herdKey = `${head}\n${key}`;
+    const running = this.inflight.get(herdKey) as Promise<T> | undefined;
+    if (running) {
+      this.stats.shared++;
+      return { result: await running, outcome: "shared" };
+    }
+    this.stats.misses++;
+    const promise = compute();
+    this.inflight.set(herdKey, promise);
+    try {
+      const result = await promise;
+      // Kept only if the head has not moved on meanwhile: an answer for an older head is never served again.
+      if (result.cacheable && this.generation === head) this.store(key, result.json);
+      return { result, outcome: "miss" };
+    } finally {
+      this.inflight.delete(herdKey);
+    }
+  }
+
+  private flush(head: string) {
+    if (this.entries.size > 0) this.stats.flushes++;
+    this.generation = head;
+    this.entries.clear();
+    this.bytesUsed = 0;
+  }
+
+  private store(key: string, json: string) {
+    const bytes = 2 * (key.length + json.length) + ENTRY_OVERHEAD;
+    // One answer may take at most a quarter of the budget, so a few huge answers cannot flush everything else.
+    if (bytes > this.options.maxBytes / 4) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytesUsed -= old.bytes;
+    }
+    this.entries.set(key, { json, bytes });
+    this.bytesUsed += bytes;
+    while (this.bytesUsed > this.options.maxBytes) {
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.entries.delete(oldestKey);
+      this.bytesUsed -= oldest.bytes;
+      this.stats.evictions++;
+    }
+  }
+}
+
+/**
+ * Shares one call of `read` among the callers of one event-loop turn. Each caller gets a read that started after it
+ * called, never one already in flight, so it sees everything committed before it asked.
+ */
+export function coalesce<T>(read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined;
+  return () => {
+    if (!next) {
+      next = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        // Later callers wait for a read of their own.
+        next = undefined;
+        return read();
+      });
+    }
+    return next;
+  };
+}
+
+const rowsOf = (r: unknown) =>
+  (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
+
+/** The head token from Ponder's `_ponder_checkpoint` (every chain's checkpoint and the transaction that wrote it). */
+export function ponderHeadToken(db: SubgraphDb): () => Promise<string> {
+  return async () => {
+    const rows = rowsOf(
+      await db.execute(
+        sql`SELECT string_agg(chain_id::text || ':' || latest_checkpoint || ':' || xmin::text, ',' ORDER BY chain_id) AS head FROM _ponder_checkpoint`,
+      ),
+    );
+    return String(rows[0]?.head ?? "");
+  };
+}
+
+/** JSON with object keys sorted, so `{a, b}` and `{b, a}` are one cache key. */
+export function stableJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+}
