@@ -1,0 +1,47 @@
+import { PGlite } from "@electric-sql/pglite";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/**
+ * How far V8 lets the heap grow past what survived the last full collection before it collects again, in percent.
+ * V8's own factor goes up to 4× on a machine with ≥16 GiB (a 4 GiB heap limit), and Ponder's backfill allocates
+ * fast enough to get it: a 10,000-name devnet's ~150 MiB of live data (code, ens-normalize's tables, the row cache,
+ * the event batch in flight) sat in a 400–480 MiB heap at the peak. 1.3× keeps the heap at ~1.3× its live data;
+ * it is a ratio, not a cap, so a mainnet index's heap (row cache up to PONDER_CACHE_BYTES) still grows as far as
+ * its data does, with a full collection every ~30% of growth (each one tens of milliseconds at devnet size,
+ * mostly on V8's background threads).
+ */
+export const HEAP_GROWING_PERCENT = 30;
+
+/**
+ * Memory settings for the `ponder start`/`ponder serve` process, applied from ponder.config.ts so that every way of
+ * starting it gets them (npm start, the harness, an operator's own `ponder start`) without a flag on the command
+ * line. V8 reads `--heap-growing-percent` each time it sets the next collection's limit, so it takes effect from
+ * inside the running process (flags that size the heap at start-up, such as `--max-old-space-size`, would not).
+ */
+export function tuneProcessMemory(database: "pglite" | "postgres"): void {
+  const state = globalThis as { nameindexMemoryTuned?: true };
+  if (state.nameindexMemoryTuned) return; // Ponder may evaluate ponder.config.ts more than once per process.
+  state.nameindexMemoryTuned = true;
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (database === "pglite") releaseClosedPglites();
+}
+
+/**
+ * `ponder start` opens PGlite twice: a throw-away instance for its "database diagnostic", closed at once, then the
+ * one it indexes with. Each holds a ~256 MiB WebAssembly heap, and V8 does not count that as pressure on its own
+ * heap, so the closed one stayed resident for the whole run (measured: external memory 520 MiB instead of 260,
+ * about a third of the process's peak RSS). One full collection right after a PGlite closes returns it before the
+ * next instance grows. Costs one GC (~0.1 s) per close.
+ */
+function releaseClosedPglites(): void {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  const proto = PGlite.prototype;
+  const close = proto.close;
+  proto.close = async function (this: PGlite) {
+    await close.call(this);
+    // After the caller has dropped its reference (it returns once close resolves).
+    setImmediate(gc);
+  };
+}
