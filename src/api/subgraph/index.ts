@@ -13,6 +13,7 @@ import {
   validate,
   VariablesInAllowedPositionRule,
 } from "graphql";
+import { IncomingMessage } from "node:http";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -354,25 +355,83 @@ function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
   };
 }
 
+/**
+ * Headers of every /subgraph answer. Browser apps (the ENS manager app, ensjs in a page) query subgraphs
+ * cross-origin; hono's cors middleware runs only for preflights, because on other requests it makes hono build the
+ * response twice (a default one for its header, then a merged copy), which costs more than a cached answer.
+ */
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "access-control-allow-origin": "*" } as const;
+
+const jsonResponse = (body: string, status: number, extra?: Record<string, string>) =>
+  new Response(body, { status, headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS });
+
+/** The Node.js request under @hono/node-server (Ponder's server), while its body is still unread. */
+function unreadNodeRequest(c: Context): IncomingMessage | undefined {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  return incoming instanceof IncomingMessage && !incoming.readableDidRead && !incoming.complete ? incoming : undefined;
+}
+
+/**
+ * Reads a Node.js request body as text, or undefined once it passes `maxBytes` (the rest is left unread). Reading
+ * the stream directly spares @hono/node-server building a WHATWG Request (abort signal, web stream) per request.
+ */
+function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  if (Number(incoming.headers["content-length"]) > maxBytes) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onError);
+      incoming.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        incoming.pause();
+        resolve(undefined);
+      } else {
+        chunks.push(chunk);
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error("the client closed the connection before sending the whole body"));
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onError);
+    incoming.on("close", onClose);
+  });
+}
+
 /** The Hono sub-app: GET `?query=` and POST JSON; a browser without a query gets the playground. */
 export function createSubgraphApp(options: SubgraphOptions): Hono {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const resolved = { ...options, getMeta: options.getMeta ?? defaultMeta(options) };
   const app = new Hono();
-  // Browser apps (the ENS manager app, ensjs in a page) query subgraphs cross-origin.
-  app.use("*", cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["content-type"] }));
+  const preflight = cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["content-type"] });
+  app.use("*", (c, next) => (c.req.method === "OPTIONS" ? preflight(c, next) : next()));
 
   const respond = async (request: SubgraphRequest) => {
     const r = await executeSubgraphRequest(request, resolved);
-    const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
-    if (r.cache) headers["x-subgraph-cache"] = r.cache;
-    return new Response(r.json ?? JSON.stringify(r.body), { status: r.status, headers });
+    return jsonResponse(r.json ?? JSON.stringify(r.body), r.status, r.cache ? { "x-subgraph-cache": r.cache } : undefined);
   };
 
   const get = async (c: Context) => {
     const query = c.req.query("query");
     if (query === undefined && (c.req.header("accept") ?? "").includes("text/html")) {
-      return c.html(PLAYGROUND_HTML);
+      return c.html(PLAYGROUND_HTML, 200, { "access-control-allow-origin": "*" });
     }
     return respond({
       query,
@@ -382,40 +441,49 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
   };
 
   // Checked while the body arrives (Content-Length first), not after buffering it: a client cannot make us hold a
-  // body of any size in memory just to be told it is too large.
-  const limitBody = bodyLimit({
-    maxSize: limits.maxBodyBytes,
-    onError: (c) => {
-      // The rest of the body is never read, so this connection cannot carry another request.
-      c.header("Connection", "close");
-      return c.json({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }, 413);
-    },
-  });
+  // body of any size in memory just to be told it is too large. The rest of the body is never read, so this
+  // connection cannot carry another request.
+  const tooLarge = () =>
+    jsonResponse(JSON.stringify({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }), 413, {
+      connection: "close",
+    });
+  const limitBody = bodyLimit({ maxSize: limits.maxBodyBytes, onError: tooLarge });
 
   const post = async (c: Context) => {
-    const text = await c.req.text();
+    const incoming = unreadNodeRequest(c);
+    let text: string;
+    if (incoming) {
+      const body = await readNodeBody(incoming, limits.maxBodyBytes);
+      if (body === undefined) return tooLarge();
+      text = body;
+    } else {
+      // Other runtimes (and app.request in tests): the WHATWG request, limited by hono's bodyLimit.
+      const limited = await limitBody(c, async () => {});
+      if (limited) return limited;
+      text = await c.req.text();
+    }
     // `application/graphql`: the body is the query itself.
     if ((c.req.header("content-type") ?? "").includes("application/graphql")) return respond({ query: text });
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return c.json({ errors: [{ message: "Request body is not valid JSON" }] }, 400);
+      return jsonResponse(JSON.stringify({ errors: [{ message: "Request body is not valid JSON" }] }), 400);
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
-      return c.json({ errors: [{ message: "Request body must be a JSON object with a `query`" }] }, 400);
+      return jsonResponse(JSON.stringify({ errors: [{ message: "Request body must be a JSON object with a `query`" }] }), 400);
     }
     return respond(body as SubgraphRequest);
   };
 
   app.get("/", get);
-  app.post("/", limitBody, post);
+  app.post("/", post);
   // Clients are configured with and without a trailing slash: serve `/subgraph/` too, nothing deeper.
   const slashOnly = (handler: (c: Context) => Promise<Response>) => (c: Context) =>
     // Not c.notFound(): mounted under Ponder, that is Ponder's plain-text 404; every error here is JSON.
-    c.req.path.endsWith("/") ? handler(c) : c.json({ message: "Not Found" }, 404);
+    c.req.path.endsWith("/") ? handler(c) : jsonResponse(JSON.stringify({ message: "Not Found" }), 404);
   app.get("/*", slashOnly(get));
-  app.post("/*", limitBody, slashOnly(post));
+  app.post("/*", slashOnly(post));
 
   return app;
 }
