@@ -8,7 +8,8 @@
  *   BENCH_SOURCE=devnet: a real devnet (BENCH_NAMES=10000) indexed by `ponder start` on PGlite (the subgraph
  *     plugin), benched through the indexer's own /subgraph once it is ready: an indexer with the cache, then one
  *     with SUBGRAPH_QUERY_CACHE_MB=0.
- *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32
+ *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_ONLY=<name part>
+ *   BENCH_CPU_PROF=<dir>: the fixture's server writes a V8 CPU profile there.
  *
  * The server runs in another process than autocannon, which would otherwise compete with it for the event loop.
  */
@@ -56,6 +57,8 @@ const SECOND_LEVEL = Number(process.env.BENCH_SECOND_LEVEL ?? 6500);
 const SOURCE = (process.env.BENCH_SOURCE ?? "fixture") as "fixture" | "devnet";
 const NAMES = Number(process.env.BENCH_NAMES ?? 10_000);
 const CACHE_MODES = (process.env.BENCH_CACHE ?? "both") === "both" ? ["on", "off"] : [process.env.BENCH_CACHE!];
+/** BENCH_ONLY=registrations: only the queries whose name contains this. */
+const ONLY = process.env.BENCH_ONLY;
 /** The API's default budget (SUBGRAPH_QUERY_CACHE_MB). */
 const CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -217,6 +220,7 @@ async function benchAll(url: string, list: Case[], cpuMs: () => Promise<number>,
   }
   const table: Row[] = [];
   for (const c of list) {
+    if (ONLY && !c.name.includes(ONLY)) continue;
     await run(url, c, 2); // warm-up: connections, plans, caches
     const cpu0 = await cpuMs();
     const r = await run(url, c, DURATION);
