@@ -32,30 +32,38 @@ export function setHealer(next: LabelHealer | undefined): void {
   healer = next;
 }
 
-let prefetcher: LabelPrefetcher | null | undefined;
+let prefetcher: { prefetcher: LabelPrefetcher; chainId: number; startBlock: bigint } | null | undefined;
 
 /**
- * Tells the healing module that the ENS root chain's handlers reached `block` (chain `chainId`). Over HTTP this
- * keeps a batch prefetch of upcoming registry labels ahead of indexing; with a local label database (a lookup is
- * a B-tree probe) or on other chains it does nothing.
+ * Over HTTP, the batch prefetch of the ENS root registries' upcoming labels; null with a local label database (a
+ * lookup is a B-tree probe) or without an ENS root chain.
  */
-export function noteIndexedBlock(chainId: number, block: bigint): void {
+function rootPrefetcher(): typeof prefetcher {
   if (prefetcher === undefined) {
     const config = getConfig();
     const root = config.namespace.datasources.ensroot;
     const rpcUrl = root ? config.rpcUrls.get(root.chain.id) : undefined;
-    const registries = [root?.contracts.RegistryOld?.address, root?.contracts.Registry?.address].filter(
-      (a): a is `0x${string}` => a !== undefined,
-    );
+    const registries = [root?.contracts.RegistryOld, root?.contracts.Registry].filter((c) => c?.address !== undefined);
     prefetcher =
       !config.labelsDbPath && root && rpcUrl && registries.length > 0
-        ? new LabelPrefetcher({ healer: getHealer(), rpcUrl, registries })
+        ? {
+            prefetcher: new LabelPrefetcher({ healer: getHealer(), rpcUrl, registries: registries.map((c) => c!.address!) }),
+            chainId: root.chain.id,
+            startBlock: BigInt(Math.min(...registries.map((c) => c!.startBlock))),
+          }
         : null;
-    prefetchChainId = root?.chain.id;
   }
-  if (prefetcher && chainId === prefetchChainId) prefetcher.notify(block);
+  return prefetcher;
 }
-let prefetchChainId: number | undefined;
+
+/**
+ * Tells the healing module that the ENS root chain's handlers reached `block` (chain `chainId`), so the prefetch
+ * stays ahead of indexing. On other chains it does nothing.
+ */
+export function noteIndexedBlock(chainId: number, block: bigint): void {
+  const root = rootPrefetcher();
+  if (root && chainId === root.chainId) root.prefetcher.notify(block);
+}
 
 /** Heals one labelhash with the process-wide healer: the label (verified) or null; throws LabelHealingError to stop. */
 export function healLabel(labelhash: Hex): Promise<string | null> {
@@ -75,4 +83,15 @@ export function healingMetrics(): HealingMetrics {
 export function warmUpHealing(): void {
   void getHealer().warmUp().catch(() => {});
   setTimeout(() => isNormalizedLabel("warmup"), 0).unref?.();
+}
+
+/**
+ * Over HTTP, starts prefetching the ENS root registries' first labels (from their start block) at start-up, for the
+ * plugin that indexes those registries. Fetched while Ponder starts and syncs, they are cached when the first
+ * events come; otherwise the first registry events wait for them inside Ponder's indexing transaction, which on
+ * PGlite also holds up every write of the sync.
+ */
+export function prefetchFirstRootLabels(): void {
+  const root = rootPrefetcher();
+  root?.prefetcher.notify(root.startBlock);
 }

@@ -1,6 +1,9 @@
 import { type Address, createPublicClient, type Hex, http, parseAbiItem } from "viem";
 import type { LabelHealer } from "./healer";
 
+/** At the chain head, how often the head is read again (instead of once per registry event). */
+const HEAD_REREAD_MS = 1_000;
+
 const NEW_OWNER = parseAbiItem("event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)");
 
 export interface LabelPrefetcherOptions {
@@ -27,6 +30,9 @@ export class LabelPrefetcher {
   private readonly ahead: bigint;
   private readonly warn: (message: string) => void;
   private next: bigint | undefined;
+  /** The chain head as last read, and when: once the prefetch has caught up with it, it is read again at most once a second. */
+  private head: bigint | undefined;
+  private headReadAt = 0;
   private running = false;
   private disabled = false;
 
@@ -37,11 +43,15 @@ export class LabelPrefetcher {
     this.warn = options.warn ?? ((message) => console.warn(message));
   }
 
-  /** The handlers are at `block`; fetch further ahead if the cache does not reach far enough. Never blocks. */
+  /**
+   * The handlers are at `block` (or, at start-up, will start there); fetch further ahead if the cache does not reach
+   * far enough. Blocks behind `block` are not fetched: their events are indexed already. Never blocks.
+   */
   notify(block: bigint): void {
     if (this.disabled || this.running) return;
-    this.next ??= block;
+    if (this.next === undefined || this.next < block) this.next = block;
     if (this.next > block + this.ahead) return;
+    if (this.head !== undefined && this.next > this.head && Date.now() - this.headReadAt < HEAD_REREAD_MS) return;
     this.running = true;
     void this.fill(block).finally(() => {
       this.running = false;
@@ -50,7 +60,11 @@ export class LabelPrefetcher {
 
   private async fill(block: bigint): Promise<void> {
     try {
-      const head = await this.client.getBlockNumber({ cacheTime: 0 });
+      if (this.head === undefined || this.next! > this.head) {
+        this.head = await this.client.getBlockNumber({ cacheTime: 0 });
+        this.headReadAt = Date.now();
+      }
+      const head = this.head;
       while (this.next! <= block + this.ahead && this.next! <= head) {
         const from = this.next!;
         const to = from + this.window - 1n < head ? from + this.window - 1n : head;
