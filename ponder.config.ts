@@ -1,11 +1,14 @@
 import { createConfig } from "ponder";
 import { getConfig } from "./src/config";
+import { seedPgliteDirectory } from "./src/lib/pglite-template";
 import { tuneProcessMemory } from "./src/lib/process-memory";
 import { composeChains, composeContracts } from "./src/plugins/compose";
 
 const config = getConfig();
 
 tuneProcessMemory(config.database.kind);
+// A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/lib/pglite-template.ts).
+if (config.database.kind === "pglite") await seedPgliteDirectory(config.database.directory);
 
 export default createConfig({
   ordering: "omnichain",
