@@ -18,21 +18,24 @@ function idOf(context: IndexingContext, event: IndexedEvent<NodeArgs>): string {
   return makeResolverId(handlerSettings(), context.chain.id, event.log.address, event.args.node);
 }
 
-/** Creates the Resolver if missing and applies `changes` (a function of the current row for list fields). */
+/**
+ * Creates the Resolver if missing and applies `changes` (a function of the current row for list fields). One
+ * store call (an upsert) rather than a find and then an insert or update.
+ */
 async function upsertResolver(
   context: IndexingContext,
   event: IndexedEvent<NodeArgs>,
   changes: (row: typeof schema.resolver.$inferSelect | null) => Partial<typeof schema.resolver.$inferInsert>,
 ) {
-  const id = idOf(context, event);
-  const existing = await context.db.find(schema.resolver, { id });
-  if (existing) return context.db.update(schema.resolver, { id }).set(changes(existing));
-  return context.db.insert(schema.resolver).values({
-    id,
-    domainId: domainId(event.args.node),
-    address: event.log.address.toLowerCase() as Address,
-    ...changes(null),
-  });
+  return context.db
+    .insert(schema.resolver)
+    .values({
+      id: idOf(context, event),
+      domainId: domainId(event.args.node),
+      address: event.log.address.toLowerCase() as Address,
+      ...changes(null),
+    })
+    .onConflictDoUpdate((row) => changes(row));
 }
 
 export async function addrChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; a: Address }>) {
