@@ -7,19 +7,40 @@ import { healingMetrics } from "./healing";
  */
 export const nameindexRegistry = new client.Registry();
 
-export const handlerSeconds = new client.Counter({
-  name: "nameindex_handler_seconds_total",
-  help: "Wall time spent in event handlers, per plugin",
-  labelNames: ["plugin"],
-  registers: [nameindexRegistry],
-});
+/** A plugin's handled events and their wall time, kept in plain numbers and read at scrape time. */
+export interface HandlerTotals {
+  events: number;
+  seconds: number;
+}
 
-export const handlerEvents = new client.Counter({
-  name: "nameindex_handler_events_total",
-  help: "Events handled, per plugin",
-  labelNames: ["plugin"],
-  registers: [nameindexRegistry],
-});
+const handlerTotals = new Map<string, HandlerTotals>();
+
+/**
+ * The totals a plugin's handlers add to, once per event. A labelled prom-client `inc` hashes its labels on every
+ * call (two per event were ~0.3 s of CPU per 70,000 events); these are plain additions.
+ */
+export function handlerTotalsOf(plugin: string): HandlerTotals {
+  let totals = handlerTotals.get(plugin);
+  if (!totals) handlerTotals.set(plugin, (totals = { events: 0, seconds: 0 }));
+  return totals;
+}
+
+/** A per-plugin counter whose values are read from `handlerTotals` at scrape time. */
+function handlerCounter(name: string, help: string, read: (totals: HandlerTotals) => number): void {
+  new client.Counter({
+    name,
+    help,
+    labelNames: ["plugin"],
+    registers: [nameindexRegistry],
+    collect() {
+      this.reset();
+      for (const [plugin, totals] of handlerTotals) this.inc({ plugin }, read(totals));
+    },
+  });
+}
+
+handlerCounter("nameindex_handler_seconds_total", "Wall time spent in event handlers, per plugin", (t) => t.seconds);
+handlerCounter("nameindex_handler_events_total", "Events handled, per plugin", (t) => t.events);
 
 /** A counter whose value is read from the healer's own counters at scrape time. */
 function healCounter(name: string, help: string, read: () => number): void {

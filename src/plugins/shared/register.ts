@@ -2,7 +2,7 @@ import { ponder } from "ponder:registry";
 import { getConfig } from "../../config";
 import type { IndexedEvent, IndexingContext } from "../../lib/ens-handlers/context";
 import { composeContracts } from "../compose";
-import { handlerEvents, handlerSeconds } from "../../lib/metrics";
+import { handlerTotalsOf } from "../../lib/metrics";
 
 let indexed: Set<string> | undefined;
 
@@ -28,14 +28,14 @@ type RawRegister = (
  */
 export function on<Args>(name: string, handler: (context: IndexingContext, event: IndexedEvent<Args>) => Promise<void>): void {
   if (NOOP) return void (ponder.on as unknown as RawRegister)(name, async () => {});
-  const plugin = name.slice(0, name.indexOf("/"));
+  const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
   (ponder.on as unknown as RawRegister)(name, async ({ event, context }) => {
     const started = performance.now();
     try {
       await handler(context, event as IndexedEvent<Args>);
     } finally {
-      handlerSeconds.inc({ plugin }, (performance.now() - started) / 1000);
-      handlerEvents.inc({ plugin });
+      totals.seconds += (performance.now() - started) / 1000;
+      totals.events += 1;
     }
   });
 }
