@@ -11,9 +11,23 @@ export const GRACE_PERIOD_SECONDS = 7_776_000n;
 /** ENSIP-1 namehash; encoded `[hash]` labels stand for their labelhash (viem's rule). */
 export { namehash };
 
+/**
+ * Subnodes computed lately: one registration's events (NewOwner, the registrar's Transfer and NameRegistered, the
+ * controller's event) ask for the same `(parent, labelhash)` one after another. Oldest out first past the bound.
+ */
+const recentSubnodes = new Map<string, Hex>();
+const RECENT_SUBNODES = 4096;
+
 /** The node of `labelhash` under `parentNode`: keccak256(parentNode ‖ labelhash). */
 export function makeSubnode(parentNode: Hex, labelhash: Hex): Hex {
-  return keccak256(concat([parentNode, labelhash]));
+  const key = parentNode + labelhash;
+  let node = recentSubnodes.get(key);
+  if (node === undefined) {
+    node = keccak256(concat([parentNode, labelhash]));
+    if (recentSubnodes.size >= RECENT_SUBNODES) recentSubnodes.delete(recentSubnodes.keys().next().value!);
+    recentSubnodes.set(key, node);
+  }
+  return node;
 }
 
 /** ERC-721/1155 token ids are the labelhash (base registrars) or the node (NameWrapper) as a uint256. */
