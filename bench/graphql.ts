@@ -8,6 +8,7 @@
  *   BENCH_SOURCE=devnet: a real devnet (BENCH_NAMES=10000) indexed by `ponder start` on PGlite (the subgraph
  *     plugin), benched through the indexer's own /subgraph once it is ready: an indexer with the cache, then one
  *     with SUBGRAPH_QUERY_CACHE_MB=0.
+ *   BENCH_ANALYZE=on|off|both (devnet): with PGlite's ANALYZE after the backfill (NAMEINDEX_PGLITE_ANALYZE=false: without).
  *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_ONLY=<name part>
  *   BENCH_CPU_PROF=<dir>: the fixture's server writes a V8 CPU profile there.
  *
@@ -26,7 +27,7 @@ import pg from "pg";
 import { namehash } from "viem";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { startIndexer } from "../test/support/indexer-harness";
+import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { buildFixture, FIXTURE_HEAD } from "../test/subgraph-api/fixture";
 import { createTestDatabase, PG_URL } from "../test/subgraph-api/pg";
 
@@ -57,6 +58,8 @@ const SECOND_LEVEL = Number(process.env.BENCH_SECOND_LEVEL ?? 6500);
 const SOURCE = (process.env.BENCH_SOURCE ?? "fixture") as "fixture" | "devnet";
 const NAMES = Number(process.env.BENCH_NAMES ?? 10_000);
 const CACHE_MODES = (process.env.BENCH_CACHE ?? "both") === "both" ? ["on", "off"] : [process.env.BENCH_CACHE!];
+/** BENCH_ANALYZE=on|off|both (devnet): PGlite's tables analyzed after the backfill (the default), or not. */
+const ANALYZE_MODES = (process.env.BENCH_ANALYZE ?? "on") === "both" ? ["on", "off"] : [process.env.BENCH_ANALYZE!];
 /** BENCH_ONLY=registrations: only the queries whose name contains this. */
 const ONLY = process.env.BENCH_ONLY;
 /** The API's default budget (SUBGRAPH_QUERY_CACHE_MB). */
@@ -319,22 +322,32 @@ async function benchDevnet(): Promise<Row[]> {
   const table: Row[] = [];
   try {
     for (const mode of CACHE_MODES) {
-      const started = Date.now();
-      const indexer = await startIndexer({
-        manifestPath: env.devnet.manifestPath,
-        labelsServiceUrl: env.labelsUrl,
-        plugins: ["subgraph"],
-        database: "pglite",
-        extraEnv: mode === "off" ? { SUBGRAPH_QUERY_CACHE_MB: "0" } : {},
-      });
-      try {
-        await indexer.process.ready();
-        console.log(`indexer (cache ${mode}) ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-        const url = `${indexer.url}/subgraph`;
-        const pid = indexer.process.child.pid!;
-        table.push(...(await benchAll(url, cases(await indexSubjects(url)), async () => treeCpuMs(pid), { cache: mode })));
-      } finally {
-        await indexer.stop();
+      for (const analyze of ANALYZE_MODES) {
+        const started = Date.now();
+        const indexer = await startIndexer({
+          manifestPath: env.devnet.manifestPath,
+          labelsServiceUrl: env.labelsUrl,
+          plugins: ["subgraph"],
+          database: "pglite",
+          extraEnv: {
+            ...(mode === "off" ? { SUBGRAPH_QUERY_CACHE_MB: "0" } : {}),
+            ...(analyze === "off" ? { NAMEINDEX_PGLITE_ANALYZE: "false" } : {}),
+          },
+        });
+        try {
+          await indexer.process.ready();
+          // The tables are analyzed within a few seconds of /ready: measure after that.
+          if (analyze === "on") {
+            await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 60_000, "ANALYZE");
+          }
+          console.log(`indexer (cache ${mode}, analyze ${analyze}) ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+          const url = `${indexer.url}/subgraph`;
+          const pid = indexer.process.child.pid!;
+          const label = { cache: mode, analyze };
+          table.push(...(await benchAll(url, cases(await indexSubjects(url)), async () => treeCpuMs(pid), label)));
+        } finally {
+          await indexer.stop();
+        }
       }
     }
   } finally {

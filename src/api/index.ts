@@ -10,7 +10,7 @@ import { getConfig } from "../config";
 import { exposeOnPonderMetrics } from "../lib/metrics";
 import { NAMEINDEX_VERSION } from "./config/public-config";
 import { configRoutes } from "./config/route";
-import { IndexingFactsGatherer } from "./indexing-status/gather";
+import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
 import { ponderCommon, syncGaugeReader } from "./indexing-status/sync-gauges";
@@ -21,6 +21,7 @@ import { resolutionRoutes } from "./resolution/route";
 import { resolutionSettings } from "./resolution/settings";
 import { openApiDocument } from "./openapi/document";
 import { qualifyTables } from "./pglite-safe-db";
+import { keepPgliteAnalyzed } from "./pglite-statistics";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "./subgraph";
 
@@ -40,6 +41,20 @@ const indexingStatus = new IndexingStatusService(
 // Warm and keep fresh from startup, so no poller waits for a gather; stopped when Ponder reloads or stops the API.
 const stopRefreshingStatus = indexingStatus.start();
 ponderCommon()?.apiShutdown?.add(stopRefreshingStatus);
+// `NAMEINDEX_PGLITE_ANALYZE=false` (diagnostics: `BENCH_ANALYZE=both npm run bench:graphql`) leaves them unanalyzed.
+if (config.database.kind === "pglite" && process.env.NAMEINDEX_PGLITE_ANALYZE !== "false") {
+  // PGlite has no autovacuum: give the API's queries planner statistics once the backfill is done (see the module).
+  const stopAnalyzing = keepPgliteAnalyzed({
+    db: ponderDb,
+    schema: config.databaseSchema,
+    tables: tableNames,
+    onAnalyze: (analyzed, ms) => console.log(`PGlite: analyzed ${analyzed.join(", ")} in ${Math.round(ms)} ms`),
+    onError: (error) => {
+      if (!isUndefinedTable(error)) console.warn(`PGlite: ANALYZE failed, retrying: ${(error as Error).message}`);
+    },
+  });
+  ponderCommon()?.apiShutdown?.add(stopAnalyzing);
+}
 
 const app = new Hono();
 

@@ -119,7 +119,7 @@ export function planChains(config: AppConfig): ChainPlan[] {
 }
 
 /** PostgreSQL's undefined_table (42P01), however deep the driver or query builder wrapped it. */
-function isUndefinedTable(error: unknown): boolean {
+export function isUndefinedTable(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
     if (e.code === "42P01" || (typeof e.message === "string" && /relation .* does not exist/.test(e.message))) return true;
   }
