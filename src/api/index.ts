@@ -42,7 +42,7 @@ const indexingStatus = new IndexingStatusService(
 const stopRefreshingStatus = indexingStatus.start();
 ponderCommon()?.apiShutdown?.add(stopRefreshingStatus);
 // `NAMEINDEX_PGLITE_ANALYZE=false` (diagnostics: `BENCH_ANALYZE=both npm run bench:graphql`) leaves them unanalyzed.
-if (config.database.kind === "pglite" && process.env.NAMEINDEX_PGLITE_ANALYZE !== "false") {
+if (config.database.kind === "pglite" && config.pgliteAnalyze) {
   // PGlite has no autovacuum: give the API's queries planner statistics once the backfill is done (see the module).
   const stopAnalyzing = keepPgliteAnalyzed({
     db: ponderDb,

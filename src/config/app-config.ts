@@ -25,6 +25,10 @@ export interface AppConfig {
   isSubgraphCompatible: boolean;
   /** Bytes the /subgraph query-result cache may hold (SUBGRAPH_QUERY_CACHE_MB); 0 is off. */
   subgraphQueryCacheBytes: number;
+  /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
+  noopHandlers: boolean;
+  /** NAMEINDEX_PGLITE_ANALYZE: keep the PGlite index's tables analyzed once the backfill is done (default true). */
+  pgliteAnalyze: boolean;
   port: number;
   /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
   publicApiUrl: string | undefined;
@@ -106,6 +110,8 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     labelsRetryBudgetMs: e.LABELS_RETRY_BUDGET_MS,
     isSubgraphCompatible,
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
+    noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
+    pgliteAnalyze: e.NAMEINDEX_PGLITE_ANALYZE,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,
     labelsPort: e.LABELS_PORT,

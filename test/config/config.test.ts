@@ -165,6 +165,17 @@ describe("environment validation", () => {
     }
   });
 
+  it("reads the diagnostic switches (no-op handlers, PGlite ANALYZE) as validated flags", () => {
+    const base = { NAMESPACE: "mainnet", ...mainnetRpc };
+    expect(buildConfig(base)).toMatchObject({ noopHandlers: false, pgliteAnalyze: true });
+    expect(buildConfig({ ...base, NAMEINDEX_NOOP_HANDLERS: "true", NAMEINDEX_PGLITE_ANALYZE: "false" })).toMatchObject({
+      noopHandlers: true,
+      pgliteAnalyze: false,
+    });
+    const [problem] = problemsOf({ ...base, NAMEINDEX_NOOP_HANDLERS: "yes" });
+    expect(problem).toMatch(/^NAMEINDEX_NOOP_HANDLERS: must be true or false/);
+  });
+
   it("treats empty variables as unset and applies the documented defaults", () => {
     const manifest = writeManifest(fullDevnet);
     const config = buildConfig({ DEVNET_MANIFEST: manifest, PORT: "", DATABASE_URL: "" });

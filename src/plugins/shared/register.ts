@@ -27,7 +27,7 @@ type RawRegister = (
  * logic's signatures instead, which mirror the ABIs in abis/.
  */
 export function on<Args>(name: string, handler: (context: IndexingContext, event: IndexedEvent<Args>) => Promise<void>): void {
-  if (NOOP_HANDLERS) return void (ponder.on as unknown as RawRegister)(name, async () => {});
+  if (handlersAreNoops()) return void (ponder.on as unknown as RawRegister)(name, async () => {});
   const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
   (ponder.on as unknown as RawRegister)(name, async ({ event, context }) => {
     const started = performance.now();
@@ -44,7 +44,7 @@ export function on<Args>(name: string, handler: (context: IndexingContext, event
  * `NAMEINDEX_NOOP_HANDLERS=true` registers every handler as a no-op: the benchmark's floor (what Ponder itself
  * costs for the same events). Never set it for a real index.
  */
-export const NOOP_HANDLERS = process.env.NAMEINDEX_NOOP_HANDLERS === "true";
+export const handlersAreNoops = (): boolean => getConfig().noopHandlers;
 
 /** A contract's setup function, run once before its first event. */
 export function onSetup(contract: string, handler: (context: IndexingContext) => Promise<void>): void {
