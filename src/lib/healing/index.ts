@@ -36,7 +36,8 @@ let prefetcher: { prefetcher: LabelPrefetcher; chainId: number; startBlock: bigi
 
 /**
  * Over HTTP, the batch prefetch of the ENS root registries' upcoming labels; null with a local label database (a
- * lookup is a B-tree probe) or without an ENS root chain.
+ * lookup is a B-tree probe), without an ENS root chain, or when every handler is a no-op (the benchmark floor
+ * measures Ponder alone, without label traffic).
  */
 function rootPrefetcher(): typeof prefetcher {
   if (prefetcher === undefined) {
@@ -45,7 +46,7 @@ function rootPrefetcher(): typeof prefetcher {
     const rpcUrl = root ? config.rpcUrls.get(root.chain.id) : undefined;
     const registries = [root?.contracts.RegistryOld, root?.contracts.Registry].filter((c) => c?.address !== undefined);
     prefetcher =
-      !config.labelsDbPath && root && rpcUrl && registries.length > 0
+      !config.noopHandlers && !config.labelsDbPath && root && rpcUrl && registries.length > 0
         ? {
             prefetcher: new LabelPrefetcher({ healer: getHealer(), rpcUrl, registries: registries.map((c) => c!.address!) }),
             chainId: root.chain.id,

@@ -44,7 +44,7 @@ export function on<Args>(name: string, handler: (context: IndexingContext, event
  * `NAMEINDEX_NOOP_HANDLERS=true` registers every handler as a no-op: the benchmark's floor (what Ponder itself
  * costs for the same events). Never set it for a real index.
  */
-export const handlersAreNoops = (): boolean => getConfig().noopHandlers;
+const handlersAreNoops = (): boolean => getConfig().noopHandlers;
 
 /** A contract's setup function, run once before its first event. */
 export function onSetup(contract: string, handler: (context: IndexingContext) => Promise<void>): void {
