@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
+import { withPonderMemoryDefaults } from "./ponder-memory-env";
 
 export interface PonderProcess {
   child: ChildProcess;
@@ -30,7 +31,7 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
     ["--log-format", "pretty", options.command, "--schema", options.schema, "-p", String(options.port), "-H", "127.0.0.1"],
     {
       cwd: options.projectRoot,
-      env: { ...options.env, PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0" },
+      env: { ...withPonderMemoryDefaults(options.env), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

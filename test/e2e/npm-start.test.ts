@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +40,23 @@ function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The environment of the running `ponder start` listening on this port, read from /proc (Linux). */
+function ponderEnvironment(port: number): Map<string, string> {
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue; // exited meanwhile
+    }
+    const isIndexer = argv.some((arg) => arg.endsWith("/ponder")) && argv.includes("start") && argv[argv.indexOf("-p") + 1] === String(port);
+    if (!isIndexer) continue;
+    const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+    return new Map(entries.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+  }
+  throw new Error(`no ponder start process listening on port ${port}`);
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -70,6 +87,10 @@ describe("npm start", () => {
     expect(ready.status).toBe(200);
     expect(await fetch(`http://127.0.0.1:${labelsPort}/health`).then((r) => r.json())).toEqual({ status: "ok" });
     expect(output()).toContain(`http://127.0.0.1:${port}/subgraph`);
+    // glibc reads its malloc tunables only at process start, so npm start passes them (scripts/lib/ponder-memory-env.ts).
+    const indexerEnv = ponderEnvironment(port);
+    expect(indexerEnv.get("MALLOC_ARENA_MAX")).toBe("2");
+    expect(indexerEnv.get("MALLOC_MMAP_THRESHOLD_")).toBe("131072");
 
     const manifest = JSON.parse(readFileSync(join(stateDir, ".devnet", "manifest.json"), "utf8"));
     const chainPids = Object.values(manifest.chains as Record<string, { pid: number }>).map((c) => c.pid);
@@ -95,6 +116,7 @@ describe("npm start", () => {
           LABELS_PORT: String(await findFreePort()),
           DEVNET_MANIFEST: external.devnet.manifestPath,
           LABELS_SERVICE_URL: external.labelsUrl,
+          MALLOC_ARENA_MAX: "4",
         }),
       );
       child = run.child;
@@ -103,6 +125,10 @@ describe("npm start", () => {
       expect(run.output()).not.toContain("starting the devnet");
       const config = (await fetch(`http://127.0.0.1:${port}/api/config`).then((r) => r.json())) as { labelsServiceUrl: string };
       expect(config.labelsServiceUrl).toBe(external.labelsUrl);
+      // An operator's own malloc setting reaches the indexer unchanged; the others keep their defaults.
+      const indexerEnv = ponderEnvironment(port);
+      expect(indexerEnv.get("MALLOC_ARENA_MAX")).toBe("4");
+      expect(indexerEnv.get("MALLOC_MMAP_THRESHOLD_")).toBe("131072");
       child.kill("SIGINT");
       expect(await run.exited).toBe(0);
       // Not ours to stop: the external chains and label service keep running.

@@ -1,0 +1,23 @@
+/**
+ * glibc's malloc tunables for the `ponder start`/`ponder serve` process. glibc reads them once, when the process
+ * starts, so a process cannot set them on itself (ponder.config.ts runs too late): whatever spawns Ponder passes
+ * them. Measured on a 10,000-name PGlite run (docs/operations.md, "Where indexing time and memory go"):
+ *
+ * - MALLOC_ARENA_MAX: by default each thread that allocates concurrently gets its own malloc arena (up to 8 per
+ *   core) and a freed block stays in its arena. V8's background threads (concurrent compilation of the app and of
+ *   PGlite's WebAssembly, GC helpers) and libuv's pool left ~80 MiB of arenas resident; with at most two, ~15–30.
+ * - MALLOC_MMAP_THRESHOLD_: glibc's threshold for serving a block with its own mmap starts at 128 KiB but rises to
+ *   the size of every such block freed (up to 32 MiB), and the trim threshold with it. PGlite's query messages and
+ *   results are buffers of up to megabytes, so after the first one was freed they came from the main heap, whose
+ *   freed space stayed resident (~60 MiB). Fixed at 128 KiB, each one is unmapped when freed (~35 MiB).
+ */
+export const PONDER_MALLOC_DEFAULTS = {
+  MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "131072",
+} as const;
+
+/** The environment to spawn Ponder with: an operator's own value for any of these wins over the default. */
+export function withPonderMemoryDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const defaults = Object.entries(PONDER_MALLOC_DEFAULTS).filter(([name]) => !env[name]);
+  return { ...env, ...Object.fromEntries(defaults) };
+}
