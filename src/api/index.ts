@@ -1,5 +1,7 @@
 import { db as ponderDb, publicClients } from "ponder:api";
 import { getTableName } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgTable } from "drizzle-orm/pg-core";
 import * as tables from "../../ponder.schema";
 import { sql } from "ponder";
@@ -22,14 +24,20 @@ import { resolutionSettings } from "./resolution/settings";
 import { openApiDocument } from "./openapi/document";
 import { qualifyTables } from "./pglite-safe-db";
 import { keepPgliteAnalyzed } from "./pglite-statistics";
+import { trackPgliteWrites } from "./pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
-import { createSubgraphApp, ponderHeadToken, QueryCache } from "./subgraph";
+import { createSubgraphApp, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
 
 const config = getConfig();
 exposeOnPonderMetrics();
 
 const tableNames = Object.values(tables).map((table) => getTableName(table as PgTable));
-const db = config.database.kind === "pglite" ? qualifyTables(ponderDb, config.databaseSchema, tableNames) : ponderDb;
+// On PGlite the indexer writes through this same instance: count its writes (pglite-writes.ts); our reads don't count.
+const pgliteWrites =
+  config.database.kind === "pglite" ? trackPgliteWrites((ponderDb as unknown as { $client: PGlite }).$client) : undefined;
+const db = pgliteWrites
+  ? qualifyTables(drizzle(pgliteWrites.reader, { casing: "snake_case" }), config.databaseSchema, tableNames)
+  : ponderDb;
 
 const readSql = async (query: string) => {
   const result = (await db.execute(sql.raw(query))) as unknown as { rows?: Record<string, unknown>[] };
@@ -70,10 +78,10 @@ app.get("/", (c) => c.html(STATUS_PAGE_HTML));
 const openApi = openApiDocument({ version: NAMEINDEX_VERSION, indexedChainIds: [...config.rpcUrls.keys()].sort((a, b) => a - b) });
 app.get("/openapi.json", (c) => c.json(openApi));
 app.route("/api/config", configRoutes());
+// On PGlite the head token is read again only after a write (see subgraph/cache.ts); on PostgreSQL every turn.
+const subgraphHead = pgliteWrites ? tokenUntilNextWrite(ponderHeadToken(db), pgliteWrites.writes) : ponderHeadToken(db);
 const subgraphCache =
-  config.subgraphQueryCacheBytes > 0
-    ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: ponderHeadToken(db) })
-    : undefined;
+  config.subgraphQueryCacheBytes > 0 ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: subgraphHead }) : undefined;
 app.route("/subgraph", createSubgraphApp({ db, publicClients, cache: subgraphCache }));
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { WriteGeneration } from "../pglite-writes";
 import type { SubgraphDb } from "./loader";
 
 /*
@@ -8,15 +9,34 @@ import type { SubgraphDb } from "./loader";
  * an error), so one generation is kept, like graph-node's default of one block: a new head empties the cache.
  *
  * The head is a token read from Ponder's `_ponder_checkpoint`: every chain's latest checkpoint and the row's `xmin`
- * (the transaction that last wrote it). Ponder rewrites the row in the same transaction as every block it indexes,
- * so the token changes with each indexed block, and also when a reorg brings a block with the same number (and even
- * the same checkpoint string) on another branch: that block's transaction writes the row again, with a new xmin. So
- * no answer computed on an abandoned branch is served once the new branch's first block is indexed. (Ponder reverts
- * the abandoned rows in a transaction of its own and writes the checkpoint with the new branch's first block, a few
- * milliseconds later; in between, a cached answer still shows the old head's data, as `_meta` still names it.)
+ * (the transaction that last wrote it). Ponder rewrites the row after every block it indexes, so the token changes
+ * with each indexed block, and also when a reorg brings a block with the same number (and even the same checkpoint
+ * string) on another branch: that block's write of the row has a new xmin. So no answer computed on an abandoned
+ * branch is served once the new branch's first block is indexed. (Ponder reverts the abandoned rows first and writes
+ * the checkpoint with the new branch's first block a few milliseconds later; in between, a cached answer still shows
+ * the old head's data, as `_meta` still names it.) On PostgreSQL the block's rows and the checkpoint commit in one
+ * transaction. On PGlite Ponder's `transaction()` runs its callback without BEGIN (ponder/src/database/queryBuilder),
+ * so each statement commits alone and the checkpoint UPDATE is the block's last: an answer computed between the
+ * block's flush and that UPDATE is cached under the old token and served until the UPDATE, milliseconds later.
  *
  * Reading the token is one small SELECT, shared by every request that arrives in the same turn of the event loop
- * (it starts after all of them arrived, so none can miss a block committed before it asked).
+ * (it starts after all of them arrived, so none can miss a block committed before it asked). On PGlite that SELECT
+ * queues behind the indexer's statements on PGlite's one backend (~1 ms, more while indexing), so the indexer's own
+ * API keys the token on the in-process write counter (../pglite-writes.ts, `tokenUntilNextWrite`): the SQL token is
+ * read again only once some call that may write has completed since the last read. Why that is safe:
+ * - The counter moves only after a write has completed (committed, and visible to any later statement), in the first
+ *   microtask after it settles. A token read that starts after generation g was observed sees every write completed
+ *   before that; while the counter still shows g, no other write has completed, so that token is the current one.
+ *   Nothing outside the process can learn of a write before the counter moved (that takes another event-loop turn).
+ * - So an answer is never cached under a token newer than the data it was computed from. An answer computed on newer
+ *   data than its token (a write completed while it ran) is served only until the counter moves, which it already has:
+ *   the next request reads the token again, and a new token empties the cache.
+ * - PGlite runs one call at a time: `query`/`exec` wait for an open `transaction()` to finish (its transaction
+ *   mutex), so a read never sees a transaction half done; Kysely's migrations (BEGIN as a plain `query`) run before
+ *   the API serves.
+ * - Writes that do not change the token (Ponder's heartbeat UPDATE of `_ponder_meta`, the sync's `ponder_sync` rows)
+ *   cost one token read, and the cache stays.
+ * PostgreSQL (and API replicas, `ponder serve`) keep the SQL token on every turn: other processes write there.
  */
 
 export interface QueryCacheOptions {
@@ -47,13 +67,10 @@ export class QueryCache {
   private entries = new Map<string, Entry>();
   private inflight = new Map<string, Promise<unknown>>();
   private bytesUsed = 0;
-  private readonly probe: () => Promise<string>;
   /** Counters for tests and operators. */
   readonly stats = { hits: 0, misses: 0, shared: 0, evictions: 0, flushes: 0 };
 
-  constructor(private readonly options: QueryCacheOptions) {
-    this.probe = coalesce(options.head);
-  }
+  constructor(private readonly options: QueryCacheOptions) {}
 
   get bytes(): number {
     return this.bytesUsed;
@@ -63,9 +80,9 @@ export class QueryCache {
     return this.entries.size;
   }
 
-  /** The current head's token (one shared read per event-loop turn). */
+  /** The current head's token. */
   head(): Promise<string> {
-    return this.probe();
+    return this.options.head();
   }
 
   /**
@@ -153,15 +170,39 @@ export function coalesce<T>(read: () => Promise<T>): () => Promise<T> {
 const rowsOf = (r: unknown) =>
   (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
 
-/** The head token from Ponder's `_ponder_checkpoint` (every chain's checkpoint and the transaction that wrote it). */
+/**
+ * The head token from Ponder's `_ponder_checkpoint` (every chain's checkpoint and the transaction that wrote it): one
+ * read per event-loop turn, shared by that turn's callers.
+ */
 export function ponderHeadToken(db: SubgraphDb): () => Promise<string> {
-  return async () => {
+  return coalesce(async () => {
     const rows = rowsOf(
       await db.execute(
         sql`SELECT string_agg(chain_id::text || ':' || latest_checkpoint || ':' || xmin::text, ',' ORDER BY chain_id) AS head FROM _ponder_checkpoint`,
       ),
     );
     return String(rows[0]?.head ?? "");
+  });
+}
+
+/**
+ * `read`'s token, read again only when a write completed since the last read (see the module comment for why that
+ * is safe). `read` must not itself count as a write.
+ */
+export function tokenUntilNextWrite(read: () => Promise<string>, writes: WriteGeneration): () => Promise<string> {
+  let last: { generation: number; token: Promise<string> } | undefined;
+  return () => {
+    const generation = writes.generation;
+    if (last?.generation === generation) return last.token;
+    // The read starts after this moment, so it sees every write completed up to `generation`.
+    const token = read();
+    const entry = { generation, token };
+    last = entry;
+    // A failed read is not remembered: the next request reads again.
+    token.catch(() => {
+      if (last === entry) last = undefined;
+    });
+    return token;
   };
 }
 

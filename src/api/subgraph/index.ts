@@ -28,7 +28,7 @@ import { buildSubgraphSchema, type SubgraphContext, type SubgraphLimits, type Su
 export type { SubgraphDb } from "./loader";
 export type { SubgraphMeta, BlockRef } from "./schema";
 export { ponderCheckpointMeta } from "./meta";
-export { QueryCache, ponderHeadToken } from "./cache";
+export { QueryCache, ponderHeadToken, tokenUntilNextWrite } from "./cache";
 
 /*
  * /subgraph: The Graph's query API for the ENS subgraph's entities, served from our tables.
