@@ -21,7 +21,7 @@ interface OwnerAnswer {
   _meta: { block: { number: number } };
 }
 
-async function ask(url: string, node: Hex): Promise<{ data: OwnerAnswer; cache: string | null }> {
+async function ask(url: string, node: Hex): Promise<{ data: OwnerAnswer; cache: string | null; headers: Headers }> {
   const res = await fetch(`${url}/subgraph`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -29,7 +29,7 @@ async function ask(url: string, node: Hex): Promise<{ data: OwnerAnswer; cache: 
   });
   const body = (await res.json()) as { data?: OwnerAnswer; errors?: unknown };
   if (res.status !== 200 || !body.data) throw new Error(`/subgraph ${res.status}: ${JSON.stringify(body.errors)}`);
-  return { data: body.data, cache: res.headers.get("x-subgraph-cache") };
+  return { data: body.data, cache: res.headers.get("x-subgraph-cache"), headers: res.headers };
 }
 
 /** The root chain's latest indexed block, as the indexer's status route reports it. */
@@ -84,6 +84,11 @@ describe("/subgraph cache on PGlite: a new block is never answered from the prev
       let again = await ask(indexer.url, node);
       for (let i = 0; i < 5 && again.cache !== "hit"; i++) again = await ask(indexer.url, node);
       expect(again.cache).toBe("hit");
+      // Under Ponder's server (its cors middleware on every route), hits and misses carry the same headers.
+      for (const answer of [before, again]) {
+        expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+        expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+      }
 
       const [receipt] = await chain.send([Chain.call(owner, registry, abi, "setOwner", [node, to], `transfer ${name.name}`)]);
       const block = Number(receipt!.blockNumber);
