@@ -1,27 +1,31 @@
 import { PGlite } from "@electric-sql/pglite";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type PonderSyncMigrations, ponderPgliteVersion, ponderSyncMigrations } from "./ponder-sync-migrations";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
  * PGlite runs initdb when it opens an empty directory, and on a host directory that is the slowest part of
  * `ponder start`'s start-up: initdb writes ~1,000 files (27 MB) a page at a time through PGlite's Node file system
- * (a host open/write/close per page), ~2–3 s of CPU and 6–10 s of wall time on a loaded 2-core machine. A data
- * directory is relocatable, so this copies one that initdb made earlier instead (~0.2 s of CPU): the template is made
- * once per PGlite version under `.cache/pglite-template/`, by PGlite itself with the same (default) options Ponder opens
- * its directory with, and closed cleanly. Only an absent or empty directory is seeded; a directory with data is left
- * alone, and so is `memory://`. Both the template and the seeded directory are written under a temporary name and
- * renamed into place, so a crash or a concurrent start never leaves a half-copied directory where PGlite would open it.
+ * (a host open/write/close per page), ~2–3 s of CPU and 6–10 s of wall time on a loaded 2-core machine. Ponder then
+ * runs its 27 `ponder_sync` migrations on it (~1 s of CPU). A data directory is relocatable, so this copies one made
+ * earlier instead (~0.2 s of CPU): the template is made once per PGlite version and Ponder sync-store migrations under
+ * `.cache/pglite-template/`, by PGlite itself with the same (default) options Ponder opens its directory with, migrated
+ * by Ponder's own migration code (src/lib/ponder-sync-migrations.ts; Ponder finds them applied and runs none), and
+ * closed cleanly. Another Ponder version or a changed migrations file names another template, so one made by an older
+ * Ponder is never used. Only an absent or empty directory is seeded; a directory with data is left alone, and so is
+ * `memory://`. Both the template and the seeded directory are written under a temporary name and renamed into place,
+ * so a crash or a concurrent start never leaves a half-copied directory where PGlite would open it.
  */
 export async function seedPgliteDirectory(directory: string, cacheDir = join(projectRoot, ".cache")): Promise<boolean> {
   if (directory === "memory://") return false;
   const target = resolve(directory);
   if (existsSync(target) && readdirSync(target).length > 0) return false;
-  const template = join(cacheDir, "pglite-template", `pglite-${pgliteVersion()}`);
-  if (!existsSync(join(template, "PG_VERSION"))) await makeTemplate(template);
+  const migrations = ponderSyncMigrations(projectRoot);
+  const template = join(cacheDir, "pglite-template", `pglite-${ponderPgliteVersion(projectRoot)}-${migrations.version}`);
+  if (!existsSync(join(template, "PG_VERSION"))) await makeTemplate(template, migrations);
   const staging = `${target}.seed-${process.pid}-${Date.now().toString(36)}`;
   mkdirSync(dirname(target), { recursive: true });
   cpSync(template, staging, { recursive: true });
@@ -36,27 +40,22 @@ export async function seedPgliteDirectory(directory: string, cacheDir = join(pro
   return true;
 }
 
-async function makeTemplate(template: string): Promise<void> {
+async function makeTemplate(template: string, migrations: PonderSyncMigrations): Promise<void> {
   const staging = `${template}.tmp-${process.pid}-${Date.now().toString(36)}`;
   mkdirSync(staging, { recursive: true });
   const pglite = new PGlite(staging);
-  await pglite.query("SELECT 1");
-  await pglite.close();
+  try {
+    await migrations.migrate(pglite);
+    await pglite.close();
+  } catch (error) {
+    await pglite.close().catch(() => {});
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
   try {
     renameSync(staging, template);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     if (!existsSync(join(template, "PG_VERSION"))) throw error; // Not merely another process making it too.
   }
-}
-
-function pgliteVersion(): string {
-  const require = createRequire(import.meta.url);
-  let dir = dirname(require.resolve("@electric-sql/pglite"));
-  while (!existsSync(join(dir, "package.json")) || !dir.endsWith("pglite")) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("cannot find @electric-sql/pglite's package.json");
-    dir = parent;
-  }
-  return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 }
