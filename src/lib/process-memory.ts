@@ -34,11 +34,11 @@ export function tuneProcessMemory(database: "pglite" | "postgres"): void {
 }
 
 /**
- * `ponder start` opens PGlite twice: a throw-away instance for its "database diagnostic", closed at once, then the
- * one it indexes with. Each holds a ~256 MiB WebAssembly heap, and V8 does not count that as pressure on its own
- * heap, so the closed one stayed resident for the whole run (measured: external memory 520 MiB instead of 260,
- * about a third of the process's peak RSS). One full collection right after a PGlite closes returns it before the
- * next instance grows. Costs one GC (~0.1 s) per close.
+ * A closed PGlite's ~256 MiB WebAssembly heap is not pressure on V8's own heap, so it stays resident until a full
+ * collection (measured: external memory 520 MiB instead of 260 when `ponder start` still closed its "database
+ * diagnostic" instance and opened another; the ponder patch now hands the diagnostic's instance over instead). One full
+ * collection right after a PGlite closes returns it before the next instance grows (`ponder dev` reloads, tests).
+ * Costs one GC (~0.1 s) per close.
  */
 function releaseClosedPglites(): void {
   setFlagsFromString("--expose-gc");
