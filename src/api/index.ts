@@ -26,7 +26,8 @@ import { qualifyTables } from "./pglite-safe-db";
 import { keepPgliteAnalyzed } from "./pglite-statistics";
 import { trackPgliteWrites } from "./pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
-import { createSubgraphApp, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
+import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
+import { ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
 
 const config = getConfig();
 exposeOnPonderMetrics();
@@ -82,7 +83,8 @@ app.route("/api/config", configRoutes());
 const subgraphHead = pgliteWrites ? tokenUntilNextWrite(ponderHeadToken(db), pgliteWrites.writes) : ponderHeadToken(db);
 const subgraphCache =
   config.subgraphQueryCacheBytes > 0 ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: subgraphHead }) : undefined;
-app.route("/subgraph", createSubgraphApp({ db, publicClients, cache: subgraphCache }));
+const subgraph = createSubgraphServer({ db, publicClients, cache: subgraphCache });
+app.route("/subgraph", subgraph.app);
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
@@ -98,4 +100,6 @@ app.onError((error, c) => {
   return c.json({ message: "Internal Server Error" }, 500);
 });
 
-export default app;
+// POSTs to /subgraph, the API's hottest route, are answered before Ponder's Hono app (see node-fast-path.ts); every
+// other request, /subgraph's GETs and preflights included, takes the routes above.
+export default withNodeFastPath(app, subgraphPostFastPath("/subgraph", subgraph, ponderHttpMetrics("POST", "/subgraph")));

@@ -13,7 +13,7 @@ import {
   validate,
   VariablesInAllowedPositionRule,
 } from "graphql";
-import { IncomingMessage } from "node:http";
+import { IncomingMessage, type ServerResponse } from "node:http";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -157,9 +157,9 @@ const DOCUMENT_CACHE_SIZE = 500;
 /** Validation stops after this many errors: listing a thousand unknown fields (with suggestions) is wasted work. */
 const MAX_VALIDATION_ERRORS = 10;
 
-function prepare(schema: GraphQLSchema, query: string, limits: ShapeLimits, options: SubgraphOptions): Prepared {
-  // Keyed by the shape limits too: apps built with other limits (tests) must not share a verdict.
-  const key = `${limits.maxAliases}/${limits.maxFields}/${limits.maxOperations}/${limits.maxDirectives}\n${query}`;
+function prepare(schema: GraphQLSchema, query: string, limits: ShapeLimits & { maxQueryBytes: number }, options: SubgraphOptions): Prepared {
+  // Keyed by the limits too: apps built with other limits (tests) must not share a verdict.
+  const key = `${limits.maxQueryBytes}/${limits.maxAliases}/${limits.maxFields}/${limits.maxOperations}/${limits.maxDirectives}\n${query}`;
   const cached = documents.get(key);
   if (cached) {
     // Refresh its place: the map iterates oldest first, which is what gets evicted.
@@ -168,19 +168,30 @@ function prepare(schema: GraphQLSchema, query: string, limits: ShapeLimits, opti
     return cached;
   }
   let prepared: Prepared;
+  const bytes = Buffer.byteLength(query);
+  if (bytes > limits.maxQueryBytes) {
+    prepared = { errors: [{ message: `Query is too large: ${bytes} bytes, the limit is ${limits.maxQueryBytes}` }] };
+  } else if (nestingDepth(query) > MAX_NESTING) {
+    prepared = { errors: [{ message: `Query or variables are nested more than ${MAX_NESTING} levels deep` }] };
+  } else {
+    prepared = parseAndValidate(schema, query, limits, options);
+  }
+  documents.set(key, prepared);
+  if (documents.size > DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
+  return prepared;
+}
+
+function parseAndValidate(schema: GraphQLSchema, query: string, limits: ShapeLimits, options: SubgraphOptions): Prepared {
   try {
     const document = parse(query, { maxTokens: 10_000 });
     const shapeErrors = checkDocumentShape(document, limits);
     const errors = shapeErrors.length > 0 ? shapeErrors : validate(schema, document, RULES, { maxErrors: MAX_VALIDATION_ERRORS });
     // graphql-js's own budget for comparing overlapping fields ends in a bare "Validation aborted.": say what it means.
     const formatted = errors.map((e) => (e.message === "Validation aborted." ? { message: "Query is too complex to validate: it has too many overlapping fields" } : e.toJSON()));
-    prepared = errors.length > 0 ? { errors: formatted } : { document };
+    return errors.length > 0 ? { errors: formatted } : { document };
   } catch (e) {
-    prepared = { errors: [toFormatted(e, options)] };
+    return { errors: [toFormatted(e, options)] };
   }
-  documents.set(key, prepared);
-  if (documents.size > DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
-  return prepared;
 }
 
 /** Executes one GraphQL request against our tables. Problems with the request come back as GraphQL errors. */
@@ -191,8 +202,9 @@ export async function executeSubgraphRequest(
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const { query, operationName } = request;
   let { variables } = request;
-  if (typeof query !== "string" || query.trim() === "") return failure(400, "Must provide a query string");
-  if (Buffer.byteLength(query) > limits.maxQueryBytes) {
+  if (typeof query !== "string" || !/\S/.test(query)) return failure(400, "Must provide a query string");
+  // Longer in UTF-16 units than the limit in bytes: too large for sure, and not worth a place among the prepared texts.
+  if (query.length > limits.maxQueryBytes) {
     return failure(200, `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${limits.maxQueryBytes}`);
   }
   if (typeof variables === "string" && variables.trim() !== "") {
@@ -210,10 +222,11 @@ export async function executeSubgraphRequest(
     return failure(400, "operationName must be a string");
   }
 
-  if (nestingDepth(query) > MAX_NESTING || jsonDepth(variables) > MAX_NESTING) {
+  if (jsonDepth(variables) > MAX_NESTING) {
     return failure(200, `Query or variables are nested more than ${MAX_NESTING} levels deep`);
   }
   const schema = subgraphSchema();
+  // The query text's own size and nesting are checked here, once per distinct text.
   const prepared = prepare(schema, query, limits, options);
   if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
   const { document } = prepared;
@@ -360,10 +373,61 @@ function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
  * cross-origin; hono's cors middleware runs only for preflights, because on other requests it makes hono build the
  * response twice (a default one for its header, then a merged copy), which costs more than a cached answer.
  */
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "access-control-allow-origin": "*" } as const;
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": "application/json; charset=utf-8",
+  "access-control-allow-origin": "*",
+});
 
-const jsonResponse = (body: string, status: number, extra?: Record<string, string>) =>
-  new Response(body, { status, headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS });
+/** An answer of /subgraph, independent of the HTTP server that sends it. */
+export interface SubgraphAnswer {
+  status: number;
+  /** JSON text. */
+  body: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** JSON_HEADERS plus how the query-result cache answered: one shared object per outcome, not one per request. */
+const headersByCacheOutcome = new Map<string, Readonly<Record<string, string>>>();
+function answerHeaders(cache: SubgraphResponse["cache"]): Readonly<Record<string, string>> {
+  if (cache === undefined) return JSON_HEADERS;
+  let headers = headersByCacheOutcome.get(cache);
+  if (!headers) headersByCacheOutcome.set(cache, (headers = Object.freeze({ ...JSON_HEADERS, "x-subgraph-cache": cache })));
+  return headers;
+}
+
+const errorAnswer = (status: number, message: string, extra?: Record<string, string>): SubgraphAnswer => ({
+  status,
+  body: JSON.stringify({ errors: [{ message }] }),
+  headers: extra ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS,
+});
+
+/** What a request the app itself failed on answers (as Ponder's and our API's onError do). */
+const INTERNAL_ERROR: SubgraphAnswer = { status: 500, body: JSON.stringify({ message: "Internal Server Error" }), headers: JSON_HEADERS };
+
+async function answerRequest(request: SubgraphRequest, options: ResolvedOptions): Promise<SubgraphAnswer> {
+  const r = await executeSubgraphRequest(request, options);
+  return { status: r.status, body: r.json ?? JSON.stringify(r.body), headers: answerHeaders(r.cache) };
+}
+
+/** The answer to a POST body: JSON with a `query`, or (`application/graphql`) the query itself. */
+function answerPostBody(text: string, contentType: string, options: ResolvedOptions): Promise<SubgraphAnswer> | SubgraphAnswer {
+  if (contentType.includes("application/graphql")) return answerRequest({ query: text }, options);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return errorAnswer(400, "Request body is not valid JSON");
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    return errorAnswer(400, "Request body must be a JSON object with a `query`");
+  }
+  return answerRequest(body as SubgraphRequest, options);
+}
+
+// A copy of the headers: @hono/node-server adds Content-Length to the object a Response was made with.
+const toResponse = (answer: SubgraphAnswer) => new Response(answer.body, { status: answer.status, headers: { ...answer.headers } });
+
+type ResolvedOptions = SubgraphOptions & { getMeta: () => Promise<SubgraphMeta> };
 
 /**
  * Makes `answer` the context's response as it is. Ponder's server runs hono's cors middleware on every route, which
@@ -433,46 +497,51 @@ function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<stri
   });
 }
 
+/** /subgraph's Hono sub-app, and the same POST answered on a bare Node.js request (see `handleNodePost`). */
+export interface SubgraphServer {
+  app: Hono;
+  /**
+   * Answers a POST from Node.js's own request and response objects: the body read from the stream, the answer
+   * written with one writeHead and end, no Hono context or WHATWG Request/Response built. Ponder's server runs it
+   * for /subgraph before its Hono app (src/api/node-fast-path.ts). Never throws: a failure answers 500, a client that
+   * went away gets nothing. `onAnswered` gets the status and the response's size in bytes.
+   */
+  handleNodePost(req: IncomingMessage, res: ServerResponse, onAnswered?: (status: number, responseBytes: number) => void): void;
+}
+
 /** The Hono sub-app: GET `?query=` and POST JSON; a browser without a query gets the playground. */
 export function createSubgraphApp(options: SubgraphOptions): Hono {
+  return createSubgraphServer(options).app;
+}
+
+export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const resolved = { ...options, getMeta: options.getMeta ?? defaultMeta(options) };
+  const resolved: ResolvedOptions = { ...options, getMeta: options.getMeta ?? defaultMeta(options) };
   const app = new Hono();
   const preflight = cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["content-type"] });
   app.use("*", (c, next) => (c.req.method === "OPTIONS" ? preflight(c, next) : next()));
-
-  const respond = async (c: Context, request: SubgraphRequest) => {
-    const r = await executeSubgraphRequest(request, resolved);
-    return settle(c, jsonResponse(r.json ?? JSON.stringify(r.body), r.status, r.cache ? { "x-subgraph-cache": r.cache } : undefined));
-  };
 
   const get = async (c: Context) => {
     const query = c.req.query("query");
     if (query === undefined && (c.req.header("accept") ?? "").includes("text/html")) {
       return c.html(PLAYGROUND_HTML, 200, { "access-control-allow-origin": "*" });
     }
-    return respond(c, {
-      query,
-      variables: c.req.query("variables"),
-      operationName: c.req.query("operationName"),
-    });
+    const request = { query, variables: c.req.query("variables"), operationName: c.req.query("operationName") };
+    return settle(c, toResponse(await answerRequest(request, resolved)));
   };
 
   // Checked while the body arrives (Content-Length first), not after buffering it: a client cannot make us hold a
   // body of any size in memory just to be told it is too large. The rest of the body is never read, so this
   // connection cannot carry another request.
-  const tooLarge = () =>
-    jsonResponse(JSON.stringify({ errors: [{ message: `Request body is larger than ${limits.maxBodyBytes} bytes` }] }), 413, {
-      connection: "close",
-    });
-  const limitBody = bodyLimit({ maxSize: limits.maxBodyBytes, onError: tooLarge });
+  const tooLarge = errorAnswer(413, `Request body is larger than ${limits.maxBodyBytes} bytes`, { connection: "close" });
+  const limitBody = bodyLimit({ maxSize: limits.maxBodyBytes, onError: () => toResponse(tooLarge) });
 
   const post = async (c: Context) => {
     const incoming = unreadNodeRequest(c);
     let text: string;
     if (incoming) {
       const body = await readNodeBody(incoming, limits.maxBodyBytes);
-      if (body === undefined) return tooLarge();
+      if (body === undefined) return toResponse(tooLarge);
       text = body;
     } else {
       // Other runtimes (and app.request in tests): the WHATWG request, limited by hono's bodyLimit.
@@ -480,18 +549,7 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
       if (limited) return limited;
       text = await c.req.text();
     }
-    // `application/graphql`: the body is the query itself.
-    if ((c.req.header("content-type") ?? "").includes("application/graphql")) return respond(c, { query: text });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return jsonResponse(JSON.stringify({ errors: [{ message: "Request body is not valid JSON" }] }), 400);
-    }
-    if (body === null || typeof body !== "object" || Array.isArray(body)) {
-      return jsonResponse(JSON.stringify({ errors: [{ message: "Request body must be a JSON object with a `query`" }] }), 400);
-    }
-    return respond(c, body as SubgraphRequest);
+    return settle(c, toResponse(await answerPostBody(text, c.req.header("content-type") ?? "", resolved)));
   };
 
   app.get("/", get);
@@ -499,9 +557,46 @@ export function createSubgraphApp(options: SubgraphOptions): Hono {
   // Clients are configured with and without a trailing slash: serve `/subgraph/` too, nothing deeper.
   const slashOnly = (handler: (c: Context) => Promise<Response>) => (c: Context) =>
     // Not c.notFound(): mounted under Ponder, that is Ponder's plain-text 404; every error here is JSON.
-    c.req.path.endsWith("/") ? handler(c) : jsonResponse(JSON.stringify({ message: "Not Found" }), 404);
+    c.req.path.endsWith("/") ? handler(c) : new Response(JSON.stringify({ message: "Not Found" }), { status: 404, headers: JSON_HEADERS });
   app.get("/*", slashOnly(get));
   app.post("/*", slashOnly(post));
 
-  return app;
+  // Over the limit, but small enough to read to its end and throw away: then the connection stays usable, and a
+  // client still writing its body reads the 413 instead of a reset (closing at once, as Node does after
+  // `connection: close`, makes its next write fail with EPIPE before it ever sees the answer).
+  const discardLimit = Math.max(limits.maxBodyBytes * 4, 4 * 1024 * 1024);
+  const tooLargeKeepAlive = errorAnswer(413, `Request body is larger than ${limits.maxBodyBytes} bytes`);
+  const refuseBody = (req: IncomingMessage): SubgraphAnswer => {
+    if (Number(req.headers["content-length"] ?? 0) > discardLimit) return tooLarge;
+    let discarded = 0;
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > discardLimit) req.socket.destroy();
+    });
+    req.resume();
+    return tooLargeKeepAlive;
+  };
+
+  const handleNodePost: SubgraphServer["handleNodePost"] = (req, res, onAnswered) => {
+    const send = (answer: SubgraphAnswer) => {
+      const bytes = Buffer.byteLength(answer.body);
+      res.writeHead(answer.status, { ...answer.headers, "content-length": String(bytes) });
+      res.end(answer.body);
+      onAnswered?.(answer.status, bytes);
+    };
+    readNodeBody(req, limits.maxBodyBytes)
+      .then((text) => (text === undefined ? refuseBody(req) : answerPostBody(text, req.headers["content-type"] ?? "", resolved)))
+      .then(send, (error: unknown) => {
+        // The client went away mid-body: nobody to answer.
+        if (req.destroyed || res.destroyed || !req.complete) return void res.destroy();
+        (options.onError ?? ((err) => console.error("[subgraph]", err)))(error);
+        send(INTERNAL_ERROR);
+      })
+      .catch((error: unknown) => {
+        console.error("[subgraph] writing an answer failed:", error);
+        res.destroy();
+      });
+  };
+
+  return { app, handleNodePost };
 }

@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ponderCommon } from "./indexing-status/sync-gauges";
+import type { SubgraphServer } from "./subgraph";
+
+/**
+ * A Node.js request listener that Ponder's server runs before its Hono app, returning true for the requests it
+ * answered itself (patches/ponder+0.16.10.patch, server/index.js). Ponder's app runs a metrics and a cors middleware
+ * on every request and hono builds a context and a WHATWG Response for each; for a cached /subgraph answer that was
+ * most of the CPU (~0.18 ms a request, of which a third in prom-client and undici), on the one thread that also
+ * indexes. Without the patch (or on another server) nothing calls it, and every request takes the Hono route.
+ */
+export type NodeFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const NODE_FAST_PATH = Symbol.for("ponder.api.nodeFastPath");
+
+/** Marks `app` (the API's default export) with its fast path. */
+export function withNodeFastPath<T extends object>(app: T, fastPath: NodeFastPath): T {
+  Object.defineProperty(app, NODE_FAST_PATH, { value: fastPath });
+  return app;
+}
+
+/** The fast path of an app, if it has one. */
+export function nodeFastPathOf(app: object): NodeFastPath | undefined {
+  return (app as { [NODE_FAST_PATH]?: NodeFastPath })[NODE_FAST_PATH];
+}
+
+/** What the fast path reports per answer (ponderHttpMetrics' recorder). */
+export type AnswerRecorder = (status: number, requestBytes: number, responseBytes: number, ms: number) => void;
+
+/**
+ * The fast path for a /subgraph mounted at `mountPath`: its POSTs, with or without a trailing slash and without a
+ * query string (anything else, GETs and preflights included, is left to the Hono app).
+ */
+export function subgraphPostFastPath(mountPath: string, subgraph: Pick<SubgraphServer, "handleNodePost">, record: AnswerRecorder): NodeFastPath {
+  const withSlash = `${mountPath}/`;
+  return (req, res) => {
+    if (req.method !== "POST" || (req.url !== mountPath && req.url !== withSlash)) return false;
+    const started = performance.now();
+    subgraph.handleNodePost(req, res, (status, responseBytes) =>
+      record(status, Number(req.headers["content-length"] ?? 0), responseBytes, performance.now() - started),
+    );
+    return true;
+  };
+}
+
+interface Histogram {
+  observe(labels: Record<string, string>, value: number): void;
+}
+
+/**
+ * Records a fast-path answer in Ponder's own HTTP metrics (`ponder_http_server_*`, the ones its middleware keeps for
+ * every other route), labelled with `path` as the route: dashboards keep seeing the traffic they saw before.
+ */
+export function ponderHttpMetrics(method: string, path: string): AnswerRecorder {
+  // Looked up at the first answer: Ponder's metrics may be set up after this module is loaded.
+  let histograms: [Histogram, Histogram, Histogram] | null | undefined;
+  // One labels object per status class: prom-client hashes the object it is given, it does not keep it.
+  const labelsByClass = new Map<string, Record<string, string>>();
+  return (status, requestBytes, responseBytes, ms) => {
+    if (histograms === undefined) {
+      const metrics = ponderCommon()?.metrics as Record<string, Histogram | undefined> | undefined;
+      const found = [
+        metrics?.ponder_http_server_request_duration_ms,
+        metrics?.ponder_http_server_request_size_bytes,
+        metrics?.ponder_http_server_response_size_bytes,
+      ];
+      histograms = found.every((h) => h !== undefined) ? (found as [Histogram, Histogram, Histogram]) : null;
+    }
+    if (histograms === null) return;
+    const statusClass = status < 300 ? "2XX" : status < 400 ? "3XX" : status < 500 ? "4XX" : "5XX";
+    let labels = labelsByClass.get(statusClass);
+    if (!labels) labelsByClass.set(statusClass, (labels = { method, path, status: statusClass }));
+    const [duration, requestSize, responseSize] = histograms;
+    duration.observe(labels, ms);
+    requestSize.observe(labels, requestBytes);
+    responseSize.observe(labels, responseBytes);
+  };
+}
