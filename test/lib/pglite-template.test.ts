@@ -90,6 +90,9 @@ describe("seedPgliteDirectory", () => {
     });
     expect(before.length).toBeGreaterThan(20);
     expect(after).toEqual(before); // Nothing applied again, nothing added.
+    // Only the database PGlite connects to: the other two would be copied into every new directory for nothing.
+    const databases = await withPglite(seeded, async (pglite) => (await pglite.query(`SELECT current_database() AS current, array_agg(datname) AS all FROM pg_database`)).rows[0]);
+    expect(databases).toEqual({ current: "template1", all: ["template1"] });
 
     const fresh = join(work, "fresh");
     mkdirSync(fresh);
@@ -105,10 +108,10 @@ describe("seedPgliteDirectory", () => {
     const migrations = ponderSyncMigrations(root);
     expect(migrations.version).toMatch(/^ponder-\d+\.\d+\.\d+-[0-9a-f]{12}$/);
     const templates = readdirSync(join(cacheDir, "pglite-template"));
-    expect(templates).toEqual([`pglite-${ponderPgliteVersion(root)}-${migrations.version}`]);
+    expect(templates).toEqual([`pglite-${ponderPgliteVersion(root)}-${migrations.version}-only-template1`]);
 
-    // A template in the same cache under any other name (here: an older scheme without the migrations) is ignored.
-    const stale = join(cacheDir, "pglite-template", `pglite-${ponderPgliteVersion(root)}`);
+    // A template in the same cache under any other name (here: an older scheme, with all three databases) is ignored.
+    const stale = join(cacheDir, "pglite-template", `pglite-${ponderPgliteVersion(root)}-${migrations.version}`);
     mkdirSync(stale);
     writeFileSync(join(stale, "PG_VERSION"), "15\n");
     writeFileSync(join(stale, "STALE_TEMPLATE"), "");
