@@ -106,11 +106,12 @@ export class LabelHealer {
     const started = performance.now();
     const out = new Map<Hex, string | null>();
     try {
-      const missing: Hex[] = [];
+      // A Set: a prefetch window holds thousands of hashes, and a search of an array per hash was quadratic.
+      const missingSet = new Set<Hex>();
       const waiting: [Hex, Promise<string | null>][] = [];
       for (const hash of labelhashes) {
         const key = hash.toLowerCase() as Hex;
-        if (out.has(key) || missing.includes(key)) continue;
+        if (out.has(key) || missingSet.has(key)) continue;
         this.counters.calls += 1;
         const cached = this.cache.get(key);
         if (cached !== undefined) {
@@ -119,9 +120,10 @@ export class LabelHealer {
         } else if (this.inFlight.has(key)) {
           waiting.push([key, this.inFlight.get(key)!]);
         } else {
-          missing.push(key);
+          missingSet.add(key);
         }
       }
+      const missing = [...missingSet];
       if (!this.source.lookupMany) {
         for (const key of missing) out.set(key, await this.heal(key));
       } else {
