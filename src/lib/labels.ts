@@ -1,5 +1,6 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
 import { type Hex, keccak256, stringToBytes } from "viem";
+import { LruCache } from "./healing/lru";
 
 /**
  * Label rules (reference notes §4). A label is shown either as itself or, when unknown or not showable, as its
@@ -36,14 +37,25 @@ export function isSubgraphIndexableLabel(label: string): boolean {
   return true;
 }
 
+/**
+ * Verdicts by label: a name's label is checked by several of its events (registration, NewOwner, controller,
+ * wrap, renewals), and ENSIP-15 normalization cost more of the backfill than any other label rule.
+ */
+const normalizedVerdicts = new LruCache<string, boolean>(100_000);
+
 /** ENSIP-15: the label is non-empty, a single label, and equal to its own normalization. */
 export function isNormalizedLabel(label: string): boolean {
   if (label === "" || label.includes(".")) return false;
-  try {
-    return ens_normalize(label) === label;
-  } catch {
-    return false;
+  let verdict = normalizedVerdicts.get(label);
+  if (verdict === undefined) {
+    try {
+      verdict = ens_normalize(label) === label;
+    } catch {
+      verdict = false;
+    }
+    normalizedVerdicts.set(label, verdict);
   }
+  return verdict;
 }
 
 export function isShowableLabel(label: string, mode: LabelMode): boolean {
