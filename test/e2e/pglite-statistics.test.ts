@@ -31,6 +31,12 @@ describe("planner statistics after a PGlite backfill", () => {
 
   it("has pg_class.reltuples and pg_stats for the index's tables", async () => {
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 60_000, "ANALYZE");
+    // Ponder's store-call counters (summed until read, by the ponder patch), checked against the rows they made:
+    // each event entity (NewOwner, NewResolver, Transfer) is inserted once, as one row.
+    const metrics = await (await fetch(`${indexer.url}/metrics`)).text();
+    const inserts = (table: string) =>
+      Number(new RegExp(`^ponder_indexing_store_queries_total\\{table="${table}",method="insert"\\} (\\d+)$`, "m").exec(metrics)?.[1]);
+    const counted = { new_owner: inserts("new_owner"), new_resolver: inserts("new_resolver"), transfer: inserts("transfer") };
     await indexer.process.stop();
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(indexer.pgliteDirectory!);
@@ -48,6 +54,8 @@ describe("planner statistics after a PGlite backfill", () => {
           ).rows[0]!.n,
         );
       // reltuples alone proves little (Ponder's CREATE INDEX after the backfill sets it); pg_stats is ANALYZE's.
+      expect(counted.new_owner).toBeGreaterThan(0);
+      expect(counted).toEqual({ new_owner: await count("new_owner"), new_resolver: await count("new_resolver"), transfer: await count("transfer") });
       for (const table of ["domain", "account", "resolver", "registration"]) {
         expect(await count(table), table).toBeGreaterThan(0);
         expect(await tuples(table), table).toBe(await count(table));
