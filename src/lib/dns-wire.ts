@@ -1,4 +1,5 @@
-import { type Hex, concat, hexToBytes, keccak256, stringToBytes, toHex } from "viem";
+import { type Hex, concat, hexToBytes, stringToBytes, toHex } from "viem";
+import { keccak256Hex } from "./keccak";
 import { encodeLabelhash, isShowableLabel, type LabelMode } from "./labels";
 
 /**
@@ -40,7 +41,7 @@ export function decodeDnsWireName(name: Hex | Uint8Array): WireLabel[] | null {
     } catch {
       text = null;
     }
-    labels.push({ text, labelhash: keccak256(raw) });
+    labels.push({ text, labelhash: keccak256Hex(raw) });
     offset += length;
   }
   return null; // ran out of bytes before the terminating zero
@@ -88,7 +89,7 @@ export function decodeWrappedName(wire: Hex | Uint8Array, mode: LabelMode): Deco
 export function dnsEncode(name: string): Hex {
   const parts = name.split(".").flatMap((label) => {
     let bytes = stringToBytes(label);
-    if (bytes.length > 255) bytes = stringToBytes(`[${keccak256(bytes).slice(2)}]`);
+    if (bytes.length > 255) bytes = stringToBytes(`[${keccak256Hex(bytes).slice(2)}]`);
     return [Uint8Array.of(bytes.length), bytes];
   });
   return toHex(concat([...parts, Uint8Array.of(0)]));

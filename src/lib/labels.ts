@@ -1,6 +1,7 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
-import { type Hex, keccak256, stringToBytes } from "viem";
+import type { Hex } from "viem";
 import { LruCache } from "./healing/lru";
+import { keccak256Hex } from "./keccak";
 
 /**
  * Label rules (reference notes §4). A label is shown either as itself or, when unknown or not showable, as its
@@ -14,7 +15,7 @@ export type LabelMode = "subgraph" | "normalized";
 
 /** keccak256 of the label's UTF-8 bytes. Unlike viem's `labelhash`, an `[hash]`-looking label is hashed as text. */
 export function labelhashOf(label: string): Hex {
-  return keccak256(stringToBytes(label));
+  return keccak256Hex(Buffer.from(label, "utf8"));
 }
 
 /** `[` + the labelhash's 64 lowercase hex digits + `]`. */

@@ -1,4 +1,5 @@
-import { type Hex, concat, keccak256, namehash, toHex } from "viem";
+import { type Hex, namehash, toHex } from "viem";
+import { keccak256OfWords } from "./keccak";
 
 /** Names and nodes: ENSIP-1 namehash, subnodes, token ids, and joining labels into names. */
 
@@ -23,7 +24,7 @@ export function makeSubnode(parentNode: Hex, labelhash: Hex): Hex {
   const key = parentNode + labelhash;
   let node = recentSubnodes.get(key);
   if (node === undefined) {
-    node = keccak256(concat([parentNode, labelhash]));
+    node = keccak256OfWords(parentNode, labelhash);
     if (recentSubnodes.size >= RECENT_SUBNODES) recentSubnodes.delete(recentSubnodes.keys().next().value!);
     recentSubnodes.set(key, node);
   }

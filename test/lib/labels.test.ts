@@ -1,4 +1,4 @@
-import { labelhash as viemLabelhash } from "viem";
+import { keccak256 as viemKeccak256, labelhash as viemLabelhash, stringToBytes } from "viem";
 import { describe, expect, it } from "vitest";
 import {
   encodeLabelhash,
@@ -15,6 +15,11 @@ describe("labels", () => {
     expect(labelhashOf("🦊")).toBe(viemLabelhash("🦊"));
     const shaped = `[${"ab".repeat(32)}]`;
     expect(labelhashOf(shaped)).not.toBe(`0x${"ab".repeat(32)}`);
+  });
+
+  it("labelhash agrees with viem's keccak256 across the sponge's block boundaries and for any UTF-8", () => {
+    const labels = ["", "a", "🦊", "ÄÖÜ-ß", "x".repeat(135), "x".repeat(136), "x".repeat(137), "y".repeat(272), "🦊".repeat(100)];
+    for (const label of labels) expect(labelhashOf(label), label).toBe(viemKeccak256(stringToBytes(label)));
   });
 
   it("encodes unknown labels as [64 lowercase hex]", () => {
