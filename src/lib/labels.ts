@@ -1,7 +1,7 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
 import type { Hex } from "viem";
 import { LruCache } from "./healing/lru";
-import { keccak256Hex } from "./keccak";
+import { labelhashOf as labelServiceLabelhashOf } from "../../labels-service/src/labelhash";
 
 /**
  * Label rules (reference notes §4). A label is shown either as itself or, when unknown or not showable, as its
@@ -13,10 +13,11 @@ import { keccak256Hex } from "./keccak";
 
 export type LabelMode = "subgraph" | "normalized";
 
-/** keccak256 of the label's UTF-8 bytes. Unlike viem's `labelhash`, an `[hash]`-looking label is hashed as text. */
-export function labelhashOf(label: string): Hex {
-  return keccak256Hex(Buffer.from(label, "utf8"));
-}
+/**
+ * keccak256 of the label's UTF-8 bytes, the label service's own function (one definition of a labelhash for both).
+ * Unlike viem's `labelhash`, an `[hash]`-looking label is hashed as text.
+ */
+export const labelhashOf: (label: string) => Hex = labelServiceLabelhashOf;
 
 /** `[` + the labelhash's 64 lowercase hex digits + `]`. */
 export function encodeLabelhash(labelhash: Hex): string {

@@ -168,9 +168,8 @@ function prepare(schema: GraphQLSchema, query: string, limits: ShapeLimits & { m
     return cached;
   }
   let prepared: Prepared;
-  const bytes = Buffer.byteLength(query);
-  if (bytes > limits.maxQueryBytes) {
-    prepared = { errors: [{ message: `Query is too large: ${bytes} bytes, the limit is ${limits.maxQueryBytes}` }] };
+  if (Buffer.byteLength(query) > limits.maxQueryBytes) {
+    prepared = { errors: [queryTooLarge(query, limits.maxQueryBytes)] };
   } else if (nestingDepth(query) > MAX_NESTING) {
     prepared = { errors: [{ message: `Query or variables are nested more than ${MAX_NESTING} levels deep` }] };
   } else {
@@ -180,6 +179,10 @@ function prepare(schema: GraphQLSchema, query: string, limits: ShapeLimits & { m
   if (documents.size > DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
   return prepared;
 }
+
+const queryTooLarge = (query: string, maxBytes: number): GraphQLFormattedError => ({
+  message: `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${maxBytes}`,
+});
 
 function parseAndValidate(schema: GraphQLSchema, query: string, limits: ShapeLimits, options: SubgraphOptions): Prepared {
   try {
@@ -204,9 +207,7 @@ export async function executeSubgraphRequest(
   let { variables } = request;
   if (typeof query !== "string" || !/\S/.test(query)) return failure(400, "Must provide a query string");
   // Longer in UTF-16 units than the limit in bytes: too large for sure, and not worth a place among the prepared texts.
-  if (query.length > limits.maxQueryBytes) {
-    return failure(200, `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${limits.maxQueryBytes}`);
-  }
+  if (query.length > limits.maxQueryBytes) return { status: 200, body: { errors: [queryTooLarge(query, limits.maxQueryBytes)] }, statements: 0 };
   if (typeof variables === "string" && variables.trim() !== "") {
     try {
       variables = JSON.parse(variables);
@@ -533,7 +534,8 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
   // Checked while the body arrives (Content-Length first), not after buffering it: a client cannot make us hold a
   // body of any size in memory just to be told it is too large. The rest of the body is never read, so this
   // connection cannot carry another request.
-  const tooLarge = errorAnswer(413, `Request body is larger than ${limits.maxBodyBytes} bytes`, { connection: "close" });
+  const tooLargeMessage = `Request body is larger than ${limits.maxBodyBytes} bytes`;
+  const tooLarge = errorAnswer(413, tooLargeMessage, { connection: "close" });
   const limitBody = bodyLimit({ maxSize: limits.maxBodyBytes, onError: () => toResponse(tooLarge) });
 
   const post = async (c: Context) => {
@@ -565,7 +567,7 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
   // client still writing its body reads the 413 instead of a reset (closing at once, as Node does after
   // `connection: close`, makes its next write fail with EPIPE before it ever sees the answer).
   const discardLimit = Math.max(limits.maxBodyBytes * 4, 4 * 1024 * 1024);
-  const tooLargeKeepAlive = errorAnswer(413, `Request body is larger than ${limits.maxBodyBytes} bytes`);
+  const tooLargeKeepAlive = errorAnswer(413, tooLargeMessage);
   const refuseBody = (req: IncomingMessage): SubgraphAnswer => {
     if (Number(req.headers["content-length"] ?? 0) > discardLimit) return tooLarge;
     let discarded = 0;

@@ -1,4 +1,5 @@
-import { type Address, type Hex, keccak256, namehash, stringToBytes } from "viem";
+import { type Address, type Hex, namehash } from "viem";
+import { labelhashOf } from "../../../lib/labels";
 
 /** namehash("addr.reverse"): the parent of every legacy reverse node. */
 export const ADDR_REVERSE_NODE: Hex = namehash("addr.reverse");
@@ -19,5 +20,5 @@ export function legacyReverseNode(address: Address): Hex {
  */
 export function reversedAddress(labelhash: Hex, candidates: readonly Address[]): Address | undefined {
   const wanted = labelhash.toLowerCase();
-  return candidates.find((a) => keccak256(stringToBytes(reverseLabel(a))) === wanted)?.toLowerCase() as Address | undefined;
+  return candidates.find((a) => labelhashOf(reverseLabel(a)) === wanted)?.toLowerCase() as Address | undefined;
 }
