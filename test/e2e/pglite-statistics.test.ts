@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 
 /*
  * PGlite runs no autovacuum: `ponder start` must leave its tables with planner statistics once the backfill is done
@@ -14,12 +14,7 @@ describe("planner statistics after a PGlite backfill", () => {
 
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 3, names: 20 });
-    indexer = await startIndexer({
-      manifestPath: env.devnet.manifestPath,
-      labelsServiceUrl: env.labelsUrl,
-      plugins: ["subgraph"],
-      database: "pglite",
-    });
+    indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database: "pglite" }));
     // Rejects as soon as the indexer exits, where polling /ready would wait out its timeout.
     await indexer.process.ready();
   }, 400_000);

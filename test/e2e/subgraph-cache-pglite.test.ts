@@ -4,7 +4,7 @@ import { Chain } from "../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../devnet/src/index";
 import type { IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 
 /*
  * /subgraph's query-result cache on the indexer's own PGlite, where its head token is read again only after a write
@@ -49,12 +49,7 @@ describe("/subgraph cache on PGlite: a new block is never answered from the prev
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 11, names: 12 });
     chain = await Chain.connect(31337, env.devnet.manifest.chains["31337"]!.rpcUrl);
-    indexer = await startIndexer({
-      manifestPath: env.devnet.manifestPath,
-      labelsServiceUrl: env.labelsUrl,
-      plugins: ["subgraph"],
-      database: "pglite",
-    });
+    indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database: "pglite" }));
     await indexer.process.ready();
     const head = await chain.blockNumber();
     await waitFor(async () => (await indexedBlock(indexer.url)) >= head, 120_000, `block ${head} indexed`);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
 import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
 import { bySize, report } from "./support/scale";
 
@@ -129,7 +129,7 @@ describe("indexer crash recovery (SIGKILL during the backfill)", () => {
   });
 
   function options(database: "postgres" | "pglite") {
-    return { manifestPath: env.devnet.manifestPath, labelsServiceUrl: env.labelsUrl, plugins: PLUGINS, database };
+    return indexerOptionsFor(env, { plugins: PLUGINS, database });
   }
 
   for (const database of ["postgres", "pglite"] as const) {

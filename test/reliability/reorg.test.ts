@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
 import { type BlockRef, type BranchFacts, ReorgDriver } from "./support/reorg-scenario";
 import { bySize, report } from "./support/scale";
@@ -152,13 +152,7 @@ for (const database of DATABASES) {
     let driver: ReorgDriver;
     // Debug logs carry Ponder's "Reconciled reorg" lines.
     const start = () =>
-      startIndexer({
-        manifestPath: env.devnet.manifestPath,
-        labelsServiceUrl: env.labelsUrl,
-        plugins: ["subgraph"],
-        database,
-        extraEnv: { PONDER_LOG_LEVEL: "debug" },
-      });
+      startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database, extraEnv: { PONDER_LOG_LEVEL: "debug" } }));
 
     beforeAll(async () => {
       env = await startDevnetWithLabels({ seed: 8, names: 12 });
@@ -254,12 +248,7 @@ describe("a reorg deeper than finality (Ponder: 30 blocks on a devnet chain)", (
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 9, names: 12 });
     driver = await ReorgDriver.connect(env.devnet.manifest);
-    indexer = await startIndexer({
-      manifestPath: env.devnet.manifestPath,
-      labelsServiceUrl: env.labelsUrl,
-      plugins: ["subgraph"],
-      database: "postgres",
-    });
+    indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database: "postgres" }));
     await indexer.process.ready();
     await waitForHead(indexer.url, await driver.head(), "initial sync");
   }, 400_000);

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { findFreePort } from "../../scripts/lib/ports";
 import { startPonder, type PonderProcess } from "../../scripts/lib/ponder-process";
+import type { DevnetWithLabels } from "./devnet-fixture";
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOCAL_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
@@ -36,6 +37,14 @@ export interface RunningIndexer {
    */
   restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * `startIndexer`'s options for a devnet and its own label service, the usual case (tests of faults pass another
+ * manifest or a proxied label service to `startIndexer` themselves).
+ */
+export function indexerOptionsFor(env: DevnetWithLabels, options: Omit<IndexerOptions, "manifestPath" | "labelsServiceUrl">): IndexerOptions {
+  return { manifestPath: env.devnet.manifestPath, labelsServiceUrl: env.labelsUrl, ...options };
 }
 
 /** `ponder start` on a devnet, on a free port and a fresh database (PGlite folder or PostgreSQL schema). */
