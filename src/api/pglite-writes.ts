@@ -38,9 +38,20 @@ export interface TrackedPglite<T> {
 // Ponder reloads the API's modules (`ponder dev`) on the same instance: wrap it once and hand the same tracker back.
 const TRACKER = Symbol.for("nameindex.pgliteWriteTracker");
 
-/** Counts the calls into `client` (a PGlite instance) that may write; returns the counter and a reader that does not. */
+/**
+ * The ponder patch hands the API (`ponder:api`'s `db`) the instance behind a gate whose reads wait for the indexer's
+ * open transaction to end (ponder/dist/esm/database/queryBuilder.js, `gatePgliteReads`); the gate names the instance.
+ */
+const PGLITE_INSTANCE = Symbol.for("nameindex.pgliteInstance");
+
+/**
+ * Counts the calls into `client` (a PGlite instance, or the patch's gate in front of one) that may write; returns the
+ * counter and a reader that does not count. The indexer writes through the instance itself, so that is what is counted;
+ * the reader calls `client`'s own methods (through the gate, if there is one).
+ */
 export function trackPgliteWrites<T extends PgliteEntryPoints>(client: T): TrackedPglite<T> {
-  const holder = client as T & { [TRACKER]?: TrackedPglite<T> };
+  const instance = ((client as T & { [PGLITE_INSTANCE]?: T })[PGLITE_INSTANCE] ?? client) as T;
+  const holder = instance as T & { [TRACKER]?: TrackedPglite<T> };
   if (holder[TRACKER]) return holder[TRACKER];
 
   const writes = { generation: 0 };
@@ -49,8 +60,8 @@ export function trackPgliteWrites<T extends PgliteEntryPoints>(client: T): Track
   };
   const originals = {} as Record<Method, Call>;
   for (const method of METHODS) {
-    const original = client[method];
-    originals[method] = original;
+    originals[method] = client[method];
+    const original = instance[method];
     const wrapped = function (this: unknown, ...args: never[]) {
       return original.apply(this, args).then(
         (value) => {
@@ -63,10 +74,10 @@ export function trackPgliteWrites<T extends PgliteEntryPoints>(client: T): Track
         },
       );
     };
-    Object.defineProperty(client, method, { value: wrapped, configurable: true, writable: true });
+    Object.defineProperty(instance, method, { value: wrapped, configurable: true, writable: true });
   }
 
-  const reader = new Proxy(client, {
+  const reader = new Proxy(instance, {
     get(target, property) {
       if ((METHODS as readonly PropertyKey[]).includes(property)) {
         const original = originals[property as Method];
@@ -79,6 +90,6 @@ export function trackPgliteWrites<T extends PgliteEntryPoints>(client: T): Track
   });
 
   const tracker: TrackedPglite<T> = { writes, reader };
-  Object.defineProperty(client, TRACKER, { value: tracker });
+  Object.defineProperty(instance, TRACKER, { value: tracker });
   return tracker;
 }

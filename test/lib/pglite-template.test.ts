@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedPgliteDirectory } from "../../src/lib/pglite-template";
 import { ponderPgliteVersion, ponderSyncMigrations } from "../../src/lib/ponder-sync-migrations";
+import { ponderCommon } from "../support/ponder-common";
 
 /*
  * A new PGlite directory is seeded from a cached template that already holds Ponder's `ponder_sync` migrations. What
@@ -29,20 +30,9 @@ afterAll(() => {
 
 /** Ponder's `database.migrateSync()` on an open PGlite, through Ponder's own createDatabase. */
 async function ponderMigrateSync(pglite: PGlite): Promise<void> {
-  const [{ createDatabase }, { createNoopLogger }, { MetricsService }, { createShutdown }] = await Promise.all([
-    import(ponderFile("database/index.js")),
-    import(ponderFile("internal/logger.js")),
-    import(ponderFile("internal/metrics.js")),
-    import(ponderFile("internal/shutdown.js")),
-  ]);
-  const common = {
-    options: { command: "start" },
-    logger: createNoopLogger(),
-    metrics: new MetricsService(),
-    shutdown: createShutdown(),
-  };
+  const { createDatabase } = await import(ponderFile("database/index.js"));
   const database = createDatabase({
-    common,
+    common: ponderCommon(),
     namespace: { schema: "app" },
     preBuild: { databaseConfig: { kind: "pglite_test", instance: pglite }, ordering: "omnichain" },
     schemaBuild: { schema: {}, statements: {} },

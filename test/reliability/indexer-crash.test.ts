@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
 import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { indexerOptionsFor, settledStatus, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
 import { bySize, report } from "./support/scale";
 
@@ -13,7 +13,9 @@ import { bySize, report } from "./support/scale";
 
 const PLUGINS = ["subgraph", "basenames", "lineanames", "threedns", "protocol-acceleration", "registrars", "tokenscope"];
 const SEED = 8;
-const size = bySize({ ci: { names: 150, kills: 3 }, full: { names: 3000, kills: 10 } });
+// The CI size must keep the backfill long enough to land a kill inside it: at 150 names a PGlite backfill became one or
+// two checkpoints (~2 s) once indexing got faster (session 6), and every kill came after /ready.
+const size = bySize({ ci: { names: 400, kills: 3, maxDelayMs: 300 }, full: { names: 3000, kills: 10, maxDelayMs: 1500 } });
 
 type Status = Record<string, { id: number; block: { number: number } }>;
 
@@ -52,28 +54,15 @@ function progressOf(s: Status | undefined, ends: Map<number, number>): number {
 }
 
 /**
- * The clean run is done once it is ready (backfill over) and its checkpoints stopped moving for 15 s. Not "every
- * chain at its head": with omnichain ordering Ponder indexes a realtime block only once every chain has a block at
- * least as late, and with no new blocks the chains stop at the earliest head timestamp. Its checkpoints are then the
- * target a crashed run must reach exactly before its index is compared.
+ * The clean run is done once it is ready (backfill over) and its checkpoints stopped moving for 15 s
+ * (`settledStatus`). Its checkpoints are then the target a crashed run must reach exactly before its index is compared.
  */
 async function settle(indexer: RunningIndexer): Promise<Status> {
-  await indexer.process.ready();
-  let last = "";
-  let stableSince = Date.now();
-  await explain(indexer, () =>
-    waitFor(
-      async () => {
-        const s = await status(indexer);
-        const text = JSON.stringify(s);
-        if (text !== last) [last, stableSince] = [text, Date.now()];
-        return !!s && Date.now() - stableSince > 15_000;
-      },
-      180_000,
-      "checkpoints settled",
-    ),
-  );
-  return JSON.parse(last) as Status;
+  let settled: Status | undefined;
+  await explain(indexer, async () => {
+    settled = await settledStatus<Status>(indexer, 15_000, 180_000);
+  });
+  return settled!;
 }
 
 async function reach(indexer: RunningIndexer, target: Status): Promise<void> {
@@ -88,9 +77,13 @@ async function explain(indexer: RunningIndexer, run: () => Promise<void>): Promi
   try {
     await run();
   } catch (error) {
-    const tail = readFileSync(indexer.logFile, "utf8").split("\n").slice(-15).join("\n");
-    throw new Error(`${(error as Error).message}; last /status ${JSON.stringify(await status(indexer))}; log tail:\n${tail}`);
+    throw new Error(`${(error as Error).message}; last /status ${JSON.stringify(await status(indexer))}; log tail:\n${logTail(indexer)}`);
   }
+}
+
+/** The end of the indexer's log: the work directory holding it is removed when the test stops the indexer. */
+function logTail(indexer: RunningIndexer): string {
+  return readFileSync(indexer.logFile, "utf8").split("\n").slice(-40).join("\n");
 }
 
 describe("indexer crash recovery (SIGKILL during the backfill)", () => {
@@ -133,7 +126,7 @@ describe("indexer crash recovery (SIGKILL during the backfill)", () => {
   }
 
   for (const database of ["postgres", "pglite"] as const) {
-    it(`${database}: ${size.kills} kills and restarts end in the clean run's index`, async () => {
+    it(`${database}: a start-up kill and ${size.kills} more, each restarted, end in the clean run's index`, async () => {
       const random = new Random(SEED * 100 + (database === "postgres" ? 1 : 2));
       // Targets spread over the backfill (one per equal slice), each with a random delay after it is reached, so
       // the kill lands between checkpoints rather than right after one.
@@ -142,11 +135,35 @@ describe("indexer crash recovery (SIGKILL during the backfill)", () => {
       const kills: string[] = [];
       let midBackfill = 0;
       try {
+        // First a kill during start-up (the migration that creates the tables, the first batches): on PGlite, before
+        // the ponder patch made its transactions real, a kill there left half a migration and the restart failed.
+        const startupDelayMs = Math.floor(random.next() * 800);
+        await waitFor(
+          async () =>
+            (existsSync(indexer.logFile) && readFileSync(indexer.logFile, "utf8").includes("Connected to JSON-RPC")) ||
+            indexer.process.child.exitCode !== null,
+          120_000,
+          "start-up",
+          20,
+        );
+        await new Promise((r) => setTimeout(r, startupDelayMs));
+        const tablesCreated = readFileSync(indexer.logFile, "utf8").includes("Created database tables");
+        await indexer.kill();
+        kills.push(`start-up+${startupDelayMs}ms (${tablesCreated ? "after" : "before"} "Created database tables")`);
+        report("indexer-crash", `${database}: kill ${kills.length}: ${kills.at(-1)}`);
+        await indexer.restart();
         for (const target of targets) {
-          const delayMs = Math.floor(random.next() * 1500);
+          const delayMs = Math.floor(random.next() * size.maxDelayMs);
           const startedAt = Date.now();
-          await waitFor(async () => progressOf(await status(indexer), ends) >= target || indexer.process.child.exitCode !== null, 600_000, `progress ${target}`);
-          if (indexer.process.child.exitCode !== null) throw new Error(`ponder exited on its own (code ${indexer.process.child.exitCode}); see ${indexer.logFile}`);
+          await waitFor(
+            async () => progressOf(await status(indexer), ends) >= target || indexer.process.child.exitCode !== null,
+            600_000,
+            `progress ${target}`,
+            50,
+          );
+          if (indexer.process.child.exitCode !== null) {
+            throw new Error(`ponder exited on its own (code ${indexer.process.child.exitCode}); log tail:\n${logTail(indexer)}`);
+          }
           await new Promise((r) => setTimeout(r, delayMs));
           const ready = (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200;
           const progress = progressOf(await status(indexer), ends);

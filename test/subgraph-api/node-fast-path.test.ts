@@ -85,6 +85,23 @@ describe("POST /subgraph on the Node.js fast path", () => {
     expect(first.res.headers.get("x-subgraph-cache")).toBe("hit"); // asked above already
   });
 
+  it("sends a cached answer's UTF-8 bytes whole, on the fast path and on the Hono route", async () => {
+    // The cache keeps an answer as the bytes it sends: a name outside ASCII checks that count and those bytes.
+    const id = h.rows.domain![7]!.id as string;
+    const name = "ünïcødé-🙂.eth";
+    await h.t.pool.query(`update "${h.t.schemaName}"."domain" set "name" = $1 where "id" = $2`, [name, id]);
+    const body = JSON.stringify({ query: "query U($id: ID!) { domain(id: $id) { id name } }", variables: { id } });
+    const miss = await postOver("/subgraph", body);
+    const hit = await postOver("/subgraph", body);
+    expect([miss.res.headers.get("x-subgraph-cache"), hit.res.headers.get("x-subgraph-cache")]).toEqual(["miss", "hit"]);
+    expect(JSON.parse(hit.text)).toEqual({ data: { domain: { id, name } } });
+    expect(hit.text).toBe(miss.text);
+    expect(Number(hit.res.headers.get("content-length"))).toBe(Buffer.byteLength(hit.text));
+    const viaHono = await hono.request("/subgraph", { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(viaHono.headers.get("x-subgraph-cache")).toBe("hit");
+    expect(await viaHono.text()).toBe(hit.text);
+  });
+
   it("leaves GETs, preflights and POSTs with a query string to the Hono route", async () => {
     const q = encodeURIComponent("{ domains(first: 1, orderBy: name) { name } }");
     const before = recorded.length;

@@ -137,13 +137,35 @@ export async function dropDatabase(name: string): Promise<void> {
   await withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`));
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string, pollMs = 500): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/**
+ * Waits for `/ready`, then until `/status` (the chains' checkpoints) has not changed for `stableMs`, and returns it.
+ * Not "every chain at its head": with omnichain ordering Ponder indexes a realtime block only once every chain has a
+ * block at least as late, so with no new blocks the chains stop at the earliest head timestamp, some time after
+ * `/ready`.
+ */
+export async function settledStatus<T = unknown>(indexer: RunningIndexer, stableMs: number, timeoutMs: number): Promise<T> {
+  await indexer.process.ready();
+  let last = "";
+  let stableSince = Date.now();
+  await waitFor(
+    async () => {
+      const text = await fetch(`${indexer.url}/status`).then((r) => (r.ok ? r.text() : ""));
+      if (text !== last) [last, stableSince] = [text, Date.now()];
+      return text !== "" && Date.now() - stableSince > stableMs;
+    },
+    timeoutMs,
+    "checkpoints settled",
+  );
+  return JSON.parse(last) as T;
 }
 
 export async function getJson<T = unknown>(url: string): Promise<{ status: number; body: T }> {

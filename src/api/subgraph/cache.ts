@@ -14,10 +14,9 @@ import type { SubgraphDb } from "./loader";
  * string) on another branch: that block's write of the row has a new xmin. So no answer computed on an abandoned
  * branch is served once the new branch's first block is indexed. (Ponder reverts the abandoned rows first and writes
  * the checkpoint with the new branch's first block a few milliseconds later; in between, a cached answer still shows
- * the old head's data, as `_meta` still names it.) On PostgreSQL the block's rows and the checkpoint commit in one
- * transaction. On PGlite Ponder's `transaction()` runs its callback without BEGIN (ponder/src/database/queryBuilder),
- * so each statement commits alone and the checkpoint UPDATE is the block's last: an answer computed between the
- * block's flush and that UPDATE is cached under the old token and served until the UPDATE, milliseconds later.
+ * the old head's data, as `_meta` still names it.) The block's rows and the checkpoint commit in one transaction: on
+ * PostgreSQL by Ponder, on PGlite by the ponder patch (Ponder ran each statement committed alone there), whose API reads
+ * wait until no indexer transaction is open, so no answer is computed from a block half written.
  *
  * Reading the token is one small SELECT, shared by every request that arrives in the same turn of the event loop
  * (it starts after all of them arrived, so none can miss a block committed before it asked). On PGlite that SELECT
@@ -31,16 +30,15 @@ import type { SubgraphDb } from "./loader";
  * - So an answer is never cached under a token newer than the data it was computed from. An answer computed on newer
  *   data than its token (a write completed while it ran) is served only until the counter moves, which it already has:
  *   the next request reads the token again, and a new token empties the cache.
- * - PGlite runs one call at a time: `query`/`exec` wait for an open `transaction()` to finish (its transaction
- *   mutex), so a read never sees a transaction half done; Kysely's migrations (BEGIN as a plain `query`) run before
- *   the API serves.
+ * - PGlite runs one call at a time, and the API's reads wait for the indexer's open transaction to end (the ponder
+ *   patch's `gatePgliteReads`), so a read never sees a transaction half done.
  * - Writes that do not change the token (Ponder's heartbeat UPDATE of `_ponder_meta`, the sync's `ponder_sync` rows)
  *   cost one token read, and the cache stays.
  * PostgreSQL (and API replicas, `ponder serve`) keep the SQL token on every turn: other processes write there.
  */
 
 export interface QueryCacheOptions {
-  /** Bytes of cached answers (keys and JSON bodies, counted as UTF-16) the cache may hold. */
+  /** Bytes of cached answers (keys counted as UTF-16, bodies as the UTF-8 bytes kept) the cache may hold. */
   maxBytes: number;
   /** The indexed head's token; a different token means other data. */
   head: () => Promise<string>;
@@ -49,13 +47,16 @@ export interface QueryCacheOptions {
 export type CacheOutcome = "hit" | "miss" | "shared";
 
 interface Entry {
-  json: string;
+  encoded: Buffer;
   bytes: number;
 }
 
-/** A cached answer: its serialized body (never an error). */
+/**
+ * A cached answer (never an error): its serialized body as the UTF-8 bytes sent, so that answering it again neither
+ * measures nor encodes the text (a 26 KB answer, 8,000 times a second, was that much copying per answer).
+ */
 export interface CachedAnswer {
-  json: string;
+  encoded: Buffer;
   outcome: CacheOutcome;
 }
 
@@ -101,7 +102,7 @@ export class QueryCache {
       this.entries.delete(key);
       this.entries.set(key, entry);
       this.stats.hits++;
-      return { result: { json: entry.json, outcome: "hit" }, outcome: "hit" };
+      return { result: { encoded: entry.encoded, outcome: "hit" }, outcome: "hit" };
     }
     const herdKey = `${head}\n${key}`;
     const running = this.inflight.get(herdKey) as Promise<T> | undefined;
@@ -130,7 +131,11 @@ export class QueryCache {
   }
 
   private store(key: string, json: string) {
-    const bytes = 2 * (key.length + json.length) + ENTRY_OVERHEAD;
+    // Its own memory, not a slice of Node's shared 8 KiB pool: a small answer would otherwise keep its whole slab
+    // alive after its neighbours are evicted, and the budget would undercount.
+    const encoded = Buffer.allocUnsafeSlow(Buffer.byteLength(json, "utf8"));
+    encoded.write(json, "utf8");
+    const bytes = 2 * key.length + encoded.length + ENTRY_OVERHEAD;
     // One answer may take at most a quarter of the budget, so a few huge answers cannot flush everything else.
     if (bytes > this.options.maxBytes / 4) return;
     const old = this.entries.get(key);
@@ -138,7 +143,7 @@ export class QueryCache {
       this.entries.delete(key);
       this.bytesUsed -= old.bytes;
     }
-    this.entries.set(key, { json, bytes });
+    this.entries.set(key, { encoded, bytes });
     this.bytesUsed += bytes;
     while (this.bytesUsed > this.options.maxBytes) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;

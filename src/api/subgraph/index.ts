@@ -96,8 +96,10 @@ export interface SubgraphResponse {
   body: { data?: unknown; errors?: GraphQLFormattedError[] };
   /** SQL statements the request ran. */
   statements: number;
-  /** The body serialized, when the cache already holds it that way. */
+  /** The body serialized, when it was computed for the cache. */
   json?: string;
+  /** The body serialized as UTF-8, when the cache answered it (`body` is then parsed from it on demand). */
+  encoded?: Buffer;
   /** How the query-result cache answered, when one is configured and the request reached it. */
   cache?: CacheOutcome | "bypass";
 }
@@ -254,12 +256,12 @@ export async function executeSubgraphRequest(
         return { ...r, json, cacheable: r.status === 200 && !r.body.errors };
       });
       if ("body" in result) return { ...result, cache: outcome };
-      const { json } = result;
+      const { encoded } = result;
       return {
         status: 200,
-        json,
+        encoded,
         get body() {
-          return JSON.parse(json) as SubgraphResponse["body"];
+          return JSON.parse(encoded.toString("utf8")) as SubgraphResponse["body"];
         },
         statements: 0,
         cache: outcome,
@@ -382,8 +384,8 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 /** An answer of /subgraph, independent of the HTTP server that sends it. */
 export interface SubgraphAnswer {
   status: number;
-  /** JSON text. */
-  body: string;
+  /** JSON text, or its UTF-8 bytes (a cached answer). */
+  body: string | Buffer;
   headers: Readonly<Record<string, string>>;
 }
 
@@ -407,7 +409,7 @@ const INTERNAL_ERROR: SubgraphAnswer = { status: 500, body: JSON.stringify({ mes
 
 async function answerRequest(request: SubgraphRequest, options: ResolvedOptions): Promise<SubgraphAnswer> {
   const r = await executeSubgraphRequest(request, options);
-  return { status: r.status, body: r.json ?? JSON.stringify(r.body), headers: answerHeaders(r.cache) };
+  return { status: r.status, body: r.encoded ?? r.json ?? JSON.stringify(r.body), headers: answerHeaders(r.cache) };
 }
 
 /** The answer to a POST body: JSON with a `query`, or (`application/graphql`) the query itself. */
@@ -426,7 +428,11 @@ function answerPostBody(text: string, contentType: string, options: ResolvedOpti
 }
 
 // A copy of the headers: @hono/node-server adds Content-Length to the object a Response was made with.
-const toResponse = (answer: SubgraphAnswer) => new Response(answer.body, { status: answer.status, headers: { ...answer.headers } });
+const toResponse = (answer: SubgraphAnswer) =>
+  new Response(typeof answer.body === "string" ? answer.body : new Uint8Array(answer.body), {
+    status: answer.status,
+    headers: { ...answer.headers },
+  });
 
 type ResolvedOptions = SubgraphOptions & { getMeta: () => Promise<SubgraphMeta> };
 
@@ -581,7 +587,7 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
 
   const handleNodePost: SubgraphServer["handleNodePost"] = (req, res, onAnswered) => {
     const send = (answer: SubgraphAnswer) => {
-      const bytes = Buffer.byteLength(answer.body);
+      const bytes = typeof answer.body === "string" ? Buffer.byteLength(answer.body) : answer.body.length;
       res.writeHead(answer.status, { ...answer.headers, "content-length": String(bytes) });
       res.end(answer.body);
       onAnswered?.(answer.status, bytes);
