@@ -9,16 +9,22 @@ async function idleUntil(ran: () => boolean): Promise<void> {
   while (!ran() && performance.now() < end) await sleep(20);
 }
 
-/** Keeps the event loop busy: 50 ms blocks of synchronous work, one after another, for `ms`. */
-async function keepBusy(ms: number): Promise<void> {
+/**
+ * Keeps the event loop busy: 50 ms blocks of synchronous work, one after another, for `ms`. Returns when the last
+ * block ended: the loop may run a timer between that block and this function's return, so the quiet period starts
+ * there, not at the return.
+ */
+async function keepBusy(ms: number): Promise<number> {
   const end = performance.now() + ms;
-  while (performance.now() < end) {
+  let lastBlockEnd = performance.now();
+  while (lastBlockEnd < end) {
     const blockEnd = performance.now() + 50;
-    while (performance.now() < blockEnd) {
+    while ((lastBlockEnd = performance.now()) < blockEnd) {
       // Busy, as module loading or a PGlite query is.
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
+  return lastBlockEnd;
 }
 
 describe("runWhenIdle", () => {
@@ -34,8 +40,7 @@ describe("runWhenIdle", () => {
   it("waits while the event loop is busy, and runs the task after", async () => {
     let ranAt: number | undefined;
     runWhenIdle(() => (ranAt = performance.now()), { quietMs: 100 });
-    await keepBusy(600);
-    const busyEnded = performance.now();
+    const busyEnded = await keepBusy(600);
     expect(ranAt).toBeUndefined();
     await idleUntil(() => ranAt !== undefined);
     expect(ranAt).toBeDefined();
