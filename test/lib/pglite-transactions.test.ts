@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 // The ponder patch's own modules (patches/ponder+*.patch): Ponder's query builder, with its PGlite transactions.
 // @ts-expect-error plain JavaScript without types
 import { createQB, gatePgliteReads } from "../../node_modules/ponder/dist/esm/database/queryBuilder.js";
+// @ts-expect-error plain JavaScript without types
+import { createDatabase } from "../../node_modules/ponder/dist/esm/database/index.js";
 import { ponderCommon } from "../support/ponder-common";
 
 /*
@@ -145,13 +147,16 @@ describe("Ponder's PGlite transactions (ponder patch)", () => {
     const events: string[] = [];
     let finish!: () => void;
     const mayFinish = new Promise<void>((r) => (finish = r));
+    let opened!: () => void;
+    const batchOpen = new Promise<void>((r) => (opened = r));
     const batch = qb.transaction(async (tx) => {
       await insert(tx, "a");
+      opened();
       await mayFinish;
       await insert(tx, "b");
       events.push("batch done");
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await batchOpen;
     const count = reader.query<{ n: number }>("SELECT count(*)::int AS n FROM item").then((r) => {
       events.push("read");
       return r.rows[0]!.n;
@@ -168,6 +173,50 @@ describe("Ponder's PGlite transactions (ponder patch)", () => {
     expect(await failing).toMatch(/no_such_table/);
     expect(events).toEqual(["batch done", "read", "failed read"]);
     expect(await ids(pglite)).toEqual(["a", "b"]);
+    await pglite.close();
+  });
+
+  it("Ponder's database is built that way: the indexer's builders run real transactions, the API's reads wait for them", async () => {
+    // The query builders `ponder start` gets (database/index.js): a patch that built them without the options above
+    // would pass every test of createQB and still run PGlite without transactions.
+    const pglite = new PGlite();
+    const common = ponderCommon();
+    const database = createDatabase({
+      common,
+      namespace: { schema: "public" },
+      preBuild: { databaseConfig: { kind: "pglite_test", instance: pglite } },
+      schemaBuild: { schema: {} },
+    }) as { adminQB: QB; userQB: QB; readonlyQB: QB };
+    await pglite.exec("CREATE TABLE item (id text PRIMARY KEY)");
+
+    await expect(database.adminQB.transaction(async (tx) => (await insert(tx, "a"), await insert(tx, "a")))).rejects.toThrow();
+    expect(await ids(pglite)).toEqual([]);
+
+    const events: string[] = [];
+    let finish!: () => void;
+    const mayFinish = new Promise<void>((r) => (finish = r));
+    let opened!: () => void;
+    const batchOpen = new Promise<void>((r) => (opened = r));
+    const batch = database.userQB.transaction(async (tx) => {
+      await insert(tx, "b");
+      opened();
+      await mayFinish;
+      await insert(tx, "c");
+      events.push("batch done");
+    });
+    await batchOpen;
+    const read = database.readonlyQB
+      .wrap((db) => db.execute("SELECT count(*)::int AS n FROM item"))
+      .then((result) => (events.push("read"), (result as { rows: { n: number }[] }).rows[0]!.n));
+    const failing = database.readonlyQB.wrap((db) => db.execute("SELECT * FROM no_such_table")).catch(() => events.push("failed read"));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual([]);
+    finish();
+    await batch;
+    expect(await read).toBe(2);
+    await failing;
+    expect(events).toEqual(["batch done", "read", "failed read"]);
+    expect(await ids(pglite)).toEqual(["b", "c"]);
     await pglite.close();
   });
 });
