@@ -136,14 +136,26 @@ describe("Domain_filter operators", () => {
   it("Bytes _contains / _not_contains / _gt", async () => {
     const fragment = (domains.find((x) => x.name === NAME)!.labelhash as string).slice(10, 20);
     expect(await ids({ labelhash_contains: `0x${fragment}` })).toEqual(
-      expectIds(domains, (d) => str(d.labelhash)?.slice(2).includes(fragment) ?? false),
+      expectIds(domains, (d) => containsBytes(str(d.labelhash), fragment) === true),
     );
     expect(await ids({ labelhash_not_contains: `0x${fragment}` })).toEqual(
-      expectIds(domains, (d) => d.labelhash !== null && !str(d.labelhash)!.slice(2).includes(fragment)),
+      expectIds(domains, (d) => containsBytes(str(d.labelhash), fragment) === false),
     );
     expect(await ids({ labelhash_gt: "0xf0" })).toEqual(
       expectIds(domains, (d) => d.labelhash !== null && str(d.labelhash)! > "0xf0"),
     );
+  });
+
+  it("Bytes _contains matches whole bytes, not hex digits across a byte boundary", async () => {
+    // A byte that some labelhash holds only straddling two bytes (…1a 0b… holds "a0" but not the byte 0xa0).
+    const bytes = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+    const straddled = bytes.find((b) =>
+      domains.some((d) => d.labelhash !== null && str(d.labelhash)!.slice(2).includes(b) && !containsBytes(str(d.labelhash), b)),
+    )!;
+    expect(straddled).toBeDefined();
+    const found = await ids({ labelhash_contains: `0x${straddled}` });
+    expect(found).toEqual(expectIds(domains, (d) => containsBytes(str(d.labelhash), straddled) === true));
+    expect(found).not.toEqual(expectIds(domains, (d) => str(d.labelhash)?.slice(2).includes(straddled) ?? false));
   });
 
   it("ID and relation ids are case-sensitive strings, as in The Graph (ids are lowercase)", async () => {
@@ -309,3 +321,11 @@ describe("list sizes", () => {
     expect(ok.body.errors).toBeUndefined();
   });
 });
+
+/** Whether 0x-hex `hex` holds the bytes `needle` (hex without 0x) at a byte boundary; null for null. */
+function containsBytes(hex: string | null | undefined, needle: string): boolean | null {
+  if (hex === null || hex === undefined) return null;
+  const digits = hex.slice(2);
+  for (let i = digits.indexOf(needle); i !== -1; i = digits.indexOf(needle, i + 1)) if (i % 2 === 0) return true;
+  return false;
+}

@@ -175,9 +175,14 @@ function scalarCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unkno
     default: {
       if (value === null) throw new SubgraphQueryError(`\`${key}\` does not accept null`);
       let text = textValue(value);
-      if (kind === "Bytes") text = text.toLowerCase().replace(/^0x/, "");
-      const pattern = likePattern(op, text);
       const negate = op.startsWith("not_");
+      if (kind === "Bytes") {
+        // Bytes are stored as 0x-hex text; a match must start on a byte, as The Graph compares the bytes themselves
+        // (`0xa0` is not in 0x1a0b). The hex was checked by the Bytes scalar, so it holds no pattern characters.
+        const aligned = `^0x(..)*${text.toLowerCase().replace(/^0x/, "")}`;
+        return negate ? sql`${expr} !~ ${aligned}` : sql`${expr} ~ ${aligned}`;
+      }
+      const pattern = likePattern(op, text);
       const nocase = op.endsWith("_nocase");
       const cmp = nocase ? sql`ILIKE` : sql`LIKE`;
       return negate ? sql`${expr} NOT ${cmp} ${pattern}` : sql`${expr} ${cmp} ${pattern}`;
