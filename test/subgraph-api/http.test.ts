@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import { createSubgraphApp } from "../../src/api/subgraph";
+import { RESOLVER_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
 
 /*
@@ -93,7 +94,8 @@ describe("errors are GraphQL errors with status 200", () => {
     ["missing selection", "{ domains }"],
     ["mutation", "mutation { x }"],
     ["subscription", "subscription { domains { id } }"],
-    ["wrong variable type", "query($x: Int) { domain(id: $x) { id } }"],
+    ["wrong variable type", "query($x: Boolean) { domain(id: $x) { id } }"],
+    ["variable type The Graph does not coerce either", "query($x: Int) { domains(where: { name: $x }) { id } }"],
     ["missing required variable", "query($x: ID!) { domain(id: $x) { id } }"],
     ["unknown operationName", "query A { domains { id } }"],
   ])("%s", async (label, query) => {
@@ -110,6 +112,62 @@ describe("errors are GraphQL errors with status 200", () => {
       variables: { id: "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae" },
     });
     expect((await res.json()).data.domain).not.toBeNull();
+  });
+});
+
+describe("queries The Graph runs although the GraphQL specification's validation refuses them", () => {
+  // graph-node skips that validation and coerces each value to its position's type (graph-node
+  // graphql/src/values/coercion.rs); dApps written against it send these.
+  const eth = () => h.rows.domain!.find((d) => d.name === "eth")!;
+  const data = async (query: string, variables?: Record<string, unknown>) => {
+    const json = await (await post({ query, variables })).json();
+    expect(json.errors).toBeUndefined();
+    return json.data;
+  };
+
+  it("a String variable where a Bytes is expected, compared as bytes (ENSNode's example query)", async () => {
+    const labelhash = String(eth().labelhash);
+    const query = "query($labelhash: String!) { domains(where: { labelhash: $labelhash, labelName_not: null }) { labelName } }";
+    expect(await data(query, { labelhash: labelhash.toUpperCase().replace(/^0X/, "0x") })).toEqual({ domains: [{ labelName: "eth" }] });
+    const resolvers = await data("query($a: String!) { resolvers(first: 1000, where: { address: $a }) { address } }", { a: RESOLVER_ADDRESS });
+    expect(resolvers.resolvers.length).toBeGreaterThan(0);
+    expect(new Set(resolvers.resolvers.map((r: { address: string }) => r.address))).toEqual(new Set([RESOLVER_ADDRESS]));
+  });
+
+  it("the value is still checked by its position's type", async () => {
+    const json = await (await post({ query: "query($h: String!) { domains(where: { labelhash: $h }) { id } }", variables: { h: "not hex" } })).json();
+    expect(json.data).toBeUndefined();
+    expect(json.errors[0].message).toMatch(/Invalid Bytes value: "not hex"/);
+  });
+
+  it("Int and String variables where a BigInt is expected", async () => {
+    const expiring = h.rows.domain!.filter((d) => d.expiryDate !== null).map((d) => BigInt(d.expiryDate as bigint));
+    expiring.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const middle = expiring[Math.floor(expiring.length / 2)]!;
+    const later = expiring.filter((e) => e > middle).length;
+    expect(later).toBeGreaterThan(0);
+    const query = (type: string) => `query($t: ${type}) { domains(first: 1000, where: { expiryDate_gt: $t }) { id } }`;
+    expect((await data(query("Int"), { t: Number(middle) })).domains).toHaveLength(later);
+    expect((await data(query("String!"), { t: String(middle) })).domains).toHaveLength(later);
+  });
+
+  it("enum values written as strings, literally or in a String variable", async () => {
+    const desc = await data('{ domains(first: 3, orderBy: "createdAt", orderDirection: "desc") { createdAt } }');
+    const asEnum = await data("{ domains(first: 3, orderBy: createdAt, orderDirection: desc) { createdAt } }");
+    expect(desc).toEqual(asEnum);
+    expect(await data("query($d: String) { domains(first: 3, orderBy: createdAt, orderDirection: $d) { createdAt } }", { d: "desc" })).toEqual(asEnum);
+    const wrong = await (await post({ query: '{ domains(orderDirection: "sideways") { id } }' })).json();
+    expect(wrong.errors[0].message).toMatch(/OrderDirection/);
+  });
+
+  it("a variable or fragment declared and not used", async () => {
+    const query = "query($unused: String) { domains(where: { name: \"eth\" }) { name } } fragment Spare on Domain { id }";
+    expect(await data(query)).toEqual({ domains: [{ name: "eth" }] });
+  });
+
+  it("a variable used in positions of two types graph-node would read differently stays an error", async () => {
+    const json = await (await post({ query: "query($x: String!) { domains(where: { labelhash: $x, name: $x }) { id } }", variables: { x: "0x00" } })).json();
+    expect(json.errors[0].message).toMatch(/Variable "\$x" of type "String!" used in position expecting type "Bytes"/);
   });
 });
 

@@ -19,6 +19,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { type CacheOutcome, type QueryCache, stableJson } from "./cache";
 import { SubgraphQueryError } from "./errors";
+import { asGraphNodeCoerces, RULES_GRAPH_NODE_SKIPS } from "./graph-node-coercion";
 import { checkDocumentLimits, checkDocumentShape, type DocumentLimits, LenientVariablesInAllowedPositionRule, type ShapeLimits } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
 import { ponderCheckpointMeta } from "./meta";
@@ -75,7 +76,7 @@ export const DEFAULT_LIMITS: Limits = {
 };
 
 const RULES = [
-  ...specifiedRules.filter((r) => r !== VariablesInAllowedPositionRule),
+  ...specifiedRules.filter((r) => r !== VariablesInAllowedPositionRule && !RULES_GRAPH_NODE_SKIPS.includes(r)),
   LenientVariablesInAllowedPositionRule,
 ];
 
@@ -188,8 +189,9 @@ const queryTooLarge = (query: string, maxBytes: number): GraphQLFormattedError =
 
 function parseAndValidate(schema: GraphQLSchema, query: string, limits: ShapeLimits, options: SubgraphOptions): Prepared {
   try {
-    const document = parse(query, { maxTokens: 10_000 });
-    const shapeErrors = checkDocumentShape(document, limits);
+    const parsed = parse(query, { maxTokens: 10_000 });
+    const shapeErrors = checkDocumentShape(parsed, limits);
+    const document = shapeErrors.length > 0 ? parsed : asGraphNodeCoerces(schema, parsed);
     const errors = shapeErrors.length > 0 ? shapeErrors : validate(schema, document, RULES, { maxErrors: MAX_VALIDATION_ERRORS });
     // graphql-js's own budget for comparing overlapping fields ends in a bare "Validation aborted.": say what it means.
     const formatted = errors.map((e) => (e.message === "Validation aborted." ? { message: "Query is too complex to validate: it has too many overlapping fields" } : e.toJSON()));
