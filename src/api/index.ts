@@ -27,6 +27,7 @@ import { keepPgliteAnalyzed } from "./pglite-statistics";
 import { trackPgliteWrites } from "./pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
+import { textOrderWarning } from "./subgraph/text-order";
 import { ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
 
 const config = getConfig();
@@ -63,6 +64,13 @@ if (config.database.kind === "pglite" && config.pgliteAnalyze) {
     },
   });
   ponderCommon()?.apiShutdown?.add(stopAnalyzing);
+}
+
+if (config.database.kind === "postgres") {
+  textOrderWarning(readSql).then(
+    (warning) => warning && console.warn(warning),
+    (error: Error) => console.warn(`Could not check the database's text order: ${error.message}`),
+  );
 }
 
 const app = new Hono();
