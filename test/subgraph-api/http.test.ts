@@ -156,6 +156,7 @@ describe("queries The Graph runs although the GraphQL specification's validation
     const asEnum = await data("{ domains(first: 3, orderBy: createdAt, orderDirection: desc) { createdAt } }");
     expect(desc).toEqual(asEnum);
     expect(await data("query($d: String) { domains(first: 3, orderBy: createdAt, orderDirection: $d) { createdAt } }", { d: "desc" })).toEqual(asEnum);
+    expect(await data('query($d: String = "desc") { domains(first: 3, orderBy: createdAt, orderDirection: $d) { createdAt } }')).toEqual(asEnum);
     const wrong = await (await post({ query: '{ domains(orderDirection: "sideways") { id } }' })).json();
     expect(wrong.errors[0].message).toMatch(/OrderDirection/);
   });

@@ -28,12 +28,14 @@ import {
 /** Validation rules for the specification's checks that graph-node does not make. */
 export const RULES_GRAPH_NODE_SKIPS = [NoUnusedVariablesRule, NoUnusedFragmentsRule];
 
-/** Declared variable type → the position types graph-node coerces its value into (beyond the same type). */
-const COERCIBLE: Record<string, (position: GraphQLNamedType) => boolean> = {
+/**
+ * Declared variable type → the position types graph-node coerces its value into, and whose own parsing the value must
+ * then pass (a String as Bytes must be hex). The other way round (a Bytes, BigInt or ID variable in a String or ID
+ * position) needs no retyping: those values already are strings, and LenientVariablesInAllowedPositionRule admits them.
+ */
+const RETYPE_INTO: Record<string, (position: GraphQLNamedType) => boolean> = {
   String: (p) => ["ID", "Bytes", "BigInt"].includes(p.name) || isEnumType(p),
-  ID: (p) => ["String", "Bytes", "BigInt"].includes(p.name) || isEnumType(p),
-  Bytes: (p) => ["String", "ID"].includes(p.name),
-  BigInt: (p) => ["String", "ID"].includes(p.name),
+  ID: (p) => ["Bytes", "BigInt"].includes(p.name) || isEnumType(p),
   Int: (p) => ["ID", "BigInt"].includes(p.name),
 };
 
@@ -72,9 +74,15 @@ export function asGraphNodeCoerces(schema: GraphQLSchema, document: DocumentNode
         if (!used || used.size !== 1) return definition;
         const [position] = used;
         const declared = namedTypeOf(definition.type).name.value;
-        if (declared === position!.name || !COERCIBLE[declared]?.(position!)) return definition;
+        if (declared === position!.name || !RETYPE_INTO[declared]?.(position!)) return definition;
         changed = true;
-        return { ...definition, type: renamed(definition.type, position!.name) };
+        const { defaultValue } = definition;
+        const enumDefault = defaultValue?.kind === Kind.STRING && isEnumType(position) && position.getValue(defaultValue.value);
+        return {
+          ...definition,
+          type: renamed(definition.type, position!.name),
+          defaultValue: enumDefault ? { kind: Kind.ENUM, value: defaultValue.value } : defaultValue,
+        };
       });
       return changed ? { ...operation, variableDefinitions } : undefined;
     },

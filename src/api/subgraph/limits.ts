@@ -195,8 +195,10 @@ export function checkDocumentLimits(
 }
 
 /**
- * graphql-js's VariablesInAllowedPositionRule, except that `String` and `ID` are interchangeable: The Graph accepts
- * `$id: String!` for an `id: ID!` argument, and real clients (ensjs) rely on it.
+ * graphql-js's VariablesInAllowedPositionRule, except that a `String`, `ID`, `Bytes` or `BigInt` variable may stand in
+ * a `String` or `ID` position: The Graph accepts `$id: String!` for an `id: ID!` argument (real clients, ensjs, rely
+ * on it), and all four are strings once parsed. Variables that must be parsed as their position's type are declared
+ * with it beforehand (graph-node-coercion.ts).
  */
 export function LenientVariablesInAllowedPositionRule(context: ValidationContext): ASTVisitor {
   let defs = new Map<string, VariableDefinitionNode>();
@@ -253,6 +255,5 @@ function compatible(v: GraphQLType, loc: GraphQLType): boolean {
   if (v instanceof GraphQLList) return false;
   const a = (v as GraphQLNamedType).name;
   const b = (loc as GraphQLNamedType).name;
-  const idLike = (n: string) => n === "ID" || n === "String";
-  return a === b || (idLike(a) && idLike(b));
+  return a === b || (["ID", "String"].includes(b) && ["ID", "String", "Bytes", "BigInt"].includes(a));
 }
