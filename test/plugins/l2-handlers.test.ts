@@ -95,6 +95,33 @@ async function l2Registry(chainId: number, plugin: "basenames" | "lineanames", m
 }
 
 describe("basenames", () => {
+  it("leaves the root chain's reverse namespace nodes alone, and keeps the L2's reverse records under them", async () => {
+    await setupRootDomain({ db: store.db as never, chain: { id: BASE } });
+    // The root chain's `reverse` (mainnet's registry holds it), as the subgraph plugin indexed it.
+    await store.db.insert(schema.domain).values({ id: namehash("reverse"), name: "reverse", labelName: "reverse", labelhash: labelhashOf("reverse"), parentId: ROOT_NODE, ownerId: BOB.toLowerCase(), createdAt: 1n, isMigrated: true });
+    const C = "basenames/Registry";
+    const REVERSE_REGISTRAR = "0x0000000000000000000000000000000000000e0e" as Address;
+    // Base's registry sets up its reverse namespace (basenames' deploy scripts): `reverse`, then 80002105.reverse.
+    await play(BASE, `${C}:NewOwner`, { node: ROOT_NODE, label: labelhashOf("reverse"), owner: ALICE });
+    await play(BASE, `${C}:Transfer`, { node: namehash("reverse"), owner: ALICE });
+    await play(BASE, `${C}:NewResolver`, { node: namehash("reverse"), resolver: L2_RESOLVER });
+    expect(domain("reverse")).toMatchObject({ ownerId: BOB.toLowerCase(), resolverId: null });
+    // 80002105 = 0x80000000 | 8453 (ENSIP-11): the root chain has no row for it here, so L2 creates it.
+    await play(BASE, `${C}:NewOwner`, { node: namehash("reverse"), label: labelhashOf("80002105"), owner: REVERSE_REGISTRAR });
+    expect(domain("80002105.reverse")).toMatchObject({ name: "80002105.reverse", labelName: "80002105", parentId: namehash("reverse"), ownerId: REVERSE_REGISTRAR });
+    // A second NewOwner for it (the row exists now) changes nothing; a reverse record under it is the L2's own.
+    await play(BASE, `${C}:NewOwner`, { node: namehash("reverse"), label: labelhashOf("80002105"), owner: ALICE });
+    expect(domain("80002105.reverse")!.ownerId).toBe(REVERSE_REGISTRAR);
+    const aliceLabel = ALICE.slice(2).toLowerCase();
+    await play(BASE, `${C}:NewOwner`, { node: namehash("80002105.reverse"), label: labelhashOf(aliceLabel), owner: ALICE });
+    expect(domain(`${aliceLabel}.80002105.reverse`)).toMatchObject({ parentId: namehash("80002105.reverse"), ownerId: ALICE.toLowerCase() });
+    // Linea's namespace is 8000e708.reverse (59144 = 0xe708); mainnet's `reverse` stays the root chain's there too.
+    await play(LINEA, "lineanames/Registry:NewOwner", { node: ROOT_NODE, label: labelhashOf("reverse"), owner: ALICE });
+    await play(LINEA, "lineanames/Registry:NewOwner", { node: namehash("reverse"), label: labelhashOf("8000e708"), owner: REVERSE_REGISTRAR });
+    expect(domain("reverse")!.ownerId).toBe(BOB.toLowerCase());
+    expect(domain("8000e708.reverse")).toMatchObject({ name: "8000e708.reverse", ownerId: REVERSE_REGISTRAR });
+  });
+
   it("names domains under base.eth, with chain-aware registration, event and resolver ids", async () => {
     const newOwner = await l2Registry(BASE, "basenames", "base");
     // `eth` is the root chain's: the L2 registry only leaves a placeholder under which base.eth hangs.

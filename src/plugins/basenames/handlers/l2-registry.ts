@@ -20,7 +20,10 @@ import { on, onSetup } from "../../shared/register";
  * An L2 registry (Basenames on Base, Lineanames on Linea) whose nodes share mainnet's namehashes. The ENS root
  * chain owns every row at or above the managed name (`eth`, `base.eth`): the L2 registry's events for those nodes
  * are skipped, except that the managed name's domain is created from L2 when the root chain has no row for it, so
- * the L2 names hang under the root chain's `eth`.
+ * the L2 names hang under the root chain's `eth`. The same holds for the reverse namespace's nodes, which an L2
+ * registry creates for its own reverse registrar (`reverse`, then `80002105.reverse` on Base, `addr.reverse` on
+ * Basenames' testnets) and which mainnet's registry holds too: without this, Base's deployer would show as the owner
+ * of mainnet's `reverse`. Reverse records under them (`<address>.80002105.reverse`) are the L2's own.
  */
 export function managedNameOf(datasource: "basenames" | "lineanames"): string {
   const managedName = getConfig().namespace.datasources[datasource]?.managedName;
@@ -36,19 +39,40 @@ function nodesAtOrAbove(managedName: string): Set<string> {
   return nodes;
 }
 
+/** The reverse namespace's nodes an L2 registry shares with the root chain, by id, with their names. */
+function sharedReverseNamespace(chainId: number): Map<string, string> {
+  // ENSIP-11: the chain's coin type, 0x80000000 | chainId, in lowercase hex, names its reverse namespace.
+  const coinTypeLabel = ((0x80000000 | chainId) >>> 0).toString(16);
+  return new Map(["reverse", "addr.reverse", `${coinTypeLabel}.reverse`].map((name) => [domainId(namehash(name)), name]));
+}
+
 export function wireL2Registry(contract: string, managedName: string): void {
   const registry = makeRegistryHandlers({ registry: "new" });
   const reserved = nodesAtOrAbove(managedName);
+  const sharedByChain = new Map<number, Map<string, string>>();
+  const sharedOn = (chainId: number) => {
+    let shared = sharedByChain.get(chainId);
+    if (!shared) sharedByChain.set(chainId, (shared = sharedReverseNamespace(chainId)));
+    return shared;
+  };
   const managedId = domainId(namehash(managedName));
   const [managedLabel, ...parentLabels] = managedName.split(".");
   const parentName = parentLabels.join(".");
   const parentId = domainId(parentLabels.length ? namehash(parentName) : ROOT_NODE);
-  const isReserved = (node: Hex) => reserved.has(domainId(node));
+  const isReserved = (context: IndexingContext, node: Hex) => reserved.has(domainId(node)) || sharedOn(context.chain.id).has(domainId(node));
 
   onSetup(contract, setupRootDomain);
 
   on(`${contract}:NewOwner`, async (context: IndexingContext, event: IndexedEvent<NewOwnerArgs>) => {
     const id = domainId(makeSubnode(event.args.node, event.args.label));
+    const sharedName = sharedOn(context.chain.id).get(id);
+    if (sharedName !== undefined) {
+      // A reverse namespace node: the root chain's row if it has one; else created from L2, for the records under it.
+      if (await context.db.find(schema.domain, { id })) return;
+      await registry.newOwner(context, event);
+      await context.db.update(schema.domain, { id }).set({ name: sharedName, labelName: sharedName.split(".")[0]! });
+      return;
+    }
     if (id !== managedId) {
       if (reserved.has(id)) return; // `eth` and the like: the root chain's rows
       return registry.newOwner(context, event);
@@ -77,12 +101,12 @@ export function wireL2Registry(contract: string, managedName: string): void {
     await context.db.update(schema.domain, { id }).set({ name: managedName, labelName: managedLabel! });
   });
   on(`${contract}:Transfer`, (context: IndexingContext, event: IndexedEvent<TransferArgs>) =>
-    isReserved(event.args.node) ? Promise.resolve() : registry.transfer(context, event),
+    isReserved(context, event.args.node) ? Promise.resolve() : registry.transfer(context, event),
   );
   on(`${contract}:NewResolver`, (context: IndexingContext, event: IndexedEvent<NewResolverArgs>) =>
-    isReserved(event.args.node) ? Promise.resolve() : registry.newResolver(context, event),
+    isReserved(context, event.args.node) ? Promise.resolve() : registry.newResolver(context, event),
   );
   on(`${contract}:NewTTL`, (context: IndexingContext, event: IndexedEvent<NewTTLArgs>) =>
-    isReserved(event.args.node) ? Promise.resolve() : registry.newTTL(context, event),
+    isReserved(context, event.args.node) ? Promise.resolve() : registry.newTTL(context, event),
   );
 }
