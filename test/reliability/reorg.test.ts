@@ -103,13 +103,24 @@ async function textEvents(url: string, key: string): Promise<string[]> {
 const lower = (a: string) => a.toLowerCase();
 
 /**
- * Reorgs Ponder reconciled on the root chain, from its debug log (0.16.10 declares a reorg counter metric but never
- * increments it), so a pass cannot come from a reorg Ponder never saw.
+ * Reorgs Ponder reconciled on the root chain, from its debug log, so a pass cannot come from a reorg Ponder never saw.
  */
 function reorgsLogged(indexer: RunningIndexer): string[] {
   return readFileSync(indexer.logFile, "utf8")
     .split("\n")
     .filter((line) => line.includes("Reconciled reorg in local chain"));
+}
+
+/**
+ * `ponder_realtime_reorg_total` on the indexer's /metrics, summed over chains (Ponder 0.16.10 declares the counter and
+ * never increments it; the ponder patch does, once per reconciled reorg).
+ */
+async function reorgMetric(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("ponder_realtime_reorg_total{"))
+    .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
 }
 
 /** Everything the branch wrote is visible through /subgraph. */
@@ -182,6 +193,7 @@ for (const database of DATABASES) {
           await expectCached(indexer.url, domainsQuery(a.registered.map((r) => r.node)));
 
           const reorgsBefore = reorgsLogged(indexer).length;
+          const reorgMetricBefore = await reorgMetric(indexer.url);
           await driver.revert(fork);
           // B first reaches A's height: Ponder sees another block at a number it indexed (and /subgraph's _meta must
           // name B's block there, not a remembered hash of A's), then B grows past A.
@@ -197,6 +209,8 @@ for (const database of DATABASES) {
           expect(await driver.blockHash(a.head.number)).not.toBe(a.head.hash);
           const reorgs = reorgsLogged(indexer).slice(reorgsBefore);
           expect(reorgs.length, "Ponder reconciled the reorg").toBeGreaterThanOrEqual(1);
+          // Monitoring sees each reconciled reorg on the counter.
+          expect((await reorgMetric(indexer.url)) - reorgMetricBefore, "ponder_realtime_reorg_total").toBe(reorgsLogged(indexer).length - reorgsBefore);
           report(
             "reorg",
             `${database} round ${i}: fork at ${fork.block}, A ${fork.block + 1}-${a.head.number} (depth ${round.depthA}, ` +
