@@ -180,11 +180,22 @@ describe("label service flapping and down during indexing", () => {
     const unhealed = allLines(partial).filter((l) => [...l.matchAll(/\[([0-9a-f]{64})\]/g)].some((m) => healable.has(m[1]!)));
     expect(unhealed).toEqual([]);
 
+    // An API replica (`ponder serve`) keeps serving the partial index, and its _meta says the indexer stopped on an error.
+    const replica = await indexer.startReplica();
+    const hasIndexingErrors = async (url: string) => {
+      const res = await fetch(`${url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ _meta { hasIndexingErrors } }" }) });
+      return ((await res.json()) as { data: { _meta: { hasIndexingErrors: boolean } } }).data._meta.hasIndexingErrors;
+    };
+    expect(await hasIndexingErrors(replica.url)).toBe(true);
+
     await labels.up();
     const port = await findFreePort();
     const resumed = startPonder({ projectRoot, command: "start", port, schema: indexer.schema, env: { ...indexer.env, PORT: String(port) }, logFile: `${indexer.logFile}.resumed` });
     try {
       await resumed.ready();
+      expect(await hasIndexingErrors(resumed.url)).toBe(false);
+      expect(await hasIndexingErrors(replica.url)).toBe(false);
+      await replica.stop();
       const dump = await dumpPostgres(indexer.env.DATABASE_URL!, indexer.schema);
       const differences = diffDumps(clean, dump);
       report(T, `held: restarted with the service up, it completed; partial index had ${allLines(partial).length} rows, final index ${differences.length === 0 ? "equals" : "DIFFERS from"} the clean one`);

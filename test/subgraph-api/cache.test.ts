@@ -118,6 +118,21 @@ describe("query-result cache", () => {
     expect(JSON.parse(afterReorg.text).data.domain.owner.id).toBe(ownerB);
   });
 
+  it("says when the indexer stopped on an error, though no checkpoint moved, and stops saying it once it runs again", async () => {
+    const meta = `{ _meta { hasIndexingErrors block { number } } }`;
+    const before = JSON.parse((await post(meta)).text).data._meta;
+    expect(before.hasIndexingErrors).toBe(false);
+    expect((await post(meta)).cache).toBe("hit");
+    // What the ponder patch's unlock hook writes when a fatal error stops `ponder start`.
+    await h.t.pool.query(`UPDATE _ponder_meta SET value = jsonb_set(value, '{indexing_error}', to_jsonb('boom'::text)) WHERE key = 'app'`);
+    const stopped = await post(meta);
+    expect(stopped.cache).toBe("miss");
+    expect(JSON.parse(stopped.text).data._meta).toEqual({ ...before, hasIndexingErrors: true });
+    // A new start writes a new meta value, without the error.
+    await h.t.pool.query(`UPDATE _ponder_meta SET value = '{"is_locked": 1}' WHERE key = 'app'`);
+    expect(JSON.parse((await post(meta)).text).data._meta.hasIndexingErrors).toBe(false);
+  });
+
   it("does not cache errors", async () => {
     const bad = `{ domains(block: { number: 1 }) { id } }`;
     const first = await post(bad);

@@ -20,7 +20,7 @@ function defaultLiteral(value: unknown, sqlType: string): string | undefined {
   return undefined; // SQL expressions: no table the tests fill needs one
 }
 
-/** Every table of ponder.schema.ts, plus the `_ponder_checkpoint` table /subgraph's `_meta` reads. */
+/** Every table of ponder.schema.ts, plus the `_ponder_checkpoint` and `_ponder_meta` tables /subgraph's `_meta` reads. */
 export function tablesDdl(): string[] {
   const out: string[] = [];
   for (const table of SCHEMA_TABLES) {
@@ -43,6 +43,8 @@ export function tablesDdl(): string[] {
   }
   out.push(
     `CREATE TABLE "_ponder_checkpoint" (chain_name text PRIMARY KEY, chain_id bigint NOT NULL, safe_checkpoint varchar(75) NOT NULL, latest_checkpoint varchar(75) NOT NULL, finalized_checkpoint varchar(75) NOT NULL)`,
+    `CREATE TABLE "_ponder_meta" (key text PRIMARY KEY, value jsonb)`,
+    `INSERT INTO "_ponder_meta" VALUES ('app', '{"is_locked": 1}')`,
   );
   return out;
 }

@@ -176,14 +176,16 @@ const rowsOf = (r: unknown) =>
   (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
 
 /**
- * The head token from Ponder's `_ponder_checkpoint` (every chain's checkpoint and the transaction that wrote it): one
- * read per event-loop turn, shared by that turn's callers.
+ * The head token from Ponder's `_ponder_checkpoint` (every chain's checkpoint and the transaction that wrote it), and
+ * whether the indexer stopped on an error (`_meta.hasIndexingErrors`, recorded in `_ponder_meta` without touching the
+ * checkpoints): one read per event-loop turn, shared by that turn's callers.
  */
 export function ponderHeadToken(db: SubgraphDb): () => Promise<string> {
   return coalesce(async () => {
     const rows = rowsOf(
       await db.execute(
-        sql`SELECT string_agg(chain_id::text || ':' || latest_checkpoint || ':' || xmin::text, ',' ORDER BY chain_id) AS head FROM _ponder_checkpoint`,
+        sql`SELECT (SELECT string_agg(chain_id::text || ':' || latest_checkpoint || ':' || xmin::text, ',' ORDER BY chain_id) FROM _ponder_checkpoint)
+              || CASE WHEN (SELECT value ? 'indexing_error' FROM _ponder_meta WHERE key = 'app') THEN ':stopped' ELSE '' END AS head`,
       ),
     );
     return String(rows[0]?.head ?? "");

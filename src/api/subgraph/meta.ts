@@ -43,13 +43,20 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
     return p;
   };
   return async () => {
+    // One statement, so the head and the error flag are read from one snapshot.
     const result = rows(
       await options.db.execute(
-        sql`SELECT latest_checkpoint, finalized_checkpoint FROM _ponder_checkpoint WHERE chain_id::text = ${String(options.chainId)}`,
+        sql`SELECT checkpoint.latest_checkpoint, checkpoint.finalized_checkpoint,
+              (SELECT value->>'indexing_error' FROM _ponder_meta WHERE key = 'app') AS indexing_error
+            FROM (SELECT 1) AS one
+            LEFT JOIN _ponder_checkpoint AS checkpoint ON checkpoint.chain_id::text = ${String(options.chainId)}`,
       ),
     );
-    const checkpoint = result[0]?.latest_checkpoint as string | undefined;
-    const finalizedCheckpoint = result[0]?.finalized_checkpoint as string | undefined;
+    const checkpoint = (result[0]?.latest_checkpoint ?? undefined) as string | undefined;
+    const finalizedCheckpoint = (result[0]?.finalized_checkpoint ?? undefined) as string | undefined;
+    // The ponder patch records the error that stopped `ponder start` (database/index.js, unlockedMetaValue); the next
+    // start clears it. Replicas (`ponder serve`) keep answering meanwhile, and say so here as The Graph does.
+    const hasIndexingErrors = result[0]?.indexing_error !== null && result[0]?.indexing_error !== undefined;
     let block: BlockRef | null = null;
     if (checkpoint) {
       const { number, timestamp } = decodeCheckpointBlock(checkpoint);
@@ -57,7 +64,7 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
       // Ponder starts a chain's checkpoint just below its first block: nothing is indexed yet.
       if (number > 0) block = { number, timestamp, ...(await hashOf(number, finalized)) };
     }
-    return { block, deployment: options.deployment ?? `nameindex-${options.chainId}`, hasIndexingErrors: false };
+    return { block, deployment: options.deployment ?? `nameindex-${options.chainId}`, hasIndexingErrors };
   };
 }
 
