@@ -77,6 +77,27 @@ async function openQB(): Promise<{ qb: QB; pglite: PGlite }> {
 const insert = (tx: QB, id: string) => tx.wrap((db) => db.execute(`INSERT INTO item VALUES ('${id}')`));
 const ids = async (pglite: PGlite) => (await pglite.query<{ id: string }>("SELECT id FROM item ORDER BY id")).rows.map((r) => r.id);
 
+/**
+ * Opens a transaction on `qb` that inserts `first`, then waits for `finish()` before inserting `second` and noting
+ * "batch done": an indexing batch held open. Resolves once the transaction is open.
+ */
+async function heldBatch(qb: QB, [first, second]: [string, string], events: string[]): Promise<{ batch: Promise<void>; finish: () => void }> {
+  let finish!: () => void;
+  const mayFinish = new Promise<void>((r) => (finish = r));
+  let opened!: () => void;
+  const open = new Promise<void>((r) => (opened = r));
+  const batch = qb.transaction(async (tx) => {
+    await insert(tx, first);
+    opened();
+    await mayFinish;
+    await insert(tx, second);
+    events.push("batch done");
+  });
+  // A batch that fails before it is open rejects here instead of leaving the test waiting.
+  await Promise.race([open, batch]);
+  return { batch, finish };
+}
+
 describe("Ponder's PGlite transactions (ponder patch)", () => {
   it("a process killed inside one leaves none of it", async () => {
     expect(await tablesAfterKillMidTransaction(true)).toBe(0);
@@ -145,18 +166,7 @@ describe("Ponder's PGlite transactions (ponder patch)", () => {
     const { qb, pglite } = await openQB();
     const reader = gatePgliteReads(pglite) as PGlite;
     const events: string[] = [];
-    let finish!: () => void;
-    const mayFinish = new Promise<void>((r) => (finish = r));
-    let opened!: () => void;
-    const batchOpen = new Promise<void>((r) => (opened = r));
-    const batch = qb.transaction(async (tx) => {
-      await insert(tx, "a");
-      opened();
-      await mayFinish;
-      await insert(tx, "b");
-      events.push("batch done");
-    });
-    await batchOpen;
+    const { batch, finish } = await heldBatch(qb, ["a", "b"], events);
     const count = reader.query<{ n: number }>("SELECT count(*)::int AS n FROM item").then((r) => {
       events.push("read");
       return r.rows[0]!.n;
@@ -193,18 +203,7 @@ describe("Ponder's PGlite transactions (ponder patch)", () => {
     expect(await ids(pglite)).toEqual([]);
 
     const events: string[] = [];
-    let finish!: () => void;
-    const mayFinish = new Promise<void>((r) => (finish = r));
-    let opened!: () => void;
-    const batchOpen = new Promise<void>((r) => (opened = r));
-    const batch = database.userQB.transaction(async (tx) => {
-      await insert(tx, "b");
-      opened();
-      await mayFinish;
-      await insert(tx, "c");
-      events.push("batch done");
-    });
-    await batchOpen;
+    const { batch, finish } = await heldBatch(database.userQB, ["b", "c"], events);
     const read = database.readonlyQB
       .wrap((db) => db.execute("SELECT count(*)::int AS n FROM item"))
       .then((result) => (events.push("read"), (result as { rows: { n: number }[] }).rows[0]!.n));
