@@ -178,8 +178,10 @@ function scalarCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unkno
       const negate = op.startsWith("not_");
       if (kind === "Bytes") {
         // Bytes are stored as 0x-hex text; a match must start on a byte, as The Graph compares the bytes themselves
-        // (`0xa0` is not in 0x1a0b). The hex was checked by the Bytes scalar, so it holds no pattern characters.
-        const aligned = `^0x(..)*${text.toLowerCase().replace(/^0x/, "")}`;
+        // (`0xa0` is not in 0x1a0b). The Bytes scalar checked the hex; checked again here because it becomes a regex.
+        const hex = text.toLowerCase().replace(/^0x/, "");
+        if (!/^[0-9a-f]*$/.test(hex)) throw new SubgraphQueryError(`\`${key}\` takes a 0x-prefixed hex string`);
+        const aligned = `^0x(..)*${hex}`;
         return negate ? sql`${expr} !~ ${aligned}` : sql`${expr} ~ ${aligned}`;
       }
       const pattern = likePattern(op, text);

@@ -14,6 +14,7 @@ import {
 import { domainId } from "../../../lib/ids";
 import { labelhashOf } from "../../../lib/labels";
 import { makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
+import { DEFAULT_EVM_COIN_TYPE } from "../../protocol-acceleration/lib/coin-types";
 import { on, onSetup } from "../../shared/register";
 
 /**
@@ -41,8 +42,8 @@ function nodesAtOrAbove(managedName: string): Set<string> {
 
 /** The reverse namespace's nodes an L2 registry shares with the root chain, by id, with their names. */
 function sharedReverseNamespace(chainId: number): Map<string, string> {
-  // ENSIP-11: the chain's coin type, 0x80000000 | chainId, in lowercase hex, names its reverse namespace.
-  const coinTypeLabel = ((0x80000000 | chainId) >>> 0).toString(16);
+  // ENSIP-19: the chain's ENSIP-11 coin type in lowercase hex names its reverse namespace (80002105 for Base).
+  const coinTypeLabel = (DEFAULT_EVM_COIN_TYPE | BigInt(chainId)).toString(16);
   return new Map(["reverse", "addr.reverse", `${coinTypeLabel}.reverse`].map((name) => [domainId(namehash(name)), name]));
 }
 
