@@ -1,11 +1,15 @@
-import { mkdirSync } from "node:fs";
+import { once } from "node:events";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicConfigSchema } from "../../src/api/config/public-config";
 import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
 import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
 import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
+import { startPonder } from "../../scripts/lib/ponder-process";
+import { findFreePort } from "../../scripts/lib/ports";
 import { getJson, projectRoot, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 
 const RANK: Record<ChainSnapshot["chainStatus"], number> = {
@@ -207,4 +211,26 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
       await replica.stop();
     }
   }, 180_000);
+
+  it("a second `ponder start` on the schema gives up on its lock and leaves the running indexer's schema as it was", async () => {
+    // It waits out the lock (Ponder's heartbeat timeout, ~25 s), then fails. Ponder's shutdown used to unlock the schema
+    // regardless (letting a third start take it over from the running indexer); the ponder patch unlocks, and records
+    // an error for _meta.hasIndexingErrors, only from the app that holds the lock.
+    const port = await findFreePort();
+    const second = startPonder({ projectRoot, command: "start", port, schema: indexer.schema, env: { ...indexer.env, PORT: String(port) }, logFile: `${indexer.logFile}.second` });
+    const [code] = (await once(second.child, "exit")) as [number | null];
+    expect(code).not.toBe(0);
+    expect(readFileSync(`${indexer.logFile}.second`, "utf8")).toMatch(/Failed to acquire lock on schema/);
+    const meta = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+    await meta.connect();
+    try {
+      const { rows } = await meta.query(`SELECT value FROM "${indexer.schema}"."_ponder_meta" WHERE key = 'app'`);
+      expect(rows[0].value).toMatchObject({ is_locked: 1 });
+      expect(rows[0].value.indexing_error).toBeUndefined();
+    } finally {
+      await meta.end();
+    }
+    const res = await fetch(`${indexer.url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ _meta { hasIndexingErrors } }" }) });
+    expect(await res.json()).toEqual({ data: { _meta: { hasIndexingErrors: false } } });
+  }, 120_000);
 });
