@@ -23,8 +23,16 @@ export interface GuardedChain {
   block(tag: number | "latest"): Promise<{ number: number; hash: string } | null>;
 }
 
+/**
+ * Marks an error after which the index must not be resumed: the ponder patch records it when the error stops
+ * `ponder start`, and a later `ponder start` on the same schema refuses to run (ponder/dist/esm/database/index.js).
+ */
+export const REFUSES_RESTART = Symbol.for("nameindex.refusesRestart");
+
 export class ReorgBeyondFinalityError extends Error {
   override name = "ReorgBeyondFinalityError";
+  // Rows of the abandoned branch may be final in the database: a restart would resume on them.
+  readonly [REFUSES_RESTART] = true;
 }
 
 export class FinalityGuard {

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
@@ -307,5 +308,19 @@ describe("a reorg deeper than finality (Ponder: 30 blocks on a devnet chain)", (
     expect(code, "the indexer stops").toBe(1);
     expect(log).toMatch(/Reorg deeper than finality on chain devnetRoot \(31337\): block \d+ was 0x[0-9a-f]{64} and is now/);
     expect(log).toContain("reindex into a new DATABASE_SCHEMA");
+
+    // A supervisor restarting it must not resume on the abandoned branch's final rows: the restart refuses to run.
+    const logBefore = readFileSync(indexer.logFile, "utf8").length;
+    await indexer.restart();
+    const restarted = indexer.process.child;
+    const restartCode = await Promise.race([
+      once(restarted, "exit").then(([c]) => c as number | null),
+      new Promise<"running">((r) => setTimeout(() => r("running"), 45_000)),
+    ]);
+    const restartLog = readFileSync(indexer.logFile, "utf8").slice(logBefore);
+    report("reorg", `restarted after it: exited with code ${restartCode}: ${restartLog.match(/cannot be resumed[^\n]{0,160}/)?.[0]}`);
+    expect(restartCode).toBe(1);
+    expect(restartLog).toMatch(/cannot be resumed: the last run stopped on "Reorg deeper than finality on chain devnetRoot/);
+    expect(restartLog).toContain("Reindex into a new schema (DATABASE_SCHEMA)");
   }, 180_000);
 });
