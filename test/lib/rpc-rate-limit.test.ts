@@ -26,7 +26,8 @@ async function admittedAtOnce(disableCache: boolean): Promise<number> {
   const rpc = createRpc({ common, chain: { id: 31337, name: "devnetRoot", rpc: transport, disableCache }, concurrency: 25 });
   const requests = Array.from({ length: 100 }, () => rpc.request({ method: "eth_chainId" }));
   await new Promise((r) => setTimeout(r, 400));
-  const admitted = arrivals.length;
+  // By arrival time, not by what has arrived when the timer fires: on a loaded machine it may fire late.
+  const admitted = arrivals.filter((ms) => ms < 400).length;
   await Promise.all(requests);
   await common.shutdown.kill();
   return admitted;
