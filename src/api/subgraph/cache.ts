@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { WriteGeneration } from "../pglite-writes";
 import type { SubgraphDb } from "./loader";
+import { INDEXING_ERROR_SQL } from "./meta";
 
 /*
  * The /subgraph query-result cache, after graph-node's (GRAPH_QUERY_CACHE_BLOCKS / GRAPH_QUERY_CACHE_MAX_MEM and its
@@ -185,7 +186,7 @@ export function ponderHeadToken(db: SubgraphDb): () => Promise<string> {
     const rows = rowsOf(
       await db.execute(
         sql`SELECT (SELECT string_agg(chain_id::text || ':' || latest_checkpoint || ':' || xmin::text, ',' ORDER BY chain_id) FROM _ponder_checkpoint)
-              || CASE WHEN (SELECT value ? 'indexing_error' FROM _ponder_meta WHERE key = 'app') THEN ':stopped' ELSE '' END AS head`,
+              || CASE WHEN ${INDEXING_ERROR_SQL} IS NOT NULL THEN ':stopped' ELSE '' END AS head`,
       ),
     );
     return String(rows[0]?.head ?? "");

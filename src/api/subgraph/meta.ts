@@ -27,6 +27,12 @@ export interface PonderMetaOptions {
   deployment?: string;
 }
 
+/**
+ * The error that stopped `ponder start` on this schema, or NULL: the ponder patch records it in Ponder's meta row when
+ * the app unlocks the schema (database/index.js, unlockedMetaValue), and the next start's new meta value drops it.
+ */
+export const INDEXING_ERROR_SQL = sql`(SELECT value->>'indexing_error' FROM _ponder_meta WHERE key = 'app')`;
+
 const rows = (r: unknown) =>
   (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
 
@@ -46,17 +52,15 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
     // One statement, so the head and the error flag are read from one snapshot.
     const result = rows(
       await options.db.execute(
-        sql`SELECT checkpoint.latest_checkpoint, checkpoint.finalized_checkpoint,
-              (SELECT value->>'indexing_error' FROM _ponder_meta WHERE key = 'app') AS indexing_error
+        sql`SELECT checkpoint.latest_checkpoint, checkpoint.finalized_checkpoint, ${INDEXING_ERROR_SQL} AS indexing_error
             FROM (SELECT 1) AS one
             LEFT JOIN _ponder_checkpoint AS checkpoint ON checkpoint.chain_id::text = ${String(options.chainId)}`,
       ),
     );
     const checkpoint = (result[0]?.latest_checkpoint ?? undefined) as string | undefined;
     const finalizedCheckpoint = (result[0]?.finalized_checkpoint ?? undefined) as string | undefined;
-    // The ponder patch records the error that stopped `ponder start` (database/index.js, unlockedMetaValue); the next
-    // start clears it. Replicas (`ponder serve`) keep answering meanwhile, and say so here as The Graph does.
-    const hasIndexingErrors = result[0]?.indexing_error !== null && result[0]?.indexing_error !== undefined;
+    // Replicas (`ponder serve`) keep answering after the indexer stopped on an error, and say so as The Graph does.
+    const hasIndexingErrors = result[0]?.indexing_error != null;
     let block: BlockRef | null = null;
     if (checkpoint) {
       const { number, timestamp } = decodeCheckpointBlock(checkpoint);

@@ -1,10 +1,10 @@
 import { warmUpHealing } from "../../../lib/healing";
 import { isIndexed } from "../../shared/register";
-import { managedNameOf, wireL2Registry } from "./l2-registry";
+import { wireL2Registry } from "./l2-registry";
 
 // Base's registry: names under base.eth; `eth` and `base.eth` themselves stay the root chain's rows.
 const C = "basenames/Registry";
 if (isIndexed(C)) {
   warmUpHealing();
-  wireL2Registry(C, managedNameOf("basenames"));
+  wireL2Registry(C, "basenames");
 }

@@ -26,11 +26,13 @@ import { on, onSetup } from "../../shared/register";
  * Basenames' testnets) and which mainnet's registry holds too: without this, Base's deployer would show as the owner
  * of mainnet's `reverse`. Reverse records under them (`<address>.80002105.reverse`) are the L2's own.
  */
-export function managedNameOf(datasource: "basenames" | "lineanames"): string {
+export function managedNameOf(datasource: L2Datasource): string {
   const managedName = getConfig().namespace.datasources[datasource]?.managedName;
   if (!managedName) throw new Error(`The ${datasource} datasource has no managedName`);
   return managedName;
 }
+
+type L2Datasource = "basenames" | "lineanames";
 
 /** The nodes of the managed name and of each of its ancestors (root included). */
 function nodesAtOrAbove(managedName: string): Set<string> {
@@ -47,26 +49,22 @@ function sharedReverseNamespace(chainId: number): Map<string, string> {
   return new Map(["reverse", "addr.reverse", `${coinTypeLabel}.reverse`].map((name) => [domainId(namehash(name)), name]));
 }
 
-export function wireL2Registry(contract: string, managedName: string): void {
+export function wireL2Registry(contract: string, datasource: L2Datasource): void {
   const registry = makeRegistryHandlers({ registry: "new" });
+  const managedName = managedNameOf(datasource);
   const reserved = nodesAtOrAbove(managedName);
-  const sharedByChain = new Map<number, Map<string, string>>();
-  const sharedOn = (chainId: number) => {
-    let shared = sharedByChain.get(chainId);
-    if (!shared) sharedByChain.set(chainId, (shared = sharedReverseNamespace(chainId)));
-    return shared;
-  };
+  const shared = sharedReverseNamespace(getConfig().namespace.datasources[datasource]!.chain.id);
   const managedId = domainId(namehash(managedName));
   const [managedLabel, ...parentLabels] = managedName.split(".");
   const parentName = parentLabels.join(".");
   const parentId = domainId(parentLabels.length ? namehash(parentName) : ROOT_NODE);
-  const isReserved = (context: IndexingContext, node: Hex) => reserved.has(domainId(node)) || sharedOn(context.chain.id).has(domainId(node));
+  const isReserved = (node: Hex) => reserved.has(domainId(node)) || shared.has(domainId(node));
 
   onSetup(contract, setupRootDomain);
 
   on(`${contract}:NewOwner`, async (context: IndexingContext, event: IndexedEvent<NewOwnerArgs>) => {
     const id = domainId(makeSubnode(event.args.node, event.args.label));
-    const sharedName = sharedOn(context.chain.id).get(id);
+    const sharedName = shared.get(id);
     if (sharedName !== undefined) {
       // A reverse namespace node: the root chain's row if it has one; else created from L2, for the records under it.
       if (await context.db.find(schema.domain, { id })) return;
@@ -102,12 +100,12 @@ export function wireL2Registry(contract: string, managedName: string): void {
     await context.db.update(schema.domain, { id }).set({ name: managedName, labelName: managedLabel! });
   });
   on(`${contract}:Transfer`, (context: IndexingContext, event: IndexedEvent<TransferArgs>) =>
-    isReserved(context, event.args.node) ? Promise.resolve() : registry.transfer(context, event),
+    isReserved(event.args.node) ? Promise.resolve() : registry.transfer(context, event),
   );
   on(`${contract}:NewResolver`, (context: IndexingContext, event: IndexedEvent<NewResolverArgs>) =>
-    isReserved(context, event.args.node) ? Promise.resolve() : registry.newResolver(context, event),
+    isReserved(event.args.node) ? Promise.resolve() : registry.newResolver(context, event),
   );
   on(`${contract}:NewTTL`, (context: IndexingContext, event: IndexedEvent<NewTTLArgs>) =>
-    isReserved(context, event.args.node) ? Promise.resolve() : registry.newTTL(context, event),
+    isReserved(event.args.node) ? Promise.resolve() : registry.newTTL(context, event),
   );
 }

@@ -1,10 +1,10 @@
 import { warmUpHealing } from "../../../lib/healing";
 import { isIndexed } from "../../shared/register";
-import { managedNameOf, wireL2Registry } from "../../basenames/handlers/l2-registry";
+import { wireL2Registry } from "../../basenames/handlers/l2-registry";
 
 // Linea's registry: names under linea.eth; `eth` and `linea.eth` themselves stay the root chain's rows.
 const C = "lineanames/Registry";
 if (isIndexed(C)) {
   warmUpHealing();
-  wireL2Registry(C, managedNameOf("lineanames"));
+  wireL2Registry(C, "lineanames");
 }
