@@ -1,9 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { writeFileSync } from "node:fs";
 import type { Abi, Hex } from "viem";
+import { npmPackOnce } from "./npm-pack";
 import { cacheDir } from "./paths";
 
 /** The real ENS contracts come from these published truffle builds (installing them as dependencies drags in truffle). */
@@ -27,46 +25,9 @@ function packageDir(pkg: keyof typeof ENS_PACKAGES): string {
 
 /** Fetches and unpacks both packages with `npm pack` unless already cached in .cache/ens-artifacts/. */
 export function fetchEnsArtifacts(log: (line: string) => void = () => {}): void {
-  mkdirSync(artifactsDir, { recursive: true });
   for (const key of Object.keys(ENS_PACKAGES) as (keyof typeof ENS_PACKAGES)[]) {
-    const dir = packageDir(key);
-    if (existsSync(join(dir, "build", "contracts"))) continue;
     const { name, version } = ENS_PACKAGES[key];
-    log(`fetching ${name}@${version} with npm pack`);
-    const tmp = `${dir}.tmp`;
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp, { recursive: true });
-    const out = execFileSync("npm", ["pack", `${name}@${version}`, "--pack-destination", tmp, "--json", "--silent"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const [{ filename }] = JSON.parse(out) as { filename: string }[];
-    extractTarGz(join(tmp, filename.replace(/^@/, "").replace("/", "-")), tmp);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(join(tmp, "package"), dir);
-    rmSync(tmp, { recursive: true, force: true });
-  }
-}
-
-/** A minimal reader for npm's tarballs: ustar headers of 512 bytes, regular files only. */
-function extractTarGz(file: string, dest: string): void {
-  const tar = gunzipSync(readFileSync(file));
-  let offset = 0;
-  while (offset + 512 <= tar.length) {
-    const header = tar.subarray(offset, offset + 512);
-    if (header.every((b) => b === 0)) break;
-    const field = (start: number, len: number) => header.subarray(start, start + len).toString("utf8").replace(/\0.*$/s, "");
-    const prefix = field(345, 155);
-    const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
-    const size = parseInt(field(124, 12).trim() || "0", 8);
-    const type = field(156, 1);
-    const body = tar.subarray(offset + 512, offset + 512 + size);
-    if ((type === "0" || type === "") && !name.includes("..")) {
-      const target = join(dest, name);
-      mkdirSync(join(target, ".."), { recursive: true });
-      writeFileSync(target, body);
-    }
-    offset += 512 + Math.ceil(size / 512) * 512;
+    npmPackOnce(name, version, packageDir(key), "build/contracts", log);
   }
 }
 

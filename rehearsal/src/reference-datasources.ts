@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Abi, Address } from "viem";
+import { npmPackOnce } from "../../devnet/src/npm-pack";
+import { cacheDir } from "../../devnet/src/paths";
+import type { DatasourceName } from "../../src/namespaces/types";
+
+/*
+ * The independent source of mainnet and sepolia addresses, start blocks and ABIs: the peer's published
+ * `@ensnode/datasources`. The rehearsal places contracts and starts its indexing from these, never from our own
+ * src/namespaces/ files, so a wrong address or start block of ours shows up as a missing event.
+ *
+ * 1.17.0 imports `enssdk`, which the npm registry does not serve, so the package cannot be a dependency: it is
+ * unpacked with `npm pack` into .cache/ and its one use of enssdk (a lowercase helper in `identifyDatasourceContracts`,
+ * which we never call) is answered by a two-line local stand-in. Its other imports (viem, @ponder/utils) resolve
+ * from our node_modules.
+ */
+export const REFERENCE_PACKAGE = { name: "@ensnode/datasources", version: "1.17.0" } as const;
+
+export type ReferenceNamespaceName = "mainnet" | "sepolia";
+
+export interface ReferenceContract {
+  /** Absent for contracts matched at any address (resolvers). */
+  address?: Address;
+  startBlock: number;
+  abi: Abi;
+  /** Where the package lists it: `<their datasource>/<their contract>`. */
+  source: string;
+}
+
+export interface ReferenceDatasource {
+  chainId: number;
+  chainName: string;
+  contracts: Record<string, ReferenceContract>;
+}
+
+/** The package's datasources in our names (datasource and contract), for the ones we index. */
+export type ReferenceNamespace = Partial<Record<DatasourceName, ReferenceDatasource>>;
+
+/**
+ * Which of their datasource/contract pairs stands for which of ours. Their names differ where ours follow the
+ * subgraph's (RegistryOld) or where we group differently (the default reverse registrar under ensroot).
+ */
+export const REFERENCE_NAMES: Record<DatasourceName, Record<string, string>> = {
+  ensroot: {
+    RegistryOld: "ensroot/ENSv1RegistryOld",
+    Registry: "ensroot/ENSv1Registry",
+    Resolver: "ensroot/Resolver",
+    BaseRegistrar: "ensroot/BaseRegistrar",
+    LegacyEthRegistrarController: "ensroot/LegacyEthRegistrarController",
+    WrappedEthRegistrarController: "ensroot/WrappedEthRegistrarController",
+    UnwrappedEthRegistrarController: "ensroot/UnwrappedEthRegistrarController",
+    RenewalWithReferrer: "ensroot/UniversalRegistrarRenewalWithReferrer",
+    NameWrapper: "ensroot/NameWrapper",
+    UniversalResolver: "ensroot/UniversalResolver",
+    DefaultReverseRegistrar: "rrRoot/DefaultReverseRegistrar",
+  },
+  basenames: {
+    Registry: "basenames/Registry",
+    Resolver: "basenames/Resolver",
+    BaseRegistrar: "basenames/BaseRegistrar",
+    EARegistrarController: "basenames/EARegistrarController",
+    RegistrarController: "basenames/RegistrarController",
+    UpgradeableRegistrarController: "basenames/UpgradeableRegistrarController",
+  },
+  lineanames: {
+    Registry: "lineanames/Registry",
+    Resolver: "lineanames/Resolver",
+    BaseRegistrar: "lineanames/BaseRegistrar",
+    EthRegistrarController: "lineanames/EthRegistrarController",
+    NameWrapper: "lineanames/NameWrapper",
+  },
+  threednsOptimism: { ThreeDNSToken: "threednsOptimism/ThreeDNSToken", ThreeDNSResolver: "threednsOptimism/Resolver" },
+  threednsBase: { ThreeDNSToken: "threednsBase/ThreeDNSToken", ThreeDNSResolver: "threednsBase/Resolver" },
+  reverseBase: { L2ReverseRegistrar: "rrBase/L2ReverseRegistrar" },
+  reverseLinea: { L2ReverseRegistrar: "rrLinea/L2ReverseRegistrar" },
+  reverseOptimism: { L2ReverseRegistrar: "rrOptimism/L2ReverseRegistrar" },
+};
+
+interface TheirContract {
+  abi: Abi;
+  address?: string | string[];
+  startBlock: number;
+}
+interface TheirDatasource {
+  chain: { id: number; name: string };
+  contracts: Record<string, TheirContract>;
+}
+type TheirNamespace = Record<string, TheirDatasource>;
+
+const packageDir = join(cacheDir, `ensnode-datasources-${REFERENCE_PACKAGE.version}`);
+
+async function importPackage(log: (line: string) => void): Promise<{ getENSNamespace(name: string): TheirNamespace }> {
+  npmPackOnce(REFERENCE_PACKAGE.name, REFERENCE_PACKAGE.version, packageDir, "dist/index.js", log);
+  const stub = join(packageDir, "node_modules", "enssdk");
+  mkdirSync(stub, { recursive: true });
+  writeFileSync(join(stub, "package.json"), JSON.stringify({ name: "enssdk", type: "module", exports: "./index.js" }));
+  writeFileSync(join(stub, "index.js"), "export const toNormalizedAddress = (address) => address.toLowerCase();\n");
+  return import(pathToFileURL(join(packageDir, "dist", "index.js")).href);
+}
+
+/** The package's whole namespace as it ships (every datasource, their names), for comparisons. */
+export async function loadTheirNamespace(name: ReferenceNamespaceName, log: (line: string) => void = () => {}): Promise<TheirNamespace> {
+  const pkg = await importPackage(log);
+  return pkg.getENSNamespace(name);
+}
+
+/** The package's datasources that we index, in our names. A contract the package lacks is left out. */
+export async function loadReferenceNamespace(name: ReferenceNamespaceName, log: (line: string) => void = () => {}): Promise<ReferenceNamespace> {
+  const theirs = await loadTheirNamespace(name, log);
+  const out: ReferenceNamespace = {};
+  for (const [ours, contracts] of Object.entries(REFERENCE_NAMES) as [DatasourceName, Record<string, string>][]) {
+    for (const [contract, source] of Object.entries(contracts)) {
+      const [theirDs, theirContract] = source.split("/");
+      const ds = theirs[theirDs!];
+      const c = ds?.contracts[theirContract!];
+      if (!ds || !c) continue;
+      if (Array.isArray(c.address)) throw new Error(`${source}: the package lists several addresses; the rehearsal places one`);
+      const entry = (out[ours] ??= { chainId: ds.chain.id, chainName: ds.chain.name, contracts: {} });
+      if (entry.chainId !== ds.chain.id) throw new Error(`${ours}: the package puts its contracts on chains ${entry.chainId} and ${ds.chain.id}`);
+      entry.contracts[contract] = {
+        ...(c.address ? { address: c.address.toLowerCase() as Address } : {}),
+        startBlock: c.startBlock,
+        abi: c.abi,
+        source,
+      };
+    }
+  }
+  return out;
+}
