@@ -57,6 +57,8 @@ export interface StartAnvilOptions {
   accounts?: number;
   /** Unix seconds of the genesis block; later blocks keep that offset from the wall clock until it is reset. */
   genesisTimestamp?: number;
+  /** Number of the genesis block (default 0). */
+  genesisNumber?: number;
 }
 
 /**
@@ -87,6 +89,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
         "--disable-code-size-limit",
         "--order", "fifo",
         ...(opts.genesisTimestamp !== undefined ? ["--timestamp", String(opts.genesisTimestamp)] : []),
+        ...(opts.genesisNumber ? ["--number", String(opts.genesisNumber)] : []),
       ],
       { stdio: ["ignore", logFd, logFd] },
     );

@@ -48,6 +48,8 @@ export class Chain {
   keepTopics = new Set<Hex>();
   /** Hook for progress lines. */
   onBlock: (txCount: number) => void = () => {};
+  /** Contracts `deploy` puts at a fixed address, by deploy name (see ChainShape.placements). */
+  placements: Record<string, Address> = {};
 
   private constructor(
     readonly chainId: number,
@@ -175,9 +177,26 @@ export class Chain {
   /** Deploys one contract in its own block; returns its address and that block (its startBlock). */
   async deploy(name: string, artifact: { abi: Abi; bytecode: Hex }, args: unknown[] = [], from = this.deployer) {
     const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
+    const placed = this.placements[name];
+    if (placed) return this.deployAt(placed.toLowerCase() as Address, name, data, from);
     const [receipt] = await this.send([{ from, data, note: `deploy ${name}` }]);
     if (!receipt.contractAddress) throw new Error(`deploy ${name}: no contract address`);
     return { address: receipt.contractAddress.toLowerCase() as Address, block: Number(receipt.blockNumber) };
+  }
+
+  /**
+   * Deploys at a fixed address: the init code is put there and called, so the constructor runs in that account's
+   * own context (its storage, its address in events and in calls it makes, `msg.sender` the deployer); what the init
+   * code returns is the runtime code, immutables included, which then replaces it. The call is one transaction of
+   * the deployer's, like a CREATE, so the deployer's later CREATE addresses stay those of an unplaced devnet.
+   */
+  private async deployAt(address: Address, name: string, initCode: Hex, from: Address) {
+    if ((await this.rpc.call<Hex>("eth_getCode", [address, "latest"])) !== "0x") throw new Error(`deploy ${name}: ${address} already has code`);
+    await this.rpc.call("anvil_setCode", [address, initCode]);
+    const runtime = await this.rpc.call<Hex>("eth_call", [{ from, to: address, gas: hex(GAS_PER_TX) }, "latest"]);
+    const [receipt] = await this.send([{ from, to: address, data: "0x", note: `deploy ${name} at ${address}` }]);
+    await this.rpc.call("anvil_setCode", [address, runtime]);
+    return { address, block: Number(receipt.blockNumber) };
   }
 
   /** Encodes a call as a Tx. */

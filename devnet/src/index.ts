@@ -7,6 +7,9 @@ import { loadDevnetContracts } from "./contracts";
 import { type ManifestDatasource, countEvents, writeManifest } from "./manifest";
 import { runDir } from "./paths";
 import { runScenario } from "./scenario/index";
+import { type DevnetShape, LOCAL_DEVNET_SHAPE } from "./shape";
+
+export { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE } from "./shape";
 
 export { devnetAbis, loadDevnetContracts, MANIFEST_CONTRACT_SOURCES } from "./contracts";
 export { manifestContractEvents, ponderSignature } from "./events";
@@ -19,15 +22,6 @@ export function scenarioOf(manifest: DevnetManifest): import("./scenario/model")
   if (s.scenarioVersion !== 1 || !s.eventCounts || !s.names) throw new Error("this manifest carries no devnet scenario (written by hand?)");
   return s as import("./scenario/model").DevnetScenario;
 }
-
-export const DEVNET_CHAINS = {
-  devnetRoot: 31337,
-  devnetBase: 31338,
-  devnetLinea: 31339,
-} as const;
-
-/** Ponder treats the newest 30 blocks of a chain it does not know as unfinalized: bury the scenario deeper. */
-const FINALITY_PADDING_BLOCKS = 64;
 
 /**
  * The chains start this far in the past so the scenario's time travel (commitment ages) ends before the wall clock;
@@ -43,6 +37,8 @@ export interface StartDevnetOptions {
   /** Seconds between blocks after the scenario (interval mining); 0 or absent: automine, blocks only on demand. */
   mineInterval?: number;
   log?: (line: string) => void;
+  /** Chain ids, genesis heights and fixed addresses (default: the local devnet, 31337–31339). */
+  shape?: DevnetShape;
 }
 
 export interface RunningDevnet {
@@ -52,8 +48,8 @@ export interface RunningDevnet {
 }
 
 /**
- * Starts three anvils (ENS root 31337, "base" 31338, "linea" 31339), deploys every contract, plays the scenario,
- * writes the manifest and returns. `stop()` ends the anvils it started; they also die with this process.
+ * Starts the shape's anvils (by default ENS root 31337, "base" 31338, "linea" 31339), deploys every contract, plays
+ * the scenario, writes the manifest and returns. `stop()` ends the anvils it started; they also die with this process.
  */
 export async function startDevnet(opts: StartDevnetOptions = {}): Promise<RunningDevnet> {
   const seed = opts.seed ?? 1;
@@ -68,17 +64,21 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     const t0 = Date.now();
     log("compiling contracts and fetching the ENS artifacts");
     loadDevnetContracts();
-    const [rootAnvil, baseAnvil, lineaAnvil] = await Promise.all(
-      Object.values(DEVNET_CHAINS).map(async (chainId) => {
-        const a = await startAnvil({ chainId, genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS });
+    const shape = opts.shape ?? LOCAL_DEVNET_SHAPE;
+    const shapes = [shape.root, shape.base, shape.linea, ...(shape.optimism ? [shape.optimism] : [])];
+    const anvils = await Promise.all(
+      shapes.map(async (s) => {
+        const a = await startAnvil({ chainId: s.chainId, genesisNumber: s.genesisNumber, genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS });
         started.push(a);
         return a;
       }),
     );
-    for (const a of [rootAnvil, baseAnvil, lineaAnvil]) log(`chain ${a.chainId}: ${a.rpcUrl} (pid ${a.pid})`);
-    const [root, base, linea] = await Promise.all([rootAnvil, baseAnvil, lineaAnvil].map((a) => Chain.connect(a.chainId, a.rpcUrl)));
+    for (const a of anvils) log(`chain ${a.chainId}: ${a.rpcUrl} (pid ${a.pid})`);
+    const chains = await Promise.all(anvils.map((a) => Chain.connect(a.chainId, a.rpcUrl)));
+    chains.forEach((c, i) => (c.placements = shapes[i]!.placements ?? {}));
+    const [root, base, linea, optimism] = chains as [Chain, Chain, Chain, Chain | undefined];
     let txs = 0;
-    for (const chain of [root, base, linea]) {
+    for (const chain of chains) {
       await chain.syncNonces();
       chain.keepTopics = actionTopics();
       chain.onBlock = (n) => {
@@ -88,24 +88,24 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     const progress = setInterval(() => log(`… ${txs} transactions`), 5000);
     let result: Awaited<ReturnType<typeof runScenario>>;
     try {
-      result = await runScenario({ root, base, linea }, seed, names, log);
+      result = await runScenario({ root, base, linea, optimism }, seed, names, log);
     } finally {
       clearInterval(progress);
     }
     const { deployments: d, scenario } = result;
 
     await Promise.all(
-      [root, base, linea].map(async (c) => {
+      chains.map(async (c) => {
         // Bring the chain's clock to the wall clock: padding just behind now, then later blocks at real time.
-        const paddingStart = Math.floor(Date.now() / 1000) - FINALITY_PADDING_BLOCKS;
+        const paddingStart = Math.floor(Date.now() / 1000) - shape.paddingBlocks;
         const chainTime = await c.latestTimestamp();
         if (chainTime < paddingStart) await c.setNextBlockTimestamp(paddingStart);
         else log(`chain ${c.chainId}: scenario time ran ${chainTime - paddingStart} s past the wall clock`);
-        await c.mineEmpty(FINALITY_PADDING_BLOCKS);
+        await c.mineEmpty(shape.paddingBlocks);
         if (chainTime < paddingStart) await c.setTime(Math.floor(Date.now() / 1000));
       }),
     );
-    for (const chain of [root, base, linea]) {
+    for (const chain of chains) {
       if (opts.mineInterval && opts.mineInterval > 0) await chain.rpc.call("evm_setIntervalMining", [opts.mineInterval]);
       else await chain.rpc.call("evm_setAutomine", [true]);
     }
@@ -159,17 +159,21 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
       reverseBase: { chain: base, contracts: { L2ReverseRegistrar: ref(bc.L2ReverseRegistrar) } },
       reverseLinea: { chain: linea, contracts: { L2ReverseRegistrar: ref(lc.L2ReverseRegistrar) } },
     };
+    const oc = d.optimism?.contracts;
+    if (optimism && oc) {
+      datasources.threednsOptimism = {
+        chain: optimism,
+        contracts: { ThreeDNSToken: ref(oc.ThreeDNSToken), ThreeDNSResolver: ref(oc.ThreeDNSResolver) },
+      };
+      datasources.reverseOptimism = { chain: optimism, contracts: { L2ReverseRegistrar: ref(oc.L2ReverseRegistrar) } };
+    }
 
     const chainEntry = (name: string, a: AnvilChain) => [String(a.chainId), { name, rpcUrl: a.rpcUrl, pid: a.pid }] as const;
     const manifest = devnetManifestSchema.parse({
       version: 1,
       createdAt: new Date().toISOString(),
       seed,
-      chains: Object.fromEntries([
-        chainEntry("devnetRoot", rootAnvil),
-        chainEntry("devnetBase", baseAnvil),
-        chainEntry("devnetLinea", lineaAnvil),
-      ]),
+      chains: Object.fromEntries(anvils.map((a, i) => chainEntry(shapes[i]!.name, a))),
       datasources: Object.fromEntries(
         Object.entries(datasources).map(([name, ds]) => [name, { chainId: ds.chain.chainId, contracts: ds.contracts }]),
       ),
@@ -179,6 +183,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           ensroot: Object.fromEntries(Object.entries(rc).map(([k, v]) => [k, v.address])),
           basenames: Object.fromEntries(Object.entries(bc).map(([k, v]) => [k, v.address])),
           lineanames: Object.fromEntries(Object.entries(lc).map(([k, v]) => [k, v.address])),
+          ...(oc ? { optimism: Object.fromEntries(Object.entries(oc).map(([k, v]) => [k, v.address])) } : {}),
         },
         eventCounts: countEvents(datasources),
         registrarActions: [
@@ -197,11 +202,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
             source("lineanames", "EthRegistrarController", lc.EthRegistrarController.address),
           ]),
         ],
-        blocks: {
-          "31337": await root.blockNumber(),
-          "31338": await base.blockNumber(),
-          "31339": await linea.blockNumber(),
-        },
+        blocks: Object.fromEntries(await Promise.all(chains.map(async (c) => [String(c.chainId), await c.blockNumber()] as const))),
       },
     });
     writeManifest(manifestPath, manifest);

@@ -2,6 +2,7 @@ import type { Address } from "viem";
 import type { Chain } from "../chain";
 import { type Premint, deployBase } from "../deploy/base";
 import { deployLinea } from "../deploy/linea";
+import { deployOptimism } from "../deploy/optimism";
 import { deployRoot } from "../deploy/root";
 import { playBasenames } from "./base";
 import { ScenarioContext } from "./context";
@@ -16,6 +17,8 @@ export interface ScenarioChains {
   root: Chain;
   base: Chain;
   linea: Chain;
+  /** The rehearsal's fourth chain: 3DNS and an L2 reverse registrar, as on OP Mainnet. */
+  optimism?: Chain;
 }
 
 /**
@@ -41,17 +44,21 @@ const WEIGHTS = {
 const STRUCTURAL = ["eth", "base", "linea", "reverse", "addr"];
 
 /**
- * Deploys all three chains and plays the scenario on them concurrently (each chain's own PRNG stream and word
+ * Deploys every chain and plays the scenario on them concurrently (each chain's own PRNG stream and word
  * slice keep it deterministic). Returns the deployments and what the manifest's `scenario` needs.
  */
 export async function runScenario(chains: ScenarioChains, seed: number, totalNames: number, log: (line: string) => void) {
   const sizes = allocate(totalNames, WEIGHTS);
+  // Outside WEIGHTS, so a devnet without the Optimism chain keeps its exact scenario.
+  const threednsOptimismNames = Math.max(3, Math.round(sizes.threedns / 4));
   const odd = oddLabels(new Random(seed ^ 0x5eed));
+  const count = chains.optimism ? 4 : 3;
   const mk = (chain: Chain, index: number) =>
-    new ScenarioContext(chain, new LabelSource(new Random(seed * 7919 + index), { index, count: 3 }), seed * 104729 + index, log);
+    new ScenarioContext(chain, new LabelSource(new Random(seed * 7919 + index), { index, count }), seed * 104729 + index, log);
   const rootCtx = mk(chains.root, 0);
   const baseCtx = mk(chains.base, 1);
   const lineaCtx = mk(chains.linea, 2);
+  const optimismCtx = chains.optimism && mk(chains.optimism, 3);
 
   const playRootChain = async () => {
     const d = await deployRoot(chains.root);
@@ -77,9 +84,15 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     if (crossChain) out.primaries[lineaCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, ...out, crossChain };
   };
-  const [root, base, linea] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain()]);
+  const playOptimismChain = async () => {
+    if (!optimismCtx) return undefined;
+    const d = await deployOptimism(optimismCtx.chain);
+    const threedns = await playThreeDNS(optimismCtx, d, threednsOptimismNames);
+    return { d, threedns };
+  };
+  const [root, base, linea, optimism] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain(), playOptimismChain()]);
 
-  const contexts = [rootCtx, baseCtx, lineaCtx];
+  const contexts = optimismCtx ? [rootCtx, baseCtx, lineaCtx, optimismCtx] : [rootCtx, baseCtx, lineaCtx];
   const names: NameFacts[] = contexts.flatMap((c) => [...c.book.byNode.values()]);
   // Reverse-registrar labels are the lowercase hex of each address that set a legacy reverse name.
   const reverseLabels = Object.entries(root.primaries)
@@ -91,7 +104,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
   for (const c of contexts) for (const l of c.labels.unhealable) unhealable.add(l);
 
   return {
-    deployments: { root: root.d, base: base.d, linea: linea.d },
+    deployments: { root: root.d, base: base.d, linea: linea.d, optimism: optimism?.d },
     scenario: {
       scenarioVersion: 1,
       namesRequested: totalNames,
@@ -108,7 +121,11 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
       /** One account with a primary name on every chain (default reverse registrar on the root chain). */
       crossChainPrimary: {
         address: rootCtx.crossChainAccount.toLowerCase() as Address,
-        names: { "31337": root.crossChain, "31338": base.crossChain, "31339": linea.crossChain },
+        names: {
+          [String(chains.root.chainId)]: root.crossChain,
+          [String(chains.base.chainId)]: base.crossChain,
+          [String(chains.linea.chainId)]: linea.crossChain,
+        },
       },
       accounts: chains.root.accounts.map((a) => a.toLowerCase() as Address),
     },

@@ -1,7 +1,6 @@
 import { type Address, type Hex, zeroHash } from "viem";
 import { Chain, type Tx } from "../chain";
 import { loadDevnetContracts } from "../contracts";
-import type { BaseContract } from "../deploy/base";
 import type { ChainDeployment } from "../deploy/types";
 import { childNode, dnsWire, nodeOf } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
@@ -10,15 +9,17 @@ import { everyRecordKind, multicallData, recordCalls } from "./records";
 
 const TLDS = ["xyz", "box", "io"];
 
+type ThreeDNSContract = "ThreeDNSToken" | "ThreeDNSResolver";
+
 /**
- * 3DNS on the "base" chain: the operator mints DNS names (label.tld) to registrants; holders set records on the
+ * 3DNS on the "base" chain (and on the rehearsal's Optimism chain): the operator mints DNS names (label.tld) to registrants; holders set records on the
  * 3DNS resolver, transfer tokens (single and batch) and burn some; the operator extends some registrations.
  */
-export async function playThreeDNS(ctx: ScenarioContext, d: ChainDeployment<BaseContract>, count: number) {
+export async function playThreeDNS(ctx: ScenarioContext, d: ChainDeployment<ThreeDNSContract>, count: number) {
   const { own } = loadDevnetContracts();
   const { chain, book, rng, labels } = ctx;
   const token = own.ThreeDNSToken.abi;
-  const A = (k: BaseContract) => d.contracts[k].address;
+  const A = (k: ThreeDNSContract) => d.contracts[k].address;
   const tx = (from: Address, fn: string, args: unknown[]): Tx => Chain.call(from, A("ThreeDNSToken"), token, fn, args, `ThreeDNSToken.${fn}`);
   const me = chain.deployer;
 

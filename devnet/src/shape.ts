@@ -1,0 +1,39 @@
+import type { Address } from "viem";
+
+/** One chain of a devnet: its id, its Ponder chain key, where its block numbers start, and fixed contract addresses. */
+export interface ChainShape {
+  chainId: number;
+  /** Ponder chain key written into the manifest (devnetRoot, mainnet, base, …). */
+  name: string;
+  /** Number of the genesis block (anvil's --number): a public network's contracts start millions of blocks in. */
+  genesisNumber?: number;
+  /**
+   * Contracts to deploy at a fixed address instead of the deployer's next CREATE address, by the name the deploy
+   * step gives them (Registry, BaseRegistrar, ThreeDNSToken, …).
+   */
+  placements?: Record<string, Address>;
+}
+
+/**
+ * Which chains a devnet runs. The default is the local devnet (31337–31339, no Optimism); the mainnet rehearsal
+ * gives real chain ids, real addresses and genesis heights past the real start blocks, plus an Optimism chain.
+ */
+export interface DevnetShape {
+  root: ChainShape;
+  base: ChainShape;
+  linea: ChainShape;
+  /** A fourth chain with 3DNS and an L2 reverse registrar, as on OP Mainnet. */
+  optimism?: ChainShape;
+  /**
+   * Empty blocks mined after the scenario so it is final for Ponder (30 blocks on chains it does not know, 65 on
+   * Ethereum and its testnets).
+   */
+  paddingBlocks: number;
+}
+
+export const LOCAL_DEVNET_SHAPE: DevnetShape = {
+  root: { chainId: 31337, name: "devnetRoot" },
+  base: { chainId: 31338, name: "devnetBase" },
+  linea: { chainId: 31339, name: "devnetLinea" },
+  paddingBlocks: 64,
+};
