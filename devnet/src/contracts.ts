@@ -80,4 +80,10 @@ export const MANIFEST_CONTRACT_SOURCES: Record<string, Record<string, string[]>>
   },
   reverseBase: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
   reverseLinea: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
+  // The rehearsal's Optimism chain only.
+  threednsOptimism: {
+    ThreeDNSToken: ["ThreeDNSToken"],
+    ThreeDNSResolver: ["ModernResolver"],
+  },
+  reverseOptimism: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
 };

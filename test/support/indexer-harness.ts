@@ -17,6 +17,11 @@ export interface IndexerOptions {
   plugins: string[];
   database: "pglite" | "postgres";
   extraEnv?: Record<string, string>;
+  /**
+   * Index into this existing database (a new schema in it, which `stop()` leaves in place) or PGlite folder instead
+   * of a fresh one: a second run then starts from the first one's RPC cache (ponder_sync).
+   */
+  reuse?: { databaseUrl?: string; pgliteDirectory?: string };
 }
 
 export interface RunningIndexer {
@@ -65,11 +70,11 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
   delete env.LABELS_DB;
   // A database per run, not only a schema: Ponder's sync store (ponder_sync) is keyed by chain id and block, and every
   // devnet reuses chain ids and contract addresses, so a shared database would mix an earlier devnet's logs in.
-  const database = options.database === "postgres" ? await createDatabase(schema) : undefined;
-  if (database) env.DATABASE_URL = database;
+  const database = options.database === "postgres" && !options.reuse?.databaseUrl ? await createDatabase(schema) : undefined;
+  if (options.database === "postgres") env.DATABASE_URL = options.reuse?.databaseUrl ?? database;
   else {
     delete env.DATABASE_URL;
-    env.PGLITE_DIRECTORY = join(workDir, "pglite");
+    env.PGLITE_DIRECTORY = options.reuse?.pgliteDirectory ?? join(workDir, "pglite");
   }
   const logFile = join(workDir, "indexer.log");
   let ponder = startPonder({ projectRoot, command: "start", port, schema, env, logFile });

@@ -1,0 +1,69 @@
+import type { Address } from "viem";
+import type { ChainShape, DevnetShape } from "../../devnet/src/shape";
+import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
+import type { DatasourceName } from "../../src/namespaces/types";
+import type { ReferenceNamespace } from "./reference-datasources";
+
+/** Which devnet chain plays which reference datasource's chain. */
+const DEVNET_CHAIN_OF: Record<DatasourceName, keyof Omit<DevnetShape, "paddingBlocks">> = {
+  ensroot: "root",
+  basenames: "base",
+  lineanames: "linea",
+  threednsBase: "base",
+  reverseBase: "base",
+  reverseLinea: "linea",
+  threednsOptimism: "optimism",
+  reverseOptimism: "optimism",
+};
+
+/** Block times of the empty history below genesis (Ethereum's 12 s; the L2s' 2 s). */
+export const BLOCK_TIME_SECONDS: Record<keyof Omit<DevnetShape, "paddingBlocks">, number> = { root: 12, base: 2, linea: 2, optimism: 2 };
+
+/** Ponder's finality on Ethereum and its testnets is 65 blocks; bury the scenario deeper than that. */
+const PADDING_BLOCKS = 80;
+
+/**
+ * The devnet shape of a public network: each chain under its real id, its genesis past every start block the
+ * reference lists for it (so every event happens at or after its contract's real start block), and every
+ * reference contract with an address placed at that address.
+ */
+export function shapeOf(reference: ReferenceNamespace): DevnetShape {
+  const chains: Partial<Record<keyof Omit<DevnetShape, "paddingBlocks">, ChainShape>> = {};
+  for (const [ds, source] of Object.entries(reference) as [DatasourceName, NonNullable<ReferenceNamespace[DatasourceName]>][]) {
+    const role = DEVNET_CHAIN_OF[ds];
+    const chain = (chains[role] ??= { chainId: source.chainId, name: `chain${source.chainId}`, genesisNumber: 0, placements: {} });
+    if (chain.chainId !== source.chainId) throw new Error(`${ds} is on chain ${source.chainId}, but the devnet's ${role} chain is ${chain.chainId}`);
+    for (const [contract, ref] of Object.entries(source.contracts)) {
+      chain.genesisNumber = Math.max(chain.genesisNumber!, ref.startBlock);
+      if (ref.address) chain.placements![contract] = ref.address;
+    }
+  }
+  for (const chain of Object.values(chains)) chain.genesisNumber = Math.ceil((chain.genesisNumber! + 1) / 1000) * 1000;
+  const { root, base, linea, optimism } = chains;
+  if (!root || !base || !linea) throw new Error("the reference namespace lacks the ENS root, Basenames or Lineanames chain");
+  return { root, base, linea, ...(optimism ? { optimism } : {}), paddingBlocks: PADDING_BLOCKS };
+}
+
+/**
+ * The devnet manifest restricted to what the reference namespace has: the devnet-mode run must index the same
+ * datasources and contracts as `NAMESPACE=<network>` for the two indexes to be comparable.
+ */
+export function restrictToReference(manifest: DevnetManifest, reference: ReferenceNamespace): DevnetManifest {
+  const datasources: DevnetManifest["datasources"] = {};
+  for (const [ds, source] of Object.entries(manifest.datasources) as [DatasourceName, DevnetManifest["datasources"][DatasourceName]][]) {
+    const ref = reference[ds];
+    if (!ref || !source) continue;
+    const contracts = Object.fromEntries(Object.entries(source.contracts).filter(([contract]) => contract in ref.contracts));
+    datasources[ds] = { ...source, contracts };
+  }
+  return { ...manifest, datasources };
+}
+
+/** Addresses of placed contracts, for a report: `<chainId>/<contract>` → address. */
+export function placementsOf(shape: DevnetShape): Record<string, Address> {
+  const out: Record<string, Address> = {};
+  for (const chain of [shape.root, shape.base, shape.linea, shape.optimism]) {
+    for (const [contract, address] of Object.entries(chain?.placements ?? {})) out[`${chain!.chainId}/${contract}`] = address;
+  }
+  return out;
+}
