@@ -16,7 +16,8 @@ export interface IndexRunResult {
 /** Peak resident memory of a process so far (Linux VmHWM), in MiB. */
 function peakRssMb(pid: number): number {
   const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmHWM:\s+(\d+) kB/m);
-  return match ? Number(match[1]) / 1024 : Number.NaN;
+  if (!match) throw new Error(`no VmHWM for process ${pid} (exited?)`);
+  return Number(match[1]) / 1024;
 }
 
 async function completedEvents(url: string): Promise<Record<string, number>> {
@@ -54,7 +55,11 @@ export async function indexToEnd(label: string, options: IndexerOptions, timeout
       clearTimeout(timer);
     }
     const seconds = (Date.now() - started) / 1000;
-    peak = Math.max(peak, peakRssMb(pid));
+    try {
+      peak = Math.max(peak, peakRssMb(pid));
+    } catch {
+      // Sampled above until now.
+    }
     const events = await completedEvents(indexer.url);
     let dump: CanonicalDump;
     if (options.database === "postgres") {
