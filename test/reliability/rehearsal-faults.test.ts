@@ -1,0 +1,148 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
+import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
+import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
+import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
+import { diffDumps, dumpPostgres } from "./support/canonical-dump";
+import { bySize, report } from "./support/scale";
+
+/*
+ * Issue #16, the real path under a hosted provider's faults: NAMESPACE=mainnet on mainnet-shaped chains (real chain
+ * ids and addresses, genesis past the real start blocks), through the hosted-RPC imitation with eth_getLogs caps that
+ * force Ponder to split ranges, 429 storms, 5xx answers, timeouts and a node lagging behind the head. The index must
+ * equal the same scenario indexed in devnet mode straight from anvil; a SIGKILL during the backfill, then a restart
+ * on the warm RPC cache, must end on that index too.
+ */
+
+const SIZE = bySize({
+  ci: { names: 10, timeoutRate: 0.004 },
+  full: { names: 300, timeoutRate: 0.01 },
+});
+const SEED = 1616;
+const RUN_TIMEOUT_MS = 600_000;
+
+/** A provider at its worst short of being down: every kind of refusal the sync must ride out. */
+const HOSTILE: Omit<HostedRpcOptions, "upstream"> = {
+  style: "alchemy",
+  latencyMs: 5,
+  jitterMs: 5,
+  getLogsMaxResults: 25,
+  // Below Ponder's starting limit of 20 requests/s per chain: a 429 storm it must back off from.
+  maxRequestsPerSecond: 10,
+  serverErrorRate: 0.03,
+  timeoutRate: SIZE.timeoutRate,
+  lagRate: 0.2,
+  lagBlocks: 5,
+  seed: SEED,
+};
+
+describe("the mainnet configuration through a hosted provider's faults (rehearsal chains)", () => {
+  let chains: RehearsalChains;
+  let clean: IndexRunResult;
+  const proxies = new Map<number, HostedRpc>();
+  const databases: string[] = [];
+  const plugins = [...PLUGIN_NAMES];
+
+  const rehearsalEnv = () => ({
+    NAMESPACE: "mainnet",
+    LABEL_SET_ID: "demo",
+    LABEL_SET_VERSION: "0",
+    ...Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url])),
+    ...Object.fromEntries(Object.entries(chains.endBlocks).map(([id, b]) => [`END_BLOCK_${id}`, String(b)])),
+  });
+  const freshDatabase = async (tag: string) => {
+    const name = `rehearsal_${tag}_${Date.now().toString(36)}`;
+    databases.push(name);
+    return createDatabase(name);
+  };
+  const injectedTotals = () => {
+    const out: Record<string, number> = {};
+    for (const p of proxies.values()) for (const [k, n] of Object.entries(p.injected())) out[k] = (out[k] ?? 0) + n;
+    return out;
+  };
+
+  beforeAll(async () => {
+    chains = await startRehearsalChains({ network: "mainnet", seed: SEED, names: SIZE.names });
+    for (const [chainId, node] of chains.nodes) proxies.set(chainId, await startHostedRpc({ ...HOSTILE, upstream: node.url }));
+    clean = await indexToEnd(
+      "devnet mode",
+      {
+        manifestPath: chains.devnetManifestPath,
+        labelsServiceUrl: chains.env.labelsUrl,
+        plugins,
+        database: "postgres",
+        reuse: { databaseUrl: await freshDatabase("devnet") },
+        extraEnv: Object.fromEntries(Object.entries(chains.endBlocks).map(([id, b]) => [`END_BLOCK_${id}`, String(b)])),
+      },
+      RUN_TIMEOUT_MS,
+    );
+  });
+
+  afterAll(async () => {
+    await clean?.indexer.stop();
+    for (const p of proxies.values()) await p.close();
+    await chains?.stop();
+    for (const name of databases) await dropDatabase(name);
+  });
+
+  it("indexes every table as devnet mode does, through range caps, 429s, 5xx, timeouts and a lagging node", async () => {
+    for (const p of proxies.values()) p.resetCounters();
+    const run = await indexToEnd(
+      "through faults",
+      { manifestPath: chains.devnetManifestPath, labelsServiceUrl: chains.env.labelsUrl, plugins, database: "postgres", reuse: { databaseUrl: await freshDatabase("faults") }, extraEnv: rehearsalEnv() },
+      RUN_TIMEOUT_MS,
+    );
+    try {
+      const injected = injectedTotals();
+      report("rehearsal-faults", `faults injected: ${JSON.stringify(injected)}; ${run.seconds.toFixed(1)} s against ${clean.seconds.toFixed(1)} s in devnet mode`);
+      // The faults must really have happened for the equality to mean anything.
+      expect(injected.resultCap, "eth_getLogs answers refused for too many results").toBeGreaterThan(0);
+      expect(injected.rateLimited, "429 answers").toBeGreaterThan(0);
+      expect(injected.serverError, "5xx answers").toBeGreaterThan(0);
+      expect(injected.lagging, "answers from the lagging node").toBeGreaterThan(0);
+      expect(Object.keys(clean.dump).length).toBeGreaterThan(30);
+      expect(clean.dump.domain!.rows, "the devnet-mode index has the scenario's domains").toBeGreaterThan(SIZE.names);
+      expect(diffDumps(clean.dump, run.dump)).toEqual([]);
+    } finally {
+      await run.indexer.stop();
+    }
+  });
+
+  it("after a SIGKILL during the backfill, a restart on the warm RPC cache ends on the same index", async () => {
+    for (const p of proxies.values()) p.configure({ serverErrorRate: 0, timeoutRate: 0, lagRate: 0, maxRequestsPerSecond: 0 });
+    for (const p of proxies.values()) p.resetCounters();
+    const databaseUrl = await freshDatabase("kill");
+    const workDir = mkdtempSync(join(tmpdir(), "nameindex-rehearsal-kill-"));
+    const indexer = await startIndexer({
+      manifestPath: chains.devnetManifestPath,
+      labelsServiceUrl: chains.env.labelsUrl,
+      plugins,
+      database: "postgres",
+      reuse: { databaseUrl },
+      extraEnv: rehearsalEnv(),
+    });
+    try {
+      // Kill once some chain has finished fetching (its intervals are in ponder_sync) and before the index is done.
+      await waitFor(async () => /Finished fetching backfill JSON-RPC data/.test(readFileSync(indexer.logFile, "utf8")), 300_000, "a chain's backfill fetch to finish");
+      const ready = await fetch(`${indexer.url}/ready`).then((r) => r.status).catch(() => 0);
+      await indexer.kill();
+      const beforeKill = Object.values(Object.fromEntries([...proxies].map(([id, p]) => [id, p.calls().eth_getLogs ?? 0]))).reduce((a, b) => a + b, 0);
+      for (const p of proxies.values()) p.resetCounters();
+      await indexer.restart();
+      await indexer.process.ready();
+      const afterRestart = [...proxies.values()].reduce((a, p) => a + (p.calls().eth_getLogs ?? 0), 0);
+      const dump = await dumpPostgres(databaseUrl, indexer.schema);
+      report("rehearsal-faults", `killed while /ready answered ${ready}; eth_getLogs ${beforeKill} before the kill, ${afterRestart} after the restart`);
+      expect(ready, "the kill came during the backfill").not.toBe(200);
+      expect(afterRestart, "the restart reads what the first run fetched from ponder_sync, not from the provider").toBeLessThan(beforeKill);
+      expect(diffDumps(clean.dump, dump)).toEqual([]);
+    } finally {
+      await indexer.stop();
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+});
