@@ -78,16 +78,17 @@ export const REFERENCE_NAMES: Record<DatasourceName, Record<string, string>> = {
   reverseOptimism: { L2ReverseRegistrar: "rrOptimism/L2ReverseRegistrar" },
 };
 
-interface TheirContract {
+export interface TheirContract {
   abi: Abi;
   address?: string | string[];
   startBlock: number;
 }
-interface TheirDatasource {
+export interface TheirDatasource {
   chain: { id: number; name: string };
   contracts: Record<string, TheirContract>;
 }
-type TheirNamespace = Record<string, TheirDatasource>;
+/** The package's own shape: their datasource names → chain and contracts. */
+export type TheirNamespace = Record<string, TheirDatasource>;
 
 const packageDir = join(cacheDir, `ensnode-datasources-${REFERENCE_PACKAGE.version}`);
 

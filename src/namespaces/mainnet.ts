@@ -23,7 +23,8 @@ export const mainnetNamespace: Namespace = {
         UnwrappedEthRegistrarController: { address: "0x59e16fccd424cc24e280be16e11bcd56fb0ce547", startBlock: 22764821 },
         RenewalWithReferrer: { address: "0xf55575bde5953ee4272d5ce7cdd924c74d8fa81a", startBlock: 23784217 },
         NameWrapper: { address: "0xd4416b13d2b3a9abae7acd5d6c2bbdbe25686401", startBlock: 16925608 },
-        UniversalResolver: { address: "0xabd80e8a13596feea40fd26fd6a24c3fe76f05fb", startBlock: 22671701 },
+        // The proxy at ENS's vanity address: the implementation behind it is upgraded, the address stays.
+        UniversalResolver: { address: "0xeeeeeeee14d718c2b47d9923deab1335e144eeee", startBlock: 23085558 },
         DefaultReverseRegistrar: { address: "0x283f227c4bd38ece252c4ae7ece650b0e913f1f9", startBlock: 22764819 },
       },
     },

@@ -23,7 +23,8 @@ export const sepoliaNamespace: Namespace = {
         UnwrappedEthRegistrarController: { address: "0xfb3ce5d01e0f33f41dbb39035db9745962f1f968", startBlock: 8579988 },
         RenewalWithReferrer: { address: "0x7ab2947592c280542e680ba8f08a589009da8644", startBlock: 9447519 },
         NameWrapper: { address: "0x0635513f179d50a207757e05759cbd106d7dfce8", startBlock: 3790153 },
-        UniversalResolver: { address: "0xb7b7dadf4d42a08b3ec1d3a1079959dfbc8cffcc", startBlock: 8515717 },
+        // The proxy at ENS's vanity address: the implementation behind it is upgraded, the address stays.
+        UniversalResolver: { address: "0xeeeeeeee14d718c2b47d9923deab1335e144eeee", startBlock: 8928790 },
         DefaultReverseRegistrar: { address: "0x4f382928805ba0e23b30cfb75fc9e848e82dfd47", startBlock: 8579966 },
       },
     },

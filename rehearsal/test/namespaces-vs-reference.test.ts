@@ -1,0 +1,153 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { mainnetNamespace } from "../../src/namespaces/mainnet";
+import { sepoliaNamespace } from "../../src/namespaces/sepolia";
+import { PLUGINS } from "../../src/plugins";
+import {
+  anyAddressResolverFor,
+  contractsOnlyOurs,
+  eventDifferences,
+  placementDifferences,
+  referenceOmissions,
+} from "../src/namespace-diff";
+import {
+  loadReferenceNamespace,
+  loadTheirNamespace,
+  REFERENCE_PACKAGE,
+  type ReferenceNamespace,
+  type ReferenceNamespaceName,
+  type TheirNamespace,
+} from "../src/reference-datasources";
+
+/*
+ * Our mainnet and sepolia namespace files against @ensnode/datasources, without chains: same chains, addresses and
+ * start blocks; our plugins' event signatures present in the reference's ABIs; and the reference's contracts we leave
+ * out limited to the ones below. docs/operations.md ("Namespace files against @ensnode/datasources") explains each.
+ */
+
+/** Why a reference contract is left out. The first two are checked: an any-address Resolver of ours must see it. */
+type Why =
+  // A resolver on a chain whose resolvers we match at any address: listing it would add nothing.
+  | "resolver"
+  // An L1 resolver answering an L2's (or 3DNS's) names by CCIP-Read: we route those names to that registry itself.
+  | "l1Bridge"
+  // A reverse registrar on a chain we do not index (Arbitrum, Scroll): primary names there fall back to the default one.
+  | "noChain"
+  // Marketplace sales of name tokens: tokenscope indexes the tokens and their holders, not sales.
+  | "seaport"
+  // Ethereum Follow Protocol lists: not name data.
+  | "efp";
+
+const RR_ROOT_RESOLVERS = (names: string[]): Record<string, Why> => Object.fromEntries(names.map((n) => [`rrRoot/${n}`, "resolver"]));
+
+const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
+  mainnet: {
+    "ensroot/BasenamesL1Resolver": "l1Bridge",
+    "ensroot/LineanamesL1Resolver": "l1Bridge",
+    "ensroot/DotBoxL1Resolver": "l1Bridge",
+    "ensroot/ArgentResolver": "resolver",
+    "ensroot/LoopringResolver": "resolver",
+    "basenames/L2Resolver1": "resolver",
+    "basenames/L2Resolver2": "resolver",
+    "lineanames/DefaultPublicResolver": "resolver",
+    ...RR_ROOT_RESOLVERS([
+      "DefaultReverseResolver1",
+      "DefaultReverseResolver2",
+      "DefaultReverseResolver3",
+      "DefaultPublicResolver0",
+      "DefaultPublicResolver1",
+      "DefaultPublicResolver2",
+      "DefaultPublicResolver3",
+      "DefaultPublicResolver4",
+      "DefaultPublicResolver5",
+      "BaseReverseResolver",
+      "LineaReverseResolver",
+      "OptimismReverseResolver",
+      "ArbitrumReverseResolver",
+      "ScrollReverseResolver",
+    ]),
+    "rrArbitrum/L2ReverseRegistrar": "noChain",
+    "rrScroll/L2ReverseRegistrar": "noChain",
+    "seaport/Seaport1_5": "seaport",
+    "efpBase/ListRegistry": "efp",
+    "efpBase/AccountMetadata": "efp",
+    "efpBase/ListRecords": "efp",
+    "efpOptimism/ListRecords": "efp",
+    "efpEthereum/ListRecords": "efp",
+  },
+  sepolia: {
+    "ensroot/BasenamesL1Resolver": "l1Bridge",
+    "ensroot/LineanamesL1Resolver": "l1Bridge",
+    ...RR_ROOT_RESOLVERS([
+      "DefaultReverseResolver1",
+      "DefaultReverseResolver2",
+      "DefaultReverseResolver3",
+      "DefaultPublicResolver3",
+      "DefaultPublicResolver4",
+      "DefaultPublicResolver5",
+      "BaseReverseResolver",
+      "LineaReverseResolver",
+      "OptimismReverseResolver",
+      "ArbitrumReverseResolver",
+      "ScrollReverseResolver",
+    ]),
+    "rrArbitrum/L2ReverseRegistrar": "noChain",
+    "rrScroll/L2ReverseRegistrar": "noChain",
+    "seaport/Seaport1_5": "seaport",
+  },
+};
+
+// Basenames' three controllers share one ABI and one handler; the early-access one only registers (its source has
+// no NameRenewed), so that filter never matches there.
+const EA_RENEWED = "basenames/EARegistrarController: NameRenewed(string,bytes32 indexed,uint256)";
+// The package gives sepolia's L2 reverse registrars its resolver ABI; mainnet's entry for the same contract
+// (ENSIP-19 L2ReverseRegistrar) has NameForAddrChanged, which is what it emits.
+const SEPOLIA_L2_REVERSE = ["reverseBase", "reverseLinea", "reverseOptimism"].map(
+  (ds) => `${ds}/L2ReverseRegistrar: NameForAddrChanged(address indexed,string)`,
+);
+
+/** Events our ABIs declare that the reference's ABI of the same contract lacks, each explained above. */
+const KNOWN_EVENT_DIFFERENCES: Record<ReferenceNamespaceName, string[]> = {
+  mainnet: [EA_RENEWED],
+  sepolia: [EA_RENEWED, ...SEPOLIA_L2_REVERSE],
+};
+
+const sorted = (xs: string[]) => [...xs].sort();
+
+describe.each(["mainnet", "sepolia"] as const)(`%s namespace against ${REFERENCE_PACKAGE.name}@${REFERENCE_PACKAGE.version}`, (name) => {
+  const ours = { mainnet: mainnetNamespace, sepolia: sepoliaNamespace }[name];
+  let reference: ReferenceNamespace;
+  let theirs: TheirNamespace;
+  beforeAll(async () => {
+    reference = await loadReferenceNamespace(name);
+    theirs = await loadTheirNamespace(name);
+  });
+
+  it("puts every contract the reference lists on its chain, address and start block", () => {
+    expect(placementDifferences(ours, reference).map((d) => d.detail)).toEqual([]);
+  });
+
+  it("has no contract the reference lacks", () => {
+    expect(contractsOnlyOurs(ours, reference)).toEqual([]);
+  });
+
+  it("declares only events whose full signature the reference's ABI has, apart from the known differences", () => {
+    const differences = eventDifferences(ours, reference, Object.values(PLUGINS));
+    const details = differences.map((d) => d.detail).join("\n");
+    expect(sorted(differences.map((d) => d.key)), `event differences:\n${details}`).toEqual(sorted(KNOWN_EVENT_DIFFERENCES[name]));
+  });
+
+  it("leaves out only the reference's contracts in the allow-list", () => {
+    const omitted = referenceOmissions(ours, theirs);
+    const allowed = Object.keys(KNOWN_OMISSIONS[name]);
+    const unexplained = omitted.filter((n) => !allowed.includes(n));
+    const stale = allowed.filter((n) => !omitted.includes(n));
+    const hint = "index an unexplained contract, or add it to KNOWN_OMISSIONS and docs/operations.md; drop stale entries";
+    expect({ unexplained, stale }, hint).toEqual({ unexplained: [], stale: [] });
+  });
+
+  it("sees every left-out resolver through one of our any-address Resolvers", () => {
+    const resolvers = Object.entries(KNOWN_OMISSIONS[name]).filter(([, why]) => why === "resolver" || why === "l1Bridge");
+    const unseen = resolvers.filter(([n]) => !anyAddressResolverFor(ours, theirs, n)).map(([n]) => n);
+    expect(unseen, "left out as a resolver, but no Resolver of ours matches its chain from its start block").toEqual([]);
+  });
+});
