@@ -50,6 +50,8 @@ export class Chain {
   onBlock: (txCount: number) => void = () => {};
   /** Contracts `deploy` puts at a fixed address, by deploy name (see ChainShape.placements). */
   placements: Record<string, Address> = {};
+  /** The label under `eth` this chain's registrar manages, when the shape sets one (see ChainShape.managedLabel). */
+  managedLabel: string | undefined;
 
   private constructor(
     readonly chainId: number,

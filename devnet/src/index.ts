@@ -75,7 +75,10 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     );
     for (const a of anvils) log(`chain ${a.chainId}: ${a.rpcUrl} (pid ${a.pid})`);
     const chains = await Promise.all(anvils.map((a) => Chain.connect(a.chainId, a.rpcUrl)));
-    chains.forEach((c, i) => (c.placements = shapes[i]!.placements ?? {}));
+    chains.forEach((c, i) => {
+      c.placements = shapes[i]!.placements ?? {};
+      c.managedLabel = shapes[i]!.managedLabel;
+    });
     const [root, base, linea, optimism] = chains as [Chain, Chain, Chain, Chain | undefined];
     let txs = 0;
     for (const chain of chains) {
@@ -175,7 +178,15 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
       seed,
       chains: Object.fromEntries(anvils.map((a, i) => chainEntry(shapes[i]!.name, a))),
       datasources: Object.fromEntries(
-        Object.entries(datasources).map(([name, ds]) => [name, { chainId: ds.chain.chainId, contracts: ds.contracts }]),
+        Object.entries(datasources).map(([name, ds]) => [
+          name,
+          {
+            chainId: ds.chain.chainId,
+            // Written only where the shape changes it, so the local devnet's manifest keeps the defaults.
+            ...((name === "basenames" || name === "lineanames") && ds.chain.managedLabel ? { managedName: `${ds.chain.managedLabel}.eth` } : {}),
+            contracts: ds.contracts,
+          },
+        ]),
       ),
       scenario: {
         ...scenario,

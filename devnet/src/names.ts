@@ -25,5 +25,11 @@ export function dnsWire(labels: string[]): Hex {
 export const ETH_NODE = nodeOf(["eth"]);
 export const BASE_ETH_NODE = nodeOf(["base", "eth"]);
 export const LINEA_ETH_NODE = nodeOf(["linea", "eth"]);
+
+/** The name a chain's registrar manages: `<label>.eth`, the label from the chain's shape or the devnet's default. */
+export function managedNameOf(chain: { managedLabel: string | undefined }, devnetLabel: string) {
+  const label = chain.managedLabel ?? devnetLabel;
+  return { label, name: `${label}.eth`, node: nodeOf([label, "eth"]) };
+}
 export const REVERSE_NODE = nodeOf(["reverse"]);
 export const ADDR_REVERSE_NODE = nodeOf(["addr", "reverse"]);

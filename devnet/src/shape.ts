@@ -12,6 +12,11 @@ export interface ChainShape {
    * step gives them (Registry, BaseRegistrar, ThreeDNSToken, …).
    */
   placements?: Record<string, Address>;
+  /**
+   * The label under `eth` whose subnames the chain's registrar manages, where the network differs from the
+   * devnet's `base`/`linea` (Sepolia: `basetest`, `linea-sepolia`).
+   */
+  managedLabel?: string;
 }
 
 /**

@@ -27,7 +27,7 @@ export interface RehearsalChains {
 export async function startRehearsalChains(options: { network: ReferenceNamespaceName; seed: number; names: number; log?: (line: string) => void }): Promise<RehearsalChains> {
   const log = options.log ?? (() => {});
   const reference = await loadReferenceNamespace(options.network, log);
-  const shape = shapeOf(reference);
+  const shape = shapeOf(options.network, reference);
   const env = await startDevnetWithLabels({ seed: options.seed, names: options.names, shape });
   const nodes = new Map<number, Prehistory>();
   try {

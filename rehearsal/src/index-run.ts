@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type CanonicalDump, dumpPglite, dumpPostgres } from "../../test/reliability/support/canonical-dump";
 import { type IndexerOptions, type RunningIndexer, startIndexer } from "../../test/support/indexer-harness";
 
@@ -71,9 +73,12 @@ export async function indexToEnd(label: string, options: IndexerOptions, timeout
     }
     return { label, indexer, seconds, peakRssMb: peak, events, dump };
   } catch (error) {
-    const tail = readFileSync(indexer.logFile, "utf8").split("\n").slice(-30).join("\n");
+    // The indexer's folder goes with stop(): keep its log where the error can point.
+    const kept = join(tmpdir(), `nameindex-rehearsal-${label.replace(/\W+/g, "-")}-${Date.now()}.log`);
+    copyFileSync(indexer.logFile, kept);
+    const tail = readFileSync(kept, "utf8").split("\n").slice(-30).join("\n");
     await indexer.stop();
-    throw new Error(`${(error as Error).message}\n--- last lines of the indexer's log ---\n${tail}`);
+    throw new Error(`${(error as Error).message} (log kept at ${kept})\n--- last lines of the indexer's log ---\n${tail}`);
   } finally {
     clearInterval(sampler);
   }

@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import type { ChainShape, DevnetShape } from "../../devnet/src/shape";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
-import type { ReferenceNamespace } from "./reference-datasources";
+import type { ReferenceNamespace, ReferenceNamespaceName } from "./reference-datasources";
 
 /** Which devnet chain plays which reference datasource's chain. */
 const DEVNET_CHAIN_OF: Record<DatasourceName, keyof Omit<DevnetShape, "paddingBlocks">> = {
@@ -19,6 +19,15 @@ const DEVNET_CHAIN_OF: Record<DatasourceName, keyof Omit<DevnetShape, "paddingBl
 /** Block times of the empty history below genesis (Ethereum's 12 s; the L2s' 2 s). */
 export const BLOCK_TIME_SECONDS: Record<keyof Omit<DevnetShape, "paddingBlocks">, number> = { root: 12, base: 2, linea: 2, optimism: 2 };
 
+/**
+ * The names the L2 registrars manage on each network: a fact of the deployments that the reference package does not
+ * list (Basenames on Base Sepolia manages basetest.eth, Lineanames on Linea Sepolia linea-sepolia.eth).
+ */
+const MANAGED_LABELS: Record<ReferenceNamespaceName, { base: string; linea: string }> = {
+  mainnet: { base: "base", linea: "linea" },
+  sepolia: { base: "basetest", linea: "linea-sepolia" },
+};
+
 /** Ponder's finality on Ethereum and its testnets is 65 blocks; bury the scenario deeper than that. */
 const PADDING_BLOCKS = 80;
 
@@ -27,7 +36,7 @@ const PADDING_BLOCKS = 80;
  * reference lists for it (so every event happens at or after its contract's real start block), and every
  * reference contract with an address placed at that address.
  */
-export function shapeOf(reference: ReferenceNamespace): DevnetShape {
+export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNamespace): DevnetShape {
   const chains: Partial<Record<keyof Omit<DevnetShape, "paddingBlocks">, ChainShape>> = {};
   for (const [ds, source] of Object.entries(reference) as [DatasourceName, NonNullable<ReferenceNamespace[DatasourceName]>][]) {
     const role = DEVNET_CHAIN_OF[ds];
@@ -41,6 +50,8 @@ export function shapeOf(reference: ReferenceNamespace): DevnetShape {
   for (const chain of Object.values(chains)) chain.genesisNumber = Math.ceil((chain.genesisNumber! + 1) / 1000) * 1000;
   const { root, base, linea, optimism } = chains;
   if (!root || !base || !linea) throw new Error("the reference namespace lacks the ENS root, Basenames or Lineanames chain");
+  base.managedLabel = MANAGED_LABELS[network].base;
+  linea.managedLabel = MANAGED_LABELS[network].linea;
   return { root, base, linea, ...(optimism ? { optimism } : {}), paddingBlocks: PADDING_BLOCKS };
 }
 

@@ -1,7 +1,7 @@
 import { type Address, zeroAddress, zeroHash } from "viem";
 import { Chain } from "../chain";
 import { loadDevnetContracts } from "../contracts";
-import { BASE_ETH_NODE, ETH_NODE, labelhash } from "../names";
+import { ETH_NODE, labelhash, managedNameOf } from "../names";
 import type { ChainDeployment, Deployed } from "./types";
 
 export type BaseContract =
@@ -35,13 +35,14 @@ export async function deployBase(chain: Chain, premints: Premint[]): Promise<Cha
   const c = {} as Record<BaseContract, Deployed>;
   const firstBlock = (await chain.blockNumber()) + 1;
   const registry = real.ENSRegistry.abi;
+  const managed = managedNameOf(chain, "base");
 
   c.Registry = await chain.deploy("Registry", real.ENSRegistry);
-  c.BaseRegistrar = await chain.deploy("BaseRegistrar", own.BasenamesBaseRegistrar, [c.Registry.address, BASE_ETH_NODE]);
+  c.BaseRegistrar = await chain.deploy("BaseRegistrar", own.BasenamesBaseRegistrar, [c.Registry.address, managed.node]);
   c.Resolver = await chain.deploy("Resolver", own.ModernResolver, [c.Registry.address, zeroAddress]);
   await chain.send([Chain.call(me, c.Registry.address, registry, "setSubnodeOwner", [zeroHash, labelhash("eth"), me], "eth")]);
   await chain.send([
-    Chain.call(me, c.Registry.address, registry, "setSubnodeRecord", [ETH_NODE, labelhash("base"), c.BaseRegistrar.address, c.Resolver.address, 0n], "base.eth"),
+    Chain.call(me, c.Registry.address, registry, "setSubnodeRecord", [ETH_NODE, labelhash(managed.label), c.BaseRegistrar.address, c.Resolver.address, 0n], managed.name),
     Chain.call(me, c.BaseRegistrar.address, own.BasenamesBaseRegistrar.abi, "addController", [me], "addController(deployer)"),
   ]);
   await chain.send(
@@ -51,7 +52,7 @@ export async function deployBase(chain: Chain, premints: Premint[]): Promise<Cha
   );
 
   c.PriceOracle = await chain.deploy("PriceOracle", own.DevnetPriceOracle);
-  const controllerArgs = (renewable: boolean) => [c.BaseRegistrar.address, c.PriceOracle.address, BASE_ETH_NODE, renewable];
+  const controllerArgs = (renewable: boolean) => [c.BaseRegistrar.address, c.PriceOracle.address, managed.node, renewable];
   c.EARegistrarController = await chain.deploy("EARegistrarController", own.BasenamesRegistrarController, controllerArgs(false));
   c.RegistrarController = await chain.deploy("RegistrarController", own.BasenamesRegistrarController, controllerArgs(true));
   c.UpgradeableRegistrarController = await chain.deploy("UpgradeableRegistrarController", own.BasenamesRegistrarController, controllerArgs(true));

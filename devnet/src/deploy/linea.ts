@@ -1,7 +1,7 @@
 import { type Address, zeroHash } from "viem";
 import { Chain } from "../chain";
 import { loadDevnetContracts } from "../contracts";
-import { ETH_NODE, LINEA_ETH_NODE, dnsWire, labelhash } from "../names";
+import { ETH_NODE, dnsWire, labelhash, managedNameOf } from "../names";
 import { MAX_COMMITMENT_AGE, MIN_COMMITMENT_AGE } from "./root";
 import type { ChainDeployment, Deployed } from "./types";
 
@@ -25,17 +25,18 @@ export async function deployLinea(chain: Chain, pohAccounts: Address[]): Promise
   const c = {} as Record<LineaContract, Deployed>;
   const firstBlock = (await chain.blockNumber()) + 1;
   const registry = real.ENSRegistry.abi;
+  const managed = managedNameOf(chain, "linea");
 
   c.Registry = await chain.deploy("Registry", real.ENSRegistry);
-  c.BaseRegistrar = await chain.deploy("BaseRegistrar", real.BaseRegistrarImplementation, [c.Registry.address, LINEA_ETH_NODE]);
+  c.BaseRegistrar = await chain.deploy("BaseRegistrar", real.BaseRegistrarImplementation, [c.Registry.address, managed.node]);
   await chain.send([Chain.call(me, c.Registry.address, registry, "setSubnodeOwner", [zeroHash, labelhash("eth"), me], "eth")]);
-  await chain.send([Chain.call(me, c.Registry.address, registry, "setSubnodeOwner", [ETH_NODE, labelhash("linea"), c.BaseRegistrar.address], "linea.eth")]);
-  c.NameWrapper = await chain.deploy("NameWrapper", own.NameWrapper, [c.Registry.address, c.BaseRegistrar.address, LINEA_ETH_NODE, dnsWire(["linea", "eth"])]);
+  await chain.send([Chain.call(me, c.Registry.address, registry, "setSubnodeOwner", [ETH_NODE, labelhash(managed.label), c.BaseRegistrar.address], managed.name)]);
+  c.NameWrapper = await chain.deploy("NameWrapper", own.NameWrapper, [c.Registry.address, c.BaseRegistrar.address, managed.node, dnsWire([managed.label, "eth"])]);
   c.PriceOracle = await chain.deploy("PriceOracle", own.DevnetPriceOracle);
   c.EthRegistrarController = await chain.deploy("EthRegistrarController", own.LineanamesRegistrarController, [
     c.BaseRegistrar.address,
     c.Registry.address,
-    LINEA_ETH_NODE,
+    managed.node,
     c.PriceOracle.address,
     MIN_COMMITMENT_AGE,
     MAX_COMMITMENT_AGE,

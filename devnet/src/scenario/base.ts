@@ -4,7 +4,7 @@ import { loadDevnetContracts } from "../contracts";
 import type { BaseContract, Premint } from "../deploy/base";
 import { PAYMENT } from "../deploy/root";
 import type { ChainDeployment } from "../deploy/types";
-import { BASE_ETH_NODE, childNode, labelhash } from "../names";
+import { childNode, labelhash, managedNameOf } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
 import { everyRecordKind, multicallData, recordCalls } from "./records";
@@ -32,8 +32,9 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
   const reg = real.ENSRegistry.abi;
   const resolverAbi = own.ModernResolver.abi;
   const dur = BigInt(YEAR_SECONDS);
+  const managed = managedNameOf(chain, "base");
   const baseName = (label: string, via: string, owner: Address): NameFacts =>
-    book.add({ name: `${label}.base.eth`, labels: [label, "base", "eth"], node: childNode(BASE_ETH_NODE, label), chainId: chain.chainId, via, registryOwner: owner, registrant: owner, resolver: A("Resolver") });
+    book.add({ name: `${label}.${managed.name}`, labels: [label, managed.label, "eth"], node: childNode(managed.node, label), chainId: chain.chainId, via, registryOwner: owner, registrant: owner, resolver: A("Resolver") });
 
   ctx.log(`base: ${sizes.ea + sizes.regular + sizes.upgradeable} Basenames registrations, ${premints.length} preminted`);
   const names: NameFacts[] = [];
@@ -121,7 +122,7 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
       s.registryOwner = to;
     }
     if (i % 2 !== 0) return;
-    const parent = book.get(childNode(BASE_ETH_NODE, s.labels[1]));
+    const parent = book.get(childNode(managed.node, s.labels[1]));
     step3.push(tx(parent.registryOwner!, "Registry", reg, "setSubnodeOwner", [parent.node, labelhash(s.labels[0]), zeroAddress]));
     s.registryOwner = zeroAddress;
     s.deleted = true;

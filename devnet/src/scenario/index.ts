@@ -4,6 +4,7 @@ import { type Premint, deployBase } from "../deploy/base";
 import { deployLinea } from "../deploy/linea";
 import { deployOptimism } from "../deploy/optimism";
 import { deployRoot } from "../deploy/root";
+import { managedNameOf } from "../names";
 import { playBasenames } from "./base";
 import { ScenarioContext } from "./context";
 import { playLinea } from "./linea";
@@ -41,7 +42,7 @@ const WEIGHTS = {
 };
 
 /** Structural labels every name ends in (or passes through); they are part of `labels` too. */
-const STRUCTURAL = ["eth", "base", "linea", "reverse", "addr"];
+const STRUCTURAL = ["eth", "reverse", "addr"];
 
 /**
  * Deploys every chain and plays the scenario on them concurrently (each chain's own PRNG stream and word
@@ -72,7 +73,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const d = await deployBase(chains.base, premints);
     const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
     const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
-    const crossChain = await setCrossChainPrimary(baseCtx, d.contracts.L2ReverseRegistrar.address, ".base.eth");
+    const crossChain = await setCrossChainPrimary(baseCtx, d.contracts.L2ReverseRegistrar.address, `.${managedNameOf(chains.base, "base").name}`);
     if (crossChain) basenames.primaries[baseCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, primaries: basenames.primaries, threedns, crossChain };
   };
@@ -80,7 +81,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const pohAccounts = chains.linea.accounts.slice(-Math.min(10, chains.linea.accounts.length - 1));
     const d = await deployLinea(chains.linea, pohAccounts);
     const out = await playLinea(lineaCtx, d, { normal: sizes.lineaNormal, owner: sizes.lineaOwner, poh: Math.min(sizes.lineaPoh, pohAccounts.length) }, pohAccounts);
-    const crossChain = await setCrossChainPrimary(lineaCtx, d.contracts.L2ReverseRegistrar.address, ".linea.eth");
+    const crossChain = await setCrossChainPrimary(lineaCtx, d.contracts.L2ReverseRegistrar.address, `.${managedNameOf(chains.linea, "linea").name}`);
     if (crossChain) out.primaries[lineaCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, ...out, crossChain };
   };
@@ -98,7 +99,8 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
   const reverseLabels = Object.entries(root.primaries)
     .filter(([, p]) => p.legacy)
     .map(([addr]) => addr.slice(2));
-  const labelSet = new Set<string>([...STRUCTURAL, ...base.threedns.tlds.map((t) => t.tld), ...reverseLabels]);
+  const managedLabels = [managedNameOf(chains.base, "base").label, managedNameOf(chains.linea, "linea").label];
+  const labelSet = new Set<string>([...STRUCTURAL, ...managedLabels, ...base.threedns.tlds.map((t) => t.tld), ...reverseLabels]);
   for (const c of contexts) for (const l of c.labels.used) labelSet.add(l);
   const unhealable = new Set<string>();
   for (const c of contexts) for (const l of c.labels.unhealable) unhealable.add(l);

@@ -4,7 +4,7 @@ import { loadDevnetContracts } from "../contracts";
 import type { LineaContract } from "../deploy/linea";
 import { MIN_COMMITMENT_AGE, PAYMENT } from "../deploy/root";
 import type { ChainDeployment } from "../deploy/types";
-import { LINEA_ETH_NODE, childNode, labelhash } from "../names";
+import { childNode, labelhash, managedNameOf } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
 import { everyRecordKind, multicallData, recordCalls } from "./records";
@@ -35,8 +35,9 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
   const wrapper = own.NameWrapper.abi;
   const me = chain.deployer;
   const dur = BigInt(YEAR_SECONDS);
+  const managed = managedNameOf(chain, "linea");
   const lineaName = (label: string, via: string, owner: Address): NameFacts =>
-    book.add({ name: `${label}.linea.eth`, labels: [label, "linea", "eth"], node: childNode(LINEA_ETH_NODE, label), chainId: chain.chainId, via, registryOwner: A("NameWrapper"), registrant: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
+    book.add({ name: `${label}.${managed.name}`, labels: [label, managed.label, "eth"], node: childNode(managed.node, label), chainId: chain.chainId, via, registryOwner: A("NameWrapper"), registrant: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
 
   ctx.log(`linea: ${sizes.normal + sizes.owner + sizes.poh} Lineanames registrations`);
   const regs = Array.from({ length: sizes.normal }, (_, i) => ({
