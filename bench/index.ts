@@ -5,9 +5,9 @@
  *
  *   BENCH_NAMES=10000 (scenario size)  BENCH_PLUGINS=subgraph  BENCH_RUNS=pglite,postgres,noop
  */
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
+import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { startIndexer } from "../test/support/indexer-harness";
 
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
@@ -21,17 +21,8 @@ interface RunResult {
   peakRssMb: number;
 }
 
-/** Peak resident memory of a process so far (Linux VmHWM), in MiB. */
-function peakRssMb(pid: number): number {
-  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmHWM:\s+(\d+) kB/m);
-  return match ? Number(match[1]) / 1024 : Number.NaN;
-}
-
 async function completedEvents(url: string): Promise<number> {
-  const text = await fetch(`${url}/metrics`).then((r) => r.text());
-  let total = 0;
-  for (const m of text.matchAll(/^ponder_indexing_completed_events\{[^}]*\}\s+(\S+)/gm)) total += Number(m[1]);
-  return total;
+  return Object.values(await completedEventsByName(url)).reduce((a, b) => a + b, 0);
 }
 
 async function main(): Promise<void> {
@@ -50,25 +41,16 @@ async function main(): Promise<void> {
         database: run === "postgres" ? "postgres" : "pglite",
         extraEnv: run === "noop" ? { NAMEINDEX_NOOP_HANDLERS: "true" } : {},
       });
-      const pid = indexer.process.child.pid!;
-      let peak = 0;
-      const sampler = setInterval(() => {
-        try {
-          peak = Math.max(peak, peakRssMb(pid));
-        } catch {
-          // The process is gone; the last sample stands.
-        }
-      }, 500);
+      const rss = watchPeakRss(indexer.process.child.pid!, 500);
       try {
         // ready() rejects as soon as the indexer exits, where polling /ready would wait out its timeout. Every 200 ms:
         // the default second would add 0–1 s to the time measured (each poll is a query on the indexer's database).
         await indexer.process.ready(undefined, 200);
         const seconds = (Date.now() - started) / 1000;
-        peak = Math.max(peak, peakRssMb(pid));
-        results.push({ run, events: await completedEvents(indexer.url), seconds, peakRssMb: peak });
+        results.push({ run, events: await completedEvents(indexer.url), seconds, peakRssMb: rss.stop() });
         console.log(`${run}: ready after ${seconds.toFixed(1)} s`);
       } finally {
-        clearInterval(sampler);
+        rss.stop();
         await indexer.stop();
       }
     }
