@@ -39,10 +39,17 @@ function writeLocked(dbPath: string): boolean {
 }
 
 /** Waits until an ingest process has opened its write transaction (and so is past all its checks). */
-export async function waitForIngestTransaction(dbPath: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+export async function waitForIngestTransaction(
+  dbPath: string,
+  ingest: { child: ChildProcess; done: Promise<CliRun> },
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`ingest exited early with ${child.exitCode}`);
+    if (ingest.child.exitCode !== null) {
+      const run = await ingest.done;
+      throw new Error(`ingest exited early with ${run.code}: ${run.stderr || run.stdout}`);
+    }
     try {
       if (writeLocked(dbPath)) return;
     } catch {

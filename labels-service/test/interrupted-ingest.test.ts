@@ -37,7 +37,7 @@ describe("an interrupted ingest", () => {
     const server: LabelsServer = await startLabelsServer({ dbPath, port: 0 });
     try {
       const ingest = startCli(["ingest", big, "--db", dbPath]);
-      await waitForIngestTransaction(dbPath, ingest.child);
+      await waitForIngestTransaction(dbPath, ingest);
       await new Promise((r) => setTimeout(r, 1500)); // well into the 2M records
       // While it runs, the server keeps answering from version 0.
       expect((await getJson(`${server.url}/v1/labels/count`)).body.count).toBe(3);
@@ -62,7 +62,7 @@ describe("an interrupted ingest", () => {
     const dbPath = join(tmp.dir, "sigint.sqlite");
     await ingestFile({ dbPath, file: writeText(join(tmp.dir, "s0.txt"), ["one"]), labelSetId: "sigint-test" });
     const ingest = startCli(["ingest", big, "--db", dbPath]);
-    await waitForIngestTransaction(dbPath, ingest.child);
+    await waitForIngestTransaction(dbPath, ingest);
     await new Promise((r) => setTimeout(r, 500));
     ingest.child.kill("SIGINT");
     const run = await ingest.done;
@@ -77,7 +77,7 @@ describe("an interrupted ingest", () => {
     const server = await startLabelsServer({ dbPath, port: 0 });
     try {
       const ingest = startCli(["ingest", big, "--db", dbPath, "--label-set-id", "first"]);
-      await waitForIngestTransaction(dbPath, ingest.child);
+      await waitForIngestTransaction(dbPath, ingest);
       await new Promise((r) => setTimeout(r, 600)); // past the server's retry delay for opening a new file
       const during = await getJson(`${server.url}/v1/heal/${hashOf(bigLabel(1))}`);
       expect(during.status).toBe(503);

@@ -122,6 +122,29 @@ describe("basenames", () => {
     expect(domain("8000e708.reverse")).toMatchObject({ name: "8000e708.reverse", ownerId: REVERSE_REGISTRAR });
   });
 
+  it("leaves the root chain's rows of names beside base.eth alone: example.eth and box stay mainnet's", async () => {
+    const name = await l2Registry(BASE, "basenames", "base");
+    const C = "basenames/Registry";
+    // The root chain's `example.eth`, as the subgraph plugin indexed it.
+    await store.db.insert(schema.domain).values({ id: namehash("example.eth"), name: "example.eth", labelName: "example", labelhash: labelhashOf("example"), parentId: namehash("eth"), ownerId: BOB.toLowerCase(), createdAt: 1n, isMigrated: true });
+    // Base's registry owner creates `example.eth` and `box` on L2, then changes their owner, resolver and TTL.
+    await name("eth", "example", ALICE);
+    await play(BASE, `${C}:NewOwner`, { node: ROOT_NODE, label: labelhashOf("box"), owner: ALICE });
+    for (const node of [namehash("example.eth"), namehash("box")]) {
+      await play(BASE, `${C}:Transfer`, { node, owner: ALICE });
+      await play(BASE, `${C}:NewResolver`, { node, resolver: L2_RESOLVER });
+      await play(BASE, `${C}:NewTTL`, { node, ttl: 60n });
+    }
+    expect(domain("example.eth")).toMatchObject({ ownerId: BOB.toLowerCase(), resolverId: null });
+    expect(domain("example.eth")!.ttl ?? null).toBeNull();
+    expect(domain("box")).toBeUndefined();
+    // Its own names still follow every registry event.
+    await name("base.eth", "alice", ALICE);
+    await play(BASE, `${C}:Transfer`, { node: namehash("alice.base.eth"), owner: BOB });
+    await play(BASE, `${C}:NewTTL`, { node: namehash("alice.base.eth"), ttl: 60n });
+    expect(domain("alice.base.eth")).toMatchObject({ ownerId: BOB.toLowerCase(), ttl: 60n });
+  });
+
   it("names domains under base.eth, with chain-aware registration, event and resolver ids", async () => {
     const newOwner = await l2Registry(BASE, "basenames", "base");
     // `eth` is the root chain's: the L2 registry only leaves a placeholder under which base.eth hangs.

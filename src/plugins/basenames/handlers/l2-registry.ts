@@ -24,7 +24,9 @@ import { on, onSetup } from "../../shared/register";
  * the L2 names hang under the root chain's `eth`. The same holds for the reverse namespace's nodes, which an L2
  * registry creates for its own reverse registrar (`reverse`, then `80002105.reverse` on Base, `addr.reverse` on
  * Basenames' testnets) and which mainnet's registry holds too: without this, Base's deployer would show as the owner
- * of mainnet's `reverse`. Reverse records under them (`<address>.80002105.reverse`) are the L2's own.
+ * of mainnet's `reverse`. Reverse records under them (`<address>.80002105.reverse`) are the L2's own. Any other node
+ * the L2 registry's owner creates beside that path (`other.eth`, `com`) is skipped too: its namehash is mainnet's,
+ * so indexing it would overwrite the root chain's row of that name.
  */
 export function managedNameOf(datasource: L2Datasource): string {
   const managedName = getConfig().namespace.datasources[datasource]?.managedName;
@@ -59,6 +61,16 @@ export function wireL2Registry(contract: string, datasource: L2Datasource): void
   const parentName = parentLabels.join(".");
   const parentId = domainId(parentLabels.length ? namehash(parentName) : ROOT_NODE);
   const isReserved = (node: Hex) => reserved.has(domainId(node)) || shared.has(domainId(node));
+  // An ancestor of the managed name (root, `eth`): of its children only the path to the managed name is the L2's.
+  const isAncestor = (node: Hex) => reserved.has(domainId(node)) && domainId(node) !== managedId;
+  const isOwnName = (name: string | null) =>
+    name !== null && (name === managedName || name.endsWith(`.${managedName}`) || name.endsWith(".reverse"));
+  /** Whether an event about `node` is the L2's to apply: a row it created, in its own part of the namespace. */
+  const ownsNode = async (context: IndexingContext, node: Hex) => {
+    if (isReserved(node)) return false;
+    const row = await context.db.find(schema.domain, { id: domainId(node) });
+    return row !== null && isOwnName(row.name);
+  };
 
   onSetup(contract, setupRootDomain);
 
@@ -74,6 +86,7 @@ export function wireL2Registry(contract: string, datasource: L2Datasource): void
     }
     if (id !== managedId) {
       if (reserved.has(id)) return; // `eth` and the like: the root chain's rows
+      if (isAncestor(event.args.node)) return; // a sibling of the path to the managed name: mainnet's namespace
       return registry.newOwner(context, event);
     }
     // The managed name itself: created from L2 only when the root chain has not got it.
@@ -99,13 +112,13 @@ export function wireL2Registry(contract: string, datasource: L2Datasource): void
     await registry.newOwner(context, event);
     await context.db.update(schema.domain, { id }).set({ name: managedName, labelName: managedLabel! });
   });
-  on(`${contract}:Transfer`, (context: IndexingContext, event: IndexedEvent<TransferArgs>) =>
-    isReserved(event.args.node) ? Promise.resolve() : registry.transfer(context, event),
-  );
-  on(`${contract}:NewResolver`, (context: IndexingContext, event: IndexedEvent<NewResolverArgs>) =>
-    isReserved(event.args.node) ? Promise.resolve() : registry.newResolver(context, event),
-  );
-  on(`${contract}:NewTTL`, (context: IndexingContext, event: IndexedEvent<NewTTLArgs>) =>
-    isReserved(event.args.node) ? Promise.resolve() : registry.newTTL(context, event),
-  );
+  on(`${contract}:Transfer`, async (context: IndexingContext, event: IndexedEvent<TransferArgs>) => {
+    if (await ownsNode(context, event.args.node)) await registry.transfer(context, event);
+  });
+  on(`${contract}:NewResolver`, async (context: IndexingContext, event: IndexedEvent<NewResolverArgs>) => {
+    if (await ownsNode(context, event.args.node)) await registry.newResolver(context, event);
+  });
+  on(`${contract}:NewTTL`, async (context: IndexingContext, event: IndexedEvent<NewTTLArgs>) => {
+    if (await ownsNode(context, event.args.node)) await registry.newTTL(context, event);
+  });
 }
