@@ -43,6 +43,27 @@ describe("labels-service CLI", () => {
     expect(stopped.stdout).toContain("SIGTERM: shutting down");
   });
 
+  it("a first ingest waits while another process briefly write-locks the new file, instead of failing 'database is locked'", async () => {
+    // Switching a new file to WAL is a step for which SQLite does not wait on its own when another connection holds
+    // the write lock (a second ingest starting, or a tool checking the file).
+    const path = join(tmp.dir, "contended.sqlite");
+    const reader = new Database(path);
+    reader.exec("BEGIN IMMEDIATE");
+    const release = setTimeout(() => {
+      reader.exec("COMMIT");
+      reader.close();
+    }, 4000);
+    try {
+      const ingest = await runCli(["ingest", writeText(join(tmp.dir, "contended.txt"), ["gamma"]), "--db", path, "--label-set-id", "contended"]);
+      expect(ingest.stderr).toBe("");
+      expect(ingest.code).toBe(0);
+    } finally {
+      clearTimeout(release);
+      if (reader.open) reader.close();
+    }
+    expect((await runCli(["count", "--db", path])).stdout).toContain("1 labels");
+  });
+
   it("validate finds a record whose labelhash is not keccak256 of its label, and a wrong count", async () => {
     const db = new Database(dbPath);
     db.prepare("UPDATE labels SET label = ? WHERE labelhash = ?").run(Buffer.from("tampered"), Buffer.from(hashOf("alpha").slice(2), "hex"));

@@ -38,6 +38,25 @@ const ROWS_PER_STATEMENT = 64;
 // this many rows: inserting sorted keys is ~3x faster than random ones, and the staging space stays bounded.
 const STAGING_ROWS = 2_000_000;
 
+const WAL_SWITCH_PATIENCE_MS = 10_000;
+
+/**
+ * Switching a new file to WAL needs it to itself for an instant, and SQLite answers SQLITE_BUSY at once, without its
+ * busy handler, when another connection (a server that just found the file, say) holds it: retry for a while.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + WAL_SWITCH_PATIENCE_MS;
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
 /**
  * Adds one label set version in a single write transaction. Until commit() nothing is visible to readers,
  * and a crash or kill discards the uncommitted WAL frames: the database stays exactly at its previous version.
@@ -58,7 +77,7 @@ export class LabelWriter {
   constructor(readonly dbPath: string) {
     mkdirSync(dirname(dbPath), { recursive: true });
     this.db = new Database(dbPath);
-    this.db.pragma("journal_mode = WAL");
+    switchToWal(this.db);
     this.db.pragma("synchronous = NORMAL");
     // A bounded page cache keeps memory flat however large the input; 256 MiB holds ~4M records' B-tree.
     this.db.pragma("cache_size = -262144");
