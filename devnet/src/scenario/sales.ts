@@ -87,17 +87,21 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
   const eth2lds = [...ctx.book.byNode.values()].filter((f) => f.labels.length === 2 && f.labels[1] === "eth" && !f.deleted);
   const unwrapped = eth2lds.filter((f) => !f.wrappedOwner && f.registrant && holders.has(f.registrant.toLowerCase()));
   const wrapped = eth2lds.filter((f) => f.wrappedOwner && holders.has(f.wrappedOwner.toLowerCase()));
-  const erc721Owners = await chain.readMany<Address>(
-    unwrapped.map((f) => ({ to: registrar, abi: real.BaseRegistrarImplementation.abi, functionName: "ownerOf", args: [BigInt(labelhash(f.labels[0]!))] })),
-  );
-  const erc1155Owners = await chain.readMany<Address>(
-    wrapped.map((f) => ({ to: wrapper, abi: own.NameWrapper.abi, functionName: "ownerOf", args: [BigInt(f.node)] })),
-  );
-  const live721 = ctx.sample(unwrapped.filter((f, i) => erc721Owners[i]?.toLowerCase() === f.registrant!.toLowerCase()), 4);
-  const live1155 = ctx.sample(wrapped.filter((f, i) => erc1155Owners[i]?.toLowerCase() === f.wrappedOwner!.toLowerCase()), 1);
-  if (live721.length < 4 || live1155.length < 1) throw new Error(`sales: too few live names to sell (${live721.length} unwrapped, ${live1155.length} wrapped)`);
-  const [ethListed, bidFor, bundleA, bundleB] = live721 as [NameFacts, NameFacts, NameFacts, NameFacts];
-  const wrappedListed = live1155[0]!;
+  // The chain's holder of each candidate (a revert, e.g. an expired name, leaves it out).
+  const holderOf = (to: Address, abi: import("viem").Abi, id: bigint) => chain.read<Address>(to, abi, "ownerOf", [id]).catch(() => undefined);
+  const live721: NameFacts[] = [];
+  for (const f of unwrapped) {
+    const owner = await holderOf(registrar, real.BaseRegistrarImplementation.abi, BigInt(labelhash(f.labels[0]!)));
+    if (owner?.toLowerCase() === f.registrant!.toLowerCase()) live721.push(f);
+  }
+  const live1155: NameFacts[] = [];
+  for (const f of wrapped) {
+    const owner = await holderOf(wrapper, own.NameWrapper.abi, BigInt(f.node));
+    if (owner?.toLowerCase() === f.wrappedOwner!.toLowerCase()) live1155.push(f);
+  }
+  // Four unwrapped names and one wrapped one make every kind of fill; a smaller scenario plays the ones it can.
+  const [ethListed, bidFor, bundleA, bundleB] = ctx.sample(live721, 4) as (NameFacts | undefined)[];
+  const [wrappedListed] = ctx.sample(live1155, 1) as (NameFacts | undefined)[];
 
   const erc721 = (f: NameFacts): Item => ({ itemType: ERC721, token: registrar, identifier: BigInt(labelhash(f.labels[0]!)), amount: 1n });
   const erc1155 = (f: NameFacts): Item => ({ itemType: ERC1155, token: wrapper, identifier: BigInt(f.node), amount: 1n });
@@ -113,7 +117,6 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
     recipient: buyer,
     value: pay.filter((p) => p.itemType === NATIVE).reduce((s, p) => s + p.amount, 0n),
   });
-
   // Buyers are plain accounts too: the cross-chain account's names stay as the primary-name tests expect them.
   const buyerOtherThan = (seller: Address): Address => {
     for (;;) {
@@ -121,71 +124,6 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
       if (b !== ctx.crossChainAccount) return b;
     }
   };
-  const s1 = ethListed.registrant!;
-  const b1 = buyerOtherThan(s1);
-  const o1 = listing(s1, [erc721(ethListed)], [ethTo(parseEther("0.95"), s1), ethTo(parseEther("0.025"), MARKETPLACE_FEE_RECIPIENT), ethTo(parseEther("0.025"), ROYALTY_RECIPIENT)], b1);
-
-  const s2 = wrappedListed.wrappedOwner!;
-  const b2 = buyerOtherThan(s2);
-  const o2 = listing(s2, [erc1155(wrappedListed)], [dstTo(parseEther("490"), s2), dstTo(parseEther("10"), MARKETPLACE_FEE_RECIPIENT)], b2);
-
-  // An offer: the bidder offers the token and asks for the name (and the fee its holder pays out of the price).
-  const s3 = bidFor.registrant!;
-  const b3 = buyerOtherThan(s3);
-  const o3: Order = {
-    offerer: b3,
-    offer: [{ itemType: ERC20, token, identifier: 0n, amount: parseEther("300") }],
-    consideration: [{ ...erc721(bidFor), recipient: b3 }, dstTo(parseEther("6"), MARKETPLACE_FEE_RECIPIENT)],
-    salt: salt++,
-    fulfiller: s3,
-    recipient: s3,
-    value: 0n,
-  };
-
-  // A bundle of two names (from one holder when the scenario has one, else the second is moved to the first's holder).
-  const s4 = bundleA.registrant!;
-  const b4 = buyerOtherThan(s4);
-  const o4 = listing(s4, [erc721(bundleA), erc721(bundleB)], [ethTo(parseEther("2"), s4)], b4);
-
-  // The wrapped name's buyer sells it on for ETH.
-  const b5 = buyerOtherThan(b2);
-  const o5 = listing(b2, [erc1155(wrappedListed)], [ethTo(parseEther("1.5"), b2), ethTo(parseEther("0.05"), ROYALTY_RECIPIENT)], b5);
-
-  const setup: Tx[] = [];
-  if (bundleB.registrant!.toLowerCase() !== s4.toLowerCase()) {
-    setup.push(call(bundleB.registrant!, registrar, real.BaseRegistrarImplementation.abi, "transferFrom", [bundleB.registrant!, s4, erc721(bundleB).identifier]));
-  }
-  const approvals = new Set<string>();
-  const approve = (owner: Address, tokenContract: Address, abi: import("viem").Abi) => {
-    const key = `${owner}|${tokenContract}`.toLowerCase();
-    if (approvals.has(key)) return;
-    approvals.add(key);
-    setup.push(call(owner, tokenContract, abi, "setApprovalForAll", [seaport, true]));
-  };
-  approve(s1, registrar, real.BaseRegistrarImplementation.abi);
-  approve(s2, wrapper, own.NameWrapper.abi);
-  approve(s3, registrar, real.BaseRegistrarImplementation.abi);
-  approve(s4, registrar, real.BaseRegistrarImplementation.abi);
-  approve(b2, wrapper, own.NameWrapper.abi);
-  for (const [who, amount] of [
-    [b2, parseEther("500")],
-    [b3, parseEther("300")],
-  ] as const) {
-    setup.push(call(chain.deployer, token, own.DevnetERC20.abi, "mint", [who, amount]));
-  }
-  for (const who of new Set([b2, b3, s3])) setup.push(call(who, token, own.DevnetERC20.abi, "approve", [seaport, 2n ** 255n]));
-  for (const o of [o1, o2, o3, o4, o5]) setup.push(call(o.offerer, seaport, own.DevnetSeaport.abi, "validate", [o.offer, o.consideration, o.salt]));
-  await chain.send(setup);
-
-  const fill = (o: Order) => call(o.fulfiller, seaport, own.DevnetSeaport.abi, "fulfill", [o.offerer, o.offer, o.consideration, o.salt, o.recipient], o.value);
-  const [r1, r2, r3, r4] = await chain.send([fill(o1), fill(o2), fill(o3), fill(o4)]);
-  const [r5] = await chain.send([fill(o5)]);
-
-  ethListed.registrant = b1;
-  bidFor.registrant = b3;
-  bundleA.registrant = b4;
-  bundleB.registrant = b4;
-  wrappedListed.wrappedOwner = b5;
 
   const lower = (a: Address) => a.toLowerCase() as Address;
   const fact = (f: NameFacts, item: Item, kind: NameSaleFact["kind"], seller: Address, buyer: Address, currency: "ETH" | "ERC20", price: bigint, proceeds: bigint, tx: Hex): NameSaleFact => ({
@@ -203,17 +141,117 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
     sellerProceeds: proceeds.toString(),
     transactionHash: tx,
   });
-  ctx.log("root: 5 Seaport fills (4 name sales, 1 bundle)");
-  return {
-    sales: [
-      fact(ethListed, erc721(ethListed), "listing", s1, b1, "ETH", parseEther("1"), parseEther("0.95"), r1!.transactionHash),
-      fact(wrappedListed, erc1155(wrappedListed), "listing", s2, b2, "ERC20", parseEther("500"), parseEther("490"), r2!.transactionHash),
-      fact(bidFor, erc721(bidFor), "offer", s3, b3, "ERC20", parseEther("300"), parseEther("294"), r3!.transactionHash),
-      fact(wrappedListed, erc1155(wrappedListed), "listing", b2, b5, "ETH", parseEther("1.55"), parseEther("1.5"), r5!.transactionHash),
-    ],
-    notSales: [{ transactionHash: r4!.transactionHash, why: "a bundle of two names", names: [bundleA.name, bundleB.name] }],
-    seaport: lower(seaport),
-    saleToken: lower(token),
-    feeRecipients: [MARKETPLACE_FEE_RECIPIENT, ROYALTY_RECIPIENT],
+
+  // Setup (approvals, play money, orders listed onchain) goes in one block; fills in the next (a resale after that).
+  const setup: Tx[] = [];
+  const approvals = new Set<string>();
+  const approveNfts = (owner: Address, tokenContract: Address, abi: import("viem").Abi) => {
+    const key = `${owner}|${tokenContract}`.toLowerCase();
+    if (approvals.has(key)) return;
+    approvals.add(key);
+    setup.push(call(owner, tokenContract, abi, "setApprovalForAll", [seaport, true]));
   };
+  const fund = (who: Address, amount: bigint) => setup.push(call(chain.deployer, token, own.DevnetERC20.abi, "mint", [who, amount]));
+  const allowTokens = (who: Address) => {
+    const key = `${who}|${token}`.toLowerCase();
+    if (approvals.has(key)) return;
+    approvals.add(key);
+    setup.push(call(who, token, own.DevnetERC20.abi, "approve", [seaport, 2n ** 255n]));
+  };
+  const plays: { order: Order; round: 1 | 2; done: (tx: Hex) => void }[] = [];
+  const sales: NameSaleFact[] = [];
+  const notSales: NameSalesScenario["notSales"] = [];
+
+  if (ethListed) {
+    const seller = ethListed.registrant!;
+    const buyer = buyerOtherThan(seller);
+    const pay = [ethTo(parseEther("0.95"), seller), ethTo(parseEther("0.025"), MARKETPLACE_FEE_RECIPIENT), ethTo(parseEther("0.025"), ROYALTY_RECIPIENT)];
+    approveNfts(seller, registrar, real.BaseRegistrarImplementation.abi);
+    plays.push({
+      order: listing(seller, [erc721(ethListed)], pay, buyer),
+      round: 1,
+      done: (tx) => {
+        sales.push(fact(ethListed, erc721(ethListed), "listing", seller, buyer, "ETH", parseEther("1"), parseEther("0.95"), tx));
+        ethListed.registrant = buyer;
+      },
+    });
+  }
+  if (wrappedListed) {
+    const seller = wrappedListed.wrappedOwner!;
+    const buyer = buyerOtherThan(seller);
+    approveNfts(seller, wrapper, own.NameWrapper.abi);
+    fund(buyer, parseEther("500"));
+    allowTokens(buyer);
+    plays.push({
+      order: listing(seller, [erc1155(wrappedListed)], [dstTo(parseEther("490"), seller), dstTo(parseEther("10"), MARKETPLACE_FEE_RECIPIENT)], buyer),
+      round: 1,
+      done: (tx) => sales.push(fact(wrappedListed, erc1155(wrappedListed), "listing", seller, buyer, "ERC20", parseEther("500"), parseEther("490"), tx)),
+    });
+    // Its buyer sells it on for ETH.
+    const next = buyerOtherThan(buyer);
+    approveNfts(buyer, wrapper, own.NameWrapper.abi);
+    plays.push({
+      order: listing(buyer, [erc1155(wrappedListed)], [ethTo(parseEther("1.5"), buyer), ethTo(parseEther("0.05"), ROYALTY_RECIPIENT)], next),
+      round: 2,
+      done: (tx) => {
+        sales.push(fact(wrappedListed, erc1155(wrappedListed), "listing", buyer, next, "ETH", parseEther("1.55"), parseEther("1.5"), tx));
+        wrappedListed.wrappedOwner = next;
+      },
+    });
+  }
+  if (bidFor) {
+    // An offer: the bidder offers the token and asks for the name (and the fee its holder pays out of the price).
+    const seller = bidFor.registrant!;
+    const bidder = buyerOtherThan(seller);
+    approveNfts(seller, registrar, real.BaseRegistrarImplementation.abi);
+    fund(bidder, parseEther("300"));
+    allowTokens(bidder);
+    allowTokens(seller);
+    plays.push({
+      order: {
+        offerer: bidder,
+        offer: [{ itemType: ERC20, token, identifier: 0n, amount: parseEther("300") }],
+        consideration: [{ ...erc721(bidFor), recipient: bidder }, dstTo(parseEther("6"), MARKETPLACE_FEE_RECIPIENT)],
+        salt: salt++,
+        fulfiller: seller,
+        recipient: seller,
+        value: 0n,
+      },
+      round: 1,
+      done: (tx) => {
+        sales.push(fact(bidFor, erc721(bidFor), "offer", seller, bidder, "ERC20", parseEther("300"), parseEther("294"), tx));
+        bidFor.registrant = bidder;
+      },
+    });
+  }
+  if (bundleA && bundleB) {
+    // A bundle of two names; the second moves to the first's holder beforehand when they differ.
+    const seller = bundleA.registrant!;
+    const buyer = buyerOtherThan(seller);
+    if (bundleB.registrant!.toLowerCase() !== seller.toLowerCase()) {
+      setup.push(call(bundleB.registrant!, registrar, real.BaseRegistrarImplementation.abi, "transferFrom", [bundleB.registrant!, seller, erc721(bundleB).identifier]));
+    }
+    approveNfts(seller, registrar, real.BaseRegistrarImplementation.abi);
+    plays.push({
+      order: listing(seller, [erc721(bundleA), erc721(bundleB)], [ethTo(parseEther("2"), seller)], buyer),
+      round: 1,
+      done: (tx) => {
+        notSales.push({ transactionHash: tx, why: "a bundle of two names", names: [bundleA.name, bundleB.name] });
+        bundleA.registrant = buyer;
+        bundleB.registrant = buyer;
+      },
+    });
+  }
+  for (const p of plays) setup.push(call(p.order.offerer, seaport, own.DevnetSeaport.abi, "validate", [p.order.offer, p.order.consideration, p.order.salt]));
+  if (setup.length > 0) await chain.send(setup);
+  const fill = (o: Order) => call(o.fulfiller, seaport, own.DevnetSeaport.abi, "fulfill", [o.offerer, o.offer, o.consideration, o.salt, o.recipient], o.value);
+  for (const round of [1, 2] as const) {
+    const now = plays.filter((p) => p.round === round);
+    if (now.length === 0) continue;
+    const receipts = await chain.send(now.map((p) => fill(p.order)));
+    now.forEach((p, i) => p.done(receipts[i]!.transactionHash));
+  }
+
+  ctx.log(`root: ${plays.length} Seaport fills (${sales.length} name sales)`);
+  return { sales, notSales, seaport: lower(seaport), saleToken: lower(token), feeRecipients: [MARKETPLACE_FEE_RECIPIENT, ROYALTY_RECIPIENT] };
 }
