@@ -375,6 +375,46 @@ export const nameToken = onchainTable(
   (table) => ({ byDomain: index().on(table.domainId) }),
 );
 
+/**
+ * One sale of a name token through Seaport (id = `<chainId>-<blockNumber>-<logIndex>` of its OrderFulfilled): one
+ * name token against payment in one currency. What counts as a sale, and what `price` and `sellerProceeds` mean, is
+ * in src/plugins/tokenscope/lib/seaport-sales.ts and docs/api.md.
+ */
+export const nameSale = onchainTable(
+  "name_sale",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    orderHash: t.hex().notNull(),
+    /** The node of the name sold. */
+    domainId: t.hex().notNull(),
+    contract: t.hex().notNull(),
+    /** 0x + 64 hex, as in name_token. */
+    tokenId: t.hex().notNull(),
+    assetNamespace: t.text().notNull().$type<"erc721" | "erc1155">(),
+    seller: t.hex().notNull(),
+    buyer: t.hex().notNull(),
+    currency: t.text().notNull().$type<"ETH" | "ERC20">(),
+    /** The ERC-20's address; null for ETH. */
+    currencyToken: t.hex(),
+    /** Everything the buyer paid for the order (fees to others included), in the currency's smallest unit. */
+    price: t.bigint().notNull(),
+    /** What the seller received: the price less the fees and royalties paid to others. */
+    sellerProceeds: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    blockTimestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    transactionHash: t.hex().notNull(),
+  }),
+  // Newest first with the registrar actions' tie-break; each filter's index ends in that order (one range scan a page).
+  (table) => ({
+    byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byDomainNewest: index().on(table.domainId, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    bySellerNewest: index().on(table.seller, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byBuyerNewest: index().on(table.buyer, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+  }),
+);
+
 // ---- protocol-acceleration plugin: node→resolver links, resolver records, primary names ------------------------
 
 /**

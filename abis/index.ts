@@ -5,3 +5,4 @@ export * from "./registry";
 export * from "./resolver";
 export * from "./reverse-registrars";
 export * from "./threedns";
+export * from "./seaport";

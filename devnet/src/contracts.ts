@@ -6,7 +6,9 @@ import { type CompiledContract, compileContracts } from "./solc";
 export type OwnContractName =
   | "BasenamesBaseRegistrar"
   | "BasenamesRegistrarController"
+  | "DevnetERC20"
   | "DevnetPriceOracle"
+  | "DevnetSeaport"
   | "LineanamesRegistrarController"
   | "ModernResolver"
   | "NameWrapper"
@@ -58,6 +60,7 @@ export const MANIFEST_CONTRACT_SOURCES: Record<string, Record<string, string[]>>
     NameWrapper: ["NameWrapper"],
     ReverseRegistrar: ["ReverseRegistrar"],
     DefaultReverseRegistrar: ["StandaloneReverseRegistrar"],
+    Seaport: ["DevnetSeaport"],
   },
   basenames: {
     Registry: ["ENSRegistry"],

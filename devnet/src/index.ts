@@ -132,6 +132,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           NameWrapper: ref(rc.NameWrapper),
           ReverseRegistrar: ref(rc.ReverseRegistrar),
           DefaultReverseRegistrar: ref(rc.DefaultReverseRegistrar),
+          Seaport: ref(rc.Seaport),
         },
       },
       basenames: {

@@ -67,6 +67,10 @@ export const MAINNET_SIGNATURES: Record<string, string[]> = {
     "VersionChanged(bytes32 indexed node, uint64 newVersion)",
   ],
   "ensroot/DefaultReverseRegistrar": primaryName,
+  // Seaport 1.5: offer is SpentItem[], consideration ReceivedItem[] (the enum ItemType is a uint8 in the ABI).
+  "ensroot/Seaport": [
+    "OrderFulfilled(bytes32 orderHash, address indexed offerer, address indexed zone, address recipient, (uint8 itemType, address token, uint256 identifier, uint256 amount)[] offer, (uint8 itemType, address token, uint256 identifier, uint256 amount, address recipient)[] consideration)",
+  ],
   "basenames/Registry": registry,
   "basenames/BaseRegistrar": [
     ...baseRegistrar,

@@ -55,6 +55,8 @@ export const REFERENCE_NAMES: Record<DatasourceName, Record<string, string>> = {
     NameWrapper: "ensroot/NameWrapper",
     UniversalResolver: "ensroot/UniversalResolver",
     DefaultReverseRegistrar: "rrRoot/DefaultReverseRegistrar",
+    // Their own datasource on the ENS root chain; ours sits with the name tokens it trades (tokenscope).
+    Seaport: "seaport/Seaport1_5",
   },
   basenames: {
     Registry: "basenames/Registry",

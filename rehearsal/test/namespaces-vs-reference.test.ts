@@ -32,8 +32,6 @@ type Why =
   | "l1Bridge"
   // A reverse registrar on a chain we do not index (Arbitrum, Scroll): primary names there fall back to the default one.
   | "noChain"
-  // Marketplace sales of name tokens: tokenscope indexes the tokens and their holders, not sales.
-  | "seaport"
   // Ethereum Follow Protocol lists: not name data.
   | "efp";
 
@@ -67,7 +65,6 @@ const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
     ]),
     "rrArbitrum/L2ReverseRegistrar": "noChain",
     "rrScroll/L2ReverseRegistrar": "noChain",
-    "seaport/Seaport1_5": "seaport",
     "efpBase/ListRegistry": "efp",
     "efpBase/AccountMetadata": "efp",
     "efpBase/ListRecords": "efp",
@@ -92,7 +89,6 @@ const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
     ]),
     "rrArbitrum/L2ReverseRegistrar": "noChain",
     "rrScroll/L2ReverseRegistrar": "noChain",
-    "seaport/Seaport1_5": "seaport",
   },
 };
 

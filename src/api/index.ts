@@ -16,6 +16,7 @@ import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gathe
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
 import { ponderCommon, syncGaugeReader } from "./indexing-status/sync-gauges";
+import { nameSalesRoutes } from "./name-sales/route";
 import { nameTokensRoutes } from "./name-tokens/route";
 import { registrarApiSettings } from "./name-tokens/settings";
 import { registrarActionsRoutes } from "./registrar-actions/route";
@@ -97,6 +98,7 @@ app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
+app.route("/api/name-sales", nameSalesRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/resolve", resolutionRoutes({ db, indexingStatus, ...resolutionSettings(config) }));
 
 // Ponder mounts this app under its own, and Hono only calls the top app's notFound (Ponder's plain-text one): a

@@ -26,6 +26,8 @@ export const mainnetNamespace: Namespace = {
         // The proxy at ENS's vanity address: the implementation behind it is upgraded, the address stays.
         UniversalResolver: { address: "0xeeeeeeee14d718c2b47d9923deab1335e144eeee", startBlock: 23085558 },
         DefaultReverseRegistrar: { address: "0x283f227c4bd38ece252c4ae7ece650b0e913f1f9", startBlock: 22764819 },
+        // Seaport 1.5: tokenscope records the sales of name tokens from its OrderFulfilled (docs/api.md, /api/name-sales).
+        Seaport: { address: "0x00000000000000adc04c56bf30ac9d3c0aaf14dc", startBlock: 17129405 },
       },
     },
     basenames: {

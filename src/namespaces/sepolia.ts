@@ -26,6 +26,8 @@ export const sepoliaNamespace: Namespace = {
         // The proxy at ENS's vanity address: the implementation behind it is upgraded, the address stays.
         UniversalResolver: { address: "0xeeeeeeee14d718c2b47d9923deab1335e144eeee", startBlock: 8928790 },
         DefaultReverseRegistrar: { address: "0x4f382928805ba0e23b30cfb75fc9e848e82dfd47", startBlock: 8579966 },
+        // Seaport 1.5: tokenscope records the sales of name tokens from its OrderFulfilled (docs/api.md, /api/name-sales).
+        Seaport: { address: "0x00000000000000adc04c56bf30ac9d3c0aaf14dc", startBlock: 3365529 },
       },
     },
     basenames: {

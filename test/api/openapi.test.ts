@@ -19,6 +19,7 @@ describe("/openapi.json document", () => {
         "/amirealtime",
         "/api/config",
         "/api/indexing-status",
+        "/api/name-sales",
         "/api/name-tokens",
         "/api/registrar-actions",
         "/api/registrar-actions/{parentNode}",
@@ -50,6 +51,16 @@ describe("/openapi.json document", () => {
       { name: "maxWorstCaseDistance", in: "query", required: false, schema: expect.objectContaining({ default: 60, minimum: 0 }) },
     ]);
     expect(params("/api/name-tokens").map((p) => p.name)).toEqual(["name", "domainId"]);
+    expect(params("/api/name-sales").map((p) => p.name)).toEqual([
+      "limit",
+      "page",
+      "name",
+      "domainId",
+      "buyer",
+      "seller",
+      "beginTimestamp",
+      "endTimestamp",
+    ]);
     expect(params("/api/resolve/records/{name}").map((p) => `${p.in}:${p.name}`)).toEqual([
       "path:name",
       "query:addresses",

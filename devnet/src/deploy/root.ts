@@ -24,7 +24,9 @@ export type RootContract =
   | "UnwrappedEthRegistrarController"
   | "RenewalWithReferrer"
   | "DefaultReverseRegistrar"
-  | "ModernResolver";
+  | "ModernResolver"
+  | "Seaport"
+  | "SaleToken";
 
 // StablePriceOracle rents in attoUSD per second by label length (index = length − 1): 640 / 160 / 5 USD a year.
 const YEAR = 31_556_952n;
@@ -102,6 +104,9 @@ export async function deployRoot(chain: Chain): Promise<ChainDeployment<RootCont
   c.RenewalWithReferrer = await chain.deploy("RenewalWithReferrer", own.UniversalRegistrarRenewalWithReferrer, [
     c.WrappedEthRegistrarController.address,
   ]);
+  // Name sales (scenario/sales.ts): a Seaport 1.5 stand-in, at mainnet's address when the shape places it, and an ERC-20.
+  c.Seaport = await chain.deploy("Seaport", own.DevnetSeaport);
+  c.SaleToken = await chain.deploy("SaleToken", own.DevnetERC20);
   return { chain, contracts: c, firstBlock };
 }
 

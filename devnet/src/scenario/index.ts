@@ -12,6 +12,7 @@ import { allocate, type NameFacts } from "./model";
 import { LabelSource, Random, oddLabels } from "./random";
 import { playRoot } from "./root";
 import { setCrossChainPrimary } from "./primary";
+import { playSales } from "./sales";
 import { playThreeDNS } from "./threedns";
 
 export interface ScenarioChains {
@@ -66,7 +67,9 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const out = await playRoot(rootCtx, d, { legacy: sizes.legacy, old: sizes.old, wrapped: sizes.wrapped, unwrapped: sizes.unwrapped }, odd);
     const crossChain = await setCrossChainPrimary(rootCtx, d.contracts.DefaultReverseRegistrar.address, ".eth");
     if (crossChain) (out.primaries[rootCtx.crossChainAccount.toLowerCase()] ??= {}).default = crossChain;
-    return { d, ...out, crossChain };
+    // Last, so every earlier step (and its random draws) is the same with or without them.
+    const sales = await playSales(rootCtx, d);
+    return { d, ...out, crossChain, sales };
   };
   const playBaseChain = async () => {
     const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({ label: baseCtx.labels.word(), owner: baseCtx.owner() }));
@@ -130,6 +133,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
         },
       },
       accounts: chains.root.accounts.map((a) => a.toLowerCase() as Address),
+      nameSales: root.sales,
     },
   };
 }

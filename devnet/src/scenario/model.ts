@@ -72,6 +72,8 @@ export interface DevnetScenario {
   otherContracts: Record<string, Record<string, Address>>;
   /** Every registration and renewal: the registrar event with the controller events of the same label and tx. */
   registrarActions: import("../actions").RegistrarActionFact[];
+  /** Name sales through the root chain's Seaport stand-in (scenario/sales.ts). */
+  nameSales: import("./sales").NameSalesScenario;
   /** `<datasource>/<Contract>:<Event>` → logs emitted. */
   eventCounts: Record<string, number>;
   /** Latest block per chain id after the scenario and its padding. */

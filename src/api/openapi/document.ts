@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { zodToJsonSchema } from "zod-to-json-schema";
 import { publicConfigSchema } from "../config/public-config";
 import { amIRealtimeQuery } from "../indexing-status/route";
+import { nameSalesQuery } from "../name-sales/query";
 import { nameTokensQuery } from "../name-tokens/query";
 import { registrarActionsQuery } from "../registrar-actions/query";
 import { primaryNameQuery, primaryNamesQuery, recordsQuery } from "../resolution/query";
@@ -57,7 +58,7 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
     info: {
       title: "nameindex",
       version: options.version,
-      description: "Multichain ENS-style name indexer: configuration, indexing status, registrar actions, name tokens, resolution.",
+      description: "Multichain ENS-style name indexer: configuration, indexing status, registrar actions, name tokens, name sales, resolution.",
     },
     paths: {
       "/api/config": {
@@ -109,6 +110,13 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
             404: json("name-tokens-not-indexed"),
             503: json("unsupported-indexing-status"),
           },
+        },
+      },
+      "/api/name-sales": {
+        get: {
+          summary: "Seaport sales of name tokens, newest first (at most one of name or domainId; buyer, seller, time range)",
+          parameters: queryParameters(nameSalesQuery),
+          responses: { 200: json("A page of sales"), 400: invalidInput, 503: json("No indexing status exists yet") },
         },
       },
       "/api/resolve/records/{name}": {

@@ -9,12 +9,12 @@ import { z } from "zod";
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
-const absentIfEmpty = z
+export const absentIfEmpty = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : v));
 
-const positiveInt = (what: string, max?: number) => {
+export const positiveInt = (what: string, max?: number) => {
   let n = z.coerce
     .number({ message: `${what} must be a number` })
     .int(`${what} must be a whole number`)
@@ -23,7 +23,7 @@ const positiveInt = (what: string, max?: number) => {
   return n;
 };
 
-const timestamp = (what: string) =>
+export const timestamp = (what: string) =>
   absentIfEmpty.pipe(
     z.coerce
       .number({ message: `${what} must be a Unix timestamp in seconds` })

@@ -1,7 +1,10 @@
-import { BaseRegistrarAbi, NameWrapperAbi, ThreeDNSTokenAbi } from "../../../abis";
+import { BaseRegistrarAbi, NameWrapperAbi, SeaportAbi, ThreeDNSTokenAbi } from "../../../abis";
 import { definePlugin } from "../define";
 
-/** The NFTs that represent names: base registrar ERC-721s, NameWrapper ERC-1155s and 3DNS tokens. */
+/**
+ * The NFTs that represent names (base registrar ERC-721s, NameWrapper ERC-1155s and 3DNS tokens), and their sales
+ * through Seaport 1.5 on the ENS root chain.
+ */
 export const tokenscopePlugin = definePlugin({
   name: "tokenscope",
   requiredDatasources: ["ensroot"],
@@ -13,5 +16,6 @@ export const tokenscopePlugin = definePlugin({
     { name: "lineanames/NameWrapper", datasource: "lineanames", contract: "NameWrapper", abi: NameWrapperAbi, optional: true },
     { name: "threednsOptimism/Token", datasource: "threednsOptimism", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
     { name: "threednsBase/Token", datasource: "threednsBase", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
+    { name: "ensroot/Seaport", datasource: "ensroot", contract: "Seaport", abi: SeaportAbi, optional: true },
   ],
 });

@@ -124,6 +124,47 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       return withJunk(f, { route: "/api/name-tokens", method: "GET", path: `/api/name-tokens${q(params)}`, expectStatus, what: JSON.stringify(params) }, ["name", "domainId"]);
     },
     () => {
+      // /api/name-sales: the registrar actions' paging and time range, at most one of name/domainId, buyer/seller.
+      const params: Record<string, string | undefined> = {};
+      let invalid = false;
+      let unsure = false;
+      const num = (name: string, min: number, max: number) => {
+        if (f.random() < 0.5) return;
+        const v = f.oddNumber().value;
+        params[name] = v;
+        const verdict = numberVerdict(v, min, max);
+        if (verdict === "invalid") invalid = true;
+        if (verdict === undefined) unsure = true;
+      };
+      num("limit", 1, 100);
+      num("page", 1, 1_000_000_000);
+      num("beginTimestamp", 0, Number.MAX_SAFE_INTEGER);
+      num("endTimestamp", 0, Number.MAX_SAFE_INTEGER);
+      if (params.beginTimestamp && params.endTimestamp) unsure = true; // the order rule
+      if (f.random() < 0.3) {
+        params.name = f.oddText();
+        const decoded = tryDecode(params.name);
+        if (decoded === undefined) unsure = true;
+        else if (decoded !== "" && !isNormalized(decoded)) invalid = true;
+      }
+      if (f.random() < 0.3) {
+        const h = f.oddHex();
+        params.domainId = h.value;
+        if (!h.valid32) invalid = true;
+        if (params.name !== undefined) unsure = true; // both given is a 400 only when both are non-empty
+      }
+      for (const party of ["buyer", "seller"]) {
+        if (f.random() < 0.3) {
+          const h = f.oddHex();
+          params[party] = h.value;
+          if (!h.valid20) invalid = true;
+        }
+      }
+      const path = `/api/name-sales${q(params)}`;
+      const req: FuzzRequest = { route: "/api/name-sales", method: "GET", path, expectStatus: invalid ? 400 : unsure ? undefined : 200, what: path };
+      return withJunk(f, req, ["limit", "page", "name", "domainId", "buyer", "seller", "beginTimestamp", "endTimestamp"]);
+    },
+    () => {
       const name = f.oddText();
       const decoded = tryDecode(name);
       let invalid = decoded !== undefined && !isNormalized(decoded);
@@ -204,14 +245,14 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
     },
     () => {
       // Methods the routes do not take, with or without a body.
-      const path = f.pick(["/api/config", "/api/registrar-actions", "/api/name-tokens?name=alice.eth", "/amirealtime", "/api/indexing-status", "/"]);
+      const path = f.pick(["/api/config", "/api/registrar-actions", "/api/name-sales", "/api/name-tokens?name=alice.eth", "/amirealtime", "/api/indexing-status", "/"]);
       const method = f.pick(["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]);
       const body = method === "HEAD" || method === "OPTIONS" ? undefined : oddBody(f, 64 * 1024);
       return { route: "(other methods)", method, path, body, headers: { "content-type": f.pick(ODD_CONTENT_TYPES) }, what: `${method} ${path}` };
     },
     () => {
       // A long query string: within Node's header limit it reaches the route; beyond, Node itself says 431.
-      const route = f.pick(["/api/registrar-actions", "/api/name-tokens", "/api/resolve/records/alice.eth", "/amirealtime", "/api/config"]);
+      const route = f.pick(["/api/registrar-actions", "/api/name-sales", "/api/name-tokens", "/api/resolve/records/alice.eth", "/amirealtime", "/api/config"]);
       const bytes = f.pick([4 * 1024, 12 * 1024, 100 * 1024]);
       const path = `${route}?${f.longQuery(bytes, ["limit", "page", "name", "domainId", "addresses", "texts", "maxWorstCaseDistance", "foo"])}`;
       return { route: "(long query)", method: "GET", path, what: `${route} with a ${bytes}-byte query` };
