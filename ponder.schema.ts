@@ -2,8 +2,8 @@ import { index, onchainTable } from "ponder";
 
 /*
  * The ENS subgraph's entities (reference notes §2), shared by the subgraph, basenames, lineanames and threedns plugins.
- * Ids are text: a namehash, an address, `<address>-<node>` or `<block>-<logIndex>` in subgraph-compatible mode, and
- * chain-prefixed where the default mode needs them to be unique across chains (src/lib/ids.ts owns every format).
+ * Ids are text: a namehash, an address, `<address>-<node>` or `<block>-<logIndex>` as in the subgraph for rows of the
+ * ENS root chain, with `-<chainId>` appended for rows of other chains (src/lib/ids.ts owns every format).
  * Relations hold the related entity's id, as the subgraph's `owner: "0x…"` filters expect.
  */
 
@@ -98,7 +98,7 @@ export const wrappedDomain = onchainTable(
 
 type ColumnBuilders = Parameters<Extract<Parameters<typeof onchainTable>[1], (...args: never[]) => unknown>>[0];
 
-/** Every event entity has the subgraph's `<blockNumber>-<logIndex>` id (chain-prefixed outside compatible mode). */
+/** Every event entity has the subgraph's `<blockNumber>-<logIndex>` id (`-<chainId>` appended off the ENS root chain). */
 const eventColumns = (t: ColumnBuilders) => ({
   id: t.text().primaryKey(),
   blockNumber: t.integer().notNull(),

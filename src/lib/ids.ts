@@ -1,16 +1,27 @@
 import type { Address, Hex } from "viem";
 
 /**
- * Every id format of the subgraph tables (reference notes §2). Compatible mode reproduces the ENS subgraph's ids;
- * the default mode prefixes resolver and event ids with the chain id, because one index then holds several chains
- * whose block numbers and resolver addresses collide.
+ * Every id format of the subgraph tables (reference notes §2, docs/api.md "Ids").
+ *
+ * Rows of the ENS root chain get exactly the ENS subgraph's ids, in both modes: clients parse them (ensjs builds
+ * a Resolver id as `<address>-<node>` and reads a NewResolver's resolver address as `id.split('-')[0]`). Rows of
+ * every other chain (Basenames, Lineanames, 3DNS) keep that format and append `-<chainId>`: one index holds several
+ * chains whose block numbers and resolver addresses collide, and with the chain id last the same parsing still
+ * yields the address (or the block number) first. Compatible mode indexes the root chain only, so its ids are
+ * always the subgraph's.
  */
 
 export interface IdContext {
-  isSubgraphCompatible: boolean;
+  /** The namespace's ENS root chain (1 on mainnet); undefined when it indexes none, so every row gets a suffix. */
+  ensRootChainId: number | undefined;
 }
 
-/** A Domain's id is its node (namehash), lowercase hex. */
+/** `base` on the ENS root chain, `<base>-<chainId>` on any other chain. */
+function scopedToChain(ctx: IdContext, chainId: number, base: string): string {
+  return chainId === ctx.ensRootChainId ? base : `${base}-${chainId}`;
+}
+
+/** A Domain's id is its node (namehash), lowercase hex: a node names one name whichever chain holds it. */
 export function domainId(node: Hex): string {
   return node.toLowerCase();
 }
@@ -20,10 +31,9 @@ export function accountId(address: Address): string {
   return address.toLowerCase();
 }
 
-/** `<address>-<node>` (compatible) or `<chainId>-<address>-<node>`. */
+/** `<address>-<node>` on the ENS root chain, `<address>-<node>-<chainId>` elsewhere. */
 export function resolverId(ctx: IdContext, chainId: number, address: Address, node: Hex): string {
-  const base = `${address.toLowerCase()}-${node.toLowerCase()}`;
-  return ctx.isSubgraphCompatible ? base : `${chainId}-${base}`;
+  return scopedToChain(ctx, chainId, `${address.toLowerCase()}-${node.toLowerCase()}`);
 }
 
 /**
@@ -35,8 +45,11 @@ export function registrationId(labelhash: Hex, node: Hex, isEthOnRootChain: bool
 }
 
 /**
- * `<blockNumber>-<logIndex>` (compatible) or `<chainId>-<blockNumber>-<logIndex>`. `subIndex` distinguishes the
- * transfers of one ERC-1155 TransferBatch (the subgraph appends `-<i>`, and `-0` for a TransferSingle).
+ * `<blockNumber>-<logIndex>` on the ENS root chain, `<blockNumber>-<logIndex>-<chainId>` elsewhere. `subIndex`
+ * distinguishes the transfers of one ERC-1155 TransferBatch (the subgraph appends `-<i>`, and `-0` for a
+ * TransferSingle), before the chain id: `<block>-<logIndex>-<i>-<chainId>`. Event rows with a `subIndex` always
+ * have one, so within a table a root-chain id and another chain's id never have the same number of parts.
+ * Registrar actions use the same ids, so an action's `eventIds` name the subgraph's event rows.
  */
 export function eventId(
   ctx: IdContext,
@@ -45,6 +58,5 @@ export function eventId(
   logIndex: number,
   subIndex?: number,
 ): string {
-  const base = `${blockNumber}-${logIndex}${subIndex === undefined ? "" : `-${subIndex}`}`;
-  return ctx.isSubgraphCompatible ? base : `${chainId}-${base}`;
+  return scopedToChain(ctx, chainId, `${blockNumber}-${logIndex}${subIndex === undefined ? "" : `-${subIndex}`}`);
 }

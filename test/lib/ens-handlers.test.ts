@@ -125,7 +125,7 @@ describe("registry", () => {
     await newOwner(registry, "eth", "vitalik", ALICE);
     await resolver.addrChanged(context(), ev({ node: namehash("vitalik.eth"), a: BOB }));
     await registry.newResolver(context(), ev({ node: namehash("vitalik.eth"), resolver: RESOLVER }));
-    const id = `1-${RESOLVER}-${namehash("vitalik.eth")}`;
+    const id = `${RESOLVER}-${namehash("vitalik.eth")}`;
     expect(domain("vitalik.eth")).toMatchObject({ resolverId: id, resolvedAddressId: BOB });
     await registry.newTTL(context(), ev({ node: namehash("vitalik.eth"), ttl: 300n }));
     expect(domain("vitalik.eth")!.ttl).toBe(300n);
@@ -139,7 +139,7 @@ describe("registry", () => {
     await oldRegistry.newTTL(context(), ev({ node: namehash("eth"), ttl: 5n }));
     expect(domain("eth")).toMatchObject({ ownerId: BOB, isMigrated: true, ttl: null });
     await oldRegistry.newResolver(context(), ev({ node: ROOT_NODE, resolver: RESOLVER }));
-    expect(store.get(schema.domain, ROOT_NODE)!.resolverId).toBe(`1-${RESOLVER}-${ROOT_NODE}`);
+    expect(store.get(schema.domain, ROOT_NODE)!.resolverId).toBe(`${RESOLVER}-${ROOT_NODE}`);
     expect(store.rows(schema.newOwner).size).toBe(2);
   });
 
@@ -224,7 +224,7 @@ describe("NameWrapper", () => {
     const node = namehash("qzxv9k.eth");
     await wrapper.transferSingle(context(), ev({ id: BigInt(node), to: BOB }, WRAPPER));
     expect(store.get(schema.wrappedDomain, node)).toMatchObject({ ownerId: BOB, fuses: 0, expiryDate: 0n });
-    expect(store.get(schema.wrappedTransfer, `1-${block}-0-0`)).toBeDefined();
+    expect(store.get(schema.wrappedTransfer, `${block}-0-0`)).toBeDefined();
     await wrapper.nameWrapped(context(), ev({ node, name: wire("qzxv9k", "eth"), owner: BOB, fuses: 0x10000, expiry: 777n }, WRAPPER));
     expect(domain("qzxv9k.eth")).toMatchObject({ name: "qzxv9k.eth", labelName: "qzxv9k", wrappedOwnerId: BOB, expiryDate: 777n });
     expect(store.get(schema.wrappedDomain, node)).toMatchObject({ name: "qzxv9k.eth", fuses: 0x10000, expiryDate: 777n });
@@ -266,7 +266,7 @@ describe("resolver records", () => {
     await resolver.addressChanged(context(), ev({ node, coinType: 0n, newAddress: "0x01" as Hex }));
     await resolver.contenthashChanged(context(), ev({ node, hash: "0xe301" as Hex }));
     await resolver.addrChanged(context(), ev({ node, a: BOB }));
-    const id = `1-${RESOLVER}-${node}`;
+    const id = `${RESOLVER}-${node}`;
     expect(store.get(schema.resolver, id)).toMatchObject({ texts: ["url", "nulkey"], coinTypes: [0n], contentHash: "0xe301", addrId: BOB });
     expect(domain("vitalik.eth")!.resolvedAddressId).toBe(BOB);
     expect([...store.rows(schema.textChanged).values()].map((r) => r.value)).toEqual(["https://x", null, "v"]);

@@ -158,10 +158,10 @@ describe("basenames", () => {
     const node = namehash("alice.base.eth");
     expect(store.get(schema.registration, node)).toMatchObject({ domainId: node, expiryDate: 5000n, labelName: "alice" });
     expect(store.get(schema.registration, labelhashOf("alice"))).toBeUndefined();
-    expect([...store.rows(schema.nameRegistered).keys()]).toEqual([`${BASE}-4-0`]);
+    expect([...store.rows(schema.nameRegistered).keys()]).toEqual([`4-0-${BASE}`]);
 
     await play(BASE, "basenames/Resolver:AddrChanged", { node, a: BOB });
-    expect(store.get(schema.resolver, `${BASE}-${L2_RESOLVER}-${node}`)).toMatchObject({ addrId: BOB.toLowerCase() });
+    expect(store.get(schema.resolver, `${L2_RESOLVER}-${node}-${BASE}`)).toMatchObject({ addrId: BOB.toLowerCase() });
 
     await play(BASE, "basenames/RegistrarController:NameRenewed", { name: "alice", label: labelhashOf("alice"), expires: 9000n });
     await play(BASE, "basenames/BaseRegistrar:NameRenewed", { id: tokenId("alice"), expires: 9000n });
@@ -250,8 +250,8 @@ describe("lineanames", () => {
 
     await play(LINEA, "lineanames/NameWrapper:TransferBatch", { operator: ALICE, from: ALICE, to: BOB, ids: [BigInt(node), BigInt(sub)], values: [1n, 1n] }, LINEA_WRAPPER);
     for (const n of ["alice.linea.eth", "sub.alice.linea.eth"]) expect(domain(n)!.wrappedOwnerId, n).toBe(BOB.toLowerCase());
-    // One event row per token of the batch, chain-prefixed ids with the batch position.
-    expect([...store.rows(schema.wrappedTransfer).keys()].filter((k) => k.startsWith(`${LINEA}-${block}-`)).sort()).toEqual([`${LINEA}-${block}-0-0`, `${LINEA}-${block}-0-1`]);
+    // One event row per token of the batch: the batch position, then the chain id.
+    expect([...store.rows(schema.wrappedTransfer).keys()].filter((k) => k.startsWith(`${block}-`)).sort()).toEqual([`${block}-0-0-${LINEA}`, `${block}-0-1-${LINEA}`]);
   });
 });
 
@@ -274,7 +274,7 @@ describe("threedns", () => {
     await created(OPTIMISM, ["example", "xyz"], ALICE, 8000n);
     expect(domain("xyz")).toMatchObject({ name: "xyz", parentId: ROOT_NODE, ownerId: THREEDNS_TOKEN, subdomainCount: 1 });
     const node = namehash("example.xyz");
-    const resolverId = `${OPTIMISM}-${THREEDNS_RESOLVER}-${node}`;
+    const resolverId = `${THREEDNS_RESOLVER}-${node}-${OPTIMISM}`;
     expect(domain("example.xyz")).toMatchObject({ name: "example.xyz", labelName: "example", ownerId: ALICE.toLowerCase(), expiryDate: 8000n, resolverId, isMigrated: true });
     expect(store.get(schema.resolver, resolverId)).toMatchObject({ domainId: node, address: THREEDNS_RESOLVER });
 
@@ -287,9 +287,9 @@ describe("threedns", () => {
     const node = namehash("example.box");
     await play(BASE, "threedns/threednsBase/Resolver:AddrChanged", { node, a: BOB }, THREEDNS_RESOLVER);
     await created(BASE, ["example", "box"], ALICE, 8000n);
-    expect(domain("example.box")).toMatchObject({ resolverId: `${BASE}-${THREEDNS_RESOLVER}-${node}`, resolvedAddressId: BOB.toLowerCase() });
+    expect(domain("example.box")).toMatchObject({ resolverId: `${THREEDNS_RESOLVER}-${node}-${BASE}`, resolvedAddressId: BOB.toLowerCase() });
     await created(OPTIMISM, ["example", "box"], BOB, 9000n);
-    expect(domain("example.box")).toMatchObject({ resolverId: `${OPTIMISM}-${THREEDNS_RESOLVER}-${node}`, resolvedAddressId: null, ownerId: BOB.toLowerCase(), expiryDate: 9000n });
+    expect(domain("example.box")).toMatchObject({ resolverId: `${THREEDNS_RESOLVER}-${node}-${OPTIMISM}`, resolvedAddressId: null, ownerId: BOB.toLowerCase(), expiryDate: 9000n });
     expect(domain("box")!.subdomainCount).toBe(1);
   });
 

@@ -1,5 +1,6 @@
 import { type Hex, keccak256, namehash, stringToBytes } from "viem";
 import type { IndexingSnapshot, OmnichainStatus } from "../../src/api/indexing-status/snapshot";
+import { eventId } from "../../src/lib/ids";
 
 /* A small, deterministic data set for the registrar-actions and name-tokens routes (database column names). */
 
@@ -10,6 +11,8 @@ export const BASE_REGISTRAR = "0x03c4738ee98ae44591e1a4a4f3cab6641d95dd9a";
 export const NAME_WRAPPER = "0xd4416b13d2b3a9abae7acd5d6c2bbdbe25686401";
 export const REFERRER = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
 export const USER = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+/** Chain 1 is the ENS root chain: its action ids are `<block>-<logIndex>`, Base's `<block>-<logIndex>-8453`. */
+const MAINNET_IDS = { ensRootChainId: 1 };
 export const ZERO = "0x0000000000000000000000000000000000000000";
 export const ZERO32 = `0x${"0".repeat(64)}` as Hex;
 export const HIGH_BYTES_REFERRER = "0xd724a3a8f3f25378f548cc52e6301cf6dd1f428534d3998077d4c20b42a207ea" as Hex;
@@ -66,7 +69,7 @@ export function registrarFixture() {
             : null;
     const decodedReferrer = encodedReferrer === null ? null : i % 5 === 0 ? REFERRER : ZERO;
     actions.push({
-      id: `${chainId}-${blockNumber}-${logIndex}`,
+      id: eventId(MAINNET_IDS, chainId, blockNumber, logIndex),
       chainId,
       parentNode,
       node: subnode(parentNode, label),
@@ -102,7 +105,7 @@ export function registrarFixture() {
       block_timestamp: a.timestamp,
       log_index: a.logIndex,
       transaction_hash: keccak256(stringToBytes(`tx${i}`)),
-      event_ids: [a.id, `${a.chainId}-${a.blockNumber}-${a.logIndex + 1}`],
+      event_ids: [a.id, eventId(MAINNET_IDS, a.chainId, a.blockNumber, a.logIndex + 1)],
     };
   });
   const lifecycles = new Map<Hex, Record<string, unknown>>();

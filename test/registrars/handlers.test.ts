@@ -9,6 +9,7 @@ vi.mock("ponder:schema", () => import("../../ponder.schema"));
 const { controllerEvent, nameRegistered, nameRenewed } = await import("../../src/plugins/registrars/lib/actions");
 const { priced, referralOf } = await import("../../src/plugins/registrars/lib/pricing");
 const { tokenTransferred } = await import("../../src/plugins/tokenscope/lib/tokens");
+const { setHandlerSettings } = await import("../../src/lib/ens-handlers/context");
 
 const SENDER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as Address;
 const REGISTRAR = "0x57f1887a8bf19b14fc0df6fd9b2acc9af147ea85" as Address;
@@ -16,7 +17,7 @@ const eth = { id: `1-${REGISTRAR}`, chainId: 1, address: REGISTRAR, managedName:
 const labelhash = (l: string) => keccak256(stringToBytes(l));
 
 let store: FakeStore;
-const context = () => ({ db: store as never, chain: { id: 1 } });
+const context = (chainId = 1) => ({ db: store as never, chain: { id: chainId } });
 const event = <A>(args: A, o: { block: number; logIndex: number; tx: string; timestamp?: number }) => ({
   args,
   block: { number: BigInt(o.block), timestamp: BigInt(o.timestamp ?? 100 + o.block) },
@@ -26,6 +27,8 @@ const event = <A>(args: A, o: { block: number; logIndex: number; tx: string; tim
 
 beforeEach(() => {
   store = new FakeStore();
+  // Mainnet's ENS root chain: its event ids are the subgraph's, other chains' get `-<chainId>` appended.
+  setHandlerSettings({ isSubgraphCompatible: false, labelMode: "normalized", ensRootChainId: 1, heal: async () => null, noteBlock: () => {} });
 });
 
 describe("registrar actions in the store", () => {
@@ -41,7 +44,7 @@ describe("registrar actions in the store", () => {
     });
     const [action] = store.rows(schema.registrarAction);
     expect(action).toMatchObject({
-      id: "1-10-2",
+      id: "10-2",
       type: "registration",
       node: namehash("alice.eth"),
       parentNode: namehash("eth"),
@@ -50,13 +53,33 @@ describe("registrar actions in the store", () => {
       baseCost: 7n,
       premium: 0n,
       total: 7n,
-      eventIds: ["1-10-2", "1-10-5"],
+      eventIds: ["10-2", "10-5"],
       withReferral: false,
     });
     expect(store.rows(schema.registrationLifecycle)).toEqual([
       expect.objectContaining({ id: namehash("alice.eth"), label: "alice", expiresAt: 2_000_000n, subregistryId: eth.id }),
     ]);
     expect(store.rows(schema.subregistry)).toEqual([{ id: eth.id, chainId: 1, address: REGISTRAR, node: namehash("eth") }]);
+  });
+
+  it("ids on another chain than the ENS root chain end in its chain id, as the subgraph tables' event ids", async () => {
+    const BASE_REGISTRAR = "0x03c4738ee98ae44591e1a4a4f3cab6641d95dd9a" as Address;
+    const base = { id: `8453-${BASE_REGISTRAR}`, chainId: 8453, address: BASE_REGISTRAR, managedName: "base.eth", node: namehash("base.eth") };
+    const id = BigInt(labelhash("alice"));
+    await nameRegistered(context(8453), base, event({ id, expires: 2_000_000n }, { block: 10, logIndex: 2, tx: "t1", timestamp: 1_000_000 }));
+    await controllerEvent(context(8453), base, event({}, { block: 10, logIndex: 5, tx: "t1" }), {
+      source: "RegistrarController:NameRegistered",
+      labelhash: labelhash("alice"),
+      label: "alice",
+      pricing: null,
+      referral: null,
+    });
+    // The same block and log index on the root chain: a distinct action.
+    await nameRegistered(context(), eth, event({ id, expires: 2_000_000n }, { block: 10, logIndex: 2, tx: "t2", timestamp: 1_000_000 }));
+    expect(store.rows(schema.registrarAction).map((a) => [a.id, a.eventIds, a.node])).toEqual([
+      ["10-2-8453", ["10-2-8453", "10-5-8453"], namehash("alice.base.eth")],
+      ["10-2", ["10-2"], namehash("alice.eth")],
+    ]);
   });
 
   it("measures a renewal from the previous expiry (the store returns the row it then updates)", async () => {
@@ -66,8 +89,8 @@ describe("registrar actions in the store", () => {
     await nameRenewed(context(), eth, event({ id, expires: 8_500n }, { block: 3, logIndex: 4, tx: "n2" }));
     const renewals = store.rows(schema.registrarAction).filter((a) => a.type === "renewal");
     expect(renewals.map((a) => [a.id, a.incrementalDuration, a.baseCost])).toEqual([
-      ["1-2-0", 3_000n, null],
-      ["1-3-4", 500n, null],
+      ["2-0", 3_000n, null],
+      ["3-4", 500n, null],
     ]);
     expect(store.rows(schema.registrationLifecycle)[0]).toMatchObject({ expiresAt: 8_500n });
   });
@@ -87,7 +110,7 @@ describe("registrar actions in the store", () => {
       encodedReferrer: referrer,
       decodedReferrer: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
       withReferral: true,
-      eventIds: ["1-2-1", "1-2-3", "1-2-4"],
+      eventIds: ["2-1", "2-3", "2-4"],
     });
   });
 

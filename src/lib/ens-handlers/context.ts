@@ -21,9 +21,8 @@ export interface IndexedEvent<Args> {
 
 /** Process-wide switches for the shared logic; read from the config once. */
 export interface HandlerSettings extends IdContext {
+  isSubgraphCompatible: boolean;
   labelMode: LabelMode;
-  /** The ENS root chain (whose .eth registrations keep the subgraph's labelhash ids), if the namespace has one. */
-  ensRootChainId: number | undefined;
   heal: (labelhash: Hex) => Promise<string | null>;
   /** Called as registry events go by, so healing can fetch upcoming labels in batches. */
   noteBlock: (chainId: number, block: bigint) => void;

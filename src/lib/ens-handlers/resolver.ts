@@ -6,7 +6,8 @@ import { eventFields, upsertAccount } from "./db";
 
 /**
  * Resolver events from any address, with the ENS subgraph's semantics (its resolver.ts). A Resolver entity is
- * `<address>-<node>` (chain-prefixed in the default mode) and exists once any record event or NewResolver saw it.
+ * `<address>-<node>` (`-<chainId>` appended off the ENS root chain) and exists once any record event or NewResolver
+ * saw it.
  */
 
 type NodeArgs = { node: Hex };

@@ -1,5 +1,6 @@
 import * as schema from "ponder:schema";
 import type { Hex } from "viem";
+import { handlerSettings } from "../../../lib/ens-handlers/context";
 import { eventId } from "../../../lib/ids";
 import { labelhashOf } from "../../../lib/labels";
 import { makeSubnode, tokenIdToHex32 } from "../../../lib/names";
@@ -13,11 +14,9 @@ import type { SubregistryRef } from "./subregistries";
  * there and merge their price, referral and event id into it.
  */
 
-// Registrar actions are new tables: their event ids are always chain-prefixed, whatever the subgraph mode.
-const ID_CONTEXT = { isSubgraphCompatible: false };
-
+// The subgraph tables' event ids, so an action's eventIds name the NameRegistered/NameRenewed rows of /subgraph.
 const idOf = (context: HandlerContext, event: LogEvent<unknown>) =>
-  eventId(ID_CONTEXT, context.chain.id, event.block.number, event.log.logIndex);
+  eventId(handlerSettings(), context.chain.id, event.block.number, event.log.logIndex);
 
 export function actionLinkId(chainId: number, transactionHash: Hex, node: Hex): string {
   return `${chainId}-${transactionHash.toLowerCase()}-${node.toLowerCase()}`;
