@@ -52,7 +52,9 @@ async function allActions(path: string, limit = 100): Promise<any[]> {
 const client = (chainId: number) => clients.get(chainId)!;
 const contract = (ds: string, name: string) =>
   manifest.datasources[ds as keyof typeof manifest.datasources]!.contracts[name]!.address!.toLowerCase() as Address;
-const idOf = (f: { chainId: number; blockNumber: number; logIndex: number }) => `${f.chainId}-${f.blockNumber}-${f.logIndex}`;
+/** The subgraph's event id on the ENS root chain (31337), `-<chainId>` appended on the L2s. */
+const eventIdOf = (chainId: number, block: number, logIndex: number) => (chainId === 31337 ? `${block}-${logIndex}` : `${block}-${logIndex}-${chainId}`);
+const idOf = (f: { chainId: number; blockNumber: number; logIndex: number }) => eventIdOf(f.chainId, f.blockNumber, f.logIndex);
 
 async function rpc(chainId: number, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(manifest.chains[String(chainId)]!.rpcUrl, {
@@ -156,7 +158,7 @@ describe("registrar actions on the devnet", () => {
       const a = byId.get(idOf(f));
       expect(a.type).toBe(f.type);
       expect(a.transactionHash).toBe(f.transactionHash);
-      expect(a.eventIds).toEqual([idOf(f), ...f.controllerEvents.map((c) => `${f.chainId}-${f.blockNumber}-${c.logIndex}`)]);
+      expect(a.eventIds).toEqual([idOf(f), ...f.controllerEvents.map((c) => eventIdOf(f.chainId, f.blockNumber, c.logIndex))]);
     }
   });
 
@@ -207,7 +209,7 @@ describe("registrar actions on the devnet", () => {
     const actions = await allActions("/api/registrar-actions", 7);
     for (let i = 1; i < actions.length; i++) {
       const [p, q] = [actions[i - 1].action, actions[i].action];
-      const key = (a: any) => [a.block.timestamp, a.block.number, Number(a.id.split("-")[2])];
+      const key = (a: any) => [a.block.timestamp, a.block.number, Number(a.id.split("-")[1])];
       const [kp, kq] = [key(p), key(q)];
       const cmp = kp[0] - kq[0] || kp[1] - kq[1] || kp[2] - kq[2] || (p.id > q.id ? 1 : p.id < q.id ? -1 : 0);
       expect(cmp).toBeGreaterThan(0);
