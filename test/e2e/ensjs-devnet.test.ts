@@ -283,8 +283,10 @@ for (const mode of ["default", "compat"] as const) {
           .filter((e) => e.type === "NewResolver")
           .sort((a, b) => position(a.id)[0] - position(b.id)[0] || position(a.id)[1] - position(b.id)[1])
           .map((e) => (e as { resolver: string }).resolver);
-        expect(resolvers.length, f.name).toBeGreaterThan(0);
         for (const r of resolvers) expect(r, `${f.name} NewResolver`).toMatch(/^0x[0-9a-f]{40}$/);
+        // A 3DNS registration links its resolver without a registry event.
+        if (f.via === "3dns") continue;
+        expect(resolvers.length, f.name).toBeGreaterThan(0);
         expect(resolvers.at(-1), `${f.name} latest NewResolver`).toBe(await registryRead(f, "resolver"));
         seen.set(f.chainId, (seen.get(f.chainId) ?? 0) + 1);
       }
@@ -292,14 +294,15 @@ for (const mode of ["default", "compat"] as const) {
     }, 240_000);
 
     it("getSubnames: the children the chains still hold, under a root 2LD and under base.eth and linea.eth", async () => {
-      const childrenOf = (parent: string, chainIds: number[]) => names.filter((f) => chainIds.includes(f.chainId) && parentOf(f) === parent && isPlain(f));
+      const childrenOf = (parent: string, chainIds: number[]) => names.filter((f) => chainIds.includes(f.chainId) && parentOf(f) === parent);
+      // The root chain's plain-labelled 2LD with the most subnames in the scenario.
       const counts = new Map<string, number>();
-      for (const f of names) if (f.chainId === ROOT && isPlain(f) && f.labels.length === 3) counts.set(parentOf(f), (counts.get(parentOf(f)) ?? 0) + 1);
+      for (const f of names.filter((x) => x.chainId === ROOT && isPlain(x) && x.labels.length === 3)) counts.set(parentOf(f), (counts.get(parentOf(f)) ?? 0) + 1);
       const rootParent = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
       const parents: [string, number[]][] = [[rootParent, [ROOT]], ["base.eth", [BASE]], ["linea.eth", [LINEA]]];
       for (const [parent, chainIds] of parents) {
         const candidates = childrenOf(parent, chainIds);
-        expect(candidates.length, parent).toBeGreaterThan(1);
+        expect(candidates.length, parent).toBeGreaterThan(parent === rootParent ? 0 : 1);
         // ensjs leaves out "deleted" children: no owner and no resolver.
         const expected: NameFacts[] = [];
         for (const f of candidates) if ((await registryRead(f, "owner")) !== ZERO || (await registryRead(f, "resolver")) !== ZERO) expected.push(f);
