@@ -326,8 +326,12 @@ describe("registrar actions (default mode)", () => {
   it("each action's eventIds start with the id of the subgraph's NameRegistered or NameRenewed row", async () => {
     const indexer = indexers.default!;
     const res = await fetch(`${indexer.url}/api/registrar-actions?limit=100`);
-    const body = (await res.json()) as { registrarActions: { action: { id: string; type: string; block: { number: number }; transactionHash: string; registrationLifecycle: { subregistry: { subregistryId: { chainId: number } } } } }[] };
+    const body = (await res.json()) as {
+      registrarActions: { action: { id: string; type: string; block: { number: number }; transactionHash: string; registrationLifecycle: { subregistry: { subregistryId: { chainId: number } } } } }[];
+      pageContext: { hasNext: boolean };
+    };
     expect(res.status).toBe(200);
+    expect(body.pageContext.hasNext).toBe(false);
     const actions = body.registrarActions.map((a) => a.action);
     expect(new Set(actions.map((a) => a.registrationLifecycle.subregistry.subregistryId.chainId))).toEqual(new Set([ROOT, BASE, LINEA]));
     const query = `query($ids: [ID!]) { nameRegistereds(first: 1000, where: { id_in: $ids }) { id blockNumber transactionID }
@@ -340,7 +344,10 @@ describe("registrar actions (default mode)", () => {
     const rows = new Map([...graph.data.nameRegistereds!, ...graph.data.nameReneweds!].map((r) => [r.id, r]));
     for (const a of actions) {
       const chainId = a.registrationLifecycle.subregistry.subregistryId.chainId;
-      expect(a.id, a.id).toBe(chainId === ROOT ? a.id.split("-").slice(0, 2).join("-") : `${a.id.split("-").slice(0, 2).join("-")}-${chainId}`);
+      // `<block>-<logIndex>` on the root chain, `-<chainId>` appended on the L2s.
+      const [block, , ...rest] = a.id.split("-");
+      expect(rest, a.id).toEqual(chainId === ROOT ? [] : [String(chainId)]);
+      expect(Number(block), a.id).toBe(a.block.number);
       expect(rows.get(a.id), `${a.type} ${a.id} on chain ${chainId}`).toMatchObject({ blockNumber: a.block.number, transactionID: a.transactionHash });
     }
   }, 60_000);
