@@ -216,6 +216,29 @@ for (const mode of ["default", "compat"] as const) {
       expect(await getSubgraphRecords(client(), { name: "not-registered-anywhere.eth" })).toBeNull();
     }, 120_000);
 
+    it("getSubgraphRecords with an earlier resolver's address (from getNameHistory): that resolver's records", async () => {
+      let compared = 0;
+      for (const f of indexed().filter((x) => x.chainId === ROOT && isPlain(x) && x.resolver)) {
+        const history = await getNameHistory(client(), { name: f.name });
+        const current = await registryRead(f, "resolver");
+        const earlier = new Set(
+          history!.domainEvents
+            .filter((e) => e.type === "NewResolver")
+            .map((e) => (e as { resolver: string }).resolver)
+            .filter((r) => r !== current && r !== ZERO),
+        );
+        for (const resolver of earlier) {
+          const records = await getSubgraphRecords(client(), { name: f.name, resolverAddress: getAddress(resolver) });
+          const onchain = await onchainRecords(f, resolver as Address, [...Object.keys(f.texts ?? {}), ...records!.texts]);
+          expect([...new Set(records!.texts)].sort(), `${f.name} texts on ${resolver}`).toEqual(onchain.texts);
+          expect([...new Set(records!.coins)].sort(), `${f.name} coins on ${resolver}`).toEqual(onchain.coins);
+          if (onchain.texts.length + onchain.coins.length > 0) compared++;
+        }
+      }
+      console.log(`[ensjs-devnet] ${mode}: records on earlier resolvers compared for ${compared} name/resolver pairs`);
+      expect(compared).toBeGreaterThan(0);
+    }, 120_000);
+
     it("getSubgraphRegistrant: the .eth base registrar's ownerOf; other names are refused by ensjs itself", async () => {
       const registrar = contractOf("ensroot", "BaseRegistrar");
       let compared = 0;
