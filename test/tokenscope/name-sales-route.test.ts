@@ -18,7 +18,7 @@ const known = namehash("known.eth") as Hex;
 const unknown = `0x${"77".repeat(32)}` as Hex;
 
 const sale = (blockNumber: number, timestamp: number, logIndex: number, domainId: Hex, currency: "ETH" | "ERC20") => ({
-  id: `1-${blockNumber}-${logIndex}`,
+  id: `${blockNumber}-${logIndex}`,
   chain_id: 1,
   order_hash: `0x${"ab".repeat(32)}`,
   domain_id: domainId,
@@ -38,7 +38,7 @@ const sale = (blockNumber: number, timestamp: number, logIndex: number, domainId
 });
 
 // Newest first: block 12 (t=200), then at t=150 block 11's logs 10 and 3, block 10, block 9. Numbers, not the ids'
-// text ("1-9-1" > "1-10-50", "1-11-3" > "1-11-10"), decide.
+// text ("9-1" > "10-50", "11-3" > "11-10"), decide.
 const ROWS = [
   sale(9, 150, 1, known, "ETH"),
   sale(11, 150, 3, unknown, "ERC20"),
@@ -46,7 +46,7 @@ const ROWS = [
   sale(12, 200, 0, known, "ERC20"),
   sale(11, 150, 10, known, "ETH"),
 ];
-const EXPECTED_ORDER = ["1-12-0", "1-11-10", "1-11-3", "1-10-50", "1-9-1"];
+const EXPECTED_ORDER = ["12-0", "11-10", "11-3", "10-50", "9-1"];
 
 let s: TestSchema;
 let current: IndexingSnapshot | undefined = snapshot();
@@ -79,7 +79,7 @@ describe("GET /api/name-sales", () => {
   it("names a sale from the domain table, else null, and prices it in ETH or the ERC-20", async () => {
     const { body } = await get();
     expect(body.nameSales[0]).toEqual({
-      id: "1-12-0",
+      id: "12-0",
       orderHash: `0x${"ab".repeat(32)}`,
       domainId: known,
       name: "known.eth",
@@ -99,8 +99,8 @@ describe("GET /api/name-sales", () => {
 
   it("filters by name, by time and by parties", async () => {
     expect((await get("?name=known.eth")).body.pageContext.totalRecords).toBe(4);
-    expect((await get(`?domainId=${unknown}`)).body.nameSales.map((x: any) => x.id)).toEqual(["1-11-3"]);
-    expect((await get("?beginTimestamp=150&endTimestamp=150")).body.nameSales.map((x: any) => x.id)).toEqual(["1-11-10", "1-11-3", "1-10-50", "1-9-1"]);
+    expect((await get(`?domainId=${unknown}`)).body.nameSales.map((x: any) => x.id)).toEqual(["11-3"]);
+    expect((await get("?beginTimestamp=150&endTimestamp=150")).body.nameSales.map((x: any) => x.id)).toEqual(["11-10", "11-3", "10-50", "9-1"]);
     expect((await get(`?seller=${USER.toUpperCase().replace("0X", "0x")}&buyer=${BUYER}`)).body.pageContext.totalRecords).toBe(5);
     expect((await get(`?buyer=${USER}`)).body.nameSales).toEqual([]);
   });

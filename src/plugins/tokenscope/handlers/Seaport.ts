@@ -1,5 +1,7 @@
 import * as schema from "ponder:schema";
 import { getConfig } from "../../../config";
+import { handlerSettings } from "../../../lib/ens-handlers/context";
+import { eventId } from "../../../lib/ids";
 import { tokenIdToHex32 } from "../../../lib/names";
 import { isIndexed, on } from "../../registrars/lib/register";
 import { nameTokenContractsOn } from "../lib/name-token-contracts";
@@ -15,7 +17,7 @@ if (isIndexed(C)) {
     const sale = saleOf(event.args, nameTokens);
     if (!sale) return;
     await context.db.insert(schema.nameSale).values({
-      id: `${context.chain.id}-${event.block.number}-${event.log.logIndex}`,
+      id: eventId(handlerSettings(), context.chain.id, event.block.number, event.log.logIndex),
       chainId: context.chain.id,
       orderHash: sale.orderHash.toLowerCase() as `0x${string}`,
       domainId: sale.domainId.toLowerCase() as `0x${string}`,
