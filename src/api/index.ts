@@ -12,6 +12,7 @@ import { getConfig } from "../config";
 import { exposeOnPonderMetrics } from "../lib/metrics";
 import { NAMEINDEX_VERSION } from "./config/public-config";
 import { configRoutes } from "./config/route";
+import { completedEventsReader, completedEventsRoutes } from "./indexing-status/completed-events";
 import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
@@ -94,6 +95,7 @@ const subgraphCache =
 const subgraph = createSubgraphServer({ db, publicClients, cache: subgraphCache });
 app.route("/subgraph", subgraph.app);
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
+app.route("/api/indexing-status/events", completedEventsRoutes(completedEventsReader(new URL("/metrics", config.indexerUrl).toString())));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
