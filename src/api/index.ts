@@ -29,7 +29,7 @@ import { trackPgliteWrites } from "./pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
 import { textOrderWarning } from "./subgraph/text-order";
-import { ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
+import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
 
 const config = getConfig();
 exposeOnPonderMetrics();
@@ -110,6 +110,16 @@ app.onError((error, c) => {
   return c.json({ message: "Internal Server Error" }, 500);
 });
 
-// POSTs to /subgraph, the API's hottest route, are answered before Ponder's Hono app (see node-fast-path.ts); every
-// other request, /subgraph's GETs and preflights included, takes the routes above.
-export default withNodeFastPath(app, subgraphPostFastPath("/subgraph", subgraph, ponderHttpMetrics("POST", "/subgraph")));
+// POSTs to /subgraph, the API's hottest route, and our routes' CORS preflights are answered before Ponder's Hono app
+// (see node-fast-path.ts); every other request, /subgraph's GETs included, takes the routes above.
+export default withNodeFastPath(
+  app,
+  firstOf(
+    subgraphPostFastPath("/subgraph", subgraph, ponderHttpMetrics("POST", "/subgraph")),
+    corsPreflightFastPath({
+      "/subgraph": ["GET", "HEAD", "POST", "OPTIONS"],
+      "/api/": ["GET", "HEAD", "OPTIONS"],
+      "/amirealtime": ["GET", "HEAD", "OPTIONS"],
+    }),
+  ),
+);
