@@ -10,8 +10,10 @@ import { Transform, type TransformCallback } from "node:stream";
  *   default), written when the next line arrives after the interval, or when the stream ends.
  */
 
-// Ponder's pretty format without colour: `HH:MM:SS.mmm INFO  Indexed block chain=x chain_id=1 number=5 event_count=0 (2ms)`.
-const BLOCK_LINE = /^(\S+)\s+INFO\s+(Indexed|Finalized) block chain=(\S+) chain_id=\d+ number=(\d+)(?: event_count=(\d+))?/;
+// Ponder's pretty format: `HH:MM:SS.mmm INFO  Indexed block chain=x number=5 event_count=0 (2ms)`, matched without its
+// colours (picocolors colours it whenever FORCE_COLOR is set at all, "0" included).
+const BLOCK_LINE = /^(\S+)\s+INFO\s+(Indexed|Finalized) block chain=(\S+)(?: chain_id=\d+)? number=(\d+)(?: event_count=(\d+))?/;
+const ANSI = /\u001b\[[0-9;]*m/g;
 
 interface ChainActivity {
   indexed: number;
@@ -42,22 +44,22 @@ export class FollowingLogSummary extends Transform {
     const lines = (this.pending + chunk.toString()).split("\n");
     this.pending = lines.pop() ?? "";
     const out: string[] = [];
-    for (const line of lines) this.take(line, out);
+    for (const line of lines) this.takeLine(line, out);
     if (out.length > 0) this.push(out.join(""));
     callback();
   }
 
   override _flush(callback: TransformCallback): void {
     const out: string[] = [];
-    if (this.pending !== "") this.take(this.pending, out);
+    if (this.pending !== "") this.takeLine(this.pending, out);
     this.summarize(out);
     if (out.length > 0) this.push(out.join(""));
     callback();
   }
 
-  private take(line: string, out: string[]): void {
+  private takeLine(line: string, out: string[]): void {
     if (this.now() - this.windowStart >= this.intervalMs) this.summarize(out);
-    const block = BLOCK_LINE.exec(line);
+    const block = BLOCK_LINE.exec(line.replace(ANSI, ""));
     if (!block) {
       out.push(`${line}\n`);
       return;

@@ -36,7 +36,8 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
     ["--log-format", "pretty", options.command, "--schema", options.schema, "-p", String(options.port), "-H", "127.0.0.1"],
     {
       cwd: options.projectRoot,
-      env: { ...withPonderMemoryDefaults(options.env), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0" },
+      // A plain-text log file: picocolors colours whenever FORCE_COLOR is set (even "0"); NO_COLOR wins over it.
+      env: { ...withPonderMemoryDefaults(options.env), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

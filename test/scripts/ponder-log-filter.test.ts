@@ -35,6 +35,15 @@ describe("following-mode log summary", () => {
     expect(lines[0]).toMatch(/Following the chains, last 60 s: root at block 60 \(60 blocks indexed, finalized 1060\); base at block 60 \(60 blocks indexed\); linea at block 60/);
   });
 
+  it("reads Ponder's lines as it prints them: without chain_id, and coloured", async () => {
+    const coloured =
+      "\u001b[2m17:45:34.281\u001b[22m \u001b[32mINFO \u001b[39m \u001b[0mIndexed block\u001b[0m\u001b[2m chain=devnetBase number=195 event_count=0\u001b[22m \u001b[90m(121ms)\u001b[39m\n";
+    const plain = "17:45:56.731 INFO  Finalized block chain=devnetRoot number=167 (402ms)\n";
+    const lines = await filter([coloured, plain], 10);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/devnetBase at block 195 \(1 block indexed\); devnetRoot \(0 blocks indexed, finalized 167\)/);
+  });
+
   it("passes backfill lines through unchanged, split across chunks, and summarizes the rest at the end", async () => {
     const backfill = '12:00:00.000 INFO  Indexed block range chain=root chain_id=1 event_count=12 block_range=[1,40] (5ms)\n';
     const lines = await filter([backfill.slice(0, 20), backfill.slice(20), indexed("root", 41), "no newline at the end"], 10);
