@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Abi, type AbiEvent, type Address, type Hex, type PublicClient, createPublicClient, http, parseAbiItem, toEventSelector } from "viem";
+import { type Abi, type AbiEvent, type Address, type Hex, type PublicClient, createPublicClient, http, namehash, parseAbiItem, toEventSelector } from "viem";
 import wordListPath from "word-list";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetManifest, readDevnetManifest } from "../../src/namespaces/devnet-manifest";
@@ -172,8 +172,10 @@ describe("registrar actions", () => {
 });
 
 describe("primary names", () => {
-  it("one account has a primary name on every chain that forward-resolves to it", async () => {
-    const { crossChainPrimary, names } = scenario();
+  it("one account has a primary name on every chain that forward-resolves to it under the chain's coin type", async () => {
+    const { crossChainPrimary, names, primaryNames } = scenario();
+    const abi = (devnetAbis() as Record<string, Abi>).StandaloneReverseRegistrar;
+    const resolverAbi = (devnetAbis() as Record<string, Abi>).ModernResolver;
     const reverse: Record<string, [string, string]> = {
       "31337": ["ensroot", "DefaultReverseRegistrar"],
       "31338": ["reverseBase", "L2ReverseRegistrar"],
@@ -183,14 +185,43 @@ describe("primary names", () => {
       const name = crossChainPrimary.names[chainId];
       expect(name, `chain ${chainId}`).toBeTruthy();
       const address = manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract].address as Address;
-      const abi = (devnetAbis() as Record<string, Abi>).StandaloneReverseRegistrar;
       expect(await client(Number(chainId)).readContract({ address, abi, functionName: "nameForAddr", args: [crossChainPrimary.address] })).toBe(name);
       const facts = names.find((n) => n.name === name && n.chainId === Number(chainId))!;
-      const addr = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: (devnetAbis() as Record<string, Abi>).ModernResolver, functionName: "addr", args: [facts.node] });
+      const addr = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: resolverAbi, functionName: "addr", args: [facts.node] });
       expect((addr as string).toLowerCase()).toBe(crossChainPrimary.address);
+      if (chainId !== "31337") {
+        // ENSIP-19 checks an L2 name under the chain's own coin type, 0x80000000 | chainId.
+        const coinType = 0x80000000n | BigInt(chainId);
+        const raw = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: resolverAbi, functionName: "addr", args: [facts.node, coinType] });
+        expect((raw as string).toLowerCase(), `chain ${chainId} coin type ${coinType}`).toBe(crossChainPrimary.address);
+      }
+    }
+    // On the root chain its addr.reverse name (which a primary-name lookup reads first) is the same name.
+    expect(primaryNames.root[crossChainPrimary.address]).toEqual({ legacy: crossChainPrimary.names["31337"], default: crossChainPrimary.names["31337"] });
+    const reverseNode = namehash(`${crossChainPrimary.address.slice(2)}.addr.reverse`);
+    const registry = manifest.datasources.ensroot!.contracts.Registry.address as Address;
+    const reverseResolver = await client(31337).readContract({ address: registry, abi: reads.registry, functionName: "resolver", args: [reverseNode] });
+    expect(await client(31337).readContract({ address: reverseResolver as Address, abi: reads.name, functionName: "name", args: [reverseNode] })).toBe(crossChainPrimary.names["31337"]);
+  });
+
+  it("every L2 primary name resolves back under the chain's coin type", async () => {
+    const { primaryNames, names } = scenario();
+    const resolverAbi = (devnetAbis() as Record<string, Abi>).ModernResolver;
+    for (const [chainId, byAddress] of [["31338", primaryNames.base], ["31339", primaryNames.linea]] as const) {
+      expect(Object.keys(byAddress).length, chainId).toBeGreaterThan(1);
+      for (const [address, name] of Object.entries(byAddress)) {
+        const facts = names.find((n) => n.name === name && n.chainId === Number(chainId))!;
+        const raw = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: resolverAbi, functionName: "addr", args: [facts.node, 0x80000000n | BigInt(chainId)] });
+        expect((raw as string).toLowerCase(), `${name} on ${chainId}`).toBe(address);
+      }
     }
   });
 });
+
+const reads = {
+  registry: [parseAbiItem("function resolver(bytes32 node) view returns (address)")],
+  name: [parseAbiItem("function name(bytes32 node) view returns (string)")],
+};
 
 describe("onchain facts of every scenario name", () => {
   const abis = () => devnetAbis() as Record<string, Abi>;

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
+import { FollowingLogSummary } from "./ponder-log-filter";
 import { withPonderMemoryDefaults } from "./ponder-memory-env";
 
 export interface PonderProcess {
@@ -26,7 +27,7 @@ export interface PonderStartOptions {
   logFile: string;
 }
 
-/** Runs `ponder start|serve` bound to 127.0.0.1 on a known port; its output goes to a log file. */
+/** Runs `ponder start|serve` bound to 127.0.0.1 on a known port; its output goes to a log file (per-block lines summarized). */
 export function startPonder(options: PonderStartOptions): PonderProcess {
   const bin = join(options.projectRoot, "node_modules", ".bin", "ponder");
   const log = createWriteStream(options.logFile, { flags: "a" });
@@ -35,12 +36,16 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
     ["--log-format", "pretty", options.command, "--schema", options.schema, "-p", String(options.port), "-H", "127.0.0.1"],
     {
       cwd: options.projectRoot,
-      env: { ...withPonderMemoryDefaults(options.env), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0" },
+      // A plain-text log file: picocolors colours whenever FORCE_COLOR is set (even "0"); NO_COLOR wins over it.
+      env: { ...withPonderMemoryDefaults(options.env), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  child.stdout?.pipe(log, { end: false });
+  // Ponder logs on stdout; its per-block lines while following are summarized (ponder-log-filter.ts).
+  const summary = new FollowingLogSummary();
+  child.stdout?.pipe(summary).pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
+  const summarized = new Promise<void>((resolve) => summary.once("end", () => resolve()));
   const url = `http://127.0.0.1:${options.port}`;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   // "close" comes after the last output is flushed into the log; ending the log earlier loses (or breaks on) it.
@@ -80,6 +85,7 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await closed;
+      await summarized;
       log.end();
     },
     async stop() {
@@ -88,6 +94,8 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
       const timeout = setTimeout(() => child.kill("SIGKILL"), 15_000);
       await exited;
       clearTimeout(timeout);
+      await closed;
+      await summarized;
       log.end();
     },
   };

@@ -12,6 +12,7 @@ import { getConfig } from "../config";
 import { exposeOnPonderMetrics } from "../lib/metrics";
 import { NAMEINDEX_VERSION } from "./config/public-config";
 import { configRoutes } from "./config/route";
+import { completedEventsReader, completedEventsRoutes } from "./indexing-status/completed-events";
 import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
@@ -29,7 +30,7 @@ import { trackPgliteWrites } from "./pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
 import { textOrderWarning } from "./subgraph/text-order";
-import { ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
+import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
 
 const config = getConfig();
 exposeOnPonderMetrics();
@@ -95,6 +96,7 @@ const subgraphCache =
 const subgraph = createSubgraphServer({ db, publicClients, cache: subgraphCache });
 app.route("/subgraph", subgraph.app);
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
+app.route("/api/indexing-status/events", completedEventsRoutes(completedEventsReader(new URL("/metrics", config.indexerUrl).toString())));
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
@@ -110,6 +112,16 @@ app.onError((error, c) => {
   return c.json({ message: "Internal Server Error" }, 500);
 });
 
-// POSTs to /subgraph, the API's hottest route, are answered before Ponder's Hono app (see node-fast-path.ts); every
-// other request, /subgraph's GETs and preflights included, takes the routes above.
-export default withNodeFastPath(app, subgraphPostFastPath("/subgraph", subgraph, ponderHttpMetrics("POST", "/subgraph")));
+// POSTs to /subgraph, the API's hottest route, and our routes' CORS preflights are answered before Ponder's Hono app
+// (see node-fast-path.ts); every other request, /subgraph's GETs included, takes the routes above.
+export default withNodeFastPath(
+  app,
+  firstOf(
+    subgraphPostFastPath("/subgraph", subgraph, ponderHttpMetrics("POST", "/subgraph")),
+    corsPreflightFastPath({
+      "/subgraph": ["GET", "HEAD", "POST", "OPTIONS"],
+      "/api/": ["GET", "HEAD", "OPTIONS"],
+      "/amirealtime": ["GET", "HEAD", "OPTIONS"],
+    }),
+  ),
+);

@@ -43,6 +43,37 @@ export function subgraphPostFastPath(mountPath: string, subgraph: Pick<SubgraphS
   };
 }
 
+/** The first of `paths` that answers a request, answers it. */
+export function firstOf(...paths: NodeFastPath[]): NodeFastPath {
+  return (req, res) => paths.some((path) => path(req, res));
+}
+
+/**
+ * CORS preflights (OPTIONS) of our routes, answered with the methods each route takes. Ponder's app runs hono's cors
+ * middleware with its defaults before any of our routes, so without this every preflight advertised PUT, DELETE and
+ * PATCH, which answer 404. `routes` maps a path (and the paths under it) to its methods.
+ */
+export function corsPreflightFastPath(routes: Record<string, readonly string[]>): NodeFastPath {
+  const entries = Object.entries(routes);
+  return (req, res) => {
+    if (req.method !== "OPTIONS" || req.url === undefined) return false;
+    const path = req.url.split("?")[0]!;
+    const methods = entries.find(([prefix]) => path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`))?.[1];
+    if (!methods) return false;
+    const allow = methods.join(", ");
+    res.writeHead(204, {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": allow,
+      "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "content-type",
+      "access-control-max-age": "86400",
+      allow,
+      vary: "Access-Control-Request-Headers",
+    });
+    res.end();
+    return true;
+  };
+}
+
 interface Histogram {
   observe(labels: Record<string, string>, value: number): void;
 }

@@ -34,6 +34,16 @@ export function composeContracts(config: AppConfig): Record<string, ComposedCont
       };
     }
   }
+  for (const pluginName of config.plugins) {
+    for (const c of PLUGINS[pluginName].contracts) {
+      const own = contracts[`${pluginName}/${c.name}`];
+      const covered = c.coveredBy?.some((name) => {
+        const other = contracts[`${pluginName}/${name}`];
+        return other !== undefined && other.address === undefined && other.chain === own?.chain;
+      });
+      if (own && covered) delete contracts[`${pluginName}/${c.name}`];
+    }
+  }
   return contracts;
 }
 

@@ -10,6 +10,12 @@ export interface PluginContract {
   abi: Abi;
   /** Optional contracts are indexed where the namespace has them (e.g. a controller deployed later on one network). */
   optional?: boolean;
+  /**
+   * Names of this plugin's contracts that, when they match any address on this contract's chain, already receive its
+   * events: then this one is left out (registered too, each event would reach the handlers twice; registered without
+   * handlers, Ponder warns at every start).
+   */
+  coveredBy?: string[];
 }
 
 export interface PluginDefinition {

@@ -19,6 +19,7 @@ describe("/openapi.json document", () => {
         "/amirealtime",
         "/api/config",
         "/api/indexing-status",
+        "/api/indexing-status/events",
         "/api/name-sales",
         "/api/name-tokens",
         "/api/registrar-actions",

@@ -244,6 +244,20 @@ describe("plugin composition", () => {
     expect(names).toEqual(["registrars/ensroot/BaseRegistrar", "subgraph/BaseRegistrar", "tokenscope/ensroot/BaseRegistrar"]);
   });
 
+  it("leaves a 3DNS resolver to the any-address resolver match of its chain (no contract without handlers)", () => {
+    const devnet = composeContracts(buildConfig({ DEVNET_MANIFEST: writeManifest(fullDevnet), PLUGINS: "protocol-acceleration" }));
+    expect(devnet["protocol-acceleration/basenames/Resolver"].chain).toBe("devnetBase");
+    expect(devnet["protocol-acceleration/basenames/Resolver"].address).toBeUndefined();
+    expect(devnet["protocol-acceleration/threednsBase/Token"]).toBeDefined();
+    expect(devnet["protocol-acceleration/threednsBase/Resolver"]).toBeUndefined();
+    // Optimism has no registry of ours: its 3DNS resolver is indexed by address.
+    const mainnet = composeContracts(
+      buildConfig({ NAMESPACE: "mainnet", PLUGINS: "protocol-acceleration", RPC_URL_1: "https://e.example", RPC_URL_8453: "https://b.example", RPC_URL_59144: "https://l.example", RPC_URL_10: "https://o.example" }),
+    );
+    expect(mainnet["protocol-acceleration/threednsOptimism/Resolver"]?.address).toBe("0xf97aac6c8dbaebcb54ff166d79706e3af7a813c8");
+    expect(mainnet["protocol-acceleration/threednsBase/Resolver"]).toBeUndefined();
+  });
+
   it("applies END_BLOCK_<chainId> to that chain's contracts only", () => {
     const manifest = writeManifest(fullDevnet);
     const contracts = composeContracts(

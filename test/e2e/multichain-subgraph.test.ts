@@ -159,7 +159,8 @@ type FullDomain = {
 
 const PARENT_CANNOT_CONTROL = 1 << 16;
 const TEXT_KEYS = ["url", "avatar", "description", "com.twitter"];
-const COIN_TYPES = [60n, 0n, 2147492101n];
+// Every coin type the scenario writes: ETH, BTC, Base's, and each devnet L2's own (its primary names, ENSIP-19).
+const COIN_TYPES = [60n, 0n, 2147492101n, 0x80000000n | BigInt(BASE), 0x80000000n | BigInt(LINEA)];
 
 /** What the L2 contracts answer for one name, in the shape the subgraph gives it. */
 async function chainFacts(f: NameFacts, pub: PublicClient) {

@@ -1,44 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findFreePort, isPortFree } from "../../scripts/lib/ports";
 import { startDevnetWithLabels } from "../support/devnet-fixture";
-
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** Runs `npm start`'s orchestrator with the given environment until it prints that it is ready. */
-async function runStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
-  // `npm start` is `tsx scripts/start.ts`; spawn it directly so SIGINT reaches the orchestrator as Ctrl-C would.
-  const child = spawn(join(projectRoot, "node_modules/.bin/tsx"), ["scripts/start.ts"], { cwd: projectRoot, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  await new Promise<void>((resolveReady, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes("[start] ready")) {
-        clearInterval(timer);
-        resolveReady();
-      }
-    }, 250);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`npm start exited (${code}) before ready:\n${output}`));
-    });
-  });
-  return { child, output: () => output, exited };
-}
-
-function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...overrides };
-  for (const key of ["NAMESPACE", "DEVNET_MANIFEST", "LABELS_SERVICE_URL", "DATABASE_URL", "PLUGINS", "LABELS_DB"]) {
-    if (!(key in overrides)) delete env[key];
-  }
-  return env;
-}
+import { cleanEnv, runStart } from "../support/npm-start";
 
 /** The environment of the running `ponder start` listening on this port, read from /proc (Linux). */
 function ponderEnvironment(port: number): Map<string, string> {

@@ -157,6 +157,22 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     expect(value("nameindex_heal_calls_total")).toBeGreaterThanOrEqual(value("nameindex_heal_cache_hits_total"));
   });
 
+  it("serves the completed-events counter as a small JSON (/api/indexing-status/events), equal to /metrics' sum", async () => {
+    const res = await fetch(`${indexer.url}/api/indexing-status/events`);
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text.length).toBeLessThan(100);
+    const body = JSON.parse(text) as { completedEvents: number; measuredAt: number };
+    expect(Math.abs(body.measuredAt - Date.now())).toBeLessThan(60_000);
+    const metrics = await fetch(`${indexer.url}/metrics`).then((r) => r.text());
+    let total = 0;
+    for (const m of metrics.matchAll(/^ponder_indexing_completed_events\{[^}]*\}\s+(\S+)/gm)) total += Number(m[1]);
+    expect(total).toBeGreaterThan(0);
+    expect(body.completedEvents).toBeGreaterThan(0);
+    expect(body.completedEvents).toBeLessThanOrEqual(total);
+    expect(metrics.length).toBeGreaterThan(text.length * 100);
+  });
+
   it("rejects bad maxWorstCaseDistance values with 400 Invalid Input", async () => {
     for (const bad of ["abc", "-1", "1.5", "1e400"]) {
       const { status, body } = await getJson<{ message: string }>(`${indexer.url}/amirealtime?maxWorstCaseDistance=${bad}`);
@@ -173,12 +189,18 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
       const errors: string[] = [];
       page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
       page.on("pageerror", (e) => errors.push(e.message));
+      const requested: string[] = [];
+      page.on("request", (r) => requested.push(new URL(r.url()).pathname));
       await page.goto(`${indexer.url}/`);
       await page.waitForSelector('tr[data-chain-id="31337"]');
       await page.waitForFunction(() => document.querySelector("#omnichain-status")?.textContent === "following");
       const bar = await page.getAttribute('tr[data-chain-id="31337"] .bar', "aria-valuenow");
       expect(Number(bar)).toBe(100);
       expect(await page.textContent('tr[data-chain-id="31337"]')).toContain("following");
+      // events/s from two readings of the small counter, never from the whole /metrics.
+      await page.waitForFunction(() => /^\d[\d,]*$/.test(document.querySelector("#rate")?.textContent ?? ""), undefined, { timeout: 30_000 });
+      expect(requested).toContain("/api/indexing-status/events");
+      expect(requested).not.toContain("/metrics");
       const artifacts = join(projectRoot, "test-artifacts");
       mkdirSync(artifacts, { recursive: true });
       await page.screenshot({ path: join(artifacts, "status-page.png"), fullPage: true });
@@ -207,6 +229,10 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
       const [qa, qb] = await Promise.all([post(indexer.url), post(replica.url)]);
       expect((qa as { data: { domains: unknown[] } }).data.domains.length).toBeGreaterThan(5);
       expect(qb).toEqual(qa);
+      // The replica indexes nothing: it reads the indexer's counter (INDEXER_URL's /metrics).
+      const events = await getJson<{ completedEvents: number }>(`${replica.url}/api/indexing-status/events`);
+      expect(events.status).toBe(200);
+      expect(events.body.completedEvents).toBeGreaterThan(0);
     } finally {
       await replica.stop();
     }

@@ -7,6 +7,7 @@ import type { ChainDeployment } from "../deploy/types";
 import { childNode, labelhash, managedNameOf } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
+import { l2PrimaryNameTxs } from "./primary";
 import { everyRecordKind, multicallData, recordCalls } from "./records";
 
 export interface BaseSizes {
@@ -89,13 +90,13 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
     step2.push(tx(f.registryOwner!, "Registry", reg, "setResolver", [f.node, A("Resolver")]));
     f.resolver = A("Resolver");
   }
-  // L2 primary names on Base.
+  // L2 primary names on Base, set as a user does: the chain's coin type first, then the L2 reverse registrar.
   const primaries: Record<string, string> = {};
   ctx.sample(names, Math.max(1, Math.ceil(names.length / 3))).forEach((f) => {
     const who = f.registryOwner!.toLowerCase();
     if (primaries[who]) return;
     primaries[who] = f.name;
-    step2.push(tx(f.registryOwner!, "L2ReverseRegistrar", own.StandaloneReverseRegistrar.abi, "setName", [f.name]));
+    step2.push(...l2PrimaryNameTxs(chain.chainId, f, f.registryOwner!, A("L2ReverseRegistrar")));
   });
   await chain.send(step2);
 

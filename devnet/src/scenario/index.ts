@@ -65,8 +65,12 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
   const playRootChain = async () => {
     const d = await deployRoot(chains.root);
     const out = await playRoot(rootCtx, d, { legacy: sizes.legacy, old: sizes.old, wrapped: sizes.wrapped, unwrapped: sizes.unwrapped }, odd);
-    const crossChain = await setCrossChainPrimary(rootCtx, d.contracts.DefaultReverseRegistrar.address, ".eth");
-    if (crossChain) (out.primaries[rootCtx.crossChainAccount.toLowerCase()] ??= {}).default = crossChain;
+    const crossChain = await setCrossChainPrimary(
+      rootCtx,
+      { kind: "root", reverseRegistrar: d.contracts.ReverseRegistrar.address, defaultReverseRegistrar: d.contracts.DefaultReverseRegistrar.address },
+      ".eth",
+    );
+    if (crossChain) out.primaries[rootCtx.crossChainAccount.toLowerCase()] = { legacy: crossChain, default: crossChain };
     // Last, so every earlier step (and its random draws) is the same with or without them.
     const sales = await playSales(rootCtx, d);
     return { d, ...out, crossChain, sales };
@@ -76,7 +80,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const d = await deployBase(chains.base, premints);
     const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
     const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
-    const crossChain = await setCrossChainPrimary(baseCtx, d.contracts.L2ReverseRegistrar.address, `.${managedNameOf(chains.base, "base").name}`);
+    const crossChain = await setCrossChainPrimary(baseCtx, { kind: "l2", l2ReverseRegistrar: d.contracts.L2ReverseRegistrar.address }, `.${managedNameOf(chains.base, "base").name}`);
     if (crossChain) basenames.primaries[baseCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, primaries: basenames.primaries, threedns, crossChain };
   };
@@ -84,7 +88,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const pohAccounts = chains.linea.accounts.slice(-Math.min(10, chains.linea.accounts.length - 1));
     const d = await deployLinea(chains.linea, pohAccounts);
     const out = await playLinea(lineaCtx, d, { normal: sizes.lineaNormal, owner: sizes.lineaOwner, poh: Math.min(sizes.lineaPoh, pohAccounts.length) }, pohAccounts);
-    const crossChain = await setCrossChainPrimary(lineaCtx, d.contracts.L2ReverseRegistrar.address, `.${managedNameOf(chains.linea, "linea").name}`);
+    const crossChain = await setCrossChainPrimary(lineaCtx, { kind: "l2", l2ReverseRegistrar: d.contracts.L2ReverseRegistrar.address }, `.${managedNameOf(chains.linea, "linea").name}`);
     if (crossChain) out.primaries[lineaCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, ...out, crossChain };
   };
@@ -123,7 +127,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
         base: base.primaries,
         linea: linea.primaries,
       },
-      /** One account with a primary name on every chain (default reverse registrar on the root chain). */
+      /** One account with a primary name on every chain (addr.reverse and the default reverse registrar on the root chain). */
       crossChainPrimary: {
         address: rootCtx.crossChainAccount.toLowerCase() as Address,
         names: {

@@ -7,6 +7,7 @@ import type { ChainDeployment } from "../deploy/types";
 import { childNode, labelhash, managedNameOf } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
+import { l2PrimaryNameTxs } from "./primary";
 import { everyRecordKind, multicallData, recordCalls } from "./records";
 
 export interface LineaSizes {
@@ -87,7 +88,7 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
     }
     if (!primaries[owner.toLowerCase()] && i % 2 === 0) {
       primaries[owner.toLowerCase()] = f.name;
-      step2.push(tx(owner, "L2ReverseRegistrar", own.StandaloneReverseRegistrar.abi, "setName", [f.name]));
+      step2.push(...l2PrimaryNameTxs(chain.chainId, f, owner, A("L2ReverseRegistrar")));
     }
   });
   await chain.send(step2);

@@ -7,7 +7,7 @@ import type { LabelStore } from "../store/label-store.js";
 import { SERVICE_VERSION } from "../version.js";
 import { allowAnyOrigin } from "./cors.js";
 import { healOne, NOT_FOUND_BODY, readyStore } from "./heal.js";
-import { batchBodySchema, pinQuerySchema } from "./request-schemas.js";
+import { MAX_BATCH, MAX_BATCH_BODY_BYTES, batchBodySchema, pinQuerySchema } from "./request-schemas.js";
 
 type ErrorStatus = LabelServiceError["status"];
 
@@ -54,11 +54,11 @@ export function createLabelsApp(getStore: () => LabelStore | null): Hono {
   app.post(
     "/v1/heal",
     bodyLimit({
-      maxSize: 256 * 1024,
+      maxSize: MAX_BATCH_BODY_BYTES,
       onError: (c) => {
         // The rest of the body is never read, so this connection cannot carry another request.
         c.header("Connection", "close");
-        return errorBody(c, 413, "Request body too large: at most 1000 labelhashes per request");
+        return errorBody(c, 413, `Request body too large: at most ${MAX_BATCH_BODY_BYTES} bytes (256 KiB) and ${MAX_BATCH} labelhashes per request`);
       },
     }),
     async (c) => {

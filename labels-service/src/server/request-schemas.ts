@@ -4,6 +4,8 @@ import { labelSetIdSchema } from "../label-set.js";
 
 /** Largest batch POST /v1/heal accepts. */
 export const MAX_BATCH = 1000;
+/** A POST /v1/heal body's size limit: 1000 labelhashes as JSON take ~68 KB, so any honest batch fits. */
+export const MAX_BATCH_BODY_BYTES = 256 * 1024;
 
 export const pinQuerySchema = z
   .object({

@@ -30,15 +30,17 @@ interface TokenRow {
   labelhash: Hex | null;
   parent_node: Hex | null;
   lifecycle_expiry: string | null;
+  wrapped_expiry: string | null;
 }
 
-/** One index lookup on name_token.domain_id; the lifecycle and domain rows come by primary key. */
+/** One index lookup on name_token.domain_id; the lifecycle, domain and wrapped-domain rows come by primary key. */
 export function tokensQuery(domainId: Hex) {
   return sql`select t.chain_id, t.contract, t.token_id, t.asset_namespace, t.owner, t.mint_status,
       d.name as domain_name, d.expiry_date as domain_expiry,
-      l.label, l.labelhash, l.parent_node, l.expires_at as lifecycle_expiry
+      l.label, l.labelhash, l.parent_node, l.expires_at as lifecycle_expiry, w.expiry_date as wrapped_expiry
     from name_token t
     left join registration_lifecycle l on l.id = t.domain_id
+    left join wrapped_domain w on w.id = t.domain_id
     left join domain d on d.id = t.domain_id
     where t.domain_id = ${domainId}
     order by t.asset_namespace = 'erc721' desc, t.chain_id, t.contract, t.token_id`;
@@ -64,8 +66,10 @@ export async function findNameTokens(db: SqlDb, o: FindNameTokensOptions): Promi
     (first.labelhash !== null && first.parent_node !== null
       ? nameOf({ domain_name: null, label: first.label, labelhash: first.labelhash, parent_node: first.parent_node }, o.managedNameByNode)
       : null);
-  // The registrar's expiry (without grace period) when the registrars plugin has it, else the registry plugins' one.
-  const expiry = first.lifecycle_expiry ?? first.domain_expiry;
+  // The registrar's expiry (without grace period) when the registrars plugin has it; for a wrapped subname the
+  // NameWrapper's (set by its parent, what the ENS app shows); else the registry plugins' one (3DNS). An unwrapped
+  // subname has none: registry names do not expire (null, see docs/api.md).
+  const expiry = first.lifecycle_expiry ?? first.wrapped_expiry ?? first.domain_expiry;
   return {
     domainId: o.domainId,
     name,

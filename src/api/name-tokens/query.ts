@@ -1,25 +1,16 @@
-import { ens_normalize } from "@adraffy/ens-normalize";
 import { z } from "zod";
+import { nameInputProblem } from "../../lib/name-input";
 import { absentIfEmpty } from "../registrar-actions/query";
 
 /*
- * /api/name-tokens asks for exactly one of `name` (ENSIP-15 normalized) or `domainId` (0x + 64 hex). An empty value
- * means "not given".
+ * /api/name-tokens asks for exactly one of `name` (ENSIP-15 normalized; unknown labels as `[labelhash]`) or `domainId`
+ * (0x + 64 hex). An empty value means "not given".
  */
 
-/** An optional ENSIP-15 normalized name (an empty value means "not given"). */
+/** An optional ENSIP-15 normalized name, unknown labels as `[labelhash]` (an empty value means "not given"). */
 export const normalizedName = absentIfEmpty.superRefine((name, ctx) => {
-  if (name === undefined) return;
-  let normalized: string | undefined;
-  try {
-    normalized = ens_normalize(name);
-  } catch (error) {
-    ctx.addIssue({ code: "custom", message: `name is not a valid ENS name: ${(error as Error).message}` });
-    return;
-  }
-  if (normalized !== name) {
-    ctx.addIssue({ code: "custom", message: `name must be ENSIP-15 normalized; its normalized form is "${normalized}"` });
-  }
+  const problem = name === undefined ? undefined : nameInputProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
 /** An optional 0x + 64 hex node, lowercased. */

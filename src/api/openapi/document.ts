@@ -76,6 +76,19 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
           responses: { 200: json("The status"), 503: json("No indexing status exists yet") },
         },
       },
+      "/api/indexing-status/events": {
+        get: {
+          summary: "Events indexed since the indexer started, and when that was read: two readings give events per second",
+          responses: {
+            200: json("The counter", {
+              type: "object",
+              properties: { completedEvents: { type: "integer", minimum: 0 }, measuredAt: { type: "integer", description: "Unix milliseconds" } },
+              required: ["completedEvents", "measuredAt"],
+            }),
+            503: json("The indexer's counter cannot be read (an API replica whose INDEXER_URL does not answer)"),
+          },
+        },
+      },
       "/amirealtime": {
         get: {
           summary: "Whether every chain is within maxWorstCaseDistance seconds of real time",

@@ -1,6 +1,6 @@
-import { ens_normalize } from "@adraffy/ens-normalize";
 import type { Address } from "viem";
 import { z } from "zod";
+import { nameInputProblem } from "../../lib/name-input";
 
 /*
  * Input of the resolution routes, checked at the edge. Lists are comma-separated (`addresses=60,0` `texts=avatar,url`)
@@ -11,22 +11,6 @@ export const MAX_COIN_TYPES = 20;
 export const MAX_TEXT_KEYS = 20;
 export const MAX_TEXT_KEY_LENGTH = 256;
 export const MAX_CHAIN_IDS = 20;
-
-/** Why a name is not ENSIP-15 normalized, or undefined when it is (the empty name is the root, not normalized). */
-export function normalizationProblem(name: string): string | undefined {
-  if (name === "") return "name must not be empty";
-  let normalized: string;
-  try {
-    normalized = ens_normalize(name);
-  } catch (error) {
-    return `name is not a valid ENS name: ${(error as Error).message}`;
-  }
-  return normalized === name ? undefined : `name must be ENSIP-15 normalized; its normalized form is "${normalized}"`;
-}
-
-export function isNormalizedName(name: string): boolean {
-  return normalizationProblem(name) === undefined;
-}
 
 /** `a,b` and repeated `?x=a&x=b` alike; empty items are dropped. */
 const list = z
@@ -72,8 +56,9 @@ const flag = (name: string, fallback: boolean) =>
       return z.NEVER;
     });
 
+/** A name to resolve: normalized, or with encoded `[labelhash]` labels as /subgraph shows them (lib/name-input.ts). */
 export const nameParam = z.string().superRefine((name, ctx) => {
-  const problem = normalizationProblem(name);
+  const problem = nameInputProblem(name);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 

@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
 import { reverseLabel } from "../../plugins/protocol-acceleration/lib/reverse";
 import type { Namespace } from "../../namespaces/types";
-import { isNormalizedName } from "./query";
+import { isNormalizedName } from "../../lib/name-input";
 import { type RegistrySource, ancestorsOf, routeName } from "./routing";
 
 /*

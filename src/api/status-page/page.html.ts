@@ -110,12 +110,10 @@ async function refreshStatus() {
 }
 
 async function refreshRate() {
-  const res = await fetch("/metrics", { cache: "no-store" });
+  // A few dozen bytes (src/api/indexing-status/completed-events.ts), not the whole /metrics.
+  const res = await fetch("/api/indexing-status/events", { cache: "no-store" });
   if (!res.ok) return;
-  const text = await res.text();
-  let total = 0;
-  for (const m of text.matchAll(/^ponder_indexing_completed_events\\{[^}]*\\}\\s+(\\S+)/gm)) total += Number(m[1]);
-  const now = Date.now();
+  const { completedEvents: total, measuredAt: now } = await res.json();
   if (previousEvents) $("rate").textContent = Math.max(0, Math.round((total - previousEvents.total) / ((now - previousEvents.at) / 1000))).toLocaleString();
   previousEvents = { total, at: now };
 }

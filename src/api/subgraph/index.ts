@@ -532,7 +532,9 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
 
   const get = async (c: Context) => {
     const query = c.req.query("query");
-    if (query === undefined && (c.req.header("accept") ?? "").includes("text/html")) {
+    // A HEAD without a query (`curl -I`, link checkers, uptime probes) asks whether the endpoint is there: it gets the
+    // playground's headers, as a browser's GET would, not the 400 of a GET that forgot its query.
+    if (query === undefined && (c.req.method === "HEAD" || (c.req.header("accept") ?? "").includes("text/html"))) {
       return c.html(PLAYGROUND_HTML, 200, { "access-control-allow-origin": "*" });
     }
     const request = { query, variables: c.req.query("variables"), operationName: c.req.query("operationName") };

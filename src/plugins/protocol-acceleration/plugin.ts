@@ -15,8 +15,17 @@ export const protocolAccelerationPlugin = definePlugin({
       { name: `${datasource}/Resolver`, datasource, contract: "Resolver", abi: ResolverAbi, optional: datasource !== "ensroot" },
     ]),
     { name: "ensroot/RegistryOld", datasource: "ensroot", contract: "RegistryOld", abi: RegistryAbi, optional: true },
-    { name: "threednsOptimism/Resolver", datasource: "threednsOptimism", contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
-    { name: "threednsBase/Resolver", datasource: "threednsBase", contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
+    // A 3DNS resolver on a chain whose resolvers are matched at any address (Base, with Basenames) is left to that match.
+    ...(["threednsOptimism", "threednsBase"] as const).map(
+      (datasource): PluginContract => ({
+        name: `${datasource}/Resolver`,
+        datasource,
+        contract: "ThreeDNSResolver",
+        abi: ResolverAbi,
+        optional: true,
+        coveredBy: REGISTRY_DATASOURCES.map((ds) => `${ds}/Resolver`),
+      }),
+    ),
     // 3DNS names have no registry: the token's registrations are their node→resolver links.
     { name: "threednsOptimism/Token", datasource: "threednsOptimism", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
     { name: "threednsBase/Token", datasource: "threednsBase", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },

@@ -11,10 +11,18 @@ export const NODE_MAX_HEADER_BYTES = 16 * 1024;
 
 const UNKNOWN_PARAMS = ["foo", "x", "callback", "format", "debug", "__proto__", "constructor", "toString", "a[b]"];
 
-/** Whether a decoded name is ENSIP-15 normalized, by the normalization library itself (not our code). */
+/**
+ * Whether the routes must accept a decoded name, by the normalization library itself (not our code): ENSIP-15
+ * normalized, where a label may be an encoded labelhash `[64 lowercase hex]` (docs/api.md, "Names as input"). ENSIP-15
+ * checks each label on its own, so an encoded label is checked as a plain one in its place.
+ */
 function isNormalized(name: string): boolean {
+  const plain = name
+    .split(".")
+    .map((label) => (/^\[[0-9a-f]{64}\]$/.test(label) ? "a" : label))
+    .join(".");
   try {
-    return name !== "" && ens_normalize(name) === name;
+    return name !== "" && ens_normalize(plain) === plain;
   } catch {
     return false;
   }

@@ -1,19 +1,11 @@
-import { getConfig } from "../../../config";
-import type { DatasourceName } from "../../../namespaces/types";
 import * as resolver from "../lib/resolver";
 import { isIndexed, on } from "../../registrars/lib/register";
 
-const ANY_ADDRESS = ["ensroot", "basenames", "lineanames"] as const;
-const THREEDNS = ["threednsOptimism", "threednsBase"] as const;
-const chainOf = (ds: DatasourceName) => getConfig().namespace.datasources[ds]?.chain.id;
-
-// Resolvers at any address on each registry's chain, and the 3DNS resolvers. A 3DNS resolver on a chain whose
-// resolvers are already matched at any address (Base) would see every event twice: it is left to that match.
-const anyAddressChains = new Set(ANY_ADDRESS.filter((ds) => isIndexed(`protocol-acceleration/${ds}/Resolver`)).map(chainOf));
-const contracts = [
-  ...ANY_ADDRESS.map((ds) => `protocol-acceleration/${ds}/Resolver`),
-  ...THREEDNS.filter((ds) => !anyAddressChains.has(chainOf(ds))).map((ds) => `protocol-acceleration/${ds}/Resolver`),
-].filter(isIndexed);
+// Resolvers at any address on each registry's chain, and the 3DNS resolvers on other chains (one on a chain whose
+// resolvers are matched at any address is left out of the composed config: see plugin.ts).
+const contracts = ["ensroot", "basenames", "lineanames", "threednsOptimism", "threednsBase"]
+  .map((ds) => `protocol-acceleration/${ds}/Resolver`)
+  .filter(isIndexed);
 
 for (const C of contracts) {
   on(`${C}:AddrChanged`, resolver.addrChanged);
