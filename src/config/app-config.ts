@@ -27,6 +27,8 @@ export interface AppConfig {
   subgraphQueryCacheBytes: number;
   /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
   noopHandlers: boolean;
+  /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */
+  tokenscopeSales: boolean;
   /** NAMEINDEX_PGLITE_ANALYZE: keep the PGlite index's tables analyzed once the backfill is done (default true). */
   pgliteAnalyze: boolean;
   port: number;
@@ -111,6 +113,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     isSubgraphCompatible,
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
+    tokenscopeSales: e.TOKENSCOPE_SALES,
     pgliteAnalyze: e.NAMEINDEX_PGLITE_ANALYZE,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,

@@ -73,6 +73,7 @@ export const envSchema = z.object({
     .min(1_000, "must be at least 1000 (ms)")
     .default(DEFAULT_RETRY.totalMs),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
+  TOKENSCOPE_SALES: booleanFlag.default("true"),
   // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor), and PGlite left unanalyzed.
   NAMEINDEX_NOOP_HANDLERS: booleanFlag.default("false"),
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.default("true"),

@@ -24,6 +24,7 @@ export function composeContracts(config: AppConfig): Record<string, ComposedCont
       const ds = config.namespace.datasources[c.datasource];
       const ref = ds?.contracts[c.contract];
       if (!ds || !ref) continue;
+      if (c.enabledBy && !c.enabledBy(config)) continue;
       const endBlock = config.endBlocks.get(ds.chain.id);
       contracts[`${pluginName}/${c.name}`] = {
         abi: c.abi,

@@ -1,4 +1,5 @@
 import type { Abi } from "viem";
+import type { AppConfig } from "../config";
 import type { DatasourceName } from "../namespaces/types";
 import type { PluginName } from "./names";
 
@@ -16,6 +17,8 @@ export interface PluginContract {
    * handlers, Ponder warns at every start).
    */
   coveredBy?: string[];
+  /** A contract an operator may turn off (e.g. Seaport, whose every fill is fetched): indexed only when this is true. */
+  enabledBy?: (config: AppConfig) => boolean;
 }
 
 export interface PluginDefinition {

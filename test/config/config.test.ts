@@ -258,6 +258,17 @@ describe("plugin composition", () => {
     expect(mainnet["protocol-acceleration/threednsBase/Resolver"]).toBeUndefined();
   });
 
+  it("indexes Seaport for tokenscope's sales unless TOKENSCOPE_SALES=false, keeping the name tokens", () => {
+    const withSales = composeContracts(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "tokenscope", RPC_URL_1: "https://e.example", RPC_URL_8453: "https://b.example", RPC_URL_59144: "https://l.example", RPC_URL_10: "https://o.example" }));
+    expect(withSales["tokenscope/ensroot/Seaport"]).toMatchObject({ address: "0x00000000000000adc04c56bf30ac9d3c0aaf14dc", startBlock: 17129405 });
+    const withoutSales = composeContracts(
+      buildConfig({ NAMESPACE: "mainnet", PLUGINS: "tokenscope", TOKENSCOPE_SALES: "false", RPC_URL_1: "https://e.example", RPC_URL_8453: "https://b.example", RPC_URL_59144: "https://l.example", RPC_URL_10: "https://o.example" }),
+    );
+    expect(withoutSales["tokenscope/ensroot/Seaport"]).toBeUndefined();
+    expect(withoutSales["tokenscope/ensroot/BaseRegistrar"]).toBeDefined();
+    expect(() => buildConfig({ TOKENSCOPE_SALES: "no" })).toThrow(/TOKENSCOPE_SALES: must be true or false/);
+  });
+
   it("applies END_BLOCK_<chainId> to that chain's contracts only", () => {
     const manifest = writeManifest(fullDevnet);
     const contracts = composeContracts(

@@ -16,6 +16,13 @@ export const tokenscopePlugin = definePlugin({
     { name: "lineanames/NameWrapper", datasource: "lineanames", contract: "NameWrapper", abi: NameWrapperAbi, optional: true },
     { name: "threednsOptimism/Token", datasource: "threednsOptimism", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
     { name: "threednsBase/Token", datasource: "threednsBase", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
-    { name: "ensroot/Seaport", datasource: "ensroot", contract: "Seaport", abi: SeaportAbi, optional: true },
+    {
+      name: "ensroot/Seaport",
+      datasource: "ensroot",
+      contract: "Seaport",
+      abi: SeaportAbi,
+      optional: true,
+      enabledBy: (config) => config.tokenscopeSales,
+    },
   ],
 });
