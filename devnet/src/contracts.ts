@@ -86,4 +86,7 @@ export const MANIFEST_CONTRACT_SOURCES: Record<string, Record<string, string[]>>
     ThreeDNSResolver: ["ModernResolver"],
   },
   reverseOptimism: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
+  // The reverse-only chains of LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S and the rehearsal.
+  reverseArbitrum: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
+  reverseScroll: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
 };

@@ -12,6 +12,7 @@ import { allocate, type NameFacts } from "./model";
 import { LabelSource, Random, oddLabels } from "./random";
 import { playRoot } from "./root";
 import { setCrossChainPrimary } from "./primary";
+import { playReverseOnlyChain } from "./reverse-l2";
 import { playThreeDNS } from "./threedns";
 
 export interface ScenarioChains {
@@ -20,6 +21,9 @@ export interface ScenarioChains {
   linea: Chain;
   /** The rehearsal's fourth chain: 3DNS and an L2 reverse registrar, as on OP Mainnet. */
   optimism?: Chain;
+  /** Reverse-only chains (L2 reverse registrar only), as Arbitrum and Scroll. */
+  arbitrum?: Chain;
+  scroll?: Chain;
 }
 
 /**
@@ -92,6 +96,11 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     return { d, threedns };
   };
   const [root, base, linea, optimism] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain(), playOptimismChain()]);
+  // After the root chain: their accounts name themselves with the .eth names they hold there.
+  const rootNames = [...rootCtx.book.byNode.values()];
+  const [arbitrum, scroll] = await Promise.all(
+    [chains.arbitrum, chains.scroll].map((c) => c && playReverseOnlyChain(c, rootNames, rootCtx.crossChainAccount)),
+  );
 
   const contexts = optimismCtx ? [rootCtx, baseCtx, lineaCtx, optimismCtx] : [rootCtx, baseCtx, lineaCtx];
   const names: NameFacts[] = contexts.flatMap((c) => [...c.book.byNode.values()]);
@@ -106,7 +115,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
   for (const c of contexts) for (const l of c.labels.unhealable) unhealable.add(l);
 
   return {
-    deployments: { root: root.d, base: base.d, linea: linea.d, optimism: optimism?.d },
+    deployments: { root: root.d, base: base.d, linea: linea.d, optimism: optimism?.d, arbitrum, scroll },
     scenario: {
       scenarioVersion: 1,
       namesRequested: totalNames,
@@ -119,6 +128,8 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
         root: root.primaries,
         base: base.primaries,
         linea: linea.primaries,
+        ...(arbitrum ? { arbitrum: arbitrum.primaries } : {}),
+        ...(scroll ? { scroll: scroll.primaries } : {}),
       },
       /** One account with a primary name on every chain (default reverse registrar on the root chain). */
       crossChainPrimary: {
@@ -127,6 +138,8 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
           [String(chains.root.chainId)]: root.crossChain,
           [String(chains.base.chainId)]: base.crossChain,
           [String(chains.linea.chainId)]: linea.crossChain,
+          ...(chains.arbitrum && arbitrum ? { [String(chains.arbitrum.chainId)]: arbitrum.crossChain } : {}),
+          ...(chains.scroll && scroll ? { [String(chains.scroll.chainId)]: scroll.crossChain } : {}),
         },
       },
       accounts: chains.root.accounts.map((a) => a.toLowerCase() as Address),

@@ -18,7 +18,7 @@ import {
 import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
 import { dnsEncode } from "../../lib/dns-wire";
 import { DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
-import type { Namespace } from "../../namespaces/types";
+import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
 import type { RecordsAnswer, RecordsRequest, ResolutionBackend } from "./resolve";
 import type { RegistrySource } from "./routing";
@@ -146,7 +146,7 @@ export class OnchainBackend implements ResolutionBackend {
     const registrar =
       coinType === DEFAULT_EVM_COIN_TYPE
         ? ds.ensroot && { chainId: ds.ensroot.chain.id, address: ds.ensroot.contracts.DefaultReverseRegistrar?.address }
-        : [ds.reverseBase, ds.reverseLinea, ds.reverseOptimism]
+        : L2_REVERSE_DATASOURCES.map((name) => ds[name])
             .filter((r) => r !== undefined && coinTypeForChain(r.chain.id, rootChainId) === coinType)
             .map((r) => ({ chainId: r!.chain.id, address: r!.contracts.L2ReverseRegistrar?.address }))[0];
     if (!registrar?.address || !this.rpcUrls.has(registrar.chainId)) return null;
