@@ -11,6 +11,7 @@ export type OwnContractName =
   | "ModernResolver"
   | "NameWrapper"
   | "StandaloneReverseRegistrar"
+  | "ThreeDNSResolver"
   | "ThreeDNSToken"
   | "UniversalRegistrarRenewalWithReferrer"
   | "UnwrappedEthRegistrarController"
@@ -76,14 +77,14 @@ export const MANIFEST_CONTRACT_SOURCES: Record<string, Record<string, string[]>>
   },
   threednsBase: {
     ThreeDNSToken: ["ThreeDNSToken"],
-    ThreeDNSResolver: ["ModernResolver"],
+    ThreeDNSResolver: ["ThreeDNSResolver"],
   },
   reverseBase: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
   reverseLinea: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
   // The rehearsal's Optimism chain only.
   threednsOptimism: {
     ThreeDNSToken: ["ThreeDNSToken"],
-    ThreeDNSResolver: ["ModernResolver"],
+    ThreeDNSResolver: ["ThreeDNSResolver"],
   },
   reverseOptimism: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
   // The reverse-only chains of LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S and the rehearsal.

@@ -99,8 +99,10 @@ async function syncClocksAndWaitRealtime(): Promise<void> {
   );
 }
 
+/** Sends as `from` (impersonated and funded: a name's registry owner may be a contract, the NameWrapper). */
 async function sendAs(chainId: number, from: Address, to: Address, data: Hex): Promise<void> {
   await rpc(rpcUrl(chainId), "anvil_impersonateAccount", [from]);
+  await rpc(rpcUrl(chainId), "anvil_setBalance", [from, "0x56bc75e2d63100000"]);
   const hash = await rpc<Hex>(rpcUrl(chainId), "eth_sendTransaction", [{ from, to, data, gas: "0x100000" }]);
   await rpc(rpcUrl(chainId), "evm_mine", []).catch(() => undefined);
   const receipt = await clients.get(chainId)!.waitForTransactionReceipt({ hash, timeout: 60_000 });

@@ -12,6 +12,7 @@ import { allocate, type NameFacts } from "./model";
 import { LabelSource, Random, oddLabels } from "./random";
 import { playRoot } from "./root";
 import { setCrossChainPrimary } from "./primary";
+import { playDnsRecords } from "./dns-records";
 import { playReverseOnlyChain } from "./reverse-l2";
 import { playThreeDNS } from "./threedns";
 
@@ -45,6 +46,8 @@ const WEIGHTS = {
   lineaPoh: { weight: 3, min: 1 },
 };
 
+const threednsNamesOf = (ctx: ScenarioContext) => [...ctx.book.byNode.values()].filter((f) => f.via === "3dns");
+
 /** Structural labels every name ends in (or passes through); they are part of `labels` too. */
 const STRUCTURAL = ["eth", "reverse", "addr"];
 
@@ -77,6 +80,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const d = await deployBase(chains.base, premints);
     const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
     const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
+    await playDnsRecords(baseCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(baseCtx), d.contracts.Resolver.address);
     const crossChain = await setCrossChainPrimary(baseCtx, d.contracts.L2ReverseRegistrar.address, `.${managedNameOf(chains.base, "base").name}`);
     if (crossChain) basenames.primaries[baseCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, primaries: basenames.primaries, threedns, crossChain };
@@ -93,6 +97,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     if (!optimismCtx) return undefined;
     const d = await deployOptimism(optimismCtx.chain);
     const threedns = await playThreeDNS(optimismCtx, d, threednsOptimismNames);
+    await playDnsRecords(optimismCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(optimismCtx));
     return { d, threedns };
   };
   const [root, base, linea, optimism] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain(), playOptimismChain()]);

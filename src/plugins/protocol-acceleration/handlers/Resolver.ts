@@ -6,6 +6,7 @@ import { isIndexed, on } from "../../registrars/lib/register";
 const ANY_ADDRESS = ["ensroot", "basenames", "lineanames"] as const;
 const THREEDNS = ["threednsOptimism", "threednsBase"] as const;
 const chainOf = (ds: DatasourceName) => getConfig().namespace.datasources[ds]?.chain.id;
+const datasourceOf = (contract: string) => contract.split("/")[1] as DatasourceName;
 
 // Resolvers at any address on each registry's chain, and the 3DNS resolvers. A 3DNS resolver on a chain whose
 // resolvers are already matched at any address (Base) would see every event twice: it is left to that match.
@@ -14,6 +15,14 @@ const contracts = [
   ...ANY_ADDRESS.map((ds) => `protocol-acceleration/${ds}/Resolver`),
   ...THREEDNS.filter((ds) => !anyAddressChains.has(chainOf(ds))).map((ds) => `protocol-acceleration/${ds}/Resolver`),
 ].filter(isIndexed);
+
+// Only 3DNS resolvers answer text() from DNS TXT records; ens-contracts' DNSResolver keeps them apart (its
+// TTL-less DNSRecordChanged is not indexed: it changes nothing the API answers).
+const threednsResolvers = new Set(
+  THREEDNS.map((ds) => getConfig().namespace.datasources[ds]?.contracts.ThreeDNSResolver?.address?.toLowerCase()).filter((a): a is string => !!a),
+);
+const dnsRecordChanged = resolver.dnsRecordChanged(threednsResolvers);
+const dnsChains = new Set<number | undefined>(THREEDNS.map(chainOf).filter((id) => id !== undefined));
 
 for (const C of contracts) {
   on(`${C}:AddrChanged`, resolver.addrChanged);
@@ -26,4 +35,8 @@ for (const C of contracts) {
   on(`${C}:ContenthashChanged`, resolver.contenthashChanged);
   on(`${C}:InterfaceChanged`, resolver.interfaceChanged);
   on(`${C}:VersionChanged`, resolver.versionChanged);
+  if (threednsResolvers.size > 0 && dnsChains.has(chainOf(datasourceOf(C)))) {
+    on(`${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, dnsRecordChanged);
+    on(`${C}:DNSRecordDeleted`, dnsRecordChanged);
+  }
 }
