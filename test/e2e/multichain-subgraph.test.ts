@@ -169,7 +169,7 @@ async function chainFacts(f: NameFacts, pub: PublicClient) {
   const read = async <T>(address: Address, abi: Abi, functionName: string, args: unknown[]): Promise<T> =>
     (await pub.readContract({ address, abi, functionName, args })) as T;
   const lower = (a: string) => (BigInt(a) === 0n ? null : a.toLowerCase());
-  const is3dns = f.via === "3dns";
+  const is3dns = f.via.startsWith("3dns");
   const ds = f.chainId === LINEA ? "lineanames" : "basenames";
   const registry = is3dns ? { address: at("threednsBase", "ThreeDNSToken"), abi: abis.ThreeDNSToken! } : { address: at(ds, "Registry"), abi: abis.ENSRegistry! };
   const owner = (await read<Address>(registry.address, registry.abi, "owner", [f.node])).toLowerCase();
@@ -185,7 +185,7 @@ async function chainFacts(f: NameFacts, pub: PublicClient) {
     registrant = (await read<Address>(registrar.address, registrar.abi, "ownerOf", [id])).toLowerCase();
     const expires = await read<bigint>(registrar.address, registrar.abi, "nameExpires", [id]);
     expiryDate = String(expires + (await read<bigint>(registrar.address, registrar.abi, "GRACE_PERIOD", [])));
-  } else if (is3dns && owner !== ZERO) {
+  } else if (f.via === "3dns" && owner !== ZERO) {
     expiryDate = String(await read<bigint>(registry.address, registry.abi, "expiry", [f.node]));
   }
 

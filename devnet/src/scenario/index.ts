@@ -15,6 +15,7 @@ import { setCrossChainPrimary } from "./primary";
 import { playDnsRecords } from "./dns-records";
 import { playReverseOnlyChain } from "./reverse-l2";
 import { playThreeDNS } from "./threedns";
+import { playThreeDNSSubnames } from "./threedns-subnames";
 
 export interface ScenarioChains {
   root: Chain;
@@ -80,6 +81,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const d = await deployBase(chains.base, premints);
     const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
     const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
+    await playThreeDNSSubnames(baseCtx, d.contracts.ThreeDNSToken.address, d.contracts.ThreeDNSResolver.address, threednsNamesOf(baseCtx));
     await playDnsRecords(baseCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(baseCtx), d.contracts.Resolver.address);
     const crossChain = await setCrossChainPrimary(baseCtx, d.contracts.L2ReverseRegistrar.address, `.${managedNameOf(chains.base, "base").name}`);
     if (crossChain) basenames.primaries[baseCtx.crossChainAccount.toLowerCase()] = crossChain;
@@ -97,6 +99,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     if (!optimismCtx) return undefined;
     const d = await deployOptimism(optimismCtx.chain);
     const threedns = await playThreeDNS(optimismCtx, d, threednsOptimismNames);
+    await playThreeDNSSubnames(optimismCtx, d.contracts.ThreeDNSToken.address, d.contracts.ThreeDNSResolver.address, threednsNamesOf(optimismCtx));
     await playDnsRecords(optimismCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(optimismCtx));
     return { d, threedns };
   };
