@@ -14,6 +14,7 @@ export type OwnContractName =
   | "ThreeDNSResolver"
   | "ThreeDNSToken"
   | "UniversalRegistrarRenewalWithReferrer"
+  | "UniversalResolver"
   | "UnwrappedEthRegistrarController"
   | "WrappedEthRegistrarController";
 
@@ -57,6 +58,7 @@ export const MANIFEST_CONTRACT_SOURCES: Record<string, Record<string, string[]>>
     UnwrappedEthRegistrarController: ["UnwrappedEthRegistrarController"],
     RenewalWithReferrer: ["UniversalRegistrarRenewalWithReferrer"],
     NameWrapper: ["NameWrapper"],
+    UniversalResolver: ["UniversalResolver"],
     ReverseRegistrar: ["ReverseRegistrar"],
     DefaultReverseRegistrar: ["StandaloneReverseRegistrar"],
   },

@@ -132,6 +132,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           UnwrappedEthRegistrarController: ref(rc.UnwrappedEthRegistrarController),
           RenewalWithReferrer: ref(rc.RenewalWithReferrer),
           NameWrapper: ref(rc.NameWrapper),
+          UniversalResolver: ref(rc.UniversalResolver),
           ReverseRegistrar: ref(rc.ReverseRegistrar),
           DefaultReverseRegistrar: ref(rc.DefaultReverseRegistrar),
         },

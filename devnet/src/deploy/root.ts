@@ -24,7 +24,8 @@ export type RootContract =
   | "UnwrappedEthRegistrarController"
   | "RenewalWithReferrer"
   | "DefaultReverseRegistrar"
-  | "ModernResolver";
+  | "ModernResolver"
+  | "UniversalResolver";
 
 // StablePriceOracle rents in attoUSD per second by label length (index = length − 1): 640 / 160 / 5 USD a year.
 const YEAR = 31_556_952n;
@@ -102,6 +103,8 @@ export async function deployRoot(chain: Chain): Promise<ChainDeployment<RootCont
   c.RenewalWithReferrer = await chain.deploy("RenewalWithReferrer", own.UniversalRegistrarRenewalWithReferrer, [
     c.WrappedEthRegistrarController.address,
   ]);
+  // Last, so every earlier contract keeps its address.
+  c.UniversalResolver = await chain.deploy("UniversalResolver", own.UniversalResolver, [c.Registry.address]);
   return { chain, contracts: c, firstBlock };
 }
 
