@@ -224,7 +224,7 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
     );
     const byId = new Map(domains.map((d) => [d.id, d]));
     const clients = new Map([BASE, LINEA].map((id) => [id, createPublicClient({ transport: http(env.devnet.manifest.chains[String(id)]!.rpcUrl) }) as PublicClient]));
-    const seen = { names: 0, resolvers: 0, records: 0, registrants: 0, wrapped: 0, pccExpiries: 0, threednsResolvers: 0 };
+    const seen = { names: 0, resolvers: 0, records: 0, registrants: 0, wrapped: 0, pccExpiries: 0, threednsResolvers: 0, threednsSubnames: 0 };
     for (const f of l2) {
       const d = byId.get(f.node.toLowerCase());
       const what = `${f.name} (${f.via}, chain ${f.chainId})`;
@@ -257,6 +257,7 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
       seen.names++;
       if (chain.resolver) seen.resolvers++;
       if (chain.resolver && f.via === "3dns") seen.threednsResolvers++;
+      if (chain.resolver && f.via === "3dns-subname") seen.threednsSubnames++;
       if (chain.registrant) seen.registrants++;
       if (chain.wrappedOwner) seen.wrapped++;
       if (chain.wrappedDomain && f.labels.length > 3 && chain.expiryDate) seen.pccExpiries++;
@@ -269,5 +270,7 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
     expect(seen.wrapped).toBeGreaterThan(3);
     expect(seen.pccExpiries).toBeGreaterThanOrEqual(1);
     expect(seen.threednsResolvers).toBeGreaterThan(1);
+    // Registry-style 3DNS subnames (the token's NewOwner), one of them two levels below its registration.
+    expect(seen.threednsSubnames).toBeGreaterThanOrEqual(3);
   }, 120_000);
 });
