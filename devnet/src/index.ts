@@ -7,7 +7,7 @@ import { loadDevnetContracts } from "./contracts";
 import { type ManifestDatasource, countEvents, writeManifest } from "./manifest";
 import { runDir } from "./paths";
 import { runScenario } from "./scenario/index";
-import { type DevnetShape, LOCAL_DEVNET_SHAPE, chainsOfShape } from "./shape";
+import { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, chainsOfShape } from "./shape";
 
 export { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "./shape";
 
@@ -79,7 +79,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
       c.placements = shapes[i]!.placements ?? {};
       c.managedLabel = shapes[i]!.managedLabel;
     });
-    const chainOf = (s: DevnetShape[keyof DevnetShape]) => (s && typeof s === "object" ? chains[shapes.indexOf(s)] : undefined);
+    const chainOf = (s: ChainShape | undefined) => (s ? chains[shapes.indexOf(s)] : undefined);
     const [root, base, linea] = chains as [Chain, Chain, Chain];
     const [optimism, arbitrum, scroll] = [chainOf(shape.optimism), chainOf(shape.arbitrum), chainOf(shape.scroll)];
     let txs = 0;
