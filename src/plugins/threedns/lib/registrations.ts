@@ -41,7 +41,10 @@ export function makeThreeDNSHandlers({ resolver }: { resolver: Address | undefin
       if (!resolver || parent === ROOT_NODE) return;
       const node = makeSubnode(parent, label);
       const link = owner.toLowerCase() === ZERO_ADDRESS ? { resolverId: null, resolvedAddressId: null } : await linkResolver(context, node, resolver);
-      await context.db.update(schema.domain, { id: domainId(node) }).set(link);
+      const before = (await context.db.find(schema.domain, { id: domainId(node) })) ?? null;
+      const after = await context.db.update(schema.domain, { id: domainId(node) }).set(link);
+      // A deleted subname without its resolver link is empty: it no longer counts under its parent.
+      await settleSubdomainCounts(handlerSettings(), context, before, after);
     },
     transfer: registry.transfer,
     registrationCreated: (context: IndexingContext, event: IndexedEvent<RegistrationCreatedArgs>) =>
