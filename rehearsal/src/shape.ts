@@ -38,8 +38,12 @@ const MANAGED_LABELS: Record<ReferenceNamespaceName, { base: string; linea: stri
   sepolia: { base: "basetest", linea: "linea-sepolia" },
 };
 
-/** Ponder's finality on Ethereum and its testnets is 65 blocks; bury the scenario deeper than that. */
-const PADDING_BLOCKS = 80;
+/**
+ * Ponder's finality is 65 blocks on Ethereum and its testnets and 240 on Arbitrum One; bury the scenario deeper than
+ * that on every chain (a devnet-mode run reads the chains without the history below genesis, so its finalized block
+ * must be past genesis).
+ */
+const PADDING_BLOCKS = 260;
 
 /**
  * The devnet shape of a public network: each chain under its real id, its genesis past every start block the
