@@ -13,6 +13,12 @@ export const ResolverAbi = parseAbi([
   "event InterfaceChanged(bytes32 indexed node, bytes4 indexed interfaceID, address implementer)",
   "event AuthorisationChanged(bytes32 indexed node, address indexed owner, address indexed target, bool isAuthorised)",
   "event VersionChanged(bytes32 indexed node, uint64 newVersion)",
+  // ens-contracts' DNSResolver, and 3DNS's resolver (its DNSRecordChanged carries a TTL, and it has zones).
+  "event DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, bytes record)",
+  "event DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)",
+  "event DNSRecordDeleted(bytes32 indexed node, bytes name, uint16 resource)",
+  "event DNSZonehashChanged(bytes32 indexed node, bytes lastzonehash, bytes zonehash)",
+  "event ZoneCreated(bytes32 indexed node, uint64 indexed version)",
   "function addr(bytes32 node) view returns (address)",
   "function addr(bytes32 node, uint256 coinType) view returns (bytes)",
   "function text(bytes32 node, string key) view returns (string)",

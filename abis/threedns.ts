@@ -1,7 +1,9 @@
 import { parseAbi } from "viem";
 
-/** 3DNS registrations (Optimism and Base). `fqdn` is DNS wire format. */
+/** 3DNS registrations (Optimism and Base). `fqdn` is DNS wire format. The token also emits registry events. */
 export const ThreeDNSTokenAbi = parseAbi([
+  "event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)",
+  "event Transfer(bytes32 indexed node, address owner)",
   "event RegistrationCreated(bytes32 indexed node, bytes32 indexed tld, bytes fqdn, address registrant, uint32 controlBitmap, uint64 expiry)",
   "event RegistrationExtended(bytes32 indexed node, uint64 indexed duration, uint64 indexed newExpiry)",
   "event RegistrationTransferred(bytes32 indexed node, address indexed newOwner, address indexed operator)",

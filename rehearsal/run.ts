@@ -16,6 +16,7 @@ import { PLUGINS } from "../src/plugins";
 import { PLUGIN_NAMES } from "../src/plugins/names";
 import { diffDumps } from "../test/reliability/support/canonical-dump";
 import { createDatabase, dropDatabase } from "../test/support/indexer-harness";
+import { chainsOfShape } from "../devnet/src/shape";
 import { type RehearsalChains, startRehearsalChains } from "./src/chains";
 import { hostedRpcOptionsFromEnv } from "./src/hosted-rpc-env";
 import { type HostedRpc, startHostedRpc } from "./src/hosted-rpc";
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     const proxies = new Map<number, HostedRpc>();
     try {
       for (const [chainId, node] of chains.nodes) proxies.set(chainId, await startHostedRpc({ ...hosted, upstream: node.url }));
-      console.log(`${network}: chains ${[...chains.nodes.keys()].join(", ")} ready in ${fmt((Date.now() - t0) / 1000)} s (genesis ${[chains.shape.root, chains.shape.base, chains.shape.linea, chains.shape.optimism].filter(Boolean).map((c) => `${c!.chainId}@${c!.genesisNumber}`).join(", ")})`);
+      console.log(`${network}: chains ${[...chains.nodes.keys()].join(", ")} ready in ${fmt((Date.now() - t0) / 1000)} s (genesis ${chainsOfShape(chains.shape).map((c) => `${c.chainId}@${c.genesisNumber}`).join(", ")})`);
       for (const database of settings.REHEARSAL_DATABASES) results.push(await rehearse(chains, database, proxies));
     } finally {
       for (const p of proxies.values()) await p.close();

@@ -11,7 +11,8 @@ interface IWrapperOwner {
 /// VersionChanged), record reads for every event, and multicall. It authorises the node's registry owner, the
 /// NameWrapper token owner when the wrapper holds the node, registry operators, and contracts the admin trusts
 /// (controllers that set records on registration). Deployed as the L2 resolvers, as a newer resolver on the root chain
-/// and, pointed at the 3DNS token instead of a registry, as the 3DNS resolver.
+/// and, pointed at the 3DNS token instead of a registry, as the base of the 3DNS resolver. DNS records are
+/// ens-contracts' DNSResolver's, one record at a time: kept apart from text records, which `text()` never reads them as.
 contract ModernResolver {
     event AddrChanged(bytes32 indexed node, address a);
     event AddressChanged(bytes32 indexed node, uint256 coinType, bytes newAddress);
@@ -22,6 +23,8 @@ contract ModernResolver {
     event ContenthashChanged(bytes32 indexed node, bytes hash);
     event InterfaceChanged(bytes32 indexed node, bytes4 indexed interfaceID, address implementer);
     event VersionChanged(bytes32 indexed node, uint64 newVersion);
+    event DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, bytes record);
+    event DNSRecordDeleted(bytes32 indexed node, bytes name, uint16 resource);
 
     uint256 private constant COIN_TYPE_ETH = 60;
 
@@ -32,7 +35,8 @@ contract ModernResolver {
 
     mapping(bytes32 => uint64) public recordVersions;
     mapping(uint64 => mapping(bytes32 => mapping(uint256 => bytes))) private _addresses;
-    mapping(uint64 => mapping(bytes32 => mapping(string => string))) private _texts;
+    mapping(uint64 => mapping(bytes32 => mapping(string => string))) internal _texts;
+    mapping(uint64 => mapping(bytes32 => mapping(bytes32 => mapping(uint16 => bytes)))) internal _dnsRecords;
     mapping(uint64 => mapping(bytes32 => bytes)) private _contenthashes;
     mapping(uint64 => mapping(bytes32 => string)) private _names;
     mapping(uint64 => mapping(bytes32 => bytes32[2])) private _pubkeys;
@@ -109,6 +113,17 @@ contract ModernResolver {
         emit InterfaceChanged(node, interfaceID, implementer);
     }
 
+    /// One DNS record (`name` in wire format, `record` its RRs in wire format), as ens-contracts' DNSResolver stores it.
+    function setDNSRecord(bytes32 node, bytes calldata name, uint16 resource, bytes calldata record) external virtual authorised(node) {
+        _dnsRecords[recordVersions[node]][node][keccak256(name)][resource] = record;
+        emit DNSRecordChanged(node, name, resource, record);
+    }
+
+    function deleteDNSRecord(bytes32 node, bytes calldata name, uint16 resource) external virtual authorised(node) {
+        delete _dnsRecords[recordVersions[node]][node][keccak256(name)][resource];
+        emit DNSRecordDeleted(node, name, resource);
+    }
+
     /// Several record writes in one transaction (each call is checked as if sent directly).
     function multicall(bytes[] calldata calls) external returns (bytes[] memory results) {
         results = new bytes[](calls.length);
@@ -136,6 +151,10 @@ contract ModernResolver {
 
     function text(bytes32 node, string calldata key) external view returns (string memory) {
         return _texts[recordVersions[node]][node][key];
+    }
+
+    function dnsRecord(bytes32 node, bytes32 name, uint16 resource) external view returns (bytes memory) {
+        return _dnsRecords[recordVersions[node]][node][name][resource];
     }
 
     function contenthash(bytes32 node) external view returns (bytes memory) {

@@ -4,8 +4,8 @@ pragma solidity ^0.8.26;
 import {IERC1155Receiver} from "./Interfaces.sol";
 
 /// 3DNS: DNS names (label.tld) as ERC-1155 tokens (id = namehash), minted by the operator. Like mainnet's token it
-/// also speaks registry: NewOwner under the TLD node (and once for the TLD itself) and `owner`/`resolver` reads,
-/// so its resolver can authorise token holders.
+/// also speaks registry: NewOwner under the TLD node (and once for the TLD itself), registry-style subnames deeper
+/// down (NewOwner, Transfer) and `owner`/`resolver` reads, so its resolver can authorise holders.
 contract ThreeDNSToken {
     event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner);
     event Transfer(bytes32 indexed node, address owner);
@@ -26,6 +26,12 @@ contract ThreeDNSToken {
 
     address public immutable operator;
     mapping(bytes32 => Registration) private _registrations;
+    /// Subnames below a registration: registry records only (no token), on the parent's resolver.
+    struct Subnode {
+        address owner;
+        address resolver;
+    }
+    mapping(bytes32 => Subnode) private _subnodes;
     mapping(bytes32 => bool) public tldCreated;
     mapping(address => mapping(address => bool)) public isApprovedForAll;
 
@@ -62,6 +68,25 @@ contract ThreeDNSToken {
     }
 
     // ---- holders ----
+
+    /// The holder of `node` (a registration or a subname) gives its subname `label` to `owner_`, on `node`'s
+    /// resolver; a zero owner deletes the subname (owner and resolver).
+    function setSubnodeOwner(bytes32 node, bytes32 label, address owner_) external returns (bytes32 sub) {
+        require(_controls(node, msg.sender), "not the owner");
+        sub = keccak256(abi.encodePacked(node, label));
+        require(_registrations[sub].owner == address(0), "a registration");
+        if (owner_ == address(0)) delete _subnodes[sub];
+        else _subnodes[sub] = Subnode(owner_, _resolver(node));
+        emit NewOwner(node, label, owner_);
+    }
+
+    /// A subname's registry owner changes (registrations move as tokens instead).
+    function setOwner(bytes32 node, address owner_) external {
+        require(_subnodes[node].owner != address(0) && _controls(node, msg.sender), "not the owner");
+        require(owner_ != address(0), "owner is zero");
+        _subnodes[node].owner = owner_;
+        emit Transfer(node, owner_);
+    }
 
     function burn(bytes32 node) external {
         Registration memory r = _registrations[node];
@@ -100,12 +125,11 @@ contract ThreeDNSToken {
     // ---- reads ----
 
     function owner(bytes32 node) external view returns (address) {
-        Registration storage r = _registrations[node];
-        return r.expiry >= block.timestamp ? r.owner : address(0);
+        return _owner(node);
     }
 
     function resolver(bytes32 node) external view returns (address) {
-        return _registrations[node].resolver;
+        return _resolver(node);
     }
 
     function expiry(bytes32 node) external view returns (uint64) {
@@ -127,6 +151,22 @@ contract ThreeDNSToken {
 
     function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
         return interfaceId == 0x01ffc9a7 || interfaceId == 0xd9b67a26;
+    }
+
+    function _owner(bytes32 node) private view returns (address) {
+        Registration storage r = _registrations[node];
+        if (r.owner != address(0)) return r.expiry >= block.timestamp ? r.owner : address(0);
+        return _subnodes[node].owner;
+    }
+
+    function _resolver(bytes32 node) private view returns (address) {
+        Registration storage r = _registrations[node];
+        return r.owner != address(0) ? r.resolver : _subnodes[node].resolver;
+    }
+
+    function _controls(bytes32 node, address account) private view returns (bool) {
+        address o = _owner(node);
+        return o != address(0) && (o == account || isApprovedForAll[o][account]);
     }
 
     /// Parses label.tld and announces the TLD the first time a name under it is registered.

@@ -13,8 +13,10 @@ export type OwnContractName =
   | "ModernResolver"
   | "NameWrapper"
   | "StandaloneReverseRegistrar"
+  | "ThreeDNSResolver"
   | "ThreeDNSToken"
   | "UniversalRegistrarRenewalWithReferrer"
+  | "UniversalResolver"
   | "UnwrappedEthRegistrarController"
   | "WrappedEthRegistrarController";
 
@@ -58,6 +60,7 @@ export const MANIFEST_CONTRACT_SOURCES: Record<string, Record<string, string[]>>
     UnwrappedEthRegistrarController: ["UnwrappedEthRegistrarController"],
     RenewalWithReferrer: ["UniversalRegistrarRenewalWithReferrer"],
     NameWrapper: ["NameWrapper"],
+    UniversalResolver: ["UniversalResolver"],
     ReverseRegistrar: ["ReverseRegistrar"],
     DefaultReverseRegistrar: ["StandaloneReverseRegistrar"],
     Seaport: ["DevnetSeaport"],
@@ -79,14 +82,17 @@ export const MANIFEST_CONTRACT_SOURCES: Record<string, Record<string, string[]>>
   },
   threednsBase: {
     ThreeDNSToken: ["ThreeDNSToken"],
-    ThreeDNSResolver: ["ModernResolver"],
+    ThreeDNSResolver: ["ThreeDNSResolver"],
   },
   reverseBase: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
   reverseLinea: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
   // The rehearsal's Optimism chain only.
   threednsOptimism: {
     ThreeDNSToken: ["ThreeDNSToken"],
-    ThreeDNSResolver: ["ModernResolver"],
+    ThreeDNSResolver: ["ThreeDNSResolver"],
   },
   reverseOptimism: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
+  // The reverse-only chains of LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S and the rehearsal.
+  reverseArbitrum: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
+  reverseScroll: { L2ReverseRegistrar: ["StandaloneReverseRegistrar"] },
 };

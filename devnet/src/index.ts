@@ -7,9 +7,9 @@ import { loadDevnetContracts } from "./contracts";
 import { type ManifestDatasource, countEvents, writeManifest } from "./manifest";
 import { runDir } from "./paths";
 import { runScenario } from "./scenario/index";
-import { type DevnetShape, LOCAL_DEVNET_SHAPE } from "./shape";
+import { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, chainsOfShape } from "./shape";
 
-export { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE } from "./shape";
+export { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "./shape";
 
 export { devnetAbis, loadDevnetContracts, MANIFEST_CONTRACT_SOURCES } from "./contracts";
 export { manifestContractEvents, ponderSignature } from "./events";
@@ -65,7 +65,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     log("compiling contracts and fetching the ENS artifacts");
     loadDevnetContracts();
     const shape = opts.shape ?? LOCAL_DEVNET_SHAPE;
-    const shapes = [shape.root, shape.base, shape.linea, ...(shape.optimism ? [shape.optimism] : [])];
+    const shapes = chainsOfShape(shape);
     const anvils = await Promise.all(
       shapes.map(async (s) => {
         const a = await startAnvil({ chainId: s.chainId, genesisNumber: s.genesisNumber, genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS });
@@ -79,7 +79,9 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
       c.placements = shapes[i]!.placements ?? {};
       c.managedLabel = shapes[i]!.managedLabel;
     });
-    const [root, base, linea, optimism] = chains as [Chain, Chain, Chain, Chain | undefined];
+    const chainOf = (s: ChainShape | undefined) => (s ? chains[shapes.indexOf(s)] : undefined);
+    const [root, base, linea] = chains as [Chain, Chain, Chain];
+    const [optimism, arbitrum, scroll] = [chainOf(shape.optimism), chainOf(shape.arbitrum), chainOf(shape.scroll)];
     let txs = 0;
     for (const chain of chains) {
       await chain.syncNonces();
@@ -91,7 +93,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     const progress = setInterval(() => log(`… ${txs} transactions`), 5000);
     let result: Awaited<ReturnType<typeof runScenario>>;
     try {
-      result = await runScenario({ root, base, linea, optimism }, seed, names, log);
+      result = await runScenario({ root, base, linea, optimism, arbitrum, scroll }, seed, names, log);
     } finally {
       clearInterval(progress);
     }
@@ -130,6 +132,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           UnwrappedEthRegistrarController: ref(rc.UnwrappedEthRegistrarController),
           RenewalWithReferrer: ref(rc.RenewalWithReferrer),
           NameWrapper: ref(rc.NameWrapper),
+          UniversalResolver: ref(rc.UniversalResolver),
           ReverseRegistrar: ref(rc.ReverseRegistrar),
           DefaultReverseRegistrar: ref(rc.DefaultReverseRegistrar),
           Seaport: ref(rc.Seaport),
@@ -171,6 +174,12 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
       };
       datasources.reverseOptimism = { chain: optimism, contracts: { L2ReverseRegistrar: ref(oc.L2ReverseRegistrar) } };
     }
+    for (const [ds, chain, played] of [
+      ["reverseArbitrum", arbitrum, d.arbitrum],
+      ["reverseScroll", scroll, d.scroll],
+    ] as const) {
+      if (chain && played) datasources[ds] = { chain, contracts: { L2ReverseRegistrar: ref(played.reverseRegistrar) } };
+    }
 
     const chainEntry = (name: string, a: AnvilChain) => [String(a.chainId), { name, rpcUrl: a.rpcUrl, pid: a.pid }] as const;
     const manifest = devnetManifestSchema.parse({
@@ -196,6 +205,8 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           basenames: Object.fromEntries(Object.entries(bc).map(([k, v]) => [k, v.address])),
           lineanames: Object.fromEntries(Object.entries(lc).map(([k, v]) => [k, v.address])),
           ...(oc ? { optimism: Object.fromEntries(Object.entries(oc).map(([k, v]) => [k, v.address])) } : {}),
+          ...(d.arbitrum ? { arbitrum: { L2ReverseRegistrar: d.arbitrum.reverseRegistrar.address } } : {}),
+          ...(d.scroll ? { scroll: { L2ReverseRegistrar: d.scroll.reverseRegistrar.address } } : {}),
         },
         eventCounts: countEvents(datasources),
         registrarActions: [

@@ -29,6 +29,9 @@ export interface DevnetShape {
   linea: ChainShape;
   /** A fourth chain with 3DNS and an L2 reverse registrar, as on OP Mainnet. */
   optimism?: ChainShape;
+  /** Chains with only an L2 reverse registrar, as Arbitrum One and Scroll are for ENS primary names. */
+  arbitrum?: ChainShape;
+  scroll?: ChainShape;
   /**
    * Empty blocks mined after the scenario so it is final for Ponder (30 blocks on chains it does not know, 65 on
    * Ethereum and its testnets).
@@ -42,3 +45,15 @@ export const LOCAL_DEVNET_SHAPE: DevnetShape = {
   linea: { chainId: 31339, name: "devnetLinea" },
   paddingBlocks: 64,
 };
+
+/** The local devnet plus two reverse-only chains standing for Arbitrum (31340) and Scroll (31341). */
+export const LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S: DevnetShape = {
+  ...LOCAL_DEVNET_SHAPE,
+  arbitrum: { chainId: 31340, name: "devnetArbitrum" },
+  scroll: { chainId: 31341, name: "devnetScroll" },
+};
+
+/** Every chain of a shape, in the order the devnet starts them (root, base, linea, then the optional ones). */
+export function chainsOfShape(shape: DevnetShape): ChainShape[] {
+  return [shape.root, shape.base, shape.linea, shape.optimism, shape.arbitrum, shape.scroll].filter((c): c is ChainShape => c !== undefined);
+}

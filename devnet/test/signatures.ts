@@ -79,7 +79,14 @@ export const MAINNET_SIGNATURES: Record<string, string[]> = {
   "basenames/EARegistrarController": basenamesController,
   "basenames/RegistrarController": basenamesController,
   "basenames/UpgradeableRegistrarController": basenamesController,
-  "basenames/Resolver": [...resolverCore, textWithValue, "VersionChanged(bytes32 indexed node, uint64 newVersion)"],
+  "basenames/Resolver": [
+    ...resolverCore,
+    textWithValue,
+    "VersionChanged(bytes32 indexed node, uint64 newVersion)",
+    // ens-contracts' DNSResolver (no TTL).
+    "DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, bytes record)",
+    "DNSRecordDeleted(bytes32 indexed node, bytes name, uint16 resource)",
+  ],
   "lineanames/Registry": registry,
   "lineanames/BaseRegistrar": baseRegistrar,
   "lineanames/EthRegistrarController": [
@@ -100,7 +107,14 @@ export const MAINNET_SIGNATURES: Record<string, string[]> = {
     "TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)",
     "TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)",
   ],
-  "threednsBase/ThreeDNSResolver": [...resolverCore, textWithValue],
+  "threednsBase/ThreeDNSResolver": [
+    ...resolverCore,
+    textWithValue,
+    "DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)",
+    "DNSRecordDeleted(bytes32 indexed node, bytes name, uint16 resource)",
+    "DNSZonehashChanged(bytes32 indexed node, bytes lastzonehash, bytes zonehash)",
+    "ZoneCreated(bytes32 indexed node, uint64 indexed version)",
+  ],
   "reverseBase/L2ReverseRegistrar": primaryName,
   "reverseLinea/L2ReverseRegistrar": primaryName,
 };

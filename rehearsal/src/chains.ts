@@ -31,7 +31,7 @@ export async function startRehearsalChains(options: { network: ReferenceNamespac
   const env = await startDevnetWithLabels({ seed: options.seed, names: options.names, shape });
   const nodes = new Map<number, Prehistory>();
   try {
-    const roles = ["root", "base", "linea", "optimism"] as const;
+    const roles = ["root", "base", "linea", "optimism", "arbitrum", "scroll"] as const;
     for (const role of roles) {
       const chain = shape[role];
       if (!chain) continue;

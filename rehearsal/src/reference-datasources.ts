@@ -78,6 +78,8 @@ export const REFERENCE_NAMES: Record<DatasourceName, Record<string, string>> = {
   reverseBase: { L2ReverseRegistrar: "rrBase/L2ReverseRegistrar" },
   reverseLinea: { L2ReverseRegistrar: "rrLinea/L2ReverseRegistrar" },
   reverseOptimism: { L2ReverseRegistrar: "rrOptimism/L2ReverseRegistrar" },
+  reverseArbitrum: { L2ReverseRegistrar: "rrArbitrum/L2ReverseRegistrar" },
+  reverseScroll: { L2ReverseRegistrar: "rrScroll/L2ReverseRegistrar" },
 };
 
 export interface TheirContract {

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import type { ChainShape, DevnetShape } from "../../devnet/src/shape";
+import { type ChainShape, type DevnetShape, chainsOfShape } from "../../devnet/src/shape";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
 import type { ReferenceNamespace, ReferenceNamespaceName } from "./reference-datasources";
@@ -14,10 +14,20 @@ const DEVNET_CHAIN_OF: Record<DatasourceName, keyof Omit<DevnetShape, "paddingBl
   reverseLinea: "linea",
   threednsOptimism: "optimism",
   reverseOptimism: "optimism",
+  reverseArbitrum: "arbitrum",
+  reverseScroll: "scroll",
 };
 
 /** Block times of the empty history below genesis (Ethereum's 12 s; the L2s' 2 s). */
-export const BLOCK_TIME_SECONDS: Record<keyof Omit<DevnetShape, "paddingBlocks">, number> = { root: 12, base: 2, linea: 2, optimism: 2 };
+export const BLOCK_TIME_SECONDS: Record<keyof Omit<DevnetShape, "paddingBlocks">, number> = {
+  root: 12,
+  base: 2,
+  linea: 2,
+  optimism: 2,
+  // Arbitrum's blocks come every 0.25 s; whole seconds keep the prehistory's timestamps integral and in the past.
+  arbitrum: 1,
+  scroll: 3,
+};
 
 /**
  * The names the L2 registrars manage on each network: a fact of the deployments that the reference package does not
@@ -28,8 +38,12 @@ const MANAGED_LABELS: Record<ReferenceNamespaceName, { base: string; linea: stri
   sepolia: { base: "basetest", linea: "linea-sepolia" },
 };
 
-/** Ponder's finality on Ethereum and its testnets is 65 blocks; bury the scenario deeper than that. */
-const PADDING_BLOCKS = 80;
+/**
+ * Ponder's finality is 65 blocks on Ethereum and its testnets and 240 on Arbitrum One; bury the scenario deeper than
+ * that on every chain (a devnet-mode run reads the chains without the history below genesis, so its finalized block
+ * must be past genesis).
+ */
+const PADDING_BLOCKS = 260;
 
 /**
  * The devnet shape of a public network: each chain under its real id, its genesis past every start block the
@@ -48,11 +62,11 @@ export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNam
     }
   }
   for (const chain of Object.values(chains)) chain.genesisNumber = Math.ceil((chain.genesisNumber! + 1) / 1000) * 1000;
-  const { root, base, linea, optimism } = chains;
+  const { root, base, linea, optimism, arbitrum, scroll } = chains;
   if (!root || !base || !linea) throw new Error("the reference namespace lacks the ENS root, Basenames or Lineanames chain");
   base.managedLabel = MANAGED_LABELS[network].base;
   linea.managedLabel = MANAGED_LABELS[network].linea;
-  return { root, base, linea, ...(optimism ? { optimism } : {}), paddingBlocks: PADDING_BLOCKS };
+  return { root, base, linea, ...(optimism ? { optimism } : {}), ...(arbitrum ? { arbitrum } : {}), ...(scroll ? { scroll } : {}), paddingBlocks: PADDING_BLOCKS };
 }
 
 /**
@@ -73,8 +87,8 @@ export function restrictToReference(manifest: DevnetManifest, reference: Referen
 /** Addresses of placed contracts, for a report: `<chainId>/<contract>` → address. */
 export function placementsOf(shape: DevnetShape): Record<string, Address> {
   const out: Record<string, Address> = {};
-  for (const chain of [shape.root, shape.base, shape.linea, shape.optimism]) {
-    for (const [contract, address] of Object.entries(chain?.placements ?? {})) out[`${chain!.chainId}/${contract}`] = address;
+  for (const chain of chainsOfShape(shape)) {
+    for (const [contract, address] of Object.entries(chain.placements ?? {})) out[`${chain.chainId}/${contract}`] = address;
   }
   return out;
 }

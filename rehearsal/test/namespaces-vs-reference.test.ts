@@ -30,8 +30,6 @@ type Why =
   | "resolver"
   // An L1 resolver answering an L2's (or 3DNS's) names by CCIP-Read: we route those names to that registry itself.
   | "l1Bridge"
-  // A reverse registrar on a chain we do not index (Arbitrum, Scroll): primary names there fall back to the default one.
-  | "noChain"
   // Ethereum Follow Protocol lists: not name data.
   | "efp";
 
@@ -63,8 +61,6 @@ const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
       "ArbitrumReverseResolver",
       "ScrollReverseResolver",
     ]),
-    "rrArbitrum/L2ReverseRegistrar": "noChain",
-    "rrScroll/L2ReverseRegistrar": "noChain",
     "efpBase/ListRegistry": "efp",
     "efpBase/AccountMetadata": "efp",
     "efpBase/ListRecords": "efp",
@@ -87,8 +83,6 @@ const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
       "ArbitrumReverseResolver",
       "ScrollReverseResolver",
     ]),
-    "rrArbitrum/L2ReverseRegistrar": "noChain",
-    "rrScroll/L2ReverseRegistrar": "noChain",
   },
 };
 
@@ -97,7 +91,7 @@ const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
 const EA_RENEWED = "basenames/EARegistrarController: NameRenewed(string,bytes32 indexed,uint256)";
 // The package gives sepolia's L2 reverse registrars its resolver ABI; mainnet's entry for the same contract
 // (ENSIP-19 L2ReverseRegistrar) has NameForAddrChanged, which is what it emits.
-const SEPOLIA_L2_REVERSE = ["reverseBase", "reverseLinea", "reverseOptimism"].map(
+const SEPOLIA_L2_REVERSE = ["reverseBase", "reverseLinea", "reverseOptimism", "reverseArbitrum", "reverseScroll"].map(
   (ds) => `${ds}/L2ReverseRegistrar: NameForAddrChanged(address indexed,string)`,
 );
 

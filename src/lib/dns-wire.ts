@@ -94,3 +94,51 @@ export function dnsEncode(name: string): Hex {
   });
   return toHex(concat([...parts, Uint8Array.of(0)]));
 }
+
+const DNS_TYPE_TXT = 16;
+const utf8Lenient = new TextDecoder("utf-8");
+
+/**
+ * A DNS TXT record as the text record a 3DNS resolver answers for it: the record's owner name `<key>.ens` is the
+ * text key (`com.twitter.ens` → `com.twitter`), its first RR's character-strings joined are the value. Null when the
+ * record does not change a text (another type, another name, a malformed name or record); `record` absent (a
+ * deletion) means the text is gone: `{ key, value: null }`.
+ */
+export function textOfDnsTxtRecord(name: Hex, resource: number, record?: Hex): { key: string; value: string | null } | null {
+  if (resource !== DNS_TYPE_TXT) return null;
+  const labels = decodeDnsWireName(name);
+  if (labels === null || labels.length < 2 || labels.some((l) => l.text === null)) return null;
+  if (labels[labels.length - 1]!.text !== "ens") return null;
+  const key = labels
+    .slice(0, -1)
+    .map((l) => l.text)
+    .join(".");
+  if (record === undefined) return { key, value: null };
+  const value = firstTxtValue(hexToBytes(record));
+  return value === null ? null : { key, value };
+}
+
+/** The joined character-strings of the first resource record (RFC 1035 §3.2.1) when it is a TXT RR, else null. */
+function firstTxtValue(rrs: Uint8Array): string | null {
+  let i = 0;
+  // The owner name: uncompressed labels up to the zero byte.
+  for (;;) {
+    if (i >= rrs.length) return null;
+    const length = rrs[i]!;
+    i += 1 + length;
+    if (length === 0) break;
+  }
+  if (i + 10 > rrs.length) return null;
+  const type = (rrs[i]! << 8) | rrs[i + 1]!;
+  const rdLength = (rrs[i + 8]! << 8) | rrs[i + 9]!;
+  i += 10;
+  if (type !== DNS_TYPE_TXT || i + rdLength > rrs.length) return null;
+  const parts: Uint8Array[] = [];
+  for (const end = i + rdLength; i < end; ) {
+    const length = rrs[i]!;
+    if (i + 1 + length > end) return null;
+    parts.push(rrs.subarray(i + 1, i + 1 + length));
+    i += 1 + length;
+  }
+  return utf8Lenient.decode(concat(parts));
+}

@@ -4,6 +4,8 @@ const mainnet = { id: 1, name: "mainnet" };
 const base = { id: 8453, name: "base" };
 const linea = { id: 59144, name: "linea" };
 const optimism = { id: 10, name: "optimism" };
+const arbitrum = { id: 42161, name: "arbitrum" };
+const scroll = { id: 534352, name: "scroll" };
 
 /** Public mainnet deployments (lowercase addresses) and the blocks they were deployed at. */
 export const mainnetNamespace: Namespace = {
@@ -78,6 +80,14 @@ export const mainnetNamespace: Namespace = {
     reverseOptimism: {
       chain: optimism,
       contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 137403854 } },
+    },
+    reverseArbitrum: {
+      chain: arbitrum,
+      contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 349263357 } },
+    },
+    reverseScroll: {
+      chain: scroll,
+      contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 16604272 } },
     },
   },
 };

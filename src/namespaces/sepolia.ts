@@ -4,6 +4,8 @@ const sepolia = { id: 11155111, name: "sepolia" };
 const baseSepolia = { id: 84532, name: "baseSepolia" };
 const lineaSepolia = { id: 59141, name: "lineaSepolia" };
 const optimismSepolia = { id: 11155420, name: "optimismSepolia" };
+const arbitrumSepolia = { id: 421614, name: "arbitrumSepolia" };
+const scrollSepolia = { id: 534351, name: "scrollSepolia" };
 
 /** Public Sepolia deployments. Basenames manages `basetest.eth`, Lineanames `linea-sepolia.eth`; no 3DNS here. */
 export const sepoliaNamespace: Namespace = {
@@ -64,6 +66,14 @@ export const sepoliaNamespace: Namespace = {
     reverseOptimism: {
       chain: optimismSepolia,
       contracts: { L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 23770766 } },
+    },
+    reverseArbitrum: {
+      chain: arbitrumSepolia,
+      contracts: { L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 123142726 } },
+    },
+    reverseScroll: {
+      chain: scrollSepolia,
+      contracts: { L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 8175276 } },
     },
   },
 };

@@ -17,8 +17,13 @@ export const DATASOURCE_NAMES = [
   "reverseBase",
   "reverseLinea",
   "reverseOptimism",
+  "reverseArbitrum",
+  "reverseScroll",
 ] as const;
 export type DatasourceName = (typeof DATASOURCE_NAMES)[number];
+
+/** The datasources of ENSIP-19 L2 reverse registrars, one per L2 chain that has primary names. */
+export const L2_REVERSE_DATASOURCES = ["reverseBase", "reverseLinea", "reverseOptimism", "reverseArbitrum", "reverseScroll"] as const satisfies readonly DatasourceName[];
 
 export interface ChainRef {
   id: number;

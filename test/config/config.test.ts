@@ -19,6 +19,8 @@ const mainnetRpc = {
   RPC_URL_8453: "https://base.example",
   RPC_URL_59144: "https://linea.example",
   RPC_URL_10: "https://op.example",
+  RPC_URL_42161: "https://arbitrum.example",
+  RPC_URL_534352: "https://scroll.example",
 };
 
 describe("environment validation", () => {
@@ -73,7 +75,9 @@ describe("environment validation", () => {
     expect(problems).toEqual([
       "RPC_URL_10: missing; the active plugins index chain 10 (optimism)",
       "RPC_URL_8453: missing; the active plugins index chain 8453 (base)",
+      "RPC_URL_42161: missing; the active plugins index chain 42161 (arbitrum)",
       "RPC_URL_59144: missing; the active plugins index chain 59144 (linea)",
+      "RPC_URL_534352: missing; the active plugins index chain 534352 (scroll)",
     ]);
   });
 
@@ -285,9 +289,10 @@ describe("plugin composition", () => {
     expect(mainnet.mainnet).toMatchObject({ id: 1, disableCache: false });
   });
 
-  it("composes every plugin on mainnet across its four chains", () => {
+  it("composes every plugin on mainnet across its six chains", () => {
     const config = buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc });
-    expect(Object.keys(composeChains(config)).sort()).toEqual(["base", "linea", "mainnet", "optimism"]);
+    expect(Object.keys(composeChains(config)).sort()).toEqual(["arbitrum", "base", "linea", "mainnet", "optimism", "scroll"]);
+    expect(composeContracts(config)["protocol-acceleration/reverseScroll/L2ReverseRegistrar"]).toMatchObject({ chain: "scroll", startBlock: 16604272 });
     const contracts = composeContracts(config);
     expect(contracts["threedns/threednsOptimism/Token"]).toMatchObject({ chain: "optimism", startBlock: 110393959 });
     expect(contracts["threedns/threednsBase/Token"]).toMatchObject({ chain: "base", startBlock: 17522624 });

@@ -170,7 +170,7 @@ async function chainFacts(f: NameFacts, pub: PublicClient) {
   const read = async <T>(address: Address, abi: Abi, functionName: string, args: unknown[]): Promise<T> =>
     (await pub.readContract({ address, abi, functionName, args })) as T;
   const lower = (a: string) => (BigInt(a) === 0n ? null : a.toLowerCase());
-  const is3dns = f.via === "3dns";
+  const is3dns = f.via.startsWith("3dns");
   const ds = f.chainId === LINEA ? "lineanames" : "basenames";
   const registry = is3dns ? { address: at("threednsBase", "ThreeDNSToken"), abi: abis.ThreeDNSToken! } : { address: at(ds, "Registry"), abi: abis.ENSRegistry! };
   const owner = (await read<Address>(registry.address, registry.abi, "owner", [f.node])).toLowerCase();
@@ -186,7 +186,7 @@ async function chainFacts(f: NameFacts, pub: PublicClient) {
     registrant = (await read<Address>(registrar.address, registrar.abi, "ownerOf", [id])).toLowerCase();
     const expires = await read<bigint>(registrar.address, registrar.abi, "nameExpires", [id]);
     expiryDate = String(expires + (await read<bigint>(registrar.address, registrar.abi, "GRACE_PERIOD", [])));
-  } else if (is3dns && owner !== ZERO) {
+  } else if (f.via === "3dns" && owner !== ZERO) {
     expiryDate = String(await read<bigint>(registry.address, registry.abi, "expiry", [f.node]));
   }
 
@@ -225,7 +225,7 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
     );
     const byId = new Map(domains.map((d) => [d.id, d]));
     const clients = new Map([BASE, LINEA].map((id) => [id, createPublicClient({ transport: http(env.devnet.manifest.chains[String(id)]!.rpcUrl) }) as PublicClient]));
-    const seen = { names: 0, resolvers: 0, records: 0, registrants: 0, wrapped: 0, pccExpiries: 0, threednsResolvers: 0 };
+    const seen = { names: 0, resolvers: 0, records: 0, registrants: 0, wrapped: 0, pccExpiries: 0, threednsResolvers: 0, threednsSubnames: 0 };
     for (const f of l2) {
       const d = byId.get(f.node.toLowerCase());
       const what = `${f.name} (${f.via}, chain ${f.chainId})`;
@@ -258,6 +258,7 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
       seen.names++;
       if (chain.resolver) seen.resolvers++;
       if (chain.resolver && f.via === "3dns") seen.threednsResolvers++;
+      if (chain.resolver && f.via === "3dns-subname") seen.threednsSubnames++;
       if (chain.registrant) seen.registrants++;
       if (chain.wrappedOwner) seen.wrapped++;
       if (chain.wrappedDomain && f.labels.length > 3 && chain.expiryDate) seen.pccExpiries++;
@@ -270,5 +271,7 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
     expect(seen.wrapped).toBeGreaterThan(3);
     expect(seen.pccExpiries).toBeGreaterThanOrEqual(1);
     expect(seen.threednsResolvers).toBeGreaterThan(1);
+    // Registry-style 3DNS subnames (the token's NewOwner), one of them two levels below its registration.
+    expect(seen.threednsSubnames).toBeGreaterThanOrEqual(3);
   }, 120_000);
 });

@@ -94,14 +94,14 @@ function isAcceptedName(name: string): boolean {
   return nameInputProblem(name) === undefined;
 }
 
-/** ENSIP-10 on the devnet's registries (and the 3DNS token for two-label names outside .eth). */
+/** ENSIP-10 on the devnet's registries (and, first, the 3DNS token for names outside .eth and .reverse, exact node only). */
 async function chainResolver(name: string): Promise<{ chainId: number; resolver: Address; exact: boolean } | undefined> {
   const labels = name.split(".");
   let chainId = ROOT;
   let registry = contract("ensroot", "Registry");
   if (name.endsWith(".base.eth")) [chainId, registry] = [BASE, contract("basenames", "Registry")];
   else if (name.endsWith(".linea.eth")) [chainId, registry] = [LINEA, contract("lineanames", "Registry")];
-  else if (labels.length === 2) {
+  else if (labels.length >= 2 && !["eth", "reverse"].includes(labels[labels.length - 1]!)) {
     const resolver = await call<Address>(BASE, contract("threednsBase", "ThreeDNSToken"), "resolver", [namehash(name)], RegistryRead);
     if (resolver && resolver !== zeroAddress) return { chainId: BASE, resolver: resolver.toLowerCase() as Address, exact: true };
   }
@@ -284,6 +284,34 @@ describe("records", () => {
       if (f.addr) expect(body.records.addresses["60"], f.name).toBe(f.addr.toLowerCase());
       for (const k of keys) expect(body.records.texts[k], `${f.name} ${k}`).toBe(f.texts![k]);
     }
+  }, 300_000);
+
+  it("of 3DNS names answer DNS TXT records at <key>.ens as texts, and an ordinary resolver's DNS records as nothing, like eth_call", async () => {
+    const threedns = scenario.names.filter((f) => f.via.startsWith("3dns") && !f.deleted);
+    expect(threedns.some((f) => f.via === "3dns-subname" && f.labels.length > 3), "a 3DNS subname below a subname").toBe(true);
+    const keys = ["url", "avatar", "description", "com.twitter"];
+    const values: string[] = [];
+    for (const f of threedns) {
+      const expected = await chainRecords(f.name, [], keys, false);
+      for (const accelerate of [true, false]) {
+        const { status, body } = await get(`/api/resolve/records/${encodeURIComponent(f.name)}?texts=${keys.join(",")}${accelerate ? "" : "&accelerate=false"}`);
+        expect(status, f.name).toBe(200);
+        expect(body.records.texts, `${f.name} (${accelerate ? "index" : "onchain"})`).toEqual(expected.texts);
+        if (accelerate) expect(body.accelerated, f.name).toBe(true);
+      }
+      values.push(...Object.values(expected.texts!).filter((v): v is string => v !== null));
+    }
+    // The scenario's TXT texts are there: a value joined from two character-strings, and a url over a setText one.
+    expect(values.some((v) => v.length > 255 && v.startsWith("a long description"))).toBe(true);
+    expect(values.some((v) => threedns.some((f) => v === `https://${f.name}/`))).toBe(true);
+    // The Basenames resolver's TXT records at avatar.ens and url.ens are DNS records only.
+    const plainTexts = await Promise.all(
+      scenario.names.filter((f) => f.name.endsWith(".base.eth") && f.resolver && !f.deleted && isNormalized(f.name)).map(async (f) => {
+        const { body } = await get(`/api/resolve/records/${encodeURIComponent(f.name)}?texts=avatar,url`);
+        return Object.values(body.records.texts as Record<string, string | null>);
+      }),
+    );
+    expect(plainTexts.flat().filter((v) => v?.startsWith("not a text record"))).toEqual([]);
   }, 300_000);
 });
 

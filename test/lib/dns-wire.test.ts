@@ -1,6 +1,6 @@
 import { type Hex, bytesToHex, keccak256, stringToBytes } from "viem";
 import { describe, expect, it } from "vitest";
-import { decodeDnsWireName, decodeWrappedName, dnsEncode } from "../../src/lib/dns-wire";
+import { decodeDnsWireName, decodeWrappedName, dnsEncode, textOfDnsTxtRecord } from "../../src/lib/dns-wire";
 import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
 
 /** Wire format of labels (each as bytes). */
@@ -65,3 +65,42 @@ describe("DNS wire-format names", () => {
     expect(decodeDnsWireName(dnsEncode(`${long}.eth`))!.map((l) => l.text)).toEqual([encodeLabelhash(labelhashOf(long)), "eth"]);
   });
 });
+
+describe("DNS TXT records as 3DNS texts", () => {
+  // Mainnet's 3DNS resolver on Optimism, tx 0xf32db67e…e8d7: a TXT record at com.twitter.ens, TTL 3600, value "0xTko".
+  const name = "0x03636f6d077477697474657203656e7300" as Hex;
+  const record = "0x03636f6d077477697474657203656e73000010000100000e100006053078546b6f" as Hex;
+
+  it("maps <key>.ens to the text key and the first TXT RR to its value", () => {
+    expect(textOfDnsTxtRecord(name, 16, record)).toEqual({ key: "com.twitter", value: "0xTko" });
+    expect(textOfDnsTxtRecord(wire("avatar", "ens"), 16, txt(["avatar", "ens"], ["https://x/a.png"]))).toEqual({ key: "avatar", value: "https://x/a.png" });
+  });
+
+  it("joins a value's character-strings (DNS splits values over 255 bytes)", () => {
+    const long = "d".repeat(300);
+    expect(textOfDnsTxtRecord(wire("description", "ens"), 16, txt(["description", "ens"], [long.slice(0, 255), long.slice(255)]))!.value).toBe(long);
+  });
+
+  it("reads a deletion (no record) as the text gone", () => {
+    expect(textOfDnsTxtRecord(name, 16)).toEqual({ key: "com.twitter", value: null });
+  });
+
+  it("ignores other types, names outside .ens, the bare .ens name and malformed input", () => {
+    expect(textOfDnsTxtRecord(name, 1, record)).toBeNull();
+    expect(textOfDnsTxtRecord(wire("_dmarc", "example", "xyz"), 16, txt(["_dmarc", "example", "xyz"], ["v=DMARC1"]))).toBeNull();
+    expect(textOfDnsTxtRecord(wire("ens"), 16, txt(["ens"], ["x"]))).toBeNull();
+    expect(textOfDnsTxtRecord("0x0561", 16, record)).toBeNull();
+    // A record whose first RR is not TXT (an A record) or is cut short changes no text.
+    expect(textOfDnsTxtRecord(name, 16, rr(["com", "twitter", "ens"], 1, Uint8Array.of(192, 0, 2, 1)))).toBeNull();
+    expect(textOfDnsTxtRecord(name, 16, record.slice(0, -4) as Hex)).toBeNull();
+  });
+});
+
+function rr(owner: string[], type: number, rdata: Uint8Array): Hex {
+  const head = [...Buffer.from(wire(...owner).slice(2), "hex"), type >> 8, type & 255, 0, 1, 0, 0, 14, 16, rdata.length >> 8, rdata.length & 255];
+  return bytesToHex(Uint8Array.from([...head, ...rdata]));
+}
+
+function txt(owner: string[], strings: string[]): Hex {
+  return rr(owner, 16, Uint8Array.from(strings.flatMap((s) => [stringToBytes(s).length, ...stringToBytes(s)])));
+}

@@ -309,6 +309,45 @@ describe("threedns", () => {
     expect(domain("xyz")!.subdomainCount).toBe(1);
   });
 
+  it("creates nodes from the token's NewOwner as mainnet emits them: the TLD, the registration, subnames at any depth", async () => {
+    const C = "threedns/threednsBase/Token";
+    const newOwner = (parent: string, label: string, owner: Address) =>
+      play(BASE, `${C}:NewOwner`, { node: namehash(parent), label: labelhashOf(label), owner }, THREEDNS_TOKEN);
+    // register(): NewOwner for a new TLD, NewOwner of the name, then RegistrationCreated. "unheard" is no label the
+    // label service knows: NewOwner names it by its hash, the fqdn then names it.
+    await newOwner("", "xyz", THREEDNS_TOKEN);
+    await newOwner("xyz", "unheard", ALICE);
+    expect(domain("unheard.xyz")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("unheard"))}.xyz`, labelName: null, ownerId: ALICE.toLowerCase() });
+    await created(BASE, ["unheard", "xyz"], ALICE, 8000n);
+    const resolverOf = (name: string) => `${BASE}-${THREEDNS_RESOLVER}-${namehash(name)}`;
+    expect(domain("xyz")).toMatchObject({ ownerId: THREEDNS_TOKEN, resolverId: null, subdomainCount: 1 });
+    expect(domain("unheard.xyz")).toMatchObject({ name: "unheard.xyz", labelName: "unheard", expiryDate: 8000n, resolverId: resolverOf("unheard.xyz") });
+    // Subnames below it, two levels deep, on the 3DNS resolver; a registry-level Transfer; a deletion.
+    await newOwner("unheard.xyz", "sub", BOB);
+    await newOwner("sub.unheard.xyz", "alice", ALICE);
+    expect(domain("sub.unheard.xyz")).toMatchObject({ name: "sub.unheard.xyz", ownerId: BOB.toLowerCase(), resolverId: resolverOf("sub.unheard.xyz") });
+    expect(domain("alice.sub.unheard.xyz")).toMatchObject({ parentId: namehash("sub.unheard.xyz"), resolverId: resolverOf("alice.sub.unheard.xyz") });
+    await play(BASE, `${C}:Transfer`, { node: namehash("sub.unheard.xyz"), owner: ALICE }, THREEDNS_TOKEN);
+    expect(domain("sub.unheard.xyz")!.ownerId).toBe(ALICE.toLowerCase());
+    await newOwner("sub.unheard.xyz", "alice", ZERO_ADDRESS);
+    expect(domain("alice.sub.unheard.xyz")).toMatchObject({ ownerId: ZERO_ADDRESS, resolverId: null });
+    expect(domain("sub.unheard.xyz")!.subdomainCount).toBe(0);
+  });
+
+  it("lists a TXT record at <key>.ens on the 3DNS resolver among its texts, and drops it when deleted", async () => {
+    await created(BASE, ["example", "xyz"], ALICE, 8000n);
+    const node = namehash("example.xyz");
+    const R = "threedns/threednsBase/Resolver";
+    const name = wire("com", "twitter", "ens");
+    const record = "0x03636f6d077477697474657203656e73000010000100000e100006053078546b6f" as Hex;
+    await play(BASE, `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, { node, name, resource: 16, ttl: 3600, record }, THREEDNS_RESOLVER);
+    await play(BASE, `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, { node, name: wire("www", "example", "xyz"), resource: 16, ttl: 3600, record }, THREEDNS_RESOLVER);
+    const resolverId = `${BASE}-${THREEDNS_RESOLVER}-${node}`;
+    expect(store.get(schema.resolver, resolverId)).toMatchObject({ texts: ["com.twitter"] });
+    await play(BASE, `${R}:DNSRecordDeleted`, { node, name, resource: 16 }, THREEDNS_RESOLVER);
+    expect(store.get(schema.resolver, resolverId)).toMatchObject({ texts: [] });
+  });
+
   it("encodes a label the default mode cannot show and ignores an fqdn that is not DNS wire format", async () => {
     await created(BASE, ["Upper", "xyz"], ALICE, 8000n);
     expect(domain("Upper.xyz")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("Upper"))}.xyz`, labelName: null });

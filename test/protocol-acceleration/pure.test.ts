@@ -62,13 +62,17 @@ describe("routing", () => {
       oldRegistry: "0x314159265dd8dbb310642f98f50c066173c1259b",
     });
   });
-  it("tries 3DNS first for two-label names only, exact node only", () => {
-    expect(routeName("example.xyz", mainnetNamespace).threedns.map((s) => [s.chainId, s.exactOnly])).toEqual([
-      [10, true],
-      [8453, true],
-    ]);
-    expect(routeName("a.example.xyz", mainnetNamespace).threedns).toEqual([]);
+  it("tries 3DNS first for names outside .eth and .reverse (registrations and their subnames), exact node only", () => {
+    for (const name of ["example.xyz", "a.example.xyz", "b.a.example.box"]) {
+      expect(routeName(name, mainnetNamespace).threedns.map((s) => [s.chainId, s.exactOnly]), name).toEqual([
+        [10, true],
+        [8453, true],
+      ]);
+    }
+    expect(routeName("xyz", mainnetNamespace).threedns).toEqual([]);
+    expect(routeName("vitalik.eth", mainnetNamespace).threedns).toEqual([]);
     expect(routeName("x.base.eth", mainnetNamespace).threedns).toEqual([]);
+    expect(routeName("abc.addr.reverse", mainnetNamespace).threedns).toEqual([]);
   });
   it("walks from the name up to its TLD (ENSIP-10), nearest first", () => {
     expect(ancestorsOf("a.b.eth")).toEqual([

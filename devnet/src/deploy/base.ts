@@ -66,7 +66,7 @@ export async function deployBase(chain: Chain, premints: Premint[]): Promise<Cha
 
   c.ThreeDNSToken = await chain.deploy("ThreeDNSToken", own.ThreeDNSToken);
   // 3DNS's resolver authorises token holders: it reads owner(node) from the token, as it would from a registry.
-  c.ThreeDNSResolver = await chain.deploy("ThreeDNSResolver", own.ModernResolver, [c.ThreeDNSToken.address, zeroAddress]);
+  c.ThreeDNSResolver = await chain.deploy("ThreeDNSResolver", own.ThreeDNSResolver, [c.ThreeDNSToken.address]);
   c.L2ReverseRegistrar = await chain.deploy("L2ReverseRegistrar", own.StandaloneReverseRegistrar);
   return { chain, contracts: c, firstBlock };
 }

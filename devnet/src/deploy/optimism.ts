@@ -1,4 +1,3 @@
-import { zeroAddress } from "viem";
 import type { Chain } from "../chain";
 import { loadDevnetContracts } from "../contracts";
 import type { ChainDeployment, Deployed } from "./types";
@@ -11,7 +10,7 @@ export async function deployOptimism(chain: Chain): Promise<ChainDeployment<Opti
   const c = {} as Record<OptimismContract, Deployed>;
   const firstBlock = (await chain.blockNumber()) + 1;
   c.ThreeDNSToken = await chain.deploy("ThreeDNSToken", own.ThreeDNSToken);
-  c.ThreeDNSResolver = await chain.deploy("ThreeDNSResolver", own.ModernResolver, [c.ThreeDNSToken.address, zeroAddress]);
+  c.ThreeDNSResolver = await chain.deploy("ThreeDNSResolver", own.ThreeDNSResolver, [c.ThreeDNSToken.address]);
   c.L2ReverseRegistrar = await chain.deploy("L2ReverseRegistrar", own.StandaloneReverseRegistrar);
   return { chain, contracts: c, firstBlock };
 }

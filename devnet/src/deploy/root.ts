@@ -26,7 +26,8 @@ export type RootContract =
   | "DefaultReverseRegistrar"
   | "ModernResolver"
   | "Seaport"
-  | "SaleToken";
+  | "SaleToken"
+  | "UniversalResolver";
 
 // StablePriceOracle rents in attoUSD per second by label length (index = length − 1): 640 / 160 / 5 USD a year.
 const YEAR = 31_556_952n;
@@ -107,6 +108,8 @@ export async function deployRoot(chain: Chain): Promise<ChainDeployment<RootCont
   // Name sales (scenario/sales.ts): a Seaport 1.5 stand-in, at mainnet's address when the shape places it, and an ERC-20.
   c.Seaport = await chain.deploy("Seaport", own.DevnetSeaport);
   c.SaleToken = await chain.deploy("SaleToken", own.DevnetERC20);
+  // Last, so every earlier contract keeps its address.
+  c.UniversalResolver = await chain.deploy("UniversalResolver", own.UniversalResolver, [c.Registry.address]);
   return { chain, contracts: c, firstBlock };
 }
 

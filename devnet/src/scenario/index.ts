@@ -13,7 +13,10 @@ import { LabelSource, Random, oddLabels } from "./random";
 import { playRoot } from "./root";
 import { setCrossChainPrimary } from "./primary";
 import { playSales } from "./sales";
+import { playDnsRecords } from "./dns-records";
+import { playReverseOnlyChain } from "./reverse-l2";
 import { playThreeDNS } from "./threedns";
+import { playThreeDNSSubnames } from "./threedns-subnames";
 
 export interface ScenarioChains {
   root: Chain;
@@ -21,6 +24,9 @@ export interface ScenarioChains {
   linea: Chain;
   /** The rehearsal's fourth chain: 3DNS and an L2 reverse registrar, as on OP Mainnet. */
   optimism?: Chain;
+  /** Reverse-only chains (L2 reverse registrar only), as Arbitrum and Scroll. */
+  arbitrum?: Chain;
+  scroll?: Chain;
 }
 
 /**
@@ -41,6 +47,8 @@ const WEIGHTS = {
   lineaOwner: { weight: 3, min: 1 },
   lineaPoh: { weight: 3, min: 1 },
 };
+
+const threednsNamesOf = (ctx: ScenarioContext) => [...ctx.book.byNode.values()].filter((f) => f.via === "3dns");
 
 /** Structural labels every name ends in (or passes through); they are part of `labels` too. */
 const STRUCTURAL = ["eth", "reverse", "addr"];
@@ -80,6 +88,8 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     const d = await deployBase(chains.base, premints);
     const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
     const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
+    await playThreeDNSSubnames(baseCtx, d.contracts.ThreeDNSToken.address, d.contracts.ThreeDNSResolver.address, threednsNamesOf(baseCtx));
+    await playDnsRecords(baseCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(baseCtx), d.contracts.Resolver.address);
     const crossChain = await setCrossChainPrimary(baseCtx, { kind: "l2", l2ReverseRegistrar: d.contracts.L2ReverseRegistrar.address }, `.${managedNameOf(chains.base, "base").name}`);
     if (crossChain) basenames.primaries[baseCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, primaries: basenames.primaries, threedns, crossChain };
@@ -96,9 +106,16 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     if (!optimismCtx) return undefined;
     const d = await deployOptimism(optimismCtx.chain);
     const threedns = await playThreeDNS(optimismCtx, d, threednsOptimismNames);
+    await playThreeDNSSubnames(optimismCtx, d.contracts.ThreeDNSToken.address, d.contracts.ThreeDNSResolver.address, threednsNamesOf(optimismCtx));
+    await playDnsRecords(optimismCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(optimismCtx));
     return { d, threedns };
   };
   const [root, base, linea, optimism] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain(), playOptimismChain()]);
+  // After the root chain: their accounts name themselves with the .eth names they hold there.
+  const rootNames = [...rootCtx.book.byNode.values()];
+  const [arbitrum, scroll] = await Promise.all(
+    [chains.arbitrum, chains.scroll].map((c) => c && playReverseOnlyChain(c, rootNames, rootCtx.crossChainAccount)),
+  );
 
   const contexts = optimismCtx ? [rootCtx, baseCtx, lineaCtx, optimismCtx] : [rootCtx, baseCtx, lineaCtx];
   const names: NameFacts[] = contexts.flatMap((c) => [...c.book.byNode.values()]);
@@ -113,7 +130,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
   for (const c of contexts) for (const l of c.labels.unhealable) unhealable.add(l);
 
   return {
-    deployments: { root: root.d, base: base.d, linea: linea.d, optimism: optimism?.d },
+    deployments: { root: root.d, base: base.d, linea: linea.d, optimism: optimism?.d, arbitrum, scroll },
     scenario: {
       scenarioVersion: 1,
       namesRequested: totalNames,
@@ -126,6 +143,8 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
         root: root.primaries,
         base: base.primaries,
         linea: linea.primaries,
+        ...(arbitrum ? { arbitrum: arbitrum.primaries } : {}),
+        ...(scroll ? { scroll: scroll.primaries } : {}),
       },
       /** One account with a primary name on every chain (addr.reverse and the default reverse registrar on the root chain). */
       crossChainPrimary: {
@@ -134,6 +153,8 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
           [String(chains.root.chainId)]: root.crossChain,
           [String(chains.base.chainId)]: base.crossChain,
           [String(chains.linea.chainId)]: linea.crossChain,
+          ...(chains.arbitrum && arbitrum ? { [String(chains.arbitrum.chainId)]: arbitrum.crossChain } : {}),
+          ...(chains.scroll && scroll ? { [String(chains.scroll.chainId)]: scroll.crossChain } : {}),
         },
       },
       accounts: chains.root.accounts.map((a) => a.toLowerCase() as Address),

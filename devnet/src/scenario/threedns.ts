@@ -40,11 +40,11 @@ export async function playThreeDNS(ctx: ScenarioContext, d: ChainDeployment<Thre
 
   const step2: Tx[] = [];
   names.forEach((f, i) => {
-    step2.push({ from: f.registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ModernResolver.abi, recordCalls(f, f.registryOwner!, i, rng)), note: "ThreeDNSResolver.multicall" });
+    step2.push({ from: f.registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ThreeDNSResolver.abi, recordCalls(f, f.registryOwner!, i, rng)), note: "ThreeDNSResolver.multicall" });
     if (i % 3 === 2) step2.push(tx(me, "extend", [f.node, BigInt(YEAR_SECONDS)]));
   });
   // The first name (batch-transferred later, never burned) gets every record kind.
-  step2.push({ from: names[0].registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ModernResolver.abi, everyRecordKind(names[0], names[0].registryOwner!, rng)), note: "ThreeDNSResolver.multicall(every kind)" });
+  step2.push({ from: names[0].registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ThreeDNSResolver.abi, everyRecordKind(names[0], names[0].registryOwner!, rng)), note: "ThreeDNSResolver.multicall(every kind)" });
   await chain.send(step2);
 
   const step3: Tx[] = [];

@@ -11,6 +11,7 @@ import {
   createPublicClient,
   decodeFunctionResult,
   encodeFunctionData,
+  hexToBytes,
   http,
   parseAbi,
   zeroAddress,
@@ -18,15 +19,17 @@ import {
 import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
 import { dnsEncode } from "../../lib/dns-wire";
 import { DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
-import type { Namespace } from "../../namespaces/types";
+import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
 import type { RecordsAnswer, RecordsRequest, ResolutionBackend } from "./resolve";
 import type { RegistrySource } from "./routing";
 
 /*
- * Resolution by reading the chains directly (the namespace may have no UniversalResolver, as on the devnet): the
- * registry's `resolver(node)` up the parents, then the resolver's record functions, or its ENSIP-10 `resolve()`.
- * A read that reverts or returns nothing is an unset record; an unreachable RPC is an error.
+ * Resolution by reading the chains directly: on the ENS root chain the namespace's UniversalResolver finds a name's
+ * resolver in one call (`findResolver`, ENSIP-10's walk over the registry with fallback); elsewhere, or where the
+ * namespace has none or it reverts, the registry's `resolver(node)` up the parents. Then the resolver's record
+ * functions, or its ENSIP-10 `resolve()`. A read that reverts or returns nothing is an unset record; an unreachable
+ * RPC is an error.
  */
 
 const ExtendedResolverAbi = parseAbi([
@@ -34,6 +37,7 @@ const ExtendedResolverAbi = parseAbi([
   "function resolve(bytes name, bytes data) view returns (bytes)",
 ]);
 const EXTENDED_RESOLVER_INTERFACE = "0x9061b923";
+const UniversalResolverAbi = parseAbi(["function findResolver(bytes name) view returns (address, bytes32, uint256)"]);
 const EXTENDED_CACHE_MS = 10 * 60_000;
 
 /**
@@ -47,7 +51,23 @@ export function isTransportError(error: unknown): boolean {
   return Boolean(error.walk((e) => e instanceof RpcRequestError)) && !error.walk((e) => e instanceof ExecutionRevertedError);
 }
 
-type Call = { abi: typeof ResolverAbi | typeof RegistryAbi | typeof StandaloneReverseRegistrarAbi | typeof ExtendedResolverAbi; functionName: string; args: readonly unknown[] };
+type Call = {
+  abi: typeof ResolverAbi | typeof RegistryAbi | typeof StandaloneReverseRegistrarAbi | typeof ExtendedResolverAbi | typeof UniversalResolverAbi;
+  functionName: string;
+  args: readonly unknown[];
+};
+
+/** How many labels of a DNS wire-format name come before byte `offset` (a label boundary); undefined if none is there. */
+export function labelIndexAt(wire: Hex, offset: number): number | undefined {
+  const bytes = hexToBytes(wire);
+  let at = 0;
+  for (let index = 0; at < bytes.length; index++) {
+    if (at === offset) return index;
+    if (bytes[at] === 0) return undefined;
+    at += 1 + bytes[at]!;
+  }
+  return undefined;
+}
 
 export class OnchainBackend implements ResolutionBackend {
   private readonly clients = new Map<number, PublicClient>();
@@ -79,7 +99,9 @@ export class OnchainBackend implements ResolutionBackend {
     }
   }
 
-  async findResolver(source: RegistrySource, ancestors: { node: Hex }[]) {
+  async findResolver(source: RegistrySource, ancestors: { name: string; node: Hex }[]) {
+    const viaUniversal = await this.findResolverUniversally(source, ancestors);
+    if (viaUniversal !== "unanswered") return viaUniversal;
     for (let index = 0; index < ancestors.length; index++) {
       const resolver = await this.read<Address>(source.chainId, source.registry, {
         abi: RegistryAbi,
@@ -90,6 +112,28 @@ export class OnchainBackend implements ResolutionBackend {
       if (source.exactOnly) return undefined;
     }
     return undefined;
+  }
+
+  /** The UniversalResolver's `findResolver` for the root chain's registry; "unanswered" where it cannot be asked. */
+  private async findResolverUniversally(source: RegistrySource, ancestors: { name: string; node: Hex }[]) {
+    const root = this.namespace.datasources.ensroot;
+    const universal = root?.contracts.UniversalResolver?.address;
+    const registry = root?.contracts.Registry?.address;
+    if (!universal || source.chainId !== root.chain.id || source.registry !== registry?.toLowerCase() || source.exactOnly || ancestors.length === 0) {
+      return "unanswered";
+    }
+    const wire = dnsEncode(ancestors[0]!.name);
+    const found = await this.read<readonly [Address, Hex, bigint]>(source.chainId, universal, {
+      abi: UniversalResolverAbi,
+      functionName: "findResolver",
+      args: [wire],
+    });
+    if (found === undefined) return "unanswered";
+    const [resolver, , offset] = found;
+    if (resolver === zeroAddress) return undefined;
+    const index = labelIndexAt(wire, Number(offset));
+    if (index === undefined || index >= ancestors.length) return "unanswered";
+    return { resolver: resolver.toLowerCase() as Address, index };
   }
 
   isExtendedResolver(chainId: number, resolver: Address): Promise<boolean> {
@@ -146,7 +190,7 @@ export class OnchainBackend implements ResolutionBackend {
     const registrar =
       coinType === DEFAULT_EVM_COIN_TYPE
         ? ds.ensroot && { chainId: ds.ensroot.chain.id, address: ds.ensroot.contracts.DefaultReverseRegistrar?.address }
-        : [ds.reverseBase, ds.reverseLinea, ds.reverseOptimism]
+        : L2_REVERSE_DATASOURCES.map((name) => ds[name])
             .filter((r) => r !== undefined && coinTypeForChain(r.chain.id, rootChainId) === coinType)
             .map((r) => ({ chainId: r!.chain.id, address: r!.contracts.L2ReverseRegistrar?.address }))[0];
     if (!registrar?.address || !this.rpcUrls.has(registrar.chainId)) return null;

@@ -33,7 +33,7 @@ export class NotInIndex extends Error {
 
 export interface ResolutionBackend {
   /** ENSIP-10's walk: the first of `ancestors` (nearest first) the source has a resolver for. */
-  findResolver(source: RegistrySource, ancestors: { node: Hex }[]): Promise<{ resolver: Address; index: number } | undefined>;
+  findResolver(source: RegistrySource, ancestors: { name: string; node: Hex }[]): Promise<{ resolver: Address; index: number } | undefined>;
   /** Whether the resolver implements ENSIP-10's `resolve(bytes,bytes)` (IExtendedResolver). */
   isExtendedResolver(chainId: number, resolver: Address): Promise<boolean>;
   /** The requested records of `node`; through `resolve(dnsName, …)` when `extendedName` is given. */

@@ -5,8 +5,9 @@ import type { Namespace } from "../../namespaces/types";
 /*
  * Where a name's records live (pure). Names under a managed L2 name (`*.base.eth`, `*.linea.eth`) resolve on that
  * chain's registry, as the L1 bridge resolvers of those names do; the managed name itself resolves on the ENS root
- * chain. Two-label names may be 3DNS registrations (checked first, exact node only). Everything else resolves on
- * the ENS root chain's registry, which defers to the old registry for nodes it has no owner for.
+ * chain. Names of two labels or more outside `.eth` and `.reverse` may be 3DNS registrations or their subnames
+ * (checked first, exact node only). Everything else resolves on the ENS root chain's registry, which defers to the
+ * old registry for nodes it has no owner for.
  */
 
 export interface RegistrySource {
@@ -24,6 +25,9 @@ export interface Route {
   registry: RegistrySource | undefined;
 }
 
+/** ENS's own top-level names, which 3DNS never registers under. */
+const NOT_3DNS_TLDS = new Set(["eth", "reverse"]);
+
 const lower = (a: string | undefined) => a?.toLowerCase() as Address | undefined;
 
 export function routeName(name: string, namespace: Namespace): Route {
@@ -35,7 +39,8 @@ export function routeName(name: string, namespace: Namespace): Route {
     }
   }
   const threedns: RegistrySource[] = [];
-  if (name.split(".").length === 2) {
+  const labels = name.split(".");
+  if (labels.length >= 2 && !NOT_3DNS_TLDS.has(labels[labels.length - 1]!)) {
     for (const t of [ds.threednsOptimism, ds.threednsBase]) {
       const token = lower(t?.contracts.ThreeDNSToken?.address);
       if (t && token) threedns.push({ chainId: t.chain.id, registry: token, exactOnly: true });

@@ -1,5 +1,6 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
+import { textOfDnsTxtRecord } from "../dns-wire";
 import { domainId, resolverId as makeResolverId } from "../ids";
 import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
@@ -113,6 +114,33 @@ export async function textChanged(
     resolverId: resolver.id,
     key,
     value: event.args.value === undefined ? null : withoutNul(event.args.value),
+  });
+}
+
+/**
+ * A 3DNS resolver's DNS record (DNSRecordChanged with a TTL, DNSRecordDeleted): a TXT record at `<key>.ens` is the text
+ * `key` (see textOfDnsTxtRecord), so the key joins the resolver's texts, or leaves them when the record is deleted.
+ * The ENS subgraph never indexed 3DNS: compatible mode ignores these.
+ */
+export async function dnsTxtRecordChanged(
+  context: IndexingContext,
+  event: IndexedEvent<{ node: Hex; name: Hex; resource: number; record?: Hex }>,
+) {
+  const settings = handlerSettings();
+  if (settings.isSubgraphCompatible) return;
+  const text = textOfDnsTxtRecord(event.args.name, event.args.resource, event.args.record);
+  if (text === null) return;
+  const key = withoutNul(text.key);
+  const resolver = await upsertResolver(context, event, (row) => {
+    const texts = row?.texts ?? [];
+    if (text.value === null) return texts.includes(key) ? { texts: texts.filter((k) => k !== key) } : {};
+    return texts.includes(key) ? {} : { texts: [...texts, key] };
+  });
+  await context.db.insert(schema.textChanged).values({
+    ...eventFields(settings, context, event),
+    resolverId: resolver.id,
+    key,
+    value: text.value === null ? null : withoutNul(text.value),
   });
 }
 

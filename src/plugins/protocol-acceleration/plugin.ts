@@ -1,9 +1,8 @@
 import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi, ThreeDNSTokenAbi } from "../../../abis";
-import type { DatasourceName } from "../../namespaces/types";
+import { type DatasourceName, L2_REVERSE_DATASOURCES } from "../../namespaces/types";
 import { definePlugin, type PluginContract } from "../define";
 
 const REGISTRY_DATASOURCES: DatasourceName[] = ["ensroot", "basenames", "lineanames"];
-const L2_REVERSE_DATASOURCES: DatasourceName[] = ["reverseBase", "reverseLinea", "reverseOptimism"];
 
 /** Node→resolver links, resolver records and primary names on every indexed chain, for fast resolution. */
 export const protocolAccelerationPlugin = definePlugin({

@@ -1,6 +1,6 @@
 import * as schema from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
-import { makeSubnode } from "../../../lib/names";
+import { makeSubnode, ROOT_NODE } from "../../../lib/names";
 import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
 import { registryNodeId } from "./ids";
 import { ADDR_REVERSE_NODE, reversedAddress } from "./reverse";
@@ -44,6 +44,20 @@ export async function newResolver(context: HandlerContext, event: LogEvent<{ nod
 export function threednsRegistered(resolver: Address) {
   return async (context: HandlerContext, event: LogEvent<{ node: Hex }>) =>
     upsert(context, event.log.address, event.args.node, { resolver: orNull(resolver), hasOwner: true });
+}
+
+/**
+ * 3DNS NewOwner: the token's registry record of a subnode. A TLD (below the root) is the token's own and has no
+ * resolver; a registration or a subname below one answers `resolver(node)` with the 3DNS resolver, until a zero
+ * owner deletes the subname.
+ */
+export function threednsNewOwner(resolver: Address) {
+  return async (context: HandlerContext, event: LogEvent<{ node: Hex; label: Hex; owner: Address }>) => {
+    const node = makeSubnode(event.args.node, event.args.label);
+    const hasOwner = event.args.owner.toLowerCase() !== zeroAddress;
+    if (event.args.node === ROOT_NODE) return upsert(context, event.log.address, node, { hasOwner });
+    await upsert(context, event.log.address, node, { resolver: hasOwner ? orNull(resolver) : null, hasOwner });
+  };
 }
 
 /** 3DNS RegistrationBurned: the registration, and with it the resolver link, is deleted. */

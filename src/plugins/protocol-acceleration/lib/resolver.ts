@@ -1,6 +1,7 @@
 import * as schema from "ponder:schema";
 import { type Address, type Hex, bytesToHex, hexToBytes } from "viem";
 import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
 import { ETH_COIN_TYPE } from "./coin-types";
 import { recordKeyId, resolverRecordsId } from "./ids";
 
@@ -53,6 +54,21 @@ export async function textChanged(context: HandlerContext, event: NodeEvent<{ ke
     .insert(schema.resolverTextRecord)
     .values({ id: recordKeyId(records.id, records.version, key), recordsId: records.id, key, ...set })
     .onConflictDoUpdate(set);
+}
+
+/**
+ * A 3DNS resolver's DNS record: a TXT record at `<key>.ens` is the text `key` (see textOfDnsTxtRecord). `threedns`
+ * lists the 3DNS resolvers (lowercase): ens-contracts' resolvers keep DNS records apart from texts, so their
+ * DNSRecordDeleted (the same event) changes no text.
+ */
+export function dnsRecordChanged(threedns: ReadonlySet<string>) {
+  return async (context: HandlerContext, event: NodeEvent<{ name: Hex; resource: number; record?: Hex }>) => {
+    if (!threedns.has(event.log.address.toLowerCase())) return;
+    const text = textOfDnsTxtRecord(event.args.name, event.args.resource, event.args.record);
+    if (text === null) return;
+    // A deleted text reads as the empty string, like a text never set.
+    await textChanged(context, { ...event, args: { node: event.args.node, key: text.key, value: text.value ?? "" } });
+  };
 }
 
 export async function contenthashChanged(context: HandlerContext, event: NodeEvent<{ hash: Hex }>) {

@@ -15,4 +15,6 @@ for (const ds of ["threednsOptimism", "threednsBase"] as const) {
   on(`${C}:RegistrationExtended`, threedns.registrationExtended);
   on(`${C}:RegistrationTransferred`, threedns.registrationTransferred);
   on(`${C}:RegistrationBurned`, threedns.registrationBurned);
+  on(`${C}:NewOwner`, threedns.newOwner);
+  on(`${C}:Transfer`, threedns.transfer);
 }

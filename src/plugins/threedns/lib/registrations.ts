@@ -2,18 +2,21 @@ import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import { handlerSettings, type IndexedEvent, type IndexingContext } from "../../../lib/ens-handlers/context";
 import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../../lib/ens-handlers/db";
+import { makeRegistryHandlers, type NewOwnerArgs } from "../../../lib/ens-handlers/registry";
 import { decodeDnsWireName } from "../../../lib/dns-wire";
 import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel } from "../../../lib/labels";
 import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
 
 /**
- * 3DNS registrations (Optimism and Base) as domains of the shared tables: a registration is the domain of its fqdn
- * (decoded from DNS wire format) under its TLD's domain, which is created, owned by the 3DNS token, when missing.
- * The owner is the registrant (then whoever the token moves to), the expiry the registration's. 3DNS has no
- * registry emitting NewResolver: every registration uses its chain's one 3DNS resolver (what the token's
- * `resolver(node)` answers), so the registration itself links the domain to that resolver; a burn deletes the
- * registration (owner, resolver link and expiry).
+ * 3DNS (Optimism and Base) as domains of the shared tables. The token speaks registry: its NewOwner creates every
+ * node (the TLD, owned by the token; the registration; subnames below it, any depth) as a registry's NewOwner does
+ * (healed labels, owner, event history), and its Transfer changes a node's owner. A registration is also the domain
+ * of its fqdn (decoded from DNS wire format: it names labels the label service could not heal), with the
+ * registrant as owner (then whoever the token moves to) and the registration's expiry. 3DNS has no registry emitting
+ * NewResolver: registrations and their subnames use the chain's one 3DNS resolver (what the token's
+ * `resolver(node)` answers), so NewOwner and the registration link the domain to it; a TLD has none. A burn deletes
+ * the registration (owner, resolver link and expiry), a zero-owner NewOwner a subname (owner and resolver link).
  */
 
 export type RegistrationCreatedArgs = {
@@ -30,7 +33,20 @@ export type RegistrationBurnedArgs = { node: Hex; burner: Address };
 
 /** `resolver` is the chain's 3DNS resolver (undefined when the namespace has none: then no link is made). */
 export function makeThreeDNSHandlers({ resolver }: { resolver: Address | undefined }) {
+  const registry = makeRegistryHandlers({ registry: "new" });
   return {
+    newOwner: async (context: IndexingContext, event: IndexedEvent<NewOwnerArgs>) => {
+      await registry.newOwner(context, event);
+      const { node: parent, label, owner } = event.args;
+      if (!resolver || parent === ROOT_NODE) return;
+      const node = makeSubnode(parent, label);
+      const link = owner.toLowerCase() === ZERO_ADDRESS ? { resolverId: null, resolvedAddressId: null } : await linkResolver(context, node, resolver);
+      const before = (await context.db.find(schema.domain, { id: domainId(node) })) ?? null;
+      const after = await context.db.update(schema.domain, { id: domainId(node) }).set(link);
+      // A deleted subname without its resolver link is empty: it no longer counts under its parent.
+      await settleSubdomainCounts(handlerSettings(), context, before, after);
+    },
+    transfer: registry.transfer,
     registrationCreated: (context: IndexingContext, event: IndexedEvent<RegistrationCreatedArgs>) =>
       registrationCreated(context, event, resolver),
     registrationExtended,
@@ -79,15 +95,14 @@ async function registrationCreated(
         ...(isLeaf ? { expiryDate: expiry } : {}),
         ...link,
       });
-    } else if (isLeaf) {
-      after = await context.db.update(schema.domain, { id }).set({
-        ownerId,
-        expiryDate: expiry,
-        ...link,
-        ...(existing.name === null ? { name, labelName } : {}),
-      });
     } else {
-      after = existing;
+      // NewOwner created it from a labelhash: the fqdn names a label the label service could not heal.
+      const naming = existing.name === null || (existing.labelName === null && labelName !== null) ? { name, labelName } : {};
+      after = isLeaf
+        ? await context.db.update(schema.domain, { id }).set({ ownerId, expiryDate: expiry, ...link, ...naming })
+        : Object.keys(naming).length > 0
+          ? await context.db.update(schema.domain, { id }).set(naming)
+          : existing;
     }
     if (existing === null || isLeaf) await settleSubdomainCounts(settings, context, existing, after);
     parentNode = current;
