@@ -256,7 +256,7 @@ describe("plugin composition", () => {
     expect(devnet["protocol-acceleration/threednsBase/Resolver"]).toBeUndefined();
     // Optimism has no registry of ours: its 3DNS resolver is indexed by address.
     const mainnet = composeContracts(
-      buildConfig({ NAMESPACE: "mainnet", PLUGINS: "protocol-acceleration", RPC_URL_1: "https://e.example", RPC_URL_8453: "https://b.example", RPC_URL_59144: "https://l.example", RPC_URL_10: "https://o.example" }),
+      buildConfig({ NAMESPACE: "mainnet", PLUGINS: "protocol-acceleration", ...mainnetRpc }),
     );
     expect(mainnet["protocol-acceleration/threednsOptimism/Resolver"]?.address).toBe("0xf97aac6c8dbaebcb54ff166d79706e3af7a813c8");
     expect(mainnet["protocol-acceleration/threednsBase/Resolver"]).toBeUndefined();

@@ -319,7 +319,7 @@ describe("threedns", () => {
     await newOwner("xyz", "unheard", ALICE);
     expect(domain("unheard.xyz")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("unheard"))}.xyz`, labelName: null, ownerId: ALICE.toLowerCase() });
     await created(BASE, ["unheard", "xyz"], ALICE, 8000n);
-    const resolverOf = (name: string) => `${BASE}-${THREEDNS_RESOLVER}-${namehash(name)}`;
+    const resolverOf = (name: string) => `${THREEDNS_RESOLVER}-${namehash(name)}-${BASE}`;
     expect(domain("xyz")).toMatchObject({ ownerId: THREEDNS_TOKEN, resolverId: null, subdomainCount: 1 });
     expect(domain("unheard.xyz")).toMatchObject({ name: "unheard.xyz", labelName: "unheard", expiryDate: 8000n, resolverId: resolverOf("unheard.xyz") });
     // Subnames below it, two levels deep, on the 3DNS resolver; a registry-level Transfer; a deletion.
@@ -342,7 +342,7 @@ describe("threedns", () => {
     const record = "0x03636f6d077477697474657203656e73000010000100000e100006053078546b6f" as Hex;
     await play(BASE, `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, { node, name, resource: 16, ttl: 3600, record }, THREEDNS_RESOLVER);
     await play(BASE, `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, { node, name: wire("www", "example", "xyz"), resource: 16, ttl: 3600, record }, THREEDNS_RESOLVER);
-    const resolverId = `${BASE}-${THREEDNS_RESOLVER}-${node}`;
+    const resolverId = `${THREEDNS_RESOLVER}-${node}-${BASE}`;
     expect(store.get(schema.resolver, resolverId)).toMatchObject({ texts: ["com.twitter"] });
     await play(BASE, `${R}:DNSRecordDeleted`, { node, name, resource: 16 }, THREEDNS_RESOLVER);
     expect(store.get(schema.resolver, resolverId)).toMatchObject({ texts: [] });
