@@ -1,6 +1,6 @@
 import { custom } from "viem";
 import { describe, expect, it } from "vitest";
-// The ponder patch's own modules (patches/ponder+*.patch): Ponder's JSON-RPC client with its adaptive rate limit.
+// The ponder patch's own modules (patch createRpc-local-node-starts-at-max-rps, docs/patches.md): Ponder's JSON-RPC client with its adaptive rate limit.
 // @ts-expect-error plain JavaScript without types
 import { createRpc } from "../../node_modules/ponder/dist/esm/rpc/index.js";
 import { ponderCommon } from "../support/ponder-common";
