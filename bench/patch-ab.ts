@@ -2,9 +2,11 @@
  * npm run bench:patch-ab — what each dependency patch is worth: bench:index's PGlite run (10,000-name devnet, start →
  * /ready) with every patch, against the same run with some patches left out, interleaved on one devnet.
  *
- *   AB_VARIANTS="createRpc-local-node-starts-at-max-rps,getEventData-backfill-data-in-memory"   (the default: all of them
+ *   AB_VARIANTS="isValueMatched-lowercase-once,graphql-load-on-first-use"   (the default: all of them
  *     one at a time) — each entry is a variant without those patches ("a+b": without both; "none": without any)
  *   AB_ROUNDS=3  BENCH_NAMES=10000  BENCH_PLUGINS=subgraph  AB_RUN=pglite|postgres|noop
+ *   AB_PATCHES_DIR=<dir>: build the variants from that directory's patch files instead of patches/ (e.g. an earlier
+ *     commit's set, `git archive <commit> patches | tar -x -C <dir>`, to compare it with today's)
  *
  * Every variant is a copy of the project in a temporary folder whose node_modules links to this one's, except for
  * the patched packages: those are copied, unpatched (the installed patches reversed), and patched again without the
@@ -29,13 +31,16 @@ interface PatchFile {
   name: string;
 }
 
-const patches = readPatches(join(projectRoot, "patches")) as PatchFile[];
+/** The installed patches (reversed to get the unpatched packages). */
+const installed = readPatches(join(projectRoot, "patches")) as PatchFile[];
+/** The patches the variants are built from: these, or another set (AB_PATCHES_DIR, e.g. an older commit's). */
+const patches = (process.env.AB_PATCHES_DIR ? readPatches(process.env.AB_PATCHES_DIR) : installed) as PatchFile[];
 const variants = (process.env.AB_VARIANTS ?? patches.map((p) => p.name).join(",")).split(",").filter(Boolean);
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
 const plugins = (process.env.BENCH_PLUGINS ?? "subgraph").split(",");
 const run = (process.env.AB_RUN ?? "pglite") as "pglite" | "postgres" | "noop";
-const packages = [...new Set(patches.map((p) => p.pkg))];
+const packages = [...new Set([...installed, ...patches].map((p) => p.pkg))];
 
 /** Path components to strip from `a/node_modules/<pkg>/...` to get a path inside the package. */
 const strip = (pkg: string) => 2 + pkg.split("/").length;
@@ -58,7 +63,7 @@ function pristinePackages(workDir: string): Map<string, string> {
   for (const pkg of packages) {
     const dir = join(workDir, "pristine", pkg);
     cpSync(join(projectRoot, "node_modules", pkg), dir, { recursive: true, verbatimSymlinks: true });
-    for (const patch of patches.filter((p) => p.pkg === pkg).reverse()) {
+    for (const patch of installed.filter((p) => p.pkg === pkg).reverse()) {
       if (!applyPatch(dir, patch, true)) throw new Error(`cannot reverse ${patch.fileName} on the installed ${pkg}: reinstall it (rm -rf node_modules/${pkg} && npm install)`);
     }
     out.set(pkg, dir);

@@ -46,9 +46,7 @@ export function composeChains(config: AppConfig): Record<string, ComposedChain> 
         id: chain.id,
         // Devnet logs can exceed viem's 10 MiB response cap in one eth_getLogs.
         rpc: http(config.rpcUrls.get(chain.id), isDevnet ? { maxResponseBodySize: false } : {}),
-        // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents. With
-        // the ponder patch createRpc-local-node-starts-at-max-rps such a chain (a local node) also gets no starting
-        // rate limit on its JSON-RPC requests (docs/patches.md).
+        // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents.
         disableCache: isDevnet,
       },
     ]),
