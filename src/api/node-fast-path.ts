@@ -4,7 +4,7 @@ import type { SubgraphServer } from "./subgraph";
 
 /**
  * A Node.js request listener that Ponder's server runs before its Hono app, returning true for the requests it
- * answered itself (patches/ponder+0.16.10.patch, server/index.js). Ponder's app runs a metrics and a cors middleware
+ * answered itself (ponder patch createServer-node-fast-path, docs/patches.md). Ponder's app runs a metrics and a cors middleware
  * on every request and hono builds a context and a WHATWG Response for each; for a cached /subgraph answer that was
  * most of the CPU (~0.18 ms a request, of which a third in prom-client and undici), on the one thread that also
  * indexes. Without the patch (or on another server) nothing calls it, and every request takes the Hono route.

@@ -57,9 +57,7 @@ export function composeChains(config: AppConfig): Record<string, ComposedChain> 
         id: chain.id,
         // Devnet logs can exceed viem's 10 MiB response cap in one eth_getLogs.
         rpc: http(config.rpcUrls.get(chain.id), isDevnet ? { maxResponseBodySize: false } : {}),
-        // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents. With
-        // the ponder patch such a chain (a local node) also gets its backfill data through memory instead of
-        // ponder_sync (sync-store/fresh.js) and no starting rate limit on its JSON-RPC requests (rpc/index.js).
+        // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents.
         disableCache: isDevnet,
       },
     ]),

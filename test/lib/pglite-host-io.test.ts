@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*
- * patches/@electric-sql+pglite+0.2.13.patch (fs/nodefs.js): PostgreSQL opens and truncates `.s.PGSQL.5432.out` in
+ * The PGlite patch NodeFS-protocol-file-in-memory (fs/nodefs.js, docs/patches.md): PostgreSQL opens and truncates `.s.PGSQL.5432.out` in
  * its data directory on every query, though PGlite's protocol never goes through it; on a host directory that was
  * four file-system calls per query. The patch keeps the file in memory. What must hold: the host never sees the file,
  * and answers, small or larger than PGlite's shared-memory buffer, still arrive whole.

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, it } from "vitest";
-// The ponder patch's own modules (patches/ponder+*.patch): Ponder's query builder, with its PGlite transactions.
+// The ponder patch's own modules (patch createQB-pglite-transactions, docs/patches.md): Ponder's query builder, with its PGlite transactions.
 // @ts-expect-error plain JavaScript without types
 import { createQB, gatePgliteReads } from "../../node_modules/ponder/dist/esm/database/queryBuilder.js";
 // @ts-expect-error plain JavaScript without types

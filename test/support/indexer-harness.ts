@@ -22,6 +22,8 @@ export interface IndexerOptions {
    * of a fresh one: a second run then starts from the first one's RPC cache (ponder_sync).
    */
   reuse?: { databaseUrl?: string; pgliteDirectory?: string };
+  /** Run `ponder start` from this copy of the project (bench:patch-ab's variants with other dependency patches). */
+  projectRoot?: string;
 }
 
 export interface RunningIndexer {
@@ -77,7 +79,8 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
     env.PGLITE_DIRECTORY = options.reuse?.pgliteDirectory ?? join(workDir, "pglite");
   }
   const logFile = join(workDir, "indexer.log");
-  let ponder = startPonder({ projectRoot, command: "start", port, schema, env, logFile });
+  const root = options.projectRoot ?? projectRoot;
+  let ponder = startPonder({ projectRoot: root, command: "start", port, schema, env, logFile });
   const replicas: { stop(): Promise<void> }[] = [];
   const running: RunningIndexer = {
     url: ponder.url,
@@ -90,7 +93,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
       if (options.database !== "postgres") throw new Error("replicas need PostgreSQL");
       const replicaPort = await findFreePort();
       const replica = startPonder({
-        projectRoot,
+        projectRoot: root,
         command: "serve",
         port: replicaPort,
         schema,
@@ -108,7 +111,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
       if (ponder.child.exitCode === null && ponder.child.signalCode === null) throw new Error("restart() needs the previous ponder to have exited");
       const nextPort = await findFreePort();
       env.PORT = String(nextPort);
-      ponder = startPonder({ projectRoot, command: "start", port: nextPort, schema, env, logFile });
+      ponder = startPonder({ projectRoot: root, command: "start", port: nextPort, schema, env, logFile });
       running.url = ponder.url;
       running.process = ponder;
     },
