@@ -33,6 +33,7 @@ import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { buildFixture, FIXTURE_HEAD } from "../test/subgraph-api/fixture";
 import { createTestDatabase, PG_URL } from "../test/subgraph-api/pg";
+import { treeCpuMs } from "./lib/process-cpu";
 import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -177,29 +178,6 @@ async function benchFixture(): Promise<Row[]> {
     }
     await db.drop();
   }
-}
-
-/** CPU time (user + system) of a process and its descendants, in ms (Linux /proc, 100 ticks per second). */
-function treeCpuMs(root: number): number {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  let total = 0;
-  const queue = [root];
-  while (queue.length > 0) {
-    const pid = queue.pop()!;
-    total += stats.get(pid)?.ticks ?? 0;
-    for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
-  }
-  return total * 10;
 }
 
 async function benchDevnet(): Promise<Row[]> {

@@ -19,6 +19,7 @@ import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { startCachedDevnet } from "./lib/cached-devnet";
+import { treeAndPostgresCpuMs, treeCpuMs } from "./lib/process-cpu";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(Number);
@@ -40,7 +41,7 @@ interface IndexRun {
   peakRssMb: number;
   dbMb: number;
   load: string;
-  queries: { query: string; p50: number; p99: number; rps: number; load: string }[];
+  queries: { query: string; p50: number; p99: number; rps: number; cpuMsPerRequest: number; load: string }[];
 }
 
 function directoryBytes(dir: string): number {
@@ -93,12 +94,18 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     const dbBytes = db === "postgres" ? await postgresBytes(indexer.env.DATABASE_URL!) : directoryBytes(indexer.pgliteDirectory!);
     const url = `${indexer.url}/subgraph`;
     const queries: IndexRun["queries"] = [];
+    // What a query costs the indexer and, on PostgreSQL, the database's backends: a figure the machine's load does
+    // not inflate the way it does latency.
+    const pid = indexer.process.child.pid!;
+    const serverCpuMs = () => (db === "postgres" ? treeAndPostgresCpuMs(pid, indexer.schema) : treeCpuMs(pid));
     for (const c of cases(await indexSubjects(url))) {
       await run(url, c, 2, CONNECTIONS); // warm-up: connections, plans
+      const cpu0 = serverCpuMs();
       const r = await run(url, c, DURATION, CONNECTIONS);
+      const cpuMsPerRequest = (serverCpuMs() - cpu0) / Math.max(1, r.requests.total);
       if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) throw new Error(`${c.name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-      queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), load: load() });
-      log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s`);
+      queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), cpuMsPerRequest, load: load() });
+      log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req`);
     }
     return { names, db, events, seconds, eventsPerSecond: events / seconds, peakRssMb, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
   } finally {
@@ -139,9 +146,12 @@ async function main(): Promise<void> {
     );
   }
   console.log(`\n/subgraph uncached (SUBGRAPH_QUERY_CACHE_MB=0), ${CONNECTIONS} connections, ${DURATION} s per query`);
-  console.log("| names | database | query | p50 ms | p99 ms | req/s | load |");
-  console.log("|---|---|---|---|---|---|---|");
-  for (const r of runs) for (const q of r.queries) console.log(`| ${r.names} | ${r.db} | ${q.query} | ${q.p50} | ${q.p99} | ${q.rps} | ${q.load} |`);
+  console.log("(server CPU: the indexer's process tree, plus on PostgreSQL the backends serving its database)");
+  console.log("| names | database | query | p50 ms | p99 ms | req/s | server CPU ms/req | load |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const r of runs) {
+    for (const q of r.queries) console.log(`| ${r.names} | ${r.db} | ${q.query} | ${q.p50} | ${q.p99} | ${q.rps} | ${q.cpuMsPerRequest.toFixed(2)} | ${q.load} |`);
+  }
 
   // The headline compares the largest size with the smallest on the first database measured at both.
   const db = DBS[0]!;
