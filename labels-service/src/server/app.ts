@@ -6,7 +6,8 @@ import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
 import type { LabelStore } from "../store/label-store.js";
 import { SERVICE_VERSION } from "../version.js";
 import { allowAnyOrigin } from "./cors.js";
-import { healOne, NOT_FOUND_BODY, readyStore } from "./heal.js";
+import { maxVersionFor } from "../store/pin.js";
+import { healOne, NOT_FOUND_BODY, readyStore, servedStore } from "./heal.js";
 import { MAX_BATCH, MAX_BATCH_BODY_BYTES, batchBodySchema, pinQuerySchema } from "./request-schemas.js";
 
 type ErrorStatus = LabelServiceError["status"];
@@ -77,8 +78,8 @@ export function createLabelsApp(getStore: () => LabelStore | null): Hono {
         if (labelhash === null) throw new LabelServiceError(400, `${MESSAGES.invalidLabelhash} (at index ${index})`);
         labelhashes.push(labelhash);
       }
-      const store = readyStore(getStore);
-      const maxVersion = store.maxVersion(pin);
+      const { store, served } = servedStore(getStore);
+      const maxVersion = maxVersionFor(pin, served);
       const labels: Record<string, string | null> = {};
       for (const labelhash of labelhashes) labels[labelhash] = store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), maxVersion);
       return c.json({ status: "success", labels });

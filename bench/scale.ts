@@ -1,0 +1,172 @@
+/*
+ * npm run bench:scale — how the cost grows with the work: the devnet scenario at several sizes, all seven plugins,
+ * indexed by `ponder start` on PostgreSQL (a fresh database per run) and on PGlite. Per run: events, events/s from
+ * process start to `/ready`, peak RSS of the indexer, database size, and the five common queries of bench:graphql
+ * against the indexer's own `/subgraph` with the query cache off (p50/p99 at 32 connections). The load average is
+ * printed next to every figure: the machine is shared.
+ *
+ *   BENCH_SIZES=10000,50000,250000  BENCH_DBS=postgres,pglite  BENCH_PLUGINS=<all seven>  BENCH_DURATION=10 (s/query)
+ *   BENCH_CONNECTIONS=32  BENCH_CPU_PROF=<dir>: the indexer writes a V8 CPU profile there (node --cpu-prof).
+ *
+ * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
+ * load them into anvil instead of replaying the scenario.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
+import { PLUGIN_NAMES } from "../src/plugins/names";
+import { startIndexer, waitFor } from "../test/support/indexer-harness";
+import { startCachedDevnet } from "./lib/cached-devnet";
+import { treeAndPostgresCpuMs, treeCpuMs } from "./lib/process-cpu";
+import { cases, indexSubjects, run } from "./lib/subgraph-queries";
+
+const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(Number);
+const DBS = (process.env.BENCH_DBS ?? "postgres,pglite").split(",") as ("postgres" | "pglite")[];
+const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+
+const load = () => loadavg()[0].toFixed(1);
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${load()}] ${line}`);
+
+interface IndexRun {
+  names: number;
+  db: string;
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+  peakRssMb: number;
+  dbMb: number;
+  load: string;
+  queries: { query: string; p50: number; p99: number; rps: number; cpuMsPerRequest: number; timeouts: number; load: string }[];
+}
+
+function directoryBytes(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => {
+    const path = join(dir, e.name);
+    return n + (e.isDirectory() ? directoryBytes(path) : e.isFile() ? statSync(path).size : 0);
+  }, 0);
+}
+
+async function postgresBytes(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ size: string }>("select pg_database_size(current_database())::text as size");
+    return Number(rows[0]!.size);
+  } finally {
+    await client.end();
+  }
+}
+
+async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestPath: string, labelsServiceUrl: string): Promise<IndexRun> {
+  const started = Date.now();
+  const indexer = await startIndexer({
+    manifestPath,
+    labelsServiceUrl,
+    plugins: PLUGINS,
+    database: db,
+    extraEnv: {
+      SUBGRAPH_QUERY_CACHE_MB: "0",
+      ...(CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${CPU_PROF}`.trim() } : {}),
+    },
+  });
+  const rss = watchPeakRss(indexer.process.child.pid!, 500);
+  try {
+    const progress = setInterval(() => void completedEvents(indexer.url).then((n) => log(`${db} ${names}: ${n} events`), () => {}), 30_000);
+    try {
+      await indexer.process.ready(undefined, 200);
+    } finally {
+      clearInterval(progress);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const peakRssMb = rss.stop();
+    const events = await completedEvents(indexer.url);
+    const runLoad = load();
+    log(`${db} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB`);
+    if (db === "pglite") {
+      // PGlite's tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
+      await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 300_000, "ANALYZE");
+    }
+    const dbBytes = db === "postgres" ? await postgresBytes(indexer.env.DATABASE_URL!) : directoryBytes(indexer.pgliteDirectory!);
+    const url = `${indexer.url}/subgraph`;
+    const queries: IndexRun["queries"] = [];
+    // What a query costs the indexer and, on PostgreSQL, the database's backends: a figure the machine's load does
+    // not inflate the way it does latency.
+    const pid = indexer.process.child.pid!;
+    const serverCpuMs = () => (db === "postgres" ? treeAndPostgresCpuMs(pid, indexer.schema) : treeCpuMs(pid));
+    for (const c of cases(await indexSubjects(url))) {
+      await run(url, c, 2, CONNECTIONS); // warm-up: connections, plans
+      const cpu0 = serverCpuMs();
+      const r = await run(url, c, DURATION, CONNECTIONS);
+      const cpuMsPerRequest = (serverCpuMs() - cpu0) / Math.max(1, r.requests.total);
+      // A non-2xx answer is a defect; a timeout (no answer within autocannon's 10 s) is a latency, counted in `errors`.
+      if (r.non2xx > 0) throw new Error(`${c.name}: ${r.non2xx} non-2xx answers`);
+      queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), cpuMsPerRequest, timeouts: r.errors + r.timeouts, load: load() });
+      log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req, ${r.errors + r.timeouts} timeouts/errors`);
+    }
+    return { names, db, events, seconds, eventsPerSecond: events / seconds, peakRssMb, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
+  } finally {
+    rss.stop();
+    await indexer.stop();
+  }
+}
+
+async function completedEvents(url: string): Promise<number> {
+  return Object.values(await completedEventsByName(url)).reduce((a, b) => a + b, 0);
+}
+
+async function main(): Promise<void> {
+  log(`bench:scale — sizes ${SIZES.join(", ")}, ${DBS.join(" and ")}, plugins ${PLUGINS.join(",")}`);
+  const runs: IndexRun[] = [];
+  const chains: Record<string, string>[] = [];
+  for (const names of SIZES) {
+    const env = await startCachedDevnet(1, names, (line) => log(`devnet ${names}: ${line}`));
+    const counts = env.devnet.manifest.scenario.eventCounts as Record<string, number>;
+    const logs = Object.values(counts).reduce((a, b) => a + b, 0);
+    chains.push({ names: String(names), origin: env.origin, seconds: env.seconds.toFixed(1), "manifest events": String(logs), load: load() });
+    log(`devnet ${names}: chains ready (${env.origin}) in ${env.seconds.toFixed(1)} s, ${logs} events in the manifest`);
+    try {
+      for (const db of DBS) runs.push(await indexAndQuery(names, db, env.devnet.manifestPath, env.labelsUrl));
+    } finally {
+      await env.stop();
+    }
+  }
+
+  console.log("\nChains (played: the scenario sent as transactions; cache: anvil --load-state)");
+  console.table(chains);
+  console.log("\nIndexing, all of it from process start to /ready");
+  console.log("| names | database | events | s | events/s | peak RSS MiB | database MiB | load |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const r of runs) {
+    console.log(
+      `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.peakRssMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
+    );
+  }
+  console.log(`\n/subgraph uncached (SUBGRAPH_QUERY_CACHE_MB=0), ${CONNECTIONS} connections, ${DURATION} s per query`);
+  console.log("(server CPU: the indexer's process tree, plus on PostgreSQL the backends serving its database)");
+  console.log("| names | database | query | p50 ms | p99 ms | req/s | server CPU ms/req | timeouts (> 10 s) | load |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const r of runs) {
+    for (const q of r.queries) console.log(`| ${r.names} | ${r.db} | ${q.query} | ${q.p50} | ${q.p99} | ${q.rps} | ${q.cpuMsPerRequest.toFixed(2)} | ${q.timeouts} | ${q.load} |`);
+  }
+
+  // The headline compares the largest size with the smallest on the first database measured at both.
+  const db = DBS[0]!;
+  const base = runs.find((r) => r.db === db && r.names === Math.min(...SIZES));
+  const top = runs.find((r) => r.db === db && r.names === Math.max(...SIZES));
+  if (!base || !top) throw new Error("no runs to compare");
+  const p99 = Math.max(...top.queries.map((q) => q.p99));
+  console.log(`\nheadline on ${db}; load average now ${loadavg().map((l) => l.toFixed(1)).join(" ")} on 2 cores`);
+  console.log(
+    `scale: ${top.names} names: ${Math.round(top.eventsPerSecond)} events/s (${(top.eventsPerSecond / base.eventsPerSecond).toFixed(2)}× the 10k rate), peak RSS ${top.peakRssMb.toFixed(0)} MiB (${(top.peakRssMb / base.peakRssMb).toFixed(2)}× 10k), uncached /subgraph p99 ${p99} ms`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
