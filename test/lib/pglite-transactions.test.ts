@@ -48,11 +48,16 @@ import { createNoopLogger } from ${JSON.stringify(join(ponderInternal, "logger.j
 import { MetricsService } from ${JSON.stringify(join(ponderInternal, "metrics.js"))};
 import { createShutdown } from ${JSON.stringify(join(ponderInternal, "shutdown.js"))};
 const common = { logger: createNoopLogger(), metrics: new MetricsService(), shutdown: createShutdown(), options: { command: "start" } };
-const qb = createQB(drizzle(new PGlite(${JSON.stringify(directory)})), { common, isAdmin: true, atomicPglite: ${atomicPglite} });
+const pglite = new PGlite(${JSON.stringify(directory)});
+const qb = createQB(drizzle(pglite), { common, isAdmin: true, atomicPglite: ${atomicPglite} });
 await qb.transaction(async (tx) => {
   for (let i = 0; i < 10; i++) {
     await tx.wrap((db) => db.execute("CREATE TABLE t" + i + " (id text PRIMARY KEY)"));
-    if (i === 5) process.kill(process.pid, "SIGKILL");
+    if (i === 5) {
+      // What was written so far reaches the files before the kill, so only a transaction can keep it out.
+      await pglite.syncToFs();
+      process.kill(process.pid, "SIGKILL");
+    }
   }
 });
 `,

@@ -2,9 +2,10 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { indexerOptionsFor, startIndexer, type RunningIndexer } from "../support/indexer-harness";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
-import { type BlockRef, type BranchFacts, ReorgDriver } from "./support/reorg-scenario";
+import { metaBlock, reorgMetric, reorgsLogged, subgraph, waitForHead } from "./support/follow-head";
+import { type BranchFacts, ReorgDriver } from "./support/reorg-scenario";
 import { bySize, report } from "./support/scale";
 
 /*
@@ -39,39 +40,6 @@ interface DomainView {
   registration: { registrant: { id: string } } | null;
 }
 
-async function subgraph<T>(url: string, query: string): Promise<T> {
-  const res = await fetch(`${url}/subgraph`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query }),
-  });
-  const body = (await res.json()) as { data?: T; errors?: unknown };
-  if (!res.ok || body.errors || !body.data) throw new Error(`subgraph query failed (${res.status}): ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
-
-async function metaBlock(url: string): Promise<{ number: number; hash: string | null } | null> {
-  const data = await subgraph<{ _meta: { block: { number: number; hash: string | null } | null } }>(url, "{ _meta { block { number hash } } }");
-  return data._meta.block;
-}
-
-/** Waits until `_meta.block` is exactly the chain's head (number and hash). */
-async function waitForHead(url: string, head: BlockRef, what: string): Promise<number> {
-  const started = Date.now();
-  let seen: unknown;
-  await waitFor(
-    async () => {
-      const block = (seen = await metaBlock(url));
-      return block?.number === head.number && block.hash === head.hash;
-    },
-    120_000,
-    `${what}: the index at block ${head.number} (${head.hash})`,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}; _meta.block last showed ${JSON.stringify(seen)}`);
-  });
-  return Date.now() - started;
-}
-
 const domainsQuery = (ids: string[]) =>
   `{ domains(first: 1000, where: { id_in: [${ids.map((id) => JSON.stringify(id)).join(",")}] }) {
         id name owner { id } resolver { address texts } resolvedAddress { id } registration { registrant { id } } } }`;
@@ -102,27 +70,6 @@ async function textEvents(url: string, key: string): Promise<string[]> {
 }
 
 const lower = (a: string) => a.toLowerCase();
-
-/**
- * Reorgs Ponder reconciled on the root chain, from its debug log, so a pass cannot come from a reorg Ponder never saw.
- */
-function reorgsLogged(indexer: RunningIndexer): string[] {
-  return readFileSync(indexer.logFile, "utf8")
-    .split("\n")
-    .filter((line) => line.includes("Reconciled reorg in local chain"));
-}
-
-/**
- * `ponder_realtime_reorg_total` on the indexer's /metrics, summed over chains (Ponder 0.16.10 declares the counter and
- * never increments it; the ponder patch does, once per reconciled reorg).
- */
-async function reorgMetric(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return text
-    .split("\n")
-    .filter((line) => line.startsWith("ponder_realtime_reorg_total{"))
-    .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
-}
 
 /** Everything the branch wrote is visible through /subgraph. */
 async function expectBranchVisible(url: string, facts: BranchFacts): Promise<void> {

@@ -44,6 +44,8 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
       p = lookupHash(options, n).catch(() => ({ hash: null, parentHash: null }));
       if (!finalized) return p;
       hashes.set(n, p);
+      // A node that did not know the block yet (a lagging one behind a load balancer) is asked again next time.
+      void p.then((found) => found.hash === null && hashes.get(n) === p && hashes.delete(n));
       if (hashes.size > 64) hashes.delete(hashes.keys().next().value!);
     }
     return p;
@@ -64,7 +66,9 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
     let block: BlockRef | null = null;
     if (checkpoint) {
       const { number, timestamp } = decodeCheckpointBlock(checkpoint);
-      const finalized = finalizedCheckpoint !== undefined && decodeCheckpointBlock(finalizedCheckpoint).number >= number;
+      // Checkpoints are fixed-width digits ordered by time first: compared whole, not by block number, since with
+      // omnichain ordering the finalized checkpoint may name another chain's block (Arbitrum's numbers dwarf mainnet's).
+      const finalized = finalizedCheckpoint !== undefined && finalizedCheckpoint >= checkpoint;
       // Ponder starts a chain's checkpoint just below its first block: nothing is indexed yet.
       if (number > 0) block = { number, timestamp, ...(await hashOf(number, finalized)) };
     }

@@ -62,11 +62,14 @@ export class ReorgDriver {
     this.taken = new Set(scenarioOf(manifest).labels);
   }
 
-  /** Drives the root chain; turns automine off (each branch step mines its own block). */
-  static async connect(manifest: DevnetManifest): Promise<ReorgDriver> {
-    const root = manifest.chains["31337"];
-    if (!root) throw new Error("the devnet has no ENS root chain (31337)");
-    return new ReorgDriver(await Chain.connect(31337, root.rpcUrl), manifest);
+  /**
+   * Drives the ENS root chain (31337 on the devnet, 1 on a mainnet-shaped rehearsal chain); turns automine off (each
+   * branch step mines its own block).
+   */
+  static async connect(manifest: DevnetManifest, rootChainId = 31337): Promise<ReorgDriver> {
+    const root = manifest.chains[String(rootChainId)];
+    if (!root) throw new Error(`the devnet has no ENS root chain (${rootChainId})`);
+    return new ReorgDriver(await Chain.connect(rootChainId, root.rpcUrl), manifest);
   }
 
   get accounts(): Address[] {
