@@ -255,7 +255,7 @@ export async function executeSubgraphRequest(
       const { result, outcome } = await cache.run(head, key, async () => {
         const r = await executeDocument(schema, document, opName, vars, limits, options);
         const json = JSON.stringify(r.body);
-        return { ...r, json, cacheable: r.status === 200 && !r.body.errors };
+        return { ...r, json, cacheable: r.status === 200 && !r.body.errors && !namesBlockWithoutHash(r.body) };
       });
       if ("body" in result) return { ...result, cache: outcome };
       const { encoded } = result;
@@ -389,6 +389,19 @@ export interface SubgraphAnswer {
   /** JSON text, or its UTF-8 bytes (a cached answer). */
   body: string | Buffer;
   headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Whether an answer's `_meta` (under any alias) names its block without the hash: the hash was not found this time (a
+ * lagging node behind the RPC's load balancer did not know the block yet), and a cached copy would keep it missing
+ * until the next block is indexed.
+ */
+function namesBlockWithoutHash(body: { data?: unknown }): boolean {
+  if (typeof body.data !== "object" || body.data === null) return false;
+  return Object.values(body.data).some((field) => {
+    const block = (field as { block?: { hash?: unknown } } | null)?.block;
+    return typeof block === "object" && block !== null && block.hash === null;
+  });
 }
 
 /** JSON_HEADERS plus how the query-result cache answered: one shared object per outcome, not one per request. */
