@@ -6,7 +6,8 @@ import { nameInputProblem } from "../../src/lib/name-input";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
+import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
 
 /*
  * The resolution API on the devnet (PLUGINS=subgraph,basenames,lineanames,protocol-acceleration), compared with the chains' own answers
@@ -155,39 +156,11 @@ async function chainPrimary(address: Address, chainId: number): Promise<string |
 
 // ---- devnet helpers ----------------------------------------------------------------------------------------------
 
-/**
- * Brings every chain's clock to the wall clock with one block and waits until the index is realtime: anvil's interval
- * blocks drift behind the clock on a loaded machine, and the API only answers from an index within 60 s of now.
- */
-async function syncClocksAndWaitRealtime(): Promise<void> {
-  let synced = 0;
-  for (const chainId of CHAINS) {
-    const latest = await rpc<{ timestamp: Hex }>(rpcUrl(chainId), "eth_getBlockByNumber", ["latest", false]);
-    const at = Math.max(Math.floor(Date.now() / 1000), Number(latest.timestamp) + 1);
-    await rpc(rpcUrl(chainId), "evm_setNextBlockTimestamp", [at]).catch(() => undefined);
-    await rpc(rpcUrl(chainId), "evm_mine", []);
-    synced = Math.max(synced, at);
-  }
-  // Realtime, and past the blocks just mined (so every earlier transaction is indexed).
-  await waitFor(
-    async () => {
-      const res = await fetch(`${indexer.url}/amirealtime`);
-      const body = (await res.json()) as { slowestChainIndexingCursor?: number };
-      return res.status === 200 && (body.slowestChainIndexingCursor ?? 0) >= synced;
-    },
-    120_000,
-    "a realtime index past the synced blocks",
-  );
-}
-
-/** Sends a transaction as `from` (impersonated) and waits for its receipt. */
-async function sendAs(chainId: number, from: Address, to: Address, data: Hex): Promise<void> {
-  await rpc(rpcUrl(chainId), "anvil_impersonateAccount", [from]);
-  const hash = await rpc<Hex>(rpcUrl(chainId), "eth_sendTransaction", [{ from, to, data, gas: "0x100000" }]);
-  await rpc(rpcUrl(chainId), "evm_mine", []).catch(() => undefined);
-  const receipt = await clients.get(chainId)!.waitForTransactionReceipt({ hash, timeout: 60_000 });
-  expect(receipt.status, `transaction on ${chainId} to ${to}`).toBe("success");
-}
+/** Sends as `from` on `chainId` (impersonated) and waits for its receipt. */
+const sendAs = (chainId: number, from: Address, to: Address, data: Hex) =>
+  sendAsOn({ rpcUrl: rpcUrl(chainId), client: clients.get(chainId)! }, { from, to, data });
+/** One block on every chain at the wall clock, then waits until the index is realtime past them. */
+const syncClocksAndWaitRealtime = () => syncClocks(CHAINS.map(rpcUrl), indexer.url);
 
 beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 11, names: 40, mineInterval: 1 });

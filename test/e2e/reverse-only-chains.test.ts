@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S, scenarioOf } from "../../devnet/src/index";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
+import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
 
 /*
  * Primary names on chains that have nothing of ENS but an ENSIP-19 L2 reverse registrar, as Arbitrum One and Scroll:
@@ -79,36 +80,11 @@ async function get(path: string): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }
 
+/** Sends as `from` on `chainId` (impersonated, and funded) and waits for its receipt. */
+const sendAs = (chainId: number, from: Address, to: Address, data: Hex) =>
+  sendAsOn({ rpcUrl: rpcUrl(chainId), client: clients.get(chainId)! }, { from, to, data, fund: true });
 /** One block on every chain at the wall clock, then waits until the index is realtime past them. */
-async function syncClocksAndWaitRealtime(): Promise<void> {
-  let synced = 0;
-  for (const chainId of ALL_CHAINS) {
-    const latest = await rpc<{ timestamp: Hex }>(rpcUrl(chainId), "eth_getBlockByNumber", ["latest", false]);
-    const at = Math.max(Math.floor(Date.now() / 1000), Number(latest.timestamp) + 1);
-    await rpc(rpcUrl(chainId), "evm_setNextBlockTimestamp", [at]).catch(() => undefined);
-    await rpc(rpcUrl(chainId), "evm_mine", []);
-    synced = Math.max(synced, at);
-  }
-  await waitFor(
-    async () => {
-      const res = await fetch(`${indexer.url}/amirealtime`);
-      const body = (await res.json()) as { slowestChainIndexingCursor?: number };
-      return res.status === 200 && (body.slowestChainIndexingCursor ?? 0) >= synced;
-    },
-    120_000,
-    "a realtime index past the synced blocks",
-  );
-}
-
-/** Sends as `from` (impersonated and funded: a name's registry owner may be a contract, the NameWrapper). */
-async function sendAs(chainId: number, from: Address, to: Address, data: Hex): Promise<void> {
-  await rpc(rpcUrl(chainId), "anvil_impersonateAccount", [from]);
-  await rpc(rpcUrl(chainId), "anvil_setBalance", [from, "0x56bc75e2d63100000"]);
-  const hash = await rpc<Hex>(rpcUrl(chainId), "eth_sendTransaction", [{ from, to, data, gas: "0x100000" }]);
-  await rpc(rpcUrl(chainId), "evm_mine", []).catch(() => undefined);
-  const receipt = await clients.get(chainId)!.waitForTransactionReceipt({ hash, timeout: 60_000 });
-  expect(receipt.status, `transaction on ${chainId} to ${to}`).toBe("success");
-}
+const syncClocksAndWaitRealtime = () => syncClocks(ALL_CHAINS.map(rpcUrl), indexer.url);
 
 beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 5, names: 10, mineInterval: 1, shape: LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S });
