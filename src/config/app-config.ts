@@ -14,6 +14,11 @@ export interface AppConfig {
   rpcUrls: Map<number, string>;
   /** Chain id → last block to index (`END_BLOCK_<chainId>`); absent means follow the chain forever. */
   endBlocks: Map<number, number>;
+  /**
+   * Chain id → the widest block range of one eth_getLogs (`ETH_GETLOGS_BLOCK_RANGE_<chainId>`), for a provider whose
+   * range refusal Ponder cannot read; absent means Ponder learns the range from the provider's errors.
+   */
+  getLogsBlockRanges: Map<number, number>;
   database: { kind: "pglite"; directory: string } | { kind: "postgres"; connectionString: string };
   databaseSchema: string;
   labelsServiceUrl: string;
@@ -76,6 +81,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
 
   const rpcUrls = new Map<number, string>();
   const endBlocks = new Map<number, number>();
+  const getLogsBlockRanges = new Map<number, number>();
   if (namespace) {
     checkPluginDatasources(namespace, e.PLUGINS, problems);
     const explicitRpc = readPerChainVariables(env, "RPC_URL_");
@@ -93,6 +99,10 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
       if (!/^\d+$/.test(raw)) problems.push(`END_BLOCK_${chainId}: must be a block number`);
       else endBlocks.set(chainId, Number(raw));
     }
+    for (const [chainId, raw] of readPerChainVariables(env, "ETH_GETLOGS_BLOCK_RANGE_")) {
+      if (!/^\d+$/.test(raw) || Number(raw) < 1) problems.push(`ETH_GETLOGS_BLOCK_RANGE_${chainId}: must be a number of blocks, 1 or more`);
+      else getLogsBlockRanges.set(chainId, Number(raw));
+    }
   }
 
   if (problems.length > 0 || !namespace) throw new ConfigError(problems);
@@ -102,6 +112,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     plugins: e.PLUGINS,
     rpcUrls,
     endBlocks,
+    getLogsBlockRanges,
     database: e.DATABASE_URL
       ? { kind: "postgres", connectionString: e.DATABASE_URL }
       : { kind: "pglite", directory: e.PGLITE_DIRECTORY },

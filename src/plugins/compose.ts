@@ -14,6 +14,7 @@ export interface ComposedChain {
   id: number;
   rpc: Transport;
   disableCache: boolean;
+  ethGetLogsBlockRange?: number;
 }
 
 /** The active plugins' contracts, named `<plugin>/<contract>` so two plugins can index the same contract. */
@@ -59,6 +60,8 @@ export function composeChains(config: AppConfig): Record<string, ComposedChain> 
         rpc: http(config.rpcUrls.get(chain.id), isDevnet ? { maxResponseBodySize: false } : {}),
         // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents.
         disableCache: isDevnet,
+        // A fixed range turns off Ponder's learning of it from the provider's range errors.
+        ...(config.getLogsBlockRanges.has(chain.id) ? { ethGetLogsBlockRange: config.getLogsBlockRanges.get(chain.id) } : {}),
       },
     ]),
   );

@@ -282,6 +282,15 @@ describe("plugin composition", () => {
     expect(contracts["subgraph/Registry"].endBlock).toBeUndefined();
   });
 
+  it("gives a chain a fixed eth_getLogs block range from ETH_GETLOGS_BLOCK_RANGE_<chainId>, and no other chain", () => {
+    const chains = composeChains(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph,basenames", ...mainnetRpc, ETH_GETLOGS_BLOCK_RANGE_1: "10000" }));
+    expect(chains.mainnet).toMatchObject({ id: 1, ethGetLogsBlockRange: 10000 });
+    expect(chains.base!.ethGetLogsBlockRange).toBeUndefined();
+    expect(() => buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, ETH_GETLOGS_BLOCK_RANGE_1: "0" })).toThrow(
+      /ETH_GETLOGS_BLOCK_RANGE_1: must be a number of blocks, 1 or more/,
+    );
+  });
+
   it("disables Ponder's RPC cache for devnet chains only", () => {
     const devnet = composeChains(buildConfig({ DEVNET_MANIFEST: writeManifest(fullDevnet), PLUGINS: "subgraph" }));
     expect(devnet.devnetRoot).toMatchObject({ id: 31337, disableCache: true });

@@ -43,6 +43,7 @@ describe(".env.example", () => {
     // Keyed by chain id, read by prefix.
     expect(documented).toContain("RPC_URL_1");
     expect(documented).toContain("END_BLOCK_1");
+    expect(documented).toContain("ETH_GETLOGS_BLOCK_RANGE_1");
   });
 
   it("documents every variable src/ and scripts/ read from the environment", () => {
