@@ -10,6 +10,7 @@ import { isPortFree } from "./lib/ports";
 import { startPonder, type PonderProcess } from "./lib/ponder-process";
 import { printEndpoints } from "./lib/endpoints";
 import { forgetDevnetSyncData } from "./lib/forget-devnet-sync";
+import { devnetPgliteDirectory } from "./lib/devnet-pglite-directory";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(projectRoot);
@@ -33,21 +34,6 @@ async function shutdown(code: number): Promise<never> {
 }
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
-
-/**
- * The operator's PGLITE_DIRECTORY. A new devnet has the chain ids (and often the addresses) of the last one with other
- * contents, so an index of an earlier devnet there is removed rather than resumed; a directory holding anything else
- * is left alone and refused.
- */
-function chosenPgliteDirectory(dir: string, freshDevnet: boolean): string {
-  if (!freshDevnet || !existsSync(dir) || readdirSync(dir).length === 0) return dir;
-  if (!existsSync(join(dir, "PG_VERSION"))) {
-    throw new Error(`PGLITE_DIRECTORY ${dir} is not empty and holds no PGlite database; name an empty or new directory`);
-  }
-  log(`a new devnet: removing the previous devnet's index in PGLITE_DIRECTORY ${dir}`);
-  rmSync(dir, { recursive: true, force: true });
-  return dir;
-}
 
 async function main(): Promise<void> {
   const namespace = process.env.NAMESPACE || "devnet";
@@ -114,7 +100,9 @@ async function main(): Promise<void> {
       }
     }
     const pgliteDir = process.env.PGLITE_DIRECTORY
-      ? chosenPgliteDirectory(resolve(process.env.PGLITE_DIRECTORY), freshDevnet)
+      ? namespace === "devnet"
+        ? devnetPgliteDirectory({ directory: process.env.PGLITE_DIRECTORY, stateDir, freshDevnet, log })
+        : resolve(process.env.PGLITE_DIRECTORY)
       : namespace === "devnet"
         ? join(ponderDir, `pglite-devnet-${createHash("sha256").update(readFileSync(env.DEVNET_MANIFEST!)).digest("hex").slice(0, 12)}`)
         : join(ponderDir, `pglite-${namespace}`);
