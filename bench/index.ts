@@ -9,10 +9,11 @@ import { loadavg } from "node:os";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { startIndexer } from "../test/support/indexer-harness";
+import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
 
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
 const plugins = (process.env.BENCH_PLUGINS ?? "subgraph").split(",");
-const runs = (process.env.BENCH_RUNS ?? "pglite,postgres,noop").split(",") as ("pglite" | "postgres" | "noop")[];
+const runs = (process.env.BENCH_RUNS ?? "pglite,postgres,noop").split(",") as IndexRunKind[];
 
 interface RunResult {
   run: string;
@@ -34,13 +35,7 @@ async function main(): Promise<void> {
   try {
     for (const run of runs) {
       const started = Date.now();
-      const indexer = await startIndexer({
-        manifestPath: env.devnet.manifestPath,
-        labelsServiceUrl: env.labelsUrl,
-        plugins,
-        database: run === "postgres" ? "postgres" : "pglite",
-        extraEnv: run === "noop" ? { NAMEINDEX_NOOP_HANDLERS: "true" } : {},
-      });
+      const indexer = await startIndexer(indexRunOptions(env, plugins, run));
       const rss = watchPeakRss(indexer.process.child.pid!, 500);
       try {
         // ready() rejects as soon as the indexer exits, where polling /ready would wait out its timeout. Every 200 ms:

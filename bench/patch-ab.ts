@@ -23,6 +23,7 @@ import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { readPatches } from "../scripts/lib/patches.mjs";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { projectRoot, startIndexer, waitFor } from "../test/support/indexer-harness";
+import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
 
 interface PatchFile {
   fileName: string;
@@ -39,7 +40,7 @@ const variants = (process.env.AB_VARIANTS ?? patches.map((p) => p.name).join(","
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
 const plugins = (process.env.BENCH_PLUGINS ?? "subgraph").split(",");
-const run = (process.env.AB_RUN ?? "pglite") as "pglite" | "postgres" | "noop";
+const run = (process.env.AB_RUN ?? "pglite") as IndexRunKind;
 const packages = [...new Set([...installed, ...patches].map((p) => p.pkg))];
 
 /** Path components to strip from `a/node_modules/<pkg>/...` to get a path inside the package. */
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
       // Warm-up: each copy's first start builds its Vite cache (.ponder/vite) and reads its files cold; start each once
       // up to its HTTP server, unmeasured.
       for (const label of labels) {
-        const indexer = await startIndexer({ manifestPath: env.devnet.manifestPath, labelsServiceUrl: env.labelsUrl, plugins, database: "pglite", projectRoot: roots.get(label)! });
+        const indexer = await startIndexer({ ...indexRunOptions(env, plugins, "pglite"), projectRoot: roots.get(label)! });
         try {
           await waitFor(async () => (await fetch(`${indexer.url}/health`).catch(() => undefined))?.status === 200, 300_000, `${label} /health`);
         } finally {
@@ -145,14 +146,7 @@ async function main(): Promise<void> {
         const order = labels.map((_, i) => labels[(i + round) % labels.length]!);
         for (const label of order) {
           const started = Date.now();
-          const indexer = await startIndexer({
-            manifestPath: env.devnet.manifestPath,
-            labelsServiceUrl: env.labelsUrl,
-            plugins,
-            database: run === "postgres" ? "postgres" : "pglite",
-            extraEnv: run === "noop" ? { NAMEINDEX_NOOP_HANDLERS: "true" } : {},
-            projectRoot: roots.get(label)!,
-          });
+          const indexer = await startIndexer({ ...indexRunOptions(env, plugins, run), projectRoot: roots.get(label)! });
           const pid = indexer.process.child.pid!;
           const rss = watchPeakRss(pid, 500);
           try {

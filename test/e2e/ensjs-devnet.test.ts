@@ -1,4 +1,3 @@
-import { addEnsContracts } from "@ensdomains/ensjs";
 import {
   getDecodedName,
   getNameHistory,
@@ -10,13 +9,13 @@ import {
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Address, type Hex, createPublicClient, getAddress, http, parseAbi, type PublicClient } from "viem";
-import { mainnet } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NameFacts } from "../../devnet/src/index";
 import { ingestDemoLabelSet, type LabelsServer, startLabelsServer } from "../../labels-service/src/index";
 import { labelhashOf } from "../../src/lib/labels";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+import { ensjsClient } from "../support/ensjs-client";
 
 /*
  * A real client, unchanged: every @ensdomains/ensjs 4 subgraph function against /subgraph of an indexer of the devnet,
@@ -56,15 +55,6 @@ let accounts: string[];
 const chains = new Map<number, PublicClient>();
 
 type Mode = "default" | "compat";
-
-function ensjsClient(url: string) {
-  const chain = addEnsContracts(mainnet);
-  return createPublicClient({
-    chain: { ...(chain as object), subgraphs: { ens: { url } } } as typeof chain,
-    // Only the subgraph is asked; no RPC is reachable or needed.
-    transport: http("http://127.0.0.1:9"),
-  });
-}
 
 beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 5, names: 24 });

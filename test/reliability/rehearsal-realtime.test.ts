@@ -81,7 +81,16 @@ describe("following the head through a lagging hosted provider (mainnet rehearsa
     databases.push(name);
     return createDatabase(name);
   };
-  const started = async (indexer: RunningIndexer) => {
+  /** An indexer following the rehearsal chains on a fresh database: devnet mode, or what `extraEnv` makes it. */
+  const startOn = async (tag: string, extraEnv: Record<string, string> = {}) => {
+    const indexer = await startIndexer({
+      manifestPath: chains.devnetManifestPath,
+      labelsServiceUrl: chains.env.labelsUrl,
+      plugins,
+      database: "postgres",
+      reuse: { databaseUrl: await freshDatabase(tag) },
+      extraEnv,
+    });
     indexers.push(indexer);
     return indexer;
   };
@@ -104,30 +113,13 @@ describe("following the head through a lagging hosted provider (mainnet rehearsa
       proxies.clear();
       for (const [chainId, node] of chains.nodes) proxies.set(chainId, await startHostedRpc({ ...LAGGING, lagGetLogsBeyondHead, upstream: node.url }));
 
-      const reference = await started(
-        await startIndexer({
-          manifestPath: chains.devnetManifestPath,
-          labelsServiceUrl: chains.env.labelsUrl,
-          plugins,
-          database: "postgres",
-          reuse: { databaseUrl: await freshDatabase(`devnet_${lagGetLogsBeyondHead}`) },
-        }),
-      );
-      const rehearsal = await started(
-        await startIndexer({
-          manifestPath: chains.devnetManifestPath,
-          labelsServiceUrl: chains.env.labelsUrl,
-          plugins,
-          database: "postgres",
-          reuse: { databaseUrl: await freshDatabase(`mainnet_${lagGetLogsBeyondHead}`) },
-          extraEnv: {
-            NAMESPACE: "mainnet",
-            LABEL_SET_ID: "demo",
-            LABEL_SET_VERSION: "0",
-            ...Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url])),
-          },
-        }),
-      );
+      const reference = await startOn(`devnet_${lagGetLogsBeyondHead}`);
+      const rehearsal = await startOn(`mainnet_${lagGetLogsBeyondHead}`, {
+        NAMESPACE: "mainnet",
+        LABEL_SET_ID: "demo",
+        LABEL_SET_VERSION: "0",
+        ...Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url])),
+      });
       for (const indexer of [reference, rehearsal]) {
         await waitFor(async () => (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200, RUN_TIMEOUT_MS, "the backfill to reach the head");
       }

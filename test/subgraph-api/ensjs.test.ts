@@ -1,5 +1,4 @@
 import { serve, type ServerType } from "@hono/node-server";
-import { addEnsContracts } from "@ensdomains/ensjs";
 import {
   getDecodedName,
   getNameHistory,
@@ -9,13 +8,13 @@ import {
   getSubnames,
 } from "@ensdomains/ensjs/subgraph";
 import type { AddressInfo } from "node:net";
-import { createPublicClient, getAddress, http, labelhash } from "viem";
-import { mainnet } from "viem/chains";
+import { getAddress, labelhash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import { createSubgraphApp } from "../../src/api/subgraph";
 import { account, ADDR_REVERSE, ZERO_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
+import { ensjsClient as makeClient } from "../support/ensjs-client";
 
 /*
  * A real client, unchanged: @ensdomains/ensjs's subgraph functions pointed at our /subgraph over HTTP.
@@ -24,15 +23,6 @@ import { type Harness, startHarness } from "./harness";
 let h: Harness;
 let server: ServerType;
 let client: ReturnType<typeof makeClient>;
-
-function makeClient(url: string) {
-  const chain = addEnsContracts(mainnet);
-  return createPublicClient({
-    chain: { ...(chain as object), subgraphs: { ens: { url } } } as typeof chain,
-    // Only the subgraph is asked; no RPC is reachable or needed.
-    transport: http("http://127.0.0.1:9"),
-  });
-}
 
 beforeAll(async () => {
   h = await startHarness();

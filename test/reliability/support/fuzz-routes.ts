@@ -49,6 +49,30 @@ function withJunk(f: Fuzz, req: FuzzRequest, known: readonly string[]): FuzzRequ
   return { ...req, path: req.path + sep + junk, expectStatus: repeatsKnown ? undefined : req.expectStatus, what: `${req.what} +junk` };
 }
 
+/**
+ * The paging and time range the list routes share (registrar actions, name sales): each parameter half the time, an
+ * odd number; whether the route must refuse them (`invalid`) or the oracle cannot tell (`unsure`).
+ */
+function pagingParams(f: Fuzz): { params: Record<string, string | undefined>; invalid: boolean; unsure: boolean } {
+  const params: Record<string, string | undefined> = {};
+  let invalid = false;
+  let unsure = false;
+  const num = (name: string, min: number, max: number) => {
+    if (f.random() < 0.5) return;
+    const v = f.oddNumber().value;
+    params[name] = v;
+    const verdict = numberVerdict(v, min, max);
+    if (verdict === "invalid") invalid = true;
+    if (verdict === undefined) unsure = true;
+  };
+  num("limit", 1, 100);
+  num("page", 1, 1_000_000_000);
+  num("beginTimestamp", 0, Number.MAX_SAFE_INTEGER);
+  num("endTimestamp", 0, Number.MAX_SAFE_INTEGER);
+  if (params.beginTimestamp && params.endTimestamp) unsure = true; // the order rule
+  return { params, invalid, unsure };
+}
+
 function q(params: Record<string, string | undefined>): string {
   const parts = Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`);
   return parts.length > 0 ? `?${parts.join("&")}` : "";
@@ -67,22 +91,9 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       return withJunk(f, { route: "/amirealtime", method: "GET", path: `/amirealtime?maxWorstCaseDistance=${v}`, expectStatus: verdict === "invalid" ? 400 : undefined, what: v }, ["maxWorstCaseDistance"]);
     },
     () => {
-      const params: Record<string, string | undefined> = {};
-      let invalid = false;
-      let unsure = false;
-      const num = (name: string, min: number, max: number) => {
-        if (f.random() < 0.5) return;
-        const v = f.oddNumber().value;
-        params[name] = v;
-        const verdict = numberVerdict(v, min, max);
-        if (verdict === "invalid") invalid = true;
-        if (verdict === undefined) unsure = true;
-      };
-      num("limit", 1, 100);
-      num("page", 1, 1_000_000_000);
-      num("beginTimestamp", 0, Number.MAX_SAFE_INTEGER);
-      num("endTimestamp", 0, Number.MAX_SAFE_INTEGER);
-      if (params.beginTimestamp && params.endTimestamp) unsure = true; // the order rule
+      const paging = pagingParams(f);
+      const params = paging.params;
+      let { invalid, unsure } = paging;
       if (f.random() < 0.4) {
         const v = f.pick(["true", "false", "", "TRUE", "1", "yes", f.oddText()]);
         params.withReferral = v;
@@ -133,22 +144,9 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
     },
     () => {
       // /api/name-sales: the registrar actions' paging and time range, at most one of name/domainId, buyer/seller.
-      const params: Record<string, string | undefined> = {};
-      let invalid = false;
-      let unsure = false;
-      const num = (name: string, min: number, max: number) => {
-        if (f.random() < 0.5) return;
-        const v = f.oddNumber().value;
-        params[name] = v;
-        const verdict = numberVerdict(v, min, max);
-        if (verdict === "invalid") invalid = true;
-        if (verdict === undefined) unsure = true;
-      };
-      num("limit", 1, 100);
-      num("page", 1, 1_000_000_000);
-      num("beginTimestamp", 0, Number.MAX_SAFE_INTEGER);
-      num("endTimestamp", 0, Number.MAX_SAFE_INTEGER);
-      if (params.beginTimestamp && params.endTimestamp) unsure = true; // the order rule
+      const paging = pagingParams(f);
+      const params = paging.params;
+      let { invalid, unsure } = paging;
       if (f.random() < 0.3) {
         params.name = f.oddText();
         const decoded = tryDecode(params.name);
