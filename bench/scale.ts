@@ -7,6 +7,7 @@
  *
  *   BENCH_SIZES=10000,50000,250000  BENCH_DBS=postgres,pglite  BENCH_PLUGINS=<all seven>  BENCH_DURATION=10 (s/query)
  *   BENCH_CONNECTIONS=32  BENCH_CPU_PROF=<dir>: the indexer writes a V8 CPU profile there (node --cpu-prof).
+ *   BENCH_NODE_OPTIONS: more flags for the indexer's node (e.g. --heap-prof --heap-prof-dir=<dir>).
  *
  * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
  * load them into anvil instead of replaying the scenario.
@@ -19,6 +20,7 @@ import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { startCachedDevnet } from "./lib/cached-devnet";
+import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
 import { treeAndPostgresCpuMs, treeCpuMs } from "./lib/process-cpu";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
@@ -28,6 +30,9 @@ const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const NODE_OPTIONS = [process.env.NODE_OPTIONS, CPU_PROF && `--cpu-prof --cpu-prof-dir=${CPU_PROF}`, process.env.BENCH_NODE_OPTIONS]
+  .filter(Boolean)
+  .join(" ");
 
 const load = () => loadavg()[0].toFixed(1);
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${load()}] ${line}`);
@@ -39,6 +44,7 @@ interface IndexRun {
   seconds: number;
   eventsPerSecond: number;
   peakRssMb: number;
+  memory: MemoryPeaks;
   dbMb: number;
   load: string;
   queries: { query: string; p50: number; p99: number; rps: number; cpuMsPerRequest: number; timeouts: number; load: string }[];
@@ -71,10 +77,11 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     database: db,
     extraEnv: {
       SUBGRAPH_QUERY_CACHE_MB: "0",
-      ...(CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${CPU_PROF}`.trim() } : {}),
+      ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}),
     },
   });
   const rss = watchPeakRss(indexer.process.child.pid!, 500);
+  const memoryMetrics = watchMemoryMetrics(indexer.url);
   try {
     const progress = setInterval(() => void completedEvents(indexer.url).then((n) => log(`${db} ${names}: ${n} events`), () => {}), 30_000);
     try {
@@ -84,9 +91,13 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     }
     const seconds = (Date.now() - started) / 1000;
     const peakRssMb = rss.stop();
+    const memory = memoryMetrics.stop();
     const events = await completedEvents(indexer.url);
     const runLoad = load();
-    log(`${db} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB`);
+    log(
+      `${db} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB ` +
+        `(peaks: V8 heap used ${memory.heapUsedMb.toFixed(0)}, reserved ${memory.heapTotalMb.toFixed(0)}, external ${memory.externalMb.toFixed(0)} MiB)`,
+    );
     if (db === "pglite") {
       // PGlite's tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
       await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 300_000, "ANALYZE");
@@ -108,9 +119,10 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
       queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), cpuMsPerRequest, timeouts: r.errors + r.timeouts, load: load() });
       log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req, ${r.errors + r.timeouts} timeouts/errors`);
     }
-    return { names, db, events, seconds, eventsPerSecond: events / seconds, peakRssMb, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
+    return { names, db, events, seconds, eventsPerSecond: events / seconds, peakRssMb, memory, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
   } finally {
     rss.stop();
+    memoryMetrics.stop();
     await indexer.stop();
   }
 }
@@ -139,11 +151,13 @@ async function main(): Promise<void> {
   console.log("\nChains (played: the scenario sent as transactions; cache: anvil --load-state)");
   console.table(chains);
   console.log("\nIndexing, all of it from process start to /ready");
-  console.log("| names | database | events | s | events/s | peak RSS MiB | database MiB | load |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("(peaks over the run, sampled every 2 s from /metrics: V8 heap used, V8 heap reserved, external)");
+  console.log("| names | database | events | s | events/s | peak RSS MiB | heap used / reserved / external MiB | database MiB | load |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of runs) {
+    const m = r.memory;
     console.log(
-      `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.peakRssMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
+      `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
     );
   }
   console.log(`\n/subgraph uncached (SUBGRAPH_QUERY_CACHE_MB=0), ${CONNECTIONS} connections, ${DURATION} s per query`);

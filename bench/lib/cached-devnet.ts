@@ -73,7 +73,7 @@ export async function startCachedDevnet(seed: number, names: number, log: (line:
     writeManifest(manifestPath, manifest);
   } else {
     origin = "played";
-    const devnet = await startDevnet({ seed, names, manifestPath, log });
+    const devnet = await startDevnet({ seed, names, manifestPath, log, pruneHistory: true });
     stopChains = devnet.stop;
     manifest = devnet.manifest;
     try {

@@ -64,6 +64,11 @@ export interface StartAnvilOptions {
    * receipts, so a chain played once is served again without replaying it. Genesis options are then ignored.
    */
   loadStatePath?: string;
+  /**
+   * Keep no past states (`--prune-history`): blocks, transactions and receipts stay, but eth_call at an old block
+   * fails. Playing a large scenario otherwise holds every block's state in memory (14.5 GiB for 50,000 names).
+   */
+  pruneHistory?: boolean;
 }
 
 /**
@@ -93,6 +98,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
         "--block-base-fee-per-gas", "0",
         "--disable-code-size-limit",
         "--order", "fifo",
+        ...(opts.pruneHistory ? ["--prune-history"] : []),
         ...(opts.loadStatePath
           ? ["--load-state", opts.loadStatePath]
           : [

@@ -39,6 +39,8 @@ export interface StartDevnetOptions {
   log?: (line: string) => void;
   /** Chain ids, genesis heights and fixed addresses (default: the local devnet, 31337–31339). */
   shape?: DevnetShape;
+  /** Start the anvils with `--prune-history` (see StartAnvilOptions.pruneHistory): for benchmarks' large scenarios. */
+  pruneHistory?: boolean;
 }
 
 export interface RunningDevnet {
@@ -68,7 +70,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     const shapes = chainsOfShape(shape);
     const anvils = await Promise.all(
       shapes.map(async (s) => {
-        const a = await startAnvil({ chainId: s.chainId, genesisNumber: s.genesisNumber, genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS });
+        const a = await startAnvil({ chainId: s.chainId, genesisNumber: s.genesisNumber, genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS, pruneHistory: opts.pruneHistory });
         started.push(a);
         return a;
       }),
