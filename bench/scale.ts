@@ -6,7 +6,8 @@
  * printed next to every figure: the machine is shared.
  *
  *   BENCH_SIZES=10000,50000,250000  BENCH_DBS=postgres,pglite  BENCH_PLUGINS=<all seven>  BENCH_DURATION=10 (s/query)
- *   BENCH_CONNECTIONS=32  BENCH_CPU_PROF=<dir>: the indexer writes a V8 CPU profile there (node --cpu-prof).
+ *   BENCH_CONNECTIONS=32  BENCH_CPU_PROF=<dir>: the indexer writes V8 CPU profiles there, one of the backfill (start to
+ *   /ready) and one of the queries (bench/lib/cpu-profiler-preload.cjs; Node 20 refuses --cpu-prof in NODE_OPTIONS).
  *   BENCH_NODE_OPTIONS: more flags for the indexer's node (e.g. --heap-prof --heap-prof-dir=<dir>).
  *
  * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
@@ -15,13 +16,15 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { startCachedDevnet } from "./lib/cached-devnet";
+import { formatBreakdown, type IndexingBreakdown, indexingBreakdown } from "./lib/indexing-metrics";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
-import { treeAndPostgresCpuMs, treeCpuMs } from "./lib/process-cpu";
+import { cpuSplitMs, treeCpuMs } from "./lib/process-cpu";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(Number);
@@ -30,7 +33,8 @@ const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
-const NODE_OPTIONS = [process.env.NODE_OPTIONS, CPU_PROF && `--cpu-prof --cpu-prof-dir=${CPU_PROF}`, process.env.BENCH_NODE_OPTIONS]
+const CPU_PROFILER = fileURLToPath(new URL("./lib/cpu-profiler-preload.cjs", import.meta.url));
+const NODE_OPTIONS = [process.env.NODE_OPTIONS, CPU_PROF && `--require ${CPU_PROFILER}`, process.env.BENCH_NODE_OPTIONS]
   .filter(Boolean)
   .join(" ");
 
@@ -45,9 +49,11 @@ interface IndexRun {
   eventsPerSecond: number;
   peakRssMb: number;
   memory: MemoryPeaks;
+  breakdown: IndexingBreakdown;
   dbMb: number;
   load: string;
-  queries: { query: string; p50: number; p99: number; rps: number; cpuMsPerRequest: number; timeouts: number; load: string }[];
+  /** cpuMsPerRequest: the indexer's process tree plus, on PostgreSQL, the backends; postgresMsPerRequest: those backends alone. */
+  queries: { query: string; p50: number; p99: number; rps: number; cpuMsPerRequest: number; postgresMsPerRequest?: number; timeouts: number; load: string }[];
 }
 
 function directoryBytes(dir: string): number {
@@ -78,9 +84,13 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     extraEnv: {
       SUBGRAPH_QUERY_CACHE_MB: "0",
       ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}),
+      // One profile from start to /ready, one of the query phase: SIGUSR2 starts and stops the profiler.
+      ...(CPU_PROF ? { NAMEINDEX_CPU_PROF_DIR: CPU_PROF, NAMEINDEX_CPU_PROF_MODE: "signal" } : {}),
     },
   });
   const rss = watchPeakRss(indexer.process.child.pid!, 500);
+  // The profiler runs from the process's start (a signal before it is loaded would end the process).
+  const toggleCpuProfile = () => CPU_PROF && process.kill(indexer.process.child.pid!, "SIGUSR2");
   const memoryMetrics = watchMemoryMetrics(indexer.url);
   try {
     const progress = setInterval(() => void completedEvents(indexer.url).then((n) => log(`${db} ${names}: ${n} events`), () => {}), 30_000);
@@ -90,14 +100,17 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
       clearInterval(progress);
     }
     const seconds = (Date.now() - started) / 1000;
+    toggleCpuProfile();
     const peakRssMb = rss.stop();
     const memory = memoryMetrics.stop();
     const events = await completedEvents(indexer.url);
+    const breakdown = await indexingBreakdown(indexer.url);
     const runLoad = load();
     log(
       `${db} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB ` +
         `(peaks: V8 heap used ${memory.heapUsedMb.toFixed(0)}, reserved ${memory.heapTotalMb.toFixed(0)}, external ${memory.externalMb.toFixed(0)} MiB)`,
     );
+    log(`${db} ${names}: ${formatBreakdown(breakdown)}`);
     if (db === "pglite") {
       // PGlite's tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
       await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 300_000, "ANALYZE");
@@ -108,18 +121,24 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     // What a query costs the indexer and, on PostgreSQL, the database's backends: a figure the machine's load does
     // not inflate the way it does latency.
     const pid = indexer.process.child.pid!;
-    const serverCpuMs = () => (db === "postgres" ? treeAndPostgresCpuMs(pid, indexer.schema) : treeCpuMs(pid));
-    for (const c of cases(await indexSubjects(url))) {
+    const serverCpuMs = () => (db === "postgres" ? cpuSplitMs(pid, indexer.schema) : { tree: treeCpuMs(pid), postgres: 0 });
+    const subjects = await indexSubjects(url);
+    toggleCpuProfile();
+    for (const c of cases(subjects)) {
       await run(url, c, 2, CONNECTIONS); // warm-up: connections, plans
       const cpu0 = serverCpuMs();
       const r = await run(url, c, DURATION, CONNECTIONS);
-      const cpuMsPerRequest = (serverCpuMs() - cpu0) / Math.max(1, r.requests.total);
+      const cpu1 = serverCpuMs();
+      const requests = Math.max(1, r.requests.total);
+      const cpuMsPerRequest = (cpu1.tree + cpu1.postgres - cpu0.tree - cpu0.postgres) / requests;
+      const postgresMsPerRequest = db === "postgres" ? (cpu1.postgres - cpu0.postgres) / requests : undefined;
       // A non-2xx answer is a defect; a timeout (no answer within autocannon's 10 s) is a latency, counted in `errors`.
       if (r.non2xx > 0) throw new Error(`${c.name}: ${r.non2xx} non-2xx answers`);
-      queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), cpuMsPerRequest, timeouts: r.errors + r.timeouts, load: load() });
-      log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req, ${r.errors + r.timeouts} timeouts/errors`);
+      queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), cpuMsPerRequest, postgresMsPerRequest, timeouts: r.errors + r.timeouts, load: load() });
+      log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req${postgresMsPerRequest === undefined ? "" : ` (PostgreSQL ${postgresMsPerRequest.toFixed(2)})`}, ${r.errors + r.timeouts} timeouts/errors`);
     }
-    return { names, db, events, seconds, eventsPerSecond: events / seconds, peakRssMb, memory, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
+    toggleCpuProfile();
+    return { names, db, events, seconds, eventsPerSecond: events / seconds, peakRssMb, memory, breakdown, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
   } finally {
     rss.stop();
     memoryMetrics.stop();
@@ -160,12 +179,14 @@ async function main(): Promise<void> {
       `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
     );
   }
+  console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready; flushes of several tables overlap)");
+  for (const r of runs) console.log(`- ${r.names} ${r.db}: ${formatBreakdown(r.breakdown)}`);
   console.log(`\n/subgraph uncached (SUBGRAPH_QUERY_CACHE_MB=0), ${CONNECTIONS} connections, ${DURATION} s per query`);
   console.log("(server CPU: the indexer's process tree, plus on PostgreSQL the backends serving its database)");
-  console.log("| names | database | query | p50 ms | p99 ms | req/s | server CPU ms/req | timeouts (> 10 s) | load |");
+  console.log("| names | database | query | p50 ms | p99 ms | req/s | server CPU ms/req (of which PostgreSQL) | timeouts (> 10 s) | load |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of runs) {
-    for (const q of r.queries) console.log(`| ${r.names} | ${r.db} | ${q.query} | ${q.p50} | ${q.p99} | ${q.rps} | ${q.cpuMsPerRequest.toFixed(2)} | ${q.timeouts} | ${q.load} |`);
+    for (const q of r.queries) console.log(`| ${r.names} | ${r.db} | ${q.query} | ${q.p50} | ${q.p99} | ${q.rps} | ${q.cpuMsPerRequest.toFixed(2)}${q.postgresMsPerRequest === undefined ? "" : ` (${q.postgresMsPerRequest.toFixed(2)})`} | ${q.timeouts} | ${q.load} |`);
   }
 
   // The headline compares the largest size with the smallest on the first database measured at both.
