@@ -179,7 +179,7 @@ async function main(): Promise<void> {
       `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
     );
   }
-  console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready; flushes of several tables overlap)");
+  console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready: its steps per batch, one after another)");
   for (const r of runs) console.log(`- ${r.names} ${r.db}: ${formatBreakdown(r.breakdown)}`);
   console.log(`\n/subgraph uncached (SUBGRAPH_QUERY_CACHE_MB=0), ${CONNECTIONS} connections, ${DURATION} s per query`);
   console.log("(server CPU: the indexer's process tree, plus on PostgreSQL the backends serving its database)");

@@ -1,13 +1,13 @@
 /**
- * Where a backfill's time went, from Ponder's /metrics once it is ready: the handlers' own time, the row cache's
- * database time (flush: writes; load/find: reads of rows the cache did not hold), and how its lookups were answered
- * (complete: the table was wholly in memory; prefetch: predicted and loaded in bulk; miss: one read per lookup).
- * Flushes of several tables overlap, so their sum may exceed the wall time.
+ * Where a backfill's time went, from Ponder's /metrics once it is ready. Ponder indexes a batch of events in
+ * steps, one after another: wait for the batch (fetching and decoding), prefetch rows the row cache predicts,
+ * index (the handlers, whose reads the cache answers from memory or the database), flush (write the batch's rows),
+ * then checkpoint and commit. And how the handlers' row lookups were answered: complete (the table was wholly in
+ * memory), prefetched (predicted and loaded in bulk before the batch), missed (one database read each).
  */
 export interface IndexingBreakdown {
-  handlerSeconds: number;
-  flushSeconds: number;
-  readSeconds: number;
+  /** Seconds per step, in Ponder's order. */
+  steps: { wait: number; prefetch: number; index: number; flush: number; commit: number };
   lookups: { complete: number; prefetch: number; miss: number };
 }
 
@@ -19,19 +19,28 @@ const sumOf = (text: string, metric: string, filter: (labels: string) => boolean
 
 export async function indexingBreakdown(url: string): Promise<IndexingBreakdown> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
-  const cacheMs = (method: string) => sumOf(text, "ponder_indexing_cache_query_duration_sum", (l) => l.includes(`method="${method}"`));
+  const step = (...names: string[]) =>
+    sumOf(text, "ponder_historical_transform_duration", (l) => names.some((n) => l.includes(`step="${n}"`))) / 1000;
   const lookups = (type: string) => sumOf(text, "ponder_indexing_cache_requests_total", (l) => l.includes(`type="${type}"`));
   return {
-    handlerSeconds: sumOf(text, "ponder_indexing_function_duration_sum") / 1000,
-    flushSeconds: cacheMs("flush") / 1000,
-    readSeconds: (cacheMs("load") + cacheMs("find")) / 1000,
+    steps: {
+      wait: sumOf(text, "ponder_historical_concurrency_group_duration", (l) => l.includes('group="extract"')) / 1000,
+      prefetch: step("prefetch"),
+      index: step("index"),
+      flush: step("load"),
+      commit: step("begin", "finalize", "commit"),
+    },
     lookups: { complete: lookups("complete"), prefetch: lookups("prefetch"), miss: lookups("miss") },
   };
 }
 
 export function formatBreakdown(b: IndexingBreakdown): string {
-  const { complete, prefetch, miss } = b.lookups;
-  const total = Math.max(1, complete + prefetch + miss);
+  const { wait, prefetch, index, flush, commit } = b.steps;
+  const { complete, prefetch: prefetched, miss } = b.lookups;
+  const total = Math.max(1, complete + prefetched + miss);
   const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
-  return `handlers ${b.handlerSeconds.toFixed(1)} s, DB writes ${b.flushSeconds.toFixed(1)} s, DB reads ${b.readSeconds.toFixed(1)} s; lookups ${pct(complete)} in a complete table, ${pct(prefetch)} prefetched, ${pct(miss)} missed`;
+  return (
+    `wait for events ${wait.toFixed(1)} s, prefetch ${prefetch.toFixed(1)} s, index ${index.toFixed(1)} s, flush ${flush.toFixed(1)} s, ` +
+    `begin/checkpoint/commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(prefetched)} prefetched, ${pct(miss)} missed`
+  );
 }
