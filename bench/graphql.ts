@@ -12,7 +12,7 @@
  *     plugin), benched through the indexer's own /subgraph once it is ready: an indexer with the cache, then one
  *     with SUBGRAPH_QUERY_CACHE_MB=0. With DEVNET_MANIFEST and LABELS_SERVICE_URL set, it indexes that running
  *     devnet and label service instead of starting its own (BENCH_NAMES is then only a label).
- *   BENCH_ANALYZE=on|off|both (devnet): with PGlite's ANALYZE after the backfill (NAMEINDEX_PGLITE_ANALYZE=false: without).
+ *   BENCH_ANALYZE=on|off|both (devnet): with the tables' ANALYZE after the backfill (NAMEINDEX_ANALYZE=false: without).
  *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_ONLY=<name part>
  *   BENCH_CPU_PROF=<dir>: the fixture's server writes a V8 CPU profile there.
  *
@@ -199,7 +199,7 @@ async function benchDevnet(): Promise<Row[]> {
           database: "pglite",
           extraEnv: {
             ...(mode === "off" ? { SUBGRAPH_QUERY_CACHE_MB: "0" } : {}),
-            ...(analyze === "off" ? { NAMEINDEX_PGLITE_ANALYZE: "false" } : {}),
+            ...(analyze === "off" ? { NAMEINDEX_ANALYZE: "false" } : {}),
           },
         });
         try {

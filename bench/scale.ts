@@ -111,10 +111,9 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
         `(peaks: V8 heap used ${memory.heapUsedMb.toFixed(0)}, reserved ${memory.heapTotalMb.toFixed(0)}, external ${memory.externalMb.toFixed(0)} MiB)`,
     );
     log(`${db} ${names}: ${formatBreakdown(breakdown)}`);
-    if (db === "pglite") {
-      // PGlite's tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
-      await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 300_000, "ANALYZE");
-    }
+    // The tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
+    const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
+    await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");
     const dbBytes = db === "postgres" ? await postgresBytes(indexer.env.DATABASE_URL!) : directoryBytes(indexer.pgliteDirectory!);
     const url = `${indexer.url}/subgraph`;
     const queries: IndexRun["queries"] = [];

@@ -25,7 +25,7 @@ import { resolutionRoutes } from "./resolution/route";
 import { resolutionSettings } from "./resolution/settings";
 import { openApiDocument } from "./openapi/document";
 import { qualifyTables } from "./pglite-safe-db";
-import { keepPgliteAnalyzed } from "./pglite-statistics";
+import { keepTablesAnalyzed } from "./table-statistics";
 import { trackPgliteWrites } from "./pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
@@ -53,16 +53,18 @@ const indexingStatus = new IndexingStatusService(
 // Warm and keep fresh from startup, so no poller waits for a gather; stopped when Ponder reloads or stops the API.
 const stopRefreshingStatus = indexingStatus.start();
 ponderCommon()?.apiShutdown?.add(stopRefreshingStatus);
-// `NAMEINDEX_PGLITE_ANALYZE=false` (diagnostics: `BENCH_ANALYZE=both npm run bench:graphql`) leaves them unanalyzed.
-if (config.database.kind === "pglite" && config.pgliteAnalyze) {
-  // PGlite has no autovacuum: give the API's queries planner statistics once the backfill is done (see the module).
-  const stopAnalyzing = keepPgliteAnalyzed({
+// `NAMEINDEX_ANALYZE=false` (diagnostics: `BENCH_ANALYZE=both npm run bench:graphql`) leaves them unanalyzed.
+if (config.analyzeTables) {
+  // Planner statistics for the API's queries once the backfill is done, kept fresh where no autovacuum runs (see the module).
+  const label = config.database.kind === "pglite" ? "PGlite" : "PostgreSQL";
+  const stopAnalyzing = keepTablesAnalyzed({
     db: ponderDb,
+    database: config.database.kind,
     schema: config.databaseSchema,
     tables: tableNames,
-    onAnalyze: (analyzed, ms) => console.log(`PGlite: analyzed ${analyzed.join(", ")} in ${Math.round(ms)} ms`),
+    onAnalyze: (analyzed, ms) => console.log(`${label}: analyzed ${analyzed.join(", ")} in ${Math.round(ms)} ms`),
     onError: (error) => {
-      if (!isUndefinedTable(error)) console.warn(`PGlite: ANALYZE failed, retrying: ${(error as Error).message}`);
+      if (!isUndefinedTable(error)) console.warn(`${label}: ANALYZE failed, retrying: ${(error as Error).message}`);
     },
   });
   ponderCommon()?.apiShutdown?.add(stopAnalyzing);

@@ -34,8 +34,8 @@ export interface AppConfig {
   noopHandlers: boolean;
   /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */
   tokenscopeSales: boolean;
-  /** NAMEINDEX_PGLITE_ANALYZE: keep the PGlite index's tables analyzed once the backfill is done (default true). */
-  pgliteAnalyze: boolean;
+  /** NAMEINDEX_ANALYZE (formerly NAMEINDEX_PGLITE_ANALYZE): ANALYZE the index's tables once the backfill is done (default true). */
+  analyzeTables: boolean;
   port: number;
   /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
   publicApiUrl: string | undefined;
@@ -125,7 +125,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
     tokenscopeSales: e.TOKENSCOPE_SALES,
-    pgliteAnalyze: e.NAMEINDEX_PGLITE_ANALYZE,
+    analyzeTables: e.NAMEINDEX_ANALYZE ?? e.NAMEINDEX_PGLITE_ANALYZE ?? true,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,
     labelsPort: e.LABELS_PORT,

@@ -74,9 +74,11 @@ export const envSchema = z.object({
     .default(DEFAULT_RETRY.totalMs),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
   TOKENSCOPE_SALES: booleanFlag.default("true"),
-  // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor), and PGlite left unanalyzed.
+  // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor), and the tables left unanalyzed.
   NAMEINDEX_NOOP_HANDLERS: booleanFlag.default("false"),
-  NAMEINDEX_PGLITE_ANALYZE: booleanFlag.default("true"),
+  NAMEINDEX_ANALYZE: booleanFlag.optional(),
+  /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
+  NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),
   SUBGRAPH_QUERY_CACHE_MB: z.coerce
     .number({ message: "must be a number of megabytes (0 turns the cache off)" })
     .int("must be a whole number of megabytes")

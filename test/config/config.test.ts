@@ -171,10 +171,13 @@ describe("environment validation", () => {
 
   it("reads the diagnostic switches (no-op handlers, PGlite ANALYZE) as validated flags", () => {
     const base = { NAMESPACE: "mainnet", ...mainnetRpc };
-    expect(buildConfig(base)).toMatchObject({ noopHandlers: false, pgliteAnalyze: true });
+    expect(buildConfig(base)).toMatchObject({ noopHandlers: false, analyzeTables: true });
+    expect(buildConfig({ ...base, NAMEINDEX_ANALYZE: "false" })).toMatchObject({ analyzeTables: false });
+    // The former name still counts, and the new one wins over it.
+    expect(buildConfig({ ...base, NAMEINDEX_ANALYZE: "true", NAMEINDEX_PGLITE_ANALYZE: "false" })).toMatchObject({ analyzeTables: true });
     expect(buildConfig({ ...base, NAMEINDEX_NOOP_HANDLERS: "true", NAMEINDEX_PGLITE_ANALYZE: "false" })).toMatchObject({
       noopHandlers: true,
-      pgliteAnalyze: false,
+      analyzeTables: false,
     });
     const [problem] = problemsOf({ ...base, NAMEINDEX_NOOP_HANDLERS: "yes" });
     expect(problem).toMatch(/^NAMEINDEX_NOOP_HANDLERS: must be true or false/);

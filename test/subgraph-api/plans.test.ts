@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 /** Runs a GraphQL query, then EXPLAINs every statement it ran. */
-async function plans(query: string): Promise<string[]> {
+async function plans(query: string, on: TestDatabase = t): Promise<string[]> {
   const statements: SQL[] = [];
   const r = await executeSubgraphRequest(
     { query },
@@ -32,14 +32,14 @@ async function plans(query: string): Promise<string[]> {
       db: {
         execute: (q: SQL) => {
           statements.push(q);
-          return t.db.execute(q);
+          return on.db.execute(q);
         },
       },
       getMeta: async () => ({ block: FIXTURE_HEAD, deployment: "plan", hasIndexingErrors: false }),
     },
   );
   expect(r.body.errors).toBeUndefined();
-  const client = await t.pool.connect();
+  const client = await on.pool.connect();
   try {
     await client.query("SET enable_seqscan = off");
     const out: string[] = [];
@@ -97,5 +97,35 @@ describe("no full scans for common shapes", () => {
     for (const plan of await plans(query)) {
       expect(plan, plan).not.toMatch(/Seq Scan/);
     }
+  });
+});
+
+/*
+ * A domain's one-to-one relations embedded in its row (registration, wrappedDomain) are found through their foreign
+ * key's index. Walking the relation's primary key in id order until a row matches is an index scan too, but of the
+ * whole table for a domain that has none: the planner chose it for the tables an index has right after its backfill,
+ * with no column statistics yet (every domain-by-name query then read all of `registration`). Here a fixture large
+ * enough for that choice, its statistics removed as before any ANALYZE.
+ */
+describe("embedded one-to-one relations, before any ANALYZE", () => {
+  let big: TestDatabase;
+  beforeAll(async () => {
+    big = await createTestDatabase("sg_plan_unanalyzed");
+    await big.insert(buildFixture({ secondLevel: 12_000, accounts: 40 }));
+    await big.pool.query(
+      "DELETE FROM pg_statistic WHERE starelid IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema())",
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await big?.drop();
+  });
+
+  it.each([
+    ["registration", /registration_domain_id_(idx|index)/, `{ domains(where: { name: "${NAME}" }) { id registration { id } } }`],
+    ["wrapped domain", /wrapped_domain_domain_id_(idx|index)/, `{ domains(where: { name: "${NAME}" }) { id wrappedDomain { id } } }`],
+  ])("%s: by its foreign key's index", async (_label, index, query) => {
+    const [plan] = await plans(query, big);
+    expect(plan, plan).toMatch(index);
+    expect(plan, plan).not.toMatch(/registration_pkey|wrapped_domain_pkey/);
   });
 });

@@ -454,13 +454,19 @@ function embedList(entity: EntityDef, embeds: FieldDef[], alias: string): SQL {
       const target = entityOf(f.target);
       const a = `e${i}`;
       const table = sql.identifier(tableInfo(target.table!).name);
-      const match =
+      const rows =
         f.kind === "ref"
-          ? sql`${col(a, "id")} = ${col(alias, columnOf(entity, f))}`
-          : sql`${col(a, columnOf(target, fieldOf(target, f.foreign)!))} = ${col(alias, "id")} ORDER BY ${col(a, "id")}`;
-      return sql`(SELECT row_to_json("j") FROM (SELECT ${selectList(target, columnKeys([target]), a)} FROM ${table} ${sql.identifier(
-        a,
-      )} WHERE ${match} LIMIT 1) AS "j") AS ${sql.identifier(embedKey(f))}`;
+          ? sql`${table} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${col(alias, columnOf(entity, f))}`
+          : // The rows pointing at this one, fenced (OFFSET 0) so that the foreign key's index finds them: left to
+            // itself the planner may walk the primary key in id order until one matches, the whole table for a
+            // row that has none (an unanalyzed `registration`: 5.7 ms against 0.2 ms per domain on 8,682 rows).
+            sql`(SELECT * FROM ${table} ${sql.identifier(a)} WHERE ${col(a, columnOf(target, fieldOf(target, f.foreign)!))} = ${col(
+              alias,
+              "id",
+            )} OFFSET 0) ${sql.identifier(a)} ORDER BY ${col(a, "id")}`;
+      return sql`(SELECT row_to_json("j") FROM (SELECT ${selectList(target, columnKeys([target]), a)} FROM ${rows} LIMIT 1) AS "j") AS ${sql.identifier(
+        embedKey(f),
+      )}`;
     }),
     sql`, `,
   );

@@ -5,11 +5,18 @@ interface Executor {
 }
 
 /*
- * PGlite runs no autovacuum, so the indexer's tables would never get planner statistics: every API query is planned
- * as if each table were a few pages of unknown contents (`domain` by name: 17 ms instead of 6 ms on a 10,000-name
- * devnet). This ANALYZEs them once Ponder reports the backfill complete (`_ponder_meta.is_ready`), and again when a
- * table has grown by a tenth since (autovacuum's default `autovacuum_analyze_scale_factor`). PostgreSQL's autovacuum
- * does this by itself, so this runs for PGlite only.
+ * Without planner statistics every API query is planned as if each table were a few pages of unknown contents, and
+ * some plans then grow with the index: `domain` by name with its registration embedded walked the whole
+ * `registration` table in id order for each answer (a 10,000-name devnet on PostgreSQL: 4.1 ms of database CPU per
+ * query, 0.6 ms once analyzed; PGlite: 17 against 6 ms). Nothing else gives the indexer's tables statistics in time:
+ * PGlite runs no autovacuum; PostgreSQL's may be off (it is on some managed and test servers), and when on it
+ * analyzes a table only once it has changed by a tenth since its last analysis, on its own schedule.
+ *
+ * So this ANALYZEs every table once Ponder reports the backfill complete (`_ponder_meta.is_ready`), and, where no
+ * autovacuum runs (PGlite, or PostgreSQL with `autovacuum` off), again when a table has grown by a tenth since
+ * (autovacuum's default `autovacuum_analyze_scale_factor`). One statement per table: the API's PostgreSQL sessions
+ * have a 30 s statement timeout, and a table samples at most 30,000 rows whatever its size. ANALYZE is allowed in
+ * the API's read-only sessions.
  *
  * Growth is measured in pages (`pg_relation_size` against the `relpages` ANALYZE recorded), not with
  * `pg_stat_user_tables.n_mod_since_analyze`: PGlite's single-user backend never flushes its activity counters, which
@@ -23,6 +30,8 @@ interface Executor {
 export interface StatisticsOptions {
   /** Ponder's API database (on PGlite: the indexer's own session). */
   db: Executor;
+  /** PGlite never runs autovacuum; on PostgreSQL the server's `autovacuum` setting is read. */
+  database: "pglite" | "postgres";
   /** The indexer's schema (DATABASE_SCHEMA). */
   schema: string;
   /** The tables to keep analyzed (ours, not Ponder's internal ones). */
@@ -45,7 +54,7 @@ const rowsOf = (result: unknown): Record<string, unknown>[] =>
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Starts the loop; returns its stop function. */
-export function keepPgliteAnalyzed(options: StatisticsOptions): () => void {
+export function keepTablesAnalyzed(options: StatisticsOptions): () => void {
   const { db, schema, tables } = options;
   const readyPollMs = options.readyPollMs ?? 2_000;
   const growthPollMs = options.growthPollMs ?? 60_000;
@@ -53,6 +62,8 @@ export function keepPgliteAnalyzed(options: StatisticsOptions): () => void {
   let timer: NodeJS.Timeout | undefined;
   let ready = false;
   let analyzedOnce = false;
+  /** Whether anything maintains statistics after the first ANALYZE (read once, after the backfill). */
+  let autovacuum: boolean | undefined;
 
   const isReady = async () => {
     const rows = rowsOf(
@@ -84,15 +95,25 @@ export function keepPgliteAnalyzed(options: StatisticsOptions): () => void {
     const stale = analyzedOnce ? await grownTables() : [...tables].sort();
     if (stale.length > 0 && !stopped) {
       const started = performance.now();
-      await db.execute(sql.raw(`ANALYZE ${stale.map((name) => `${quote(schema)}.${quote(name)}`).join(", ")}`));
+      for (const name of stale) {
+        if (stopped) return undefined;
+        await db.execute(sql.raw(`ANALYZE ${quote(schema)}.${quote(name)}`));
+      }
       options.onAnalyze?.(stale, performance.now() - started);
     }
     analyzedOnce = true;
-    return growthPollMs;
+    autovacuum ??= options.database === "postgres" && (await autovacuumRuns());
+    // Where autovacuum runs, it keeps the statistics from here on.
+    return autovacuum ? undefined : growthPollMs;
   };
 
-  const schedule = (ms: number) => {
-    if (stopped) return;
+  const autovacuumRuns = async () => {
+    const rows = rowsOf(await db.execute(sql`SELECT current_setting('autovacuum') = 'on' AS on`));
+    return rows[0]?.on === true;
+  };
+
+  const schedule = (ms: number | undefined) => {
+    if (stopped || ms === undefined) return;
     timer = setTimeout(() => {
       tick().then(schedule, (error: unknown) => {
         // The tables may not exist yet (a new schema), or the database is closing: try again later.
