@@ -6,12 +6,13 @@ import { runInNewContext } from "node:vm";
  * How far V8 lets the heap grow past what survived the last full collection before it collects again, in percent.
  * V8's own factor goes up to 4× on a machine with ≥16 GiB (a 4 GiB heap limit), and Ponder's backfill allocates
  * fast enough to get it: a 10,000-name devnet's ~150 MiB of live data (code, ens-normalize's tables, the row cache,
- * the event batch in flight) sat in a 400–480 MiB heap at the peak. 1.3× keeps the heap at ~1.3× its live data;
- * it is a ratio, not a cap, so a mainnet index's heap (row cache up to PONDER_CACHE_BYTES) still grows as far as
- * its data does, with a full collection every ~30% of growth (each one tens of milliseconds at devnet size,
- * mostly on V8's background threads).
+ * the event batch in flight) sat in a 400–480 MiB heap at the peak; with all seven plugins on PostgreSQL, ~210 MiB
+ * of live data (a heap snapshot near the end of the backfill) in a heap of up to 580 MiB. 1.3× (PGlite) or 1.6×
+ * (PostgreSQL) keeps the heap at that multiple of its live data; it is a ratio, not a cap, so a mainnet index's heap
+ * (row cache up to PONDER_CACHE_BYTES) still grows as far as its data does, with a full collection every 30 or 60 %
+ * of growth (each one tens of milliseconds at devnet size, mostly on V8's background threads).
  */
-export const HEAP_GROWING_PERCENT = 30;
+export const HEAP_GROWING_PERCENT = { pglite: 30, postgres: 60 } as const;
 
 /**
  * Memory settings for the `ponder start`/`ponder serve` process, applied from ponder.config.ts so that every way of
@@ -24,13 +25,13 @@ export function tuneProcessMemory(database: "pglite" | "postgres"): void {
   const state = globalThis as { nameindexMemoryTuned?: true };
   if (state.nameindexMemoryTuned) return; // Ponder may evaluate ponder.config.ts more than once per process.
   state.nameindexMemoryTuned = true;
-  if (database !== "pglite") return;
-  // PGlite runs only: there PostgreSQL's WebAssembly is most of the CPU, and the heap's extra full collections did
-  // not show in the process's CPU time. On PostgreSQL the process does little but allocate and collect, and the
-  // one clean pair of runs took 31.3 s of CPU with it against 24.1 s without (peak RSS 458 vs 906 MiB), so V8 keeps
-  // its own policy there until that is measured on a quiet machine (docs/operations.md).
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  releaseClosedPglites();
+  // On PGlite, PostgreSQL's WebAssembly is most of the CPU and the extra full collections did not show in the
+  // process's CPU time. On PostgreSQL the process does little but allocate and collect, so each full collection
+  // shows: all seven plugins on a 10,000-name devnet (237,046 events) took 57.0 s of CPU and peaked at 714 MiB with
+  // V8's own policy, 62.5 s and 502 MiB at 60 %, 63.3 s and 527 MiB at 100 %, 68.9 s and 431 MiB at 30 % (load
+  // 4–5; docs/operations.md, "Scale"). 60 % is the knee: 10 % more CPU for 30 % less memory.
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT[database]}`);
+  if (database === "pglite") releaseClosedPglites();
 }
 
 /**
