@@ -24,7 +24,7 @@ import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { startCachedDevnet } from "./lib/cached-devnet";
 import { formatBreakdown, type IndexingBreakdown, indexingBreakdown } from "./lib/indexing-metrics";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
-import { cpuSplitMs, treeCpuMs } from "./lib/process-cpu";
+import { cpuReading, cpuSpentMs } from "./lib/process-cpu";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(Number);
@@ -120,17 +120,18 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     // What a query costs the indexer and, on PostgreSQL, the database's backends: a figure the machine's load does
     // not inflate the way it does latency.
     const pid = indexer.process.child.pid!;
-    const serverCpuMs = () => (db === "postgres" ? cpuSplitMs(pid, indexer.schema) : { tree: treeCpuMs(pid), postgres: 0 });
+    // On PGlite no backend matches the schema's name, so `postgres` stays 0.
+    const serverCpu = () => cpuReading(pid, indexer.schema);
     const subjects = await indexSubjects(url);
     toggleCpuProfile();
     for (const c of cases(subjects)) {
       await run(url, c, 2, CONNECTIONS); // warm-up: connections, plans
-      const cpu0 = serverCpuMs();
+      const cpu0 = serverCpu();
       const r = await run(url, c, DURATION, CONNECTIONS);
-      const cpu1 = serverCpuMs();
+      const spent = cpuSpentMs(cpu0, serverCpu());
       const requests = Math.max(1, r.requests.total);
-      const cpuMsPerRequest = (cpu1.tree + cpu1.postgres - cpu0.tree - cpu0.postgres) / requests;
-      const postgresMsPerRequest = db === "postgres" ? (cpu1.postgres - cpu0.postgres) / requests : undefined;
+      const cpuMsPerRequest = (spent.tree + spent.postgres) / requests;
+      const postgresMsPerRequest = db === "postgres" ? spent.postgres / requests : undefined;
       // A non-2xx answer is a defect; a timeout (no answer within autocannon's 10 s) is a latency, counted in `errors`.
       if (r.non2xx > 0) throw new Error(`${c.name}: ${r.non2xx} non-2xx answers`);
       queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), cpuMsPerRequest, postgresMsPerRequest, timeouts: r.errors + r.timeouts, load: load() });

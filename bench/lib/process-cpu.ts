@@ -25,31 +25,36 @@ function processTable(): Map<number, ProcStat> {
 
 /** CPU time (user + system) of a process and its descendants, in ms (Linux /proc). */
 export function treeCpuMs(root: number): number {
-  return cpuMs(processTable(), root, undefined);
+  return cpuMs(processTable(), root);
 }
 
 /**
- * CPU time of a process tree plus the local PostgreSQL server's backends connected to one database (their process
- * title names it), in ms: what answering a query costs on both sides, whatever else the machine is doing.
+ * CPU so far of a process tree and of the database's backends, kept per backend: a backend that exits between two
+ * readings (Ponder's pools close connections idle for 10 s, e.g. the backfill's after /ready) would otherwise take
+ * its whole CPU time out of the difference. Subtract two readings with `cpuSpentMs`.
  */
-export function treeAndPostgresCpuMs(root: number, database: string): number {
-  const { tree, postgres } = cpuSplitMs(root, database);
-  return tree + postgres;
+export interface CpuReading {
+  tree: number;
+  backends: Map<number, number>;
 }
 
-/** The same two figures apart: the process tree's CPU and the database's backends' CPU, in ms. */
-export function cpuSplitMs(root: number, database: string): { tree: number; postgres: number } {
+export function cpuReading(root: number, database: string): CpuReading {
   const stats = processTable();
-  return { tree: cpuMs(stats, root, undefined), postgres: postgresCpuMs(stats, database) };
+  const backends = new Map<number, number>();
+  for (const [pid, s] of stats) if (isBackendOf(s, database)) backends.set(pid, s.ticks * 10);
+  return { tree: cpuMs(stats, root), backends };
 }
 
-function postgresCpuMs(stats: Map<number, ProcStat>, database: string): number {
-  let ticks = 0;
-  for (const s of stats.values()) if (s.cmdline.startsWith("postgres: ") && s.cmdline.includes(` ${database} `)) ticks += s.ticks;
-  return ticks * 10;
+/** CPU spent between two readings: the tree's, and the backends' (those alive at the second reading). */
+export function cpuSpentMs(before: CpuReading, after: CpuReading): { tree: number; postgres: number } {
+  let postgres = 0;
+  for (const [pid, ms] of after.backends) postgres += ms - (before.backends.get(pid) ?? 0);
+  return { tree: after.tree - before.tree, postgres };
 }
 
-function cpuMs(stats: Map<number, ProcStat>, root: number, database: string | undefined): number {
+const isBackendOf = (s: ProcStat, database: string) => s.cmdline.startsWith("postgres: ") && s.cmdline.includes(` ${database} `);
+
+function cpuMs(stats: Map<number, ProcStat>, root: number): number {
   let ticks = 0;
   const queue = [root];
   while (queue.length > 0) {
@@ -57,5 +62,5 @@ function cpuMs(stats: Map<number, ProcStat>, root: number, database: string | un
     ticks += stats.get(pid)?.ticks ?? 0;
     for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
   }
-  return ticks * 10 + (database ? postgresCpuMs(stats, database) : 0);
+  return ticks * 10;
 }
