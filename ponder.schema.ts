@@ -28,7 +28,9 @@ export const domain = onchainTable(
   }),
   (table) => ({
     byName: index().on(table.name),
-    byParent: index().on(table.parentId),
+    // Also the children of a parent newest first (`subdomains(orderBy: createdAt)`) without sorting them all: `eth`
+    // has millions on mainnet.
+    byParentCreatedAt: index().on(table.parentId, table.createdAt),
     byOwner: index().on(table.ownerId),
     byRegistrant: index().on(table.registrantId),
     byWrappedOwner: index().on(table.wrappedOwnerId),

@@ -92,6 +92,16 @@ const shapes: [string, string][] = [
   ["resolver events", `{ resolver(id: "${RESOLVER_ADDRESS}-${namehash(NAME)}") { events { id } } }`],
 ];
 
+describe("no sort of all of a big parent's children", () => {
+  // Planned for a generic parent (a batch of parents joined laterally), `eth`'s children were fetched whole and sorted.
+  it("subdomains of eth, newest first, read in index order", async () => {
+    const [, plan] = await plans(`{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`);
+    expect(plan, plan).toMatch(/Index Scan Backward using domain_(parent_id_)?created_at_(idx|index)/);
+    // An incremental sort (ties on createdAt, by id) is fine; a full sort of the children is what this rules out.
+    expect(plan, plan).not.toMatch(/(?<!Incremental )Sort\s+\(/);
+  });
+});
+
 describe("no full scans for common shapes", () => {
   it.each(shapes)("%s", async (_label, query) => {
     for (const plan of await plans(query)) {

@@ -484,6 +484,13 @@ export function byIdQuery(entity: EntityDef, id: string, embeds: FieldDef[]): SQ
  * field points at it. Each page uses the (fk, …) index of its table, so this is N index probes, not a scan.
  */
 export function childrenQuery(entity: EntityDef, foreign: string, parentIds: string[], args: ListArgs): SQL {
+  if (parentIds.length === 1) {
+    // One parent (`domain(id:) { subdomains }`): its id as a constant lets the planner use the column's statistics,
+    // so a parent with many children (`eth`) is read in index order up to the page instead of fetched whole and sorted.
+    const [parentId] = parentIds;
+    const page = pageSql(entity, args, { foreign, parent: sql`${parentId}::text` });
+    return sql`SELECT ${parentId}::text AS "__parent", "x".* FROM (${page}) AS "x"`;
+  }
   const inner = pageSql(entity, args, { foreign, parent: sql`"p"."__parent"` });
   return sql`SELECT "p"."__parent", "x".* FROM unnest(${idArray(parentIds)}) AS "p"("__parent") CROSS JOIN LATERAL (${inner}) AS "x"`;
 }
