@@ -255,6 +255,13 @@ function mean(r: SizeResult, server: string, scenario: string, figure: "rps" | "
   return runs.reduce((n, x) => n + x[figure], 0) / runs.length;
 }
 
+/** The service against the reference in one scenario: req/s (higher is better) and CPU per request (lower is). */
+function versusReference(r: SizeResult, scenario: string) {
+  const rps = [mean(r, "service", scenario), mean(r, "reference", scenario)] as const;
+  const cpu = [mean(r, "service", scenario, "cpuUsPerRequest"), mean(r, "reference", scenario, "cpuUsPerRequest")] as const;
+  return { scenario, rps, cpu, byRps: rps[0] / rps[1], byCpu: cpu[1] / cpu[0] };
+}
+
 async function main() {
   const loadAtStart = loadavg();
   const results: SizeResult[] = [];
@@ -284,14 +291,21 @@ async function main() {
   console.log(
     `(${DURATION_S} s per run, autocannon over loopback, ${new Date().toISOString()}; load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
   );
+  // The target is read off this table: CPU per request does not depend on how busy the machine is; req/s does
+  // (on a loaded machine each round differs by up to 4×). Both × are service against reference: ≥ 1 is as good.
+  console.log(`\n| labels | scenario (32 connections) | requests/s service / reference | × by requests/s | server CPU µs/request service / reference | × by CPU |\n|---|---|---|---|---|---|`);
   for (const r of results) {
-    const service = mean(r, "service", "heal hit");
-    const reference = mean(r, "reference", "heal hit");
-    // CPU per request does not depend on how busy the machine is; req/s does (a loaded machine's figure is noise).
-    const cpuRatio = mean(r, "reference", "heal hit", "cpuUsPerRequest") / mean(r, "service", "heal hit", "cpuUsPerRequest");
+    for (const c of [versusReference(r, "heal hit"), versusReference(r, "heal miss")]) {
+      console.log(
+        `| ${thousands(r.size)} | ${c.scenario} | ${thousands(c.rps[0])} / ${thousands(c.rps[1])} | ${c.byRps.toFixed(2)} | ${c.cpu[0].toFixed(0)} / ${c.cpu[1].toFixed(0)} | ${c.byCpu.toFixed(2)} |`,
+      );
+    }
+  }
+  for (const r of results) {
+    const [hit, miss] = [versusReference(r, "heal hit"), versusReference(r, "heal miss")];
     console.log(
-      `labels: ${thousands(r.size)} labels: heal hits ${thousands(service)} req/s at 32 connections, ${(service / reference).toFixed(2)}× the reference server's ${thousands(reference)} ` +
-        `(by CPU per request ${cpuRatio.toFixed(2)}×); misses ${(mean(r, "service", "heal miss") / mean(r, "reference", "heal miss")).toFixed(2)}×`,
+      `labels: ${thousands(r.size)} labels: heal hits ${hit.byRps.toFixed(2)}× the reference by requests/s, ${hit.byCpu.toFixed(2)}× by CPU per request; ` +
+        `misses ${miss.byRps.toFixed(2)}× / ${miss.byCpu.toFixed(2)}×`,
     );
   }
 }
