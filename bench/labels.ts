@@ -67,9 +67,10 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
 }
 
-function rssMb(pid: number): number {
+/** Resident memory in MiB; `RssAnon` leaves out file pages (the service's memory-mapped database: OS page cache). */
+function rssMb(pid: number, field: "VmRSS" | "RssAnon" = "VmRSS"): number {
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return match ? Number(match[1]) / 1024 : NaN;
   } catch {
     return NaN; // exited
@@ -184,6 +185,7 @@ interface SizeResult {
   ingestQuarters: number[];
   idleRss: number;
   peakServeRss: number;
+  peakServeAnon: number;
   runs: Run[];
 }
 
@@ -218,7 +220,11 @@ async function benchSize(size: number): Promise<SizeResult> {
   const reference = await startServerProcess(["-e", REFERENCE_SERVER, referenceData]);
   const idleRss = rssMb(service.pid);
   let peakServeRss = idleRss;
-  const sampler = setInterval(() => (peakServeRss = Math.max(peakServeRss, rssMb(service.pid) || 0)), 200);
+  let peakServeAnon = rssMb(service.pid, "RssAnon");
+  const sampler = setInterval(() => {
+    peakServeRss = Math.max(peakServeRss, rssMb(service.pid) || 0);
+    peakServeAnon = Math.max(peakServeAnon, rssMb(service.pid, "RssAnon") || 0);
+  }, 200);
   const hit: AutocannonRequest = { method: "GET", setupRequest: (r) => ({ ...r, path: pick(hitPaths) }) };
   const miss: AutocannonRequest = { method: "GET", setupRequest: (r) => ({ ...r, path: pick(missPaths) }) };
   const runs: Run[] = [];
@@ -244,7 +250,7 @@ async function benchSize(size: number): Promise<SizeResult> {
     await reference.stop();
   }
   rmSync(dir, { recursive: true, force: true });
-  return { size, generateSeconds, inputBytes, ingestSeconds: ingested.seconds, dbBytes, ingestPeakRss: ingested.peakRss, ingestQuarters: ingested.quarters, idleRss, peakServeRss, runs };
+  return { size, generateSeconds, inputBytes, ingestSeconds: ingested.seconds, dbBytes, ingestPeakRss: ingested.peakRss, ingestQuarters: ingested.quarters, idleRss, peakServeRss, peakServeAnon, runs };
 }
 
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
@@ -268,11 +274,11 @@ async function main() {
   for (const size of SIZES) results.push(await benchSize(size));
 
   console.log("\n## labels-service benchmark\n");
-  console.log("| labels | generate s | input MiB | ingest s | labels/s | database MiB | bytes/label | ingest RSS at 25/50/75/98 % of its time, peak MiB | serving RSS idle / peak MiB |");
+  console.log("| labels | generate s | input MiB | ingest s | labels/s | database MiB | bytes/label | ingest RSS at 25/50/75/98 % of its time, peak MiB | serving RSS idle / peak MiB (peak without file pages) |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     console.log(
-      `| ${thousands(r.size)} | ${r.generateSeconds.toFixed(1)} | ${mib(r.inputBytes).toFixed(0)} | ${r.ingestSeconds.toFixed(1)} | ${thousands(r.size / r.ingestSeconds)} | ${mib(r.dbBytes).toFixed(0)} | ${(r.dbBytes / r.size).toFixed(1)} | ${r.ingestQuarters.map((q) => q.toFixed(0)).join(" / ")}, ${r.ingestPeakRss.toFixed(0)} | ${r.idleRss.toFixed(0)} / ${r.peakServeRss.toFixed(0)} |`,
+      `| ${thousands(r.size)} | ${r.generateSeconds.toFixed(1)} | ${mib(r.inputBytes).toFixed(0)} | ${r.ingestSeconds.toFixed(1)} | ${thousands(r.size / r.ingestSeconds)} | ${mib(r.dbBytes).toFixed(0)} | ${(r.dbBytes / r.size).toFixed(1)} | ${r.ingestQuarters.map((q) => q.toFixed(0)).join(" / ")}, ${r.ingestPeakRss.toFixed(0)} | ${r.idleRss.toFixed(0)} / ${r.peakServeRss.toFixed(0)} (${r.peakServeAnon.toFixed(0)}) |`,
     );
   }
   console.log(`\n| labels | server | scenario | connections | requests/s | p50 ms | p99 ms | server CPU µs/request | errors | load |\n|---|---|---|---|---|---|---|---|---|---|`);

@@ -32,14 +32,18 @@ export class LabelStore {
   private seenDataVersion = -1;
   private current: Readiness = { ready: false, reason: "not loaded" };
 
-  constructor(readonly dbPath: string) {
+  constructor(
+    readonly dbPath: string,
+    options: { memoryMapped?: boolean } = {},
+  ) {
     this.db = new Database(dbPath, { readonly: true, fileMustExist: true });
     // Enough page cache for the B-tree's interior pages of a large set, bounded so serving memory stays flat.
     this.db.pragma("cache_size = -32768");
     // Leaf pages read through a memory map instead of a read() copy each: 3–4 µs less per lookup at 20M labels. The
-    // mapped pages are the OS's page cache (counted in RSS once touched, reclaimable). SQLite's build caps the map at
-    // 2 GiB; a larger file reads the rest as before. Safe here because a label database never shrinks.
-    this.db.pragma("mmap_size = 2147418112");
+    // mapped pages are the OS's page cache, clean and reclaimable, but a process's RSS counts them once touched (up
+    // to the file's size), hence opt-in: the server takes it, an indexer healing in-process does not. SQLite's build
+    // caps the map at 2 GiB; a larger file reads the rest as before. Safe because a label database never shrinks.
+    if (options.memoryMapped) this.db.pragma("mmap_size = 2147418112");
     this.dataVersion = this.db.prepare("PRAGMA data_version").pluck();
     this.beginSnapshot = this.db.prepare("BEGIN");
     this.endSnapshot = this.db.prepare("COMMIT");
