@@ -18,9 +18,9 @@ export interface LabelStoreConfig {
  * each read a committed snapshot, and the metadata is re-read whenever another connection has committed.
  *
  * Reads share one snapshot per event-loop turn (a read transaction from the first read of the turn until
- * setImmediate): each transaction of its own costs two fcntl locks, an fstat and a `PRAGMA data_version`, which
- * was half a heal's CPU. A commit is seen by the first read of the next turn, so by every request that arrives
- * after it.
+ * setImmediate): a transaction of its own per heal cost two fcntl locks, an fstat and a `PRAGMA data_version`,
+ * about half of the heal's time in SQLite. A commit is seen by the first read of the next turn, so by every
+ * request that arrives after it.
  */
 export class LabelStore {
   private readonly db: Database.Database;
