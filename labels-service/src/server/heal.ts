@@ -5,8 +5,8 @@ import type { LabelStore } from "../store/label-store.js";
 import { maxVersionFor } from "../store/pin.js";
 
 /**
- * The store when it serves a completed label set, with what it serves; 503 otherwise. One readiness check (a
- * `PRAGMA data_version` round into SQLite, ~3 µs) per request: a heal used to make two, a sixth of its CPU.
+ * The store when it serves a completed label set, with what it serves; 503 otherwise. The readiness check is
+ * one SQLite round per event-loop turn (see LabelStore), not per request.
  */
 export function servedStore(getStore: () => LabelStore | null): { store: LabelStore; served: ReturnType<LabelStore["requireReady"]> } {
   const store = getStore();

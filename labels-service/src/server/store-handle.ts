@@ -18,7 +18,7 @@ export class StoreHandle {
     this.lastAttempt = now;
     if (!existsSync(this.dbPath)) return null;
     try {
-      this.store = new LabelStore(this.dbPath);
+      this.store = new LabelStore(this.dbPath, { memoryMapped: true });
     } catch {
       this.store = null;
     }

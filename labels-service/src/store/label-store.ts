@@ -15,24 +15,46 @@ export interface LabelStoreConfig {
 
 /**
  * Read-only view of a label database. Safe to keep open while `ingest` adds a version: SQLite's WAL gives
- * each lookup a committed snapshot, and the metadata is re-read whenever another connection has committed.
+ * each read a committed snapshot, and the metadata is re-read whenever another connection has committed.
+ *
+ * Reads share one snapshot per event-loop turn (a read transaction from the first read of the turn until
+ * setImmediate): a transaction of its own per heal cost two fcntl locks, an fstat and a `PRAGMA data_version`,
+ * about half of the heal's time in SQLite. A commit is seen by the first read of the next turn, so by every
+ * request that arrives after it.
  */
 export class LabelStore {
   private readonly db: Database.Database;
   private readonly dataVersion: Database.Statement;
+  private readonly beginSnapshot: Database.Statement;
+  private readonly endSnapshot: Database.Statement;
   private lookup: Database.Statement | null = null;
+  private inSnapshot = false;
   private seenDataVersion = -1;
   private current: Readiness = { ready: false, reason: "not loaded" };
 
-  constructor(readonly dbPath: string) {
+  constructor(
+    readonly dbPath: string,
+    options: { memoryMapped?: boolean } = {},
+  ) {
     this.db = new Database(dbPath, { readonly: true, fileMustExist: true });
     // Enough page cache for the B-tree's interior pages of a large set, bounded so serving memory stays flat.
     this.db.pragma("cache_size = -32768");
+    // Leaf pages read through a memory map instead of a read() copy each: 3–4 µs less per lookup at 20M labels. The
+    // mapped pages are the OS's page cache, clean and reclaimable, but a process's RSS counts them once touched (up
+    // to the file's size), hence opt-in: the server takes it, an indexer healing in-process does not. SQLite's build
+    // caps the map at 2 GiB; a larger file reads the rest as before. Safe because a label database never shrinks.
+    if (options.memoryMapped) this.db.pragma("mmap_size = 2147418112");
     this.dataVersion = this.db.prepare("PRAGMA data_version").pluck();
+    this.beginSnapshot = this.db.prepare("BEGIN");
+    this.endSnapshot = this.db.prepare("COMMIT");
   }
 
-  /** Current readiness, refreshed only when the file changed since the last call (one cheap pragma). */
+  /** Current readiness, as of this turn's snapshot; the metadata is re-read only when the file changed. */
   readiness(): Readiness {
+    if (this.inSnapshot) return this.current;
+    this.beginSnapshot.run();
+    this.inSnapshot = true;
+    setImmediate(() => this.releaseSnapshot());
     const dataVersion = this.dataVersion.get() as number;
     if (dataVersion !== this.seenDataVersion) {
       this.seenDataVersion = dataVersion;
@@ -42,6 +64,12 @@ export class LabelStore {
       }
     }
     return this.current;
+  }
+
+  private releaseSnapshot(): void {
+    if (!this.inSnapshot) return;
+    this.inSnapshot = false;
+    if (this.db.open && this.db.inTransaction) this.endSnapshot.run();
   }
 
   /** Throws 503 when not ready; otherwise the served set. */
@@ -94,6 +122,7 @@ export class LabelStore {
   }
 
   close(): void {
+    this.releaseSnapshot();
     this.db.close();
   }
 }
