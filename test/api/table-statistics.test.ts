@@ -8,6 +8,17 @@ import { createDatabase, dropDatabase, LOCAL_POSTGRES_URL, waitFor } from "../su
 
 /* The ANALYZE loop against a PGlite database shaped like the indexer's: Ponder's `_ponder_meta`, two of our tables. */
 
+/** Ponder's `_ponder_meta` (backfill not done yet) and two of our tables, in schema `s`. */
+const INDEX_SHAPED_TABLES = `
+  CREATE SCHEMA s;
+  CREATE TABLE s._ponder_meta (key text PRIMARY KEY, value jsonb NOT NULL);
+  INSERT INTO s._ponder_meta VALUES ('app', '{"is_ready": 0}');
+  CREATE TABLE s.domain (id text PRIMARY KEY, name text);
+  CREATE TABLE s.account (id text PRIMARY KEY);
+  INSERT INTO s.domain SELECT 'd' || g, 'name' || g || '.eth' FROM generate_series(1, 2000) g;
+  INSERT INTO s.account SELECT 'a' || g FROM generate_series(1, 50) g;
+`;
+
 let pglite: PGlite;
 const analyzed: string[][] = [];
 
@@ -18,15 +29,7 @@ const statsRows = async (table: string) =>
 
 beforeAll(async () => {
   pglite = new PGlite();
-  await pglite.exec(`
-    CREATE SCHEMA s;
-    CREATE TABLE s._ponder_meta (key text PRIMARY KEY, value jsonb NOT NULL);
-    INSERT INTO s._ponder_meta VALUES ('app', '{"is_ready": 0}');
-    CREATE TABLE s.domain (id text PRIMARY KEY, name text);
-    CREATE TABLE s.account (id text PRIMARY KEY);
-    INSERT INTO s.domain SELECT 'd' || g, 'name' || g || '.eth' FROM generate_series(1, 2000) g;
-    INSERT INTO s.account SELECT 'a' || g FROM generate_series(1, 50) g;
-  `);
+  await pglite.exec(INDEX_SHAPED_TABLES);
 });
 afterAll(async () => {
   await pglite.close();
@@ -89,15 +92,7 @@ describe("keepTablesAnalyzed on PostgreSQL", () => {
     client = new pg.Client({ connectionString: await createDatabase(database) });
     await client.connect();
     const q = async <T extends Record<string, unknown>>(text: string) => (await client!.query<T>(text)).rows;
-    await q(`
-      CREATE SCHEMA s;
-      CREATE TABLE s._ponder_meta (key text PRIMARY KEY, value jsonb NOT NULL);
-      INSERT INTO s._ponder_meta VALUES ('app', '{"is_ready": 0}');
-      CREATE TABLE s.domain (id text PRIMARY KEY, name text);
-      CREATE TABLE s.account (id text PRIMARY KEY);
-      INSERT INTO s.domain SELECT 'd' || g, 'name' || g || '.eth' FROM generate_series(1, 2000) g;
-      INSERT INTO s.account SELECT 'a' || g FROM generate_series(1, 50) g;
-    `);
+    await q(INDEX_SHAPED_TABLES);
     const [{ on: autovacuum }] = await q<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
     const statsRowsOf = async (table: string) =>
       Number((await q<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = 's' AND tablename = '${table}'`))[0]!.n);
