@@ -47,6 +47,8 @@ interface IndexRun {
   events: number;
   seconds: number;
   eventsPerSecond: number;
+  /** CPU seconds of the indexer's process tree and, on PostgreSQL, its database's backends, start to /ready. */
+  cpuSeconds: number;
   peakRssMb: number;
   memory: MemoryPeaks;
   breakdown: IndexingBreakdown;
@@ -89,6 +91,7 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     },
   });
   const rss = watchPeakRss(indexer.process.child.pid!, 500);
+  const cpuAtStart = cpuReading(indexer.process.child.pid!, indexer.schema);
   // The profiler runs from the process's start (a signal before it is loaded would end the process).
   const toggleCpuProfile = () => CPU_PROF && process.kill(indexer.process.child.pid!, "SIGUSR2");
   const memoryMetrics = watchMemoryMetrics(indexer.url);
@@ -100,6 +103,8 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
       clearInterval(progress);
     }
     const seconds = (Date.now() - started) / 1000;
+    const backfillCpu = cpuSpentMs(cpuAtStart, cpuReading(indexer.process.child.pid!, indexer.schema));
+    const cpuSeconds = (backfillCpu.tree + backfillCpu.postgres) / 1000;
     toggleCpuProfile();
     const peakRssMb = rss.stop();
     const memory = memoryMetrics.stop();
@@ -110,7 +115,7 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
       `${db} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB ` +
         `(peaks: V8 heap used ${memory.heapUsedMb.toFixed(0)}, reserved ${memory.heapTotalMb.toFixed(0)}, external ${memory.externalMb.toFixed(0)} MiB)`,
     );
-    log(`${db} ${names}: ${formatBreakdown(breakdown)}`);
+    log(`${db} ${names}: ${formatBreakdown(breakdown)}; CPU ${cpuSeconds.toFixed(1)} s (${Math.round(events / cpuSeconds)} events per CPU second)`);
     // The tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
     const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");
@@ -138,7 +143,7 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
       log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req${postgresMsPerRequest === undefined ? "" : ` (PostgreSQL ${postgresMsPerRequest.toFixed(2)})`}, ${r.errors + r.timeouts} timeouts/errors`);
     }
     toggleCpuProfile();
-    return { names, db, events, seconds, eventsPerSecond: events / seconds, peakRssMb, memory, breakdown, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
+    return { names, db, events, seconds, eventsPerSecond: events / seconds, cpuSeconds, peakRssMb, memory, breakdown, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
   } finally {
     rss.stop();
     memoryMetrics.stop();
@@ -171,12 +176,13 @@ async function main(): Promise<void> {
   console.table(chains);
   console.log("\nIndexing, all of it from process start to /ready");
   console.log("(peaks over the run, sampled every 2 s from /metrics: V8 heap used, V8 heap reserved, external)");
-  console.log("| names | database | events | s | events/s | peak RSS MiB | heap used / reserved / external MiB | database MiB | load |");
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("(CPU: the indexer's process tree and, on PostgreSQL, its database's backends: the rate a loaded machine distorts least)");
+  console.log("| names | database | events | s | events/s | CPU s | events per CPU s | peak RSS MiB | heap used / reserved / external MiB | database MiB | load |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of runs) {
     const m = r.memory;
     console.log(
-      `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
+      `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.cpuSeconds.toFixed(1)} | ${Math.round(r.events / r.cpuSeconds)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
     );
   }
   console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready: its steps per batch, one after another)");
@@ -195,7 +201,11 @@ async function main(): Promise<void> {
   const top = runs.find((r) => r.db === db && r.names === Math.max(...SIZES));
   if (!base || !top) throw new Error("no runs to compare");
   const p99 = Math.max(...top.queries.map((q) => q.p99));
-  console.log(`\nheadline on ${db}; load average now ${loadavg().map((l) => l.toFixed(1)).join(" ")} on 2 cores`);
+  const perCpu = (r: IndexRun) => r.events / r.cpuSeconds;
+  console.log(
+    `\nby CPU: ${top.names} names: ${Math.round(perCpu(top))} events per CPU second, ${(perCpu(top) / perCpu(base)).toFixed(2)}× the ${base.names}-name run's (load at each: ${base.load}, ${top.load})`,
+  );
+  console.log(`headline on ${db}; load average now ${loadavg().map((l) => l.toFixed(1)).join(" ")} on 2 cores`);
   console.log(
     `scale: ${top.names} names: ${Math.round(top.eventsPerSecond)} events/s (${(top.eventsPerSecond / base.eventsPerSecond).toFixed(2)}× the 10k rate), peak RSS ${top.peakRssMb.toFixed(0)} MiB (${(top.peakRssMb / base.peakRssMb).toFixed(2)}× 10k), uncached /subgraph p99 ${p99} ms`,
   );
