@@ -19,6 +19,18 @@ const INDEX_SHAPED_TABLES = `
   INSERT INTO s.account SELECT 'a' || g FROM generate_series(1, 50) g;
 `;
 
+/** The loop over INDEX_SHAPED_TABLES, polling fast; each ANALYZE's tables are pushed onto `seen`. */
+const analyzeLoop = (db: Parameters<typeof keepTablesAnalyzed>[0]["db"], database: "pglite" | "postgres", seen: string[][]) =>
+  keepTablesAnalyzed({
+    db,
+    database,
+    schema: "s",
+    tables: ["domain", "account"],
+    readyPollMs: 20,
+    growthPollMs: 20,
+    onAnalyze: (tables) => seen.push(tables),
+  });
+
 let pglite: PGlite;
 const analyzed: string[][] = [];
 
@@ -37,15 +49,7 @@ afterAll(async () => {
 
 describe("keepTablesAnalyzed", () => {
   it("analyzes nothing during the backfill, every table once it completes, and a table again once it grew", async () => {
-    const stop = keepTablesAnalyzed({
-      db: drizzle(pglite),
-      database: "pglite",
-      schema: "s",
-      tables: ["domain", "account"],
-      readyPollMs: 20,
-      growthPollMs: 20,
-      onAnalyze: (tables) => analyzed.push(tables),
-    });
+    const stop = analyzeLoop(drizzle(pglite), "pglite", analyzed);
     try {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(analyzed).toEqual([]);
@@ -100,15 +104,7 @@ describe("keepTablesAnalyzed on PostgreSQL", () => {
     await reader.connect();
     await reader.query("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     const seen: string[][] = [];
-    const stop = keepTablesAnalyzed({
-      db: drizzleNodePg(reader),
-      database: "postgres",
-      schema: "s",
-      tables: ["domain", "account"],
-      readyPollMs: 20,
-      growthPollMs: 20,
-      onAnalyze: (tables) => seen.push(tables),
-    });
+    const stop = analyzeLoop(drizzleNodePg(reader), "postgres", seen);
     try {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(seen).toEqual([]);
@@ -119,7 +115,14 @@ describe("keepTablesAnalyzed on PostgreSQL", () => {
       expect(seen[0]).toEqual(["account", "domain"]);
       expect(await statsRowsOf("domain")).toBe(2);
 
-      await q(`INSERT INTO s.domain SELECT 'f' || g, 'grown' || g || '.eth' FROM generate_series(1, 2000) g`);
+      // The table's pages grow while the INSERT runs, and the loop polls every 20 ms: holding the lock ANALYZE takes
+      // makes it wait for the commit, so it counts the new rows (else it may sample mid-insert and see 2,000).
+      await q(`
+        BEGIN;
+        LOCK TABLE s.domain IN SHARE UPDATE EXCLUSIVE MODE;
+        INSERT INTO s.domain SELECT 'f' || g, 'grown' || g || '.eth' FROM generate_series(1, 2000) g;
+        COMMIT;
+      `);
       if (autovacuum) {
         // The server's autovacuum keeps them from here: the loop has stopped.
         await new Promise((resolve) => setTimeout(resolve, 300));

@@ -9,23 +9,34 @@ import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from ".
  * (src/api/table-statistics.ts), checked in the PGlite folder itself once the indexer has stopped.
  */
 
-describe("planner statistics after a PGlite backfill", () => {
-  let env: DevnetWithLabels;
-  let indexer: RunningIndexer;
+// One devnet for both databases' indexers.
+let env: DevnetWithLabels;
+beforeAll(async () => {
+  env = await startDevnetWithLabels({ seed: 3, names: 20 });
+}, 400_000);
+afterAll(async () => {
+  await env?.stop();
+});
 
+/** `ponder start` of the subgraph plugin on `database`, ready; stopped after the describe block that calls it. */
+function indexedOn(database: "pglite" | "postgres"): () => RunningIndexer {
+  let indexer: RunningIndexer | undefined;
   beforeAll(async () => {
-    env = await startDevnetWithLabels({ seed: 3, names: 20 });
-    indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database: "pglite" }));
+    indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database }));
     // Rejects as soon as the indexer exits, where polling /ready would wait out its timeout.
     await indexer.process.ready();
   }, 400_000);
-
   afterAll(async () => {
     await indexer?.stop();
-    await env?.stop();
   });
+  return () => indexer!;
+}
+
+describe("planner statistics after a PGlite backfill", () => {
+  const running = indexedOn("pglite");
 
   it("has pg_class.reltuples and pg_stats for the index's tables", async () => {
+    const indexer = running();
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 60_000, "ANALYZE");
     // Ponder's store-call counters (summed until read, by the ponder patch), checked against the rows they made:
     // each event entity (NewOwner, NewResolver, Transfer) is inserted once, as one row.
@@ -74,21 +85,10 @@ describe("planner statistics after a PGlite backfill", () => {
  * `registration` table for each answer.
  */
 describe("planner statistics after a PostgreSQL backfill", () => {
-  let env: DevnetWithLabels;
-  let indexer: RunningIndexer;
-
-  beforeAll(async () => {
-    env = await startDevnetWithLabels({ seed: 3, names: 20 });
-    indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database: "postgres" }));
-    await indexer.process.ready();
-  }, 400_000);
-
-  afterAll(async () => {
-    await indexer?.stop();
-    await env?.stop();
-  });
+  const running = indexedOn("postgres");
 
   it("has pg_stats for the index's tables once the backfill is done", async () => {
+    const indexer = running();
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PostgreSQL: analyzed"), 60_000, "ANALYZE");
     const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
     await client.connect();
