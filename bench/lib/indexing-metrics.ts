@@ -8,7 +8,9 @@
 export interface IndexingBreakdown {
   /** Seconds per step, in Ponder's order. */
   steps: { wait: number; prefetch: number; index: number; flush: number; commit: number };
-  lookups: { complete: number; prefetch: number; miss: number };
+  lookups: { complete: number; prefetch: number; hit: number; miss: number };
+  /** Tables with the most missed lookups, most first: where an evicting row cache reads the database one row at a time. */
+  missesByTable: { table: string; misses: number }[];
 }
 
 const sumOf = (text: string, metric: string, filter: (labels: string) => boolean = () => true): number => {
@@ -30,17 +32,24 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       flush: step("load"),
       commit: step("begin", "finalize", "commit"),
     },
-    lookups: { complete: lookups("complete"), prefetch: lookups("prefetch"), miss: lookups("miss") },
+    lookups: { complete: lookups("complete"), prefetch: lookups("prefetch"), hit: lookups("hit"), miss: lookups("miss") },
+    missesByTable: [...text.matchAll(/^ponder_indexing_cache_requests_total\{([^}]*)\} (\S+)/gm)]
+      .filter((m) => m[1]!.includes('type="miss"'))
+      .map((m) => ({ table: /table="([^"]+)"/.exec(m[1]!)?.[1] ?? "?", misses: Number(m[2]) }))
+      .filter((t) => t.misses > 0)
+      .sort((a, b) => b.misses - a.misses),
   };
 }
 
 export function formatBreakdown(b: IndexingBreakdown): string {
   const { wait, prefetch, index, flush, commit } = b.steps;
-  const { complete, prefetch: prefetched, miss } = b.lookups;
-  const total = Math.max(1, complete + prefetched + miss);
+  const { complete, hit, miss } = b.lookups;
+  const total = Math.max(1, complete + hit + miss);
   const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
   return (
     `wait for events ${wait.toFixed(1)} s, prefetch ${prefetch.toFixed(1)} s, index ${index.toFixed(1)} s, flush ${flush.toFixed(1)} s, ` +
-    `begin/checkpoint/commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(prefetched)} prefetched, ${pct(miss)} missed`
+    `begin/checkpoint/commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(hit)} from cached rows of an evicted one ` +
+    `(${b.lookups.prefetch} rows prefetched), ${pct(miss)} missed` +
+    (b.missesByTable.length > 0 ? ` (most: ${b.missesByTable.slice(0, 5).map((t) => `${t.table} ${t.misses}`).join(", ")})` : "")
   );
 }

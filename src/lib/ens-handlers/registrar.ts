@@ -3,6 +3,7 @@ import type { Address, Hex } from "viem";
 import { domainId, registrationId } from "../ids";
 import { interpretLabel, isShowableLabel, labelhashOf } from "../labels";
 import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../names";
+import { deriveSubnodesOf } from "../row-key-derivations";
 import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 import { makeRegistryHandlers } from "./registry";
@@ -31,6 +32,7 @@ export type ControllerArgs = { label: string; labelhash: Hex; cost?: bigint };
 
 export function makeRegistrarHandlers({ managedName, supportsPremintedNames = false }: RegistrarOptions) {
   const managedNode = namehash(managedName);
+  deriveSubnodesOf(managedNode, managedName);
   const registry = makeRegistryHandlers({ registry: "new" });
 
   function ids(context: IndexingContext, labelhash: Hex) {

@@ -3,6 +3,8 @@ import { getConfig } from "../../config";
 import type { IndexedEvent, IndexingContext } from "../../lib/ens-handlers/context";
 import { composeContracts } from "../compose";
 import { handlerTotalsOf } from "../../lib/metrics";
+// Loaded with every handler: tells Ponder's row cache how the handlers derive row keys from events.
+import "../../lib/row-key-derivations";
 
 let indexed: Set<string> | undefined;
 

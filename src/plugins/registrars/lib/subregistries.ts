@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { getConfig } from "../../../config";
 import { namehash } from "../../../lib/names";
+import { deriveSubnodesOf } from "../../../lib/row-key-derivations";
 import type { DatasourceName } from "../../../namespaces/types";
 
 /** A base registrar and the name whose direct subnames it registers. */
@@ -26,11 +27,13 @@ export function subregistryOf(datasource: DatasourceName): SubregistryRef {
     throw new Error(`registrars: datasource "${datasource}" has no BaseRegistrar address or managed name in this namespace`);
   }
   const lower = address.toLowerCase() as Address;
+  const node = namehash(ds.managedName);
+  deriveSubnodesOf(node, ds.managedName);
   return {
     id: subregistryId(ds.chain.id, lower),
     chainId: ds.chain.id,
     address: lower,
     managedName: ds.managedName,
-    node: namehash(ds.managedName),
+    node,
   };
 }

@@ -1,0 +1,64 @@
+import type { Hex } from "viem";
+import { domainId } from "./ids";
+import { makeSubnode, tokenIdToHex32 } from "./names";
+
+/*
+ * Row keys the handlers compute from an event, told to Ponder's row cache (patch 021). Once a table outgrows the
+ * cache (PONDER_CACHE_BYTES; every table on mainnet), Ponder predicts the rows a batch will read from each event's
+ * values and loads them in one query per table; a key it cannot predict is one database round trip inside the
+ * handler. Ponder matches a key against the event's values as they are, so a Domain id (keccak256 of parent node
+ * and labelhash) never matched. A derivation here that does not apply, or guesses wrong, costs a wasted read,
+ * never a wrong row: the cache still reads what it did not predict.
+ */
+
+/** The part of Ponder's event a derivation reads: the decoded arguments only. */
+export interface DerivationEvent {
+  event: { args?: unknown };
+}
+export type KeyDerivation = (event: DerivationEvent) => string | undefined;
+
+declare global {
+  // Read by the patched node_modules/ponder/dist/esm/indexing-store/profile.js.
+  var PONDER_KEY_DERIVATIONS: Record<string, KeyDerivation> | undefined;
+}
+
+const derivations = (globalThis.PONDER_KEY_DERIVATIONS ??= {});
+
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+
+/** A labelhash or node argument: a bytes32, or a uint256 token id (ERC-721/1155 ids are the labelhash or node). */
+function word(event: DerivationEvent, argName: string): Hex | undefined {
+  const args = event.event.args as Record<string, unknown> | undefined;
+  const value = args?.[argName];
+  if (typeof value === "bigint") return value >= 0n ? tokenIdToHex32(value) : undefined;
+  if (typeof value === "string" && BYTES32.test(value)) return value.toLowerCase() as Hex;
+  return undefined;
+}
+
+// The argument names that carry a labelhash in the registry's, registrars' and controllers' events.
+const LABELHASH_ARGS = ["label", "labelhash", "labelHash", "id", "tokenId"] as const;
+
+/** The registry's NewOwner (and 3DNS's): the new subnode of `node`. */
+derivations["subnode(args.node, args.label)"] = (event) => {
+  const node = word(event, "node");
+  const label = word(event, "label");
+  return node && label ? domainId(makeSubnode(node, label)) : undefined;
+};
+
+/**
+ * A registrar's events name only the labelhash (as a token id or bytes32); the row is its subnode under the name
+ * the registrar manages. Called by every handler factory of a registrar, once per managed name.
+ */
+export function deriveSubnodesOf(parentNode: Hex, parentName: string): void {
+  for (const argName of LABELHASH_ARGS) {
+    derivations[`subnode(${parentName}, args.${argName})`] = (event) => {
+      const label = word(event, argName);
+      return label ? domainId(makeSubnode(parentNode, label)) : undefined;
+    };
+  }
+}
+
+/** For tests and the bench: the derivations in force, by name. */
+export function keyDerivations(): Readonly<Record<string, KeyDerivation>> {
+  return derivations;
+}

@@ -1,0 +1,85 @@
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { getAddress, type Hex, toHex } from "viem";
+import { describe, expect, it } from "vitest";
+import { domainId } from "../../src/lib/ids";
+import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
+import { deriveSubnodesOf, keyDerivations } from "../../src/lib/row-key-derivations";
+// @ts-expect-error Ponder's built module, as patched (patches/ponder+0.16.10+021+recordProfilePattern-derived-keys.patch)
+import { recordProfilePattern, recoverProfilePattern } from "../../node_modules/ponder/dist/esm/indexing-store/profile.js";
+// @ts-expect-error as above
+import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-store/utils.js";
+
+/*
+ * Ponder's row cache, once a table is evicted, predicts the rows the next batch reads from patterns recorded on
+ * earlier events, and loads them in one query. These tests record a pattern on one event the way Ponder does and
+ * recover it on another, as the prefetch does: the predicted key must be the key the handlers compute.
+ */
+
+const byId = pgTable("rows", { id: text("id").primaryKey() });
+const primaryKeys = getPrimaryKeyCache([byId]);
+
+const ETH = namehash("eth");
+deriveSubnodesOf(ETH, "eth");
+
+const word = (n: number): Hex => toHex(n, { size: 32 });
+const address = (n: number) => getAddress(toHex(n, { size: 20 }));
+
+function logEvent(args: Record<string, unknown>, contract = address(0xabc), chainId = 1) {
+  return {
+    type: "log",
+    chain: { id: chainId },
+    eventCallback: { name: "Test:Event" },
+    event: {
+      id: "event-id",
+      args,
+      log: { address: contract, logIndex: 3 },
+      block: { hash: word(900), number: 17n, timestamp: 1_700_000_000n },
+      transaction: { hash: word(901), from: address(0xf00), to: address(0xbee), transactionIndex: 0 },
+    },
+  };
+}
+
+/** The pattern Ponder records for `key` on `seen`, then the key it predicts for `next`. */
+function predict(seen: ReturnType<typeof logEvent>, key: string, next: ReturnType<typeof logEvent>): string | undefined {
+  const pattern = recordProfilePattern(seen, byId, { id: key }, [], primaryKeys);
+  expect(pattern, `a pattern for ${key}`).toBeDefined();
+  return recoverProfilePattern(pattern, next).id;
+}
+
+describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-derivations.ts)", () => {
+  it("predicts a NewOwner's subnode from (node, label)", () => {
+    const first = logEvent({ node: word(1), label: word(2), owner: address(7) });
+    const second = logEvent({ node: word(3), label: word(4), owner: address(8) });
+    expect(predict(first, domainId(makeSubnode(word(1), word(2))), second)).toBe(domainId(makeSubnode(word(3), word(4))));
+  });
+
+  it("predicts a registrar's subnode from a token id or a labelhash under the managed name", () => {
+    const first = logEvent({ id: 11n, owner: address(7), expires: 5n });
+    const second = logEvent({ id: 12n, owner: address(7), expires: 6n });
+    expect(predict(first, domainId(makeSubnode(ETH, tokenIdToHex32(11n))), second)).toBe(domainId(makeSubnode(ETH, tokenIdToHex32(12n))));
+    const controller = (n: number) => logEvent({ label: word(n), owner: address(7), name: "x" });
+    expect(predict(controller(21), makeSubnode(ETH, word(21)), controller(22))).toBe(makeSubnode(ETH, word(22)));
+  });
+
+  it("predicts lowercased addresses and token ids as 32-byte hex, alone and inside composite ids", () => {
+    const transfer = (from: number, tokenId: bigint) => logEvent({ from: address(from), to: address(0x99), tokenId }, address(0xc0ffee), 31337);
+    expect(predict(transfer(1, 5n), address(1).toLowerCase(), transfer(2, 6n))).toBe(address(2).toLowerCase());
+    expect(predict(transfer(1, 5n), tokenIdToHex32(5n), transfer(2, 6n))).toBe(tokenIdToHex32(6n));
+    const tokenRow = (tokenId: bigint) => `31337-${address(0xc0ffee).toLowerCase()}-${tokenIdToHex32(tokenId)}`;
+    expect(predict(transfer(1, 5n), tokenRow(5n), transfer(2, 6n))).toBe(tokenRow(6n));
+  });
+
+  it("predicts nothing for an event a derivation does not apply to, and leaves keys it cannot explain unrecorded", () => {
+    const newOwner = logEvent({ node: word(1), label: word(2), owner: address(7) });
+    const pattern = recordProfilePattern(newOwner, byId, { id: domainId(makeSubnode(word(1), word(2))) }, [], primaryKeys);
+    expect(recoverProfilePattern(pattern, logEvent({ node: word(1), owner: address(7) })).id).toBeUndefined();
+    expect(recordProfilePattern(newOwner, byId, { id: word(12345) }, [], primaryKeys)).toBeUndefined();
+  });
+
+  it("registers each managed name's derivations once, under stable names", () => {
+    const before = Object.keys(keyDerivations()).length;
+    deriveSubnodesOf(ETH, "eth");
+    expect(Object.keys(keyDerivations())).toHaveLength(before);
+    expect(Object.keys(keyDerivations())).toEqual(expect.arrayContaining(["subnode(args.node, args.label)", "subnode(eth, args.id)", "subnode(eth, args.label)"]));
+  });
+});
