@@ -11,9 +11,10 @@ import { makeSubnode, tokenIdToHex32 } from "./names";
  * never a wrong row: the cache still reads what it did not predict.
  */
 
-/** The part of Ponder's event a derivation reads: the decoded arguments only. */
+/** The part of Ponder's event a derivation reads: the chain, the decoded arguments and the emitting contract. */
 export interface DerivationEvent {
-  event: { args?: unknown };
+  chain: { id: number };
+  event: { args?: unknown; log?: { address: string } };
 }
 export type KeyDerivation = (event: DerivationEvent) => string | undefined;
 
@@ -26,10 +27,23 @@ const derivations = (globalThis.PONDER_KEY_DERIVATIONS ??= {});
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 
-/** A labelhash or node argument: a bytes32, or a uint256 token id (ERC-721/1155 ids are the labelhash or node). */
-function word(event: DerivationEvent, argName: string): Hex | undefined {
+/**
+ * Tells the row cache how a handler derives a row key from an event. `derive` returns undefined for an event it does
+ * not apply to; it runs on sampled events for every key Ponder could not explain, so it must be cheap and pure.
+ */
+export function deriveRowKey(name: string, derive: KeyDerivation): void {
+  derivations[name] = derive;
+}
+
+/** A decoded argument of the event, if it has one by that name. */
+export function argOf(event: DerivationEvent, argName: string): unknown {
   const args = event.event.args as Record<string, unknown> | undefined;
-  const value = args?.[argName];
+  return args !== undefined && args !== null && !Array.isArray(args) ? args[argName] : undefined;
+}
+
+/** A labelhash or node argument: a bytes32, or a uint256 token id (ERC-721/1155 ids are the labelhash or node). */
+export function word(event: DerivationEvent, argName: string): Hex | undefined {
+  const value = argOf(event, argName);
   if (typeof value === "bigint") return value >= 0n ? tokenIdToHex32(value) : undefined;
   if (typeof value === "string" && BYTES32.test(value)) return value.toLowerCase() as Hex;
   return undefined;
@@ -39,11 +53,11 @@ function word(event: DerivationEvent, argName: string): Hex | undefined {
 const LABELHASH_ARGS = ["label", "labelhash", "labelHash", "id", "tokenId"] as const;
 
 /** The registry's NewOwner (and 3DNS's): the new subnode of `node`. */
-derivations["subnode(args.node, args.label)"] = (event) => {
+deriveRowKey("subnode(args.node, args.label)", (event) => {
   const node = word(event, "node");
   const label = word(event, "label");
   return node && label ? domainId(makeSubnode(node, label)) : undefined;
-};
+});
 
 /**
  * A registrar's events name only the labelhash (as a token id or bytes32); the row is its subnode under the name
@@ -51,10 +65,10 @@ derivations["subnode(args.node, args.label)"] = (event) => {
  */
 export function deriveSubnodesOf(parentNode: Hex, parentName: string): void {
   for (const argName of LABELHASH_ARGS) {
-    derivations[`subnode(${parentName}, args.${argName})`] = (event) => {
+    deriveRowKey(`subnode(${parentName}, args.${argName})`, (event) => {
       const label = word(event, argName);
       return label ? domainId(makeSubnode(parentNode, label)) : undefined;
-    };
+    });
   }
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { domainId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
 import { deriveSubnodesOf, keyDerivations } from "../../src/lib/row-key-derivations";
+import { recordKeyId, resolverRecordsId } from "../../src/plugins/protocol-acceleration/lib/ids";
 // @ts-expect-error Ponder's built module, as patched (patches/ponder+0.16.10+021+recordProfilePattern-derived-keys.patch)
 import { recordProfilePattern, recoverProfilePattern } from "../../node_modules/ponder/dist/esm/indexing-store/profile.js";
 // @ts-expect-error as above
@@ -67,6 +68,19 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-
     expect(predict(transfer(1, 5n), tokenIdToHex32(5n), transfer(2, 6n))).toBe(tokenIdToHex32(6n));
     const tokenRow = (tokenId: bigint) => `31337-${address(0xc0ffee).toLowerCase()}-${tokenIdToHex32(tokenId)}`;
     expect(predict(transfer(1, 5n), tokenRow(5n), transfer(2, 6n))).toBe(tokenRow(6n));
+  });
+
+  it("predicts a resolver's keyed records at version 0: addresses, texts, interfaces", () => {
+    const resolver = address(0x5e5);
+    const recordOf = (node: Hex, key: string) => recordKeyId(resolverRecordsId(31337, resolver, node), 0n, key);
+    const addressChanged = (n: number, coinType: bigint) => logEvent({ node: word(n), coinType, newAddress: "0x1234" }, resolver, 31337);
+    expect(predict(addressChanged(1, 60n), recordOf(word(1), "60"), addressChanged(2, 2147492101n))).toBe(recordOf(word(2), "2147492101"));
+    const addrChanged = (n: number) => logEvent({ node: word(n), a: address(n) }, resolver, 31337);
+    expect(predict(addrChanged(1), recordOf(word(1), "60"), addrChanged(2))).toBe(recordOf(word(2), "60"));
+    const textChanged = (n: number, key: string) => logEvent({ node: word(n), indexedKey: word(99), key, value: "v" }, resolver, 31337);
+    expect(predict(textChanged(1, "url"), recordOf(word(1), "url"), textChanged(2, "com.twitter"))).toBe(recordOf(word(2), "com.twitter"));
+    const interfaceChanged = (n: number) => logEvent({ node: word(n), interfaceID: "0x01FFC9A7", implementer: address(5) }, resolver, 31337);
+    expect(predict(interfaceChanged(1), recordOf(word(1), "0x01ffc9a7"), interfaceChanged(2))).toBe(recordOf(word(2), "0x01ffc9a7"));
   });
 
   it("predicts nothing for an event a derivation does not apply to, and leaves keys it cannot explain unrecorded", () => {
