@@ -76,6 +76,32 @@ async function postgresBytes(databaseUrl: string): Promise<number> {
   }
 }
 
+/**
+ * Where the database's bytes are: per schema (the index's own, Ponder's sync store `ponder_sync`) and the largest
+ * tables with their indexes. For sizing a disk: the index grows with names, the sync store with the chains' logs.
+ */
+async function postgresBytesBySchema(databaseUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ schema: string; name: string; bytes: string }>(
+      `select n.nspname as schema, c.relname as name, pg_total_relation_size(c.oid)::text as bytes
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')`,
+    );
+    const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+    const bySchema = new Map<string, number>();
+    for (const r of rows) bySchema.set(r.schema, (bySchema.get(r.schema) ?? 0) + Number(r.bytes));
+    const largest = [...rows].sort((a, b) => Number(b.bytes) - Number(a.bytes)).slice(0, 6);
+    return (
+      [...bySchema].sort((a, b) => b[1] - a[1]).map(([schema, bytes]) => `${schema} ${mb(bytes)}`).join(", ") +
+      `; largest tables with their indexes: ${largest.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestPath: string, labelsServiceUrl: string): Promise<IndexRun> {
   const started = Date.now();
   const indexer = await startIndexer({
@@ -120,6 +146,7 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");
     const dbBytes = db === "postgres" ? await postgresBytes(indexer.env.DATABASE_URL!) : directoryBytes(indexer.pgliteDirectory!);
+    if (db === "postgres") log(`${db} ${names}: database ${(dbBytes / 2 ** 20).toFixed(0)} MiB: ${await postgresBytesBySchema(indexer.env.DATABASE_URL!)}`);
     const url = `${indexer.url}/subgraph`;
     const queries: IndexRun["queries"] = [];
     // What a query costs the indexer and, on PostgreSQL, the database's backends: a figure the machine's load does

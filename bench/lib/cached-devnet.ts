@@ -46,6 +46,12 @@ export interface CachedDevnet extends DevnetWithLabels {
 }
 
 /** A devnet of `names` names (seed `seed`) with its label service, from the state cache when it holds one. */
+/**
+ * Sizes whose states are not saved: anvil_dumpState answers one JSON-RPC string, and a chain much past 50,000 names
+ * (1.9 GiB of state) would exceed the longest string V8 can hold, after the whole scenario had been played.
+ */
+const LARGEST_SAVED = Number(process.env.BENCH_SAVE_STATES_UP_TO ?? 50_000);
+
 export async function startCachedDevnet(seed: number, names: number, log: (line: string) => void): Promise<CachedDevnet> {
   const key = devnetCacheKey(seed, names);
   const stateDir = join(cacheDir, "devnet-states", `${names}-${key}`);
@@ -77,18 +83,8 @@ export async function startCachedDevnet(seed: number, names: number, log: (line:
     stopChains = devnet.stop;
     manifest = devnet.manifest;
     try {
-      // Written next to the final folder and renamed into place, so an interrupted run leaves no half cache.
-      const partial = `${stateDir}.partial-${process.pid}`;
-      mkdirSync(partial, { recursive: true });
-      for (const [id, chain] of Object.entries(manifest.chains)) {
-        const dumped = await new Rpc(chain.rpcUrl).call<string>("anvil_dumpState");
-        writeFileSync(join(partial, `chain-${id}.json`), gunzipSync(Buffer.from(dumped.slice(2), "hex")));
-      }
-      writeFileSync(join(partial, "manifest.json"), JSON.stringify(manifest, null, 2));
-      rmSync(stateDir, { recursive: true, force: true });
-      renameSync(partial, stateDir);
-      const bytes = filesUnder(stateDir).reduce((n, f) => n + statSync(f).size, 0);
-      log(`saved the chains' state to ${stateDir} (${(bytes / 2 ** 20).toFixed(0)} MiB)`);
+      if (names > LARGEST_SAVED) log(`not saving the chains' state: ${names} names is past BENCH_SAVE_STATES_UP_TO=${LARGEST_SAVED}`);
+      else await saveChainStates(manifest, stateDir, log);
     } catch (error) {
       await stopChains();
       throw error;
@@ -116,4 +112,19 @@ export async function startCachedDevnet(seed: number, names: number, log: (line:
     await stopChains();
     throw error;
   }
+}
+
+/** Each chain's anvil_dumpState and the manifest, written next to `stateDir` and renamed into place, so an interrupted run leaves no half cache. */
+async function saveChainStates(manifest: DevnetManifest, stateDir: string, log: (line: string) => void): Promise<void> {
+  const partial = `${stateDir}.partial-${process.pid}`;
+  mkdirSync(partial, { recursive: true });
+  for (const [id, chain] of Object.entries(manifest.chains)) {
+    const dumped = await new Rpc(chain.rpcUrl).call<string>("anvil_dumpState");
+    writeFileSync(join(partial, `chain-${id}.json`), gunzipSync(Buffer.from(dumped.slice(2), "hex")));
+  }
+  writeFileSync(join(partial, "manifest.json"), JSON.stringify(manifest, null, 2));
+  rmSync(stateDir, { recursive: true, force: true });
+  renameSync(partial, stateDir);
+  const bytes = filesUnder(stateDir).reduce((n, f) => n + statSync(f).size, 0);
+  log(`saved the chains' state to ${stateDir} (${(bytes / 2 ** 20).toFixed(0)} MiB)`);
 }

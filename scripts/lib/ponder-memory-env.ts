@@ -24,9 +24,18 @@ export const PONDER_MALLOC_DEFAULTS = {
  */
 export const PONDER_PGLITE_NODE_OPTIONS = "--max-semi-space-size=8";
 
+/**
+ * Ponder's row cache bound (bytes of its own estimate of the cached rows), read once at start-up. Ponder's default is a
+ * fifth of V8's heap limit (832 MiB on a 24 GiB machine), so the indexer's RSS grew with the index to ~1.2 GiB at
+ * 50,000 devnet names and would reach ~2–2.5 GiB on mainnet. Once patches 021–023 let Ponder predict our row keys, a
+ * backfill with every table evicted costs what one with every row cached does (10,000 names: 71.7 against 69.5 s of
+ * CPU), so the bound buys nothing but memory (docs/operations.md, "Scale").
+ */
+export const PONDER_CACHE_BYTES_DEFAULT = String(256 * 1024 * 1024);
+
 /** The environment to spawn Ponder with: an operator's own value for any of these wins over the default. */
 export function withPonderMemoryDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const defaults = Object.entries(PONDER_MALLOC_DEFAULTS).filter(([name]) => !env[name]);
+  const defaults = Object.entries({ ...PONDER_MALLOC_DEFAULTS, PONDER_CACHE_BYTES: PONDER_CACHE_BYTES_DEFAULT }).filter(([name]) => !env[name]);
   const nodeOptions = env.NODE_OPTIONS ?? "";
   const withYoungGeneration =
     env.DATABASE_URL || nodeOptions.includes("--max-semi-space-size")

@@ -58,6 +58,8 @@ describe("npm start", () => {
     const indexerEnv = ponderEnvironment(port);
     expect(indexerEnv.get("MALLOC_ARENA_MAX")).toBe("2");
     expect(indexerEnv.get("MALLOC_MMAP_THRESHOLD_")).toBe("131072");
+    // Ponder's row cache reads its bound once at start-up too: 256 MiB unless the operator sets one.
+    expect(indexerEnv.get("PONDER_CACHE_BYTES")).toBe(String(256 * 1024 * 1024));
 
     const manifest = JSON.parse(readFileSync(join(stateDir, ".devnet", "manifest.json"), "utf8"));
     const chainPids = Object.values(manifest.chains as Record<string, { pid: number }>).map((c) => c.pid);
@@ -84,6 +86,7 @@ describe("npm start", () => {
           DEVNET_MANIFEST: external.devnet.manifestPath,
           LABELS_SERVICE_URL: external.labelsUrl,
           MALLOC_ARENA_MAX: "4",
+          PONDER_CACHE_BYTES: String(64 * 1024 * 1024),
         }),
       );
       child = run.child;
@@ -92,10 +95,11 @@ describe("npm start", () => {
       expect(run.output()).not.toContain("starting the devnet");
       const config = (await fetch(`http://127.0.0.1:${port}/api/config`).then((r) => r.json())) as { labelsServiceUrl: string };
       expect(config.labelsServiceUrl).toBe(external.labelsUrl);
-      // An operator's own malloc setting reaches the indexer unchanged; the others keep their defaults.
+      // An operator's own malloc and cache settings reach the indexer unchanged; the others keep their defaults.
       const indexerEnv = ponderEnvironment(port);
       expect(indexerEnv.get("MALLOC_ARENA_MAX")).toBe("4");
       expect(indexerEnv.get("MALLOC_MMAP_THRESHOLD_")).toBe("131072");
+      expect(indexerEnv.get("PONDER_CACHE_BYTES")).toBe(String(64 * 1024 * 1024));
       child.kill("SIGINT");
       expect(await run.exited).toBe(0);
       // Not ours to stop: the external chains and label service keep running.
