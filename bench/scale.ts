@@ -65,25 +65,16 @@ function directoryBytes(dir: string): number {
   }, 0);
 }
 
-async function postgresBytes(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ size: string }>("select pg_database_size(current_database())::text as size");
-    return Number(rows[0]!.size);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
- * Where the database's bytes are: per schema (the index's own, Ponder's sync store `ponder_sync`) and the largest
- * tables with their indexes. For sizing a disk: the index grows with names, the sync store with the chains' logs.
+ * The database's size (`pg_database_size`) and where its bytes are: per schema (the index's own, Ponder's sync store
+ * `ponder_sync`) and the largest tables with their indexes. For sizing a disk: the index grows with names, the sync
+ * store with the chains' logs.
  */
-async function postgresBytesBySchema(databaseUrl: string): Promise<string> {
+async function postgresSize(databaseUrl: string): Promise<{ bytes: number; breakdown: string }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    const total = await client.query<{ size: string }>("select pg_database_size(current_database())::text as size");
     const { rows } = await client.query<{ schema: string; name: string; bytes: string }>(
       `select n.nspname as schema, c.relname as name, pg_total_relation_size(c.oid)::text as bytes
          from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -93,10 +84,10 @@ async function postgresBytesBySchema(databaseUrl: string): Promise<string> {
     const bySchema = new Map<string, number>();
     for (const r of rows) bySchema.set(r.schema, (bySchema.get(r.schema) ?? 0) + Number(r.bytes));
     const largest = [...rows].sort((a, b) => Number(b.bytes) - Number(a.bytes)).slice(0, 6);
-    return (
+    const breakdown =
       [...bySchema].sort((a, b) => b[1] - a[1]).map(([schema, bytes]) => `${schema} ${mb(bytes)}`).join(", ") +
-      `; largest tables with their indexes: ${largest.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`
-    );
+      `; largest tables with their indexes: ${largest.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`;
+    return { bytes: Number(total.rows[0]!.size), breakdown };
   } finally {
     await client.end();
   }
@@ -145,8 +136,9 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
     // The tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
     const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");
-    const dbBytes = db === "postgres" ? await postgresBytes(indexer.env.DATABASE_URL!) : directoryBytes(indexer.pgliteDirectory!);
-    if (db === "postgres") log(`${db} ${names}: database ${(dbBytes / 2 ** 20).toFixed(0)} MiB: ${await postgresBytesBySchema(indexer.env.DATABASE_URL!)}`);
+    const postgres = db === "postgres" ? await postgresSize(indexer.env.DATABASE_URL!) : undefined;
+    const dbBytes = postgres?.bytes ?? directoryBytes(indexer.pgliteDirectory!);
+    if (postgres) log(`${db} ${names}: database ${(dbBytes / 2 ** 20).toFixed(0)} MiB: ${postgres.breakdown}`);
     const url = `${indexer.url}/subgraph`;
     const queries: IndexRun["queries"] = [];
     // What a query costs the indexer and, on PostgreSQL, the database's backends: a figure the machine's load does

@@ -45,13 +45,13 @@ export interface CachedDevnet extends DevnetWithLabels {
   seconds: number;
 }
 
-/** A devnet of `names` names (seed `seed`) with its label service, from the state cache when it holds one. */
 /**
  * Sizes whose states are not saved: anvil_dumpState answers one JSON-RPC string, and a chain much past 50,000 names
  * (1.9 GiB of state) would exceed the longest string V8 can hold, after the whole scenario had been played.
  */
 const LARGEST_SAVED = Number(process.env.BENCH_SAVE_STATES_UP_TO ?? 50_000);
 
+/** A devnet of `names` names (seed `seed`) with its label service, from the state cache when it holds one. */
 export async function startCachedDevnet(seed: number, names: number, log: (line: string) => void): Promise<CachedDevnet> {
   const key = devnetCacheKey(seed, names);
   const stateDir = join(cacheDir, "devnet-states", `${names}-${key}`);

@@ -13,11 +13,12 @@ export interface IndexingBreakdown {
   missesByTable: { table: string; misses: number }[];
 }
 
-const sumOf = (text: string, metric: string, filter: (labels: string) => boolean = () => true): number => {
-  let total = 0;
-  for (const m of text.matchAll(new RegExp(`^${metric}\\{([^}]*)\\} (\\S+)`, "gm"))) if (filter(m[1]!)) total += Number(m[2]);
-  return total;
-};
+/** Each sample of a Prometheus metric: its label text and its value. */
+const samplesOf = (text: string, metric: string): [labels: string, value: number][] =>
+  [...text.matchAll(new RegExp(`^${metric}\\{([^}]*)\\} (\\S+)`, "gm"))].map((m) => [m[1]!, Number(m[2])]);
+
+const sumOf = (text: string, metric: string, filter: (labels: string) => boolean = () => true): number =>
+  samplesOf(text, metric).reduce((total, [labels, value]) => (filter(labels) ? total + value : total), 0);
 
 export async function indexingBreakdown(url: string): Promise<IndexingBreakdown> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
@@ -33,9 +34,9 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       commit: step("begin", "finalize", "commit"),
     },
     lookups: { complete: lookups("complete"), prefetch: lookups("prefetch"), hit: lookups("hit"), miss: lookups("miss") },
-    missesByTable: [...text.matchAll(/^ponder_indexing_cache_requests_total\{([^}]*)\} (\S+)/gm)]
-      .filter((m) => m[1]!.includes('type="miss"'))
-      .map((m) => ({ table: /table="([^"]+)"/.exec(m[1]!)?.[1] ?? "?", misses: Number(m[2]) }))
+    missesByTable: samplesOf(text, "ponder_indexing_cache_requests_total")
+      .filter(([labels]) => labels.includes('type="miss"'))
+      .map(([labels, misses]) => ({ table: /table="([^"]+)"/.exec(labels)?.[1] ?? "?", misses }))
       .filter((t) => t.misses > 0)
       .sort((a, b) => b.misses - a.misses),
   };

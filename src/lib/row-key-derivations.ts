@@ -72,7 +72,7 @@ export function deriveSubnodesOf(parentNode: Hex, parentName: string): void {
   }
 }
 
-/** For tests and the bench: the derivations in force, by name. */
+/** The derivations in force, by name (what the patched profile reads). */
 export function keyDerivations(): Readonly<Record<string, KeyDerivation>> {
   return derivations;
 }

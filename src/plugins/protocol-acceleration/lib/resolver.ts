@@ -13,7 +13,6 @@ import { recordKeyId, resolverRecordsId } from "./ids";
 
 type NodeEvent<A = object> = LogEvent<{ node: Hex } & A>;
 
-
 /** The node's records on the emitting resolver, created on first write. */
 async function recordsOf(context: HandlerContext, event: NodeEvent) {
   const id = resolverRecordsId(context.chain.id, event.log.address, event.args.node);
