@@ -54,12 +54,32 @@ export class LabelSource {
     private readonly partition = { index: 0, count: 1 },
   ) {}
 
+  /** Dictionary words handed out so far, from this source's slice. */
+  private wordsTaken = 0;
+
+  /**
+   * A dictionary word from this source's slice while nine tenths of it are free; then two of its words joined by a
+   * hyphen. A slice holds ~60,000 words (4 chains), and a 250,000-name devnet asks the root chain for more than that:
+   * drawing until a free word came up never returned once the slice was spent. Below the switch the draws are
+   * exactly those of the plain loop, so smaller devnets keep their labels.
+   */
   word(): string {
     const { list } = englishWords();
     const slice = Math.floor(list.length / this.partition.count);
+    const draw = () => list[this.partition.index * slice + this.rng.int(slice)];
+    if (this.wordsTaken < slice * 0.9) {
+      for (;;) {
+        const w = draw();
+        if (!this.used.has(w)) {
+          this.wordsTaken++;
+          return this.take(w);
+        }
+      }
+    }
     for (;;) {
-      const w = list[this.partition.index * slice + this.rng.int(slice)];
-      if (!this.used.has(w)) return this.take(w);
+      // A hyphen never occurs in a slice's words, so a compound cannot equal a word of any chain's slice.
+      const compound = `${draw()}-${draw()}`;
+      if (!this.used.has(compound)) return this.take(compound);
     }
   }
 
