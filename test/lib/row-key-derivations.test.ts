@@ -1,9 +1,9 @@
 import { pgTable, text } from "drizzle-orm/pg-core";
 import { getAddress, type Hex, toHex } from "viem";
 import { describe, expect, it } from "vitest";
-import { domainId } from "../../src/lib/ids";
+import { domainId, eventId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
-import { deriveSubnodesOf, keyDerivations } from "../../src/lib/row-key-derivations";
+import { deriveSubnodesOf, deriveTransferEventIds, keyDerivations } from "../../src/lib/row-key-derivations";
 import { recordKeyId, resolverRecordsId } from "../../src/plugins/protocol-acceleration/lib/ids";
 // @ts-expect-error Ponder's built module, as patched (patches/ponder+0.16.10+021+recordProfilePattern-derived-keys.patch)
 import { recordProfilePattern, recoverProfilePattern } from "../../node_modules/ponder/dist/esm/indexing-store/profile.js";
@@ -21,11 +21,13 @@ const primaryKeys = getPrimaryKeyCache([byId]);
 
 const ETH = namehash("eth");
 deriveSubnodesOf(ETH, "eth");
+const IDS = { ensRootChainId: 1 };
+deriveTransferEventIds(() => IDS);
 
 const word = (n: number): Hex => toHex(n, { size: 32 });
 const address = (n: number) => getAddress(toHex(n, { size: 20 }));
 
-function logEvent(args: Record<string, unknown>, contract = address(0xabc), chainId = 1) {
+function logEvent(args: Record<string, unknown>, contract = address(0xabc), chainId = 1, at = { block: 17n, logIndex: 3 }) {
   return {
     type: "log",
     chain: { id: chainId },
@@ -33,8 +35,8 @@ function logEvent(args: Record<string, unknown>, contract = address(0xabc), chai
     event: {
       id: "event-id",
       args,
-      log: { address: contract, logIndex: 3 },
-      block: { hash: word(900), number: 17n, timestamp: 1_700_000_000n },
+      log: { address: contract, logIndex: at.logIndex },
+      block: { hash: word(900), number: at.block, timestamp: 1_700_000_000n },
       transaction: { hash: word(901), from: address(0xf00), to: address(0xbee), transactionIndex: 0 },
     },
   };
@@ -81,6 +83,17 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-
     expect(predict(textChanged(1, "url"), recordOf(word(1), "url"), textChanged(2, "com.twitter"))).toBe(recordOf(word(2), "com.twitter"));
     const interfaceChanged = (n: number) => logEvent({ node: word(n), interfaceID: "0x01FFC9A7", implementer: address(5) }, resolver, 31337);
     expect(predict(interfaceChanged(1), recordOf(word(1), "0x01ffc9a7"), interfaceChanged(2))).toBe(recordOf(word(2), "0x01ffc9a7"));
+  });
+
+  it("predicts an ERC-1155 transfer's event row (sub-index 0), on the root chain and on another", () => {
+    const transferSingle = (chainId: number, block: bigint, logIndex: number) =>
+      logEvent({ operator: address(1), from: address(2), to: address(3), id: 11n, value: 1n }, address(0xa11), chainId, { block, logIndex });
+    for (const chainId of [1, 59144]) {
+      const seen = transferSingle(chainId, 17_000n, 41);
+      const next = transferSingle(chainId, 18_250n, 7);
+      expect(predict(seen, eventId(IDS, chainId, 17_000n, 41, 0), next)).toBe(eventId(IDS, chainId, 18_250n, 7, 0));
+    }
+    expect(eventId(IDS, 59144, 18_250n, 7, 0)).toBe("18250-7-0-59144");
   });
 
   it("predicts nothing for an event a derivation does not apply to, and leaves keys it cannot explain unrecorded", () => {

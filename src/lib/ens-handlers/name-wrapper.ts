@@ -3,6 +3,7 @@ import type { Address, Hex } from "viem";
 import { decodeWrappedName } from "../dns-wire";
 import { domainId } from "../ids";
 import { namehash, tokenIdToHex32 } from "../names";
+import { deriveTransferEventIds } from "../row-key-derivations";
 import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 
@@ -26,6 +27,7 @@ async function raiseDomainExpiry(context: IndexingContext, id: string, fuses: nu
 
 export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
   const managedNodeId = domainId(namehash(managedName));
+  deriveTransferEventIds(handlerSettings);
 
   async function nameWrapped(
     context: IndexingContext,
