@@ -9,6 +9,8 @@
  *   BENCH_CONNECTIONS=32  BENCH_CPU_PROF=<dir>: the indexer writes V8 CPU profiles there, one of the backfill (start to
  *   /ready) and one of the queries (bench/lib/cpu-profiler-preload.cjs; Node 20 refuses --cpu-prof in NODE_OPTIONS).
  *   BENCH_NODE_OPTIONS: more flags for the indexer's node (e.g. --heap-prof --heap-prof-dir=<dir>).
+ *   BENCH_TXS_PER_BLOCK=200: transactions per played block, for every size (anvil's cost per block grows with its
+ *   state, so 250,000 names play much faster in larger blocks; compare sizes played with the same value).
  *
  * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
  * load them into anvil instead of replaying the scenario.
@@ -32,6 +34,8 @@ const DBS = (process.env.BENCH_DBS ?? "postgres,pglite").split(",") as ("postgre
 const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 200);
+if (!Number.isInteger(TXS_PER_BLOCK) || TXS_PER_BLOCK < 1) throw new Error(`BENCH_TXS_PER_BLOCK must be a whole number ≥ 1, got ${process.env.BENCH_TXS_PER_BLOCK}`);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const CPU_PROFILER = fileURLToPath(new URL("./lib/cpu-profiler-preload.cjs", import.meta.url));
 const NODE_OPTIONS = [process.env.NODE_OPTIONS, CPU_PROF && `--require ${CPU_PROFILER}`, process.env.BENCH_NODE_OPTIONS]
@@ -184,7 +188,7 @@ async function main(): Promise<void> {
   const runs: IndexRun[] = [];
   const chains: Record<string, string>[] = [];
   for (const names of SIZES) {
-    const env = await startCachedDevnet(1, names, (line) => log(`devnet ${names}: ${line}`));
+    const env = await startCachedDevnet(1, names, TXS_PER_BLOCK, (line) => log(`devnet ${names}: ${line}`));
     const counts = env.devnet.manifest.scenario.eventCounts as Record<string, number>;
     const logs = Object.values(counts).reduce((a, b) => a + b, 0);
     chains.push({ names: String(names), origin: env.origin, seconds: env.seconds.toFixed(1), "manifest events": String(logs), load: load() });

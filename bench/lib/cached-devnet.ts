@@ -28,8 +28,8 @@ function filesUnder(dir: string): string[] {
 }
 
 /** What decides a played devnet: its inputs and every file of devnet/src and devnet/contracts. */
-export function devnetCacheKey(seed: number, names: number): string {
-  const hash = createHash("sha256").update(JSON.stringify({ LAYOUT_VERSION, seed, names }));
+export function devnetCacheKey(seed: number, names: number, txsPerBlock: number): string {
+  const hash = createHash("sha256").update(JSON.stringify({ LAYOUT_VERSION, seed, names, txsPerBlock }));
   for (const sub of ["src", "contracts"]) {
     for (const file of filesUnder(join(devnetDir, sub)).sort()) {
       hash.update(relative(devnetDir, file)).update(readFileSync(file));
@@ -51,9 +51,12 @@ export interface CachedDevnet extends DevnetWithLabels {
  */
 const LARGEST_SAVED = Number(process.env.BENCH_SAVE_STATES_UP_TO ?? 50_000);
 
-/** A devnet of `names` names (seed `seed`) with its label service, from the state cache when it holds one. */
-export async function startCachedDevnet(seed: number, names: number, log: (line: string) => void): Promise<CachedDevnet> {
-  const key = devnetCacheKey(seed, names);
+/**
+ * A devnet of `names` names (seed `seed`, `txsPerBlock` transactions per played block) with its label service, from
+ * the state cache when it holds one.
+ */
+export async function startCachedDevnet(seed: number, names: number, txsPerBlock: number, log: (line: string) => void): Promise<CachedDevnet> {
+  const key = devnetCacheKey(seed, names, txsPerBlock);
   const stateDir = join(cacheDir, "devnet-states", `${names}-${key}`);
   const dir = mkdtempSync(join(tmpdir(), "nameindex-scale-"));
   const manifestPath = join(dir, "manifest.json");
@@ -79,7 +82,7 @@ export async function startCachedDevnet(seed: number, names: number, log: (line:
     writeManifest(manifestPath, manifest);
   } else {
     origin = "played";
-    const devnet = await startDevnet({ seed, names, manifestPath, log, pruneHistory: true });
+    const devnet = await startDevnet({ seed, names, manifestPath, log, pruneHistory: true, txsPerBlock });
     stopChains = devnet.stop;
     manifest = devnet.manifest;
     try {

@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { DEFAULT_TXS_PER_BLOCK, GAS_PER_TX } from "./chain";
 import { runDir } from "./paths";
 
 export interface AnvilChain {
@@ -69,7 +70,12 @@ export interface StartAnvilOptions {
    * fails. Playing a large scenario otherwise holds every block's state in memory (14.5 GiB for 50,000 names).
    */
   pruneHistory?: boolean;
+  /** Transactions the scenario puts in one block (default 200): the block gas limit leaves room for that many. */
+  txsPerBlock?: number;
 }
+
+/** 3,000,000,000 at the default 200 transactions per block, as before the size was configurable. */
+const blockGasLimit = (txsPerBlock: number) => (BigInt(txsPerBlock) * GAS_PER_TX * 5n) / 2n;
 
 /**
  * Starts one anvil on 127.0.0.1 with its own chain id, on a free port, and waits until it answers eth_chainId.
@@ -93,8 +99,8 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
         "--chain-id", String(opts.chainId),
         "--accounts", String(opts.accounts ?? 20),
         "--balance", "10000000",
-        // Room for 200 heavy transactions per block, and no fee noise in balances.
-        "--gas-limit", "3000000000",
+        // Room for a block of heavy transactions (2.5× their gas allowance), and no fee noise in balances.
+        "--gas-limit", String(blockGasLimit(opts.txsPerBlock ?? DEFAULT_TXS_PER_BLOCK)),
         "--block-base-fee-per-gas", "0",
         "--disable-code-size-limit",
         "--order", "fifo",

@@ -27,8 +27,9 @@ export interface Receipt {
   logs: Log[];
 }
 
-export const MAX_TXS_PER_BLOCK = 200;
-const GAS_PER_TX = 6_000_000n;
+/** Transactions per block unless the devnet asks for more (see StartDevnetOptions.txsPerBlock). */
+export const DEFAULT_TXS_PER_BLOCK = 200;
+export const GAS_PER_TX = 6_000_000n;
 const GAS_PRICE = 1_000_000_000n;
 
 const hex = (n: bigint | number) => `0x${n.toString(16)}`;
@@ -57,15 +58,16 @@ export class Chain {
     readonly chainId: number,
     rpcUrl: string,
     readonly accounts: Address[],
+    readonly txsPerBlock: number,
   ) {
     this.rpc = new Rpc(rpcUrl);
   }
 
-  static async connect(chainId: number, rpcUrl: string): Promise<Chain> {
+  static async connect(chainId: number, rpcUrl: string, txsPerBlock = DEFAULT_TXS_PER_BLOCK): Promise<Chain> {
     const rpc = new Rpc(rpcUrl);
     const accounts = (await rpc.call<Address[]>("eth_accounts")).map((a) => getAddress(a));
     await rpc.call("evm_setAutomine", [false]);
-    return new Chain(chainId, rpcUrl, accounts);
+    return new Chain(chainId, rpcUrl, accounts, txsPerBlock);
   }
 
   get deployer(): Address {
@@ -104,11 +106,11 @@ export class Chain {
     await this.rpc.call("anvil_mine", [hex(blocks)]);
   }
 
-  /** Sends one step of transactions (no cross-sender dependencies inside a step), ≤200 per block. */
+  /** Sends one step of transactions (no cross-sender dependencies inside a step), ≤ txsPerBlock per block. */
   async send(txs: Tx[]): Promise<Receipt[]> {
     const receipts: Receipt[] = [];
-    for (let i = 0; i < txs.length; i += MAX_TXS_PER_BLOCK) {
-      const chunk = txs.slice(i, i + MAX_TXS_PER_BLOCK);
+    for (let i = 0; i < txs.length; i += this.txsPerBlock) {
+      const chunk = txs.slice(i, i + this.txsPerBlock);
       const tSend = performance.now();
       const requests = chunk.map((tx) => ({
         method: "eth_sendTransaction",
