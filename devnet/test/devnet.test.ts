@@ -146,6 +146,25 @@ describe("scenario", () => {
       await Promise.all([again.stop(), other.stop()]);
     }
   });
+
+  it("plays the same scenario in blocks of at most txsPerBlock transactions", async () => {
+    const small = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "small-blocks.json"), txsPerBlock: 5 });
+    try {
+      const s = scenarioOf(small.manifest);
+      expect(s.names).toEqual(scenario().names);
+      expect(s.eventCounts).toEqual(scenario().eventCounts);
+      const rootId = Object.keys(small.manifest.chains)[0]!;
+      const heads = s.blocks as Record<string, number>;
+      expect(heads[rootId]).toBeGreaterThan((scenario().blocks as Record<string, number>)[rootId]!);
+      const rootClient = createPublicClient({ transport: http(small.manifest.chains[rootId]!.rpcUrl, { batch: { batchSize: 500 } }) });
+      const counts = await Promise.all(
+        Array.from({ length: heads[rootId]! + 1 }, (_, n) => rootClient.getBlockTransactionCount({ blockNumber: BigInt(n) })),
+      );
+      expect(Math.max(...counts)).toBe(5);
+    } finally {
+      await small.stop();
+    }
+  });
 });
 
 describe("registrar actions", () => {
