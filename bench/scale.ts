@@ -10,7 +10,8 @@
  *   /ready) and one of the queries (bench/lib/cpu-profiler-preload.cjs; Node 20 refuses --cpu-prof in NODE_OPTIONS).
  *   BENCH_NODE_OPTIONS: more flags for the indexer's node (e.g. --heap-prof --heap-prof-dir=<dir>).
  *   BENCH_TXS_PER_BLOCK=200: transactions per played block, for every size (anvil's cost per block grows with its
- *   state; whether larger blocks play 250,000 names faster is not yet measured). Compare sizes played with one value.
+ *   state, not with its transactions: past ~200,000 names a block costs ~2 s whatever it holds). Compare sizes played
+ *   with one value.
  *
  * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
  * load them into anvil instead of replaying the scenario.
