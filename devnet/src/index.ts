@@ -44,9 +44,9 @@ export interface StartDevnetOptions {
   /**
    * Transactions per block while playing (default 200). anvil's cost per mined block grows with the chain's state (at
    * 250,000 names the root chain's blocks went from 22 ms to ~1.9 s each, and a late block of 1 transaction cost as
-   * much as one of 200), so a large scenario's play is mostly mining; fewer, larger blocks amortize it. At 40,000
-   * names that cost is still small: 2,000 per block played in 238.6 s against 206.7 s at 200. The events are the
-   * same; their blocks are not.
+   * much as one of 200), so a large scenario's play is mostly mining, which fewer, larger blocks amortize. But anvil's
+   * receipts grow faster than the block (2,000 per block: 2.5–5.4 s of receipts per block), so 2,000 was slower at
+   * 40,000 and at 250,000 names; docs/operations.md, session 15. The events are the same; their blocks are not.
    */
   txsPerBlock?: number;
 }
