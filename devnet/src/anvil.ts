@@ -79,7 +79,7 @@ const blockGasLimit = (txsPerBlock: number) => (BigInt(txsPerBlock) * GAS_PER_TX
 
 /**
  * Starts one anvil on 127.0.0.1 with its own chain id, on a free port, and waits until it answers eth_chainId.
- * Automine stays on (deploys are simple); the scenario switches it off to put up to 200 transactions in a block.
+ * Automine stays on (deploys are simple); the scenario switches it off to put up to `txsPerBlock` transactions in a block.
  */
 export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
   installExitHook();

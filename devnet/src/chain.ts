@@ -27,7 +27,7 @@ export interface Receipt {
   logs: Log[];
 }
 
-/** Transactions per block unless the devnet asks for more (see StartDevnetOptions.txsPerBlock). */
+/** Transactions per block unless the devnet sets another size (see StartDevnetOptions.txsPerBlock). */
 export const DEFAULT_TXS_PER_BLOCK = 200;
 export const GAS_PER_TX = 6_000_000n;
 const GAS_PRICE = 1_000_000_000n;

@@ -66,6 +66,10 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
   const names = opts.names ?? 40;
   const manifestPath = opts.manifestPath ?? join(runDir, "manifest.json");
   const log = opts.log ?? (() => {});
+  // Chain.send steps through a scenario step by this many: anything but a whole number ≥ 1 would never end.
+  if (opts.txsPerBlock !== undefined && (!Number.isInteger(opts.txsPerBlock) || opts.txsPerBlock < 1)) {
+    throw new Error(`txsPerBlock must be a whole number ≥ 1, got ${opts.txsPerBlock}`);
+  }
   const started: AnvilChain[] = [];
   const stop = async () => {
     await Promise.all(started.map((a) => a.stop()));

@@ -147,6 +147,12 @@ describe("scenario", () => {
     }
   });
 
+  it("refuses a txsPerBlock that would never end a step", async () => {
+    for (const txsPerBlock of [0, -1, 2.5]) {
+      await expect(startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "never.json"), txsPerBlock })).rejects.toThrow(/txsPerBlock must be a whole number/);
+    }
+  });
+
   it("plays the same scenario in blocks of at most txsPerBlock transactions", async () => {
     const small = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "small-blocks.json"), txsPerBlock: 5 });
     try {
