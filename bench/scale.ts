@@ -9,9 +9,9 @@
  *   BENCH_CONNECTIONS=32  BENCH_CPU_PROF=<dir>: the indexer writes V8 CPU profiles there, one of the backfill (start to
  *   /ready) and one of the queries (bench/lib/cpu-profiler-preload.cjs; Node 20 refuses --cpu-prof in NODE_OPTIONS).
  *   BENCH_NODE_OPTIONS: more flags for the indexer's node (e.g. --heap-prof --heap-prof-dir=<dir>).
- *   BENCH_TXS_PER_BLOCK=200: transactions per played block, for every size (anvil's cost per block grows with its
- *   state, not with its transactions: past ~200,000 names a block costs ~2 s whatever it holds). Compare sizes played
- *   with one value.
+ *   BENCH_TXS_PER_BLOCK=2000: transactions per played block, for every size (anvil's cost per block grows with its
+ *   state: past ~200,000 names a block costs ~2 s whatever it holds, so fewer, larger blocks play faster). Compare
+ *   sizes played with one value; a size's cached chains are kept per value.
  *
  * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
  * load them into anvil instead of replaying the scenario.
@@ -35,7 +35,7 @@ const DBS = (process.env.BENCH_DBS ?? "postgres,pglite").split(",") as ("postgre
 const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 200);
+const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);
 if (!Number.isInteger(TXS_PER_BLOCK) || TXS_PER_BLOCK < 1) throw new Error(`BENCH_TXS_PER_BLOCK must be a whole number ≥ 1, got ${process.env.BENCH_TXS_PER_BLOCK}`);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const CPU_PROFILER = fileURLToPath(new URL("./lib/cpu-profiler-preload.cjs", import.meta.url));
