@@ -79,6 +79,12 @@ export const envSchema = z.object({
   NAMEINDEX_ANALYZE: booleanFlag.optional(),
   /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),
+  /** Read by ponder patch 024 (getLocalSyncGenerator-bounded-interval-logs); validated here, where a bad value is named. */
+  PONDER_SYNC_INTERVAL_MAX_LOGS: z.coerce
+    .number({ message: "must be a whole number of logs (at least 1)" })
+    .int("must be a whole number of logs (at least 1)")
+    .min(1, "must be a whole number of logs (at least 1)")
+    .optional(),
   SUBGRAPH_QUERY_CACHE_MB: z.coerce
     .number({ message: "must be a number of megabytes (0 turns the cache off)" })
     .int("must be a whole number of megabytes")

@@ -169,6 +169,15 @@ describe("environment validation", () => {
     }
   });
 
+  it("refuses a PONDER_SYNC_INTERVAL_MAX_LOGS (read by ponder patch 024) that is not a whole number of logs >= 1", () => {
+    expect(() => buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, PONDER_SYNC_INTERVAL_MAX_LOGS: "5000" })).not.toThrow();
+    for (const bad of ["0", "-5", "2.5", "many"]) {
+      expect(problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, PONDER_SYNC_INTERVAL_MAX_LOGS: bad })).toEqual([
+        "PONDER_SYNC_INTERVAL_MAX_LOGS: must be a whole number of logs (at least 1)",
+      ]);
+    }
+  });
+
   it("reads the diagnostic switches (no-op handlers, PGlite ANALYZE) as validated flags", () => {
     const base = { NAMESPACE: "mainnet", ...mainnetRpc };
     expect(buildConfig(base)).toMatchObject({ noopHandlers: false, analyzeTables: true });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
@@ -9,7 +10,9 @@ import { indexerOptionsFor, startIndexer, type RunningIndexer } from "../support
  * and each batch's rows are predicted and prefetched, or read one at a time (patch 021 and
  * src/lib/row-key-derivations.ts teach the prediction our row keys). Whatever the cache does, the index must be the
  * same: all seven plugins on one devnet, once with the default cache and once with a 1 MiB cache that evicts every
- * table, must write identical rows to every table.
+ * table, must write identical rows to every table. The second run also syncs in intervals of ~20 logs
+ * (PONDER_SYNC_INTERVAL_MAX_LOGS, patch 024; 25,000 by default, which this small devnet never reaches), so the same
+ * rows also show that cutting the sync's intervals by their logs loses nothing.
  */
 
 let env: DevnetWithLabels;
@@ -18,9 +21,10 @@ let evicting: RunningIndexer;
 
 beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 21, names: 300 });
-  full = await startIndexer(indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres" }));
+  // Trace logs name each sync interval's range (see syncIntervalRanges).
+  full = await startIndexer(indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_LOG_LEVEL: "trace" } }));
   evicting = await startIndexer(
-    indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_CACHE_BYTES: String(1024 * 1024) } }),
+    indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_CACHE_BYTES: String(1024 * 1024), PONDER_SYNC_INTERVAL_MAX_LOGS: "20", PONDER_LOG_LEVEL: "trace" } }),
   );
   await Promise.all([full.process.ready(), evicting.process.ready()]);
 }, 600_000);
@@ -61,7 +65,24 @@ async function lookups(indexer: RunningIndexer): Promise<Record<string, number>>
   return counts;
 }
 
-describe("an evicting row cache (PONDER_CACHE_BYTES=1 MiB)", () => {
+/** The block ranges Ponder chose for its historical sync's next interval (its trace log), in order. */
+function syncIntervalRanges(indexer: RunningIndexer): number[] {
+  const log = readFileSync(indexer.logFile, "utf8");
+  return [...log.matchAll(/Updated block range estimate for fetching backfill JSON-RPC data.* range=(\d+)/g)].map((m) => Number(m[1]));
+}
+
+describe("an evicting row cache (PONDER_CACHE_BYTES=1 MiB) and a sync in intervals of ~20 logs", () => {
+  it("cuts the sync's intervals by their logs", () => {
+    // Ponder's estimate grows from one block (1 -> 2 -> 3 ...) and never comes back to one; at ~20 logs per interval,
+    // an interval of scenario blocks (hundreds of logs each) is followed by a single block.
+    const bounded = syncIntervalRanges(evicting);
+    const unbounded = syncIntervalRanges(full);
+    const ranges = `ranges at ~20 logs: ${bounded.join(", ")}; by default: ${unbounded.join(", ")}`;
+    expect(unbounded.length, ranges).toBeGreaterThan(3);
+    expect(unbounded.filter((range) => range === 1), ranges).toEqual([]);
+    expect(bounded.filter((range) => range === 1).length, ranges).toBeGreaterThan(2);
+  });
+
   it("evicts the tables, prefetches rows and still reads some one at a time", async () => {
     const counts = await lookups(evicting);
     expect(counts.hit ?? 0, JSON.stringify(counts)).toBeGreaterThan(0);
