@@ -31,7 +31,9 @@ export const domain = onchainTable(
     // Also the children of a parent newest first (`subdomains(orderBy: createdAt)`) without sorting them all: `eth`
     // has millions on mainnet.
     byParentCreatedAt: index().on(table.parentId, table.createdAt),
-    byOwner: index().on(table.ownerId),
+    // Also an owner's names in name order (`domains(where: { owner }, orderBy: name)`) without sorting them all: the
+    // only bench:scale query whose cost grew with the index (an account owns more names in a larger one).
+    byOwnerName: index().on(table.ownerId, table.name, table.id),
     byRegistrant: index().on(table.registrantId),
     byWrappedOwner: index().on(table.wrappedOwnerId),
     byResolvedAddress: index().on(table.resolvedAddressId),
@@ -92,7 +94,9 @@ export const wrappedDomain = onchainTable(
   }),
   (table) => ({
     byDomain: index().on(table.domainId),
-    byOwner: index().on(table.ownerId),
+    // Also an owner's names in name order (`domains(where: { owner }, orderBy: name)`) without sorting them all: the
+    // only bench:scale query whose cost grew with the index (an account owns more names in a larger one).
+    byOwnerName: index().on(table.ownerId, table.name, table.id),
   }),
 );
 
