@@ -45,8 +45,8 @@ const GAS_PRICE = 1_000_000_000n;
 const hex = (n: bigint | number) => `0x${n.toString(16)}`;
 
 /**
- * Drives one anvil chain: automine is off, transactions are sent in JSON-RPC batches of up to 200 with nonces
- * kept here (no estimateGas: a transaction may depend on an earlier one in the same block), then one evm_mine.
+ * Drives one anvil chain: automine is off, up to `txsPerBlock` transactions are sent in JSON-RPC batches of 50 with
+ * nonces kept here (no estimateGas: a transaction may depend on an earlier one in the same block), then one evm_mine.
  * Every transaction must succeed, and every log is tallied by (address, topic0) for the manifest's event counts.
  */
 export class Chain {
