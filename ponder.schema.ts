@@ -94,9 +94,7 @@ export const wrappedDomain = onchainTable(
   }),
   (table) => ({
     byDomain: index().on(table.domainId),
-    // Also an owner's names in name order (`domains(where: { owner }, orderBy: name)`) without sorting them all: the
-    // only bench:scale query whose cost grew with the index (an account owns more names in a larger one).
-    byOwnerName: index().on(table.ownerId, table.name, table.id),
+    byOwner: index().on(table.ownerId),
   }),
 );
 
