@@ -11,11 +11,13 @@ export interface IndexingBreakdown {
   lookups: { complete: number; prefetch: number; hit: number; miss: number };
   /** Tables with the most missed lookups, most first: where an evicting row cache reads the database one row at a time. */
   missesByTable: { table: string; misses: number }[];
+  /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
+  healing: { calls: number; cacheHits: number; sourceRequests: number; waitSeconds: number; prefetchRequests: number; prefetchFailures: number };
 }
 
 /** Each sample of a Prometheus metric: its label text and its value. */
 const samplesOf = (text: string, metric: string): [labels: string, value: number][] =>
-  [...text.matchAll(new RegExp(`^${metric}\\{([^}]*)\\} (\\S+)`, "gm"))].map((m) => [m[1]!, Number(m[2])]);
+  [...text.matchAll(new RegExp(`^${metric}(?:\\{([^}]*)\\})? (\\S+)`, "gm"))].map((m) => [m[1] ?? "", Number(m[2])]);
 
 const sumOf = (text: string, metric: string, filter: (labels: string) => boolean = () => true): number =>
   samplesOf(text, metric).reduce((total, [labels, value]) => (filter(labels) ? total + value : total), 0);
@@ -39,6 +41,14 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       .map(([labels, misses]) => ({ table: /table="([^"]+)"/.exec(labels)?.[1] ?? "?", misses }))
       .filter((t) => t.misses > 0)
       .sort((a, b) => b.misses - a.misses),
+    healing: {
+      calls: sumOf(text, "nameindex_heal_calls_total"),
+      cacheHits: sumOf(text, "nameindex_heal_cache_hits_total"),
+      sourceRequests: sumOf(text, "nameindex_heal_source_requests_total"),
+      waitSeconds: sumOf(text, "nameindex_heal_seconds_total"),
+      prefetchRequests: sumOf(text, "nameindex_heal_prefetch_requests_total"),
+      prefetchFailures: sumOf(text, "nameindex_heal_prefetch_failures_total"),
+    },
   };
 }
 
@@ -47,10 +57,14 @@ export function formatBreakdown(b: IndexingBreakdown): string {
   const { complete, hit, miss } = b.lookups;
   const total = Math.max(1, complete + hit + miss);
   const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
+  const h = b.healing;
+  const pct2 = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
   return (
     `wait for events ${wait.toFixed(1)} s, prefetch ${prefetch.toFixed(1)} s, index ${index.toFixed(1)} s, flush ${flush.toFixed(1)} s, ` +
     `begin/checkpoint/commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(hit)} from cached rows of an evicted one ` +
     `(${b.lookups.prefetch} rows prefetched), ${pct(miss)} missed` +
-    (b.missesByTable.length > 0 ? ` (most: ${b.missesByTable.slice(0, 5).map((t) => `${t.table} ${t.misses}`).join(", ")})` : "")
+    (b.missesByTable.length > 0 ? ` (most: ${b.missesByTable.slice(0, 5).map((t) => `${t.table} ${t.misses}`).join(", ")})` : "") +
+    `; healing: ${h.calls} labelhashes, ${pct2(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
+    `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );
 }

@@ -1,5 +1,5 @@
 import client from "prom-client";
-import { healingMetrics } from "./healing";
+import { healingMetrics, prefetchMetrics } from "./healing";
 
 /**
  * nameindex's own Prometheus metrics: time spent in each plugin's handlers and what healing costs. They are served on
@@ -62,6 +62,8 @@ healCounter("nameindex_heal_found_total", "Labelhashes healed", () => healingMet
 healCounter("nameindex_heal_not_found_total", "Labelhashes the label set does not know", () => healingMetrics().notFound);
 healCounter("nameindex_heal_retries_total", "Transient label service failures that were retried", () => healingMetrics().retries);
 healCounter("nameindex_heal_seconds_total", "Wall time handlers spent waiting for heals", () => healingMetrics().totalMs / 1000);
+healCounter("nameindex_heal_prefetch_requests_total", "eth_getLogs windows the label prefetch read", () => prefetchMetrics().requests);
+healCounter("nameindex_heal_prefetch_failures_total", "Label prefetch windows that failed (tried again smaller)", () => prefetchMetrics().failures);
 
 const PATCHED = Symbol.for("nameindex.metrics.exposed");
 

@@ -1,5 +1,6 @@
-import { http, type Abi, type Transport } from "viem";
+import type { Abi, Transport } from "viem";
 import { chainsOf, type AppConfig } from "../config";
+import { rpcTransport } from "../lib/rpc-transport";
 import { PLUGINS } from ".";
 
 export interface ComposedContract {
@@ -56,8 +57,8 @@ export function composeChains(config: AppConfig): Record<string, ComposedChain> 
       chain.name,
       {
         id: chain.id,
-        // Devnet logs can exceed viem's 10 MiB response cap in one eth_getLogs.
-        rpc: http(config.rpcUrls.get(chain.id), isDevnet ? { maxResponseBodySize: false } : {}),
+        // A devnet block's logs can exceed any bound in one eth_getLogs; elsewhere the project's (src/lib/rpc-transport.ts).
+        rpc: rpcTransport(config.rpcUrls.get(chain.id), isDevnet ? { maxResponseBodySize: false } : {}),
         // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents.
         disableCache: isDevnet,
         // A fixed range turns off Ponder's learning of it from the provider's range errors.

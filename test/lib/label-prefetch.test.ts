@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type Hex, keccak256, numberToHex, parseAbiItem, toEventSelector, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LabelHealer } from "../../src/lib/healing/healer";
-import { LabelPrefetcher } from "../../src/lib/healing/prefetch";
+import { LabelPrefetcher, nextWindow } from "../../src/lib/healing/prefetch";
 import type { LabelSource } from "../../src/lib/healing/sources";
 
 /*
@@ -82,5 +82,117 @@ describe("LabelPrefetcher", () => {
     const requestsAfterPrefetch = healer.metrics().sourceRequests;
     for (const label of labels.slice(0, 50)) expect(await healer.heal(labelhash(label))).toBe(label);
     expect(healer.metrics().sourceRequests).toBe(requestsAfterPrefetch); // all cache hits
+  });
+});
+
+describe("LabelPrefetcher against a provider that refuses large windows", () => {
+  /*
+   * A provider that answers eth_getLogs only for windows of at most 10 blocks (a range error above, as hosted providers
+   * do) and serves 20 NewOwner logs per block over blocks 1–200. What must hold: the first refusal does not stop the
+   * prefetch; it goes on with smaller windows, heals every label in batches, says once that it failed and once that it
+   * resumed, and never fetches more than `maxAheadLogs` past the block the handlers are at.
+   */
+  const perBlock = 20;
+  const blocks = 200;
+  const chainLabels = Array.from({ length: perBlock * blocks }, (_, i) => `window${i}`);
+  const ranges: [number, number][] = [];
+  let refusals = 0;
+  let stub: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    stub = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const request = JSON.parse(body) as { id: number; method: string; params: [{ fromBlock: Hex; toBlock: Hex }] };
+        const reply = (payload: object) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...payload }));
+        };
+        if (request.method === "eth_blockNumber") return reply({ result: numberToHex(blocks) });
+        const from = Number(request.params[0].fromBlock);
+        const to = Number(request.params[0].toBlock);
+        if (to - from + 1 > 10) {
+          refusals += 1;
+          return reply({ error: { code: -32602, message: "Log response size exceeded. this block range should work: [0x1, 0xa]" } });
+        }
+        ranges.push([from, to]);
+        const result = [];
+        for (let block = from; block <= to; block++) {
+          for (let j = 0; j < perBlock; j++) {
+            const label = chainLabels[(block - 1) * perBlock + j]!;
+            result.push({ address: REGISTRY, topics: [NEW_OWNER_TOPIC, keccak256(toHex("eth")), labelhash(label)], data: "0x", blockNumber: numberToHex(block), logIndex: numberToHex(j) });
+          }
+        }
+        reply({ result });
+      });
+    });
+    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => stub.close(resolve));
+  });
+
+  it("retries a refused window smaller and keeps batching, within its bound ahead of the handlers", async () => {
+    const known = new Map(chainLabels.map((label) => [labelhash(label), label] as const));
+    const healedInBatches = new Set<Hex>();
+    const source: LabelSource = {
+      description: "test source",
+      maxBatch: 1000,
+      lookup: async (hash) => known.get(hash) ?? null,
+      lookupMany: async (hashes) => {
+        for (const h of hashes) healedInBatches.add(h);
+        return new Map(hashes.map((h) => [h, known.get(h) ?? null] as const));
+      },
+    };
+    const warnings: string[] = [];
+    let clock = 0;
+    const healer = new LabelHealer({ source });
+    const prefetcher = new LabelPrefetcher({
+      healer,
+      rpcUrl: url,
+      registries: [REGISTRY],
+      windowBlocks: 64,
+      maxAheadLogs: 1000,
+      warn: (message) => warnings.push(message),
+      now: () => clock,
+    });
+
+    // The handlers stay at block 1: the prefetch stops once 1,000 labels (50 blocks) are fetched ahead of them.
+    for (let i = 0; i < 50; i++) {
+      prefetcher.notify(1n);
+      clock += 60_000; // past any retry delay
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(refusals).toBeGreaterThan(0);
+    expect(warnings[0]).toMatch(/^Label prefetching failed 3 times in a row .*this block range should work/);
+    expect(warnings.some((w) => w.startsWith("Label prefetching resumed"))).toBe(true);
+    const fetchedAhead = Math.max(...ranges.map(([, to]) => to));
+    expect(fetchedAhead).toBeGreaterThanOrEqual(50);
+    expect(fetchedAhead).toBeLessThan(50 + 10);
+
+    // The handlers move on: the prefetch follows them to the head, and every label was healed in a batch.
+    for (let block = 1n; block <= BigInt(blocks); block += 10n) {
+      prefetcher.notify(block);
+      clock += 60_000;
+      await expect.poll(() => Math.max(...ranges.map(([, to]) => to)), { timeout: 5_000 }).toBeGreaterThanOrEqual(Math.min(blocks, Number(block) + 40));
+    }
+    await expect.poll(() => healedInBatches.size, { timeout: 5_000 }).toBe(chainLabels.length);
+    expect(ranges.every(([from, to]) => to - from + 1 <= 10)).toBe(true);
+    const requests = healer.metrics().sourceRequests;
+    for (const label of chainLabels.slice(0, 100)) expect(await healer.heal(labelhash(label))).toBe(label);
+    expect(healer.metrics().sourceRequests).toBe(requests); // all cache hits
+  });
+});
+
+describe("nextWindow", () => {
+  it("scales the window to the target number of logs, grows at most twofold, and stays within [1, max]", () => {
+    expect(nextWindow(1000n, 50_000, 10_000n)).toBe(100n);
+    expect(nextWindow(1000n, 100, 10_000n)).toBe(2000n);
+    expect(nextWindow(8000n, 0, 10_000n)).toBe(10_000n);
+    expect(nextWindow(1n, 1_000_000, 10_000n)).toBe(1n);
+    expect(nextWindow(1000n, 3000, 10_000n)).toBe(1000n);
   });
 });

@@ -1,4 +1,4 @@
-import type { Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { type AppConfig, getConfig } from "../../config";
 import { runWhenIdle } from "../idle";
 import { isNormalizedLabel } from "../labels";
@@ -33,38 +33,52 @@ export function setHealer(next: LabelHealer | undefined): void {
   healer = next;
 }
 
-let prefetcher: { prefetcher: LabelPrefetcher; chainId: number; startBlock: bigint } | null | undefined;
+/** The datasources whose registries' NewOwner events name the labels their handlers heal. */
+type RegistryDatasource = "ensroot" | "basenames" | "lineanames";
+
+interface ChainPrefetch {
+  prefetcher: LabelPrefetcher;
+  /** Per datasource on this chain, its registries' first block. */
+  startBlocks: Map<RegistryDatasource, bigint>;
+}
+
+let prefetchers: Map<number, ChainPrefetch> | undefined;
 
 /**
- * Over HTTP, the batch prefetch of the ENS root registries' upcoming labels; null with a local label database (a
- * lookup is a B-tree probe), without an ENS root chain, or when every handler is a no-op (the benchmark floor
- * measures Ponder alone, without label traffic).
+ * Over HTTP, one batch prefetch per chain with a registry (the ENS root's, Basenames', Lineanames'), keyed by chain
+ * id; none with a local label database (a lookup is a B-tree probe) or when every handler is a no-op (the benchmark
+ * floor measures Ponder alone, without label traffic).
  */
-function rootPrefetcher(): typeof prefetcher {
-  if (prefetcher === undefined) {
-    const config = getConfig();
-    const root = config.namespace.datasources.ensroot;
-    const rpcUrl = root ? config.rpcUrls.get(root.chain.id) : undefined;
-    const registries = [root?.contracts.RegistryOld, root?.contracts.Registry].filter((c) => c?.address !== undefined);
-    prefetcher =
-      !config.noopHandlers && !config.labelsDbPath && root && rpcUrl && registries.length > 0
-        ? {
-            prefetcher: new LabelPrefetcher({ healer: getHealer(), rpcUrl, registries: registries.map((c) => c!.address!) }),
-            chainId: root.chain.id,
-            startBlock: BigInt(Math.min(...registries.map((c) => c!.startBlock))),
-          }
-        : null;
+function registryPrefetchers(): Map<number, ChainPrefetch> {
+  if (prefetchers) return prefetchers;
+  prefetchers = new Map();
+  const config = getConfig();
+  if (config.noopHandlers || config.labelsDbPath) return prefetchers;
+  type ChainRegistries = { registries: Address[]; startBlocks: Map<RegistryDatasource, bigint> };
+  const byChain = new Map<number, ChainRegistries>();
+  for (const name of ["ensroot", "basenames", "lineanames"] as const) {
+    const datasource = config.namespace.datasources[name];
+    if (!datasource || !config.rpcUrls.has(datasource.chain.id)) continue;
+    const registries = [datasource.contracts.RegistryOld, datasource.contracts.Registry].filter((c) => c?.address !== undefined);
+    if (registries.length === 0) continue;
+    const chain: ChainRegistries = byChain.get(datasource.chain.id) ?? { registries: [], startBlocks: new Map() };
+    chain.registries.push(...registries.map((c) => c!.address!));
+    chain.startBlocks.set(name, BigInt(Math.min(...registries.map((c) => c!.startBlock))));
+    byChain.set(datasource.chain.id, chain);
   }
-  return prefetcher;
+  for (const [chainId, { registries, startBlocks }] of byChain) {
+    const prefetcher = new LabelPrefetcher({ healer: getHealer(), rpcUrl: config.rpcUrls.get(chainId)!, registries });
+    prefetchers.set(chainId, { prefetcher, startBlocks });
+  }
+  return prefetchers;
 }
 
 /**
- * Tells the healing module that the ENS root chain's handlers reached `block` (chain `chainId`), so the prefetch
- * stays ahead of indexing. On other chains it does nothing.
+ * Tells the healing module that a registry's handlers on chain `chainId` reached `block`, so that chain's prefetch
+ * stays ahead of indexing.
  */
 export function noteIndexedBlock(chainId: number, block: bigint): void {
-  const root = rootPrefetcher();
-  if (root && chainId === root.chainId) root.prefetcher.notify(block);
+  registryPrefetchers().get(chainId)?.prefetcher.notify(block);
 }
 
 /** Heals one labelhash with the process-wide healer: the label (verified) or null; throws LabelHealingError to stop. */
@@ -92,12 +106,25 @@ export function warmUpHealing(): void {
 }
 
 /**
- * Over HTTP, starts prefetching the ENS root registries' first labels (from their start block) at start-up, for the
- * plugin that indexes those registries. Fetched while Ponder starts and syncs, they are cached when the first
- * events come; otherwise the first registry events wait for them inside Ponder's indexing transaction, which on
- * PGlite also holds up every write of the sync.
+ * Over HTTP, starts prefetching the first labels of `datasource`'s registries (from their start block) at start-up, for
+ * the plugin that indexes them. Fetched while Ponder starts and syncs, they are cached when the first events come;
+ * otherwise the first registry events wait for them inside Ponder's indexing transaction, which on PGlite also holds
+ * up every write of the sync.
  */
-export function prefetchFirstRootLabels(): void {
-  const root = rootPrefetcher();
-  root?.prefetcher.notify(root.startBlock);
+export function prefetchFirstLabels(datasource: RegistryDatasource): void {
+  const chainId = getConfig().namespace.datasources[datasource]?.chain.id;
+  const chain = chainId === undefined ? undefined : registryPrefetchers().get(chainId);
+  const startBlock = chain?.startBlocks.get(datasource);
+  if (chain && startBlock !== undefined) chain.prefetcher.notify(startBlock);
+}
+
+/** The prefetches' counters summed over chains (all zero before the first registry event or without prefetch). */
+export function prefetchMetrics(): { requests: number; logs: number; failures: number } {
+  const total = { requests: 0, logs: 0, failures: 0 };
+  for (const { prefetcher } of prefetchers?.values() ?? []) {
+    total.requests += prefetcher.stats.requests;
+    total.logs += prefetcher.stats.logs;
+    total.failures += prefetcher.stats.failures;
+  }
+  return total;
 }

@@ -1,4 +1,4 @@
-import { warmUpHealing } from "../../../lib/healing";
+import { prefetchFirstLabels, warmUpHealing } from "../../../lib/healing";
 import { isIndexed } from "../../shared/register";
 import { wireL2Registry } from "../../basenames/handlers/l2-registry";
 
@@ -6,5 +6,6 @@ import { wireL2Registry } from "../../basenames/handlers/l2-registry";
 const C = "lineanames/Registry";
 if (isIndexed(C)) {
   warmUpHealing();
+  prefetchFirstLabels("lineanames");
   wireL2Registry(C, "lineanames");
 }

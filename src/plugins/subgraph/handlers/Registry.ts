@@ -1,12 +1,12 @@
 import { makeRegistryHandlers, setupRootDomain } from "../../../lib/ens-handlers/registry";
-import { prefetchFirstRootLabels, warmUpHealing } from "../../../lib/healing";
+import { prefetchFirstLabels, warmUpHealing } from "../../../lib/healing";
 import { isIndexed, on, onSetup } from "../../shared/register";
 
 // The registry with fallback: a node it writes is migrated, and the old registry's events stop counting for it.
 const C = "subgraph/Registry";
 if (isIndexed(C)) {
   warmUpHealing();
-  prefetchFirstRootLabels();
+  prefetchFirstLabels("ensroot");
   const registry = makeRegistryHandlers({ registry: "new" });
   onSetup(C, setupRootDomain);
   on(`${C}:NewOwner`, registry.newOwner);

@@ -1,0 +1,15 @@
+import { type HttpTransport, type HttpTransportConfig, http } from "viem";
+
+/**
+ * The largest JSON-RPC answer read. viem's http() stops at 10 MiB by default, and an eth_getLogs page of a busy
+ * mainnet range is larger (Ponder's historical intervals hold up to ~25,000 logs, patch 024; a log is ~0.5–1 KB of
+ * JSON); Ponder reads the refusal as neither a range error nor a fatal one, so it retried the same range nine times
+ * and then failed the backfill's request. A bound stays, far above any page the sync asks for, against a provider
+ * that streams without end.
+ */
+export const MAX_RPC_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+/** An HTTP JSON-RPC transport with the project's response bound (`false`: none, for a local devnet's dense blocks). */
+export function rpcTransport(url: string | undefined, config: HttpTransportConfig = {}): HttpTransport {
+  return http(url, { maxResponseBodySize: MAX_RPC_RESPONSE_BYTES, ...config });
+}
