@@ -71,7 +71,8 @@ describe("LabelPrefetcher", () => {
       },
     };
     const healer = new LabelHealer({ source });
-    const prefetcher = new LabelPrefetcher({ healer, rpcUrl, registries: [REGISTRY] });
+    // One window over the stub's whole chain (it answers every range with all of its logs).
+    const prefetcher = new LabelPrefetcher({ healer, rpcUrl, registries: [REGISTRY], windowBlocks: 100 });
     prefetcher.notify(1n);
     await expect.poll(() => healer.metrics().calls, { timeout: 10_000 }).toBeGreaterThanOrEqual(labels.length);
     await expect.poll(() => batches.flat().length, { timeout: 10_000 }).toBe(labels.length);
