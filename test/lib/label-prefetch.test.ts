@@ -1,10 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type Hex, keccak256, numberToHex, parseAbiItem, toEventSelector, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LabelHealer } from "../../src/lib/healing/healer";
 import { LabelPrefetcher, nextWindow } from "../../src/lib/healing/prefetch";
 import type { LabelSource } from "../../src/lib/healing/sources";
+import { startJsonRpcStub } from "../support/json-rpc-stub";
 
 /*
  * The label prefetch reads the registries' NewOwner logs ahead of the handlers and heals their labelhashes in
@@ -18,42 +17,30 @@ const REGISTRY = "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e";
 const labels = Array.from({ length: 3000 }, (_, i) => `name${i}`);
 const labelhash = (label: string) => keccak256(toHex(label));
 
-let server: Server;
+let stub: Awaited<ReturnType<typeof startJsonRpcStub>>;
 let rpcUrl: string;
 const getLogsParams: unknown[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const request = JSON.parse(body) as { id: number; method: string; params: [{ topics?: Hex[]; address?: string[] }] };
-      let result: unknown;
-      if (request.method === "eth_blockNumber") result = numberToHex(100);
-      else if (request.method === "eth_getLogs") {
-        getLogsParams.push(request.params[0]);
-        const topic0 = request.params[0].topics?.[0];
-        // Each label twice (a name registered and later re-owned): one lookup each all the same.
-        result = [...labels, ...labels]
-          .map((label, i) => ({
-            address: REGISTRY,
-            topics: [NEW_OWNER_TOPIC, keccak256(toHex(`parent${i}`)), labelhash(label)],
-            data: "0x" + "00".repeat(32),
-            blockNumber: numberToHex(1 + (i % 90)),
-            logIndex: numberToHex(i),
-          }))
-          .filter((log) => topic0 === undefined || log.topics[0] === topic0);
-      } else result = null;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }));
-    });
+  stub = await startJsonRpcStub((request) => {
+    if (request.method === "eth_blockNumber") return { result: numberToHex(100) };
+    if (request.method !== "eth_getLogs") return { result: null };
+    const filter = request.params[0] as { topics?: Hex[] };
+    getLogsParams.push(filter);
+    const topic0 = filter.topics?.[0];
+    // Each label twice (a name registered and later re-owned): one lookup each all the same.
+    const logs = [...labels, ...labels].map((label, i) => ({
+      address: REGISTRY,
+      topics: [NEW_OWNER_TOPIC, keccak256(toHex(`parent${i}`)), labelhash(label)],
+      data: "0x" + "00".repeat(32),
+      blockNumber: numberToHex(1 + (i % 90)),
+      logIndex: numberToHex(i),
+    }));
+    return { result: logs.filter((log) => topic0 === undefined || log.topics[0] === topic0) };
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rpcUrl = stub.url;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => stub.close());
 
 describe("LabelPrefetcher", () => {
   it("heals every NewOwner labelhash of the window once, in batches, so the handlers' heals are cache hits", async () => {
@@ -98,43 +85,30 @@ describe("LabelPrefetcher against a provider that refuses large windows", () => 
   const chainLabels = Array.from({ length: perBlock * blocks }, (_, i) => `window${i}`);
   const ranges: [number, number][] = [];
   let refusals = 0;
-  let stub: Server;
-  let url: string;
+  let refusing: Awaited<ReturnType<typeof startJsonRpcStub>>;
 
   beforeAll(async () => {
-    stub = createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk) => (body += chunk));
-      req.on("end", () => {
-        const request = JSON.parse(body) as { id: number; method: string; params: [{ fromBlock: Hex; toBlock: Hex }] };
-        const reply = (payload: object) => {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...payload }));
-        };
-        if (request.method === "eth_blockNumber") return reply({ result: numberToHex(blocks) });
-        const from = Number(request.params[0].fromBlock);
-        const to = Number(request.params[0].toBlock);
-        if (to - from + 1 > 10) {
-          refusals += 1;
-          return reply({ error: { code: -32602, message: "Log response size exceeded. this block range should work: [0x1, 0xa]" } });
+    refusing = await startJsonRpcStub((request) => {
+      if (request.method === "eth_blockNumber") return { result: numberToHex(blocks) };
+      const range = request.params[0] as { fromBlock: Hex; toBlock: Hex };
+      const from = Number(range.fromBlock);
+      const to = Number(range.toBlock);
+      if (to - from + 1 > 10) {
+        refusals += 1;
+        return { error: { code: -32602, message: "Log response size exceeded. this block range should work: [0x1, 0xa]" } };
+      }
+      ranges.push([from, to]);
+      const result = [];
+      for (let block = from; block <= to; block++) {
+        for (let j = 0; j < perBlock; j++) {
+          const label = chainLabels[(block - 1) * perBlock + j]!;
+          result.push({ address: REGISTRY, topics: [NEW_OWNER_TOPIC, keccak256(toHex("eth")), labelhash(label)], data: "0x", blockNumber: numberToHex(block), logIndex: numberToHex(j) });
         }
-        ranges.push([from, to]);
-        const result = [];
-        for (let block = from; block <= to; block++) {
-          for (let j = 0; j < perBlock; j++) {
-            const label = chainLabels[(block - 1) * perBlock + j]!;
-            result.push({ address: REGISTRY, topics: [NEW_OWNER_TOPIC, keccak256(toHex("eth")), labelhash(label)], data: "0x", blockNumber: numberToHex(block), logIndex: numberToHex(j) });
-          }
-        }
-        reply({ result });
-      });
+      }
+      return { result };
     });
-    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => stub.close(resolve));
-  });
+  afterAll(() => refusing.close());
 
   it("retries a refused window smaller and keeps batching, within its bound ahead of the handlers", async () => {
     const known = new Map(chainLabels.map((label) => [labelhash(label), label] as const));
@@ -153,7 +127,7 @@ describe("LabelPrefetcher against a provider that refuses large windows", () => 
     const healer = new LabelHealer({ source });
     const prefetcher = new LabelPrefetcher({
       healer,
-      rpcUrl: url,
+      rpcUrl: refusing.url,
       registries: [REGISTRY],
       windowBlocks: 64,
       maxAheadLogs: 1000,
@@ -161,24 +135,28 @@ describe("LabelPrefetcher against a provider that refuses large windows", () => 
       now: () => clock,
     });
 
-    // The handlers stay at block 1: the prefetch stops once 1,000 labels (50 blocks) are fetched ahead of them.
-    for (let i = 0; i < 50; i++) {
-      prefetcher.notify(1n);
-      clock += 60_000; // past any retry delay
+    // The handlers stay at block 1: the prefetch stops once 1,000 labels (50 blocks) are fetched ahead of them. Each
+    // notify() is an event going by; the clock jumps past any retry delay in between.
+    const fetchedUpTo = () => Math.max(0, ...ranges.map(([, to]) => to));
+    const notifyAt = (block: bigint) => {
+      prefetcher.notify(block);
+      clock += 60_000;
+      return fetchedUpTo();
+    };
+    await expect.poll(() => notifyAt(1n), { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(50);
+    for (let i = 0; i < 20; i++) {
+      notifyAt(1n);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(refusals).toBeGreaterThan(0);
     expect(warnings[0]).toMatch(/^Label prefetching failed 3 times in a row .*this block range should work/);
     expect(warnings.some((w) => w.startsWith("Label prefetching resumed"))).toBe(true);
-    const fetchedAhead = Math.max(...ranges.map(([, to]) => to));
-    expect(fetchedAhead).toBeGreaterThanOrEqual(50);
-    expect(fetchedAhead).toBeLessThan(50 + 10);
+    expect(fetchedUpTo()).toBeLessThan(50 + 10);
 
     // The handlers move on: the prefetch follows them to the head, and every label was healed in a batch.
     for (let block = 1n; block <= BigInt(blocks); block += 10n) {
-      prefetcher.notify(block);
-      clock += 60_000;
-      await expect.poll(() => Math.max(...ranges.map(([, to]) => to)), { timeout: 5_000 }).toBeGreaterThanOrEqual(Math.min(blocks, Number(block) + 40));
+      const target = Math.min(blocks, Number(block) + 40);
+      await expect.poll(() => notifyAt(block), { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(target);
     }
     await expect.poll(() => healedInBatches.size, { timeout: 5_000 }).toBe(chainLabels.length);
     expect(ranges.every(([from, to]) => to - from + 1 <= 10)).toBe(true);

@@ -1,9 +1,8 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { numberToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildConfig } from "../../src/config";
 import { composeChains } from "../../src/plugins/compose";
+import { startJsonRpcStub } from "../support/json-rpc-stub";
 
 /*
  * An eth_getLogs page of a busy mainnet range is more than viem's default 10 MiB response cap, and Ponder reads that
@@ -13,8 +12,7 @@ import { composeChains } from "../../src/plugins/compose";
  */
 
 const LOGS = 16_000;
-let server: Server;
-let url: string;
+let stub: Awaited<ReturnType<typeof startJsonRpcStub>>;
 
 beforeAll(async () => {
   const log = (i: number) => ({
@@ -24,25 +22,13 @@ beforeAll(async () => {
     blockNumber: numberToHex(1 + (i >> 4)),
     logIndex: numberToHex(i & 15),
   });
-  const body = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, result: Array.from({ length: LOGS }, (_, i) => log(i)) });
-  server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk) => (text += chunk));
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(body((JSON.parse(text) as { id: number }).id));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  stub = await startJsonRpcStub(() => ({ result: Array.from({ length: LOGS }, (_, i) => log(i)) }));
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => stub.close());
 
 describe("the chains' JSON-RPC transport", () => {
   it("reads an eth_getLogs answer larger than viem's 10 MiB default on mainnet", async () => {
-    const chains = composeChains(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph", RPC_URL_1: url }));
+    const chains = composeChains(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph", RPC_URL_1: stub.url }));
     const logs = (await chains.mainnet!.rpc({ retryCount: 0 }).request({
       method: "eth_getLogs",
       params: [{ fromBlock: "0x1", toBlock: "0x3e8" }],
