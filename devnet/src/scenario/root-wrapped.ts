@@ -92,7 +92,9 @@ export async function playWrappedEra(kit: RootKit, sizes: RootSizes, odd: Record
     step6.push(tx(parent.wrappedOwner!, "NameWrapper", wrapper, "extendExpiry", [parent.node, labelhash(depth2[1].labels[0]), now + 400n * day]));
   }
   // ERC-1155 moves: single transfers of 2LDs, one batch of a subname and its child, unwraps of 2LDs and a subname.
-  const movable = wrappedNames.filter((f) => f !== fused && wrappedSubs.every((s) => !s.labels.includes(f.labels[0])));
+  // A Set, not a search of every subname per name: that was quadratic (~3 min of a 250,000-name play).
+  const subnameLabels = new Set(wrappedSubs.flatMap((s) => s.labels));
+  const movable = wrappedNames.filter((f) => f !== fused && !subnameLabels.has(f.labels[0]));
   movable.forEach((f, i) => {
     const owner = f.wrappedOwner!;
     if (i % 3 === 0) {
