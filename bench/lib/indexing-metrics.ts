@@ -56,15 +56,15 @@ export function formatBreakdown(b: IndexingBreakdown): string {
   const { wait, prefetch, index, flush, commit } = b.steps;
   const { complete, hit, miss } = b.lookups;
   const total = Math.max(1, complete + hit + miss);
-  const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
+  const share = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
+  const pct = (n: number) => share(n, total);
   const h = b.healing;
-  const pct2 = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
   return (
     `wait for events ${wait.toFixed(1)} s, prefetch ${prefetch.toFixed(1)} s, index ${index.toFixed(1)} s, flush ${flush.toFixed(1)} s, ` +
     `begin/checkpoint/commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(hit)} from cached rows of an evicted one ` +
     `(${b.lookups.prefetch} rows prefetched), ${pct(miss)} missed` +
     (b.missesByTable.length > 0 ? ` (most: ${b.missesByTable.slice(0, 5).map((t) => `${t.table} ${t.misses}`).join(", ")})` : "") +
-    `; healing: ${h.calls} labelhashes, ${pct2(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
+    `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );
 }

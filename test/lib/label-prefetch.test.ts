@@ -167,6 +167,48 @@ describe("LabelPrefetcher against a provider that refuses large windows", () => 
     for (const label of chainLabels.slice(0, 100)) expect(await healer.heal(labelhash(label))).toBe(label);
     expect(healer.metrics().sourceRequests).toBe(requests); // all cache hits
   });
+
+  it("backs off when the label service fails a batch, without shrinking the window the provider accepts", async () => {
+    const known = new Map(chainLabels.map((label) => [labelhash(label), label] as const));
+    let batches = 0;
+    const source: LabelSource = {
+      description: "test source",
+      maxBatch: 1000,
+      lookup: async (hash) => known.get(hash) ?? null,
+      lookupMany: async (hashes) => {
+        batches += 1;
+        if (batches <= 3) throw new Error("label service: connection refused");
+        return new Map(hashes.map((h) => [h, known.get(h) ?? null] as const));
+      },
+    };
+    const warnings: string[] = [];
+    let clock = 0;
+    const healer = new LabelHealer({ source });
+    const prefetcher = new LabelPrefetcher({ healer, rpcUrl: refusing.url, registries: [REGISTRY], windowBlocks: 8, warn: (m) => warnings.push(m), now: () => clock });
+    const refusalsBefore = refusals;
+    const firstRange = ranges.length;
+    await expect
+      .poll(
+        () => {
+          prefetcher.notify(1n);
+          clock += 60_000;
+          return Math.max(0, ...ranges.slice(firstRange).map(([, to]) => to));
+        },
+        { timeout: 10_000, interval: 20 },
+      )
+      .toBeGreaterThanOrEqual(40);
+    // The first window was fetched four times (three failed batches, then one that went through), always 8 blocks.
+    const sizes = ranges.slice(firstRange).map(([from, to]) => to - from + 1);
+    expect(sizes.slice(0, 4)).toEqual([8, 8, 8, 8]);
+    expect(ranges.slice(firstRange, firstRange + 4).every(([from]) => from === 1)).toBe(true);
+    expect(Math.min(...sizes)).toBe(8);
+    // Only the provider shrinks it: one refusal, when the window first grew to 16 blocks.
+    expect(refusals - refusalsBefore).toBe(1);
+    // The outage lasted three tries: one warning with the service's words, then one when it resumed.
+    expect(warnings[0]).toMatch(/^Label prefetching failed 3 times in a row .*label service: connection refused/);
+    expect(warnings[1]).toMatch(/^Label prefetching resumed after 3 failures, 8 blocks per request/);
+    expect(await healer.heal(labelhash(chainLabels[0]!))).toBe(chainLabels[0]);
+  });
 });
 
 describe("nextWindow", () => {

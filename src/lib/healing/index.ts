@@ -34,7 +34,8 @@ export function setHealer(next: LabelHealer | undefined): void {
 }
 
 /** The datasources whose registries' NewOwner events name the labels their handlers heal. */
-type RegistryDatasource = "ensroot" | "basenames" | "lineanames";
+const REGISTRY_DATASOURCES = ["ensroot", "basenames", "lineanames"] as const;
+type RegistryDatasource = (typeof REGISTRY_DATASOURCES)[number];
 
 interface ChainPrefetch {
   prefetcher: LabelPrefetcher;
@@ -56,7 +57,7 @@ function registryPrefetchers(): Map<number, ChainPrefetch> {
   if (config.noopHandlers || config.labelsDbPath) return prefetchers;
   type ChainRegistries = { registries: Address[]; startBlocks: Map<RegistryDatasource, bigint> };
   const byChain = new Map<number, ChainRegistries>();
-  for (const name of ["ensroot", "basenames", "lineanames"] as const) {
+  for (const name of REGISTRY_DATASOURCES) {
     const datasource = config.namespace.datasources[name];
     if (!datasource || !config.rpcUrls.has(datasource.chain.id)) continue;
     const registries = [datasource.contracts.RegistryOld, datasource.contracts.Registry].filter((c) => c?.address !== undefined);
@@ -119,11 +120,10 @@ export function prefetchFirstLabels(datasource: RegistryDatasource): void {
 }
 
 /** The prefetches' counters summed over chains (all zero before the first registry event or without prefetch). */
-export function prefetchMetrics(): { requests: number; logs: number; failures: number } {
-  const total = { requests: 0, logs: 0, failures: 0 };
+export function prefetchMetrics(): { requests: number; failures: number } {
+  const total = { requests: 0, failures: 0 };
   for (const { prefetcher } of prefetchers?.values() ?? []) {
     total.requests += prefetcher.stats.requests;
-    total.logs += prefetcher.stats.logs;
     total.failures += prefetcher.stats.failures;
   }
   return total;

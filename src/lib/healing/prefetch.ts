@@ -70,7 +70,7 @@ export class LabelPrefetcher {
   private warned = false;
   private retryAt = 0;
   /** Counters since start, for the operator's figures (a stalled prefetch shows as failures and no requests). */
-  readonly stats = { requests: 0, logs: 0, failures: 0 };
+  readonly stats = { requests: 0, failures: 0 };
 
   constructor(private readonly options: LabelPrefetcherOptions) {
     this.client = createPublicClient({ transport: rpcTransport(options.rpcUrl, { retryCount: 0 }) });
@@ -112,18 +112,25 @@ export class LabelPrefetcher {
         const to = from + this.window - 1n < head ? from + this.window - 1n : head;
         // Raw logs: the labelhash is the event's third topic, and decoding every log with the ABI cost more than the
         // healing (~0.4 s of the indexer's thread for a 10,000-name backfill's first window).
-        const logs = await this.client.request({
-          method: "eth_getLogs",
-          params: [{ address: this.options.registries, topics: [NEW_OWNER_TOPIC], fromBlock: numberToHex(from), toBlock: numberToHex(to) }],
-        });
+        let logs;
+        try {
+          logs = await this.client.request({
+            method: "eth_getLogs",
+            params: [{ address: this.options.registries, topics: [NEW_OWNER_TOPIC], fromBlock: numberToHex(from), toBlock: numberToHex(to) }],
+          });
+        } catch (error) {
+          // Only the provider's refusal of this window says anything about its size.
+          this.shrinkWindow();
+          throw error;
+        }
         this.stats.requests += 1;
-        this.stats.logs += logs.length;
+        const labelhashes = logs.map((log) => log.topics[2]).filter((h): h is Hex => typeof h === "string" && h.length === 66);
+        if (labelhashes.length > 0) await this.options.healer.healMany(labelhashes);
+        // The window counts as done (and ahead) only once its labels are cached: a failed batch fetches it again.
         this.succeeded();
         this.window = nextWindow(to - from + 1n, logs.length, this.ceiling);
         this.fetchedAhead.push({ to, logs: logs.length });
         this.logsAhead += logs.length;
-        const labelhashes = logs.map((log) => log.topics[2]).filter((h): h is Hex => typeof h === "string" && h.length === 66);
-        if (labelhashes.length > 0) await this.options.healer.healMany(labelhashes);
         this.next = to + 1n;
       }
     } catch (error) {
@@ -137,12 +144,17 @@ export class LabelPrefetcher {
     return this.next! <= block + this.ahead && this.logsAhead < this.maxAheadLogs;
   }
 
-  private failed(error: unknown): void {
-    this.stats.failures += 1;
-    this.failures += 1;
+  /** Halves the window and keeps the half as the ceiling (the next growth stops below the refused size). */
+  private shrinkWindow(): void {
     this.successes = 0;
     this.ceiling = this.window > 1n ? this.window / 2n : 1n;
     this.window = this.ceiling;
+  }
+
+  /** Any failure (the provider, the head, the label service's batch): wait before the next try, longer each time. */
+  private failed(error: unknown): void {
+    this.stats.failures += 1;
+    this.failures += 1;
     const delay = Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS * 2 ** (this.failures - 1));
     this.retryAt = this.now() + delay;
     // One line when a failure lasts (not for each halving that finds a provider's range limit), then every tenth.
