@@ -33,7 +33,7 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
   const log = createWriteStream(options.logFile, { flags: "a" });
   const child = spawn(
     bin,
-    ["--log-format", "pretty", options.command, "--schema", options.schema, "-p", String(options.port), "-H", "127.0.0.1"],
+    ["--root", "ponder", "--log-format", "pretty", options.command, "--schema", options.schema, "-p", String(options.port), "-H", "127.0.0.1"],
     {
       cwd: options.projectRoot,
       // A plain-text log file: picocolors colours whenever FORCE_COLOR is set (even "0"); NO_COLOR wins over it.

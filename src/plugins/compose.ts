@@ -9,6 +9,11 @@ export interface ComposedContract {
   address?: `0x${string}`;
   startBlock: number;
   endBlock?: number;
+  /**
+   * The build record's id (src/indexing/build-record.ts). Ponder ignores the field but hashes every contract into
+   * its build id, so a change of an output-changing setting makes a new build.
+   */
+  nameindexBuild?: string;
 }
 
 export interface ComposedChain {
@@ -19,7 +24,7 @@ export interface ComposedChain {
 }
 
 /** The active plugins' contracts, named `<plugin>/<contract>` so two plugins can index the same contract. */
-export function composeContracts(config: AppConfig): Record<string, ComposedContract> {
+export function composeContracts(config: AppConfig, buildRecordId?: string): Record<string, ComposedContract> {
   const contracts: Record<string, ComposedContract> = {};
   for (const pluginName of config.plugins) {
     for (const c of PLUGINS[pluginName].contracts) {
@@ -34,6 +39,7 @@ export function composeContracts(config: AppConfig): Record<string, ComposedCont
         ...(ref.address ? { address: ref.address } : {}),
         startBlock: ref.startBlock,
         ...(endBlock !== undefined ? { endBlock } : {}),
+        ...(buildRecordId !== undefined ? { nameindexBuild: buildRecordId } : {}),
       };
     }
   }

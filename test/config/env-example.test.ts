@@ -23,7 +23,7 @@ function sourceFiles(dir: string): string[] {
 
 function variablesRead(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of [...sourceFiles(join(root, "src")), ...sourceFiles(join(root, "scripts")), join(root, "ponder.config.ts")]) {
+  for (const file of [...sourceFiles(join(root, "src")), ...sourceFiles(join(root, "scripts")), join(root, "ponder", "ponder.config.ts")]) {
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(/\b(?:process\.)?env\.([A-Z][A-Z0-9_]*)|process\.env\[\s*["'`]([A-Z][A-Z0-9_]*)["'`]\s*\]/g)) {
       const name = m[1] ?? m[2]!;

@@ -2,14 +2,16 @@ import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
 import { isIndexed, on } from "../../shared/register";
 import { managedNameOf } from "./l2-registry";
 
-// Basenames' base registrar. Names preminted (`registerOnly`) before any controller existed have no NewOwner: the
-// registrar creates their domain, and the label service names them (healed at NameRegistered).
-// `NameRegisteredWithRecord` (registration that also set resolver and TTL in the registry) counts as NameRegistered.
-const C = "basenames/BaseRegistrar";
-if (isIndexed(C)) {
-  const registrar = makeRegistrarHandlers({ managedName: managedNameOf("basenames"), supportsPremintedNames: true });
-  on(`${C}:NameRegistered`, registrar.nameRegistered);
-  on(`${C}:NameRegisteredWithRecord`, registrar.nameRegistered);
-  on(`${C}:NameRenewed`, registrar.nameRenewed);
-  on(`${C}:Transfer`, registrar.nameTransferred);
+export function register(): void {
+  // Basenames' base registrar. Names preminted (`registerOnly`) before any controller existed have no NewOwner: the
+  // registrar creates their domain, and the label service names them (healed at NameRegistered).
+  // `NameRegisteredWithRecord` (registration that also set resolver and TTL in the registry) counts as NameRegistered.
+  const C = "basenames/BaseRegistrar";
+  if (isIndexed(C)) {
+    const registrar = makeRegistrarHandlers({ managedName: managedNameOf("basenames"), supportsPremintedNames: true });
+    on(`${C}:NameRegistered`, registrar.nameRegistered);
+    on(`${C}:NameRegisteredWithRecord`, registrar.nameRegistered);
+    on(`${C}:NameRenewed`, registrar.nameRenewed);
+    on(`${C}:Transfer`, registrar.nameTransferred);
+  }
 }

@@ -1,11 +1,10 @@
-import { prefetchFirstLabels, warmUpHealing } from "../../../lib/healing";
 import { isIndexed } from "../../shared/register";
 import { wireL2Registry } from "./l2-registry";
 
-// Base's registry: names under base.eth; `eth` and `base.eth` themselves stay the root chain's rows.
-const C = "basenames/Registry";
-if (isIndexed(C)) {
-  warmUpHealing();
-  prefetchFirstLabels("basenames");
-  wireL2Registry(C, "basenames");
+export function register(): void {
+  // Base's registry: names under base.eth; `eth` and `base.eth` themselves stay the root chain's rows.
+  const C = "basenames/Registry";
+  if (isIndexed(C)) {
+    wireL2Registry(C, "basenames");
+  }
 }

@@ -2,10 +2,12 @@ import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
 import { isIndexed, on } from "../../shared/register";
 import { managedNameOf } from "../../basenames/handlers/l2-registry";
 
-const C = "lineanames/BaseRegistrar";
-if (isIndexed(C)) {
-  const registrar = makeRegistrarHandlers({ managedName: managedNameOf("lineanames"), supportsPremintedNames: true });
-  on(`${C}:NameRegistered`, registrar.nameRegistered);
-  on(`${C}:NameRenewed`, registrar.nameRenewed);
-  on(`${C}:Transfer`, registrar.nameTransferred);
+export function register(): void {
+  const C = "lineanames/BaseRegistrar";
+  if (isIndexed(C)) {
+    const registrar = makeRegistrarHandlers({ managedName: managedNameOf("lineanames"), supportsPremintedNames: true });
+    on(`${C}:NameRegistered`, registrar.nameRegistered);
+    on(`${C}:NameRenewed`, registrar.nameRenewed);
+    on(`${C}:Transfer`, registrar.nameTransferred);
+  }
 }

@@ -1,4 +1,6 @@
 import { managedNameOf } from "../../basenames/handlers/l2-registry";
 import { onNameWrapper } from "../../shared/name-wrapper-handlers";
 
-onNameWrapper("lineanames/NameWrapper", () => managedNameOf("lineanames"));
+export function register(): void {
+  onNameWrapper("lineanames/NameWrapper", () => managedNameOf("lineanames"));
+}

@@ -1,11 +1,10 @@
-import { prefetchFirstLabels, warmUpHealing } from "../../../lib/healing";
 import { isIndexed } from "../../shared/register";
 import { wireL2Registry } from "../../basenames/handlers/l2-registry";
 
-// Linea's registry: names under linea.eth; `eth` and `linea.eth` themselves stay the root chain's rows.
-const C = "lineanames/Registry";
-if (isIndexed(C)) {
-  warmUpHealing();
-  prefetchFirstLabels("lineanames");
-  wireL2Registry(C, "lineanames");
+export function register(): void {
+  // Linea's registry: names under linea.eth; `eth` and `linea.eth` themselves stay the root chain's rows.
+  const C = "lineanames/Registry";
+  if (isIndexed(C)) {
+    wireL2Registry(C, "lineanames");
+  }
 }

@@ -1,4 +1,6 @@
 import { onResolverEvents } from "../../shared/resolver-handlers";
 
-// Resolver events from any address on Linea.
-onResolverEvents("lineanames/Resolver");
+export function register(): void {
+  // Resolver events from any address on Linea.
+  onResolverEvents("lineanames/Resolver");
+}

@@ -1,11 +1,13 @@
 import * as registry from "../lib/registry";
 import { isIndexed, on } from "../../registrars/lib/register";
 
-// Every registry's node→resolver links: ENS (the registry with fallback and the old registry), Basenames, Lineanames.
-for (const C of ["ensroot/Registry", "ensroot/RegistryOld", "basenames/Registry", "lineanames/Registry"]
-  .map((c) => `protocol-acceleration/${c}`)
-  .filter(isIndexed)) {
-  on(`${C}:NewOwner`, registry.newOwner);
-  on(`${C}:Transfer`, registry.transfer);
-  on(`${C}:NewResolver`, registry.newResolver);
+export function register(): void {
+  // Every registry's node→resolver links: ENS (the registry with fallback and the old registry), Basenames, Lineanames.
+  for (const C of ["ensroot/Registry", "ensroot/RegistryOld", "basenames/Registry", "lineanames/Registry"]
+    .map((c) => `protocol-acceleration/${c}`)
+    .filter(isIndexed)) {
+    on(`${C}:NewOwner`, registry.newOwner);
+    on(`${C}:Transfer`, registry.transfer);
+    on(`${C}:NewResolver`, registry.newResolver);
+  }
 }

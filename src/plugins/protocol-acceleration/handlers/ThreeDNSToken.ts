@@ -3,14 +3,16 @@ import { getConfig } from "../../../config";
 import * as registry from "../lib/registry";
 import { isIndexed, on } from "../../registrars/lib/register";
 
-// 3DNS registrations and the token's registry events are the node→resolver links of 3DNS names: each points at its
-// datasource's 3DNS resolver.
-for (const ds of ["threednsOptimism", "threednsBase"] as const) {
-  const C = `protocol-acceleration/${ds}/Token`;
-  const resolver = getConfig().namespace.datasources[ds]?.contracts.ThreeDNSResolver?.address;
-  if (!isIndexed(C) || !resolver) continue;
-  on(`${C}:RegistrationCreated`, registry.threednsRegistered(resolver as Address));
-  on(`${C}:RegistrationBurned`, registry.threednsBurned);
-  on(`${C}:NewOwner`, registry.threednsNewOwner(resolver as Address));
-  on(`${C}:Transfer`, registry.transfer);
+export function register(): void {
+  // 3DNS registrations and the token's registry events are the node→resolver links of 3DNS names: each points at its
+  // datasource's 3DNS resolver.
+  for (const ds of ["threednsOptimism", "threednsBase"] as const) {
+    const C = `protocol-acceleration/${ds}/Token`;
+    const resolver = getConfig().namespace.datasources[ds]?.contracts.ThreeDNSResolver?.address;
+    if (!isIndexed(C) || !resolver) continue;
+    on(`${C}:RegistrationCreated`, registry.threednsRegistered(resolver as Address));
+    on(`${C}:RegistrationBurned`, registry.threednsBurned);
+    on(`${C}:NewOwner`, registry.threednsNewOwner(resolver as Address));
+    on(`${C}:Transfer`, registry.transfer);
+  }
 }

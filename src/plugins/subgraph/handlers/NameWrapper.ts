@@ -1,3 +1,5 @@
 import { onNameWrapper } from "../../shared/name-wrapper-handlers";
 
-onNameWrapper("subgraph/NameWrapper", () => "eth");
+export function register(): void {
+  onNameWrapper("subgraph/NameWrapper", () => "eth");
+}

@@ -5,20 +5,22 @@ import { getConfig } from "../../../config";
 import { isIndexed, on } from "../../registrars/lib/register";
 import { tokenTransferred } from "../lib/tokens";
 
-// ERC-721 of each base registrar: the token id is the labelhash of a direct subname of the managed name.
-for (const datasource of ["ensroot", "basenames", "lineanames"] satisfies DatasourceName[]) {
-  const C = `tokenscope/${datasource}/BaseRegistrar`;
-  if (!isIndexed(C)) continue;
-  const managedName = getConfig().namespace.datasources[datasource]?.managedName;
-  if (!managedName) throw new Error(`tokenscope: datasource "${datasource}" names no managed name in this namespace`);
-  const parentNode = namehash(managedName);
-  on<{ from: Address; to: Address; tokenId: bigint }>(`${C}:Transfer`, (context, event) => {
-    const tokenId = tokenIdToHex32(event.args.tokenId);
-    return tokenTransferred(context, event, {
-      assetNamespace: "erc721",
-      tokenId,
-      domainId: makeSubnode(parentNode, tokenId),
-      to: event.args.to,
+export function register(): void {
+  // ERC-721 of each base registrar: the token id is the labelhash of a direct subname of the managed name.
+  for (const datasource of ["ensroot", "basenames", "lineanames"] satisfies DatasourceName[]) {
+    const C = `tokenscope/${datasource}/BaseRegistrar`;
+    if (!isIndexed(C)) continue;
+    const managedName = getConfig().namespace.datasources[datasource]?.managedName;
+    if (!managedName) throw new Error(`tokenscope: datasource "${datasource}" names no managed name in this namespace`);
+    const parentNode = namehash(managedName);
+    on<{ from: Address; to: Address; tokenId: bigint }>(`${C}:Transfer`, (context, event) => {
+      const tokenId = tokenIdToHex32(event.args.tokenId);
+      return tokenTransferred(context, event, {
+        assetNamespace: "erc721",
+        tokenId,
+        domainId: makeSubnode(parentNode, tokenId),
+        to: event.args.to,
+      });
     });
-  });
+  }
 }

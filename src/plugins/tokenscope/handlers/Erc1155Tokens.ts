@@ -20,23 +20,25 @@ async function transfer(context: HandlerContext, event: LogEvent<unknown>, id: b
   await tokenTransferred(context, event, { assetNamespace: "erc1155", tokenId, domainId: tokenId, to });
 }
 
-for (const C of [
-  "tokenscope/ensroot/NameWrapper",
-  "tokenscope/lineanames/NameWrapper",
-  "tokenscope/threednsOptimism/Token",
-  "tokenscope/threednsBase/Token",
-]) {
-  if (!isIndexed(C)) continue;
-  on<Single>(`${C}:TransferSingle`, (context, event) =>
-    transfer(context, event, event.args.id, event.args.value, event.args.to),
-  );
-  on<Batch>(`${C}:TransferBatch`, async (context, event) => {
-    const { ids, values, to } = event.args;
-    if (ids.length !== values.length) {
-      throw new Error(
-        `tokenscope: TransferBatch in tx ${event.transaction.hash} on chain ${context.chain.id} has ${ids.length} ids but ${values.length} values`,
-      );
-    }
-    for (let i = 0; i < ids.length; i++) await transfer(context, event, ids[i]!, values[i]!, to);
-  });
+export function register(): void {
+  for (const C of [
+    "tokenscope/ensroot/NameWrapper",
+    "tokenscope/lineanames/NameWrapper",
+    "tokenscope/threednsOptimism/Token",
+    "tokenscope/threednsBase/Token",
+  ]) {
+    if (!isIndexed(C)) continue;
+    on<Single>(`${C}:TransferSingle`, (context, event) =>
+      transfer(context, event, event.args.id, event.args.value, event.args.to),
+    );
+    on<Batch>(`${C}:TransferBatch`, async (context, event) => {
+      const { ids, values, to } = event.args;
+      if (ids.length !== values.length) {
+        throw new Error(
+          `tokenscope: TransferBatch in tx ${event.transaction.hash} on chain ${context.chain.id} has ${ids.length} ids but ${values.length} values`,
+        );
+      }
+      for (let i = 0; i < ids.length; i++) await transfer(context, event, ids[i]!, values[i]!, to);
+    });
+  }
 }

@@ -1,9 +1,9 @@
-import { chainsOf, getConfig } from "../../config";
-import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../../lib/finality-guard";
+import { type AppConfig, chainsOf } from "../config";
+import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../lib/finality-guard";
 
 /*
- * Runs the finality guard beside indexing. This file sits outside src/api, so Ponder loads it with the indexing
- * functions: it runs in `ponder start` (the one writer) and never in API-only replicas (`ponder serve`).
+ * Runs the finality guard (src/lib/finality-guard.ts) beside indexing. Started by the registration entry, which only
+ * `ponder start` (the one writer) executes, never an API-only replica (`ponder serve`).
  */
 
 const CHECK_INTERVAL_MS = 2_000;
@@ -22,12 +22,11 @@ async function rpcBlock(url: string, tag: number | "latest"): Promise<{ number: 
   return body.result ? { number: Number(body.result.number), hash: body.result.hash } : null;
 }
 
-function start(): void {
+export function startFinalityWatch(config: AppConfig): void {
   const globals = globalThis as Record<symbol, unknown>;
   // `ponder dev` reloads indexing files; one guard per process.
   if (globals[STARTED]) return;
   globals[STARTED] = true;
-  const config = getConfig();
   const chains: GuardedChain[] = chainsOf(config.namespace, config.plugins)
     // A chain with an END_BLOCK is never followed at its head.
     .filter((c) => !config.endBlocks.has(c.id) && config.rpcUrls.has(c.id))
@@ -57,5 +56,3 @@ function start(): void {
   }, CHECK_INTERVAL_MS);
   timer.unref();
 }
-
-start();

@@ -1,0 +1,40 @@
+import { createConfig } from "ponder";
+import { getConfig } from "../src/config";
+import { buildRecordId, buildRecordOf } from "../src/indexing/build-record";
+import { guardBuildRecord } from "../src/indexing/build-record-store";
+import { indexingCodeDigest } from "../src/indexing/code-digest";
+import { applyPgliteSettings } from "../src/lib/pglite-settings";
+import { seedPgliteDirectory } from "../src/lib/pglite-template";
+import { tuneProcessMemory } from "../src/lib/process-memory";
+import { composeChains, composeContracts } from "../src/plugins/compose";
+
+const config = getConfig();
+
+tuneProcessMemory(config.database.kind);
+// A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/lib/pglite-template.ts).
+// Then its WAL settings for the host file system, new directory or not (src/lib/pglite-settings.ts).
+if (config.database.kind === "pglite") {
+  await seedPgliteDirectory(config.database.directory);
+  applyPgliteSettings(config.database.directory);
+}
+
+// Every setting that changes indexed rows (src/indexing/build-record.ts): a restart with other values is refused
+// with the setting named, and the record's id becomes part of Ponder's build id through the contracts it hashes.
+const buildRecord = buildRecordOf(config, indexingCodeDigest());
+await guardBuildRecord(config, buildRecord, ponderCommand());
+
+export default createConfig({
+  ordering: "omnichain",
+  database:
+    config.database.kind === "postgres"
+      ? { kind: "postgres", connectionString: config.database.connectionString }
+      : { kind: "pglite", directory: config.database.directory },
+  chains: composeChains(config),
+  contracts: composeContracts(config, buildRecordId(buildRecord)),
+});
+
+/** `start` or `serve`: Ponder's options are on a global by the time it executes this file. */
+function ponderCommand(): string {
+  const common = (globalThis as { PONDER_COMMON?: { options?: { command?: string } } }).PONDER_COMMON;
+  return common?.options?.command ?? "start";
+}

@@ -1,0 +1,96 @@
+import { createHash } from "node:crypto";
+import type { AppConfig } from "../config";
+
+/**
+ * Everything that decides which rows the indexer writes for a given chain history. Ponder resumes an index only when
+ * its build id is unchanged, and Ponder 0.16 derives that id from the contracts, the schema file and the indexing
+ * files; settings read at run time (SUBGRAPH_COMPAT, the label-set pin, …) never reach it. This record does: its
+ * digest rides on every contract of the composed config (ponder.config.ts), and it is stored beside the index so
+ * that a restart with other settings is refused with the setting named (build-record-store.ts).
+ */
+export interface BuildRecord {
+  namespace: string;
+  plugins: string[];
+  subgraphCompat: boolean;
+  labelSet: string;
+  tokenscopeSales: boolean;
+  noopHandlers: boolean;
+  /** Chain id → END_BLOCK_<chainId>. */
+  endBlocks: Record<string, number>;
+  /** Digest of the namespace's datasources: chains, addresses and start blocks of every contract it knows. */
+  contracts: string;
+  /** Digest of the indexing code (code-digest.ts): another nameindex version may write other rows. */
+  code: string;
+}
+
+/** How an operator changes each field, for the message that refuses a restart. */
+export const BUILD_RECORD_SETTINGS: Record<keyof BuildRecord, string> = {
+  namespace: "NAMESPACE",
+  plugins: "PLUGINS",
+  subgraphCompat: "SUBGRAPH_COMPAT",
+  labelSet: "LABEL_SET_ID/LABEL_SET_VERSION",
+  tokenscopeSales: "TOKENSCOPE_SALES",
+  noopHandlers: "NAMEINDEX_NOOP_HANDLERS",
+  endBlocks: "END_BLOCK_<chainId>",
+  contracts: "the namespace's contracts (DEVNET_MANIFEST, or the namespace's addresses and start blocks)",
+  code: "the indexing code (another nameindex version)",
+};
+
+export function buildRecordOf(config: AppConfig, codeDigest: string): BuildRecord {
+  return {
+    namespace: config.namespace.name,
+    plugins: [...config.plugins],
+    subgraphCompat: config.isSubgraphCompatible,
+    labelSet: `${config.labelSet.labelSetId}@${config.labelSet.labelSetVersion}`,
+    tokenscopeSales: config.tokenscopeSales,
+    noopHandlers: config.noopHandlers,
+    endBlocks: Object.fromEntries([...config.endBlocks].sort(([a], [b]) => a - b).map(([id, block]) => [String(id), block])),
+    contracts: digestOf(config.namespace.datasources),
+    code: codeDigest,
+  };
+}
+
+/** A short stable id of the record (the value Ponder's build id hashes). */
+export function buildRecordId(record: BuildRecord): string {
+  return digestOf(record).slice(0, 16);
+}
+
+/** The settings whose values differ, each as "SETTING was X, now Y". */
+export function describeChanges(stored: Partial<BuildRecord>, current: BuildRecord): string[] {
+  const changes: string[] = [];
+  for (const key of Object.keys(BUILD_RECORD_SETTINGS) as (keyof BuildRecord)[]) {
+    const before = JSON.stringify(stored[key] ?? null);
+    const now = JSON.stringify(current[key]);
+    if (before === now) continue;
+    const digestOnly = key === "contracts" || key === "code";
+    changes.push(digestOnly ? `${BUILD_RECORD_SETTINGS[key]} changed` : `${BUILD_RECORD_SETTINGS[key]} was ${show(stored[key])}, now ${show(current[key])}`);
+  }
+  return changes;
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null) return "not recorded";
+  if (Array.isArray(value)) return value.join(",") || "none";
+  if (typeof value === "object") {
+    const entries = Object.entries(value);
+    return entries.length === 0 ? "none" : entries.map(([k, v]) => `${k}=${String(v)}`).join(",");
+  }
+  return String(value);
+}
+
+/** sha256 of a JSON value with object keys sorted, bigints as strings (ABIs and addresses are plain JSON). */
+function digestOf(value: unknown): string {
+  return createHash("sha256").update(stableJson(value)).digest("hex");
+}
+
+function stableJson(value: unknown): string {
+  if (typeof value === "bigint") return JSON.stringify(value.toString());
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

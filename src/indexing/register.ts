@@ -1,0 +1,50 @@
+import { type AppConfig, getConfig } from "../config";
+import { prefetchFirstLabels, warmUpHealing } from "../lib/healing";
+import { register as basenames } from "../plugins/basenames/register";
+import { register as lineanames } from "../plugins/lineanames/register";
+import type { PluginName } from "../plugins/names";
+import { register as protocolAcceleration } from "../plugins/protocol-acceleration/register";
+import { register as registrars } from "../plugins/registrars/register";
+import { isIndexed } from "../plugins/shared/register";
+import { register as subgraph } from "../plugins/subgraph/register";
+import { register as threedns } from "../plugins/threedns/register";
+import { register as tokenscope } from "../plugins/tokenscope/register";
+import { startFinalityWatch } from "./finality-watch";
+
+const PLUGIN_REGISTRATIONS: Record<PluginName, () => void> = {
+  subgraph,
+  basenames,
+  lineanames,
+  threedns,
+  "protocol-acceleration": protocolAcceleration,
+  registrars,
+  tokenscope,
+};
+
+/** The registries whose labels healing fetches ahead of their events, by the datasource they belong to. */
+const PREFETCHED_REGISTRIES = [
+  { contract: "subgraph/Registry", datasource: "ensroot" },
+  { contract: "basenames/Registry", datasource: "basenames" },
+  { contract: "lineanames/Registry", datasource: "lineanames" },
+] as const;
+
+/**
+ * What `ponder start` runs for the active configuration: each active plugin's handlers, then the work beside indexing.
+ * Ponder executes only ponder/src/index.ts, which calls this; nothing under src/ registers itself at import.
+ */
+export function registerIndexing(config: AppConfig = getConfig()): void {
+  for (const plugin of config.plugins) PLUGIN_REGISTRATIONS[plugin]();
+  startBackgroundWork(config);
+}
+
+/**
+ * - The finality guard: stops the indexer if a chain reorganizes below Ponder's finality (finality-watch.ts).
+ * - Healing's warm-up and the label prefetch of each indexed registry, so the first registry events find their
+ *   labels cached instead of waiting for them inside Ponder's indexing transaction.
+ */
+function startBackgroundWork(config: AppConfig): void {
+  startFinalityWatch(config);
+  const registries = PREFETCHED_REGISTRIES.filter((r) => isIndexed(r.contract));
+  if (registries.length > 0) warmUpHealing();
+  for (const { datasource } of registries) prefetchFirstLabels(datasource);
+}
