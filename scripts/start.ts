@@ -11,12 +11,12 @@ import { startPonder, type PonderProcess } from "./lib/ponder-process";
 import { printEndpoints } from "./lib/endpoints";
 import { forgetDevnetSyncData } from "./lib/forget-devnet-sync";
 import { devnetPgliteDirectory } from "./lib/devnet-pglite-directory";
+import { readLauncherEnv } from "../src/config/launcher-env";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(projectRoot);
 if (existsSync(".env")) process.loadEnvFile(".env");
 
-const stateDir = resolve(process.env.NAMEINDEX_STATE_DIR ?? projectRoot);
 const log = (line: string) => console.log(`[start] ${line}`);
 const stops: (() => Promise<void>)[] = [];
 let stopping = false;
@@ -36,25 +36,25 @@ process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
 async function main(): Promise<void> {
-  const namespace = process.env.NAMESPACE || "devnet";
+  const settings = readLauncherEnv(process.env);
+  const { NAMESPACE: namespace, PORT: port, LABELS_PORT: labelsPort } = settings;
+  const stateDir = resolve(settings.NAMEINDEX_STATE_DIR ?? projectRoot);
   const env: NodeJS.ProcessEnv = { ...process.env, NAMESPACE: namespace };
-  const port = Number(process.env.PORT || 42069);
-  const labelsPort = Number(process.env.LABELS_PORT || 3223);
   mkdirSync(stateDir, { recursive: true });
 
   let freshDevnet = false;
   let newDevnetChainIds: number[] = [];
   let scenarioLabels: { labels: string[]; unhealable: string[] } = { labels: [], unhealable: [] };
   if (namespace === "devnet") {
-    if (process.env.DEVNET_MANIFEST) {
-      log(`indexing the devnet described by ${process.env.DEVNET_MANIFEST} (not starting chains)`);
+    if (settings.DEVNET_MANIFEST) {
+      log(`indexing the devnet described by ${settings.DEVNET_MANIFEST} (not starting chains)`);
     } else {
       const manifestPath = resolve(stateDir, ".devnet", "manifest.json");
       log("starting the devnet: 3 local chains, real ENS contracts, a scenario…");
       const { startDevnet } = await import("../devnet/src/index");
       const devnet = await startDevnet({
-        seed: Number(process.env.DEVNET_SEED || 1),
-        names: Number(process.env.DEVNET_NAMES || 40),
+        seed: settings.DEVNET_SEED,
+        names: settings.DEVNET_NAMES,
         manifestPath,
         mineInterval: 1,
         log: (line: string) => log(`devnet: ${line}`),
@@ -69,8 +69,8 @@ async function main(): Promise<void> {
     }
   }
 
-  if (process.env.LABELS_SERVICE_URL) {
-    log(`using the label service at ${process.env.LABELS_SERVICE_URL}`);
+  if (settings.LABELS_SERVICE_URL) {
+    log(`using the label service at ${settings.LABELS_SERVICE_URL}`);
   } else {
     const dbPath = resolve(stateDir, "data", "labels.sqlite");
     mkdirSync(dirname(dbPath), { recursive: true });
@@ -99,10 +99,10 @@ async function main(): Promise<void> {
         if (entry.startsWith("pglite-devnet")) rmSync(join(ponderDir, entry), { recursive: true, force: true });
       }
     }
-    const pgliteDir = process.env.PGLITE_DIRECTORY
+    const pgliteDir = settings.PGLITE_DIRECTORY
       ? namespace === "devnet"
-        ? devnetPgliteDirectory({ directory: process.env.PGLITE_DIRECTORY, stateDir, freshDevnet, log })
-        : resolve(process.env.PGLITE_DIRECTORY)
+        ? devnetPgliteDirectory({ directory: settings.PGLITE_DIRECTORY, stateDir, freshDevnet, log })
+        : resolve(settings.PGLITE_DIRECTORY)
       : namespace === "devnet"
         ? join(ponderDir, `pglite-devnet-${createHash("sha256").update(readFileSync(env.DEVNET_MANIFEST!)).digest("hex").slice(0, 12)}`)
         : join(ponderDir, `pglite-${namespace}`);
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     projectRoot,
     command: "start",
     port,
-    schema: env.DATABASE_SCHEMA || "nameindex",
+    schema: settings.DATABASE_SCHEMA,
     env,
     logFile,
   });

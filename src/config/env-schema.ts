@@ -41,8 +41,37 @@ const pluginList = z
     return PLUGIN_NAMES.filter((p) => names.includes(p));
   });
 
+/**
+ * Read once when a process starts, so whatever spawns Ponder passes them (scripts/lib/ponder-memory-env.ts) and
+ * Ponder or Node reads them before any of our code runs: checked here so that a typo is named instead of ignored
+ * (Ponder turns a non-number PONDER_CACHE_BYTES into a cache that holds nothing; glibc ignores a bad MALLOC_ARENA_MAX).
+ */
+export const processTuningSchema = z.object({
+  PONDER_CACHE_BYTES: z.coerce
+    .number({ message: "must be a number of bytes, e.g. 268435456 (256 MiB)" })
+    .int("must be a whole number of bytes")
+    .min(1_048_576, "must be at least 1048576 (1 MiB)")
+    .optional(),
+  MALLOC_ARENA_MAX: z.coerce
+    .number({ message: "must be a number of malloc arenas (1 or more)" })
+    .int("must be a whole number of arenas")
+    .min(1, "must be 1 or more")
+    .optional(),
+  MALLOC_MMAP_THRESHOLD_: z.coerce
+    .number({ message: "must be a number of bytes" })
+    .int("must be a whole number of bytes")
+    .min(0, "must be 0 or more bytes")
+    .optional(),
+  NODE_OPTIONS: z
+    .string()
+    .refine((v) => [...v.matchAll(/--max-(?:old|semi)-space-size=(\S*)/g)].every((m) => /^\d+$/.test(m[1]!)), {
+      message: "--max-old-space-size and --max-semi-space-size take a number of MiB, e.g. --max-old-space-size=4096",
+    })
+    .optional(),
+});
+
 /** The environment variables the indexer reads; `.env.example` documents each one. */
-export const envSchema = z.object({
+export const envSchema = processTuningSchema.extend({
   NAMESPACE: z
     .enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` })
     .default("devnet"),

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envSchema } from "../../src/config/env-schema";
+import { launcherEnvSchema } from "../../src/config/launcher-env";
 
 /*
  * `.env.example` lists every variable that changes what the indexer or `npm start` does: each one the config schema
@@ -37,8 +38,8 @@ describe(".env.example", () => {
   const example = readFileSync(join(root, ".env.example"), "utf8");
   const documented = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
 
-  it("documents every variable the config schema validates", () => {
-    const missing = Object.keys(envSchema.shape).filter((name) => !documented.has(name));
+  it("documents every variable the config schemas validate (the indexer's and npm start's)", () => {
+    const missing = [...Object.keys(envSchema.shape), ...Object.keys(launcherEnvSchema.shape)].filter((name) => !documented.has(name));
     expect(missing).toEqual([]);
     // Keyed by chain id, read by prefix.
     expect(documented).toContain("RPC_URL_1");
@@ -48,7 +49,7 @@ describe(".env.example", () => {
 
   it("documents every variable src/ and scripts/ read from the environment", () => {
     const read = variablesRead();
-    expect(read.get("NAMEINDEX_STATE_DIR")).toBe("scripts/start.ts");
+    expect(read.get("LABELS_DB")).toBe("scripts/start.ts");
     const missing = [...read].filter(([name]) => !documented.has(name)).map(([name, file]) => `${name} (${file})`);
     expect(missing).toEqual([]);
   });

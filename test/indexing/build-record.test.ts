@@ -37,7 +37,7 @@ describe("the build record", () => {
 
   it("keeps the build id for settings that change no rows (ports, caches, RPC tuning, label source)", () => {
     const old = recordOf({});
-    for (const env of [{ PORT: "5000" }, { SUBGRAPH_QUERY_CACHE_MB: "0" }, { ETH_GETLOGS_BLOCK_RANGE_31337: "100" }, { LABELS_DB: "/tmp/labels.sqlite" }, { DATABASE_SCHEMA: "other" }]) {
+    for (const env of [{ PORT: "5000" } as Record<string, string>, { SUBGRAPH_QUERY_CACHE_MB: "0" }, { ETH_GETLOGS_BLOCK_RANGE_31337: "100" }, { LABELS_DB: "/tmp/labels.sqlite" }, { DATABASE_SCHEMA: "other" }]) {
       const now = recordOf(env);
       expect(describeChanges(old, now)).toEqual([]);
       expect(buildRecordId(now)).toBe(buildRecordId(old));
