@@ -1,5 +1,5 @@
 import { loadNamespace, type Namespace } from "../namespaces";
-import { PLUGINS, type PluginName } from "../plugins";
+import { pluginDefinition, type PluginName } from "../plugins";
 import { envSchema, readPerChainVariables } from "./env-schema";
 
 export interface LabelSetPin {
@@ -158,7 +158,7 @@ function resolveLabelSet(
 
 function checkPluginDatasources(namespace: Namespace, plugins: PluginName[], problems: string[]): void {
   for (const pluginName of plugins) {
-    const plugin = PLUGINS[pluginName];
+    const plugin = pluginDefinition(pluginName);
     for (const ds of plugin.requiredDatasources) {
       if (!namespace.datasources[ds]) {
         problems.push(`PLUGINS: plugin "${pluginName}" needs datasource "${ds}", which namespace "${namespace.name}" lacks`);
@@ -184,7 +184,7 @@ function checkPluginDatasources(namespace: Namespace, plugins: PluginName[], pro
 export function chainsOf(namespace: Namespace, plugins: PluginName[]): { id: number; name: string }[] {
   const chains = new Map<number, { id: number; name: string }>();
   for (const pluginName of plugins) {
-    for (const c of PLUGINS[pluginName].contracts) {
+    for (const c of pluginDefinition(pluginName).contracts) {
       const ds = namespace.datasources[c.datasource];
       if (ds?.contracts[c.contract]) chains.set(ds.chain.id, ds.chain);
     }

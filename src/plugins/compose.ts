@@ -1,7 +1,9 @@
 import type { Abi, Transport } from "viem";
 import { chainsOf, type AppConfig } from "../config";
 import { rpcTransport } from "../lib/rpc-transport";
-import { PLUGINS } from ".";
+import { pluginDefinition, type PLUGINS } from ".";
+import type { PluginContract } from "./define";
+import type { PluginName } from "./names";
 
 export interface ComposedContract {
   abi: Abi;
@@ -16,6 +18,20 @@ export interface ComposedContract {
   nameindexBuild?: string;
 }
 
+/** A plugin's contracts under their Ponder names, each with its own ABI's type. */
+type ContractsOf<P extends { name: string; contracts: readonly PluginContract[] }> = {
+  [C in P["contracts"][number] as `${P["name"]}/${C["name"]}`]: Omit<ComposedContract, "abi"> & { abi: C["abi"] };
+};
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/**
+ * Every contract any plugin may index, by its Ponder name, with its ABI's type: what Ponder's generated types read to
+ * type `ponder.on`'s event names and arguments (ponder/ponder-env.d.ts). At run time the config holds only the
+ * active plugins' contracts that the namespace has; handlers register only those (`isIndexed`).
+ */
+export type ComposedContracts = UnionToIntersection<{ [P in PluginName]: ContractsOf<(typeof PLUGINS)[P]> }[PluginName]>;
+
 export interface ComposedChain {
   id: number;
   rpc: Transport;
@@ -24,10 +40,15 @@ export interface ComposedChain {
 }
 
 /** The active plugins' contracts, named `<plugin>/<contract>` so two plugins can index the same contract. */
-export function composeContracts(config: AppConfig, buildRecordId?: string): Record<string, ComposedContract> {
+export function composeContracts(config: AppConfig, buildRecordId?: string): ComposedContracts {
+  return composeContractList(config, buildRecordId) as unknown as ComposedContracts;
+}
+
+/** The same contracts as a plain record, for code that walks them (the indexing status, the name-token settings). */
+export function composeContractList(config: AppConfig, buildRecordId?: string): Record<string, ComposedContract> {
   const contracts: Record<string, ComposedContract> = {};
   for (const pluginName of config.plugins) {
-    for (const c of PLUGINS[pluginName].contracts) {
+    for (const c of pluginDefinition(pluginName).contracts) {
       const ds = config.namespace.datasources[c.datasource];
       const ref = ds?.contracts[c.contract];
       if (!ds || !ref) continue;
@@ -44,7 +65,7 @@ export function composeContracts(config: AppConfig, buildRecordId?: string): Rec
     }
   }
   for (const pluginName of config.plugins) {
-    for (const c of PLUGINS[pluginName].contracts) {
+    for (const c of pluginDefinition(pluginName).contracts) {
       const own = contracts[`${pluginName}/${c.name}`];
       const covered = c.coveredBy?.some((name) => {
         const other = contracts[`${pluginName}/${name}`];

@@ -27,9 +27,15 @@ export interface PluginDefinition {
   requiredDatasources: DatasourceName[];
   /** At least one of these must exist (e.g. 3DNS runs on Optimism, Base, or both). */
   requiresOneOf?: DatasourceName[];
-  contracts: PluginContract[];
+  contracts: readonly PluginContract[];
 }
 
-export function definePlugin(plugin: PluginDefinition): PluginDefinition {
+/**
+ * Keeps the literal names and ABI types of a plugin's contracts, so that the composed Ponder config (compose.ts) and
+ * with it every `ponder.on` know each contract's events and their argument types.
+ */
+export function definePlugin<const Name extends PluginName, const Contracts extends readonly PluginContract[]>(
+  plugin: Omit<PluginDefinition, "name" | "contracts"> & { name: Name; contracts: Contracts },
+): Omit<PluginDefinition, "name" | "contracts"> & { name: Name; contracts: Contracts } {
   return plugin;
 }

@@ -8,7 +8,7 @@ import { subgraphPlugin } from "./subgraph/plugin";
 import { threednsPlugin } from "./threedns/plugin";
 import { tokenscopePlugin } from "./tokenscope/plugin";
 
-export const PLUGINS: Record<PluginName, PluginDefinition> = {
+export const PLUGINS = {
   subgraph: subgraphPlugin,
   basenames: basenamesPlugin,
   lineanames: lineanamesPlugin,
@@ -16,6 +16,11 @@ export const PLUGINS: Record<PluginName, PluginDefinition> = {
   "protocol-acceleration": protocolAccelerationPlugin,
   registrars: registrarsPlugin,
   tokenscope: tokenscopePlugin,
-};
+} as const satisfies Record<PluginName, PluginDefinition>;
 
 export { PLUGIN_NAMES, type PluginName } from "./names";
+
+/** A plugin's definition as the generic shape that code walking every plugin reads (PLUGINS keeps the literal types). */
+export function pluginDefinition(name: PluginName): PluginDefinition {
+  return PLUGINS[name];
+}

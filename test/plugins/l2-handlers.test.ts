@@ -48,14 +48,11 @@ beforeAll(async () => {
     heal: async (hash: Hex) => [...KNOWN].find((l) => labelhashOf(l) === hash) ?? null,
     noteBlock: () => {},
   });
-  for (const plugin of ["basenames", "lineanames"]) {
-    for (const file of ["Registry", "BaseRegistrar", "Resolver"]) await import(`../../src/plugins/${plugin}/handlers/${file}.ts`);
+  // What the registration entry (src/indexing/register.ts) runs for these plugins, without its background work.
+  for (const plugin of ["basenames", "lineanames", "threedns"]) {
+    const { register } = (await import(`../../src/plugins/${plugin}/register.ts`)) as { register(): void };
+    register();
   }
-  await import("../../src/plugins/basenames/handlers/RegistrarControllers");
-  await import("../../src/plugins/lineanames/handlers/EthRegistrarController");
-  await import("../../src/plugins/lineanames/handlers/NameWrapper");
-  await import("../../src/plugins/threedns/handlers/Token");
-  await import("../../src/plugins/threedns/handlers/Resolver");
 });
 
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import type { Context } from "ponder:registry";
-import type { Address, Hex } from "viem";
+import type { Abi, Address, ContractEventName, GetEventArgs, Hex } from "viem";
 import { getConfig } from "../../config";
 import { healLabel, noteIndexedBlock } from "../healing";
 import type { IdContext } from "../ids";
@@ -18,6 +18,16 @@ export interface IndexedEvent<Args> {
   log: { logIndex: number; address: Address };
   transaction: { hash: Hex; from: Address };
 }
+
+/**
+ * An event's decoded arguments as Ponder hands them to a handler, from its ABI in abis/: the shared logic's event
+ * types come from here, so a handler registered for a contract whose ABI disagrees does not compile.
+ */
+export type EventArgs<abi extends Abi, name extends ContractEventName<abi>> = GetEventArgs<
+  abi,
+  name,
+  { EnableUnion: false; IndexedOnly: false; Required: true }
+>;
 
 /** Process-wide switches for the shared logic; read from the config once. */
 export interface HandlerSettings extends IdContext {

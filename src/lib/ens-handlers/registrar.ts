@@ -4,7 +4,8 @@ import { domainId, registrationId } from "../ids";
 import { interpretLabel, isShowableLabel, labelhashOf } from "../labels";
 import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../names";
 import { deriveSubnodesOf } from "../row-key-derivations";
-import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import type { BaseRegistrarAbi } from "../../../abis";
+import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 import { makeRegistryHandlers } from "./registry";
 
@@ -21,9 +22,9 @@ export interface RegistrarOptions {
   supportsPremintedNames?: boolean;
 }
 
-export type NameRegisteredArgs = { id: bigint; owner: Address; expires: bigint };
-export type NameRenewedArgs = { id: bigint; expires: bigint };
-export type TokenTransferArgs = { from: Address; to: Address; tokenId: bigint };
+export type NameRegisteredArgs = EventArgs<typeof BaseRegistrarAbi, "NameRegistered">;
+export type NameRenewedArgs = EventArgs<typeof BaseRegistrarAbi, "NameRenewed">;
+export type TokenTransferArgs = EventArgs<typeof BaseRegistrarAbi, "Transfer">;
 /**
  * A controller event carries the plaintext label, its labelhash and what it cost (base + premium). Controllers that
  * publish no price (Basenames', Lineanames' owner and proof-of-humanity registrations) leave `cost` undefined.

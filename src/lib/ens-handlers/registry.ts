@@ -3,7 +3,8 @@ import type { Address, Hex } from "viem";
 import { domainId, resolverId as makeResolverId } from "../ids";
 import { interpretLabel, labelhashOf } from "../labels";
 import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../names";
-import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import type { RegistryAbi } from "../../../abis";
+import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
 
 /**
@@ -15,10 +16,10 @@ export interface RegistryOptions {
   registry: "old" | "new";
 }
 
-export type NewOwnerArgs = { node: Hex; label: Hex; owner: Address };
-export type TransferArgs = { node: Hex; owner: Address };
-export type NewResolverArgs = { node: Hex; resolver: Address };
-export type NewTTLArgs = { node: Hex; ttl: bigint };
+export type NewOwnerArgs = EventArgs<typeof RegistryAbi, "NewOwner">;
+export type TransferArgs = EventArgs<typeof RegistryAbi, "Transfer">;
+export type NewResolverArgs = EventArgs<typeof RegistryAbi, "NewResolver">;
+export type NewTTLArgs = EventArgs<typeof RegistryAbi, "NewTTL">;
 
 /**
  * The root domain exists from the start, owned by the zero address and counted as migrated (the subgraph's

@@ -45,8 +45,8 @@ export const registrarsPlugin = definePlugin({
       optional: true,
     },
     { name: "basenames/BaseRegistrar", datasource: "basenames", contract: "BaseRegistrar", abi: BasenamesBaseRegistrarAbi, optional: true },
-    ...["EARegistrarController", "RegistrarController", "UpgradeableRegistrarController"].map((contract) => ({
-      name: `basenames/${contract}`,
+    ...(["EARegistrarController", "RegistrarController", "UpgradeableRegistrarController"] as const).map((contract) => ({
+      name: `basenames/${contract}` as const,
       datasource: "basenames" as const,
       contract,
       abi: BasenamesRegistrarControllerAbi,

@@ -1,8 +1,7 @@
-import { ponder } from "ponder:registry";
+import { type Context, type Event, type EventNames, ponder } from "ponder:registry";
 import { getConfig } from "../../config";
-import type { IndexedEvent, IndexingContext } from "../../lib/ens-handlers/context";
-import { composeContracts } from "../compose";
 import { handlerTotalsOf } from "../../lib/metrics";
+import { composeContractList } from "../compose";
 // Loaded with every handler: tells Ponder's row cache how the handlers derive row keys from events.
 import "../../lib/row-key-derivations";
 
@@ -14,27 +13,29 @@ let indexed: Set<string> | undefined;
  * registered, since Ponder rejects handlers for contracts it does not know.
  */
 export function isIndexed(contract: string): boolean {
-  indexed ??= new Set(Object.keys(composeContracts(getConfig())));
+  indexed ??= new Set(Object.keys(composeContractList(getConfig())));
   return indexed.has(contract);
 }
 
-type RawRegister = (
-  name: string,
-  fn: (args: { event: IndexedEvent<never>; context: IndexingContext }) => Promise<void>,
-) => void;
+/** `<contract>:<event>` of every contract a plugin may index, typed from the ABIs in abis/ (src/plugins/compose.ts). */
+export type LogEventName = Exclude<EventNames, `${string}:setup`>;
+type SetupEventName = Extract<EventNames, `${string}:setup`>;
+/** A contract's Ponder name, as `on` and `onSetup` take it. */
+export type ContractName = SetupEventName extends `${infer C}:setup` ? C : never;
+/** The contracts whose ABI has the event `E` (its name, or its full signature where the ABI overloads it). */
+export type ContractWithEvent<E extends string> = LogEventName extends infer N ? (N extends `${infer C}:${E}` ? C : never) : never;
 
 /**
- * `ponder.on` for shared logic written as `(context, event) => …`. The contracts are composed at run time from the
- * active plugins, so Ponder's generated types cannot see their event names; the args types come from the shared
- * logic's signatures instead, which mirror the ABIs in abis/.
+ * `ponder.on` for logic written as `(context, event) => …`, with Ponder's own types for the event's arguments. Adds
+ * the handler-time metrics, and honours the benchmark's no-op switch.
  */
-export function on<Args>(name: string, handler: (context: IndexingContext, event: IndexedEvent<Args>) => Promise<void>): void {
-  if (handlersAreNoops()) return void (ponder.on as unknown as RawRegister)(name, async () => {});
+export function on<N extends LogEventName>(name: N, handler: (context: Context<N>, event: Event<N>) => Promise<void>): void {
+  if (handlersAreNoops()) return ponder.on(name, async () => {});
   const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
-  (ponder.on as unknown as RawRegister)(name, async ({ event, context }) => {
+  ponder.on(name, async ({ event, context }) => {
     const started = performance.now();
     try {
-      await handler(context, event as IndexedEvent<Args>);
+      await handler(context, event);
     } finally {
       totals.seconds += (performance.now() - started) / 1000;
       totals.events += 1;
@@ -49,6 +50,6 @@ export function on<Args>(name: string, handler: (context: IndexingContext, event
 const handlersAreNoops = (): boolean => getConfig().noopHandlers;
 
 /** A contract's setup function, run once before its first event. */
-export function onSetup(contract: string, handler: (context: IndexingContext) => Promise<void>): void {
-  (ponder.on as unknown as RawRegister)(`${contract}:setup`, ({ context }) => handler(context));
+export function onSetup<C extends ContractName>(contract: C, handler: (context: Context<`${C}:setup`>) => Promise<void>): void {
+  ponder.on(`${contract}:setup`, ({ context }) => handler(context));
 }

@@ -1,37 +1,30 @@
-import type { IndexedEvent, IndexingContext } from "../../lib/ens-handlers/context";
+import type { IndexingContext } from "../../lib/ens-handlers/context";
 import * as resolver from "../../lib/ens-handlers/resolver";
-import { isIndexed, on } from "./register";
+import { type ContractWithEvent, isIndexed, on } from "./register";
 
-type Handler = (context: IndexingContext, event: IndexedEvent<never>) => Promise<void>;
-
-/** Every resolver event and the shared logic it feeds; both TextChanged variants occur on mainnet. */
-const RESOLVER_EVENTS: [string, Handler][] = [
-  ["AddrChanged", resolver.addrChanged],
-  ["AddressChanged", resolver.addressChanged],
-  ["NameChanged", resolver.nameChanged],
-  ["ABIChanged", resolver.abiChanged],
-  ["PubkeyChanged", resolver.pubkeyChanged],
-  ["TextChanged(bytes32 indexed node, string indexed indexedKey, string key)", resolver.textChanged],
-  ["TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)", resolver.textChanged],
-  ["ContenthashChanged", resolver.contenthashChanged],
-  ["InterfaceChanged", resolver.interfaceChanged],
-  ["AuthorisationChanged", resolver.authorisationChanged],
-  ["VersionChanged", resolver.versionChanged],
-];
+type ResolverContract = Exclude<ContractWithEvent<"AuthorisationChanged">, `protocol-acceleration/${string}`>;
 
 /**
- * Wires a resolver contract's events to the subgraph's resolver logic, if Ponder indexes that contract. `skipAddress`
- * leaves out one resolver whose events another contract of the same chain already handles.
+ * Wires a resolver contract's events to the subgraph's resolver logic, if Ponder indexes that contract; both
+ * TextChanged variants occur on mainnet. `skipAddress` leaves out one resolver whose events another contract of the
+ * same chain already handles.
  */
-export function onResolverEvents(contract: string, options: { skipAddress?: string } = {}): void {
+export function onResolverEvents(contract: ResolverContract, options: { skipAddress?: string } = {}): void {
   if (!isIndexed(contract)) return;
   const skip = options.skipAddress?.toLowerCase();
-  for (const [event, handler] of RESOLVER_EVENTS) {
-    on<never>(
-      `${contract}:${event}`,
-      skip === undefined
-        ? handler
-        : (context, e) => (e.log.address.toLowerCase() === skip ? Promise.resolve() : handler(context, e)),
-    );
-  }
+  const unlessSkipped =
+    <E extends { log: { address: string } }>(handler: (context: IndexingContext, event: E) => Promise<void>) =>
+    (context: IndexingContext, event: E) =>
+      event.log.address.toLowerCase() === skip ? Promise.resolve() : handler(context, event);
+  on(`${contract}:AddrChanged`, unlessSkipped(resolver.addrChanged));
+  on(`${contract}:AddressChanged`, unlessSkipped(resolver.addressChanged));
+  on(`${contract}:NameChanged`, unlessSkipped(resolver.nameChanged));
+  on(`${contract}:ABIChanged`, unlessSkipped(resolver.abiChanged));
+  on(`${contract}:PubkeyChanged`, unlessSkipped(resolver.pubkeyChanged));
+  on(`${contract}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)`, unlessSkipped(resolver.textChanged));
+  on(`${contract}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)`, unlessSkipped(resolver.textChanged));
+  on(`${contract}:ContenthashChanged`, unlessSkipped(resolver.contenthashChanged));
+  on(`${contract}:InterfaceChanged`, unlessSkipped(resolver.interfaceChanged));
+  on(`${contract}:AuthorisationChanged`, unlessSkipped(resolver.authorisationChanged));
+  on(`${contract}:VersionChanged`, unlessSkipped(resolver.versionChanged));
 }

@@ -1,16 +1,15 @@
 import { ResolverAbi, ThreeDNSTokenAbi } from "../../../abis";
-import type { DatasourceName } from "../../namespaces/types";
-import { definePlugin, type PluginContract } from "../define";
+import { definePlugin } from "../define";
 
-const THREEDNS_DATASOURCES: DatasourceName[] = ["threednsOptimism", "threednsBase"];
+const THREEDNS_DATASOURCES = ["threednsOptimism", "threednsBase"] as const;
 
 /** 3DNS: onchain DNS names on Optimism and Base, shown under their TLD domains. */
 export const threednsPlugin = definePlugin({
   name: "threedns",
   requiredDatasources: [],
-  requiresOneOf: THREEDNS_DATASOURCES,
-  contracts: THREEDNS_DATASOURCES.flatMap((datasource): PluginContract[] => [
-    { name: `${datasource}/Token`, datasource, contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
-    { name: `${datasource}/Resolver`, datasource, contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
+  requiresOneOf: [...THREEDNS_DATASOURCES],
+  contracts: THREEDNS_DATASOURCES.flatMap((datasource) => [
+    { name: `${datasource}/Token` as const, datasource, contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
+    { name: `${datasource}/Resolver` as const, datasource, contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
   ]),
 });

@@ -51,7 +51,7 @@ function sharedReverseNamespace(chainId: number): Map<string, string> {
   return new Map(["reverse", "addr.reverse", `${coinTypeLabel}.reverse`].map((name) => [domainId(namehash(name)), name]));
 }
 
-export function wireL2Registry(contract: string, datasource: L2Datasource): void {
+export function wireL2Registry(contract: "basenames/Registry" | "lineanames/Registry", datasource: L2Datasource): void {
   const registry = makeRegistryHandlers({ registry: "new" });
   const managedName = managedNameOf(datasource);
   const reserved = nodesAtOrAbove(managedName);

@@ -1,5 +1,3 @@
-import type { Address, Hex } from "viem";
-import type { IndexedEvent, IndexingContext } from "../../../lib/ens-handlers/context";
 import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
 import { isIndexed, on } from "../../shared/register";
 import { managedNameOf } from "../../basenames/handlers/l2-registry";
@@ -10,20 +8,18 @@ export function register(): void {
   const C = "lineanames/EthRegistrarController";
   if (isIndexed(C)) {
     const registrar = makeRegistrarHandlers({ managedName: managedNameOf("lineanames") });
-    type Priced = { name: string; label: Hex; owner: Address; baseCost: bigint; premium: bigint; expires: bigint };
-    type Free = { name: string; label: Hex; owner: Address; expires: bigint };
-    type Renewed = { name: string; label: Hex; cost: bigint; expires: bigint };
-    on(`${C}:NameRegistered`, (context: IndexingContext, event: IndexedEvent<Priced>) =>
+    on(`${C}:NameRegistered`, (context, event) =>
       registrar.controllerNameRegistered(context, {
         ...event,
         args: { label: event.args.name, labelhash: event.args.label, cost: event.args.baseCost + event.args.premium },
       }),
     );
-    const free = (context: IndexingContext, event: IndexedEvent<Free>) =>
-      registrar.controllerNameRegistered(context, { ...event, args: { label: event.args.name, labelhash: event.args.label } });
-    on(`${C}:OwnerNameRegistered`, free);
-    on(`${C}:PohNameRegistered`, free);
-    on(`${C}:NameRenewed`, (context: IndexingContext, event: IndexedEvent<Renewed>) =>
+    for (const unpriced of ["OwnerNameRegistered", "PohNameRegistered"] as const) {
+      on(`${C}:${unpriced}`, (context, event) =>
+        registrar.controllerNameRegistered(context, { ...event, args: { label: event.args.name, labelhash: event.args.label } }),
+      );
+    }
+    on(`${C}:NameRenewed`, (context, event) =>
       registrar.controllerNameRenewed(context, {
         ...event,
         args: { label: event.args.name, labelhash: event.args.label, cost: event.args.cost },

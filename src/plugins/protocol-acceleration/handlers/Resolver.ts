@@ -10,8 +10,8 @@ export function register(): void {
 
   // Resolvers at any address on each registry's chain, and the 3DNS resolvers on other chains (one on a chain whose
   // resolvers are matched at any address is left out of the composed config: see plugin.ts).
-  const contracts = ["ensroot", "basenames", "lineanames", "threednsOptimism", "threednsBase"]
-    .map((ds) => `protocol-acceleration/${ds}/Resolver`)
+  const contracts = (["ensroot", "basenames", "lineanames", "threednsOptimism", "threednsBase"] as const)
+    .map((ds) => `protocol-acceleration/${ds}/Resolver` as const)
     .filter(isIndexed);
 
   // Only 3DNS resolvers answer text() from DNS TXT records; ens-contracts' DNSResolver keeps them apart (its

@@ -12,7 +12,7 @@ export function register(): void {
   const { datasources } = getConfig().namespace;
   const rootChainId = datasources.ensroot?.chain.id ?? 1;
   for (const ds of L2_REVERSE_DATASOURCES) {
-    const C = `protocol-acceleration/${ds}/L2ReverseRegistrar`;
+    const C = `protocol-acceleration/${ds}/L2ReverseRegistrar` as const;
     const chainId = datasources[ds]?.chain.id;
     if (chainId !== undefined && isIndexed(C)) on(`${C}:NameForAddrChanged`, nameForAddrChanged(coinTypeForChain(chainId, rootChainId)));
   }

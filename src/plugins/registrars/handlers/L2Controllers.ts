@@ -1,7 +1,6 @@
-import type { Hex } from "viem";
-import { onControllerEvent } from "../lib/on-controller-event";
+import { controllerFactsOf } from "../lib/on-controller-event";
 import { priced } from "../lib/pricing";
-import { isIndexed } from "../lib/register";
+import { isIndexed, on } from "../lib/register";
 import { subregistryOf } from "../lib/subregistries";
 
 /*
@@ -9,35 +8,41 @@ import { subregistryOf } from "../lib/subregistries";
  * priced registrations and renewals carry one, its owner-minted and proof-of-humanity registrations do not.
  */
 
-type Named = { name: string; label: Hex };
-const unpriced = (a: Named) => ({ labelhash: a.label, label: a.name, pricing: null });
+const BASENAMES = (["EARegistrarController", "RegistrarController", "UpgradeableRegistrarController"] as const).map(
+  (c) => `registrars/basenames/${c}` as const,
+);
+const LINEA = "registrars/lineanames/EthRegistrarController";
 
 export function register(): void {
-  const BASENAMES = ["EARegistrarController", "RegistrarController", "UpgradeableRegistrarController"].map(
-    (c) => `registrars/basenames/${c}`,
-  );
   if (BASENAMES.some(isIndexed)) {
-    const sub = subregistryOf("basenames");
-    for (const contract of BASENAMES.filter(isIndexed)) {
-      for (const ev of ["NameRegistered", "NameRenewed"]) onControllerEvent<Named>(sub, contract, ev, unpriced);
+    const merge = controllerFactsOf(subregistryOf("basenames"));
+    for (const C of BASENAMES.filter(isIndexed)) {
+      on(`${C}:NameRegistered`, (context, event) =>
+        merge(context, event, `${C}:NameRegistered`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+      );
+      on(`${C}:NameRenewed`, (context, event) =>
+        merge(context, event, `${C}:NameRenewed`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+      );
     }
   }
 
-  const LINEA = "registrars/lineanames/EthRegistrarController";
   if (isIndexed(LINEA)) {
-    const sub = subregistryOf("lineanames");
-    type Registered = Named & { baseCost: bigint; premium: bigint };
-    onControllerEvent<Registered>(sub, LINEA, "NameRegistered", (a) => ({
-      labelhash: a.label,
-      label: a.name,
-      pricing: priced(a.baseCost, a.premium),
-    }));
-    for (const ev of ["OwnerNameRegistered", "PohNameRegistered"]) onControllerEvent<Named>(sub, LINEA, ev, unpriced);
-    type Renewed = Named & { cost: bigint };
-    onControllerEvent<Renewed>(sub, LINEA, "NameRenewed", (a) => ({
-      labelhash: a.label,
-      label: a.name,
-      pricing: priced(a.cost),
-    }));
+    const merge = controllerFactsOf(subregistryOf("lineanames"));
+    on(`${LINEA}:NameRegistered`, (context, event) =>
+      merge(context, event, `${LINEA}:NameRegistered`, {
+        labelhash: event.args.label,
+        label: event.args.name,
+        pricing: priced(event.args.baseCost, event.args.premium),
+      }),
+    );
+    on(`${LINEA}:OwnerNameRegistered`, (context, event) =>
+      merge(context, event, `${LINEA}:OwnerNameRegistered`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+    );
+    on(`${LINEA}:PohNameRegistered`, (context, event) =>
+      merge(context, event, `${LINEA}:PohNameRegistered`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+    );
+    on(`${LINEA}:NameRenewed`, (context, event) =>
+      merge(context, event, `${LINEA}:NameRenewed`, { labelhash: event.args.label, label: event.args.name, pricing: priced(event.args.cost) }),
+    );
   }
 }

@@ -7,7 +7,7 @@ import { makeThreeDNSHandlers } from "../lib/registrations";
 export function register(): void {
   // The 3DNS token on each chain that has one; its registrations link to the same datasource's 3DNS resolver.
   for (const ds of ["threednsOptimism", "threednsBase"] as const) {
-    const C = `threedns/${ds}/Token`;
+    const C = `threedns/${ds}/Token` as const;
     if (!isIndexed(C)) continue;
     const resolver = getConfig().namespace.datasources[ds]?.contracts.ThreeDNSResolver?.address as Address | undefined;
     const threedns = makeThreeDNSHandlers({ resolver });

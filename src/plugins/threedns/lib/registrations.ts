@@ -1,6 +1,7 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { handlerSettings, type IndexedEvent, type IndexingContext } from "../../../lib/ens-handlers/context";
+import type { ThreeDNSTokenAbi } from "../../../../abis";
+import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "../../../lib/ens-handlers/context";
 import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../../lib/ens-handlers/db";
 import { makeRegistryHandlers, type NewOwnerArgs } from "../../../lib/ens-handlers/registry";
 import { decodeDnsWireName } from "../../../lib/dns-wire";
@@ -19,17 +20,10 @@ import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/nam
  * the registration (owner, resolver link and expiry), a zero-owner NewOwner a subname (owner and resolver link).
  */
 
-export type RegistrationCreatedArgs = {
-  node: Hex;
-  tld: Hex;
-  fqdn: Hex;
-  registrant: Address;
-  controlBitmap: number;
-  expiry: bigint;
-};
-export type RegistrationExtendedArgs = { node: Hex; duration: bigint; newExpiry: bigint };
-export type RegistrationTransferredArgs = { node: Hex; newOwner: Address; operator: Address };
-export type RegistrationBurnedArgs = { node: Hex; burner: Address };
+export type RegistrationCreatedArgs = EventArgs<typeof ThreeDNSTokenAbi, "RegistrationCreated">;
+export type RegistrationExtendedArgs = EventArgs<typeof ThreeDNSTokenAbi, "RegistrationExtended">;
+export type RegistrationTransferredArgs = EventArgs<typeof ThreeDNSTokenAbi, "RegistrationTransferred">;
+export type RegistrationBurnedArgs = EventArgs<typeof ThreeDNSTokenAbi, "RegistrationBurned">;
 
 /** `resolver` is the chain's 3DNS resolver (undefined when the namespace has none: then no link is made). */
 export function makeThreeDNSHandlers({ resolver }: { resolver: Address | undefined }) {

@@ -1,4 +1,3 @@
-import type { Address } from "viem";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
 import type { DatasourceName } from "../../../namespaces/types";
 import { getConfig } from "../../../config";
@@ -7,13 +6,13 @@ import { tokenTransferred } from "../lib/tokens";
 
 export function register(): void {
   // ERC-721 of each base registrar: the token id is the labelhash of a direct subname of the managed name.
-  for (const datasource of ["ensroot", "basenames", "lineanames"] satisfies DatasourceName[]) {
-    const C = `tokenscope/${datasource}/BaseRegistrar`;
+  for (const datasource of ["ensroot", "basenames", "lineanames"] as const satisfies DatasourceName[]) {
+    const C = `tokenscope/${datasource}/BaseRegistrar` as const;
     if (!isIndexed(C)) continue;
     const managedName = getConfig().namespace.datasources[datasource]?.managedName;
     if (!managedName) throw new Error(`tokenscope: datasource "${datasource}" names no managed name in this namespace`);
     const parentNode = namehash(managedName);
-    on<{ from: Address; to: Address; tokenId: bigint }>(`${C}:Transfer`, (context, event) => {
+    on(`${C}:Transfer`, (context, event) => {
       const tokenId = tokenIdToHex32(event.args.tokenId);
       return tokenTransferred(context, event, {
         assetNamespace: "erc721",

@@ -10,9 +10,6 @@ import { tokenTransferred } from "../lib/tokens";
  * already burns the token here.
  */
 
-type Single = { from: Address; to: Address; id: bigint; value: bigint };
-type Batch = { from: Address; to: Address; ids: bigint[]; values: bigint[] };
-
 async function transfer(context: HandlerContext, event: LogEvent<unknown>, id: bigint, value: bigint, to: Address) {
   // A name token has a supply of one; a zero-value transfer moves nothing.
   if (value === 0n) return;
@@ -26,12 +23,12 @@ export function register(): void {
     "tokenscope/lineanames/NameWrapper",
     "tokenscope/threednsOptimism/Token",
     "tokenscope/threednsBase/Token",
-  ]) {
+  ] as const) {
     if (!isIndexed(C)) continue;
-    on<Single>(`${C}:TransferSingle`, (context, event) =>
+    on(`${C}:TransferSingle`, (context, event) =>
       transfer(context, event, event.args.id, event.args.value, event.args.to),
     );
-    on<Batch>(`${C}:TransferBatch`, async (context, event) => {
+    on(`${C}:TransferBatch`, async (context, event) => {
       const { ids, values, to } = event.args;
       if (ids.length !== values.length) {
         throw new Error(

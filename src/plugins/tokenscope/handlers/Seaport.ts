@@ -5,7 +5,7 @@ import { eventId } from "../../../lib/ids";
 import { tokenIdToHex32 } from "../../../lib/names";
 import { isIndexed, on } from "../../registrars/lib/register";
 import { nameTokenContractsOn } from "../lib/name-token-contracts";
-import { type OrderFulfilledArgs, saleOf } from "../lib/seaport-sales";
+import { saleOf } from "../lib/seaport-sales";
 
 export function register(): void {
   // Seaport 1.5 on the ENS root chain: every order it fills arrives here (Ponder filters by address only); the few
@@ -14,7 +14,7 @@ export function register(): void {
   if (isIndexed(C)) {
     const namespace = getConfig().namespace;
     const nameTokens = nameTokenContractsOn(namespace, namespace.datasources.ensroot!.chain.id);
-    on<OrderFulfilledArgs>(`${C}:OrderFulfilled`, async (context, event) => {
+    on(`${C}:OrderFulfilled`, async (context, event) => {
       const sale = saleOf(event.args, nameTokens);
       if (!sale) return;
       await context.db.insert(schema.nameSale).values({
