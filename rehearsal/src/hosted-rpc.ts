@@ -1,5 +1,5 @@
-import http from "node:http";
-import { findFreePort } from "../../scripts/lib/ports";
+import type http from "node:http";
+import { startLoopbackServer } from "../../test/support/loopback-server";
 import { seededRandom } from "../../test/support/seeded-random";
 import { type CallPlan, forwardPlans, type InjectedKind, planCall } from "./call-plan";
 import { checked, DEFAULTS, type HostedRpcOptions, INJECTED_KINDS, type Settings, withoutUndefined } from "./hosted-rpc-settings";
@@ -144,29 +144,17 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
     return send(status, JSON.stringify(body));
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      handle(req, res, Buffer.concat(chunks)).catch((error: unknown) => {
-        // A bug here must not take the rehearsal down: answer like a provider's internal error.
-        if (res.headersSent || res.destroyed) return req.socket.destroy();
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify(rpcError(null, { code: -32603, message: `internal error: ${(error as Error).message}` })));
-      });
-    });
-    req.on("error", () => {});
-    res.on("error", () => {});
-  });
-  server.keepAliveTimeout = 5_000;
-  const port = await findFreePort();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
+  const server = await startLoopbackServer(handle, {
+    // A bug here must not take the rehearsal down: answer like a provider's internal error.
+    onError(error, req, res) {
+      if (res.headersSent || res.destroyed) return void req.socket.destroy();
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify(rpcError(null, { code: -32603, message: `internal error: ${(error as Error).message}` })));
+    },
   });
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     calls: () => ({ ...calls }),
     requests: () => requests,
     injected: () => ({ ...injected }),
@@ -183,8 +171,7 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
     async close() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
 }
