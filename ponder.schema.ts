@@ -1,7 +1,7 @@
 import { index, onchainTable } from "ponder";
 
 /*
- * The ENS subgraph's entities (reference notes §2), shared by the subgraph, basenames, lineanames and threedns plugins.
+ * The ENS subgraph's entities (https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/schema.graphql), shared by the subgraph, basenames, lineanames and threedns plugins.
  * Ids are text: a namehash, an address, `<address>-<node>` or `<block>-<logIndex>` as in the subgraph for rows of the
  * ENS root chain, with `-<chainId>` appended for rows of other chains (src/lib/ids.ts owns every format).
  * Relations hold the related entity's id, as the subgraph's `owner: "0x…"` filters expect.

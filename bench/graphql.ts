@@ -34,6 +34,7 @@ import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { buildFixture, FIXTURE_HEAD } from "../test/subgraph-api/fixture";
 import { createTestDatabase, PG_URL } from "../test/subgraph-api/pg";
 import { treeCpuMs } from "./lib/process-cpu";
+import { withProductionNodeEnv } from "../scripts/lib/production-node-env";
 import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -152,6 +153,8 @@ async function benchFixture(): Promise<Row[]> {
     child = fork(fileURLToPath(import.meta.url), ["--serve", db.schemaName], {
       execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // As the app's servers run (`NODE_ENV=development npm run bench:graphql` measures graphql-js's development mode).
+      env: withProductionNodeEnv(process.env),
     });
     const port = await new Promise<number>((resolve, reject) => {
       child!.once("message", (m) => resolve((m as { port: number }).port));

@@ -46,7 +46,7 @@ export interface StartDevnetOptions {
    * 250,000 names the root chain's blocks went from 22 ms to ~1.9 s each, and a late block of 1 transaction cost as
    * much as one of 200), so a large scenario's play is mostly mining, which fewer, larger blocks amortize. But anvil's
    * receipts grow faster than the block (2,000 per block: 2.5–5.4 s of receipts per block), so 2,000 was slower at
-   * 40,000 and at 250,000 names; docs/operations.md, session 15. The events are the same; their blocks are not.
+   * 40,000 and at 250,000 names (`git show d420317:docs/operations.md`, "Session 15"). The events are the same; their blocks are not.
    */
   txsPerBlock?: number;
 }

@@ -1,5 +1,6 @@
 /**
- * Mainnet event signatures, written out by hand from the reference notes (section 3) and the public mainnet ABIs
+ * Mainnet event signatures, written out by hand from the public mainnet ABIs (for ENS's own contracts, as the ENS
+ * subgraph lists them: https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/subgraph.yaml)
  * (Basenames, Lineanames, 3DNS, the renewal-with-referrer contract), keyed by manifest datasource/contract. The
  * devnet's contracts must emit exactly these: same topic0 and the same indexed flags.
  */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { HostedRpcOptions } from "./hosted-rpc";
+import type { HostedRpcOptions } from "./hosted-rpc-settings";
 import { PROVIDER_STYLES } from "./provider-errors";
 
 /*

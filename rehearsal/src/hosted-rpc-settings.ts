@@ -1,8 +1,44 @@
 import type { InjectedKind } from "./call-plan";
-import type { HostedRpcOptions } from "./hosted-rpc";
-import { PROVIDER_STYLES } from "./provider-errors";
+import { PROVIDER_STYLES, type ProviderStyle } from "./provider-errors";
 
-/* The hosted-RPC imitation's options with every default filled in, checked whenever they change. */
+/* The hosted-RPC imitation's options, and the same with every default filled in, checked whenever they change. */
+
+export interface HostedRpcOptions {
+  /** JSON-RPC URL to forward to (an anvil or another proxy). */
+  upstream: string;
+  /** Which provider's eth_getLogs limits and error messages to imitate (default "alchemy"). */
+  style?: ProviderStyle;
+  /** Added per HTTP request (a batch counts once), default 40. */
+  latencyMs?: number;
+  /** Uniform ± around latencyMs, default 10. */
+  jitterMs?: number;
+  /** Sliding 1 s window per proxy; above it → HTTP 429 with Retry-After (default 300; 0 or Infinity = off). */
+  maxRequestsPerSecond?: number;
+  /** Share of requests answered 502/503, default 0.002. */
+  serverErrorRate?: number;
+  /** Share of requests held past the client's timeout then dropped, default 0.0005. */
+  timeoutRate?: number;
+  /** Default 11,500: Ponder gives up on a request after 10 s (ponder/dist/esm/rpc/index.js, timeout: 10000). */
+  timeoutHoldMs?: number;
+  /** Share of requests answered by a node lagging behind the head (default 0). */
+  lagRate?: number;
+  /** How far that node lags (default 5). */
+  lagBlocks?: number;
+  /**
+   * eth_getLogs on a lagging node with toBlock past its head: "error" (default) answers Alchemy's unknown-block
+   * error; "truncate" answers the logs up to its head, which is what Alchemy did in NomicFoundation/edr's live test
+   * get_logs_future_to_block, and the one answer a client cannot tell from a complete one.
+   */
+  lagGetLogsBeyondHead?: "error" | "truncate";
+  /**
+   * The style's block-range number, as toBlock − fromBlock: Alchemy caps no result within it (2,000); QuickNode refuses
+   * any range above it (10,000); Infura has none unless it is set (then it refuses as reported in INFURA/infura#237).
+   */
+  getLogsMaxRange?: number;
+  /** The style's result cap (Alchemy and Infura: 10,000 logs; QuickNode has none). */
+  getLogsMaxResults?: number;
+  seed?: number;
+}
 
 export const INJECTED_KINDS: InjectedKind[] = ["rangeCap", "resultCap", "rateLimited", "serverError", "timeout", "lagging"];
 

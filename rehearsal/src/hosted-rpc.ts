@@ -1,8 +1,8 @@
-import http from "node:http";
-import { findFreePort } from "../../scripts/lib/ports";
+import type http from "node:http";
+import { startLoopbackServer } from "../../test/support/loopback-server";
 import { seededRandom } from "../../test/support/seeded-random";
 import { type CallPlan, forwardPlans, type InjectedKind, planCall } from "./call-plan";
-import { checked, DEFAULTS, INJECTED_KINDS, type Settings, withoutUndefined } from "./hosted-rpc-settings";
+import { checked, DEFAULTS, type HostedRpcOptions, INJECTED_KINDS, type Settings, withoutUndefined } from "./hosted-rpc-settings";
 import { ChainView, HeadTracker } from "./chain-view";
 import { isRecord, rpcError, Upstream, UpstreamUnreachableError } from "./jsonrpc";
 import { getLogsPolicy, INVALID_REQUEST, PARSE_ERROR, type ProviderStyle, rateLimitError, serverErrorBody } from "./provider-errors";
@@ -16,44 +16,7 @@ import { getLogsPolicy, INVALID_REQUEST, PARSE_ERROR, type ProviderStyle, rateLi
  */
 
 export type { ProviderStyle } from "./provider-errors";
-export { hostedRpcOptionsFromEnv } from "./hosted-rpc-env";
-
-export interface HostedRpcOptions {
-  /** JSON-RPC URL to forward to (an anvil or another proxy). */
-  upstream: string;
-  /** Which provider's eth_getLogs limits and error messages to imitate (default "alchemy"). */
-  style?: ProviderStyle;
-  /** Added per HTTP request (a batch counts once), default 40. */
-  latencyMs?: number;
-  /** Uniform ± around latencyMs, default 10. */
-  jitterMs?: number;
-  /** Sliding 1 s window per proxy; above it → HTTP 429 with Retry-After (default 300; 0 or Infinity = off). */
-  maxRequestsPerSecond?: number;
-  /** Share of requests answered 502/503, default 0.002. */
-  serverErrorRate?: number;
-  /** Share of requests held past the client's timeout then dropped, default 0.0005. */
-  timeoutRate?: number;
-  /** Default 11,500: Ponder gives up on a request after 10 s (ponder/dist/esm/rpc/index.js, timeout: 10000). */
-  timeoutHoldMs?: number;
-  /** Share of requests answered by a node lagging behind the head (default 0). */
-  lagRate?: number;
-  /** How far that node lags (default 5). */
-  lagBlocks?: number;
-  /**
-   * eth_getLogs on a lagging node with toBlock past its head: "error" (default) answers Alchemy's unknown-block
-   * error; "truncate" answers the logs up to its head, which is what Alchemy did in NomicFoundation/edr's live test
-   * get_logs_future_to_block, and the one answer a client cannot tell from a complete one.
-   */
-  lagGetLogsBeyondHead?: "error" | "truncate";
-  /**
-   * The style's block-range number, as toBlock − fromBlock: Alchemy caps no result within it (2,000); QuickNode refuses
-   * any range above it (10,000); Infura has none unless it is set (then it refuses as reported in INFURA/infura#237).
-   */
-  getLogsMaxRange?: number;
-  /** The style's result cap (Alchemy and Infura: 10,000 logs; QuickNode has none). */
-  getLogsMaxResults?: number;
-  seed?: number;
-}
+export type { HostedRpcOptions } from "./hosted-rpc-settings";
 
 export interface HostedRpc {
   url: string;
@@ -181,29 +144,17 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
     return send(status, JSON.stringify(body));
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      handle(req, res, Buffer.concat(chunks)).catch((error: unknown) => {
-        // A bug here must not take the rehearsal down: answer like a provider's internal error.
-        if (res.headersSent || res.destroyed) return req.socket.destroy();
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify(rpcError(null, { code: -32603, message: `internal error: ${(error as Error).message}` })));
-      });
-    });
-    req.on("error", () => {});
-    res.on("error", () => {});
-  });
-  server.keepAliveTimeout = 5_000;
-  const port = await findFreePort();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
+  const server = await startLoopbackServer(handle, {
+    // A bug here must not take the rehearsal down: answer like a provider's internal error.
+    onError(error, req, res) {
+      if (res.headersSent || res.destroyed) return void req.socket.destroy();
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify(rpcError(null, { code: -32603, message: `internal error: ${(error as Error).message}` })));
+    },
   });
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     calls: () => ({ ...calls }),
     requests: () => requests,
     injected: () => ({ ...injected }),
@@ -220,8 +171,7 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
     async close() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
 }

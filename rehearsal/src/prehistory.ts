@@ -1,5 +1,5 @@
-import http from "node:http";
 import { type Hex, encodeAbiParameters, keccak256, numberToHex } from "viem";
+import { startLoopbackServer } from "../../test/support/loopback-server";
 
 /*
  * A public chain's ENS contracts start millions of blocks in, and an indexer configured for it asks for those
@@ -130,33 +130,20 @@ export async function startPrehistory(options: PrehistoryOptions): Promise<Prehi
     return Array.isArray(body) ? out : out[0];
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
+  const server = await startLoopbackServer(
+    async (_req, res, body) => {
       let status = 200;
       let payload: unknown;
       try {
-        payload = await answer(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        payload = await answer(JSON.parse(body.toString("utf8")));
       } catch (error) {
         status = error instanceof SyntaxError ? 400 : 502;
         payload = { jsonrpc: "2.0", id: null, error: { code: error instanceof SyntaxError ? -32700 : -32603, message: `prehistory: ${(error as Error).message}` } };
       }
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(payload));
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    genesisNumber,
-    calls: () => ({ ...calls }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+    },
+    { keepAliveTimeoutMs: 60_000 },
+  );
+  return { url: server.url, genesisNumber, calls: () => ({ ...calls }), close: server.close };
 }

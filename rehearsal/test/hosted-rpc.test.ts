@@ -11,7 +11,8 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilChain, startAnvil } from "../../devnet/src/anvil";
 import { Rpc } from "../../devnet/src/rpc";
-import { type HostedRpc, type HostedRpcOptions, hostedRpcOptionsFromEnv, startHostedRpc } from "../src/hosted-rpc";
+import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../src/hosted-rpc";
+import { hostedRpcOptionsFromEnv } from "../src/hosted-rpc-env";
 import { getLogsPolicy, rateLimitError, resultCapError } from "../src/provider-errors";
 
 /*

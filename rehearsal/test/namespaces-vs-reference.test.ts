@@ -21,7 +21,7 @@ import {
 /*
  * Our mainnet and sepolia namespace files against @ensnode/datasources, without chains: same chains, addresses and
  * start blocks; our plugins' event signatures present in the reference's ABIs; and the reference's contracts we leave
- * out limited to the ones below. docs/operations.md ("Namespace files against @ensnode/datasources") explains each.
+ * out limited to the ones below. docs/maintainers.md ("Namespace files against @ensnode/datasources") explains each.
  */
 
 /** Why a reference contract is left out. The first two are checked: an any-address Resolver of ours must see it. */
@@ -131,7 +131,7 @@ describe.each(["mainnet", "sepolia"] as const)(`%s namespace against ${REFERENCE
     const allowed = Object.keys(KNOWN_OMISSIONS[name]);
     const unexplained = omitted.filter((n) => !allowed.includes(n));
     const stale = allowed.filter((n) => !omitted.includes(n));
-    const hint = "index an unexplained contract, or add it to KNOWN_OMISSIONS and docs/operations.md; drop stale entries";
+    const hint = "index an unexplained contract, or add it to KNOWN_OMISSIONS and docs/maintainers.md; drop stale entries";
     expect({ unexplained, stale }, hint).toEqual({ unexplained: [], stale: [] });
   });
 

@@ -1,7 +1,7 @@
 /**
  * glibc's malloc tunables for the `ponder start`/`ponder serve` process. glibc reads them once, when the process
  * starts, so a process cannot set them on itself (ponder.config.ts runs too late): whatever spawns Ponder passes
- * them. Measured on a 10,000-name PGlite run (docs/operations.md, "Where indexing time and memory go"):
+ * them. Measured on a 10,000-name PGlite run (docs/benchmarks.md, "Where indexing time and memory go"):
  *
  * - MALLOC_ARENA_MAX: by default each thread that allocates concurrently gets its own malloc arena (up to 8 per
  *   core) and a freed block stays in its arena. V8's background threads (concurrent compilation of the app and of
@@ -29,7 +29,7 @@ export const PONDER_PGLITE_NODE_OPTIONS = "--max-semi-space-size=8";
  * fifth of V8's heap limit (832 MiB on a 24 GiB machine), so the indexer's RSS grew with the index to ~1.2 GiB at
  * 50,000 devnet names and would reach ~2–2.5 GiB on mainnet. Once patches 021–023 let Ponder predict our row keys, a
  * backfill with every table evicted costs what one with every row cached does (10,000 names: 71.7 against 69.5 s of
- * CPU), so the bound buys nothing but memory (docs/operations.md, "Scale").
+ * CPU), so the bound buys nothing but memory (docs/benchmarks.md, "The row cache bounded").
  */
 export const PONDER_CACHE_BYTES_DEFAULT = String(256 * 1024 * 1024);
 

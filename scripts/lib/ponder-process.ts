@@ -3,6 +3,7 @@ import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { FollowingLogSummary } from "./ponder-log-filter";
 import { withPonderMemoryDefaults } from "./ponder-memory-env";
+import { withProductionNodeEnv } from "./production-node-env";
 
 export interface PonderProcess {
   child: ChildProcess;
@@ -37,7 +38,7 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
     {
       cwd: options.projectRoot,
       // A plain-text log file: picocolors colours whenever FORCE_COLOR is set (even "0"); NO_COLOR wins over it.
-      env: { ...withPonderMemoryDefaults(options.env), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0", NO_COLOR: "1" },
+      env: { ...withProductionNodeEnv(withPonderMemoryDefaults(options.env)), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

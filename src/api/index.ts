@@ -82,7 +82,7 @@ const app = new Hono();
 // `/api/config/` is `/api/config`: a GET that found nothing is redirected to the path without the slash.
 app.use(trimTrailingSlash());
 
-// Browser dApps and dashboards read these from other origins (reference notes §1).
+// Browser dApps and dashboards read these from other origins (docs/api.md, "Limits and errors of every route": CORS).
 app.use("/api/*", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
 app.use("/amirealtime", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
 

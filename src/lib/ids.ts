@@ -1,7 +1,10 @@
 import type { Address, Hex } from "viem";
 
 /**
- * Every id format of the subgraph tables (reference notes §2, docs/api.md "Ids").
+ * Every id format of the subgraph tables (docs/api.md, "/subgraph: entity ids"). The ENS subgraph's own: event ids
+ * https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/src/utils.ts#L5-L10, resolver ids
+ * https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/src/resolver.ts#L258-L263, registration ids
+ * (the labelhash) https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/src/ethRegistrar.ts#L47-L48.
  *
  * Rows of the ENS root chain get exactly the ENS subgraph's ids, in both modes: clients parse them (ensjs builds
  * a Resolver id as `<address>-<node>` and reads a NewResolver's resolver address as `id.split('-')[0]`). Rows of

@@ -4,9 +4,11 @@ import { LruCache } from "./healing/lru";
 import { labelhashOf as labelServiceLabelhashOf } from "../../labels-service/src/labelhash";
 
 /**
- * Label rules (reference notes §4). A label is shown either as itself or, when unknown or not showable, as its
+ * Label rules (docs/api.md, "Names as input"). A label is shown either as itself or, when unknown or not showable, as its
  * encoded labelhash `[` + 64 lowercase hex + `]`. Which labels are showable depends on the mode:
- * - subgraph-compatible: anything without `\0`, `.`, `[` or `]` (the ENS subgraph's `checkValidLabel`);
+ * - subgraph-compatible: anything without `\0`, `.`, `[` or `]` (the ENS subgraph's `checkValidLabel`,
+ *   https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/src/utils.ts#L68-L99; its encoded label:
+ *   https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/src/ensRegistry.ts#L115);
  * - default: ENSIP-15 normalized labels only (so every stored name is a normalized name or has encoded parts).
  * Either way a stored name never holds a NUL byte, which PostgreSQL text cannot store.
  */

@@ -29,7 +29,7 @@ export function tuneProcessMemory(database: "pglite" | "postgres"): void {
   // process's CPU time. On PostgreSQL the process does little but allocate and collect, so each full collection
   // shows: all seven plugins on a 10,000-name devnet (237,046 events) took 57.0 s of CPU and peaked at 714 MiB with
   // V8's own policy, 62.5 s and 502 MiB at 60 %, 63.3 s and 527 MiB at 100 %, 68.9 s and 431 MiB at 30 % (load
-  // 4–5; docs/operations.md, "Scale"). 60 % is the knee: 10 % more CPU for 30 % less memory.
+  // 4–5; docs/benchmarks.md, "Where indexing time and memory go"). 60 % is the knee: 10 % more CPU for 30 % less memory.
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT[database]}`);
   if (database === "pglite") releaseClosedPglites();
 }

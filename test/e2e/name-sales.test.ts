@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SeaportAbi } from "../../abis";
 import { scenarioOf } from "../../devnet/src/index";
-import type { NameSalesScenario } from "../../devnet/src/scenario/sales";
+import type { NameSalesScenario } from "../../devnet/src/scenario/model";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";

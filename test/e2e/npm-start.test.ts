@@ -58,6 +58,8 @@ describe("npm start", () => {
     const indexerEnv = ponderEnvironment(port);
     expect(indexerEnv.get("MALLOC_ARENA_MAX")).toBe("2");
     expect(indexerEnv.get("MALLOC_MMAP_THRESHOLD_")).toBe("131072");
+    // graphql-js runs in development mode unless NODE_ENV is production (scripts/lib/production-node-env.ts).
+    expect(indexerEnv.get("NODE_ENV")).toBe("production");
     // Ponder's row cache reads its bound once at start-up too: 256 MiB unless the operator sets one.
     expect(indexerEnv.get("PONDER_CACHE_BYTES")).toBe(String(256 * 1024 * 1024));
 
@@ -99,6 +101,8 @@ describe("npm start", () => {
       const indexerEnv = ponderEnvironment(port);
       expect(indexerEnv.get("MALLOC_ARENA_MAX")).toBe("4");
       expect(indexerEnv.get("MALLOC_MMAP_THRESHOLD_")).toBe("131072");
+    // graphql-js runs in development mode unless NODE_ENV is production (scripts/lib/production-node-env.ts).
+    expect(indexerEnv.get("NODE_ENV")).toBe("production");
       expect(indexerEnv.get("PONDER_CACHE_BYTES")).toBe(String(64 * 1024 * 1024));
       child.kill("SIGINT");
       expect(await run.exited).toBe(0);

@@ -24,7 +24,7 @@ const LINEA = 59144;
 const OPTIMISM = 10;
 const ALICE = "0x00000000000000000000000000000000000a11ce" as Address;
 const BOB = "0x0000000000000000000000000000000000000b0b" as Address;
-// Mainnet addresses (reference notes §3): the 3DNS token and resolver are the same on Optimism and Base.
+// Mainnet addresses (src/namespaces/mainnet.ts): the 3DNS token and resolver are the same on Optimism and Base.
 const THREEDNS_TOKEN = "0xbb7b805b257d7c76ca9435b3ffe780355e4c4b17" as Address;
 const THREEDNS_RESOLVER = "0xf97aac6c8dbaebcb54ff166d79706e3af7a813c8" as Address;
 const L2_RESOLVER = "0x00000000000000000000000000000000000000aa" as Address;

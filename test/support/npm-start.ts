@@ -29,7 +29,7 @@ export async function runStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildPr
 
 export function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...overrides };
-  for (const key of ["NAMESPACE", "DEVNET_MANIFEST", "LABELS_SERVICE_URL", "DATABASE_URL", "PLUGINS", "LABELS_DB", "PGLITE_DIRECTORY", "PONDER_CACHE_BYTES"]) {
+  for (const key of ["NAMESPACE", "DEVNET_MANIFEST", "LABELS_SERVICE_URL", "DATABASE_URL", "PLUGINS", "LABELS_DB", "PGLITE_DIRECTORY", "PONDER_CACHE_BYTES", "NODE_ENV"]) {
     if (!(key in overrides)) delete env[key];
   }
   return env;

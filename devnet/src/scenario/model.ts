@@ -72,10 +72,37 @@ export interface DevnetScenario {
   otherContracts: Record<string, Record<string, Address>>;
   /** Every registration and renewal: the registrar event with the controller events of the same label and tx. */
   registrarActions: import("../actions").RegistrarActionFact[];
-  /** Name sales through the root chain's Seaport stand-in (scenario/sales.ts). */
-  nameSales: import("./sales").NameSalesScenario;
+  /** Name sales through the root chain's Seaport stand-in (played by scenario/sales.ts). */
+  nameSales: NameSalesScenario;
   /** `<datasource>/<Contract>:<Event>` → logs emitted. */
   eventCounts: Record<string, number>;
   /** Latest block per chain id after the scenario and its padding. */
   blocks: Record<string, number>;
+}
+
+/** What the scenario sold: the sale the indexer must report for the fill in `transactionHash`. */
+export interface NameSaleFact {
+  name: string;
+  node: Hex;
+  kind: "listing" | "offer";
+  contract: Address;
+  tokenId: Hex;
+  assetNamespace: "erc721" | "erc1155";
+  seller: Address;
+  buyer: Address;
+  currency: "ETH" | "ERC20";
+  currencyToken: Address | null;
+  /** Decimal strings (wei / the token's smallest unit). */
+  price: string;
+  sellerProceeds: string;
+  transactionHash: Hex;
+}
+
+export interface NameSalesScenario {
+  sales: NameSaleFact[];
+  /** Fills that are no sale of one name (a bundle), with why. */
+  notSales: { transactionHash: Hex; why: string; names: string[] }[];
+  seaport: Address;
+  saleToken: Address;
+  feeRecipients: Address[];
 }

@@ -5,7 +5,7 @@ import type { RootContract } from "../deploy/root";
 import type { ChainDeployment } from "../deploy/types";
 import { labelhash } from "../names";
 import type { ScenarioContext } from "./context";
-import type { NameFacts } from "./model";
+import type { NameFacts, NameSaleFact, NameSalesScenario } from "./model";
 
 /*
  * Name sales through the devnet's Seaport 1.5 stand-in on the root chain, played after the rest of the root story so
@@ -31,33 +31,6 @@ interface Item {
 }
 interface Received extends Item {
   recipient: Address;
-}
-
-/** What the scenario sold: the sale the indexer must report for the fill in `transactionHash`. */
-export interface NameSaleFact {
-  name: string;
-  node: Hex;
-  kind: "listing" | "offer";
-  contract: Address;
-  tokenId: Hex;
-  assetNamespace: "erc721" | "erc1155";
-  seller: Address;
-  buyer: Address;
-  currency: "ETH" | "ERC20";
-  currencyToken: Address | null;
-  /** Decimal strings (wei / the token's smallest unit). */
-  price: string;
-  sellerProceeds: string;
-  transactionHash: Hex;
-}
-
-export interface NameSalesScenario {
-  sales: NameSaleFact[];
-  /** Fills that are no sale of one name (a bundle), with why. */
-  notSales: { transactionHash: Hex; why: string; names: string[] }[];
-  seaport: Address;
-  saleToken: Address;
-  feeRecipients: Address[];
 }
 
 interface Order {

@@ -23,7 +23,7 @@ function packageVersion(name: string): string {
 /** This indexer's own version (package.json). */
 export const NAMEINDEX_VERSION = (require("../../../package.json") as { version: string }).version;
 
-/** The response of GET /api/config (spec §2.1 plus the notes' URLs and feature flags). */
+/** The response of GET /api/config (docs/api.md, "Configuration, status and the OpenAPI description"). */
 export const publicConfigSchema = z.object({
   indexedChainIds: z.array(z.number().int().positive()),
   databaseSchemaName: z.string(),

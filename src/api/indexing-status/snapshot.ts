@@ -1,5 +1,5 @@
 /*
- * The omnichain indexing status (reference notes §1), derived from plain per-chain facts so the rules stay in one
+ * The omnichain indexing status (docs/api.md, "Configuration, status and the OpenAPI description"), derived from plain per-chain facts so the rules stay in one
  * pure, tested place. Gathering the facts (database, metrics, RPC) lives in gather.ts.
  */
 

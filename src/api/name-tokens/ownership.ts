@@ -10,7 +10,7 @@ export interface ChainAccount {
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /**
- * How a token's owner holds the name (reference notes §1): through a NameWrapper of the namespace, not at all (the
+ * How a token's owner holds the name (docs/api.md, "GET /api/name-tokens"): through a NameWrapper of the namespace, not at all (the
  * zero address), directly as a .eth 2LD's owner (fully onchain), or in a way we cannot tell.
  */
 export function ownershipType(owner: ChainAccount, name: string | null, nameWrappers: readonly ChainAccount[]): OwnershipType {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /*
- * Query rules of /api/registrar-actions (reference notes §1): `limit` 1–100 (default 25), 1-based `page`, filters
+ * Query rules of /api/registrar-actions (docs/api.md, "GET /api/registrar-actions"): `limit` 1–100 (default 25), 1-based `page`, filters
  * `withReferral`, `decodedReferrer` and the inclusive `beginTimestamp`/`endTimestamp`. An empty value means "not
  * given". Kept free of the database so the rules and the page arithmetic are unit-tested.
  */

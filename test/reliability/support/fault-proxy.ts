@@ -1,5 +1,5 @@
-import http from "node:http";
-import { findFreePort } from "../../../scripts/lib/ports";
+import type http from "node:http";
+import { startLoopbackServer } from "../../support/loopback-server";
 import { seededRandom } from "../../support/seeded-random";
 
 /*
@@ -135,24 +135,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     res.end(upstream.body);
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      handle(req, res, Buffer.concat(chunks)).catch(() => req.socket.destroy());
-    });
-    req.on("error", () => {});
-    res.on("error", () => {});
-  });
-  server.keepAliveTimeout = 5_000;
-  const port = await findFreePort();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
+  const server = await startLoopbackServer(handle);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests: () => requests,
     counts: () => ({ ...counts }),
     faultedMethods: () => ({ ...byMethod }),
@@ -166,8 +152,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     async close() {
       for (const t of held) clearTimeout(t);
       held.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
 }

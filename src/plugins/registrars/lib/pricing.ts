@@ -1,7 +1,7 @@
 import { type Address, type Hex, getAddress, zeroAddress } from "viem";
 
 /*
- * The pure rules of a logical registrar action (reference notes §1): referrer decoding and how a controller's
+ * The pure rules of a logical registrar action (docs/api.md, "GET /api/registrar-actions"): referrer decoding and how a controller's
  * price and referral merge into the action the base registrar created. No store access, so they are unit-tested.
  */
 
