@@ -212,6 +212,10 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           },
         ]),
       ),
+      ensv2: {
+        chainId: root.chainId,
+        contracts: Object.fromEntries(Object.entries(d.ensv2.contracts).map(([k, v]) => [k, ref(v)])),
+      },
       scenario: {
         ...scenario,
         otherContracts: {
