@@ -124,7 +124,7 @@ export async function playEnsv2(ctx: ScenarioContext, v1: Ensv1ForMigration, tot
   await writeRecords(play, registered);
   await renew(play, registered, tokens);
   await buildSubnameTree(play, registered.slice(0, 2));
-  await grantAndRevoke(play, registered[2]!, registered[3]!);
+  await grantAndRevoke(play, registered[2]!, registered.find((f, i) => i > 2 && f.resolver) ?? registered[0]!);
   await transferTokens(play, registered.slice(4, 6));
   await reserveAndExpire(play, tokens);
   await migrateEnsv1Names(play, v1);
