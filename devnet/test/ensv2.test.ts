@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Abi, type AbiEvent, type Address, type Hex, type PublicClient, createPublicClient, http, toEventSelector, zeroAddress } from "viem";
+import { type Abi, type AbiEvent, type Address, type PublicClient, createPublicClient, http, toEventSelector, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ETHRegistrarAbi, PermissionedRegistryAbi, PermissionedResolverAbi, UserRegistryAbi } from "../../abis/ensv2";
 import { type DevnetManifest } from "../../src/namespaces/devnet-manifest";
@@ -11,7 +11,6 @@ import { REGISTRATION_ROLE_BITMAP, STATUS } from "../ensv2/roles";
 import { type RunningDevnet, devnetAbis, scenarioOf, startDevnet } from "../src/index";
 import { labelhash, nodeOf } from "../src/names";
 import type { Ensv2Scenario } from "../src/scenario/ensv2-model";
-import { readFileSync } from "node:fs";
 import { repoRoot } from "../src/paths";
 
 const SEED = 3;
@@ -40,6 +39,8 @@ afterAll(async () => {
 const read = <T>(address: Address, abi: Abi, functionName: string, args: unknown[] = []) =>
   client.readContract({ address, abi, functionName, args } as never) as Promise<T>;
 const labelId = (label: string) => BigInt(labelhash(label));
+/** A manifest contract's address (the schema keeps it a plain string). */
+const at = (ref: { address?: string } | undefined) => ref!.address! as Address;
 
 describe("ENSv2 contracts compiled from contracts-v2 and the ABIs in abis/ensv2", () => {
   it("abis/ensv2 holds exactly the compiled ABIs (regenerate with `npx tsx devnet/ensv2/abis.ts`)", () => {
@@ -74,12 +75,12 @@ describe("ENSv2 contracts compiled from contracts-v2 and the ABIs in abis/ensv2"
 describe("ENSv2 on the devnet's root chain", () => {
   it("links the .eth registry under the root registry, both ways, and lists its contracts in the manifest", async () => {
     const c = manifest.ensv2!.contracts;
-    const [rootAddr, ethAddr] = [c.RootRegistry!.address!, c.ETHRegistry!.address!];
+    const [rootAddr, ethAddr] = [at(c.RootRegistry), at(c.ETHRegistry)];
     expect((await read<Address>(rootAddr, PermissionedRegistryAbi as Abi, "getSubregistry", ["eth"])).toLowerCase()).toBe(ethAddr);
     const [parent, label] = await read<[Address, string]>(ethAddr, PermissionedRegistryAbi as Abi, "getParent");
     expect([parent.toLowerCase(), label]).toEqual([rootAddr, "eth"]);
     for (const name of ["ETHRegistrar", "StandardRentPriceOracle", "UnlockedMigrationController", "VerifiableFactory", "UserRegistryImpl", "PermissionedResolverImpl"]) {
-      expect(await client.getCode({ address: c[name]!.address! }), name).toMatch(/^0x[0-9a-f]{100,}$/);
+      expect(await client.getCode({ address: at(c[name]) }), name).toMatch(/^0x[0-9a-f]{100,}$/);
     }
   });
 
@@ -149,7 +150,7 @@ describe("ENSv2 on the devnet's root chain", () => {
     const regenerated = v2.names.filter((f) => f.regenerations > 0);
     expect(regenerated.length).toBe(1);
     const f = regenerated[0]!;
-    const eth = manifest.ensv2!.contracts.ETHRegistry!.address!;
+    const eth = at(manifest.ensv2!.contracts.ETHRegistry);
     expect(BigInt(f.tokenId) & 0xffffffffn).toBe(2n);
     const logs = await client.getLogs({ address: eth, event: (PermissionedRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "TokenRegenerated")!, fromBlock: 0n });
     const chain = logs.filter((l) => (l.args as { oldTokenId: bigint }).oldTokenId >> 32n === labelId(f.labels[0]!) >> 32n);
@@ -161,16 +162,16 @@ describe("ENSv2 on the devnet's root chain", () => {
 
   it("migrated ENSv1 names are held by the migration controller in ENSv1 and by their owner in ENSv2", async () => {
     const abis = devnetAbis();
-    const controller = manifest.ensv2!.contracts.UnlockedMigrationController!.address!;
+    const controller = at(manifest.ensv2!.contracts.UnlockedMigrationController);
     const ensroot = manifest.datasources.ensroot!.contracts;
     for (const f of v2.names.filter((x) => x.via.startsWith("migrated"))) {
       const v1 = scenarioOf(manifest).names.find((n) => n.name === f.name && n.chainId === manifest.ensv2!.chainId)!;
-      expect(await read<Address>(ensroot.Registry!.address!, abis.ENSRegistryWithFallback, "resolver", [nodeOf(f.labels)]), f.name).toBe(zeroAddress);
+      expect(await read<Address>(at(ensroot.Registry), abis.ENSRegistryWithFallback, "resolver", [nodeOf(f.labels)]), f.name).toBe(zeroAddress);
       if (f.via === "migrated-unwrapped") {
-        expect((await read<Address>(ensroot.BaseRegistrar!.address!, abis.BaseRegistrarImplementation, "ownerOf", [labelId(f.labels[0]!)])).toLowerCase()).toBe(controller);
+        expect((await read<Address>(at(ensroot.BaseRegistrar), abis.BaseRegistrarImplementation, "ownerOf", [labelId(f.labels[0]!)])).toLowerCase()).toBe(controller);
         expect(v1.registrant).toBe(controller);
       } else {
-        expect(await read<bigint>(ensroot.NameWrapper!.address!, abis.NameWrapper, "balanceOf", [controller, BigInt(nodeOf(f.labels))])).toBe(1n);
+        expect(await read<bigint>(at(ensroot.NameWrapper), abis.NameWrapper, "balanceOf", [controller, BigInt(nodeOf(f.labels))])).toBe(1n);
         expect(v1.wrappedOwner).toBe(controller);
       }
     }
@@ -179,13 +180,13 @@ describe("ENSv2 on the devnet's root chain", () => {
   it("counts every ENSv2 event it emitted; the counts equal eth_getLogs per contract and event", async () => {
     const c = manifest.ensv2!.contracts;
     const checks: [string, Address, Abi, string][] = [
-      ["ETHRegistry", c.ETHRegistry!.address!, PermissionedRegistryAbi as Abi, "LabelRegistered"],
-      ["ETHRegistry", c.ETHRegistry!.address!, PermissionedRegistryAbi as Abi, "LabelReserved"],
-      ["ETHRegistry", c.ETHRegistry!.address!, PermissionedRegistryAbi as Abi, "TransferSingle"],
-      ["ETHRegistry", c.ETHRegistry!.address!, PermissionedRegistryAbi as Abi, "EACRolesChanged"],
-      ["ETHRegistrar", c.ETHRegistrar!.address!, ETHRegistrarAbi as Abi, "NameRegistered"],
-      ["ETHRegistrar", c.ETHRegistrar!.address!, ETHRegistrarAbi as Abi, "NameRenewed"],
-      ["ETHRegistrar", c.ETHRegistrar!.address!, ETHRegistrarAbi as Abi, "CommitmentMade"],
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "LabelRegistered"],
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "LabelReserved"],
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "TransferSingle"],
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "EACRolesChanged"],
+      ["ETHRegistrar", at(c.ETHRegistrar), ETHRegistrarAbi as Abi, "NameRegistered"],
+      ["ETHRegistrar", at(c.ETHRegistrar), ETHRegistrarAbi as Abi, "NameRenewed"],
+      ["ETHRegistrar", at(c.ETHRegistrar), ETHRegistrarAbi as Abi, "CommitmentMade"],
     ];
     for (const [contract, address, abi, name] of checks) {
       const event = abi.find((x): x is AbiEvent => x.type === "event" && x.name === name)!;
@@ -195,7 +196,7 @@ describe("ENSv2 on the devnet's root chain", () => {
     }
     // The registrar's payments: NameRegistered carries the payment token, referrer, base and premium.
     const registered = await client.getLogs({
-      address: c.ETHRegistrar!.address!,
+      address: at(c.ETHRegistrar),
       event: (ETHRegistrarAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "NameRegistered")!,
       fromBlock: 0n,
     });
@@ -220,4 +221,3 @@ describe("ENSv2 scenario is the same for the same seed", () => {
   }, 240_000);
 });
 
-export type { Hex };
