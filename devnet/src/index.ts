@@ -3,6 +3,7 @@ import { type DevnetManifest, devnetManifestSchema } from "../../src/namespaces/
 import { type AnvilChain, startAnvil } from "./anvil";
 import { actionTopics, registrarActions, source } from "./actions";
 import { Chain } from "./chain";
+import { compileEnsv2 } from "../ensv2/compile";
 import { loadDevnetContracts } from "./contracts";
 import { type ManifestDatasource, countEvents, writeManifest } from "./manifest";
 import { runDir } from "./paths";
@@ -78,6 +79,8 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     const t0 = Date.now();
     log("compiling contracts and fetching the ENS artifacts");
     loadDevnetContracts();
+    // Before the chains play concurrently: a cold solc-js build blocks the event loop for over a minute.
+    compileEnsv2(log);
     const shape = opts.shape ?? LOCAL_DEVNET_SHAPE;
     const shapes = chainsOfShape(shape);
     const anvils = await Promise.all(
@@ -212,6 +215,10 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           },
         ]),
       ),
+      ensv2: {
+        chainId: root.chainId,
+        contracts: Object.fromEntries(Object.entries(d.ensv2.contracts).map(([k, v]) => [k, ref(v)])),
+      },
       scenario: {
         ...scenario,
         otherContracts: {

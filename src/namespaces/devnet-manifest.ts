@@ -35,6 +35,16 @@ export const devnetManifestSchema = z.object({
       contracts: z.record(z.string(), contractRef),
     }),
   ),
+  /**
+   * ENSv2 (docs/ensv2.md) beside ENSv1 on one chain: its fixed contracts by name. Registries and resolvers below the
+   * root are deployed as the scenario plays and are found from the root (the scenario's `ensv2` lists them).
+   */
+  ensv2: z
+    .object({
+      chainId: z.number().int().positive(),
+      contracts: z.record(z.string(), contractRef),
+    })
+    .optional(),
   /** Facts about the played scenario that tests compare with the index (free-form per scenario version). */
   scenario: z.record(z.string(), z.unknown()).default({}),
 });

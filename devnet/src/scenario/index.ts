@@ -14,6 +14,8 @@ import { playRoot } from "./root";
 import { setCrossChainPrimary } from "./primary";
 import { playSales } from "./sales";
 import { playDnsRecords } from "./dns-records";
+import { playEnsv2 } from "./ensv2";
+import { loadDevnetContracts } from "../contracts";
 import { playReverseOnlyChain } from "./reverse-l2";
 import { playThreeDNS } from "./threedns";
 import { playThreeDNSSubnames } from "./threedns-subnames";
@@ -81,7 +83,14 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     if (crossChain) out.primaries[rootCtx.crossChainAccount.toLowerCase()] = { legacy: crossChain, default: crossChain };
     // Last, so every earlier step (and its random draws) is the same with or without them.
     const sales = await playSales(rootCtx, d);
-    return { d, ...out, crossChain, sales };
+    // ENSv2 beside ENSv1, after all of it: ENSv1's addresses, blocks and draws stay those of a devnet without it.
+    const { own, real } = loadDevnetContracts();
+    const ensv2 = await playEnsv2(
+      rootCtx,
+      { nameWrapper: d.contracts.NameWrapper.address, baseRegistrar: d.contracts.BaseRegistrar.address, nameWrapperAbi: own.NameWrapper.abi, baseRegistrarAbi: real.BaseRegistrarImplementation.abi, book: rootCtx.book },
+      totalNames,
+    );
+    return { d, ...out, crossChain, sales, ensv2 };
   };
   const playBaseChain = async () => {
     const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({ label: baseCtx.labels.word(), owner: baseCtx.owner() }));
@@ -130,7 +139,7 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
   for (const c of contexts) for (const l of c.labels.unhealable) unhealable.add(l);
 
   return {
-    deployments: { root: root.d, base: base.d, linea: linea.d, optimism: optimism?.d, arbitrum, scroll },
+    deployments: { root: root.d, ensv2: root.ensv2.deployment, base: base.d, linea: linea.d, optimism: optimism?.d, arbitrum, scroll },
     scenario: {
       scenarioVersion: 1,
       namesRequested: totalNames,
@@ -159,6 +168,8 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
       },
       accounts: chains.root.accounts.map((a) => a.toLowerCase() as Address),
       nameSales: root.sales,
+      /** The ENSv2 tree on the root chain (docs/ensv2.md). */
+      ensv2: root.ensv2.scenario,
     },
   };
 }

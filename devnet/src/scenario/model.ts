@@ -74,6 +74,8 @@ export interface DevnetScenario {
   registrarActions: import("../actions").RegistrarActionFact[];
   /** Name sales through the root chain's Seaport stand-in (played by scenario/sales.ts). */
   nameSales: NameSalesScenario;
+  /** ENSv2 on the root chain: contracts, registries, names, role changes and event counts. */
+  ensv2: import("./ensv2-model").Ensv2Scenario;
   /** `<datasource>/<Contract>:<Event>` → logs emitted. */
   eventCounts: Record<string, number>;
   /** Latest block per chain id after the scenario and its padding. */

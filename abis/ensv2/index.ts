@@ -1,0 +1,11 @@
+export { PermissionedRegistryAbi } from "./PermissionedRegistry";
+export { UserRegistryAbi } from "./UserRegistry";
+export { WrapperRegistryAbi } from "./WrapperRegistry";
+export { SimpleRegistryMetadataAbi } from "./SimpleRegistryMetadata";
+export { ETHRegistrarAbi } from "./ETHRegistrar";
+export { StandardRentPriceOracleAbi } from "./StandardRentPriceOracle";
+export { PermissionedResolverAbi } from "./PermissionedResolver";
+export { VerifiableFactoryAbi } from "./VerifiableFactory";
+export { UnlockedMigrationControllerAbi } from "./UnlockedMigrationController";
+export { LockedMigrationControllerAbi } from "./LockedMigrationController";
+export { BatchRegistrarAbi } from "./BatchRegistrar";

@@ -1,0 +1,223 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Abi, type AbiEvent, type Address, type PublicClient, createPublicClient, http, toEventSelector, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ETHRegistrarAbi, PermissionedRegistryAbi, PermissionedResolverAbi, UserRegistryAbi } from "../../abis/ensv2";
+import { type DevnetManifest } from "../../src/namespaces/devnet-manifest";
+import { ENSV2_ABI_CONTRACTS, abiModuleSource } from "../ensv2/abis";
+import { compileEnsv2 } from "../ensv2/compile";
+import { REGISTRATION_ROLE_BITMAP, STATUS } from "../ensv2/roles";
+import { type RunningDevnet, devnetAbis, scenarioOf, startDevnet } from "../src/index";
+import { labelhash, nodeOf } from "../src/names";
+import type { Ensv2Scenario } from "../src/scenario/ensv2-model";
+import { repoRoot } from "../src/paths";
+
+const SEED = 3;
+const NAMES = 30;
+
+let devnet: RunningDevnet;
+let manifest: DevnetManifest;
+let dir: string;
+let client: PublicClient;
+let v2: Ensv2Scenario;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ensv2-test-"));
+  devnet = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "manifest.json") });
+  manifest = devnet.manifest;
+  const root = manifest.chains[String(manifest.ensv2!.chainId)]!;
+  client = createPublicClient({ transport: http(root.rpcUrl, { batch: { batchSize: 500 } }) });
+  v2 = scenarioOf(manifest).ensv2;
+}, 240_000);
+
+afterAll(async () => {
+  await devnet?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const read = <T>(address: Address, abi: Abi, functionName: string, args: unknown[] = []) =>
+  client.readContract({ address, abi, functionName, args } as never) as Promise<T>;
+const labelId = (label: string) => BigInt(labelhash(label));
+/** A manifest contract's address (the schema keeps it a plain string). */
+const at = (ref: { address?: string } | undefined) => ref!.address! as Address;
+
+describe("ENSv2 contracts compiled from contracts-v2 and the ABIs in abis/ensv2", () => {
+  it("abis/ensv2 holds exactly the compiled ABIs (regenerate with `npx tsx devnet/ensv2/abis.ts`)", () => {
+    const artifacts = compileEnsv2();
+    for (const name of ENSV2_ABI_CONTRACTS) {
+      const committed = readFileSync(join(repoRoot, "abis", "ensv2", `${name}.ts`), "utf8");
+      expect(committed, name).toBe(abiModuleSource(name, artifacts[name]!.abi));
+    }
+  });
+
+  it("emits the events an indexer must handle, with contracts-v2's signatures", () => {
+    const signature = (abi: Abi, name: string) => {
+      const ev = abi.find((x): x is AbiEvent => x.type === "event" && x.name === name)!;
+      return `${name}(${ev.inputs.map((i) => `${i.type}${i.indexed ? " indexed" : ""}`).join(",")})`;
+    };
+    const registry = PermissionedRegistryAbi as Abi;
+    expect(signature(registry, "LabelRegistered")).toBe("LabelRegistered(uint256 indexed,bytes32 indexed,string,address,uint64,address indexed)");
+    expect(signature(registry, "LabelReserved")).toBe("LabelReserved(uint256 indexed,bytes32 indexed,string,uint64,address indexed)");
+    expect(signature(registry, "SubregistryUpdated")).toBe("SubregistryUpdated(uint256 indexed,address indexed,address indexed)");
+    expect(signature(registry, "ResolverUpdated")).toBe("ResolverUpdated(uint256 indexed,address indexed,address indexed)");
+    expect(signature(registry, "TokenRegenerated")).toBe("TokenRegenerated(uint256 indexed,uint256 indexed)");
+    expect(signature(registry, "ParentUpdated")).toBe("ParentUpdated(address indexed,string,address indexed)");
+    expect(signature(registry, "EACRolesChanged")).toBe("EACRolesChanged(uint256 indexed,address indexed,uint256,uint256)");
+    expect(signature(ETHRegistrarAbi as Abi, "NameRegistered")).toBe(
+      "NameRegistered(uint256 indexed,string,address,address,address,uint64,address,bytes32,uint256,uint256)",
+    );
+    expect(signature(ETHRegistrarAbi as Abi, "NameRenewed")).toBe("NameRenewed(uint256 indexed,string,uint64,uint64,address,bytes32,uint256)");
+    expect(signature(PermissionedResolverAbi as Abi, "TextChanged")).toBe("TextChanged(bytes32 indexed,string indexed,string,string)");
+  });
+});
+
+describe("ENSv2 on the devnet's root chain", () => {
+  it("links the .eth registry under the root registry, both ways, and lists its contracts in the manifest", async () => {
+    const c = manifest.ensv2!.contracts;
+    const [rootAddr, ethAddr] = [at(c.RootRegistry), at(c.ETHRegistry)];
+    expect((await read<Address>(rootAddr, PermissionedRegistryAbi as Abi, "getSubregistry", ["eth"])).toLowerCase()).toBe(ethAddr);
+    const [parent, label] = await read<[Address, string]>(ethAddr, PermissionedRegistryAbi as Abi, "getParent");
+    expect([parent.toLowerCase(), label]).toEqual([rootAddr, "eth"]);
+    for (const name of ["ETHRegistrar", "StandardRentPriceOracle", "UnlockedMigrationController", "VerifiableFactory", "UserRegistryImpl", "PermissionedResolverImpl"]) {
+      expect(await client.getCode({ address: at(c[name]) }), name).toMatch(/^0x[0-9a-f]{100,}$/);
+    }
+  });
+
+  it("every name's token, owner, status, expiry, resolver and subregistry read from its registry as the scenario says", async () => {
+    const vias = new Set(v2.names.map((f) => f.via));
+    expect([...vias].sort()).toEqual(["migrated-unwrapped", "migrated-wrapped", "registrar", "registry", "reserved", "subname"]);
+    for (const f of v2.names) {
+      const what = `${f.name} (${f.via})`;
+      const label = f.labels[0]!;
+      const tokenId = BigInt(f.tokenId);
+      expect(await read<bigint>(f.registry, PermissionedRegistryAbi as Abi, "getTokenId", [labelId(label)]), what).toBe(tokenId);
+      // The stable key: the token id with its 32 version bits cleared is the labelhash with them cleared.
+      expect(tokenId >> 32n, what).toBe(labelId(label) >> 32n);
+      const status = await read<number>(f.registry, PermissionedRegistryAbi as Abi, "getStatus", [tokenId]);
+      const owner = (await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "ownerOf", [tokenId])).toLowerCase();
+      expect(Number(await read<bigint>(f.registry, PermissionedRegistryAbi as Abi, "getExpiry", [tokenId])), what).toBe(f.expiry);
+      if (f.status === "registered") {
+        expect(status, what).toBe(STATUS.REGISTERED);
+        expect(owner, what).toBe(f.owner!.toLowerCase());
+        expect(await read<bigint>(f.registry, UserRegistryAbi as Abi, "balanceOf", [f.owner, tokenId]), what).toBe(1n);
+        expect((await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "getResolver", [label])).toLowerCase(), what).toBe(f.resolver ?? zeroAddress);
+        expect((await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "getSubregistry", [label])).toLowerCase(), what).toBe(f.subregistry ?? zeroAddress);
+      } else if (f.status === "reserved") {
+        expect(status, what).toBe(STATUS.RESERVED);
+        expect(owner, what).toBe(zeroAddress);
+      } else {
+        // Expired: available again, the token reads unowned, though its last holder still holds the ERC-1155 balance.
+        expect(status, what).toBe(STATUS.AVAILABLE);
+        expect(owner, what).toBe(zeroAddress);
+        expect((await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "latestOwnerOf", [tokenId])).toLowerCase(), what).toBe(f.owner!.toLowerCase());
+      }
+    }
+  });
+
+  it("hangs user registries three levels deep, each linked from its parent and naming it, one re-parented", async () => {
+    const users = v2.registries.filter((r) => r.kind === "user");
+    expect(users.length).toBe(4);
+    for (const r of users) {
+      const [parent, label] = await read<[Address, string]>(r.address, UserRegistryAbi as Abi, "getParent");
+      expect([parent.toLowerCase(), label], r.name).toEqual([r.parent, r.parentLabel]);
+      expect((await read<Address>(r.parent!, PermissionedRegistryAbi as Abi, "getSubregistry", [r.parentLabel])).toLowerCase(), r.name).toBe(r.address);
+    }
+    // Three labels below .eth: a name in a registry whose parent registry is itself a user registry.
+    const deepest = v2.names.filter((f) => f.labels.length === 4);
+    expect(deepest.length).toBe(2);
+    const moved = users.find((r) => r.parentLabel !== undefined && v2.names.some((f) => f.registry === r.parent && f.labels[0] === r.parentLabel && f.subregistry === r.address) && users.some((p) => p.address === r.parent));
+    expect(moved).toBeDefined();
+    // The re-parenting left SubregistryUpdated(…, 0) for the old label and ParentUpdated twice on the moved registry.
+    const parentUpdates = await client.getLogs({ address: moved!.address, event: (UserRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "ParentUpdated")!, fromBlock: 0n });
+    expect(parentUpdates.map((l) => (l.args as { label: string }).label).at(-1)).toBe(moved!.parentLabel);
+  });
+
+  it("resolver records written on PermissionedResolver proxies read back, including one written by a granted account", async () => {
+    const withRecords = v2.names.filter((f) => f.texts && f.resolver);
+    expect(withRecords.length).toBeGreaterThan(2);
+    expect(withRecords.some((f) => f.texts!.description)).toBe(true);
+    for (const f of withRecords) {
+      const node = nodeOf(f.labels);
+      for (const [key, value] of Object.entries(f.texts!)) {
+        expect(await read<string>(f.resolver!, PermissionedResolverAbi as Abi, "text", [node, key]), `${f.name} ${key}`).toBe(value);
+      }
+      if (f.addr) expect((await read<Address>(f.resolver!, PermissionedResolverAbi as Abi, "addr", [node])).toLowerCase()).toBe(f.addr.toLowerCase());
+    }
+  });
+
+  it("a role grant and its revocation each regenerate the token; the owner keeps the registrar's roles, the friend none", async () => {
+    const regenerated = v2.names.filter((f) => f.regenerations > 0);
+    expect(regenerated.length).toBe(1);
+    const f = regenerated[0]!;
+    const eth = at(manifest.ensv2!.contracts.ETHRegistry);
+    expect(BigInt(f.tokenId) & 0xffffffffn).toBe(2n);
+    const logs = await client.getLogs({ address: eth, event: (PermissionedRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "TokenRegenerated")!, fromBlock: 0n });
+    const chain = logs.filter((l) => (l.args as { oldTokenId: bigint }).oldTokenId >> 32n === labelId(f.labels[0]!) >> 32n);
+    expect(chain.map((l) => (l.args as { newTokenId: bigint }).newTokenId)).toEqual([BigInt(f.tokenId) - 1n, BigInt(f.tokenId)]);
+    expect(await read<bigint>(eth, PermissionedRegistryAbi as Abi, "roles", [BigInt(f.tokenId), f.owner])).toBe(REGISTRATION_ROLE_BITMAP);
+    const friend = v2.roleChanges.find((r) => r.on === f.labels[0] && !r.grant)!.account;
+    expect(await read<bigint>(eth, PermissionedRegistryAbi as Abi, "roles", [BigInt(f.tokenId), friend])).toBe(0n);
+  });
+
+  it("migrated ENSv1 names are held by the migration controller in ENSv1 and by their owner in ENSv2", async () => {
+    const abis = devnetAbis();
+    const controller = at(manifest.ensv2!.contracts.UnlockedMigrationController);
+    const ensroot = manifest.datasources.ensroot!.contracts;
+    for (const f of v2.names.filter((x) => x.via.startsWith("migrated"))) {
+      const v1 = scenarioOf(manifest).names.find((n) => n.name === f.name && n.chainId === manifest.ensv2!.chainId)!;
+      expect(await read<Address>(at(ensroot.Registry), abis.ENSRegistryWithFallback, "resolver", [nodeOf(f.labels)]), f.name).toBe(zeroAddress);
+      if (f.via === "migrated-unwrapped") {
+        expect((await read<Address>(at(ensroot.BaseRegistrar), abis.BaseRegistrarImplementation, "ownerOf", [labelId(f.labels[0]!)])).toLowerCase()).toBe(controller);
+        expect(v1.registrant).toBe(controller);
+      } else {
+        expect(await read<bigint>(at(ensroot.NameWrapper), abis.NameWrapper, "balanceOf", [controller, BigInt(nodeOf(f.labels))])).toBe(1n);
+        expect(v1.wrappedOwner).toBe(controller);
+      }
+    }
+  });
+
+  it("counts every ENSv2 event it emitted; the counts equal eth_getLogs per contract and event", async () => {
+    const c = manifest.ensv2!.contracts;
+    const checks: [string, Address, Abi, string][] = [
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "LabelRegistered"],
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "LabelReserved"],
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "TransferSingle"],
+      ["ETHRegistry", at(c.ETHRegistry), PermissionedRegistryAbi as Abi, "EACRolesChanged"],
+      ["ETHRegistrar", at(c.ETHRegistrar), ETHRegistrarAbi as Abi, "NameRegistered"],
+      ["ETHRegistrar", at(c.ETHRegistrar), ETHRegistrarAbi as Abi, "NameRenewed"],
+      ["ETHRegistrar", at(c.ETHRegistrar), ETHRegistrarAbi as Abi, "CommitmentMade"],
+    ];
+    for (const [contract, address, abi, name] of checks) {
+      const event = abi.find((x): x is AbiEvent => x.type === "event" && x.name === name)!;
+      const logs = await client.getLogs({ address, event, fromBlock: 0n });
+      expect(logs.length, `${contract}:${name}`).toBeGreaterThan(0);
+      expect(v2.eventCounts[`${contract}:${name}`], `${contract}:${name}`).toBe(logs.length);
+    }
+    // The registrar's payments: NameRegistered carries the payment token, referrer, base and premium.
+    const registered = await client.getLogs({
+      address: at(c.ETHRegistrar),
+      event: (ETHRegistrarAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "NameRegistered")!,
+      fromBlock: 0n,
+    });
+    const args = registered.map((l) => l.args as { paymentToken: Address; premium: bigint; base: bigint });
+    expect(new Set(args.map((a) => a.paymentToken.toLowerCase()))).toEqual(new Set([c.MockUSDC!.address, c.MockDAI!.address]));
+    expect(args.some((a) => a.premium > 0n), "the re-registration after expiry pays a premium").toBe(true);
+    expect(toEventSelector(`event TokenRegenerated(uint256 indexed oldTokenId, uint256 indexed newTokenId)`)).toBe(
+      toEventSelector((PermissionedRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "TokenRegenerated")!),
+    );
+  });
+});
+
+describe("ENSv2 scenario is the same for the same seed", () => {
+  it("a second devnet with the seed gives the same names, tokens, owners and links (expiries follow the clock)", async () => {
+    const again = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "again.json") });
+    try {
+      const strip = (s: Ensv2Scenario) => ({ ...s, names: s.names.map(({ expiry: _e, ...rest }) => rest) });
+      expect(strip(scenarioOf(again.manifest).ensv2)).toEqual(strip(v2));
+    } finally {
+      await again.stop();
+    }
+  }, 240_000);
+});
+
