@@ -26,7 +26,15 @@ export type Action =
 
 /** The chain's contracts this workload writes to; a reverse-only chain has just a reverse registrar. */
 interface Contracts {
-  names?: { registry: Address; baseRegistrar: Address; resolver: Address; parentNode: Hex; suffix: string };
+  names?: {
+    registry: Address;
+    baseRegistrar: Address;
+    resolver: Address;
+    parentNode: Hex;
+    suffix: string;
+    /** Lineanames: names are registered wrapped through the controller (its owner may), and held in the NameWrapper. */
+    wrapped?: { controller: Address; nameWrapper: Address };
+  };
   reverseRegistrar: Address;
 }
 
@@ -85,7 +93,14 @@ export class ChainWorkload {
       byId[id] = {
         name: key,
         contracts: {
-          names: { registry: c.Registry!, baseRegistrar: c.BaseRegistrar!, resolver: c.Resolver!, parentNode: namehash(suffix), suffix },
+          names: {
+            registry: c.Registry!,
+            baseRegistrar: c.BaseRegistrar!,
+            resolver: c.Resolver!,
+            parentNode: namehash(suffix),
+            suffix,
+            ...(key === "lineanames" ? { wrapped: { controller: c.EthRegistrarController!, nameWrapper: c.NameWrapper! } } : {}),
+          },
           reverseRegistrar: c.L2ReverseRegistrar!,
         },
       };
@@ -101,13 +116,6 @@ export class ChainWorkload {
       await c.syncNonces();
       const seed = Math.floor(random() * 2 ** 32);
       out.push(new ChainWorkload(c, known.name, known.contracts, seededRandom(seed)));
-    }
-    // Lineanames' registrar has only the NameWrapper as controller; its owner (the deployer) adds itself.
-    const linea = out.find((w) => w.chain.chainId === 31339);
-    if (linea) {
-      const { real } = loadDevnetContracts();
-      const n = linea.contracts.names!;
-      await linea.chain.send([Chain.call(linea.chain.deployer, n.baseRegistrar, real.BaseRegistrarImplementation.abi, "addController", [linea.chain.deployer], "addController(deployer)")]);
     }
     for (const w of out) w.maxHeadSeen = await w.chain.blockNumber();
     return out;
@@ -241,6 +249,13 @@ export class ChainWorkload {
         labels.map((l) => ({ to: names.registry, abi: real.ENSRegistry.abi as Abi, functionName: "owner", args: [nodeOf(l)] })),
       );
       labels.forEach((l, i) => owners.set(l, read[i]!));
+      // A wrapped name's owner is the NameWrapper's token holder.
+      const wrapper = names.wrapped?.nameWrapper;
+      const wrappedLabels = labels.filter((l) => wrapper && owners.get(l)!.toLowerCase() === wrapper.toLowerCase());
+      const holders = await this.chain.readMany<Address>(
+        wrappedLabels.map((l) => ({ to: wrapper!, abi: own.NameWrapper.abi as Abi, functionName: "ownerOf", args: [BigInt(nodeOf(l))] })),
+      );
+      wrappedLabels.forEach((l, i) => owners.set(l, holders[i]!));
     }
     const acct = (i: number) => this.chain.accounts[i]!;
     const touched = new Set<string>();
@@ -259,14 +274,21 @@ export class ChainWorkload {
         const name = names ? `${a.label}.${names.suffix}` : `${a.label}.eth`;
         tx = call(acct(a.account), this.contracts.reverseRegistrar, own.StandaloneReverseRegistrar.abi, "setName", [name]);
       } else if (a.kind === "register") {
-        if (!exists) tx = call(this.chain.deployer, names!.baseRegistrar, real.BaseRegistrarImplementation.abi, "register", [BigInt(labelhash(a.label)), acct(a.owner), YEAR]);
+        if (exists) tx = undefined;
+        else if (names!.wrapped) tx = call(this.chain.deployer, names!.wrapped.controller, own.LineanamesRegistrarController.abi, "ownerRegister", [a.label, acct(a.owner), YEAR, zeroAddress]);
+        else tx = call(this.chain.deployer, names!.baseRegistrar, real.BaseRegistrarImplementation.abi, "register", [BigInt(labelhash(a.label)), acct(a.owner), YEAR]);
       } else if (exists && this.chain.accounts.some((x) => x.toLowerCase() === owner!.toLowerCase())) {
         const node = nodeOf(a.label);
+        const wrapper = names!.wrapped?.nameWrapper;
         if (a.kind === "transfer") {
           const to = acct(a.to).toLowerCase() === owner!.toLowerCase() ? acct(1 + (a.to % 6)) : acct(a.to);
-          tx = call(owner!, names!.registry, real.ENSRegistry.abi, "setOwner", [node, to]);
+          tx = wrapper
+            ? call(owner!, wrapper, own.NameWrapper.abi, "safeTransferFrom", [owner!, to, BigInt(node), 1n, "0x"])
+            : call(owner!, names!.registry, real.ENSRegistry.abi, "setOwner", [node, to]);
         } else if (a.kind === "resolver") {
-          tx = call(owner!, names!.registry, real.ENSRegistry.abi, "setResolver", [node, names!.resolver]);
+          tx = wrapper
+            ? call(owner!, wrapper, own.NameWrapper.abi, "setResolver", [node, names!.resolver])
+            : call(owner!, names!.registry, real.ENSRegistry.abi, "setResolver", [node, names!.resolver]);
         } else if (a.kind === "text") {
           tx = call(owner!, names!.resolver, own.ModernResolver.abi, "setText", [node, "description", a.value]);
         } else {
