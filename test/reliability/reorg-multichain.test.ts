@@ -187,7 +187,8 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
       // Debug logs carry Ponder's "Detected reorg" and "Reconciled reorg" lines.
       const indexer = await startIndexer(indexerOptionsFor(env, { plugins: PLUGINS, database: run.database, extraEnv: { PONDER_LOG_LEVEL: "debug", ...rpcEnv } }));
       let fresh: RunningIndexer | undefined;
-      const producer = produceBlocks(workloads, random);
+      // Block times draw from their own stream: the reorg plan's draws then do not depend on how the two interleave.
+      const producer = produceBlocks(workloads, seededRandom(SEED * 1000 + runIndex + 500));
       const reorgs: ChainReorg[] = [];
       const kills: string[] = [];
       try {
@@ -196,10 +197,14 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
         const killAfter = new Set(Array.from({ length: run.kills }, (_, i) => Math.floor(((i + 0.5 + (random() - 0.5) * 0.8) * run.reorgs) / run.kills)));
         let killMode: "rollback" | "random" = "rollback";
         let restarted: Promise<void> = Promise.resolve();
-        while (reorgs.length < run.reorgs) {
+        // The first rounds go through every chain once (in a seeded order), so each chain reorganizes at least once.
+        const firstOrder = shuffled(workloads, random);
+        for (let roundIndex = 0; reorgs.length < run.reorgs; roundIndex++) {
           await sleep(REORG_GAP_MS[0] + random() * (REORG_GAP_MS[1] - REORG_GAP_MS[0]));
           // One chain, or two in the same second; sometimes the same range again shortly after.
-          const chosen = shuffled(workloads, random).slice(0, random() < 0.25 ? 2 : 1);
+          const others = shuffled(workloads, random);
+          const lead = roundIndex < firstOrder.length ? firstOrder[roundIndex]! : others[0]!;
+          const chosen = [lead, ...others.filter((w) => w !== lead)].slice(0, random() < 0.25 ? 2 : 1);
           const round = await Promise.all(
             chosen.map(async (w) => {
               const limit = await w.reorgDepthLimit(ponderFinalityBlocks(w.chainId));
@@ -214,7 +219,8 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
           reorgs.push(...round.flat());
           if ([...killAfter].some((k) => k < reorgs.length) && indexer.process.child.exitCode === null) {
             await restarted;
-            for (const k of [...killAfter]) if (k < reorgs.length) killAfter.delete(k);
+            // One kill per round: a round that passed two planned kills leaves the second for the next round.
+            killAfter.delete(Math.min(...killAfter));
             let moment: string;
             if (killMode === "rollback") {
               // Ponder sees a reorg only on blocks it already followed: try a few, each on a chain picked at random.
