@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "../../devnet/src/index";
 import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
@@ -130,6 +130,39 @@ async function logShows(indexer: RunningIndexer, from: number, text: string, tim
 
 const logSize = (indexer: RunningIndexer) => statSync(indexer.logFile).size;
 
+/**
+ * Until Ponder's local chain (its debug line "Added block to local chain") holds block `number` of `chain`, so a reorg
+ * made then replaces blocks it followed; false after `timeoutMs` (it is behind: the reorg goes ahead anyway). Reads
+ * the log from where the last call stopped.
+ */
+function localChainWatcher(indexer: RunningIndexer): (chain: string, number: number, timeoutMs: number) => Promise<boolean> {
+  let offset = 0;
+  let file = indexer.logFile;
+  const highest = new Map<string, number>();
+  return async (chain, number, timeoutMs) => {
+    const deadline = Date.now() + timeoutMs;
+    while (true) {
+      if (file !== indexer.logFile) [file, offset] = [indexer.logFile, 0];
+      const size = statSync(file).size;
+      if (size > offset) {
+        const fd = openSync(file, "r");
+        const buffer = Buffer.alloc(size - offset);
+        readSync(fd, buffer, 0, buffer.length, offset);
+        closeSync(fd);
+        const text = buffer.toString("utf8");
+        const complete = text.lastIndexOf("\n") + 1;
+        offset += Buffer.byteLength(text.slice(0, complete));
+        for (const m of text.slice(0, complete).matchAll(/Added block to local chain chain=(\w+) number=(\d+)/g)) {
+          highest.set(m[1]!, Math.max(highest.get(m[1]!) ?? 0, Number(m[2])));
+        }
+      }
+      if ((highest.get(chain) ?? 0) >= number) return true;
+      if (Date.now() > deadline) return false;
+      await sleep(50);
+    }
+  };
+}
+
 async function dump(indexer: RunningIndexer): Promise<CanonicalDump> {
   if (indexer.env.DATABASE_URL) return dumpPostgres(indexer.env.DATABASE_URL, indexer.schema);
   await indexer.process.stop();
@@ -197,6 +230,9 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
         const killAfter = new Set(Array.from({ length: run.kills }, (_, i) => Math.floor(((i + 0.5 + (random() - 0.5) * 0.8) * run.reorgs) / run.kills)));
         let killMode: "rollback" | "random" = "rollback";
         let restarted: Promise<void> = Promise.resolve();
+        const localChain = localChainWatcher(indexer);
+        /** Reorgs made once Ponder's local chain held at least the first block they replaced. */
+        let followedReorgs = 0;
         // The first rounds go through every chain once (in a seeded order), so each chain reorganizes at least once.
         const firstOrder = shuffled(workloads, random);
         for (let roundIndex = 0; reorgs.length < run.reorgs; roundIndex++) {
@@ -209,7 +245,10 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
             chosen.map(async (w) => {
               const limit = await w.reorgDepthLimit(ponderFinalityBlocks(w.chainId));
               if (limit < 1) return [];
-              const first = await w.reorg({ depth: 1 + Math.floor(random() * limit) });
+              const depth = 1 + Math.floor(random() * limit);
+              // Mostly once Ponder follows the blocks to be replaced (else it never sees them, only the new branch).
+              if (await localChain(w.ponderName, (await w.head()) - depth + 1, 4_000)) followedReorgs += 1;
+              const first = await w.reorg({ depth });
               if (random() >= 0.2) return [first];
               await sleep(300 + random() * 1200);
               const again = (await w.head()) - first.fork <= (await w.reorgDepthLimit(ponderFinalityBlocks(w.chainId))) ? await w.reorg({ fork: first.fork }) : undefined;
@@ -276,7 +315,7 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
         report(
           "reorg-multichain",
           `${run.database}/${run.provider}: heads ${JSON.stringify(Object.fromEntries(heads))}; ${workloads.map((w) => `${w.name} ${w.actionsMined} actions mined (${w.actionsSkipped} skipped)`).join(", ")}; ` +
-            `Ponder reconciled ≥${reorgsSeen} reorgs (ponder_realtime_reorg_total since the last restart: ${reorgMetricTotal}); fresh index counted ${counted.counted} events, the final chains hold ${counted.onChains} of them; ` +
+            `${followedReorgs} of the reorgs replaced blocks Ponder had followed; Ponder reconciled ${reorgsSeen} reorgs (ponder_realtime_reorg_total since the last restart: ${reorgMetricTotal}); fresh index counted ${counted.counted} events, the final chains hold ${counted.onChains} of them; ` +
             `kills: ${kills.join("; ")}${differences.length > 0 ? `; DIFFERENCES: ${differences.join(" | ")}` : ""}${counted.differences.length > 0 ? `; EVENT COUNTS: ${counted.differences.join(" | ")}` : ""}`,
         );
         console.log(

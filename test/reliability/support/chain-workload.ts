@@ -72,6 +72,8 @@ export class ChainWorkload {
   private constructor(
     readonly chain: Chain,
     readonly name: string,
+    /** The chain's name in the manifest and in Ponder's logs (devnetRoot, devnetBase, …). */
+    readonly ponderName: string,
     private readonly contracts: Contracts,
     private readonly random: () => number,
   ) {}
@@ -115,7 +117,7 @@ export class ChainWorkload {
       const c = await Chain.connect(Number(id), chain.rpcUrl);
       await c.syncNonces();
       const seed = Math.floor(random() * 2 ** 32);
-      out.push(new ChainWorkload(c, known.name, known.contracts, seededRandom(seed)));
+      out.push(new ChainWorkload(c, known.name, chain.name, known.contracts, seededRandom(seed)));
     }
     for (const w of out) w.maxHeadSeen = await w.chain.blockNumber();
     return out;
