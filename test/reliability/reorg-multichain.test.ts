@@ -248,10 +248,10 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
               const depth = 1 + Math.floor(random() * limit);
               // Mostly once Ponder follows the blocks to be replaced (else it never sees them, only the new branch).
               if (await localChain(w.ponderName, (await w.head()) - depth + 1, 4_000)) followedReorgs += 1;
-              const first = await w.reorg({ depth });
+              const first = (await w.reorg({ depth }))!;
               if (random() >= 0.2) return [first];
               await sleep(300 + random() * 1200);
-              const again = (await w.head()) - first.fork <= (await w.reorgDepthLimit(ponderFinalityBlocks(w.chainId))) ? await w.reorg({ fork: first.fork }) : undefined;
+              const again = await w.reorg({ fork: first.fork, finality: ponderFinalityBlocks(w.chainId) });
               return again ? [first, again] : [first];
             }),
           );
@@ -269,7 +269,7 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
                 const limit = await w.reorgDepthLimit(ponderFinalityBlocks(w.chainId));
                 if (limit < 1) continue;
                 const from = logSize(indexer);
-                const r = await w.reorg({ depth: 1 + Math.floor(random() * limit) });
+                const r = (await w.reorg({ depth: 1 + Math.floor(random() * limit) }))!;
                 reorgs.push(r);
                 if (!(await logShows(indexer, from, "Detected reorg in local chain", 15_000))) continue;
                 const delay = Math.floor(random() * 60);
@@ -351,7 +351,7 @@ describe("multichain reorgs under omnichain ordering, with kills", () => {
       const base = workloads.find((w) => w.chainId === 31338)!;
       const depth = ponderFinalityBlocks(base.chainId) + 10;
       const exited = new Promise<number | null>((resolve) => indexer.process.child.once("exit", (code) => resolve(code)));
-      const r = await base.reorg({ depth });
+      const r = (await base.reorg({ depth }))!;
       const code = await Promise.race([exited, sleep(60_000).then(() => "running" as const)]);
       const log = readFileSync(indexer.logFile, "utf8");
       const message = log.match(/Reorg deeper than finality on chain devnetBase[^\n"]*/)?.[0];

@@ -149,14 +149,17 @@ export class ChainWorkload {
   /**
    * Replaces the newest `depth` blocks with a new branch built from their actions (about a quarter dropped, a quarter
    * changed, the whole shuffled, and up to two new ones) over `depth - 1` to `depth + 2` blocks whose timestamps span
-   * the old branch's, so the chain's clock stays with the wall clock. `fork` instead of `depth` replays a range again.
+   * the old branch's, so the chain's clock stays with the wall clock. `fork` instead of `depth` replays a range again,
+   * unless that would now reach `finality` blocks below the highest head (then nothing happens: undefined).
    */
-  reorg(target: { depth: number } | { fork: number }): Promise<ChainReorg> {
+  reorg(target: { depth: number } | { fork: number; finality: number }): Promise<ChainReorg | undefined> {
     return this.queue.run(async () => {
       const head = await this.head();
       const fork = "fork" in target ? target.fork : head - target.depth;
       const depth = head - fork;
       if (depth < 1) throw new Error(`chain ${this.chainId}: no blocks above fork ${fork} (head ${head})`);
+      // A range replayed: checked here, after any block queued before it, so it stays within finality.
+      if ("fork" in target && this.maxHeadSeen - fork > target.finality - 1) return undefined;
       const forkTime = Number((await this.chain.rpc.call<{ timestamp: Hex }>("eth_getBlockByNumber", [`0x${fork.toString(16)}`, false])).timestamp);
       const old: Action[] = [];
       for (let n = fork + 1; n <= head; n++) old.push(...(this.history.get(n) ?? []));
