@@ -37,6 +37,8 @@ export class ReorgBeyondFinalityError extends Error {
 
 export class FinalityGuard {
   private readonly anchors = new Map<number, { number: number; hash: string }>();
+  /** The highest head seen per chain: the changed anchor was this many blocks below it, so the reorg was at least as deep. */
+  private readonly heads = new Map<number, number>();
 
   constructor(private readonly chains: GuardedChain[]) {}
 
@@ -47,14 +49,17 @@ export class FinalityGuard {
       if (anchor) {
         const now = await chain.block(anchor.number);
         if (now?.hash !== anchor.hash) {
+          const depth = (this.heads.get(chain.id) ?? anchor.number) - anchor.number + 1;
           throw new ReorgBeyondFinalityError(
             `Reorg deeper than finality on chain ${chain.name} (${chain.id}): block ${anchor.number} was ${anchor.hash} and is ` +
-              `now ${now?.hash ?? "gone"}. Ponder treats blocks ${chain.finality} below the head as final, so the index may ` +
-              "hold rows of the abandoned branch. Stopping; reindex into a new DATABASE_SCHEMA.",
+              `now ${now?.hash ?? "gone"}: a reorg at least ${depth} blocks deep (the head was at block ${this.heads.get(chain.id)}). ` +
+              `Ponder treats blocks ${chain.finality} below the head as final, so the index may hold rows of the abandoned ` +
+              "branch. Stopping; reindex into a new DATABASE_SCHEMA.",
           );
         }
       }
       const head = await chain.block("latest");
+      if (head && head.number > (this.heads.get(chain.id) ?? -1)) this.heads.set(chain.id, head.number);
       const target = head ? head.number - chain.finality : -1;
       if (target > (anchor?.number ?? -1)) {
         const block = await chain.block(target);

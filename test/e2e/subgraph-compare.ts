@@ -37,7 +37,7 @@ export interface IndexSnapshot {
   eventCounts: Record<string, number>;
 }
 
-const EVENT_TABLES = ["new_owner", "transfer", "new_resolver", "new_ttl", "name_registered", "name_renewed", "name_transferred", "name_wrapped", "name_unwrapped", "wrapped_transfer", "fuses_set", "expiry_extended", "addr_changed", "multicoin_addr_changed", "name_changed", "abi_changed", "pubkey_changed", "text_changed", "contenthash_changed", "interface_changed", "authorisation_changed", "version_changed"];
+export const EVENT_TABLES = ["new_owner", "transfer", "new_resolver", "new_ttl", "name_registered", "name_renewed", "name_transferred", "name_wrapped", "name_unwrapped", "wrapped_transfer", "fuses_set", "expiry_extended", "addr_changed", "multicoin_addr_changed", "name_changed", "abi_changed", "pubkey_changed", "text_changed", "contenthash_changed", "interface_changed", "authorisation_changed", "version_changed"];
 
 export async function readIndex(connectionString: string, schema: string): Promise<IndexSnapshot> {
   const client = new pg.Client({ connectionString });

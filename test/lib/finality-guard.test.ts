@@ -41,6 +41,8 @@ describe("FinalityGuard", () => {
     reorg(hashes, 60, 50, "b");
     await expect(guard.check()).rejects.toThrow(ReorgBeyondFinalityError);
     await expect(guard.check()).rejects.toThrow(/devnetRoot \(31337\): block 69 was 0xa69 and is now 0xb69/);
+    // The head it saw was 99, so the reorg replaced at least blocks 69 to 99 (it replaced 60 to 99).
+    await expect(guard.check()).rejects.toThrow(/a reorg at least 31 blocks deep \(the head was at block 99\)/);
 
     const gone = fakeChain(30);
     const guard2 = new FinalityGuard([gone.chain]);
