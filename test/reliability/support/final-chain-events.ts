@@ -1,7 +1,7 @@
 import { type AbiEvent, type Hex, toEventSelector } from "viem";
 import { ponderSignature } from "../../../devnet/src/index";
 import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
-import { PLUGINS, type PluginName } from "../../../src/plugins";
+import { PLUGIN_NAMES, pluginDefinition, type PluginName } from "../../../src/plugins";
 import { rpc } from "../../support/devnet-fixture";
 
 /*
@@ -47,7 +47,7 @@ export async function compareWithFinalChains(
     const [, plugin, name, label] = key.match(/^([^/]+)\/([^:]+):(.+)$/) ?? [];
     // A setup event runs once per contract at the start, no log behind it.
     if (label === "setup") continue;
-    const pc = PLUGINS[plugin as PluginName]?.contracts.find((c) => c.name === name);
+    const pc = (PLUGIN_NAMES as readonly string[]).includes(plugin!) ? pluginDefinition(plugin as PluginName).contracts.find((c) => c.name === name) : undefined;
     const datasource = pc && manifest.datasources[pc.datasource];
     const ref = datasource?.contracts[pc!.contract];
     const selector = pc && selectorOf(pc.abi.filter((i): i is AbiEvent => i.type === "event"), label!);
