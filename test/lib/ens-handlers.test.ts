@@ -222,7 +222,7 @@ describe("NameWrapper", () => {
     await newOwner(registry, "", "eth", ALICE);
     await newOwner(registry, "eth", "qzxv9k", WRAPPER);
     const node = namehash("qzxv9k.eth");
-    await wrapper.transferSingle(context(), ev({ id: BigInt(node), to: BOB }, WRAPPER));
+    await wrapper.transferSingle(context(), ev({ operator: ALICE, from: ALICE, to: BOB, id: BigInt(node), value: 1n }, WRAPPER));
     expect(store.get(schema.wrappedDomain, node)).toMatchObject({ ownerId: BOB, fuses: 0, expiryDate: 0n });
     expect(store.get(schema.wrappedTransfer, `${block}-0-0`)).toBeDefined();
     await wrapper.nameWrapped(context(), ev({ node, name: wire("qzxv9k", "eth"), owner: BOB, fuses: 0x10000, expiry: 777n }, WRAPPER));
@@ -244,7 +244,7 @@ describe("NameWrapper", () => {
     await newOwner(registry, "vitalik.eth", "sub", WRAPPER);
     await newOwner(registry, "vitalik.eth", "deep", WRAPPER);
     const sub = namehash("sub.vitalik.eth");
-    await wrapper.transferBatch(context(), ev({ ids: [BigInt(sub), BigInt(namehash("deep.vitalik.eth"))], to: BOB }, WRAPPER));
+    await wrapper.transferBatch(context(), ev({ operator: ALICE, from: ALICE, to: BOB, ids: [BigInt(sub), BigInt(namehash("deep.vitalik.eth"))], values: [1n, 1n] }, WRAPPER));
     expect(store.rows(schema.wrappedTransfer).size).toBe(2);
     await wrapper.nameWrapped(context(), ev({ node: sub, name: wire("sub", "vitalik", "eth"), owner: BOB, fuses: 0x10000, expiry: 50n }, WRAPPER));
     expect(domain("sub.vitalik.eth")!.expiryDate).toBe(50n);

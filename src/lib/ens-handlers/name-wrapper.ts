@@ -4,7 +4,8 @@ import { decodeWrappedName } from "../dns-wire";
 import { domainId } from "../ids";
 import { namehash, tokenIdToHex32 } from "../names";
 import { deriveTransferEventIds } from "../row-key-derivations";
-import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import type { NameWrapperAbi } from "../../../abis";
+import { handlerSettings, type IndexedEvent, type IndexingContext , type EventArgs } from "./context";
 import { eventFields, upsertAccount } from "./db";
 
 /**
@@ -31,7 +32,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
 
   async function nameWrapped(
     context: IndexingContext,
-    event: IndexedEvent<{ node: Hex; name: Hex; owner: Address; fuses: number; expiry: bigint }>,
+    event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "NameWrapped">>,
   ) {
     const settings = handlerSettings();
     const { fuses, expiry } = event.args;
@@ -58,7 +59,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     });
   }
 
-  async function nameUnwrapped(context: IndexingContext, event: IndexedEvent<{ node: Hex; owner: Address }>) {
+  async function nameUnwrapped(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "NameUnwrapped">>) {
     const settings = handlerSettings();
     const id = domainId(event.args.node);
     const ownerId = await upsertAccount(context, event.args.owner);
@@ -71,7 +72,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     await context.db.insert(schema.nameUnwrapped).values({ ...eventFields(settings, context, event), domainId: id, ownerId });
   }
 
-  async function fusesSet(context: IndexingContext, event: IndexedEvent<{ node: Hex; fuses: number }>) {
+  async function fusesSet(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "FusesSet">>) {
     const settings = handlerSettings();
     const id = domainId(event.args.node);
     const wrapped = await context.db.find(schema.wrappedDomain, { id });
@@ -82,7 +83,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     await context.db.insert(schema.fusesSet).values({ ...eventFields(settings, context, event), domainId: id, fuses: event.args.fuses });
   }
 
-  async function expiryExtended(context: IndexingContext, event: IndexedEvent<{ node: Hex; expiry: bigint }>) {
+  async function expiryExtended(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "ExpiryExtended">>) {
     const settings = handlerSettings();
     const id = domainId(event.args.node);
     const wrapped = await context.db.find(schema.wrappedDomain, { id });
@@ -120,13 +121,13 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     });
   }
 
-  async function transferSingle(context: IndexingContext, event: IndexedEvent<{ id: bigint; to: Address }>) {
+  async function transferSingle(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "TransferSingle">>) {
     await wrappedTransfer(context, event, 0, event.args.id, event.args.to);
   }
 
   async function transferBatch(
     context: IndexingContext,
-    event: IndexedEvent<{ ids: readonly bigint[]; to: Address }>,
+    event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "TransferBatch">>,
   ) {
     for (const [i, tokenId] of event.args.ids.entries()) await wrappedTransfer(context, event, i, tokenId, event.args.to);
   }

@@ -2,7 +2,8 @@ import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import { textOfDnsTxtRecord } from "../dns-wire";
 import { domainId, resolverId as makeResolverId } from "../ids";
-import { handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import type { ResolverAbi } from "../../../abis";
+import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 
 /**
@@ -40,7 +41,7 @@ async function upsertResolver(
     .onConflictDoUpdate((row) => changes(row));
 }
 
-export async function addrChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; a: Address }>) {
+export async function addrChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>) {
   const settings = handlerSettings();
   const addrId = await upsertAccount(context, event.args.a);
   const resolver = await upsertResolver(context, event, () => ({ addrId }));
@@ -54,7 +55,7 @@ export async function addrChanged(context: IndexingContext, event: IndexedEvent<
 
 export async function addressChanged(
   context: IndexingContext,
-  event: IndexedEvent<{ node: Hex; coinType: bigint; newAddress: Hex }>,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddressChanged">>,
 ) {
   const settings = handlerSettings();
   const { coinType, newAddress } = event.args;
@@ -69,7 +70,7 @@ export async function addressChanged(
   });
 }
 
-export async function nameChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; name: string }>) {
+export async function nameChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "NameChanged">>) {
   // The subgraph skips reverse names with a NUL byte altogether.
   if (event.args.name.includes("\0")) return;
   const settings = handlerSettings();
@@ -80,7 +81,7 @@ export async function nameChanged(context: IndexingContext, event: IndexedEvent<
   });
 }
 
-export async function abiChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; contentType: bigint }>) {
+export async function abiChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>) {
   const settings = handlerSettings();
   await context.db.insert(schema.abiChanged).values({
     ...eventFields(settings, context, event),
@@ -89,7 +90,7 @@ export async function abiChanged(context: IndexingContext, event: IndexedEvent<{
   });
 }
 
-export async function pubkeyChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; x: Hex; y: Hex }>) {
+export async function pubkeyChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>) {
   const settings = handlerSettings();
   await context.db.insert(schema.pubkeyChanged).values({
     ...eventFields(settings, context, event),
@@ -144,7 +145,7 @@ export async function dnsTxtRecordChanged(
   });
 }
 
-export async function contenthashChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; hash: Hex }>) {
+export async function contenthashChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>) {
   const settings = handlerSettings();
   const resolver = await upsertResolver(context, event, () => ({ contentHash: event.args.hash }));
   await context.db.insert(schema.contenthashChanged).values({
@@ -156,7 +157,7 @@ export async function contenthashChanged(context: IndexingContext, event: Indexe
 
 export async function interfaceChanged(
   context: IndexingContext,
-  event: IndexedEvent<{ node: Hex; interfaceID: Hex; implementer: Address }>,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "InterfaceChanged">>,
 ) {
   const settings = handlerSettings();
   await context.db.insert(schema.interfaceChanged).values({
@@ -169,7 +170,7 @@ export async function interfaceChanged(
 
 export async function authorisationChanged(
   context: IndexingContext,
-  event: IndexedEvent<{ node: Hex; owner: Address; target: Address; isAuthorised: boolean }>,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "AuthorisationChanged">>,
 ) {
   const settings = handlerSettings();
   await context.db.insert(schema.authorisationChanged).values({
@@ -182,7 +183,7 @@ export async function authorisationChanged(
 }
 
 /** A version bump clears every record of the node on that resolver. */
-export async function versionChanged(context: IndexingContext, event: IndexedEvent<{ node: Hex; newVersion: bigint }>) {
+export async function versionChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>) {
   const settings = handlerSettings();
   const id = idOf(context, event);
   await context.db.insert(schema.versionChanged).values({

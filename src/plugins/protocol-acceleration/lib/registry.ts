@@ -1,6 +1,8 @@
 import * as schema from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { makeSubnode, ROOT_NODE } from "../../../lib/names";
+import type { RegistryAbi, ThreeDNSTokenAbi } from "../../../../abis";
+import type { EventArgs } from "../../../lib/ens-handlers/context";
 import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
 import { registryNodeId } from "./ids";
 import { ADDR_REVERSE_NODE, reversedAddress } from "./reverse";
@@ -20,7 +22,7 @@ async function upsert(context: HandlerContext, registry: Address, node: Hex, set
 }
 
 /** NewOwner: the subnode exists (or, with a zero owner, no longer counts as existing); addr.reverse subnodes map to their address. */
-export async function newOwner(context: HandlerContext, event: LogEvent<{ node: Hex; label: Hex; owner: Address }>) {
+export async function newOwner(context: HandlerContext, event: LogEvent<EventArgs<typeof RegistryAbi, "NewOwner">>) {
   const { node: parent, label, owner } = event.args;
   const node = makeSubnode(parent, label);
   await upsert(context, event.log.address, node, { hasOwner: owner.toLowerCase() !== zeroAddress });
@@ -32,11 +34,11 @@ export async function newOwner(context: HandlerContext, event: LogEvent<{ node: 
 }
 
 /** Transfer: a zero owner makes the registry with fallback defer to the old registry again. */
-export async function transfer(context: HandlerContext, event: LogEvent<{ node: Hex; owner: Address }>) {
+export async function transfer(context: HandlerContext, event: LogEvent<EventArgs<typeof RegistryAbi, "Transfer">>) {
   await upsert(context, event.log.address, event.args.node, { hasOwner: event.args.owner.toLowerCase() !== zeroAddress });
 }
 
-export async function newResolver(context: HandlerContext, event: LogEvent<{ node: Hex; resolver: Address }>) {
+export async function newResolver(context: HandlerContext, event: LogEvent<EventArgs<typeof RegistryAbi, "NewResolver">>) {
   await upsert(context, event.log.address, event.args.node, { resolver: orNull(event.args.resolver) });
 }
 
@@ -61,6 +63,6 @@ export function threednsNewOwner(resolver: Address) {
 }
 
 /** 3DNS RegistrationBurned: the registration, and with it the resolver link, is deleted. */
-export async function threednsBurned(context: HandlerContext, event: LogEvent<{ node: Hex }>) {
+export async function threednsBurned(context: HandlerContext, event: LogEvent<EventArgs<typeof ThreeDNSTokenAbi, "RegistrationBurned">>) {
   await upsert(context, event.log.address, event.args.node, { resolver: null, hasOwner: false });
 }

@@ -1,5 +1,7 @@
 import * as schema from "ponder:schema";
 import { type Address, type Hex, bytesToHex, hexToBytes } from "viem";
+import type { ResolverAbi } from "../../../../abis";
+import type { EventArgs } from "../../../lib/ens-handlers/context";
 import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
 import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
 import { ETH_COIN_TYPE } from "./coin-types";
@@ -31,16 +33,16 @@ async function setAddress(context: HandlerContext, event: NodeEvent, coinType: b
     .onConflictDoUpdate({ value });
 }
 
-export async function addrChanged(context: HandlerContext, event: NodeEvent<{ a: Address }>) {
+export async function addrChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>) {
   await setAddress(context, event, ETH_COIN_TYPE, event.args.a.toLowerCase() as Hex);
 }
 
-export async function addressChanged(context: HandlerContext, event: NodeEvent<{ coinType: bigint; newAddress: Hex }>) {
+export async function addressChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "AddressChanged">>) {
   // Normalise the hex (lowercase; `0x` when empty).
   await setAddress(context, event, event.args.coinType, bytesToHex(hexToBytes(event.args.newAddress)));
 }
 
-export async function nameChanged(context: HandlerContext, event: NodeEvent<{ name: string }>) {
+export async function nameChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "NameChanged">>) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ name: event.args.name });
 }
@@ -71,24 +73,24 @@ export function dnsRecordChanged(threedns: ReadonlySet<string>) {
   };
 }
 
-export async function contenthashChanged(context: HandlerContext, event: NodeEvent<{ hash: Hex }>) {
+export async function contenthashChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ contenthash: event.args.hash.toLowerCase() as Hex });
 }
 
-export async function pubkeyChanged(context: HandlerContext, event: NodeEvent<{ x: Hex; y: Hex }>) {
+export async function pubkeyChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ pubkeyX: event.args.x, pubkeyY: event.args.y });
 }
 
-export async function abiChanged(context: HandlerContext, event: NodeEvent<{ contentType: bigint }>) {
+export async function abiChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>) {
   const records = await recordsOf(context, event);
   if (records.abiContentTypes.includes(event.args.contentType)) return;
   const abiContentTypes = [...records.abiContentTypes, event.args.contentType].sort((a, b) => (a < b ? -1 : 1));
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ abiContentTypes });
 }
 
-export async function interfaceChanged(context: HandlerContext, event: NodeEvent<{ interfaceID: Hex; implementer: Address }>) {
+export async function interfaceChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "InterfaceChanged">>) {
   const records = await recordsOf(context, event);
   const interfaceId = event.args.interfaceID.toLowerCase() as Hex;
   const implementer = event.args.implementer.toLowerCase() as Hex;
@@ -99,7 +101,7 @@ export async function interfaceChanged(context: HandlerContext, event: NodeEvent
 }
 
 /** VersionChanged (clearRecords): every record of the node on this resolver is gone; later writes use the new version. */
-export async function versionChanged(context: HandlerContext, event: NodeEvent<{ newVersion: bigint }>) {
+export async function versionChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({
     version: event.args.newVersion,

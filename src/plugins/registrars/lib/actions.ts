@@ -1,6 +1,7 @@
 import * as schema from "ponder:schema";
 import type { Hex } from "viem";
-import { handlerSettings } from "../../../lib/ens-handlers/context";
+import type { BaseRegistrarAbi } from "../../../../abis";
+import { type EventArgs, handlerSettings } from "../../../lib/ens-handlers/context";
 import { eventId } from "../../../lib/ids";
 import { labelhashOf } from "../../../lib/labels";
 import { makeSubnode, tokenIdToHex32 } from "../../../lib/names";
@@ -53,7 +54,7 @@ async function insertAction(
 export async function nameRegistered(
   context: HandlerContext,
   sub: SubregistryRef,
-  event: LogEvent<{ id: bigint; expires: bigint }>,
+  event: LogEvent<EventArgs<typeof BaseRegistrarAbi, "NameRenewed">>,
 ): Promise<void> {
   const labelhash = tokenIdToHex32(event.args.id);
   const node = makeSubnode(sub.node, labelhash);
@@ -76,7 +77,7 @@ export async function nameRegistered(
 export async function nameRenewed(
   context: HandlerContext,
   sub: SubregistryRef,
-  event: LogEvent<{ id: bigint; expires: bigint }>,
+  event: LogEvent<EventArgs<typeof BaseRegistrarAbi, "NameRenewed">>,
 ): Promise<void> {
   const labelhash = tokenIdToHex32(event.args.id);
   const node = makeSubnode(sub.node, labelhash);
