@@ -4,8 +4,12 @@ import pg from "pg";
 import type { AppConfig } from "../config";
 import { type BuildRecord, describeChanges } from "./build-record";
 
-/** The `_ponder_meta` key that holds the record (Ponder reads only its own key, "app"). */
-const META_KEY = "nameindex_build";
+/**
+ * The record's table in the index's schema. Not a row of `_ponder_meta`: Ponder updates every row of that table at
+ * crash recovery, unlock and heartbeat. A leading underscore keeps it out of the table dumps and statistics, as
+ * Ponder's own tables.
+ */
+const BUILD_TABLE = "_nameindex_build";
 /** PGlite's record lives in its data directory, one entry per schema, so that deleting the directory forgets it. */
 const PGLITE_RECORD_FILE = "nameindex-build.json";
 
@@ -51,29 +55,26 @@ type Stored = Partial<BuildRecord> | "unrecorded" | undefined;
 async function postgresRecord(connectionString: string, schema: string, record: BuildRecord, writes: boolean): Promise<Stored> {
   const client = new pg.Client({ connectionString });
   await client.connect();
-  const meta = `"${schema}"."_ponder_meta"`;
+  const table = `"${schema}"."${BUILD_TABLE}"`;
   try {
-    const exists = await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [meta]);
-    if (exists.rows[0]?.found === null) {
-      if (!writes) return undefined;
-      // The same definition Ponder creates, so its own CREATE … IF NOT EXISTS leaves it as it is.
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${meta} ("key" TEXT PRIMARY KEY, "value" JSONB NOT NULL)`);
-    }
-    const rows = await client.query<{ key: string; value: Partial<BuildRecord> }>(
-      `SELECT "key", "value" FROM ${meta} WHERE "key" IN ('app', $1)`,
-      [META_KEY],
-    );
-    const own = rows.rows.find((r) => r.key === META_KEY);
-    if (own) return own.value;
-    if (rows.rows.some((r) => r.key === "app")) return "unrecorded";
-    if (writes) {
-      await client.query(`INSERT INTO ${meta} ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO NOTHING`, [META_KEY, JSON.stringify(record)]);
-      // Another `ponder start` may have recorded its own settings first: compare with whatever won.
-      const after = await client.query<{ value: Partial<BuildRecord> }>(`SELECT "value" FROM ${meta} WHERE "key" = $1`, [META_KEY]);
-      return after.rows[0]?.value;
-    }
-    return undefined;
+    const found = await client.query<{ own: string | null; meta: string | null }>("SELECT to_regclass($1) AS own, to_regclass($2) AS meta", [
+      table,
+      `"${schema}"."_ponder_meta"`,
+    ]);
+    const own = found.rows[0]?.own
+      ? (await client.query<{ record: Partial<BuildRecord> }>(`SELECT "record" FROM ${table} WHERE "key" = 'build'`)).rows[0]?.record
+      : undefined;
+    if (own) return own;
+    const hasApp =
+      found.rows[0]?.meta !== null &&
+      (await client.query(`SELECT 1 FROM "${schema}"."_ponder_meta" WHERE "key" = 'app'`)).rowCount! > 0;
+    if (hasApp) return "unrecorded";
+    if (!writes) return undefined;
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${table} ("key" TEXT PRIMARY KEY, "record" JSONB NOT NULL)`);
+    await client.query(`INSERT INTO ${table} ("key", "record") VALUES ('build', $1) ON CONFLICT ("key") DO NOTHING`, [JSON.stringify(record)]);
+    // Another `ponder start` may have recorded its own settings first: compare with whatever won.
+    return (await client.query<{ record: Partial<BuildRecord> }>(`SELECT "record" FROM ${table} WHERE "key" = 'build'`)).rows[0]?.record;
   } finally {
     await client.end();
   }
