@@ -210,7 +210,7 @@ describe("the same answers as /subgraph and /api/resolve", () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 100; page++) {
-      const { domains } = (await omnigraph(query, { a: account, after })).account;
+      const { domains }: { domains: any } = (await omnigraph(query, { a: account, after })).account;
       expect(domains.totalCount).toBe(expected.length);
       seen.push(...domains.edges.map((e: any) => e.node.id));
       if (!domains.pageInfo.hasNextPage) break;
