@@ -23,6 +23,8 @@ import { registrarApiSettings } from "./name-tokens/settings";
 import { registrarActionsRoutes } from "./registrar-actions/route";
 import { resolutionRoutes } from "./resolution/route";
 import { resolutionSettings } from "./resolution/settings";
+import { ResolutionService } from "./resolution/service";
+import { omnigraphRoutes } from "./omnigraph";
 import { openApiDocument } from "./openapi/document";
 import { qualifyTables } from "./pglite-safe-db";
 import { keepTablesAnalyzed } from "./table-statistics";
@@ -82,8 +84,9 @@ const app = new Hono();
 // `/api/config/` is `/api/config`: a GET that found nothing is redirected to the path without the slash.
 app.use(trimTrailingSlash());
 
-// Browser dApps and dashboards read these from other origins (docs/api.md, "Limits and errors of every route": CORS).
-app.use("/api/*", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
+// Browser dApps and dashboards read these from other origins (docs/api.md, "Limits and errors of every route": CORS);
+// the Omnigraph sets its own (it takes POST).
+app.use("/api/*", async (c, next) => (c.req.path.startsWith("/api/omnigraph") ? next() : cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] })(c, next)));
 app.use("/amirealtime", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
 
 // Ponder keeps /status for itself (per-chain checkpoints), so the page for people lives at /.
@@ -103,7 +106,13 @@ app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/name-sales", nameSalesRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
-app.route("/api/resolve", resolutionRoutes({ db, indexingStatus, ...resolutionSettings(config) }));
+// One resolution policy (index when realtime, else the chains) for the REST routes and the Omnigraph.
+const resolution = new ResolutionService({ indexingStatus, ...resolutionSettings(config) });
+app.route("/api/resolve", resolutionRoutes({ db, indexingStatus, service: resolution, ...resolutionSettings(config) }));
+app.route(
+  "/api/omnigraph",
+  omnigraphRoutes({ db, namespace: config.namespace, rpcUrls: config.rpcUrls, resolution, cache: subgraphCache }),
+);
 
 // Ponder mounts this app under its own, and Hono only calls the top app's notFound (Ponder's plain-text one): a
 // catch-all route, registered last, is what makes an unknown path or method here a JSON 404 like every other error.
@@ -122,6 +131,7 @@ export default withNodeFastPath(
     subgraphPostFastPath("/subgraph", subgraph, ponderHttpMetrics("POST", "/subgraph")),
     corsPreflightFastPath({
       "/subgraph": ["GET", "HEAD", "POST", "OPTIONS"],
+      "/api/omnigraph": ["GET", "HEAD", "POST", "OPTIONS"],
       "/api/": ["GET", "HEAD", "OPTIONS"],
       "/amirealtime": ["GET", "HEAD", "OPTIONS"],
     }),

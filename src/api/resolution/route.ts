@@ -2,12 +2,12 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { Namespace } from "../../namespaces/types";
 import { invalidInput } from "../http-errors";
-import { type IndexingSnapshot, projectRealtime } from "../indexing-status/snapshot";
+import type { IndexingSnapshot } from "../indexing-status/snapshot";
 import type { SqlDb } from "../registrar-actions/find";
-import { IndexBackend } from "./index-backend";
-import { OnchainBackend, isTransportError } from "./onchain-backend";
+import { isTransportError } from "./onchain-backend";
 import { addressParam, chainIdParam, nameParam, primaryNameQuery, primaryNamesQuery, queryInput, recordsQuery } from "./query";
-import { NotInIndex, Resolution } from "./resolve";
+import type { Resolution } from "./resolve";
+import { ResolutionService } from "./service";
 
 export interface ResolutionDeps {
   db: SqlDb;
@@ -20,6 +20,8 @@ export interface ResolutionDeps {
   /** The index answers only while every chain is at most this far behind (seconds); 60 like /amirealtime. */
   maxWorstCaseDistance?: number;
   nowSeconds?: () => number;
+  /** The resolution policy, when shared with another route family (the Omnigraph); built from the rest otherwise. */
+  service?: ResolutionService;
 }
 
 /** Path and query validated together, so a 400 lists every problem at once. */
@@ -36,29 +38,8 @@ function parseBoth<P extends z.ZodTypeAny, Q extends z.ZodTypeAny>(params: P, qu
  * forces the chains.
  */
 export function resolutionRoutes(deps: ResolutionDeps): Hono {
-  const onchainBackend = new OnchainBackend(deps.namespace, deps.rpcUrls);
-  const onchain = new Resolution(deps.namespace, onchainBackend);
-  const indexed = new Resolution(deps.namespace, new IndexBackend(deps.db, onchainBackend));
-  const maxDistance = deps.maxWorstCaseDistance ?? 60;
-  const now = deps.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
-
-  async function indexIsRealtime(): Promise<boolean> {
-    if (!deps.accelerationIndexed) return false;
-    const snapshot = await deps.indexingStatus.snapshot();
-    return snapshot !== undefined && projectRealtime(snapshot, now()).realtimeProjection.worstCaseDistance <= maxDistance;
-  }
-
-  /** The index's answer when allowed and able, else the chains'. */
-  async function answer<T>(accelerate: boolean, run: (r: Resolution) => Promise<T>): Promise<{ result: T; accelerated: boolean }> {
-    if (accelerate && (await indexIsRealtime())) {
-      try {
-        return { result: await run(indexed), accelerated: true };
-      } catch (error) {
-        if (!(error instanceof NotInIndex)) throw error;
-      }
-    }
-    return { result: await run(onchain), accelerated: false };
-  }
+  const service = deps.service ?? new ResolutionService(deps);
+  const answer = <T>(accelerate: boolean, run: (r: Resolution) => Promise<T>) => service.answer(deps.db, accelerate, run);
 
   /** A chain's RPC that cannot be reached is a dependency failure, not a bug: 503 saying which. */
   async function guarded(c: Context, handle: () => Promise<Response>): Promise<Response> {

@@ -1,0 +1,53 @@
+import type { SQL } from "drizzle-orm";
+import type { Namespace } from "../../namespaces/types";
+import type { ResolutionService } from "../resolution/service";
+import type { SubgraphDb } from "../subgraph";
+import { Batcher } from "./batch";
+
+export interface OmnigraphDeps {
+  db: SubgraphDb;
+  namespace: Namespace;
+  resolution: ResolutionService;
+  /** Fields an ENSv1 answer reads on chain (event logs, transactions, blocks): a viem-like client per chain id. */
+  rpcUrls: ReadonlyMap<number, string>;
+}
+
+/** Resolutions (forward or reverse) one request may run: each costs several statements or RPC calls. */
+export const MAX_RESOLUTIONS_PER_REQUEST = 50;
+
+const rowsOf = (result: unknown): Record<string, unknown>[] =>
+  Array.isArray(result) ? (result as Record<string, unknown>[]) : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+
+/** What every resolver of one request shares: the database (counted), the request's batchers, its budgets. */
+export class OmnigraphContext {
+  statements = 0;
+  resolutions = 0;
+  private readonly batchers = new Map<string, unknown>();
+  /** The database handle resolution backends use, counted with ours. */
+  readonly countedDb: SubgraphDb;
+
+  constructor(readonly deps: OmnigraphDeps) {
+    this.countedDb = {
+      execute: (q: SQL) => {
+        this.statements++;
+        return deps.db.execute(q);
+      },
+    };
+  }
+
+  async query<T = Record<string, unknown>>(q: SQL): Promise<T[]> {
+    return rowsOf(await this.countedDb.execute(q)) as T[];
+  }
+
+  /** The request's batcher of that name, made on first use. */
+  batcher<K, V>(name: string, make: () => Batcher<K, V>): Batcher<K, V> {
+    return this.shared(name, make);
+  }
+
+  /** The request's object of that name (a batcher, a gatherer), made on first use. */
+  shared<T>(name: string, make: () => T): T {
+    let b = this.batchers.get(name);
+    if (b === undefined) this.batchers.set(name, (b = make()));
+    return b as T;
+  }
+}

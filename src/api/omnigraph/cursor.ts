@@ -1,0 +1,84 @@
+import { GraphQLError } from "graphql";
+
+/*
+ * Relay cursors: the row's sort key and id, base64url JSON. A page after a cursor is the rows strictly after that
+ * key in the connection's order, so a cursor stays valid (and pages neither repeat nor skip) while rows are added.
+ */
+
+export type SortValue = string | number;
+
+export function encodeCursor(key: SortValue, id: string): string {
+  return Buffer.from(JSON.stringify([key, id])).toString("base64url");
+}
+
+export function decodeCursor(cursor: string, keyKind: "text" | "number"): [SortValue, string] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    parsed = undefined;
+  }
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.length === 2 &&
+    typeof parsed[1] === "string" &&
+    (keyKind === "text" ? typeof parsed[0] === "string" : typeof parsed[0] === "number" || /^-?\d{1,20}$/.test(String(parsed[0])));
+  if (!valid) throw new GraphQLError(`Invalid cursor "${cursor.slice(0, 100)}": use a cursor from this connection's pageInfo or edges`);
+  return parsed as [SortValue, string];
+}
+
+export interface PageArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+/** The page's size and direction; `first` with `last` is refused (ambiguous), as are sizes out of range. */
+export function pageWindow(args: PageArgs): { size: number; backward: boolean } {
+  const { first, last } = args;
+  if (first != null && last != null) throw new GraphQLError("Pass `first` or `last`, not both");
+  const size = first ?? last ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
+    throw new GraphQLError(`\`${first != null ? "first" : "last"}\` must be between 0 and ${MAX_PAGE_SIZE}, but is ${size}`);
+  }
+  return { size, backward: last != null };
+}
+
+export interface Connection<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: { startCursor: string | null; endCursor: string | null; hasNextPage: boolean; hasPreviousPage: boolean };
+  totalCount: number | (() => Promise<number>);
+}
+
+export function emptyConnection(): Connection<never> {
+  return { edges: [], pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false }, totalCount: 0 };
+}
+
+/** Edges from rows fetched one past the page size (in the page's own direction), in the connection's order. */
+export function toConnection<R, T>(
+  rows: R[],
+  args: PageArgs,
+  cursorOf: (row: R) => string,
+  nodeOf: (row: R) => T,
+  totalCount: () => Promise<number>,
+): Connection<T> {
+  const { size, backward } = pageWindow(args);
+  const more = rows.length > size;
+  const page = rows.slice(0, size);
+  if (backward) page.reverse();
+  const edges = page.map((row) => ({ cursor: cursorOf(row), node: nodeOf(row) }));
+  return {
+    edges,
+    pageInfo: {
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      hasNextPage: backward ? args.before != null : more,
+      hasPreviousPage: backward ? more : args.after != null,
+    },
+    totalCount,
+  };
+}

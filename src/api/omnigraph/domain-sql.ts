@@ -1,0 +1,155 @@
+import { type SQL, sql } from "drizzle-orm";
+import { GraphQLError } from "graphql";
+import { decodeCursor, type PageArgs, pageWindow } from "./cursor";
+
+/*
+ * The ENSv1 Domain lists of the Omnigraph over the subgraph's `domain` table: one statement per list field per level
+ * of the answer, whatever the number of parents (a window per parent), plus one for `totalCount` when asked.
+ */
+
+export interface DomainRow {
+  id: string;
+  name: string | null;
+  label_name: string | null;
+  labelhash: string | null;
+  parent_id: string | null;
+  owner_id: string;
+  registrant_id: string | null;
+  wrapped_owner_id: string | null;
+  resolver_id: string | null;
+  created_at: string;
+}
+
+export interface ListedDomainRow extends DomainRow {
+  scope: string;
+  sort_key: string | number;
+}
+
+export const DOMAIN_COLUMNS = sql.raw(
+  "d.id, d.name, d.label_name, d.labelhash, d.parent_id, d.owner_id, d.registrant_id, d.wrapped_owner_id, d.resolver_id, d.created_at",
+);
+
+/** Which domains a list holds, for each of several parents (keys) at once. */
+export type DomainScope =
+  | { kind: "children" } // keys: parent domain ids
+  | { kind: "owner" } // keys: account addresses (the effective owner)
+  | { kind: "all" }; // one key, ""
+
+export type NameFilter = { eq?: string | null; in?: string[] | null; starts_with?: string | null };
+
+export interface DomainListArgs extends PageArgs {
+  order?: { by: "NAME" | "DEPTH" | "REGISTRATION_TIMESTAMP" | "REGISTRATION_EXPIRY"; dir?: "ASC" | "DESC" | null } | null;
+  /** Nodes the list is limited to (a name filter's `eq`/`in`, already hashed). */
+  nodes?: string[];
+  /** Text the name (or, for children, the label) starts with. */
+  startsWith?: string;
+  /** Only domains with a name (true) or without (false). */
+  canonical?: boolean | null;
+}
+
+/** The domain's effective owner: the NameWrapper's, else the registrar's, else the registry's (as the peer's). */
+export const EFFECTIVE_OWNER = sql.raw("coalesce(d.wrapped_owner_id, d.registrant_id, d.owner_id)");
+const NO_VALUE = "9223372036854775807"; // sorts last ascending, first descending: the peer's place for a missing value
+
+function orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): { expr: SQL; kind: "text" | "number" } {
+  switch (by) {
+    case "NAME":
+      return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
+    case "DEPTH":
+      return { expr: sql.raw("(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint"), kind: "number" };
+    case "REGISTRATION_TIMESTAMP":
+      return { expr: sql.raw(`coalesce((select max(r.registration_date) from registration r where r.domain_id = d.id), ${NO_VALUE})`), kind: "number" };
+    case "REGISTRATION_EXPIRY":
+      return {
+        expr: sql.raw(
+          `coalesce((select max(r.expiry_date) from registration r where r.domain_id = d.id), (select max(w.expiry_date) from wrapped_domain w where w.domain_id = d.id), ${NO_VALUE})`,
+        ),
+        kind: "number",
+      };
+  }
+}
+
+const list = (values: string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+
+function scopeOf(scope: DomainScope, keys: string[]): { expr: SQL; where: SQL } {
+  switch (scope.kind) {
+    case "children":
+      return { expr: sql.raw("d.parent_id"), where: sql`d.parent_id in (${list(keys)})` };
+    case "owner":
+      // The OR lets each of the three indexed columns be searched; the coalesce keeps only the effective owner.
+      return {
+        expr: EFFECTIVE_OWNER,
+        where: sql`(d.owner_id in (${list(keys)}) or d.registrant_id in (${list(keys)}) or d.wrapped_owner_id in (${list(keys)})) and ${EFFECTIVE_OWNER} in (${list(keys)})`,
+      };
+    case "all":
+      return { expr: sql.raw("''"), where: sql.raw("true") };
+  }
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function filters(scope: DomainScope, args: DomainListArgs): SQL[] {
+  const out: SQL[] = [sql.raw("d.id <> '0x0000000000000000000000000000000000000000000000000000000000000000'")];
+  if (args.nodes) out.push(args.nodes.length === 0 ? sql.raw("false") : sql`d.id in (${list(args.nodes)})`);
+  if (args.startsWith !== undefined) {
+    const pattern = `${escapeLike(args.startsWith)}%`;
+    out.push(scope.kind === "children" ? sql`split_part(d.name, '.', 1) like ${pattern}` : sql`d.name like ${pattern}`);
+  }
+  if (args.canonical === true) out.push(sql.raw("d.name is not null"));
+  if (args.canonical === false) out.push(sql.raw("d.name is null"));
+  return out;
+}
+
+/** One page per key (a parent, an owner), each fetched one past its size; rows in each page's own direction. */
+export function domainPageQuery(scope: DomainScope, keys: string[], args: DomainListArgs): { query: SQL; keyKind: "text" | "number" } {
+  const { size, backward } = pageWindow(args);
+  const key = orderKey(args.order?.by ?? "NAME");
+  const descending = (args.order?.dir === "DESC") !== backward;
+  const dir = sql.raw(descending ? "desc" : "asc");
+  const where = [scopeOf(scope, keys).where, ...filters(scope, args)];
+  const cursor = backward ? args.before : args.after;
+  const other = backward ? args.after : args.before;
+  if (cursor != null) {
+    const [value, id] = decodeCursor(cursor, key.kind);
+    const bound = key.kind === "number" ? sql`${String(value)}::numeric` : sql`${String(value)}`;
+    where.push(descending ? sql`(${key.expr}, d.id) < (${bound}, ${id})` : sql`(${key.expr}, d.id) > (${bound}, ${id})`);
+  }
+  if (other != null) {
+    const [value, id] = decodeCursor(other, key.kind);
+    const bound = key.kind === "number" ? sql`${String(value)}::numeric` : sql`${String(value)}`;
+    where.push(descending ? sql`(${key.expr}, d.id) > (${bound}, ${id})` : sql`(${key.expr}, d.id) < (${bound}, ${id})`);
+  }
+  const scopeExpr = scopeOf(scope, keys).expr;
+  const whereSql = sql.join(where, sql` and `);
+  if (keys.length === 1) {
+    return {
+      query: sql`select ${DOMAIN_COLUMNS}, ${keys[0]}::text as scope, ${key.expr} as sort_key from domain d where ${whereSql} order by ${key.expr} ${dir}, d.id ${dir} limit ${size + 1}`,
+      keyKind: key.kind,
+    };
+  }
+  return {
+    query: sql`select * from (select ${DOMAIN_COLUMNS}, ${scopeExpr} as scope, ${key.expr} as sort_key, row_number() over (partition by ${scopeExpr} order by ${key.expr} ${dir}, d.id ${dir}) as rn from domain d where ${whereSql}) x where rn <= ${size + 1} order by scope, rn`,
+    keyKind: key.kind,
+  };
+}
+
+export function domainCountQuery(scope: DomainScope, keys: string[], args: DomainListArgs): SQL {
+  const where = sql.join([scopeOf(scope, keys).where, ...filters(scope, args)], sql` and `);
+  return sql`select ${scopeOf(scope, keys).expr} as scope, count(*)::int as count from domain d where ${where} group by 1`;
+}
+
+export function domainsByIdQuery(ids: string[]): SQL {
+  return sql`select ${DOMAIN_COLUMNS} from domain d where d.id in (${list(ids)})`;
+}
+
+/** A name filter's nodes or prefix; `in` is bounded so one argument cannot ask for an unbounded statement. */
+export function nameFilterArgs(filter: NameFilter | null | undefined, nodeOf: (name: string) => string): Pick<DomainListArgs, "nodes" | "startsWith"> {
+  if (!filter) return {};
+  if (filter.eq != null) return { nodes: [nodeOf(filter.eq)] };
+  if (filter.in != null) {
+    if (filter.in.length > 1000) throw new GraphQLError("`in` takes at most 1000 names");
+    return { nodes: filter.in.map(nodeOf) };
+  }
+  if (filter.starts_with != null) return { startsWith: filter.starts_with };
+  return {};
+}

@@ -1,0 +1,182 @@
+import { sql } from "drizzle-orm";
+import { type Address, type Hex, type PublicClient, createPublicClient, http } from "viem";
+import { LruCache } from "../../lib/healing/lru";
+import { Batcher } from "./batch";
+import type { OmnigraphContext } from "./context";
+import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow, toConnection } from "./cursor";
+
+/*
+ * Events of the ENSv1 graph. The index keeps each event's chain, block, log index and transaction (the subgraph's
+ * event tables); what it does not keep (the log's topics and data, the transaction's sender, the block's timestamp)
+ * is read from the chain's RPC when a query asks for it, one receipt and one block per transaction, cached.
+ */
+
+export interface EventModel {
+  id: string;
+  chainId: number;
+  blockNumber: bigint;
+  logIndex: number;
+  transactionHash: Hex;
+  timestamp?: bigint;
+}
+
+/** `<block>-<logIndex>[-<sub>][-<chainId>]` of the subgraph tables. */
+export function eventOf(id: string, transactionHash: string, rootChainId: number, timestamp?: bigint | string | null, hasSubIndex = false): EventModel {
+  const parts = id.split("-");
+  // Root-chain ids have 2 parts (3 with an ERC-1155 batch's sub-index); other chains' append the chain id.
+  const hasChain = parts.length > (hasSubIndex ? 3 : 2);
+  const chainId = hasChain ? Number(parts[parts.length - 1]) : rootChainId;
+  return {
+    id,
+    chainId,
+    blockNumber: BigInt(parts[0]!),
+    logIndex: Number(parts[1]),
+    transactionHash: transactionHash as Hex,
+    ...(timestamp != null ? { timestamp: BigInt(timestamp) } : {}),
+  };
+}
+
+interface ChainFacts {
+  from: Address;
+  to: Address | null;
+  transactionIndex: number;
+  blockHash: Hex;
+  timestamp: bigint;
+  logs: { logIndex: number; address: Address; topics: Hex[]; data: Hex }[];
+}
+
+const clients = new Map<string, PublicClient>();
+const facts = new LruCache<string, ChainFacts>(10_000);
+
+function clientFor(ctx: OmnigraphContext, chainId: number): PublicClient {
+  const url = ctx.deps.rpcUrls.get(chainId);
+  if (!url) throw new Error(`no RPC URL for chain ${chainId}`);
+  let client = clients.get(url);
+  if (!client) clients.set(url, (client = createPublicClient({ transport: http(url, { batch: true }) }) as PublicClient));
+  return client;
+}
+
+async function readFacts(ctx: OmnigraphContext, chainId: number, tx: Hex): Promise<ChainFacts> {
+  const key = `${chainId}:${tx}`;
+  const known = facts.get(key);
+  if (known) return known;
+  const client = clientFor(ctx, chainId);
+  const receipt = await client.getTransactionReceipt({ hash: tx });
+  const block = await client.getBlock({ blockHash: receipt.blockHash });
+  const read: ChainFacts = {
+    from: receipt.from.toLowerCase() as Address,
+    to: (receipt.to?.toLowerCase() ?? null) as Address | null,
+    transactionIndex: receipt.transactionIndex,
+    blockHash: receipt.blockHash,
+    timestamp: block.timestamp,
+    logs: receipt.logs.map((l) => ({ logIndex: l.logIndex, address: l.address.toLowerCase() as Address, topics: l.topics as Hex[], data: l.data })),
+  };
+  facts.set(key, read);
+  return read;
+}
+
+/** The chain's facts of an event's transaction, batched per request (the transactions of one level together). */
+export function chainFactsOf(ctx: OmnigraphContext, event: EventModel): Promise<ChainFacts> {
+  const batcher = ctx.batcher("event-facts", () =>
+    new Batcher<string, ChainFacts | null>(async (keys) => {
+      const out = new Map<string, ChainFacts | null>();
+      await Promise.all(
+        keys.map(async (k) => {
+          const [chain, tx] = k.split(":");
+          out.set(k, await readFacts(ctx, Number(chain), tx as Hex));
+        }),
+      );
+      return out;
+    }, null),
+  );
+  return batcher.load(`${event.chainId}:${event.transactionHash}`).then((f) => {
+    if (!f) throw new Error(`transaction ${event.transactionHash} not found on chain ${event.chainId}`);
+    return f;
+  });
+}
+
+const logOf = async (ctx: OmnigraphContext, e: EventModel) => {
+  const f = await chainFactsOf(ctx, e);
+  const log = f.logs.find((l) => l.logIndex === e.logIndex);
+  if (!log) throw new Error(`log ${e.logIndex} of ${e.transactionHash} not found on chain ${e.chainId}`);
+  return log;
+};
+
+export const eventResolvers = {
+  id: (e: EventModel) => e.id,
+  chainId: (e: EventModel) => e.chainId,
+  blockNumber: (e: EventModel) => e.blockNumber,
+  logIndex: (e: EventModel) => e.logIndex,
+  transactionHash: (e: EventModel) => e.transactionHash,
+  timestamp: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => e.timestamp ?? (await chainFactsOf(ctx, e)).timestamp,
+  blockHash: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).blockHash,
+  transactionIndex: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).transactionIndex,
+  from: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).from,
+  sender: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).from,
+  to: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).to,
+  address: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await logOf(ctx, e)).address,
+  topics: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await logOf(ctx, e)).topics,
+  data: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await logOf(ctx, e)).data,
+};
+
+/** The subgraph's event tables of a domain (registry, NameWrapper) and of its registration (base registrar). */
+const DOMAIN_EVENTS = sql.raw(
+  ["transfer", "new_owner", "new_resolver", "new_ttl", "wrapped_transfer", "name_wrapped", "name_unwrapped", "fuses_set", "expiry_extended"]
+    .map((t) => `select id, block_number, transaction_id, domain_id as scope, ${t === "wrapped_transfer"} as has_sub from ${t}`)
+    .concat(
+      ["name_registered", "name_renewed", "name_transferred"].map(
+        (t) => `select e.id, e.block_number, e.transaction_id, r.domain_id as scope, false as has_sub from ${t} e join registration r on r.id = e.registration_id`,
+      ),
+    )
+    .join(" union all "),
+);
+
+interface EventRow {
+  id: string;
+  block_number: number;
+  transaction_id: string;
+  scope: string;
+  has_sub: boolean;
+}
+
+const list = (values: string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+
+/** A domain's events, oldest first (block, then id); one statement per level for every domain of the level. */
+export function domainEvents(ctx: OmnigraphContext, domainId: string, args: PageArgs, rootChainId: number): Promise<Connection<EventModel>> {
+  const signature = JSON.stringify(args);
+  const pages = ctx.batcher(`domain-events:${signature}`, () =>
+    new Batcher<string, EventRow[]>(async (keys) => {
+      const { size, backward } = pageWindow(args);
+      const dir = sql.raw(backward ? "desc" : "asc");
+      const conds = [sql`scope in (${list(keys)})`];
+      for (const [cursor, op] of [[args.after, ">"], [args.before, "<"]] as const) {
+        if (cursor == null) continue;
+        const [block, id] = decodeCursor(cursor, "number");
+        conds.push(sql`(block_number, id) ${sql.raw(op)} (${Number(block)}, ${id})`);
+      }
+      const rows = await ctx.query<EventRow>(
+        sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, id ${dir}) as rn from (${DOMAIN_EVENTS}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
+      );
+      const byKey = new Map<string, EventRow[]>();
+      for (const r of rows) byKey.set(r.scope, [...(byKey.get(r.scope) ?? []), r]);
+      return byKey;
+    }, []),
+  );
+  const counts = ctx.batcher("domain-event-counts", () =>
+    new Batcher<string, number>(async (keys) => {
+      const rows = await ctx.query<{ scope: string; count: number }>(
+        sql`select scope, count(*)::int as count from (${DOMAIN_EVENTS}) x where scope in (${list(keys)}) group by scope`,
+      );
+      return new Map(rows.map((r) => [r.scope, Number(r.count)]));
+    }, 0),
+  );
+  return pages.load(domainId).then((rows) =>
+    toConnection(
+      rows,
+      args,
+      (r) => encodeCursor(String(r.block_number), r.id),
+      (r) => eventOf(r.id, r.transaction_id, rootChainId, null, r.has_sub),
+      () => counts.load(domainId),
+    ),
+  );
+}

@@ -1,0 +1,121 @@
+import { type DocumentNode, execute, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, parse, print, specifiedRules, validate } from "graphql";
+import { checkDocumentShape, type ShapeLimits } from "../subgraph/limits";
+import { type QueryCache, stableJson } from "../subgraph/cache";
+import { OmnigraphContext, type OmnigraphDeps } from "./context";
+import { checkOmnigraphLimits, DEFAULT_OMNIGRAPH_LIMITS, type OmnigraphLimits } from "./limits";
+import { buildOmnigraphSchema } from "./schema";
+
+/*
+ * One Omnigraph request: checked (size, shape, validation, limits), executed, its answer cached on the query-result
+ * cache /subgraph uses (same class, same head; keys of their own). A problem with the request is a GraphQL error
+ * with status 200; a request that is not GraphQL at all is a 400.
+ */
+
+export interface OmnigraphOptions extends OmnigraphDeps {
+  cache?: QueryCache;
+  limits?: Partial<OmnigraphLimits & ShapeLimits & { maxQueryBytes: number }>;
+  onError?: (error: unknown) => void;
+}
+
+export interface OmnigraphResponse {
+  status: number;
+  body: { data?: unknown; errors?: GraphQLFormattedError[] };
+  statements: number;
+  json?: string;
+  encoded?: Buffer;
+  cache?: string;
+}
+
+const SHAPE: ShapeLimits & { maxQueryBytes: number } = { maxAliases: 30, maxFields: 1000, maxOperations: 20, maxDirectives: 50, maxQueryBytes: 20 * 1024 };
+
+let schema: GraphQLSchema | undefined;
+export const omnigraphSchema = () => (schema ??= buildOmnigraphSchema());
+
+const documents = new Map<string, { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] }>();
+
+function prepare(query: string, shape: typeof SHAPE) {
+  const known = documents.get(query);
+  if (known) return known;
+  let prepared: { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] };
+  try {
+    const document = parse(query, { maxTokens: 10_000 });
+    const shapeErrors = checkDocumentShape(document, shape);
+    const errors = shapeErrors.length > 0 ? shapeErrors : validate(omnigraphSchema(), document, specifiedRules, { maxErrors: 10 });
+    prepared = errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { document, normalized: print(document) };
+  } catch (e) {
+    prepared = { errors: [e instanceof GraphQLError ? e.toJSON() : { message: "Query could not be parsed" }] };
+  }
+  documents.set(query, prepared);
+  if (documents.size > 500) documents.delete(documents.keys().next().value!);
+  return prepared;
+}
+
+const failure = (status: number, message: string): OmnigraphResponse => ({ status, body: { errors: [{ message }] }, statements: 0 });
+
+export async function executeOmnigraphRequest(request: { query?: unknown; variables?: unknown; operationName?: unknown }, options: OmnigraphOptions): Promise<OmnigraphResponse> {
+  const shape = { ...SHAPE, ...options.limits };
+  const limits = { ...DEFAULT_OMNIGRAPH_LIMITS, ...options.limits };
+  const { query, operationName } = request;
+  let { variables } = request;
+  if (typeof query !== "string" || !/\S/.test(query)) return failure(400, "Must provide a query string");
+  if (Buffer.byteLength(query) > shape.maxQueryBytes) return failure(200, `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${shape.maxQueryBytes}`);
+  if (typeof variables === "string" && variables.trim() !== "") {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      return failure(400, "Variables are not valid JSON");
+    }
+  }
+  if (variables === "" || variables === undefined) variables = null;
+  if (variables !== null && (typeof variables !== "object" || Array.isArray(variables))) return failure(400, "Variables must be a JSON object");
+  if (operationName != null && typeof operationName !== "string") return failure(400, "operationName must be a string");
+  const vars = (variables ?? {}) as Record<string, unknown>;
+  const opName = (operationName ?? undefined) as string | undefined;
+
+  const prepared = prepare(query, shape);
+  if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
+  const limitErrors = checkOmnigraphLimits(omnigraphSchema(), prepared.document, opName, vars, limits);
+  if (limitErrors.length > 0) return { status: 200, body: { errors: limitErrors.map((e) => e.toJSON()) }, statements: 0 };
+
+  const run = async () => {
+    const ctx = new OmnigraphContext(options);
+    let body: OmnigraphResponse["body"];
+    try {
+      const result = await execute({ schema: omnigraphSchema(), document: prepared.document, variableValues: vars, operationName: opName, contextValue: ctx });
+      body = {};
+      if (result.errors?.length) body.errors = result.errors.map((e) => format(e, options));
+      if (result.data !== undefined) body.data = result.data;
+    } catch (e) {
+      body = { errors: [format(e, options)] };
+    }
+    const json = JSON.stringify(body);
+    // Resolutions read the chains too: only answers from the index alone are kept for the head.
+    return { status: 200, body, statements: ctx.statements, json, cacheable: !body.errors && ctx.resolutions === 0 };
+  };
+  if (!options.cache) return run();
+  let head: string | undefined;
+  try {
+    head = await options.cache.head();
+  } catch (e) {
+    (options.onError ?? console.error)(e);
+  }
+  if (head === undefined) return run();
+  const key = `omnigraph\n${opName ?? ""}\n${stableJson(vars)}\n${prepared.normalized}`;
+  const { result, outcome } = await options.cache.run(head, key, run);
+  if ("body" in result) return { ...result, cache: outcome };
+  return { status: 200, encoded: result.encoded, body: JSON.parse(result.encoded.toString("utf8")), statements: 0, cache: outcome };
+}
+
+function format(e: unknown, options: OmnigraphOptions): GraphQLFormattedError {
+  if (e instanceof GraphQLError) {
+    const original = e.originalError;
+    // A field's own problem (bad argument, limit) is the client's to read; anything else (database, RPC) stays in our logs.
+    if (original && !(original instanceof GraphQLError)) {
+      (options.onError ?? ((err) => console.error("[omnigraph]", err)))(original);
+      return { message: "Internal error while executing the query", locations: e.locations, path: e.path };
+    }
+    return e.toJSON();
+  }
+  (options.onError ?? ((err) => console.error("[omnigraph]", err)))(e);
+  return { message: "Internal error while executing the query" };
+}

@@ -1,0 +1,53 @@
+import { ens_beautify } from "@adraffy/ens-normalize";
+import { GraphQLError } from "graphql";
+import type { Hex } from "viem";
+import { encodeLabelhash, isEncodedLabelhash, isNormalizedLabel, labelhashOf } from "../../lib/labels";
+import { nameInputProblem } from "../../lib/name-input";
+import { namehash } from "../../lib/names";
+
+/*
+ * Interpreted Names: every label normalized, or its encoded labelhash when unknown or not normalized. Names stored in
+ * the default label mode already are; a subgraph-compatible index may hold unnormalized labels, shown encoded here.
+ */
+
+export function interpretLabel(label: string): string {
+  return isEncodedLabelhash(label) || isNormalizedLabel(label) ? label : encodeLabelhash(labelhashOf(label));
+}
+
+export function interpretName(name: string): string {
+  return name === "" ? "" : name.split(".").map(interpretLabel).join(".");
+}
+
+/** For display: each known label beautified (ENSIP-15), encoded labelhashes as they are. */
+export function beautifyName(interpreted: string): string {
+  return interpreted === "" ? "" : interpreted.split(".").map(beautifyLabel).join(".");
+}
+
+export function beautifyLabel(label: string): string {
+  if (isEncodedLabelhash(label)) return label;
+  try {
+    return ens_beautify(label);
+  } catch {
+    return label;
+  }
+}
+
+/** A name argument (`InterpretedName`): checked as /api/resolve checks names, then its node. */
+export function nodeOfNameInput(name: string): Hex {
+  const problem = nameInputProblem(name);
+  if (problem) throw new GraphQLError(`Invalid InterpretedName "${name.slice(0, 300)}": ${problem}`);
+  return namehash(name);
+}
+
+/** Nodes of a name's ancestors, nearest first, the name's own excluded and the root included. */
+export function ancestorNodes(name: string): Hex[] {
+  if (name === "") return [];
+  const labels = name.split(".");
+  const out: Hex[] = [];
+  for (let i = 1; i <= labels.length; i++) out.push(namehash(labels.slice(i).join(".")));
+  return out;
+}
+
+export function depthOf(name: string): number {
+  return name === "" ? 0 : name.split(".").length;
+}

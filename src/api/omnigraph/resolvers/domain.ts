@@ -1,0 +1,88 @@
+import type { Hex } from "viem";
+import { encodeLabelhash } from "../../../lib/labels";
+import { ROOT_NODE } from "../../../lib/names";
+import type { OmnigraphContext } from "../context";
+import { type Connection, emptyConnection, type PageArgs } from "../cursor";
+import { domainConnection } from "../domain-lists";
+import { loadDomain } from "../domain-loader";
+import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { domainEvents } from "../events";
+import { type DomainModel, accountOf, registryOfDomain, resolverOfSubgraphId, rootChainIdOf, subregistryOfDomain, v1Domain } from "../model";
+import { ancestorNodes, beautifyLabel, beautifyName, depthOf, interpretLabel, interpretName, nodeOfNameInput } from "../names";
+import { loadRegistration } from "./registration";
+import { forwardResolve } from "./resolution";
+
+type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
+
+export function canonicalName(name: string) {
+  const interpreted = interpretName(name);
+  return { interpreted, beautified: beautifyName(interpreted) };
+}
+
+export const domainResolvers = {
+  id: (d: DomainModel) => d.row.id,
+  node: (d: DomainModel) => d.row.id,
+  label: (d: DomainModel) => {
+    const first = d.row.name?.split(".")[0];
+    const interpreted = first !== undefined && first !== "" ? interpretLabel(first) : encodeLabelhash((d.row.labelhash ?? ROOT_NODE) as Hex);
+    return { interpreted, beautified: beautifyLabel(interpreted), hash: d.row.labelhash ?? ROOT_NODE };
+  },
+  canonical: (d: DomainModel) => {
+    if (d.row.name === null) return null;
+    const name = d.row.name;
+    return {
+      depth: depthOf(name),
+      name: canonicalName(name),
+      node: d.row.id,
+      path: async (_: unknown, ctx: OmnigraphContext) => {
+        // From the top-level name down to this one.
+        const nodes = ancestorNodes(name).filter((n) => n !== ROOT_NODE).reverse();
+        const rows = await Promise.all(nodes.map((n) => loadDomain(ctx, n)));
+        return [...rows.filter((r) => r !== null).map((r) => v1Domain(r!)), d];
+      },
+    };
+  },
+  owner: (d: DomainModel) => accountOf(d.row.wrapped_owner_id ?? d.row.registrant_id ?? d.row.owner_id),
+  rootRegistryOwner: (d: DomainModel) => accountOf(d.row.owner_id),
+  parent: async (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
+    if (!d.row.parent_id || d.row.parent_id === ROOT_NODE) return null;
+    const row = await loadDomain(ctx, d.row.parent_id);
+    return row ? v1Domain(row) : null;
+  },
+  registry: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => registryOfDomain(d.row, ctx.deps.namespace),
+  subregistry: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => subregistryOfDomain(d.row, ctx.deps.namespace),
+  registration: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => loadRegistration(ctx, d.row),
+  registrations: async (d: DomainModel, args: PageArgs, ctx: OmnigraphContext) => {
+    const r = await loadRegistration(ctx, d.row);
+    if (!r || args.after != null || args.before != null || args.first === 0 || args.last === 0) {
+      return { ...emptyConnection(), totalCount: r ? 1 : 0 };
+    }
+    const cursor = Buffer.from(JSON.stringify([r.id, r.id])).toString("base64url");
+    return { edges: [{ cursor, node: r }], pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false }, totalCount: 1 };
+  },
+  resolver: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
+    const rootChainId = rootChainIdOf(ctx.deps.namespace);
+    return {
+      assigned: resolverOfSubgraphId(d.row.resolver_id, rootChainId),
+      // ENSIP-10: the nearest of the name and its ancestors with a resolver.
+      effective: async () => {
+        const own = resolverOfSubgraphId(d.row.resolver_id, rootChainId);
+        if (own || d.row.name === null) return own;
+        for (const node of ancestorNodes(d.row.name)) {
+          const row = await loadDomain(ctx, node);
+          const found = resolverOfSubgraphId(row?.resolver_id ?? null, rootChainId);
+          if (found) return found;
+        }
+        return null;
+      },
+    };
+  },
+  resolve: (d: DomainModel, args: { accelerate: boolean }) => forwardResolve(d.row.name, args.accelerate),
+  subdomains: (d: DomainModel, args: ListArgs, ctx: OmnigraphContext) =>
+    domainConnection(ctx, { kind: "children" }, d.row.id, { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) }),
+  events: (d: DomainModel, args: PageArgs, ctx: OmnigraphContext) => domainEvents(ctx, d.row.id, pageOf(args), rootChainIdOf(ctx.deps.namespace)),
+  permissions: (): Connection<never> => emptyConnection(),
+  tokenId: () => 0n,
+};
+
+export const pageOf = (args: PageArgs): PageArgs => ({ first: args.first, last: args.last, after: args.after, before: args.before });

@@ -1,0 +1,162 @@
+import { sql } from "drizzle-orm";
+import type { Address, Hex } from "viem";
+import { GRACE_PERIOD_SECONDS } from "../../../lib/names";
+import type { Namespace } from "../../../namespaces/types";
+import { routeName } from "../../resolution/routing";
+import { Batcher } from "../batch";
+import type { OmnigraphContext } from "../context";
+import { type Connection, emptyConnection } from "../cursor";
+import type { DomainRow } from "../domain-sql";
+import { loadDomain } from "../domain-loader";
+import { type EventModel, eventOf } from "../events";
+import { type AccountIdModel, accountOf, rootChainIdOf, v1Domain } from "../model";
+
+/*
+ * ENSv1 registrations: a base registrar's (.eth, Basenames, Lineanames), 3DNS's, or, for a wrapped name no base
+ * registrar registered, the NameWrapper's. The index keeps the current registration of each name.
+ */
+
+export interface RegistrationModel {
+  __typename: "BaseRegistrarRegistration" | "NameWrapperRegistration" | "ThreeDNSRegistration";
+  id: string;
+  domainId: string;
+  start: bigint;
+  expiry: bigint | null;
+  registrant: string | null;
+  registrar: AccountIdModel;
+  tokenId: bigint;
+  fuses: number | null;
+  wrapped: { fuses: number; tokenId: bigint } | null;
+  event: EventModel | null;
+}
+
+interface RegistrationRow {
+  id: string;
+  domain_id: string;
+  registration_date: string;
+  expiry_date: string;
+  registrant_id: string;
+  event_id: string | null;
+  event_tx: string | null;
+}
+
+interface WrapRow {
+  domain_id: string;
+  expiry_date: string;
+  fuses: number;
+  owner_id: string;
+  created_at: string | null;
+  event_id: string | null;
+  event_tx: string | null;
+}
+
+const list = (values: string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+
+function registrarOf(name: string, namespace: Namespace, wrapper: boolean): AccountIdModel {
+  const ds = namespace.datasources;
+  const pick = (d: (typeof ds)[keyof typeof ds], contract: string): AccountIdModel | undefined =>
+    d?.contracts[contract]?.address ? { chainId: d.chain.id, address: d.contracts[contract]!.address!.toLowerCase() as Address } : undefined;
+  for (const l2 of [ds.basenames, ds.lineanames]) {
+    if (l2?.managedName && name.endsWith(`.${l2.managedName}`)) {
+      return (wrapper ? pick(l2, "NameWrapper") : undefined) ?? pick(l2, "BaseRegistrar")!;
+    }
+  }
+  const route = routeName(name, namespace);
+  if (!name.endsWith(".eth") && route.threedns.length > 0) return { chainId: route.threedns[0]!.chainId, address: route.threedns[0]!.registry };
+  return (wrapper ? pick(ds.ensroot, "NameWrapper") : pick(ds.ensroot, "BaseRegistrar")) ?? { chainId: rootChainIdOf(namespace), address: "0x0000000000000000000000000000000000000000" };
+}
+
+/** The current registration of each domain of a level: two statements (registrars' and NameWrapper's) for all of them. */
+export function loadRegistration(ctx: OmnigraphContext, domain: DomainRow): Promise<RegistrationModel | null> {
+  const namespace = ctx.deps.namespace;
+  const rootChainId = rootChainIdOf(namespace);
+  const registrations = ctx.batcher("registrations", () =>
+    new Batcher<string, RegistrationRow | null>(async (ids) => {
+      const rows = await ctx.query<RegistrationRow>(
+        sql`select r.id, r.domain_id, r.registration_date, r.expiry_date, r.registrant_id, e.id as event_id, e.transaction_id as event_tx
+            from registration r left join lateral (select id, transaction_id from name_registered n where n.registration_id = r.id order by n.block_number desc, n.id desc limit 1) e on true
+            where r.domain_id in (${list(ids)})`,
+      );
+      return new Map(rows.map((r) => [r.domain_id, r]));
+    }, null),
+  );
+  const wraps = ctx.batcher("wraps", () =>
+    new Batcher<string, WrapRow | null>(async (ids) => {
+      const rows = await ctx.query<WrapRow>(
+        sql`select w.domain_id, w.expiry_date, w.fuses, w.owner_id, e.id as event_id, e.transaction_id as event_tx
+            from wrapped_domain w left join lateral (select id, transaction_id from name_wrapped n where n.domain_id = w.domain_id order by n.block_number desc, n.id desc limit 1) e on true
+            where w.domain_id in (${list(ids)})`,
+      );
+      return new Map(rows.map((r) => [r.domain_id, r]));
+    }, null),
+  );
+  return Promise.all([registrations.load(domain.id), wraps.load(domain.id)]).then(([r, w]) => {
+    const name = domain.name ?? "";
+    const labelhash = (domain.labelhash ?? "0x0") as Hex;
+    if (r) {
+      const threedns = registrarOf(name, namespace, false).address === routeName(name, namespace).threedns[0]?.registry && !name.endsWith(".eth");
+      return {
+        __typename: threedns ? "ThreeDNSRegistration" : "BaseRegistrarRegistration",
+        id: r.id,
+        domainId: domain.id,
+        start: BigInt(r.registration_date),
+        expiry: BigInt(r.expiry_date),
+        registrant: r.registrant_id,
+        registrar: registrarOf(name, namespace, false),
+        tokenId: BigInt(threedns ? domain.id : labelhash),
+        fuses: null,
+        wrapped: w ? { fuses: w.fuses, tokenId: BigInt(domain.id) } : null,
+        event: r.event_id ? eventOf(r.event_id, r.event_tx!, rootChainId, r.registration_date) : null,
+      };
+    }
+    if (w) {
+      return {
+        __typename: "NameWrapperRegistration",
+        id: `${domain.id}-wrapped`,
+        domainId: domain.id,
+        start: BigInt(domain.created_at),
+        expiry: BigInt(w.expiry_date),
+        registrant: w.owner_id,
+        registrar: registrarOf(name, namespace, true),
+        tokenId: BigInt(domain.id),
+        fuses: w.fuses,
+        wrapped: null,
+        event: w.event_id ? eventOf(w.event_id, w.event_tx!, rootChainId) : null,
+      };
+    }
+    return null;
+  });
+}
+
+const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000));
+
+export const registrationResolvers = {
+  id: (r: RegistrationModel) => r.id,
+  domain: async (r: RegistrationModel, _: unknown, ctx: OmnigraphContext) => {
+    const row = await loadDomain(ctx, r.domainId);
+    if (!row) throw new Error(`domain ${r.domainId} of registration ${r.id} not found`);
+    return v1Domain(row);
+  },
+  start: (r: RegistrationModel) => r.start,
+  expiry: (r: RegistrationModel) => r.expiry,
+  expired: (r: RegistrationModel) => {
+    if (r.expiry === null) return false;
+    const grace = r.__typename === "BaseRegistrarRegistration" ? GRACE_PERIOD_SECONDS : 0n;
+    return r.expiry + grace < nowSeconds();
+  },
+  isInGracePeriod: (r: RegistrationModel) => r.expiry !== null && r.expiry < nowSeconds() && r.expiry + GRACE_PERIOD_SECONDS >= nowSeconds(),
+  registrant: (r: RegistrationModel) => accountOf(r.registrant),
+  unregistrant: () => null,
+  registrar: (r: RegistrationModel) => r.registrar,
+  referrer: () => null,
+  baseCost: () => null,
+  premium: () => null,
+  tokenId: (r: RegistrationModel) => r.tokenId,
+  fuses: (r: RegistrationModel) => r.fuses ?? 0,
+  wrapped: (r: RegistrationModel) => r.wrapped,
+  event: (r: RegistrationModel) => {
+    if (!r.event) throw new Error(`registration ${r.id} has no event in the index`);
+    return r.event;
+  },
+  renewals: (): Connection<never> => emptyConnection(),
+};

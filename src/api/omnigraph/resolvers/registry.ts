@@ -1,0 +1,29 @@
+import type { OmnigraphContext } from "../context";
+import { emptyConnection, type PageArgs } from "../cursor";
+import { domainConnection } from "../domain-lists";
+import { loadDomain } from "../domain-loader";
+import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { type RegistryModel, registryId, v1Domain } from "../model";
+import { nodeOfNameInput } from "../names";
+import { pageOf } from "./domain";
+
+type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
+
+export const registryResolvers = {
+  id: (r: RegistryModel) => registryId(r),
+  contract: (r: RegistryModel) => r.contract,
+  node: (r: RegistryModel) => r.node,
+  canonical: () => true,
+  permissions: () => null,
+  domains: (r: RegistryModel, args: ListArgs, ctx: OmnigraphContext) =>
+    domainConnection(ctx, { kind: "children" }, r.node, { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) }),
+  parents: async (r: RegistryModel, args: PageArgs, ctx: OmnigraphContext) => {
+    if (r.__typename !== "ENSv1VirtualRegistry" || args.after != null || args.before != null || args.first === 0 || args.last === 0) {
+      return emptyConnection();
+    }
+    const row = await loadDomain(ctx, r.node);
+    if (!row) return emptyConnection();
+    const cursor = Buffer.from(JSON.stringify([row.id, row.id])).toString("base64url");
+    return { edges: [{ cursor, node: v1Domain(row) }], pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false }, totalCount: 1 };
+  },
+};

@@ -1,0 +1,204 @@
+import { GraphQLError } from "graphql";
+import type { Address } from "viem";
+import { type RecordsAnswer, emptyAnswer } from "../../resolution/resolve";
+import { Batcher } from "../batch";
+import { MAX_RESOLUTIONS_PER_REQUEST, type OmnigraphContext } from "../context";
+import { rootChainIdOf } from "../model";
+import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
+import { canonicalName } from "./domain";
+import { PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS, profileOf } from "./profile";
+
+/*
+ * Resolution inside the graph, through the REST routes' policy (resolution/service.ts): from the index when it is
+ * realtime and `accelerate` allows, else from the chains; `acceleration.attempted` says which answered. Every field
+ * of one name's resolution at one level of the answer is gathered into one request for that name.
+ */
+
+export interface ForwardResolveModel {
+  name: string | null;
+  accelerate: boolean;
+}
+
+export const forwardResolve = (name: string | null, accelerate: boolean): ForwardResolveModel => ({ name, accelerate });
+
+interface RecordsWanted {
+  coinTypes: Set<bigint>;
+  texts: Set<string>;
+}
+
+type Resolved = { answer: RecordsAnswer; accelerated: boolean };
+
+function spend(ctx: OmnigraphContext) {
+  if (++ctx.resolutions > MAX_RESOLUTIONS_PER_REQUEST) {
+    throw new GraphQLError(`A query may resolve at most ${MAX_RESOLUTIONS_PER_REQUEST} names or addresses`);
+  }
+}
+
+/** Every record asked of each name at one level of the answer, read in one resolution per name. */
+class RecordsGatherer {
+  private readonly wanted = new Map<string, RecordsWanted>();
+  private readonly batcher: Batcher<string, Resolved | null>;
+
+  constructor(ctx: OmnigraphContext, accelerate: boolean) {
+    this.batcher = new Batcher<string, Resolved | null>(async (names) => {
+      const out = new Map<string, Resolved>();
+      await Promise.all(
+        names.map(async (n) => {
+          const w = this.wanted.get(n)!;
+          this.wanted.delete(n);
+          spend(ctx);
+          const request = { coinTypes: [...w.coinTypes], texts: [...w.texts], name: false };
+          const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, accelerate, (r) => r.records(n, request));
+          out.set(n, { answer: result, accelerated });
+        }),
+      );
+      return out;
+    }, null);
+  }
+
+  load(name: string, coinTypes: bigint[], texts: string[]): Promise<Resolved> {
+    const w = this.wanted.get(name) ?? { coinTypes: new Set<bigint>(), texts: new Set<string>() };
+    for (const c of coinTypes) w.coinTypes.add(c);
+    for (const t of texts) w.texts.add(t);
+    this.wanted.set(name, w);
+    return this.batcher.load(name).then((r) => r ?? { answer: emptyAnswer({ coinTypes, texts, name: false }), accelerated: false });
+  }
+}
+
+function recordsOf(ctx: OmnigraphContext, f: ForwardResolveModel, coinTypes: bigint[], texts: string[]): Promise<Resolved> {
+  return ctx.shared(`records:${f.accelerate}`, () => new RecordsGatherer(ctx, f.accelerate)).load(f.name!, coinTypes, texts);
+}
+
+/** Names the resolution routes accept; any other has no records to read. */
+const resolvable = (name: string | null): name is string => name !== null && name !== "" && nameInputProblem(name) === undefined;
+
+const MAX_KEYS = 20;
+
+export const forwardResolveResolvers = {
+  acceleration: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) => ({
+    requested: f.accelerate,
+    attempted: resolvable(f.name) ? (await recordsOf(ctx, f, [], [])).accelerated : false,
+  }),
+  records: (f: ForwardResolveModel) => (resolvable(f.name) ? f : null),
+  profile: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
+    resolvable(f.name) ? profileOf((await recordsOf(ctx, f, PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS)).answer) : null,
+  trace: () => null,
+};
+
+export const resolvedRecordsResolvers = {
+  addresses: async (f: ForwardResolveModel, args: { coinTypes: bigint[] }, ctx: OmnigraphContext) => {
+    if (args.coinTypes.length > MAX_KEYS) throw new GraphQLError(`\`coinTypes\` takes at most ${MAX_KEYS} coin types`);
+    const { answer } = await recordsOf(ctx, f, args.coinTypes, []);
+    return args.coinTypes.map((c) => ({ coinType: c, address: answer.addresses?.[c.toString()] ?? null }));
+  },
+  texts: async (f: ForwardResolveModel, args: { keys: string[] }, ctx: OmnigraphContext) => {
+    if (args.keys.length > MAX_KEYS) throw new GraphQLError(`\`keys\` takes at most ${MAX_KEYS} keys`);
+    const { answer } = await recordsOf(ctx, f, [], args.keys);
+    return args.keys.map((key) => ({ key, value: answer.texts?.[key] ?? null }));
+  },
+  // Not read by our resolution backends (docs/api.md): answered as unset.
+  contenthash: () => null,
+  dnszonehash: () => null,
+  pubkey: () => null,
+  abi: () => null,
+  interfaces: (_: ForwardResolveModel, args: { ids: string[] }) => args.ids.map((interfaceId) => ({ interfaceId, implementer: null })),
+  reverseName: () => null,
+  version: () => null,
+};
+
+// ---- reverse resolution -----------------------------------------------------------------------------------------
+
+export interface ReverseResolveModel {
+  address: Address;
+  accelerate: boolean;
+}
+
+export const reverseResolve = (address: Address, accelerate: boolean): ReverseResolveModel => ({ address, accelerate });
+
+type ChainName = "ETHEREUM" | "BASE" | "LINEA" | "OPTIMISM" | "ARBITRUM_ONE" | "SCROLL";
+
+/** The namespace's chain of each chain name (the devnet's L2s stand in for Base and Linea). */
+function chainsByName(ctx: OmnigraphContext): Map<ChainName, number> {
+  const ds = ctx.deps.namespace.datasources;
+  const out = new Map<ChainName, number>();
+  out.set("ETHEREUM", rootChainIdOf(ctx.deps.namespace));
+  const set = (name: ChainName, id: number | undefined) => id !== undefined && out.set(name, id);
+  set("BASE", ds.reverseBase?.chain.id ?? ds.basenames?.chain.id);
+  set("LINEA", ds.reverseLinea?.chain.id ?? ds.lineanames?.chain.id);
+  set("OPTIMISM", ds.reverseOptimism?.chain.id);
+  set("ARBITRUM_ONE", ds.reverseArbitrum?.chain.id);
+  set("SCROLL", ds.reverseScroll?.chain.id);
+  return out;
+}
+
+const coinTypeOfChain = (chainId: number, rootChainId: number) => (chainId === rootChainId ? 60n : 0x80000000n | BigInt(chainId));
+
+interface PrimaryNameModel {
+  chainName: ChainName | null;
+  coinType: bigint;
+  chainId: number | undefined;
+  owner: ReverseResolveModel;
+}
+
+function primaryNameTarget(ctx: OmnigraphContext, r: ReverseResolveModel, by: { chainName?: ChainName | null; coinType?: bigint | null }): PrimaryNameModel {
+  const chains = chainsByName(ctx);
+  const rootChainId = rootChainIdOf(ctx.deps.namespace);
+  if (by.chainName) {
+    const chainId = chains.get(by.chainName);
+    const coinType = chainId !== undefined ? coinTypeOfChain(chainId, rootChainId) : 0n;
+    return { chainName: by.chainName, coinType, chainId, owner: r };
+  }
+  const coinType = by.coinType ?? 60n;
+  const chainId = coinType === 60n ? rootChainId : coinType >= 0x80000000n && coinType < 0x100000000n ? Number(coinType & 0x7fffffffn) : undefined;
+  const known = [...chains.entries()].find(([, id]) => id === chainId);
+  return { chainName: known?.[0] ?? null, coinType, chainId: known ? chainId : undefined, owner: r };
+}
+
+async function primaryNameOf(ctx: OmnigraphContext, p: PrimaryNameModel): Promise<string | null> {
+  if (p.chainId === undefined) return null;
+  const chainId = p.chainId;
+  const batcher = ctx.batcher(`primary-name:${p.owner.accelerate}`, () =>
+    new Batcher<string, { name: string | null; accelerated: boolean } | null>(async (keys) => {
+      const out = new Map<string, { name: string | null; accelerated: boolean }>();
+      await Promise.all(
+        keys.map(async (k) => {
+          spend(ctx);
+          const [address, chain] = k.split(":");
+          const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, p.owner.accelerate, (r) =>
+            r.primaryName(address as Address, Number(chain)),
+          );
+          out.set(k, { name: result, accelerated });
+        }),
+      );
+      return out;
+    }, null),
+  );
+  return (await batcher.load(`${p.owner.address}:${chainId}`))?.name ?? null;
+}
+
+export const reverseResolveResolvers = {
+  acceleration: async (r: ReverseResolveModel, _: unknown, ctx: OmnigraphContext) => ({
+    requested: r.accelerate,
+    attempted: r.accelerate && (await ctx.deps.resolution.indexIsRealtime()),
+  }),
+  primaryName: (r: ReverseResolveModel, args: { by: { chainName?: ChainName; coinType?: bigint } }, ctx: OmnigraphContext) => primaryNameTarget(ctx, r, args.by),
+  primaryNames: (r: ReverseResolveModel, args: { where: { chainNames?: ChainName[] | null; coinTypes?: bigint[] | null } }, ctx: OmnigraphContext) => {
+    const targets = args.where.chainNames
+      ? args.where.chainNames.map((chainName) => primaryNameTarget(ctx, r, { chainName }))
+      : (args.where.coinTypes ?? []).map((coinType) => primaryNameTarget(ctx, r, { coinType }));
+    if (targets.length > MAX_KEYS) throw new GraphQLError(`\`primaryNames\` takes at most ${MAX_KEYS} chains`);
+    return targets;
+  },
+  // A trace of the resolution steps is not recorded here (docs/api.md).
+  trace: () => [],
+};
+
+export const primaryNameRecordResolvers = {
+  chainName: (p: PrimaryNameModel) => p.chainName,
+  coinType: (p: PrimaryNameModel) => p.coinType,
+  name: async (p: PrimaryNameModel, _: unknown, ctx: OmnigraphContext) => {
+    const name = await primaryNameOf(ctx, p);
+    return name !== null && isNormalizedName(name) ? canonicalName(name) : null;
+  },
+  resolve: async (p: PrimaryNameModel, _: unknown, ctx: OmnigraphContext) => forwardResolve(await primaryNameOf(ctx, p), p.owner.accelerate),
+};

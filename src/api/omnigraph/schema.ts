@@ -1,0 +1,85 @@
+import {
+  buildASTSchema,
+  type GraphQLFieldResolver,
+  GraphQLInterfaceType,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  type GraphQLSchema,
+  getNamedType,
+  isObjectType,
+  parse,
+} from "graphql";
+import { emptyConnection } from "./cursor";
+import { eventResolvers } from "./events";
+import { omnigraphScalars } from "./scalars";
+import { OMNIGRAPH_SDL } from "./sdl";
+import { accountResolvers } from "./resolvers/account";
+import { domainResolvers } from "./resolvers/domain";
+import { queryResolvers } from "./resolvers/query";
+import { registrationResolvers } from "./resolvers/registration";
+import { registryResolvers } from "./resolvers/registry";
+import { forwardResolveResolvers, primaryNameRecordResolvers, resolvedRecordsResolvers, reverseResolveResolvers } from "./resolvers/resolution";
+import { resolverResolvers } from "./resolvers/resolver";
+
+type Resolvers = Record<string, GraphQLFieldResolver<never, never, never>>;
+
+/** Field resolvers by type; an interface's resolvers serve each of its implementations. */
+const RESOLVERS: Record<string, Resolvers> = {
+  Query: queryResolvers as Resolvers,
+  Domain: domainResolvers as Resolvers,
+  Registry: registryResolvers as Resolvers,
+  Registration: registrationResolvers as Resolvers,
+  Account: accountResolvers as Resolvers,
+  Resolver: resolverResolvers as Resolvers,
+  Event: eventResolvers as Resolvers,
+  ForwardResolve: forwardResolveResolvers as Resolvers,
+  ResolvedRecords: resolvedRecordsResolvers as Resolvers,
+  ReverseResolve: reverseResolveResolvers as Resolvers,
+  PrimaryNameRecord: primaryNameRecordResolvers as Resolvers,
+};
+
+/** What the ENSv1 objects implement: the interface whose resolvers they use. */
+const IMPLEMENTS: Record<string, string> = {
+  ENSv1Domain: "Domain",
+  ENSv2Domain: "Domain",
+  UnindexedDomain: "Domain",
+  ENSv1Registry: "Registry",
+  ENSv1VirtualRegistry: "Registry",
+  ENSv2Registry: "Registry",
+  BaseRegistrarRegistration: "Registration",
+  NameWrapperRegistration: "Registration",
+  ThreeDNSRegistration: "Registration",
+  ENSv2RegistryRegistration: "Registration",
+  ENSv2RegistryReservation: "Registration",
+};
+
+/**
+ * The Omnigraph schema: the SDL (sdl/) with our scalars and resolvers attached. A connection field no resolver
+ * answers (ENSv2, EFP, permissions: not indexed here) answers an empty connection; any other such field, null.
+ */
+export function buildOmnigraphSchema(): GraphQLSchema {
+  const schema = buildASTSchema(parse(OMNIGRAPH_SDL), { assumeValidSDL: false });
+  for (const custom of omnigraphScalars()) {
+    const target = schema.getType(custom.name);
+    if (!(target instanceof GraphQLScalarType)) throw new Error(`scalar ${custom.name} is not in the SDL`);
+    Object.assign(target, { serialize: custom.serialize, parseValue: custom.parseValue, parseLiteral: custom.parseLiteral });
+  }
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith("__")) continue;
+    if (type instanceof GraphQLInterfaceType) {
+      type.resolveType = (value: { __typename?: string }) => value.__typename;
+      continue;
+    }
+    if (!isObjectType(type)) continue;
+    const own = RESOLVERS[type.name] ?? {};
+    const inherited = RESOLVERS[IMPLEMENTS[type.name] ?? ""] ?? {};
+    for (const field of Object.values((type as GraphQLObjectType).getFields())) {
+      const resolve = own[field.name] ?? inherited[field.name];
+      if (resolve) field.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
+      else if (getNamedType(field.type).name.endsWith("Connection") && !(type.name in RESOLVERS) && !(type.name in IMPLEMENTS)) {
+        field.resolve = () => emptyConnection();
+      }
+    }
+  }
+  return schema;
+}

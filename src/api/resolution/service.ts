@@ -1,0 +1,64 @@
+import type { Namespace } from "../../namespaces/types";
+import { type IndexingSnapshot, projectRealtime } from "../indexing-status/snapshot";
+import type { SqlDb } from "../registrar-actions/find";
+import { IndexBackend } from "./index-backend";
+import { OnchainBackend } from "./onchain-backend";
+import { NotInIndex, Resolution } from "./resolve";
+
+export interface ResolutionServiceDeps {
+  indexingStatus: { snapshot(): Promise<IndexingSnapshot | undefined> };
+  namespace: Namespace;
+  rpcUrls: ReadonlyMap<number, string>;
+  /** Whether this instance runs the protocol-acceleration plugin (else every answer is onchain). */
+  accelerationIndexed: boolean;
+  /** The index answers only while every chain is at most this far behind (seconds); 60 like /amirealtime. */
+  maxWorstCaseDistance?: number;
+  nowSeconds?: () => number;
+}
+
+export interface Answered<T> {
+  result: T;
+  /** Whether the index answered (protocol acceleration), rather than the chains. */
+  accelerated: boolean;
+}
+
+/**
+ * The one policy for answering a resolution from the index or the chains, shared by the REST routes and the
+ * Omnigraph: the index when asked to and realtime, the chains otherwise (or when the index cannot answer).
+ */
+export class ResolutionService {
+  readonly onchainBackend: OnchainBackend;
+  private readonly onchain: Resolution;
+  private readonly maxDistance: number;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ResolutionServiceDeps) {
+    this.onchainBackend = new OnchainBackend(deps.namespace, deps.rpcUrls);
+    this.onchain = new Resolution(deps.namespace, this.onchainBackend);
+    this.maxDistance = deps.maxWorstCaseDistance ?? 60;
+    this.now = deps.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  /** A resolver over the index read through `db` (a request's own handle may count its statements). */
+  indexed(db: SqlDb): Resolution {
+    return new Resolution(this.deps.namespace, new IndexBackend(db, this.onchainBackend));
+  }
+
+  async indexIsRealtime(): Promise<boolean> {
+    if (!this.deps.accelerationIndexed) return false;
+    const snapshot = await this.deps.indexingStatus.snapshot();
+    return snapshot !== undefined && projectRealtime(snapshot, this.now()).realtimeProjection.worstCaseDistance <= this.maxDistance;
+  }
+
+  /** The index's answer when allowed and able, else the chains'. */
+  async answer<T>(db: SqlDb, accelerate: boolean, run: (r: Resolution) => Promise<T>): Promise<Answered<T>> {
+    if (accelerate && (await this.indexIsRealtime())) {
+      try {
+        return { result: await run(this.indexed(db)), accelerated: true };
+      } catch (error) {
+        if (!(error instanceof NotInIndex)) throw error;
+      }
+    }
+    return { result: await run(this.onchain), accelerated: false };
+  }
+}

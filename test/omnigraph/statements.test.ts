@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
+import { ResolutionService } from "../../src/api/resolution/service";
+import type { Namespace } from "../../src/namespaces/types";
+import { buildFixture } from "../subgraph-api/fixture";
+import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
+
+/*
+ * No N+1: the SQL statements of an Omnigraph request grow with the depth of its query, not with its page sizes.
+ * Over the /subgraph tests' seeded PostgreSQL dataset (no chain: nothing here resolves or reads events' logs).
+ */
+
+const NAMESPACE: Namespace = {
+  name: "devnet",
+  defaultRpcUrls: {},
+  datasources: {
+    ensroot: {
+      chain: { id: 31337, name: "devnetRoot" },
+      managedName: "eth",
+      contracts: { Registry: { address: "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e", startBlock: 0 } },
+    },
+  },
+};
+
+let t: TestDatabase;
+let options: OmnigraphOptions;
+const internalErrors: unknown[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase("og_test");
+  await t.insert(buildFixture({ secondLevel: 300, accounts: 12 }));
+  const resolution = new ResolutionService({ indexingStatus: { snapshot: async () => undefined }, namespace: NAMESPACE, rpcUrls: new Map(), accelerationIndexed: false });
+  options = { db: t.db, namespace: NAMESPACE, rpcUrls: new Map(), resolution, onError: (e) => internalErrors.push(e) };
+}, 120_000);
+
+afterAll(async () => {
+  await t?.drop();
+});
+
+async function run(query: string, variables: Record<string, unknown> = {}) {
+  const r = await executeOmnigraphRequest({ query, variables }, options);
+  expect(r.body.errors).toBeUndefined();
+  return r;
+}
+
+const NESTED = `query($n: Int!) {
+  domain(by: { name: "eth" }) {
+    subdomains(first: $n, order: { by: REGISTRATION_EXPIRY, dir: DESC }) {
+      totalCount
+      edges { node {
+        id label { interpreted } owner { address } parent { id } registry { id } resolver { assigned { id } }
+        registration { __typename expiry ... on BaseRegistrarRegistration { wrapped { fuses } } }
+        subdomains(first: 5) { totalCount edges { node { id owner { address } canonical { name { interpreted } } } } }
+      } }
+    }
+  }
+}`;
+
+describe("/api/omnigraph statements per request", () => {
+  it("are the same for a page of 5 and a page of 200 (one statement per list per level)", async () => {
+    const small = await run(NESTED, { n: 5 });
+    const large = await run(NESTED, { n: 200 });
+    const edges = (r: typeof small) => (r.body.data as any).domain.subdomains.edges.length;
+    expect(edges(small)).toBe(5);
+    expect(edges(large)).toBe(200);
+    expect(large.statements).toBe(small.statements);
+    expect(small.statements).toBeLessThanOrEqual(10);
+    expect(internalErrors).toEqual([]);
+  });
+
+  it("are the same for an account's 3 names and its 100", async () => {
+    const owner = (await run(`{ domain(by: { name: "eth" }) { subdomains(first: 1) { edges { node { owner { address } } } } } }`)).body.data as any;
+    const address = owner.domain.subdomains.edges[0].node.owner.address;
+    const q = `query($a: Address!, $n: Int!) { account(by: { address: $a }) { domains(first: $n) { totalCount edges { node { id registration { expiry } subdomains(first: 3) { totalCount } } } } } }`;
+    const small = await run(q, { a: address, n: 3 });
+    const large = await run(q, { a: address, n: 100 });
+    expect((large.body.data as any).account.domains.edges.length).toBeGreaterThan(3);
+    expect(large.statements).toBe(small.statements);
+  });
+});
