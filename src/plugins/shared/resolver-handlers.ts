@@ -12,10 +12,11 @@ type ResolverContract = Exclude<ContractWithEvent<"AuthorisationChanged">, `prot
 export function onResolverEvents(contract: ResolverContract, options: { skipAddress?: string } = {}): void {
   if (!isIndexed(contract)) return;
   const skip = options.skipAddress?.toLowerCase();
-  const unlessSkipped =
-    <E extends { log: { address: string } }>(handler: (context: IndexingContext, event: E) => Promise<void>) =>
-    (context: IndexingContext, event: E) =>
-      event.log.address.toLowerCase() === skip ? Promise.resolve() : handler(context, event);
+  // Without a skipped address the handler is registered as it is: no per-event address check on the hot path.
+  const unlessSkipped = <E extends { log: { address: string } }>(handler: (context: IndexingContext, event: E) => Promise<void>) =>
+    skip === undefined
+      ? handler
+      : (context: IndexingContext, event: E) => (event.log.address.toLowerCase() === skip ? Promise.resolve() : handler(context, event));
   on(`${contract}:AddrChanged`, unlessSkipped(resolver.addrChanged));
   on(`${contract}:AddressChanged`, unlessSkipped(resolver.addressChanged));
   on(`${contract}:NameChanged`, unlessSkipped(resolver.nameChanged));
