@@ -1,4 +1,5 @@
-import { type AppConfig, chainsOf } from "../config";
+import type { AppConfig } from "../config";
+import { chainsOf } from "../plugins/requirements";
 import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../lib/finality-guard";
 
 /*

@@ -1,5 +1,6 @@
 import type { Abi, Transport } from "viem";
-import { chainsOf, type AppConfig } from "../config";
+import type { AppConfig } from "../config";
+import { chainsOf } from "./requirements";
 import { rpcTransport } from "../lib/rpc-transport";
 import { pluginDefinition, type PLUGINS } from ".";
 import type { PluginContract } from "./define";

@@ -1,4 +1,5 @@
-import { type AppConfig, chainsOf } from "../../config";
+import type { AppConfig } from "../../config";
+import { chainsOf } from "../../plugins/requirements";
 import type { ResolutionDeps } from "./route";
 
 /** What the resolution routes take from the app's config. */
