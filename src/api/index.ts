@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { trimTrailingSlash } from "hono/trailing-slash";
 import { getConfig } from "../config";
-import { exposeOnPonderMetrics } from "../lib/metrics";
+import { exposeOnPonderMetrics } from "../runtime/metrics";
 import { NAMEINDEX_VERSION } from "./config/public-config";
 import { configRoutes } from "./config/route";
 import { completedEventsReader, completedEventsRoutes } from "./indexing-status/completed-events";

@@ -1,9 +1,9 @@
 import type { AppConfig } from "../config";
 import { chainsOf } from "../plugins/requirements";
-import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../lib/finality-guard";
+import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "./deep-reorg-guard";
 
 /*
- * Runs the finality guard (src/lib/finality-guard.ts) beside indexing. Started by the registration entry, which only
+ * Runs the deep-reorg guard (deep-reorg-guard.ts) beside indexing. Started by the registration entry, which only
  * `ponder start` (the one writer) executes, never an API-only replica (`ponder serve`).
  */
 

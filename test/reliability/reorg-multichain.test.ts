@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "../../devnet/src/index";
 import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
-import { ponderFinalityBlocks } from "../../src/lib/finality-guard";
+import { ponderFinalityBlocks } from "../../src/indexing/deep-reorg-guard";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
 import { EVENT_TABLES } from "../e2e/subgraph-compare";
 import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";

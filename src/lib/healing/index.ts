@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import { type AppConfig, getConfig } from "../../config";
-import { runWhenIdle } from "../idle";
+import { runWhenIdle } from "./idle";
 import { isNormalizedLabel } from "../labels";
 import { emptyHealingMetrics, type HealingMetrics, LabelHealer, type LabelHealerOptions } from "./healer";
 import { HttpLabelSource } from "./http-source";

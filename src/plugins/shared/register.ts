@@ -1,6 +1,6 @@
 import { type Context, type Event, type EventNames, ponder } from "ponder:registry";
 import { getConfig } from "../../config";
-import { handlerTotalsOf } from "../../lib/metrics";
+import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
 // Loaded with every handler: tells Ponder's row cache how the handlers derive row keys from events.
 import "../../lib/row-key-derivations";

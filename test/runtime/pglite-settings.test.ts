@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPgliteSettings, PGLITE_SETTINGS } from "../../src/lib/pglite-settings";
-import { seedPgliteDirectory } from "../../src/lib/pglite-template";
+import { applyPgliteSettings, PGLITE_SETTINGS } from "../../src/runtime/pglite-settings";
+import { seedPgliteDirectory } from "../../src/runtime/pglite-template";
 
 /*
- * The indexer's PGlite directory gets WAL settings for the host file system (src/lib/pglite-settings.ts). What must
+ * The indexer's PGlite directory gets WAL settings for the host file system (src/runtime/pglite-settings.ts). What must
  * hold: PostgreSQL runs with them, an operator's other ALTER SYSTEM settings survive, and a transaction that committed
  * is still there after the process that committed it is killed (the reason the settings are safe).
  */

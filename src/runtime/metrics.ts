@@ -1,5 +1,5 @@
 import client from "prom-client";
-import { healingMetrics, prefetchMetrics } from "./healing";
+import { healingMetrics, prefetchMetrics } from "../lib/healing";
 
 /**
  * nameindex's own Prometheus metrics: time spent in each plugin's handlers and what healing costs. They are served on

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedPgliteDirectory } from "../../src/lib/pglite-template";
-import { ponderPgliteVersion, ponderSyncMigrations } from "../../src/lib/ponder-sync-migrations";
+import { seedPgliteDirectory } from "../../src/runtime/pglite-template";
+import { ponderPgliteVersion, ponderSyncMigrations } from "../../src/runtime/ponder-sync-migrations";
 import { ponderCommon } from "../support/ponder-common";
 
 /*

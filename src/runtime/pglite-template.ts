@@ -13,7 +13,7 @@ const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
  * runs its 27 `ponder_sync` migrations on it (~1 s of CPU). A data directory is relocatable, so this copies one made
  * earlier instead (a copy of ~430 files, 0.2–0.5 s): the template is made once per PGlite version and Ponder sync-store migrations under
  * `.cache/pglite-template/`, by PGlite itself with the same (default) options Ponder opens its directory with, migrated
- * by Ponder's own migration code (src/lib/ponder-sync-migrations.ts; Ponder finds them applied and runs none), and
+ * by Ponder's own migration code (src/runtime/ponder-sync-migrations.ts; Ponder finds them applied and runs none), and
  * closed cleanly. Another Ponder version or a changed migrations file names another template, so one made by an older
  * Ponder is never used. Only an absent or empty directory is seeded; a directory with data is left alone, and so is
  * `memory://`. Both the template and the seeded directory are written under a temporary name and renamed into place,
