@@ -26,13 +26,13 @@ import { resolutionSettings } from "./resolution/settings";
 import { ResolutionService } from "./resolution/service";
 import { omnigraphRoutes } from "./omnigraph";
 import { openApiDocument } from "./openapi/document";
-import { qualifyTables } from "./pglite-safe-db";
-import { keepTablesAnalyzed } from "./table-statistics";
-import { trackPgliteWrites } from "./pglite-writes";
+import { qualifyTables } from "./server/pglite-safe-db";
+import { keepTablesAnalyzed } from "./server/table-statistics";
+import { trackPgliteWrites } from "./shared/pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
 import { textOrderWarning } from "./subgraph/text-order";
-import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
+import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./server/node-fast-path";
 
 const config = getConfig();
 exposeOnPonderMetrics();

@@ -7,7 +7,7 @@ import { IndexingFactsGatherer } from "../../src/api/indexing-status/gather";
 import { PreparedResponses } from "../../src/api/indexing-status/responses";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "../../src/api/indexing-status/route";
 import { IndexingStatusService } from "../../src/api/indexing-status/service";
-import type { ChainFacts, IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
+import type { ChainFacts, IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
 import { syncGaugeReader } from "../../src/api/indexing-status/sync-gauges";
 
 const ref = (number: number, timestamp: number) => ({ number, timestamp });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSnapshot, chainSnapshot, omnichainStatus, projectRealtime, type ChainFacts } from "../../src/api/indexing-status/snapshot";
+import { buildSnapshot, chainSnapshot, omnichainStatus, projectRealtime, type ChainFacts } from "../../src/api/shared/indexing-snapshot";
 import { decodeCheckpointBlock } from "../../src/api/indexing-status/checkpoint";
 import { gaugeByChain } from "../../src/api/indexing-status/prometheus";
 

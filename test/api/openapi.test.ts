@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/api/openapi/document";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/api/registrar-actions/query";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/api/shared/paging";
 
 type Parameter = { name: string; in: string; required: boolean; schema: Record<string, unknown> };
 const doc = openApiDocument({ version: "9.9.9", indexedChainIds: [1, 8453, 59144] }) as {

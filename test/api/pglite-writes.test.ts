@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { trackPgliteWrites } from "../../src/api/pglite-writes";
+import { trackPgliteWrites } from "../../src/api/shared/pglite-writes";
 import { ponderHeadToken, tokenUntilNextWrite } from "../../src/api/subgraph";
 
 /*

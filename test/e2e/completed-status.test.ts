@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
+import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { getJson, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 

@@ -70,7 +70,7 @@ beforeAll(async () => {
     labelsServiceUrl: env.labelsUrl,
     plugins: ["subgraph", "basenames", "lineanames", "threedns"],
     // PGlite, the default: its API shares the indexer's one session, where Ponder's flush leaves temp tables named
-    // like ours (src/api/pglite-safe-db.ts); this run proves /subgraph still reads the index there.
+    // like ours (src/api/server/pglite-safe-db.ts); this run proves /subgraph still reads the index there.
     database: "pglite",
   });
   try {

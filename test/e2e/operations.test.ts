@@ -5,7 +5,7 @@ import pg from "pg";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicConfigSchema } from "../../src/api/config/public-config";
-import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
+import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
 import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
 import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { startPonder } from "../../scripts/lib/ponder-process";

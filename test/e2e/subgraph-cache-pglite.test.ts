@@ -2,13 +2,13 @@ import { type Address, getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../devnet/src/index";
-import type { IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
+import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
 
 /*
  * /subgraph's query-result cache on the indexer's own PGlite, where its head token is read again only after a write
- * into the shared PGlite instance (src/api/pglite-writes.ts): once a block that changes an answer is indexed, the
+ * into the shared PGlite instance (src/api/shared/pglite-writes.ts): once a block that changes an answer is indexed, the
  * next request must get the new answer, never the one cached at the previous head. The test learns that the block is
  * indexed from /api/indexing-status (which reads through the API's uncounted reader, so it cannot move the counter
  * itself), then asks /subgraph at once.

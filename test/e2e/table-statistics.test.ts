@@ -6,7 +6,7 @@ import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from ".
 
 /*
  * PGlite runs no autovacuum: `ponder start` must leave its tables with planner statistics once the backfill is done
- * (src/api/table-statistics.ts), checked in the PGlite folder itself once the indexer has stopped.
+ * (src/api/server/table-statistics.ts), checked in the PGlite folder itself once the indexer has stopped.
  */
 
 // One devnet for both databases' indexers.

@@ -1,6 +1,6 @@
 import { type Address, type Hex, namehash } from "viem";
 import { describe, expect, it } from "vitest";
-import type { IndexingSnapshot } from "../../src/api/indexing-status/snapshot";
+import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
 import { IndexBackend } from "../../src/api/resolution/index-backend";
 import { resolutionRoutes } from "../../src/api/resolution/route";
 import { registryNodeId } from "../../src/plugins/protocol-acceleration/lib/ids";

@@ -1,5 +1,5 @@
 import { type Hex, keccak256, namehash, stringToBytes } from "viem";
-import type { IndexingSnapshot, OmnichainStatus } from "../../src/api/indexing-status/snapshot";
+import type { IndexingSnapshot, OmnichainStatus } from "../../src/api/shared/indexing-snapshot";
 import { eventId } from "../../src/lib/ids";
 
 /* A small, deterministic data set for the registrar-actions and name-tokens routes (database column names). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pageContext, parentNodeParam, registrarActionsQuery } from "../../src/api/registrar-actions/query";
+import { pageContext } from "../../src/api/shared/paging";
+import { parentNodeParam, registrarActionsQuery } from "../../src/api/registrar-actions/query";
 
 const parse = (q: Record<string, string>) => registrarActionsQuery.safeParse(q);
 const fieldsOf = (q: Record<string, string>) => {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IndexingSnapshot } from "../../src/api/indexing-status/snapshot";
+import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
 import { nameTokensRoutes } from "../../src/api/name-tokens/route";
 import { registrarActionsRoutes } from "../../src/api/registrar-actions/route";
 import {

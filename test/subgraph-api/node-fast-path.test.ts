@@ -4,12 +4,12 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeFastPathOf, subgraphPostFastPath, withNodeFastPath } from "../../src/api/node-fast-path";
+import { nodeFastPathOf, subgraphPostFastPath, withNodeFastPath } from "../../src/api/server/node-fast-path";
 import { createSubgraphServer, QueryCache } from "../../src/api/subgraph";
 import { type Harness, startHarness } from "./harness";
 
 /*
- * /subgraph's POSTs are answered on Node.js's own request objects before Ponder's Hono app (src/api/node-fast-path.ts,
+ * /subgraph's POSTs are answered on Node.js's own request objects before Ponder's Hono app (src/api/server/node-fast-path.ts,
  * run by the patched Ponder server). Served the way that server serves it (the fast path first, the Hono app for
  * everything else), a client must not be able to tell the two apart: same status, body and headers for every kind of
  * POST, the documented 400/413 for bodies that are not GraphQL, no crash when a client leaves mid-body, and Ponder's

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { type Hex, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IndexingSnapshot } from "../../src/api/indexing-status/snapshot";
+import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
 import { nameSalesRoutes } from "../../src/api/name-sales/route";
 import { NAME_WRAPPER, USER, domainRow, managedNameByNode, snapshot } from "../registrars/fixture";
 import { createTestSchema, insertRows, type TestSchema } from "../registrars/pg";

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { z, type ZodError } from "zod";
-import { invalidInput } from "../http-errors";
+import { invalidInput } from "../shared/http-errors";
 import { PreparedResponses } from "./responses";
 import type { IndexingStatusService } from "./service";
-import { projectRealtime, type IndexingSnapshot } from "./snapshot";
+import { projectRealtime, type IndexingSnapshot } from "../shared/indexing-snapshot";
 
 export const AMIREALTIME_DEFAULT_MAX_WORST_CASE_DISTANCE = 60;
 

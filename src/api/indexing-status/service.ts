@@ -1,5 +1,5 @@
 import type { IndexingFactsGatherer } from "./gather";
-import { buildSnapshot, type IndexingSnapshot } from "./snapshot";
+import { buildSnapshot, type IndexingSnapshot } from "../shared/indexing-snapshot";
 
 const REFRESH_MS = 1_000;
 

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import type { Hex } from "viem";
 import { namehash } from "../../lib/names";
-import { invalidInput } from "../http-errors";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
-import { type PageContext, pageContext } from "../registrar-actions/query";
+import { invalidInput } from "../shared/http-errors";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import type { SqlDb } from "../shared/read-db";
+import { type PageContext, pageContext } from "../shared/paging";
 import { type NameSaleJson, findNameSales } from "./find";
 import { nameSalesQuery } from "./query";
 

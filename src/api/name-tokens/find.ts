@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
-import { type SqlDb, nameOf, rowsOf } from "../registrar-actions/find";
+import { type SqlDb, rowsOf } from "../shared/read-db";
+import { nameOf } from "../shared/managed-names";
 import { type ChainAccount, type OwnershipType, ownershipType } from "./ownership";
 
 export interface NameTokenJson {

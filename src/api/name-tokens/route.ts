@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { Hex } from "viem";
 import { namehash } from "../../lib/names";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import type { SqlDb } from "../shared/read-db";
 import { findNameTokens } from "./find";
 import type { ChainAccount } from "./ownership";
 import { nameTokensQuery } from "./query";

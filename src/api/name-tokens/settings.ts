@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import type { AppConfig } from "../../config";
 import { composeContracts } from "../../plugins/compose";
-import { managedNames } from "../registrar-actions/subregistries";
+import { managedNames } from "../shared/managed-names";
 import type { ChainAccount } from "./ownership";
 
 /** What the registrar-actions and name-tokens routes derive from the configuration, once at startup. */

@@ -1,9 +1,11 @@
 import { type Context, Hono } from "hono";
 import { ZodError } from "zod";
-import { invalidInput } from "../http-errors";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import { type NamedRegistrarAction, type SqlDb, findRegistrarActions } from "./find";
-import { type PageContext, pageContext, parentNodeParam, registrarActionsQuery } from "./query";
+import { invalidInput } from "../shared/http-errors";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import { type NamedRegistrarAction, findRegistrarActions } from "./find";
+import { type SqlDb } from "../shared/read-db";
+import { type PageContext, pageContext } from "../shared/paging";
+import { parentNodeParam, registrarActionsQuery } from "./query";
 
 export interface RegistrarActionsDeps {
   db: SqlDb;

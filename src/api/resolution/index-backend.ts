@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../plugins/protocol-acceleration/lib/ids";
-import { type SqlDb, rowsOf } from "../registrar-actions/find";
+import { type SqlDb, rowsOf } from "../shared/read-db";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
 import { NotInIndex, type RecordsAnswer, type RecordsRequest, type ResolutionBackend, emptyAnswer } from "./resolve";
 import { type RegistryRecord, type RegistrySource, effectiveResolver, nearestResolver } from "./routing";

@@ -1,9 +1,9 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { Namespace } from "../../namespaces/types";
-import { invalidInput } from "../http-errors";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
+import { invalidInput } from "../shared/http-errors";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import type { SqlDb } from "../shared/read-db";
 import { isTransportError } from "./onchain-backend";
 import { addressParam, chainIdParam, nameParam, primaryNameQuery, primaryNamesQuery, queryInput, recordsQuery } from "./query";
 import type { Resolution } from "./resolve";

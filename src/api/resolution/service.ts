@@ -1,6 +1,6 @@
 import type { Namespace } from "../../namespaces/types";
-import { type IndexingSnapshot, projectRealtime } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
+import { type IndexingSnapshot, projectRealtime } from "../shared/indexing-snapshot";
+import type { SqlDb } from "../shared/read-db";
 import { IndexBackend } from "./index-backend";
 import { OnchainBackend } from "./onchain-backend";
 import { NotInIndex, Resolution } from "./resolve";

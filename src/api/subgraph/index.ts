@@ -525,7 +525,7 @@ export interface SubgraphServer {
   /**
    * Answers a POST from Node.js's own request and response objects: the body read from the stream, the answer
    * written with one writeHead and end, no Hono context or WHATWG Request/Response built. Ponder's server runs it
-   * for /subgraph before its Hono app (src/api/node-fast-path.ts). Never throws: a failure answers 500, a client that
+   * for /subgraph before its Hono app (src/api/server/node-fast-path.ts). Never throws: a failure answers 500, a client that
    * went away gets nothing. `onAnswered` gets the status and the response's size in bytes.
    */
   handleNodePost(req: IncomingMessage, res: ServerResponse, onAnswered?: (status: number, responseBytes: number) => void): void;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ponderCommon } from "./indexing-status/sync-gauges";
-import type { SubgraphServer } from "./subgraph";
+import { ponderCommon } from "../indexing-status/sync-gauges";
+import type { SubgraphServer } from "../subgraph";
 
 /**
  * A Node.js request listener that Ponder's server runs before its Hono app, returning true for the requests it
