@@ -1,5 +1,5 @@
 import { type Hex, concat, hexToBytes, stringToBytes, toHex } from "viem";
-import { keccak256Hex } from "./keccak";
+import { keccak256Hex } from "../../labels-service/src/keccak";
 import { encodeLabelhash, isShowableLabel, type LabelMode } from "./labels";
 
 /**
