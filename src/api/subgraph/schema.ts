@@ -24,6 +24,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import { SubgraphQueryError } from "./errors";
+import type { SubgraphLimits } from "./limits";
 import type { Loader } from "./loader";
 import { ENTITIES, type EntityDef, entityOf, type FieldDef, type ScalarKind } from "./model";
 import { type ListArgs, opsFor, type Row, textValue } from "./sql";
@@ -45,11 +46,6 @@ export interface SubgraphMeta {
   block: BlockRef | null;
   deployment: string;
   hasIndexingErrors: boolean;
-}
-
-export interface SubgraphLimits {
-  maxFirst: number;
-  maxSkip: number;
 }
 
 export interface SubgraphContext {

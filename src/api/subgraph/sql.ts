@@ -10,6 +10,7 @@ import {
   tableInfo,
 } from "./model";
 import { SubgraphQueryError } from "./errors";
+import { MAX_LIST_VALUES } from "./limits";
 
 /*
  * SQL for The Graph's query semantics, generated with drizzle's `sql` builder: `where` filters, `orderBy` with the
@@ -118,9 +119,6 @@ function param(kind: ScalarKind, value: unknown, key: string): SQL {
       return sql`${textValue(value)}::text`;
   }
 }
-
-/** Values in one `_in` / list filter: keeps a statement far below PostgreSQL's 65,535 parameters. */
-export const MAX_LIST_VALUES = 1000;
 
 function checkList(values: unknown, key: string): unknown[] {
   if (!Array.isArray(values)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
