@@ -4,11 +4,11 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("ponder:schema", async () => await import("../../ponder.schema"));
 
 import * as schema from "../../ponder.schema";
-import { type HandlerSettings, type IndexedEvent, setHandlerSettings } from "../../src/lib/ens-handlers/context";
-import { makeNameWrapperHandlers } from "../../src/lib/ens-handlers/name-wrapper";
-import { makeRegistrarHandlers } from "../../src/lib/ens-handlers/registrar";
-import { makeRegistryHandlers, setupRootDomain } from "../../src/lib/ens-handlers/registry";
-import * as resolver from "../../src/lib/ens-handlers/resolver";
+import { type HandlerSettings, type IndexedEvent, setHandlerSettings } from "../../src/plugins/shared/ens-handlers/context";
+import { makeNameWrapperHandlers } from "../../src/plugins/shared/ens-handlers/name-wrapper";
+import { makeRegistrarHandlers } from "../../src/plugins/shared/ens-handlers/registrar";
+import { makeRegistryHandlers, setupRootDomain } from "../../src/plugins/shared/ens-handlers/registry";
+import * as resolver from "../../src/plugins/shared/ens-handlers/resolver";
 import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
 import { GRACE_PERIOD_SECONDS, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../src/lib/names";
 import { FakeStore } from "./fake-store";

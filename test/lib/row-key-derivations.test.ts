@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { domainId, eventId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
 import { deriveSubnodesOf, deriveTransferEventIds, keyDerivations } from "../../src/lib/row-key-derivations";
-import { recordKeyId, resolverRecordsId } from "../../src/plugins/protocol-acceleration/lib/ids";
+import { recordKeyId, resolverRecordsId } from "../../src/lib/resolution-ids";
 // @ts-expect-error Ponder's built module, as patched (patches/ponder+0.16.10+021+recordProfilePattern-derived-keys.patch)
 import { recordProfilePattern, recoverProfilePattern } from "../../node_modules/ponder/dist/esm/indexing-store/profile.js";
 // @ts-expect-error as above

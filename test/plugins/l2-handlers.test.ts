@@ -13,8 +13,8 @@ vi.mock("ponder:schema", async () => await import("../../ponder.schema"));
 vi.mock("ponder:registry", () => ({ ponder: { on: (name: string, fn: never) => handlers.set(name, fn) } }));
 
 import * as schema from "../../ponder.schema";
-import { type IndexedEvent, setHandlerSettings } from "../../src/lib/ens-handlers/context";
-import { setupRootDomain } from "../../src/lib/ens-handlers/registry";
+import { type IndexedEvent, setHandlerSettings } from "../../src/plugins/shared/ens-handlers/context";
+import { setupRootDomain } from "../../src/plugins/shared/ens-handlers/registry";
 import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
 import { GRACE_PERIOD_SECONDS, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../src/lib/names";
 import { FakeStore } from "../lib/fake-store";

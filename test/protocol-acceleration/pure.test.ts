@@ -4,9 +4,9 @@ import { interpretAddress, interpretText } from "../../src/api/resolution/interp
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { ancestorsOf, effectiveResolver, nearestResolver, routeName } from "../../src/api/resolution/routing";
 import { mainnetNamespace } from "../../src/namespaces/mainnet";
-import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain, isEvmCoinType } from "../../src/plugins/protocol-acceleration/lib/coin-types";
-import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../src/plugins/protocol-acceleration/lib/ids";
-import { ADDR_REVERSE_NODE, legacyReverseNode, reverseLabel, reversedAddress } from "../../src/plugins/protocol-acceleration/lib/reverse";
+import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain, isEvmCoinType } from "../../src/lib/coin-types";
+import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../src/lib/resolution-ids";
+import { ADDR_REVERSE_NODE, legacyReverseNode, reverseLabel, reversedAddress } from "../../src/lib/reverse-nodes";
 
 const A = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as Address;
 const B = "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" as Address;

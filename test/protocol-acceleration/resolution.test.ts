@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
 import { IndexBackend } from "../../src/api/resolution/index-backend";
 import { resolutionRoutes } from "../../src/api/resolution/route";
-import { registryNodeId } from "../../src/plugins/protocol-acceleration/lib/ids";
+import { registryNodeId } from "../../src/lib/resolution-ids";
 import { NotInIndex, type RecordsAnswer, type RecordsRequest, Resolution, type ResolutionBackend } from "../../src/api/resolution/resolve";
 import type { RegistrySource } from "../../src/api/resolution/routing";
 import { mainnetNamespace } from "../../src/namespaces/mainnet";

@@ -9,7 +9,7 @@ vi.mock("ponder:schema", () => import("../../ponder.schema"));
 const { controllerEvent, nameRegistered, nameRenewed } = await import("../../src/plugins/registrars/lib/actions");
 const { priced, referralOf } = await import("../../src/plugins/registrars/lib/pricing");
 const { tokenTransferred } = await import("../../src/plugins/tokenscope/lib/tokens");
-const { setHandlerSettings } = await import("../../src/lib/ens-handlers/context");
+const { setHandlerSettings } = await import("../../src/plugins/shared/ens-handlers/context");
 
 const SENDER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as Address;
 const REGISTRAR = "0x57f1887a8bf19b14fc0df6fd9b2acc9af147ea85" as Address;

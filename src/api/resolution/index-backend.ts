@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../plugins/protocol-acceleration/lib/ids";
+import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../lib/resolution-ids";
 import { type SqlDb, rowsOf } from "../shared/read-db";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
 import { NotInIndex, type RecordsAnswer, type RecordsRequest, type ResolutionBackend, emptyAnswer } from "./resolve";

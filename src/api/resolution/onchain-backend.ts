@@ -18,7 +18,7 @@ import {
 } from "viem";
 import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
 import { dnsEncode } from "../../lib/dns-wire";
-import { DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
+import { DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE, coinTypeForChain } from "../../lib/coin-types";
 import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
 import type { RecordsAnswer, RecordsRequest, ResolutionBackend } from "./resolve";

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
-import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
-import { reverseLabel } from "../../plugins/protocol-acceleration/lib/reverse";
+import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain } from "../../lib/coin-types";
+import { reverseLabel } from "../../lib/reverse-nodes";
 import type { Namespace } from "../../namespaces/types";
 import { isNormalizedName } from "../../lib/name-input";
 import { type RegistrySource, ancestorsOf, routeName } from "./routing";

@@ -1,5 +1,5 @@
-import type { IndexingContext } from "../../lib/ens-handlers/context";
-import * as resolver from "../../lib/ens-handlers/resolver";
+import type { IndexingContext } from "./ens-handlers/context";
+import * as resolver from "./ens-handlers/resolver";
 import { type ContractWithEvent, isIndexed, on } from "./register";
 
 type ResolverContract = Exclude<ContractWithEvent<"AuthorisationChanged">, `protocol-acceleration/${string}`>;

@@ -1,7 +1,7 @@
 import { getConfig } from "../../../config";
 import type { DatasourceName } from "../../../namespaces/types";
 import * as resolver from "../lib/resolver";
-import { isIndexed, on } from "../../registrars/lib/register";
+import { isIndexed, on } from "../../shared/register";
 
 export function register(): void {
   const THREEDNS = ["threednsOptimism", "threednsBase"] as const;

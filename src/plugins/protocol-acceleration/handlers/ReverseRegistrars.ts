@@ -1,8 +1,8 @@
-import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain } from "../lib/coin-types";
+import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain } from "../../../lib/coin-types";
 import { nameForAddrChanged } from "../lib/reverse-names";
 import { getConfig } from "../../../config";
 import { L2_REVERSE_DATASOURCES } from "../../../namespaces/types";
-import { isIndexed, on } from "../../registrars/lib/register";
+import { isIndexed, on } from "../../shared/register";
 
 export function register(): void {
   // Primary names of the standalone reverse registrars (ENSIP-19): the default one on the ENS root chain, one per L2.

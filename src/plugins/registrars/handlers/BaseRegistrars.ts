@@ -1,6 +1,6 @@
 import type { DatasourceName } from "../../../namespaces/types";
 import { nameRegistered, nameRenewed } from "../lib/actions";
-import { isIndexed, on } from "../lib/register";
+import { isIndexed, on } from "../../shared/register";
 import { subregistryOf } from "../lib/subregistries";
 
 export function register(): void {

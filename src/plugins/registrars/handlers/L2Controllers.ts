@@ -1,6 +1,6 @@
 import { controllerFactsOf } from "../lib/on-controller-event";
 import { priced } from "../lib/pricing";
-import { isIndexed, on } from "../lib/register";
+import { isIndexed, on } from "../../shared/register";
 import { subregistryOf } from "../lib/subregistries";
 
 /*

@@ -1,4 +1,4 @@
-import * as resolver from "../../../lib/ens-handlers/resolver";
+import * as resolver from "../../shared/ens-handlers/resolver";
 import { isIndexed, on } from "../../shared/register";
 import { onResolverEvents } from "../../shared/resolver-handlers";
 

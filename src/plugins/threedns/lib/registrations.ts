@@ -1,9 +1,9 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import type { ThreeDNSTokenAbi } from "../../../../abis";
-import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "../../../lib/ens-handlers/context";
-import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../../lib/ens-handlers/db";
-import { makeRegistryHandlers, type NewOwnerArgs } from "../../../lib/ens-handlers/registry";
+import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "../../shared/ens-handlers/context";
+import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../shared/ens-handlers/db";
+import { makeRegistryHandlers, type NewOwnerArgs } from "../../shared/ens-handlers/registry";
 import { decodeDnsWireName } from "../../../lib/dns-wire";
 import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel } from "../../../lib/labels";

@@ -1,9 +1,9 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { domainId, resolverId as makeResolverId } from "../ids";
-import { interpretLabel, labelhashOf } from "../labels";
-import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../names";
-import type { RegistryAbi } from "../../../abis";
+import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
+import { interpretLabel, labelhashOf } from "../../../lib/labels";
+import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
+import type { RegistryAbi } from "../../../../abis";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
 

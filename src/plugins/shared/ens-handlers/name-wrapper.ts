@@ -1,10 +1,10 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { decodeWrappedName } from "../dns-wire";
-import { domainId } from "../ids";
-import { namehash, tokenIdToHex32 } from "../names";
-import { deriveTransferEventIds } from "../row-key-derivations";
-import type { NameWrapperAbi } from "../../../abis";
+import { decodeWrappedName } from "../../../lib/dns-wire";
+import { domainId } from "../../../lib/ids";
+import { namehash, tokenIdToHex32 } from "../../../lib/names";
+import { deriveTransferEventIds } from "../../../lib/row-key-derivations";
+import type { NameWrapperAbi } from "../../../../abis";
 import { handlerSettings, type IndexedEvent, type IndexingContext , type EventArgs } from "./context";
 import { eventFields, upsertAccount } from "./db";
 

@@ -1,8 +1,8 @@
 import * as schema from "ponder:schema";
 import type { Hex } from "viem";
-import { getConfig } from "../../../config";
-import type { IndexedEvent, IndexingContext } from "../../../lib/ens-handlers/context";
-import { upsertAccount } from "../../../lib/ens-handlers/db";
+import { getConfig } from "../../config";
+import type { IndexedEvent, IndexingContext } from "./ens-handlers/context";
+import { upsertAccount } from "./ens-handlers/db";
 import {
   makeRegistryHandlers,
   setupRootDomain,
@@ -10,12 +10,12 @@ import {
   type NewResolverArgs,
   type NewTTLArgs,
   type TransferArgs,
-} from "../../../lib/ens-handlers/registry";
-import { domainId } from "../../../lib/ids";
-import { labelhashOf } from "../../../lib/labels";
-import { makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
-import { DEFAULT_EVM_COIN_TYPE } from "../../protocol-acceleration/lib/coin-types";
-import { on, onSetup } from "../../shared/register";
+} from "./ens-handlers/registry";
+import { domainId } from "../../lib/ids";
+import { labelhashOf } from "../../lib/labels";
+import { makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../lib/names";
+import { DEFAULT_EVM_COIN_TYPE } from "../../lib/coin-types";
+import { on, onSetup } from "./register";
 
 /**
  * An L2 registry (Basenames on Base, Lineanames on Linea) whose nodes share mainnet's namehashes. The ENS root

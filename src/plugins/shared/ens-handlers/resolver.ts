@@ -1,8 +1,8 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { textOfDnsTxtRecord } from "../dns-wire";
-import { domainId, resolverId as makeResolverId } from "../ids";
-import type { ResolverAbi } from "../../../abis";
+import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
+import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
+import type { ResolverAbi } from "../../../../abis";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 

@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import { argOf, deriveRowKey, type DerivationEvent, word } from "../../../lib/row-key-derivations";
+import { argOf, deriveRowKey, type DerivationEvent, word } from "./row-key-derivations";
 import { ETH_COIN_TYPE } from "./coin-types";
 
 /** Ids of the protocol-acceleration tables; addresses and nodes lowercase. */

@@ -1,10 +1,10 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { domainId, registrationId } from "../ids";
-import { interpretLabel, isShowableLabel, labelhashOf } from "../labels";
-import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../names";
-import { deriveSubnodesOf } from "../row-key-derivations";
-import type { BaseRegistrarAbi } from "../../../abis";
+import { domainId, registrationId } from "../../../lib/ids";
+import { interpretLabel, isShowableLabel, labelhashOf } from "../../../lib/labels";
+import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
+import { deriveSubnodesOf } from "../../../lib/row-key-derivations";
+import type { BaseRegistrarAbi } from "../../../../abis";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 import { makeRegistryHandlers } from "./registry";
