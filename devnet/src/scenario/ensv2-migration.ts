@@ -1,7 +1,7 @@
 import { type Abi, type Address, encodeAbiParameters, zeroAddress } from "viem";
 import { Chain } from "../chain";
 import { labelhash } from "../names";
-import type { Ensv2Play } from "./ensv2";
+import type { Ensv2Play } from "./ensv2-play";
 import type { NameBook, NameFacts } from "./model";
 
 /** The ENSv1 side of the root chain that migration reads and moves names out of. */
