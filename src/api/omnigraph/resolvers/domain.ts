@@ -8,16 +8,11 @@ import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
 import { domainEvents } from "../events";
 import { type DomainModel, accountOf, registryOfDomain, resolverOfSubgraphId, rootChainIdOf, subregistryOfDomain, v1Domain } from "../model";
-import { ancestorNodes, beautifyLabel, beautifyName, depthOf, interpretLabel, interpretName, nodeOfNameInput } from "../names";
+import { ancestorNodes, beautifyLabel, canonicalName, depthOf, interpretLabel, nodeOfNameInput } from "../names";
 import { loadRegistration } from "./registration";
 import { forwardResolve } from "./resolution";
 
 type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
-
-export function canonicalName(name: string) {
-  const interpreted = interpretName(name);
-  return { interpreted, beautified: beautifyName(interpreted) };
-}
 
 export const domainResolvers = {
   id: (d: DomainModel) => d.row.id,

@@ -5,7 +5,7 @@ import { Batcher } from "../batch";
 import { MAX_RESOLUTIONS_PER_REQUEST, type OmnigraphContext } from "../context";
 import { rootChainIdOf } from "../model";
 import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
-import { canonicalName } from "./domain";
+import { canonicalName } from "../names";
 import { PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS, profileOf } from "./profile";
 
 /*
