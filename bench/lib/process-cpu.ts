@@ -52,7 +52,8 @@ export function cpuSpentMs(before: CpuReading, after: CpuReading): { tree: numbe
   return { tree: after.tree - before.tree, postgres };
 }
 
-const isBackendOf = (s: ProcStat, database: string) => s.cmdline.startsWith("postgres: ") && s.cmdline.includes(` ${database} `);
+const isBackendOf = (s: ProcStat, database: string) =>
+  s.cmdline.startsWith("postgres: ") && s.cmdline.includes(` ${database} `);
 
 function cpuMs(stats: Map<number, ProcStat>, root: number): number {
   let ticks = 0;

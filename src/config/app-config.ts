@@ -1,7 +1,7 @@
 import { loadNamespace, type Namespace } from "../namespaces";
 import { chainsOf, pluginRequirementProblems } from "../plugins/requirements";
-import type { AppConfig, LabelSetPin } from "./types";
 import { envSchema, readPerChainVariables } from "./env-schema";
+import type { AppConfig, LabelSetPin } from "./types";
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -58,7 +58,8 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
       else endBlocks.set(chainId, Number(raw));
     }
     for (const [chainId, raw] of readPerChainVariables(env, "ETH_GETLOGS_BLOCK_RANGE_")) {
-      if (!/^\d+$/.test(raw) || Number(raw) < 1) problems.push(`ETH_GETLOGS_BLOCK_RANGE_${chainId}: must be a number of blocks, 1 or more`);
+      if (!/^\d+$/.test(raw) || Number(raw) < 1)
+        problems.push(`ETH_GETLOGS_BLOCK_RANGE_${chainId}: must be a number of blocks, 1 or more`);
       else getLogsBlockRanges.set(chainId, Number(raw));
     }
   }

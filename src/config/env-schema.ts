@@ -13,33 +13,31 @@ const port = z.coerce
   .min(1, "must be between 1 and 65535")
   .max(65535, "must be between 1 and 65535");
 
-const pluginList = z
-  .string()
-  .transform((raw, ctx): PluginName[] => {
-    const names = raw
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (names.length === 0) {
-      ctx.addIssue({ code: "custom", message: `must name at least one plugin (valid: ${PLUGIN_NAMES.join(", ")})` });
-      return z.NEVER;
-    }
-    const unknown = names.filter((n) => !(PLUGIN_NAMES as readonly string[]).includes(n));
-    if (unknown.length > 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `unknown plugin${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")} (valid: ${PLUGIN_NAMES.join(", ")})`,
-      });
-      return z.NEVER;
-    }
-    const duplicates = names.filter((n, i) => names.indexOf(n) !== i);
-    if (duplicates.length > 0) {
-      ctx.addIssue({ code: "custom", message: `lists "${duplicates[0]}" more than once` });
-      return z.NEVER;
-    }
-    // Keep the canonical order so the composed Ponder config does not depend on how PLUGINS was spelled.
-    return PLUGIN_NAMES.filter((p) => names.includes(p));
-  });
+const pluginList = z.string().transform((raw, ctx): PluginName[] => {
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0) {
+    ctx.addIssue({ code: "custom", message: `must name at least one plugin (valid: ${PLUGIN_NAMES.join(", ")})` });
+    return z.NEVER;
+  }
+  const unknown = names.filter((n) => !(PLUGIN_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: `unknown plugin${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")} (valid: ${PLUGIN_NAMES.join(", ")})`,
+    });
+    return z.NEVER;
+  }
+  const duplicates = names.filter((n, i) => names.indexOf(n) !== i);
+  if (duplicates.length > 0) {
+    ctx.addIssue({ code: "custom", message: `lists "${duplicates[0]}" more than once` });
+    return z.NEVER;
+  }
+  // Keep the canonical order so the composed Ponder config does not depend on how PLUGINS was spelled.
+  return PLUGIN_NAMES.filter((p) => names.includes(p));
+});
 
 /**
  * Read once when a process starts, so whatever spawns Ponder passes them (scripts/lib/ponder-memory-env.ts) and
@@ -72,9 +70,7 @@ export const processTuningSchema = z.object({
 
 /** The environment variables the indexer reads; `.env.example` documents each one. */
 export const envSchema = processTuningSchema.extend({
-  NAMESPACE: z
-    .enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` })
-    .default("devnet"),
+  NAMESPACE: z.enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` }).default("devnet"),
   PLUGINS: pluginList.default(PLUGIN_NAMES.join(",")),
   DATABASE_URL: z
     .string()

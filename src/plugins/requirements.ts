@@ -1,5 +1,5 @@
 import type { Namespace } from "../namespaces/types";
-import { pluginDefinition, type PluginName } from ".";
+import { type PluginName, pluginDefinition } from ".";
 
 /*
  * The plugins' own checks against a namespace: which datasources and contracts each needs, and the chains their
@@ -13,7 +13,9 @@ export function pluginRequirementProblems(namespace: Namespace, plugins: readonl
     const plugin = pluginDefinition(pluginName);
     for (const ds of plugin.requiredDatasources) {
       if (!namespace.datasources[ds]) {
-        problems.push(`PLUGINS: plugin "${pluginName}" needs datasource "${ds}", which namespace "${namespace.name}" lacks`);
+        problems.push(
+          `PLUGINS: plugin "${pluginName}" needs datasource "${ds}", which namespace "${namespace.name}" lacks`,
+        );
       }
     }
     if (plugin.requiresOneOf && !plugin.requiresOneOf.some((ds) => namespace.datasources[ds])) {

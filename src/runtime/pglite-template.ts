@@ -1,7 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
 import { type PonderSyncMigrations, ponderPgliteVersion, ponderSyncMigrations } from "./ponder-sync-migrations";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -24,7 +24,11 @@ export async function seedPgliteDirectory(directory: string, cacheDir = join(pro
   const target = resolve(directory);
   if (existsSync(target) && readdirSync(target).length > 0) return false;
   const migrations = ponderSyncMigrations(projectRoot);
-  const template = join(cacheDir, "pglite-template", `pglite-${ponderPgliteVersion(projectRoot)}-${migrations.version}-${TEMPLATE_LAYOUT}`);
+  const template = join(
+    cacheDir,
+    "pglite-template",
+    `pglite-${ponderPgliteVersion(projectRoot)}-${migrations.version}-${TEMPLATE_LAYOUT}`,
+  );
   if (!existsSync(join(template, "PG_VERSION"))) await makeTemplate(template, migrations);
   const staging = `${target}.seed-${process.pid}-${Date.now().toString(36)}`;
   mkdirSync(dirname(target), { recursive: true });

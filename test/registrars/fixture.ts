@@ -150,7 +150,12 @@ export function domainRow(id: Hex, name: string | null, expiryDate: number | nul
 
 /** Newest first, ties by block number, log index, id (what the API promises). */
 export function newestFirst(a: ExpectedAction, b: ExpectedAction): number {
-  return b.timestamp - a.timestamp || b.blockNumber - a.blockNumber || b.logIndex - a.logIndex || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  return (
+    b.timestamp - a.timestamp ||
+    b.blockNumber - a.blockNumber ||
+    b.logIndex - a.logIndex ||
+    (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+  );
 }
 
 export function tokensFixture() {

@@ -1,4 +1,4 @@
-import { type Abi, type Address, type Hex, decodeEventLog, encodeFunctionData } from "viem";
+import { type Abi, type Address, decodeEventLog, encodeFunctionData, type Hex } from "viem";
 import { ALL_ROLES } from "../../ensv2/roles";
 import { Chain, type Receipt, type Tx } from "../chain";
 import type { Ensv2Deployment } from "../deploy/ensv2";
@@ -37,8 +37,18 @@ export class Ensv2Play {
   /** Deploys a proxy of `implementation` through the VerifiableFactory, initialized for `admin` with every role. */
   async deployProxy(admin: Address, implementation: Address, abiOf: string): Promise<Address> {
     this.salt += 1n;
-    const init = encodeFunctionData({ abi: this.d.abis[abiOf] as Abi, functionName: "initialize", args: [admin, ALL_ROLES] });
-    const [receipt] = await this.chain.send([this.tx(admin, this.address("VerifiableFactory"), "VerifiableFactory", "deployProxy", [implementation, this.salt, init])]);
+    const init = encodeFunctionData({
+      abi: this.d.abis[abiOf] as Abi,
+      functionName: "initialize",
+      args: [admin, ALL_ROLES],
+    });
+    const [receipt] = await this.chain.send([
+      this.tx(admin, this.address("VerifiableFactory"), "VerifiableFactory", "deployProxy", [
+        implementation,
+        this.salt,
+        init,
+      ]),
+    ]);
     const [deployed] = this.eventArgs<{ proxyAddress: Address }>(receipt!, "VerifiableFactory", "ProxyDeployed");
     if (!deployed) throw new Error("ENSv2 VerifiableFactory.deployProxy emitted no ProxyDeployed");
     return deployed.proxyAddress.toLowerCase() as Address;

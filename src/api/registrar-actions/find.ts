@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { nameOf } from "../shared/managed-names";
-import { type SqlDb, rowsOf } from "../shared/read-db";
+import { rowsOf, type SqlDb } from "../shared/read-db";
 import type { RegistrarActionsQuery } from "./query";
 
 export interface ActionFilter extends Omit<RegistrarActionsQuery, "page" | "limit"> {
@@ -110,7 +110,10 @@ export function toNamedAction(row: ActionRow, managedNameByNode: ReadonlyMap<str
       incrementalDuration: Number(row.incremental_duration),
       registrant: row.registrant,
       registrationLifecycle: {
-        subregistry: { subregistryId: { chainId: Number(row.sub_chain_id), address: row.sub_address }, node: row.sub_node },
+        subregistry: {
+          subregistryId: { chainId: Number(row.sub_chain_id), address: row.sub_address },
+          node: row.sub_node,
+        },
         node: row.node,
         expiresAt: Number(row.expires_at),
       },

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { absentIfEmpty, positiveInt, timestamp } from "../shared/params";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/paging";
+import { absentIfEmpty, positiveInt, timestamp } from "../shared/params";
 
 /*
  * Query rules of /api/registrar-actions (docs/api.md, "GET /api/registrar-actions"): `limit` 1–MAX_LIMIT (default DEFAULT_LIMIT, shared/paging.ts), 1-based `page`, filters

@@ -1,4 +1,4 @@
-import { type Hex, bytesToHex, hexToBytes } from "viem";
+import { bytesToHex, type Hex, hexToBytes } from "viem";
 import { isEvmCoinType } from "../../lib/coin-types";
 
 /*

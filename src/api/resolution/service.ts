@@ -47,7 +47,10 @@ export class ResolutionService {
   async indexIsRealtime(): Promise<boolean> {
     if (!this.deps.accelerationIndexed) return false;
     const snapshot = await this.deps.indexingStatus.snapshot();
-    return snapshot !== undefined && projectRealtime(snapshot, this.now()).realtimeProjection.worstCaseDistance <= this.maxDistance;
+    return (
+      snapshot !== undefined &&
+      projectRealtime(snapshot, this.now()).realtimeProjection.worstCaseDistance <= this.maxDistance
+    );
   }
 
   /** The index's answer when allowed and able, else the chains'. */

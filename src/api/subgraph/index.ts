@@ -12,16 +12,16 @@
  * The folder's face; README.md maps the rest (model → schema → loader → sql, relations, caches and their keys).
  */
 
-export { QueryCache, ponderHeadToken, tokenUntilNextWrite } from "./cache";
+export { ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./cache";
 export { DEFAULT_LIMITS, type Limits } from "./limits";
 export type { SubgraphDb } from "./loader";
 export { ponderCheckpointMeta } from "./meta";
 export {
   executeSubgraphRequest,
-  subgraphSchema,
   type SubgraphOptions,
   type SubgraphRequest,
   type SubgraphResponse,
+  subgraphSchema,
 } from "./pipeline";
 export type { BlockRef, SubgraphMeta } from "./schema";
 export { createSubgraphApp, createSubgraphServer, type SubgraphAnswer, type SubgraphServer } from "./transport";

@@ -1,26 +1,26 @@
 import {
+  type ASTVisitor,
   type DocumentNode,
   type FieldNode,
-  getNamedType,
-  getNullableType,
   GraphQLError,
   type GraphQLField,
-  type GraphQLNamedType,
   GraphQLList,
+  type GraphQLNamedType,
   type GraphQLSchema,
+  type GraphQLType,
+  getNamedType,
+  getNullableType,
   isInterfaceType,
   isListType,
-  isObjectType,
   isNonNullType,
+  isObjectType,
   Kind,
-  type GraphQLType,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValidationContext,
-  type ASTVisitor,
   typeFromAST,
-  type VariableDefinitionNode,
+  type ValidationContext,
   type ValueNode,
+  type VariableDefinitionNode,
   visit,
 } from "graphql";
 
@@ -132,11 +132,13 @@ export function checkDocumentShape(document: DocumentNode, limits: ShapeLimits):
   if (operations > limits.maxOperations) {
     errors.push(new GraphQLError(`Document has ${operations} operations, the limit is ${limits.maxOperations}`));
   }
-  if (aliases > limits.maxAliases) errors.push(new GraphQLError(`Query uses ${aliases} aliases, the limit is ${limits.maxAliases}`));
+  if (aliases > limits.maxAliases)
+    errors.push(new GraphQLError(`Query uses ${aliases} aliases, the limit is ${limits.maxAliases}`));
   if (directives > limits.maxDirectives) {
     errors.push(new GraphQLError(`Query uses ${directives} directives, the limit is ${limits.maxDirectives}`));
   }
-  if (fields > limits.maxFields) errors.push(new GraphQLError(`Query selects ${fields} fields, the limit is ${limits.maxFields}`));
+  if (fields > limits.maxFields)
+    errors.push(new GraphQLError(`Query selects ${fields} fields, the limit is ${limits.maxFields}`));
   return errors;
 }
 

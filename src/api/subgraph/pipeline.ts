@@ -1,7 +1,7 @@
 import {
   type DocumentNode,
-  execute,
   type ExecutionResult,
+  execute,
   GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
@@ -10,8 +10,8 @@ import {
   parse,
   print,
   specifiedRules,
-  validate,
   VariablesInAllowedPositionRule,
+  validate,
 } from "graphql";
 import { type CacheOutcome, type QueryCache, stableJson } from "./cache";
 import { type AnswerBody, introspectionAnswers, type Prepared, preparedDocuments } from "./caches";
@@ -20,9 +20,9 @@ import { asGraphNodeCoerces, RULES_GRAPH_NODE_SKIPS } from "./graph-node-coercio
 import {
   checkDocumentLimits,
   checkDocumentShape,
+  DEFAULT_LIMITS,
   LenientVariablesInAllowedPositionRule,
   type Limits,
-  DEFAULT_LIMITS,
   MAX_NESTING,
   MAX_PARSE_TOKENS,
   MAX_VALIDATION_ERRORS,
@@ -121,7 +121,12 @@ function jsonDepth(value: unknown): number {
   return max;
 }
 
-function prepare(schema: GraphQLSchema, query: string, limits: ShapeLimits & { maxQueryBytes: number }, options: SubgraphOptions): Prepared {
+function prepare(
+  schema: GraphQLSchema,
+  query: string,
+  limits: ShapeLimits & { maxQueryBytes: number },
+  options: SubgraphOptions,
+): Prepared {
   // Keyed by the limits too: apps built with other limits (tests) must not share a verdict.
   const key = `${limits.maxQueryBytes}/${limits.maxAliases}/${limits.maxFields}/${limits.maxOperations}/${limits.maxDirectives}\n${query}`;
   const cached = preparedDocuments.get(key);
@@ -142,14 +147,24 @@ const queryTooLarge = (query: string, maxBytes: number): GraphQLFormattedError =
   message: `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${maxBytes}`,
 });
 
-function parseAndValidate(schema: GraphQLSchema, query: string, limits: ShapeLimits, options: SubgraphOptions): Prepared {
+function parseAndValidate(
+  schema: GraphQLSchema,
+  query: string,
+  limits: ShapeLimits,
+  options: SubgraphOptions,
+): Prepared {
   try {
     const parsed = parse(query, { maxTokens: MAX_PARSE_TOKENS });
     const shapeErrors = checkDocumentShape(parsed, limits);
     const document = shapeErrors.length > 0 ? parsed : asGraphNodeCoerces(schema, parsed);
-    const errors = shapeErrors.length > 0 ? shapeErrors : validate(schema, document, RULES, { maxErrors: MAX_VALIDATION_ERRORS });
+    const errors =
+      shapeErrors.length > 0 ? shapeErrors : validate(schema, document, RULES, { maxErrors: MAX_VALIDATION_ERRORS });
     // graphql-js's own budget for comparing overlapping fields ends in a bare "Validation aborted.": say what it means.
-    const formatted = errors.map((e) => (e.message === "Validation aborted." ? { message: "Query is too complex to validate: it has too many overlapping fields" } : e.toJSON()));
+    const formatted = errors.map((e) =>
+      e.message === "Validation aborted."
+        ? { message: "Query is too complex to validate: it has too many overlapping fields" }
+        : e.toJSON(),
+    );
     return errors.length > 0 ? { errors: formatted } : { document };
   } catch (e) {
     return { errors: [toFormatted(e, options)] };
@@ -166,7 +181,8 @@ export async function executeSubgraphRequest(
   let { variables } = request;
   if (typeof query !== "string" || !/\S/.test(query)) return failure(400, "Must provide a query string");
   // Longer in UTF-16 units than the limit in bytes: too large for sure, and not worth a place among the prepared texts.
-  if (query.length > limits.maxQueryBytes) return { status: 200, body: { errors: [queryTooLarge(query, limits.maxQueryBytes)] }, statements: 0 };
+  if (query.length > limits.maxQueryBytes)
+    return { status: 200, body: { errors: [queryTooLarge(query, limits.maxQueryBytes)] }, statements: 0 };
   if (typeof variables === "string" && variables.trim() !== "") {
     try {
       variables = JSON.parse(variables);
@@ -278,7 +294,9 @@ async function executeDocument(
 }
 
 function introspectionOnly(document: DocumentNode, operationName: string | undefined): boolean {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   return (
     operation !== undefined &&
@@ -302,7 +320,6 @@ function toFormatted(e: unknown, options: SubgraphOptions): GraphQLFormattedErro
   return { message: "Internal error while executing the query" };
 }
 
-
 /**
  * Whether an answer's `_meta` (under any alias) names its block without the hash: the hash was not found this time (a
  * lagging node behind the RPC's load balancer did not know the block yet), and a cached copy would keep it missing
@@ -315,7 +332,6 @@ function namesBlockWithoutHash(body: { data?: unknown }): boolean {
     return typeof block === "object" && block !== null && block.hash === null;
   });
 }
-
 
 export type ResolvedOptions = SubgraphOptions & { getMeta: () => Promise<SubgraphMeta> };
 
@@ -341,4 +357,3 @@ function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
     return meta();
   };
 }
-

@@ -3,7 +3,14 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { DEFAULT_LIMITS, discardableBodyBytes } from "./limits";
-import { executeSubgraphRequest, type ResolvedOptions, resolveOptions, type SubgraphOptions, type SubgraphRequest, type SubgraphResponse } from "./pipeline";
+import {
+  executeSubgraphRequest,
+  type ResolvedOptions,
+  resolveOptions,
+  type SubgraphOptions,
+  type SubgraphRequest,
+  type SubgraphResponse,
+} from "./pipeline";
 import { PLAYGROUND_HTML } from "./playground";
 
 /*
@@ -35,7 +42,8 @@ const headersByCacheOutcome = new Map<string, Readonly<Record<string, string>>>(
 function answerHeaders(cache: SubgraphResponse["cache"]): Readonly<Record<string, string>> {
   if (cache === undefined) return JSON_HEADERS;
   let headers = headersByCacheOutcome.get(cache);
-  if (!headers) headersByCacheOutcome.set(cache, (headers = Object.freeze({ ...JSON_HEADERS, "x-subgraph-cache": cache })));
+  if (!headers)
+    headersByCacheOutcome.set(cache, (headers = Object.freeze({ ...JSON_HEADERS, "x-subgraph-cache": cache })));
   return headers;
 }
 
@@ -46,7 +54,11 @@ const errorAnswer = (status: number, message: string, extra?: Record<string, str
 });
 
 /** What a request the app itself failed on answers (as Ponder's and our API's onError do). */
-const INTERNAL_ERROR: SubgraphAnswer = { status: 500, body: JSON.stringify({ message: "Internal Server Error" }), headers: JSON_HEADERS };
+const INTERNAL_ERROR: SubgraphAnswer = {
+  status: 500,
+  body: JSON.stringify({ message: "Internal Server Error" }),
+  headers: JSON_HEADERS,
+};
 
 async function answerRequest(request: SubgraphRequest, options: ResolvedOptions): Promise<SubgraphAnswer> {
   const r = await executeSubgraphRequest(request, options);
@@ -54,7 +66,11 @@ async function answerRequest(request: SubgraphRequest, options: ResolvedOptions)
 }
 
 /** The answer to a POST body: JSON with a `query`, or (`application/graphql`) the query itself. */
-function answerPostBody(text: string, contentType: string, options: ResolvedOptions): Promise<SubgraphAnswer> | SubgraphAnswer {
+function answerPostBody(
+  text: string,
+  contentType: string,
+  options: ResolvedOptions,
+): Promise<SubgraphAnswer> | SubgraphAnswer {
   if (contentType.includes("application/graphql")) return answerRequest({ query: text }, options);
   let body: unknown;
   try {
@@ -152,7 +168,11 @@ export interface SubgraphServer {
    * for /subgraph before its Hono app (src/api/server/node-fast-path.ts). Never throws: a failure answers 500, a client that
    * went away gets nothing. `onAnswered` gets the status and the response's size in bytes.
    */
-  handleNodePost(req: IncomingMessage, res: ServerResponse, onAnswered?: (status: number, responseBytes: number) => void): void;
+  handleNodePost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    onAnswered?: (status: number, responseBytes: number) => void,
+  ): void;
 }
 
 /** The Hono sub-app: GET `?query=` and POST JSON; a browser without a query gets the playground. */
@@ -206,7 +226,9 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
   // Clients are configured with and without a trailing slash: serve `/subgraph/` too, nothing deeper.
   const slashOnly = (handler: (c: Context) => Promise<Response>) => (c: Context) =>
     // Not c.notFound(): mounted under Ponder, that is Ponder's plain-text 404; every error here is JSON.
-    c.req.path.endsWith("/") ? handler(c) : new Response(JSON.stringify({ message: "Not Found" }), { status: 404, headers: JSON_HEADERS });
+    c.req.path.endsWith("/")
+      ? handler(c)
+      : new Response(JSON.stringify({ message: "Not Found" }), { status: 404, headers: JSON_HEADERS });
   app.get("/*", slashOnly(get));
   app.post("/*", slashOnly(post));
 
@@ -234,7 +256,9 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
       onAnswered?.(answer.status, bytes);
     };
     readNodeBody(req, limits.maxBodyBytes)
-      .then((text) => (text === undefined ? refuseBody(req) : answerPostBody(text, req.headers["content-type"] ?? "", resolved)))
+      .then((text) =>
+        text === undefined ? refuseBody(req) : answerPostBody(text, req.headers["content-type"] ?? "", resolved),
+      )
       .then(send, (error: unknown) => {
         // The client went away mid-body: nobody to answer.
         if (req.destroyed || res.destroyed || !req.complete) return void res.destroy();

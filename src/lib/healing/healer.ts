@@ -42,7 +42,17 @@ export interface HealingMetrics {
 }
 
 export function emptyHealingMetrics(): HealingMetrics {
-  return { calls: 0, cacheHits: 0, sourceRequests: 0, healed: 0, notFound: 0, mismatches: 0, retries: 0, totalMs: 0, batchMs: 0 };
+  return {
+    calls: 0,
+    cacheHits: 0,
+    sourceRequests: 0,
+    healed: 0,
+    notFound: 0,
+    mismatches: 0,
+    retries: 0,
+    totalMs: 0,
+    batchMs: 0,
+  };
 }
 
 /**

@@ -23,13 +23,20 @@ type SetupEventName = Extract<EventNames, `${string}:setup`>;
 /** A contract's Ponder name, as `on` and `onSetup` take it. */
 export type ContractName = SetupEventName extends `${infer C}:setup` ? C : never;
 /** The contracts whose ABI has the event `E` (its name, or its full signature where the ABI overloads it). */
-export type ContractWithEvent<E extends string> = LogEventName extends infer N ? (N extends `${infer C}:${E}` ? C : never) : never;
+export type ContractWithEvent<E extends string> = LogEventName extends infer N
+  ? N extends `${infer C}:${E}`
+    ? C
+    : never
+  : never;
 
 /**
  * `ponder.on` for logic written as `(context, event) => …`, with Ponder's own types for the event's arguments. Adds
  * the handler-time metrics, and honours the benchmark's no-op switch.
  */
-export function on<N extends LogEventName>(name: N, handler: (context: Context<N>, event: Event<N>) => Promise<void>): void {
+export function on<N extends LogEventName>(
+  name: N,
+  handler: (context: Context<N>, event: Event<N>) => Promise<void>,
+): void {
   if (handlersAreNoops()) return ponder.on(name, async () => {});
   const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
   ponder.on(name, async ({ event, context }) => {
@@ -50,6 +57,9 @@ export function on<N extends LogEventName>(name: N, handler: (context: Context<N
 const handlersAreNoops = (): boolean => getConfig().noopHandlers;
 
 /** A contract's setup function, run once before its first event. */
-export function onSetup<C extends ContractName>(contract: C, handler: (context: Context<`${C}:setup`>) => Promise<void>): void {
+export function onSetup<C extends ContractName>(
+  contract: C,
+  handler: (context: Context<`${C}:setup`>) => Promise<void>,
+): void {
   ponder.on(`${contract}:setup`, ({ context }) => handler(context));
 }

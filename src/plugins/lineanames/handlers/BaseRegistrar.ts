@@ -1,6 +1,6 @@
 import { makeRegistrarHandlers } from "../../shared/ens-handlers/registrar";
-import { isIndexed, on } from "../../shared/register";
 import { managedNameOf } from "../../shared/l2-registry";
+import { isIndexed, on } from "../../shared/register";
 
 export function register(): void {
   const C = "lineanames/BaseRegistrar";

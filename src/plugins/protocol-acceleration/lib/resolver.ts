@@ -1,11 +1,10 @@
 import * as schema from "ponder:schema";
-import { type Address, type Hex, bytesToHex, hexToBytes } from "viem";
+import { type Address, bytesToHex, type Hex, hexToBytes } from "viem";
 import type { ResolverAbi } from "../../../../abis";
-import type { EventArgs } from "../../shared/ens-handlers/context";
-import type { IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
-import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
 import { ETH_COIN_TYPE } from "../../../lib/coin-types";
+import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
 import { recordKeyId, resolverRecordsId } from "../../../lib/resolution-ids";
+import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
 
 /*
  * Resolver records keyed by (chain, resolver, node), as the resolver would answer reads. Keyed records carry the
@@ -29,20 +28,34 @@ async function setAddress(context: IndexingContext, event: NodeEvent, coinType: 
   const records = await recordsOf(context, event);
   await context.db
     .insert(schema.resolverAddressRecord)
-    .values({ id: recordKeyId(records.id, records.version, coinType.toString()), recordsId: records.id, coinType, value })
+    .values({
+      id: recordKeyId(records.id, records.version, coinType.toString()),
+      recordsId: records.id,
+      coinType,
+      value,
+    })
     .onConflictDoUpdate({ value });
 }
 
-export async function addrChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>) {
+export async function addrChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>,
+) {
   await setAddress(context, event, ETH_COIN_TYPE, event.args.a.toLowerCase() as Hex);
 }
 
-export async function addressChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddressChanged">>) {
+export async function addressChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddressChanged">>,
+) {
   // Normalise the hex (lowercase; `0x` when empty).
   await setAddress(context, event, event.args.coinType, bytesToHex(hexToBytes(event.args.newAddress)));
 }
 
-export async function nameChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "NameChanged">>) {
+export async function nameChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "NameChanged">>,
+) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ name: event.args.name });
 }
@@ -73,35 +86,59 @@ export function dnsRecordChanged(threedns: ReadonlySet<string>) {
   };
 }
 
-export async function contenthashChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>) {
+export async function contenthashChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>,
+) {
   const records = await recordsOf(context, event);
-  await context.db.update(schema.resolverRecords, { id: records.id }).set({ contenthash: event.args.hash.toLowerCase() as Hex });
+  await context.db
+    .update(schema.resolverRecords, { id: records.id })
+    .set({ contenthash: event.args.hash.toLowerCase() as Hex });
 }
 
-export async function pubkeyChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>) {
+export async function pubkeyChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>,
+) {
   const records = await recordsOf(context, event);
-  await context.db.update(schema.resolverRecords, { id: records.id }).set({ pubkeyX: event.args.x, pubkeyY: event.args.y });
+  await context.db
+    .update(schema.resolverRecords, { id: records.id })
+    .set({ pubkeyX: event.args.x, pubkeyY: event.args.y });
 }
 
-export async function abiChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>) {
+export async function abiChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>,
+) {
   const records = await recordsOf(context, event);
   if (records.abiContentTypes.includes(event.args.contentType)) return;
   const abiContentTypes = [...records.abiContentTypes, event.args.contentType].sort((a, b) => (a < b ? -1 : 1));
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ abiContentTypes });
 }
 
-export async function interfaceChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "InterfaceChanged">>) {
+export async function interfaceChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "InterfaceChanged">>,
+) {
   const records = await recordsOf(context, event);
   const interfaceId = event.args.interfaceID.toLowerCase() as Hex;
   const implementer = event.args.implementer.toLowerCase() as Hex;
   await context.db
     .insert(schema.resolverInterfaceRecord)
-    .values({ id: recordKeyId(records.id, records.version, interfaceId), recordsId: records.id, interfaceId, implementer })
+    .values({
+      id: recordKeyId(records.id, records.version, interfaceId),
+      recordsId: records.id,
+      interfaceId,
+      implementer,
+    })
     .onConflictDoUpdate({ implementer });
 }
 
 /** VersionChanged (clearRecords): every record of the node on this resolver is gone; later writes use the new version. */
-export async function versionChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>) {
+export async function versionChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>,
+) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({
     version: event.args.newVersion,

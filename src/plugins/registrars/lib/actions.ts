@@ -1,11 +1,11 @@
 import * as schema from "ponder:schema";
 import type { Hex } from "viem";
 import type { BaseRegistrarAbi } from "../../../../abis";
-import { type EventArgs, handlerSettings } from "../../shared/ens-handlers/context";
 import { eventId } from "../../../lib/ids";
 import { labelhashOf } from "../../../lib/labels";
 import { makeSubnode, tokenIdToHex32 } from "../../../lib/names";
 import type { IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
+import { type EventArgs, handlerSettings } from "../../shared/ens-handlers/context";
 import { mergeControllerEvent, type Pricing, type Referral } from "./pricing";
 import type { SubregistryRef } from "./subregistries";
 

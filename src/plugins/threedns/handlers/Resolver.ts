@@ -7,7 +7,10 @@ export function register(): void {
   for (const C of ["threedns/threednsOptimism/Resolver", "threedns/threednsBase/Resolver"] as const) {
     onResolverEvents(C);
     if (!isIndexed(C)) continue;
-    on(`${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, resolver.dnsTxtRecordChanged);
+    on(
+      `${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`,
+      resolver.dnsTxtRecordChanged,
+    );
     on(`${C}:DNSRecordDeleted`, resolver.dnsTxtRecordChanged);
   }
 }

@@ -1,6 +1,6 @@
+import { getConfig } from "../../../config";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
 import type { DatasourceName } from "../../../namespaces/types";
-import { getConfig } from "../../../config";
 import { isIndexed, on } from "../../shared/register";
 import { tokenTransferred } from "../lib/tokens";
 
