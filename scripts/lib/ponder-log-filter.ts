@@ -14,6 +14,7 @@ import { Transform, type TransformCallback } from "node:stream";
 // colours (picocolors colours it whenever FORCE_COLOR is set at all, "0" included).
 const BLOCK_LINE =
   /^(\S+)\s+INFO\s+(Indexed|Finalized) block chain=(\S+)(?: chain_id=\d+)? number=(\d+)(?: event_count=(\d+))?/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 interface ChainActivity {

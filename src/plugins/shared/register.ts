@@ -37,7 +37,10 @@ export function on<N extends LogEventName>(
   name: N,
   handler: (context: Context<N>, event: Event<N>) => Promise<void>,
 ): void {
-  if (handlersAreNoops()) return ponder.on(name, async () => {});
+  if (handlersAreNoops()) {
+    ponder.on(name, async () => {});
+    return;
+  }
   const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
   ponder.on(name, async ({ event, context }) => {
     const started = performance.now();
