@@ -34,7 +34,7 @@ import { buildFixture, FIXTURE_HEAD } from "../test/subgraph-api/fixture";
 import { createTestDatabase, PG_URL } from "../test/subgraph-api/pg";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
-import { treeCpuMs } from "./lib/process-cpu";
+import { treeCpuMs } from "../test/support/process-usage";
 import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);

@@ -15,6 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keccak256 } from "../labels-service/src/keccak256.mjs";
+import { processCpuMs, processRssMb } from "../test/support/process-usage";
 import { seededRandom } from "../test/support/seeded-random";
 
 const SIZES = (process.env.BENCH_LABELS ?? "1000000").split(",").map(Number);
@@ -68,22 +69,6 @@ function fileSize(path: string): number {
   }
 }
 
-/** CPU time (user + system) the process has used, in ms: a load-independent cost per request. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
-}
-
-/** Resident memory in MiB; `RssAnon` leaves out file pages (the service's memory-mapped database: OS page cache). */
-function rssMb(pid: number, field: "VmRSS" | "RssAnon" = "VmRSS"): number {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : NaN;
-  } catch {
-    return NaN; // exited
-  }
-}
-
 /** Writes `count` labels, one per line, through a stream: memory stays flat however many. */
 async function writeLabels(path: string, count: number): Promise<void> {
   const out = createWriteStream(path, { highWaterMark: 1 << 20 });
@@ -107,7 +92,7 @@ async function ingest(dbPath: string, input: string) {
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const samples: { s: number; rss: number }[] = [];
   const timer = setInterval(() => {
-    const rss = rssMb(child.pid!);
+    const rss = processRssMb(child.pid!);
     if (Number.isFinite(rss)) samples.push({ s: (performance.now() - started) / 1000, rss });
   }, 250);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -183,9 +168,9 @@ async function measure(
   request: AutocannonRequest,
   expectNon2xx: boolean,
 ): Promise<Run> {
-  const cpuBefore = cpuMs(server.pid);
+  const cpuBefore = processCpuMs(server.pid);
   const r = await autocannon({ url: server.url, connections, duration: DURATION_S, requests: [request] });
-  const cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
+  const cpuUsPerRequest = ((processCpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
   const failures = r.errors + r.timeouts + (expectNon2xx ? r["2xx"] : r.non2xx);
   const run: Run = {
     size,
@@ -255,12 +240,12 @@ async function benchSize(size: number): Promise<SizeResult> {
 
   const service = await startServerProcess([bin, "serve", "--db", dbPath, "--port", "0"]);
   const reference = await startServerProcess(["-e", REFERENCE_SERVER, referenceData]);
-  const idleRss = rssMb(service.pid);
+  const idleRss = processRssMb(service.pid);
   let peakServeRss = idleRss;
-  let peakServeAnon = rssMb(service.pid, "RssAnon");
+  let peakServeAnon = processRssMb(service.pid, "RssAnon");
   const sampler = setInterval(() => {
-    peakServeRss = Math.max(peakServeRss, rssMb(service.pid) || 0);
-    peakServeAnon = Math.max(peakServeAnon, rssMb(service.pid, "RssAnon") || 0);
+    peakServeRss = Math.max(peakServeRss, processRssMb(service.pid) || 0);
+    peakServeAnon = Math.max(peakServeAnon, processRssMb(service.pid, "RssAnon") || 0);
   }, 200);
   const hit: AutocannonRequest = { method: "GET", setupRequest: (r) => ({ ...r, path: pick(hitPaths) }) };
   const miss: AutocannonRequest = { method: "GET", setupRequest: (r) => ({ ...r, path: pick(missPaths) }) };

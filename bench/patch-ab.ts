@@ -23,6 +23,7 @@ import { readPatches } from "../scripts/lib/patches.mjs";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { projectRoot, startIndexer, waitFor } from "../test/support/indexer-harness";
+import { processCpuMs } from "../test/support/process-usage";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
 
 interface PatchFile {
@@ -116,10 +117,7 @@ function buildVariant(
 }
 
 /** User + system CPU seconds of a live process (its threads included). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+const cpuSeconds = (pid: number): number => processCpuMs(pid) / 1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 

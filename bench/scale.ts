@@ -24,9 +24,9 @@ import pg from "pg";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
+import { cpuReading, cpuSpentMs } from "../test/support/process-usage";
 import { startCachedDevnet } from "./lib/cached-devnet";
 import { formatBreakdown, type IndexingBreakdown, indexingBreakdown } from "./lib/indexing-metrics";
-import { cpuReading, cpuSpentMs } from "./lib/process-cpu";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 

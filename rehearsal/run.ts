@@ -15,7 +15,7 @@ import { z } from "zod";
 import { chainsOfShape } from "../devnet/src/shape";
 import { PLUGINS } from "../src/plugins";
 import { PLUGIN_NAMES } from "../src/plugins/names";
-import { diffDumps } from "../test/reliability/support/canonical-dump";
+import { diffDumps } from "../test/support/canonical-dump";
 import { createDatabase, dropDatabase } from "../test/support/indexer-harness";
 import { type RehearsalChains, startRehearsalChains } from "./src/chains";
 import { type HostedRpc, startHostedRpc } from "./src/hosted-rpc";

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import {
   indexerOptionsFor,
@@ -9,7 +10,6 @@ import {
   startIndexer,
   waitFor,
 } from "../support/indexer-harness";
-import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
 import { bySize, report } from "./support/scale";
 
 /*

@@ -5,9 +5,9 @@ import { scenarioOf } from "../../devnet/src/index";
 import { startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
 import { isNormalizedLabel, labelhashOf } from "../../src/lib/labels";
+import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { projectRoot, type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "./support/canonical-dump";
 import { type LabelServiceFront, startLabelServiceFront } from "./support/label-service-front";
 import { bySize, report } from "./support/scale";
 

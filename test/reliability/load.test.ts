@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labelhashOf } from "../../labels-service/src/index";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
+import { processRssMb } from "../support/process-usage";
 import { type FuzzRequest, keepAliveAgent, send } from "./support/fuzz-inputs";
 import { fmt, type IndexedSample, normalQuery, percentiles, sampleIndex } from "./support/graphql-shapes";
 import { bySize, report } from "./support/scale";
@@ -157,7 +158,7 @@ describe(`mixed load at ${RATE} requests/s for ${SECONDS} s`, () => {
       for (let i = 0; i < total; ) {
         const now = performance.now();
         if (now >= nextSample && i >= warmupCount) {
-          rss.push({ t: (now - measuredStart) / 1000, mib: rssMib(pid) });
+          rss.push({ t: (now - measuredStart) / 1000, mib: processRssMb(pid) });
           nextSample = now + 1000;
         }
         if (now >= nextTx) {
@@ -258,11 +259,6 @@ describe(`mixed load at ${RATE} requests/s for ${SECONDS} s`, () => {
     bySize({ ci: 240_000, full: 600_000 }),
   );
 });
-
-function rssMib(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
 
 function graphqlProblem(text: string): string | undefined {
   const body = JSON.parse(text) as { data?: unknown; errors?: unknown };

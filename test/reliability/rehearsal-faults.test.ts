@@ -7,8 +7,8 @@ import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/
 import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { diffDumps, dumpPostgres } from "../support/canonical-dump";
 import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
-import { diffDumps, dumpPostgres } from "./support/canonical-dump";
 import { bySize, report } from "./support/scale";
 
 /*

@@ -4,8 +4,8 @@ import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/
 import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { diffDumps } from "../support/canonical-dump";
 import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
-import { diffDumps } from "./support/canonical-dump";
 import { report } from "./support/scale";
 
 /*

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
 import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { diffDumps, dumpPostgres } from "../support/canonical-dump";
 import { rpc } from "../support/devnet-fixture";
 import {
   createDatabase,
@@ -13,7 +14,6 @@ import {
   startIndexer,
   waitFor,
 } from "../support/indexer-harness";
-import { diffDumps, dumpPostgres } from "./support/canonical-dump";
 import { reorgMetric, waitForHead } from "./support/follow-head";
 import { ReorgDriver } from "./support/reorg-scenario";
 import { report } from "./support/scale";

@@ -1,9 +1,9 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
 import { metaBlock, reorgMetric, reorgsLogged, subgraph, waitForHead } from "./support/follow-head";
 import { type BranchFacts, ReorgDriver } from "./support/reorg-scenario";
 import { bySize, report } from "./support/scale";

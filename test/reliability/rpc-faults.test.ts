@@ -4,9 +4,9 @@ import { namehash, normalize } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "./support/canonical-dump";
 import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from "./support/fault-proxy";
 import { bySize, report } from "./support/scale";
 
