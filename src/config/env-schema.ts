@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { DEFAULT_RETRY } from "../lib/healing/healer";
 import { NAMESPACE_NAMES } from "../namespaces/types";
 import { PLUGIN_NAMES, type PluginName } from "../plugins/names";
 
@@ -44,6 +43,9 @@ const pluginList = z.string().transform((raw, ctx): PluginName[] => {
  * Ponder or Node reads them before any of our code runs: checked here so that a typo is named instead of ignored
  * (Ponder turns a non-number PONDER_CACHE_BYTES into a cache that holds nothing; glibc ignores a bad MALLOC_ARENA_MAX).
  */
+/** How long healing retries an unreachable label source by default (LABELS_RETRY_BUDGET_MS); the healer's default too. */
+export const DEFAULT_LABELS_RETRY_BUDGET_MS = 120_000;
+
 export const processTuningSchema = z.object({
   PONDER_CACHE_BYTES: z.coerce
     .number({ message: "must be a number of bytes, e.g. 268435456 (256 MiB)" })
@@ -96,7 +98,7 @@ export const envSchema = processTuningSchema.extend({
     .number({ message: "must be a number of milliseconds" })
     .int("must be a whole number of milliseconds")
     .min(1_000, "must be at least 1000 (ms)")
-    .default(DEFAULT_RETRY.totalMs),
+    .default(DEFAULT_LABELS_RETRY_BUDGET_MS),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
   TOKENSCOPE_SALES: booleanFlag.default("true"),
   // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor), and the tables left unanalyzed.
