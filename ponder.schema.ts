@@ -344,7 +344,13 @@ export const registrarAction = onchainTable(
   (table) => ({
     byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
     byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byReferrerNewest: index().on(table.decodedReferrer, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byReferrerNewest: index().on(
+      table.decodedReferrer,
+      table.blockTimestamp,
+      table.blockNumber,
+      table.logIndex,
+      table.id,
+    ),
     byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
     byNode: index().on(table.node),
   }),

@@ -4,5 +4,5 @@ export * from "./registrar-controllers";
 export * from "./registry";
 export * from "./resolver";
 export * from "./reverse-registrars";
-export * from "./threedns";
 export * from "./seaport";
+export * from "./threedns";

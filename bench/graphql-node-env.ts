@@ -47,10 +47,19 @@ async function main(): Promise<void> {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const load = (await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" ");
-  console.log(`introspection parse + validate + execute on the subgraph schema, ${OPERATIONS} per run, ${ROUNDS} runs per mode, load ${load}`);
+  const load = (await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+  console.log(
+    `introspection parse + validate + execute on the subgraph schema, ${OPERATIONS} per run, ${ROUNDS} runs per mode, load ${load}`,
+  );
   console.table(
-    MODES.map((mode) => ({ NODE_ENV: mode, "CPU ms per operation (median)": median(results[mode]!).toFixed(3), runs: results[mode]!.map((x) => x.toFixed(3)).join(" ") })),
+    MODES.map((mode) => ({
+      NODE_ENV: mode,
+      "CPU ms per operation (median)": median(results[mode]!).toFixed(3),
+      runs: results[mode]!.map((x) => x.toFixed(3)).join(" "),
+    })),
   );
   console.log(`production / development: ${(median(results.production!) / median(results.development!)).toFixed(2)}×`);
 }

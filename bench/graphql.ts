@@ -18,7 +18,7 @@
  *
  * The server runs in another process than autocannon, which would otherwise compete with it for the event loop.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
@@ -28,13 +28,13 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Hono } from "hono";
 import pg from "pg";
 import { namehash } from "viem";
+import { withProductionNodeEnv } from "../scripts/lib/production-node-env";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
-import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { buildFixture, FIXTURE_HEAD } from "../test/subgraph-api/fixture";
 import { createTestDatabase, PG_URL } from "../test/subgraph-api/pg";
-import { treeCpuMs } from "./lib/process-cpu";
-import { withProductionNodeEnv } from "../scripts/lib/production-node-env";
+import { startDevnetWithLabels } from "../test/support/devnet-fixture";
+import { startIndexer, waitFor } from "../test/support/indexer-harness";
+import { treeCpuMs } from "../test/support/process-usage";
 import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -44,7 +44,8 @@ const SOURCE = (process.env.BENCH_SOURCE ?? "fixture") as "fixture" | "devnet";
 const NAMES = Number(process.env.BENCH_NAMES ?? 10_000);
 const CACHE_MODES = (process.env.BENCH_CACHE ?? "both") === "both" ? ["on", "off"] : [process.env.BENCH_CACHE!];
 /** BENCH_ANALYZE=on|off|both (devnet): PGlite's tables analyzed after the backfill (the default), or not. */
-const ANALYZE_MODES = (process.env.BENCH_ANALYZE ?? "on") === "both" ? ["on", "off"] : [process.env.BENCH_ANALYZE ?? "on"];
+const ANALYZE_MODES =
+  (process.env.BENCH_ANALYZE ?? "on") === "both" ? ["on", "off"] : [process.env.BENCH_ANALYZE ?? "on"];
 /** BENCH_ONLY=registrations: only the queries whose name contains this. */
 const ONLY = process.env.BENCH_ONLY;
 /** The API's default budget (SUBGRAPH_QUERY_CACHE_MB). */
@@ -57,7 +58,10 @@ async function serveChild(schemaName: string) {
   const getMeta = async () => ({ block: FIXTURE_HEAD, deployment: "bench", hasIndexingErrors: false });
   const app = new Hono();
   // The cache reads its head as the API does, from `_ponder_checkpoint` (one shared read per event-loop turn).
-  app.route("/on/subgraph", createSubgraphApp({ db, getMeta, cache: new QueryCache({ maxBytes: CACHE_BYTES, head: ponderHeadToken(db) }) }));
+  app.route(
+    "/on/subgraph",
+    createSubgraphApp({ db, getMeta, cache: new QueryCache({ maxBytes: CACHE_BYTES, head: ponderHeadToken(db) }) }),
+  );
   app.route("/off/subgraph", createSubgraphApp({ db, getMeta }));
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => {
     process.send!({ port: (server.address() as AddressInfo).port });
@@ -76,7 +80,9 @@ async function serveChild(schemaName: string) {
 function fixtureSubjects(rows: ReturnType<typeof buildFixture>): Subjects {
   const domains = rows.domain!;
   return {
-    names: domains.filter((d) => typeof d.name === "string" && (d.name as string).endsWith(".eth")).map((d) => d.name as string),
+    names: domains
+      .filter((d) => typeof d.name === "string" && (d.name as string).endsWith(".eth"))
+      .map((d) => d.name as string),
     owners: [...new Set(domains.map((d) => d.ownerId as string))],
     parents: domains.filter((d) => (d.subdomainCount as number) > 0).map((d) => d.id as string),
     resolvers: rows.resolver!.map((r) => ({ id: r.id as string, domainId: r.domainId as string })),
@@ -84,15 +90,23 @@ function fixtureSubjects(rows: ReturnType<typeof buildFixture>): Subjects {
   };
 }
 
-
 type Row = Record<string, string | number>;
 
 /** Benches every case against `url`; `cpuMs()` is the server's CPU time so far, in ms. */
-async function benchAll(url: string, list: Case[], cpuMs: () => Promise<number>, label: Record<string, string>): Promise<Row[]> {
+async function benchAll(
+  url: string,
+  list: Case[],
+  cpuMs: () => Promise<number>,
+  label: Record<string, string>,
+): Promise<Row[]> {
   // Check every query answers without errors before measuring it (uncached only: with the cache on, this would cache
   // one answer before the cold pass; there every answer is checked instead).
   for (const c of label.cache === "on" ? [] : list) {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: c.bodies[0] });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: c.bodies[0],
+    });
     const json = (await res.json()) as { errors?: unknown };
     if (res.status !== 200 || json.errors) throw new Error(`${c.name}: ${res.status} ${JSON.stringify(json)}`);
   }
@@ -151,7 +165,11 @@ async function benchFixture(): Promise<Row[]> {
     );
 
     child = fork(fileURLToPath(import.meta.url), ["--serve", db.schemaName], {
-      execArgv: ["--import", "tsx", ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+      execArgv: [
+        "--import",
+        "tsx",
+        ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       // As the app's servers run (`NODE_ENV=development npm run bench:graphql` measures graphql-js's development mode).
       env: withProductionNodeEnv(process.env),
@@ -170,7 +188,11 @@ async function benchFixture(): Promise<Row[]> {
       });
     const table: Row[] = [];
     for (const mode of CACHE_MODES) {
-      table.push(...(await benchAll(`http://127.0.0.1:${port}/${mode}/subgraph`, cases(fixtureSubjects(rows)), serverCpu, { cache: mode })));
+      table.push(
+        ...(await benchAll(`http://127.0.0.1:${port}/${mode}/subgraph`, cases(fixtureSubjects(rows)), serverCpu, {
+          cache: mode,
+        })),
+      );
     }
     return table;
   } finally {
@@ -187,9 +209,17 @@ async function benchDevnet(): Promise<Row[]> {
   const t0 = Date.now();
   const shared = process.env.DEVNET_MANIFEST && process.env.LABELS_SERVICE_URL;
   const env = shared
-    ? { devnet: { manifestPath: process.env.DEVNET_MANIFEST! }, labelsUrl: process.env.LABELS_SERVICE_URL!, stop: async () => {} }
+    ? {
+        devnet: { manifestPath: process.env.DEVNET_MANIFEST! },
+        labelsUrl: process.env.LABELS_SERVICE_URL!,
+        stop: async () => {},
+      }
     : await startDevnetWithLabels({ seed: 1, names: NAMES });
-  console.log(shared ? `devnet at ${process.env.DEVNET_MANIFEST}` : `devnet of ${NAMES} names ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    shared
+      ? `devnet at ${process.env.DEVNET_MANIFEST}`
+      : `devnet of ${NAMES} names ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
   const table: Row[] = [];
   try {
     for (const mode of CACHE_MODES) {
@@ -209,9 +239,15 @@ async function benchDevnet(): Promise<Row[]> {
           await indexer.process.ready();
           // The tables are analyzed within a few seconds of /ready: measure after that.
           if (analyze === "on") {
-            await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"), 60_000, "ANALYZE");
+            await waitFor(
+              async () => readFileSync(indexer.logFile, "utf8").includes("PGlite: analyzed"),
+              60_000,
+              "ANALYZE",
+            );
           }
-          console.log(`indexer (cache ${mode}, analyze ${analyze}) ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+          console.log(
+            `indexer (cache ${mode}, analyze ${analyze}) ready in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+          );
           const url = `${indexer.url}/subgraph`;
           const pid = indexer.process.child.pid!;
           const label = { cache: mode, analyze };

@@ -6,8 +6,8 @@
  *   BENCH_NAMES=10000 (scenario size)  BENCH_PLUGINS=subgraph  BENCH_RUNS=pglite,postgres,noop
  */
 import { loadavg } from "node:os";
-import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
+import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer } from "../test/support/indexer-harness";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
 
@@ -62,7 +62,9 @@ async function main(): Promise<void> {
       `| ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} |`,
     );
   }
-  console.log(`\nload average at the end ${loadavg()[0].toFixed(1)} on 2 cores (a shared machine: compare rows, not machines)`);
+  console.log(
+    `\nload average at the end ${loadavg()[0].toFixed(1)} on 2 cores (a shared machine: compare rows, not machines)`,
+  );
 }
 
 main().catch((error) => {

@@ -15,6 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keccak256 } from "../labels-service/src/keccak256.mjs";
+import { processCpuMs, processRssMb } from "../test/support/process-usage";
 import { seededRandom } from "../test/support/seeded-random";
 
 const SIZES = (process.env.BENCH_LABELS ?? "1000000").split(",").map(Number);
@@ -41,10 +42,17 @@ interface AutocannonRequest {
   headers?: Record<string, string>;
   setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; requests?: AutocannonRequest[] }) => Promise<AutocannonResult>;
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests?: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-const root = process.env.BENCH_DIR ? (mkdirSync(process.env.BENCH_DIR, { recursive: true }), process.env.BENCH_DIR) : mkdtempSync(join(tmpdir(), "labels-bench-"));
+const root = process.env.BENCH_DIR
+  ? (mkdirSync(process.env.BENCH_DIR, { recursive: true }), process.env.BENCH_DIR)
+  : mkdtempSync(join(tmpdir(), "labels-bench-"));
 const bin = fileURLToPath(new URL("../labels-service/bin/labels-service.mjs", import.meta.url));
 const loadNow = () => loadavg()[0].toFixed(1);
 const thousands = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -58,22 +66,6 @@ function fileSize(path: string): number {
     return statSync(path).size;
   } catch {
     return 0;
-  }
-}
-
-/** CPU time (user + system) the process has used, in ms: a load-independent cost per request. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
-}
-
-/** Resident memory in MiB; `RssAnon` leaves out file pages (the service's memory-mapped database: OS page cache). */
-function rssMb(pid: number, field: "VmRSS" | "RssAnon" = "VmRSS"): number {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : NaN;
-  } catch {
-    return NaN; // exited
   }
 }
 
@@ -92,13 +84,15 @@ async function writeLabels(path: string, count: number): Promise<void> {
 /** Runs the CLI's ingest in a child process, sampling its RSS every 250 ms. */
 async function ingest(dbPath: string, input: string) {
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, "ingest", "--db", dbPath, "--label-set-id", "bench", input], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, "ingest", "--db", dbPath, "--label-set-id", "bench", input], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const samples: { s: number; rss: number }[] = [];
   const timer = setInterval(() => {
-    const rss = rssMb(child.pid!);
+    const rss = processRssMb(child.pid!);
     if (Number.isFinite(rss)) samples.push({ s: (performance.now() - started) / 1000, rss });
   }, 250);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -165,13 +159,34 @@ interface Run {
   load: string;
 }
 
-async function measure(size: number, server: { url: string; pid: number }, serverName: string, scenario: string, connections: number, request: AutocannonRequest, expectNon2xx: boolean): Promise<Run> {
-  const cpuBefore = cpuMs(server.pid);
+async function measure(
+  size: number,
+  server: { url: string; pid: number },
+  serverName: string,
+  scenario: string,
+  connections: number,
+  request: AutocannonRequest,
+  expectNon2xx: boolean,
+): Promise<Run> {
+  const cpuBefore = processCpuMs(server.pid);
   const r = await autocannon({ url: server.url, connections, duration: DURATION_S, requests: [request] });
-  const cpuUsPerRequest = ((cpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
+  const cpuUsPerRequest = ((processCpuMs(server.pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total);
   const failures = r.errors + r.timeouts + (expectNon2xx ? r["2xx"] : r.non2xx);
-  const run: Run = { size, server: serverName, scenario, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUsPerRequest, failures, load: loadNow() };
-  console.error(`  ${thousands(size)} ${serverName} ${scenario} @${connections}: ${thousands(run.rps)} req/s p99 ${run.p99} ms (load ${run.load})`);
+  const run: Run = {
+    size,
+    server: serverName,
+    scenario,
+    connections,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    cpuUsPerRequest,
+    failures,
+    load: loadNow(),
+  };
+  console.error(
+    `  ${thousands(size)} ${serverName} ${scenario} @${connections}: ${thousands(run.rps)} req/s p99 ${run.p99} ms (load ${run.load})`,
+  );
   return run;
 }
 
@@ -195,14 +210,16 @@ async function benchSize(size: number): Promise<SizeResult> {
   const input = join(dir, "labels.txt");
   const dbPath = join(dir, "labels.sqlite");
   console.error(`${thousands(size)} labels in ${dir} (load ${loadNow()})`);
-  let t = performance.now();
+  const t = performance.now();
   await writeLabels(input, size);
   const generateSeconds = (performance.now() - t) / 1000;
   const inputBytes = fileSize(input);
   const ingested = await ingest(dbPath, input);
   rmSync(input, { force: true });
   const dbBytes = fileSize(dbPath) + fileSize(`${dbPath}-wal`);
-  console.error(`  ingested in ${ingested.seconds.toFixed(1)} s, ${mib(dbBytes).toFixed(0)} MiB, peak RSS ${ingested.peakRss.toFixed(0)} MiB (load ${loadNow()})`);
+  console.error(
+    `  ingested in ${ingested.seconds.toFixed(1)} s, ${mib(dbBytes).toFixed(0)} MiB, peak RSS ${ingested.peakRss.toFixed(0)} MiB (load ${loadNow()})`,
+  );
 
   const random = seededRandom(size);
   const hits = new Map<string, string>();
@@ -211,46 +228,76 @@ async function benchSize(size: number): Promise<SizeResult> {
     hits.set(`0x${keccak256(Buffer.from(label)).toString("hex")}`, label);
   }
   const hitPaths = [...hits.keys()].map((h) => `/v1/heal/${h}`);
-  const missPaths = Array.from({ length: 1000 }, (_, i) => `/v1/heal/0x${keccak256(Buffer.from(`missing-${i}`)).toString("hex")}`);
-  const batchBodies = Array.from({ length: 200 }, () => JSON.stringify(Array.from({ length: BATCH_SIZE }, () => pick(hitPaths).slice("/v1/heal/".length))));
+  const missPaths = Array.from(
+    { length: 1000 },
+    (_, i) => `/v1/heal/0x${keccak256(Buffer.from(`missing-${i}`)).toString("hex")}`,
+  );
+  const batchBodies = Array.from({ length: 200 }, () =>
+    JSON.stringify(Array.from({ length: BATCH_SIZE }, () => pick(hitPaths).slice("/v1/heal/".length))),
+  );
   const referenceData = join(dir, "reference.json");
   writeFileSync(referenceData, JSON.stringify(Object.fromEntries(hits)));
 
   const service = await startServerProcess([bin, "serve", "--db", dbPath, "--port", "0"]);
   const reference = await startServerProcess(["-e", REFERENCE_SERVER, referenceData]);
-  const idleRss = rssMb(service.pid);
+  const idleRss = processRssMb(service.pid);
   let peakServeRss = idleRss;
-  let peakServeAnon = rssMb(service.pid, "RssAnon");
+  let peakServeAnon = processRssMb(service.pid, "RssAnon");
   const sampler = setInterval(() => {
-    peakServeRss = Math.max(peakServeRss, rssMb(service.pid) || 0);
-    peakServeAnon = Math.max(peakServeAnon, rssMb(service.pid, "RssAnon") || 0);
+    peakServeRss = Math.max(peakServeRss, processRssMb(service.pid) || 0);
+    peakServeAnon = Math.max(peakServeAnon, processRssMb(service.pid, "RssAnon") || 0);
   }, 200);
   const hit: AutocannonRequest = { method: "GET", setupRequest: (r) => ({ ...r, path: pick(hitPaths) }) };
   const miss: AutocannonRequest = { method: "GET", setupRequest: (r) => ({ ...r, path: pick(missPaths) }) };
   const runs: Run[] = [];
   try {
     // A short warm-up each (JIT, connections), then interleaved runs, so both servers see the same machine.
-    for (const server of [reference, service]) await autocannon({ url: server.url, connections: 32, duration: 1, requests: [hit] });
+    for (const server of [reference, service])
+      await autocannon({ url: server.url, connections: 32, duration: 1, requests: [hit] });
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [scenario, request, missing] of [["heal hit", hit, false], ["heal miss", miss, true]] as const) {
+      for (const [scenario, request, missing] of [
+        ["heal hit", hit, false],
+        ["heal miss", miss, true],
+      ] as const) {
         runs.push(await measure(size, reference, "reference", scenario, 32, request, missing));
         runs.push(await measure(size, service, "service", scenario, 32, request, missing));
       }
     }
     const others: [string, AutocannonRequest][] = [
-      [`batch heal (${BATCH_SIZE}/request)`, { method: "POST", path: "/v1/heal", headers: { "content-type": "application/json" }, setupRequest: (r) => ({ ...r, body: pick(batchBodies) }) }],
+      [
+        `batch heal (${BATCH_SIZE}/request)`,
+        {
+          method: "POST",
+          path: "/v1/heal",
+          headers: { "content-type": "application/json" },
+          setupRequest: (r) => ({ ...r, body: pick(batchBodies) }),
+        },
+      ],
       ["count", { method: "GET", path: "/v1/labels/count" }],
       ["health", { method: "GET", path: "/health" }],
     ];
     runs.push(await measure(size, service, "service", "heal hit", 64, hit, false));
-    for (const [scenario, request] of others) for (const c of CONNECTIONS) runs.push(await measure(size, service, "service", scenario, c, request, false));
+    for (const [scenario, request] of others)
+      for (const c of CONNECTIONS) runs.push(await measure(size, service, "service", scenario, c, request, false));
   } finally {
     clearInterval(sampler);
     await service.stop();
     await reference.stop();
   }
   rmSync(dir, { recursive: true, force: true });
-  return { size, generateSeconds, inputBytes, ingestSeconds: ingested.seconds, dbBytes, ingestPeakRss: ingested.peakRss, ingestQuarters: ingested.quarters, idleRss, peakServeRss, peakServeAnon, runs };
+  return {
+    size,
+    generateSeconds,
+    inputBytes,
+    ingestSeconds: ingested.seconds,
+    dbBytes,
+    ingestPeakRss: ingested.peakRss,
+    ingestQuarters: ingested.quarters,
+    idleRss,
+    peakServeRss,
+    peakServeAnon,
+    runs,
+  };
 }
 
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
@@ -264,7 +311,10 @@ function mean(r: SizeResult, server: string, scenario: string, figure: "rps" | "
 /** The service against the reference in one scenario: req/s (higher is better) and CPU per request (lower is). */
 function versusReference(r: SizeResult, scenario: string) {
   const rps = [mean(r, "service", scenario), mean(r, "reference", scenario)] as const;
-  const cpu = [mean(r, "service", scenario, "cpuUsPerRequest"), mean(r, "reference", scenario, "cpuUsPerRequest")] as const;
+  const cpu = [
+    mean(r, "service", scenario, "cpuUsPerRequest"),
+    mean(r, "reference", scenario, "cpuUsPerRequest"),
+  ] as const;
   return { scenario, rps, cpu, byRps: rps[0] / rps[1], byCpu: cpu[1] / cpu[0] };
 }
 
@@ -274,32 +324,42 @@ async function main() {
   for (const size of SIZES) results.push(await benchSize(size));
 
   console.log("\n## labels-service benchmark\n");
-  console.log("| labels | generate s | input MiB | ingest s | labels/s | database MiB | bytes/label | ingest RSS at 25/50/75/98 % of its time, peak MiB | serving RSS idle / peak MiB (peak without file pages) |");
+  console.log(
+    "| labels | generate s | input MiB | ingest s | labels/s | database MiB | bytes/label | ingest RSS at 25/50/75/98 % of its time, peak MiB | serving RSS idle / peak MiB (peak without file pages) |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     console.log(
       `| ${thousands(r.size)} | ${r.generateSeconds.toFixed(1)} | ${mib(r.inputBytes).toFixed(0)} | ${r.ingestSeconds.toFixed(1)} | ${thousands(r.size / r.ingestSeconds)} | ${mib(r.dbBytes).toFixed(0)} | ${(r.dbBytes / r.size).toFixed(1)} | ${r.ingestQuarters.map((q) => q.toFixed(0)).join(" / ")}, ${r.ingestPeakRss.toFixed(0)} | ${r.idleRss.toFixed(0)} / ${r.peakServeRss.toFixed(0)} (${r.peakServeAnon.toFixed(0)}) |`,
     );
   }
-  console.log(`\n| labels | server | scenario | connections | requests/s | p50 ms | p99 ms | server CPU µs/request | errors | load |\n|---|---|---|---|---|---|---|---|---|---|`);
+  console.log(
+    `\n| labels | server | scenario | connections | requests/s | p50 ms | p99 ms | server CPU µs/request | errors | load |\n|---|---|---|---|---|---|---|---|---|---|`,
+  );
   for (const r of results) {
     for (const x of r.runs) {
-      console.log(`| ${thousands(x.size)} | ${x.server} | ${x.scenario} | ${x.connections} | ${thousands(x.rps)} | ${x.p50} | ${x.p99} | ${x.cpuUsPerRequest.toFixed(0)} | ${x.failures} | ${x.load} |`);
+      console.log(
+        `| ${thousands(x.size)} | ${x.server} | ${x.scenario} | ${x.connections} | ${thousands(x.rps)} | ${x.p50} | ${x.p99} | ${x.cpuUsPerRequest.toFixed(0)} | ${x.failures} | ${x.load} |`,
+      );
     }
   }
   const largest = results.at(-1)!;
   const perLabelSeconds = largest.ingestSeconds / largest.size;
   console.log(
     `\nAt the rate and size per label of the ${thousands(largest.size)}-label run, the peer's ${thousands(PEER_SUBGRAPH_LABELS)}-label subgraph set would ingest in ` +
-      `~${((perLabelSeconds * PEER_SUBGRAPH_LABELS) / 60).toFixed(0)} min into ~${((largest.dbBytes / largest.size) * PEER_SUBGRAPH_LABELS / 1e9).toFixed(1)} GB ` +
+      `~${((perLabelSeconds * PEER_SUBGRAPH_LABELS) / 60).toFixed(0)} min into ~${(((largest.dbBytes / largest.size) * PEER_SUBGRAPH_LABELS) / 1e9).toFixed(1)} GB ` +
       `(linear: the B-tree's depth grows with log(n), so read it as a lower bound).`,
   );
   console.log(
-    `(${DURATION_S} s per run, autocannon over loopback, ${new Date().toISOString()}; load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
+    `(${DURATION_S} s per run, autocannon over loopback, ${new Date().toISOString()}; load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")})`,
   );
   // The target is read off this table: CPU per request does not depend on how busy the machine is; req/s does
   // (on a loaded machine each round differs by up to 4×). Both × are service against reference: ≥ 1 is as good.
-  console.log(`\n| labels | scenario (32 connections) | requests/s service / reference | × by requests/s | server CPU µs/request service / reference | × by CPU |\n|---|---|---|---|---|---|`);
+  console.log(
+    `\n| labels | scenario (32 connections) | requests/s service / reference | × by requests/s | server CPU µs/request service / reference | × by CPU |\n|---|---|---|---|---|---|`,
+  );
   for (const r of results) {
     for (const c of [versusReference(r, "heal hit"), versusReference(r, "heal miss")]) {
       console.log(

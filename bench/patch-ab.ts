@@ -18,11 +18,12 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 // @ts-expect-error plain JavaScript module (npm's postinstall runs it before TypeScript is available)
 import { readPatches } from "../scripts/lib/patches.mjs";
+import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { projectRoot, startIndexer, waitFor } from "../test/support/indexer-harness";
+import { processCpuMs } from "../test/support/process-usage";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
 
 interface PatchFile {
@@ -65,7 +66,10 @@ function pristinePackages(workDir: string): Map<string, string> {
     const dir = join(workDir, "pristine", pkg);
     cpSync(join(projectRoot, "node_modules", pkg), dir, { recursive: true, verbatimSymlinks: true });
     for (const patch of installed.filter((p) => p.pkg === pkg).reverse()) {
-      if (!applyPatch(dir, patch, true)) throw new Error(`cannot reverse ${patch.fileName} on the installed ${pkg}: reinstall it (rm -rf node_modules/${pkg} && npm install)`);
+      if (!applyPatch(dir, patch, true))
+        throw new Error(
+          `cannot reverse ${patch.fileName} on the installed ${pkg}: reinstall it (rm -rf node_modules/${pkg} && npm install)`,
+        );
     }
     out.set(pkg, dir);
   }
@@ -73,7 +77,12 @@ function pristinePackages(workDir: string): Map<string, string> {
 }
 
 /** A copy of the project running the installed packages, except the patched ones, patched without `left`. */
-function buildVariant(workDir: string, label: string, left: Set<string>, pristine: Map<string, string>): { root: string } | { error: string } {
+function buildVariant(
+  workDir: string,
+  label: string,
+  left: Set<string>,
+  pristine: Map<string, string>,
+): { root: string } | { error: string } {
   const root = join(workDir, label);
   for (const entry of readdirSync(projectRoot)) {
     if (["node_modules", ".git", ".cache", ".ponder", ".devnet", "test-artifacts", "patches"].includes(entry)) continue;
@@ -88,7 +97,8 @@ function buildVariant(workDir: string, label: string, left: Set<string>, pristin
     if (scopes.has(entry)) {
       mkdirSync(join(modules, entry));
       for (const sub of readdirSync(join(projectRoot, "node_modules", entry))) {
-        if (!packages.includes(`${entry}/${sub}`)) symlinkSync(join(projectRoot, "node_modules", entry, sub), join(modules, entry, sub));
+        if (!packages.includes(`${entry}/${sub}`))
+          symlinkSync(join(projectRoot, "node_modules", entry, sub), join(modules, entry, sub));
       }
       continue;
     }
@@ -98,7 +108,8 @@ function buildVariant(workDir: string, label: string, left: Set<string>, pristin
     const dir = join(modules, pkg);
     cpSync(pristine.get(pkg)!, dir, { recursive: true, verbatimSymlinks: true });
     for (const patch of patches.filter((p) => p.pkg === pkg && !left.has(p.name))) {
-      if (!applyPatch(dir, patch, false)) return { error: `${patch.fileName} does not apply without ${[...left].join(" + ")}` };
+      if (!applyPatch(dir, patch, false))
+        return { error: `${patch.fileName} does not apply without ${[...left].join(" + ")}` };
     }
   }
   symlinkSync("../ponder/dist/esm/bin/ponder.js", join(modules, ".bin", "ponder"));
@@ -106,16 +117,16 @@ function buildVariant(workDir: string, label: string, left: Set<string>, pristin
 }
 
 /** User + system CPU seconds of a live process (its threads included). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+const cpuSeconds = (pid: number): number => processCpuMs(pid) / 1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 
 async function main(): Promise<void> {
-  const unknown = variants.flatMap((v) => v.split("+")).filter((n) => n !== "all" && n !== "none" && !patches.some((p) => p.name === n));
-  if (unknown.length > 0) throw new Error(`no patch named ${unknown.join(", ")} (names: ${patches.map((p) => p.name).join(", ")})`);
+  const unknown = variants
+    .flatMap((v) => v.split("+"))
+    .filter((n) => n !== "all" && n !== "none" && !patches.some((p) => p.name === n));
+  if (unknown.length > 0)
+    throw new Error(`no patch named ${unknown.join(", ")} (names: ${patches.map((p) => p.name).join(", ")})`);
   const workDir = mkdtempSync(join(tmpdir(), "nameindex-patch-ab-"));
   const roots = new Map<string, string>();
   try {
@@ -126,7 +137,9 @@ async function main(): Promise<void> {
       if ("root" in built) roots.set(label, built.root);
       else console.log(`skipped "${label}": ${built.error}`);
     }
-    console.log(`bench:patch-ab — ${names} names, ${run} run, ${rounds} rounds of ${[...roots.keys()].join(", ")}; load ${loadavg()[0].toFixed(1)}`);
+    console.log(
+      `bench:patch-ab — ${names} names, ${run} run, ${rounds} rounds of ${[...roots.keys()].join(", ")}; load ${loadavg()[0].toFixed(1)}`,
+    );
     const env = await startDevnetWithLabels({ seed: 1, names });
     const results = new Map<string, { seconds: number; cpu: number; rss: number; events: number }[]>();
     try {
@@ -134,9 +147,16 @@ async function main(): Promise<void> {
       // Warm-up: each copy's first start builds its Vite cache (.ponder/vite) and reads its files cold; start each once
       // up to its HTTP server, unmeasured.
       for (const label of labels) {
-        const indexer = await startIndexer({ ...indexRunOptions(env, plugins, "pglite"), projectRoot: roots.get(label)! });
+        const indexer = await startIndexer({
+          ...indexRunOptions(env, plugins, "pglite"),
+          projectRoot: roots.get(label)!,
+        });
         try {
-          await waitFor(async () => (await fetch(`${indexer.url}/health`).catch(() => undefined))?.status === 200, 300_000, `${label} /health`);
+          await waitFor(
+            async () => (await fetch(`${indexer.url}/health`).catch(() => undefined))?.status === 200,
+            300_000,
+            `${label} /health`,
+          );
         } finally {
           await indexer.stop();
         }
@@ -156,7 +176,9 @@ async function main(): Promise<void> {
             const events = Object.values(await completedEventsByName(indexer.url)).reduce((a, b) => a + b, 0);
             const sample = { seconds, cpu, rss: rss.stop(), events };
             results.set(label, [...(results.get(label) ?? []), sample]);
-            console.log(`round ${round + 1} ${label}: ${seconds.toFixed(1)} s, CPU ${cpu.toFixed(1)} s, ${events} events, load ${loadavg()[0].toFixed(1)}`);
+            console.log(
+              `round ${round + 1} ${label}: ${seconds.toFixed(1)} s, CPU ${cpu.toFixed(1)} s, ${events} events, load ${loadavg()[0].toFixed(1)}`,
+            );
           } finally {
             rss.stop();
             await indexer.stop();
@@ -167,15 +189,20 @@ async function main(): Promise<void> {
       await env.stop();
     }
     const base = results.get("all") ?? [];
-    console.log("\n| variant | wall s (each run) | median | CPU s (each run) | median | Δ CPU vs all | peak RSS MiB | events |");
+    console.log(
+      "\n| variant | wall s (each run) | median | CPU s (each run) | median | Δ CPU vs all | peak RSS MiB | events |",
+    );
     console.log("|---|---|---|---|---|---|---|---|");
     for (const [label, samples] of results) {
-      const delta = label === "all" ? "—" : `${(median(samples.map((s) => s.cpu)) - median(base.map((s) => s.cpu))).toFixed(1)}`;
+      const delta =
+        label === "all" ? "—" : `${(median(samples.map((s) => s.cpu)) - median(base.map((s) => s.cpu))).toFixed(1)}`;
       console.log(
         `| ${label === "all" ? "all patches" : `without ${label}`} | ${samples.map((s) => s.seconds.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.seconds)).toFixed(1)} | ${samples.map((s) => s.cpu.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.cpu)).toFixed(1)} | ${delta} | ${median(samples.map((s) => s.rss)).toFixed(0)} | ${samples[0]!.events} |`,
       );
     }
-    console.log(`\nload average at the end ${loadavg()[0].toFixed(1)} on 2 cores (a shared machine: compare rows of one run)`);
+    console.log(
+      `\nload average at the end ${loadavg()[0].toFixed(1)} on 2 cores (a shared machine: compare rows of one run)`,
+    );
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

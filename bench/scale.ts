@@ -24,10 +24,10 @@ import pg from "pg";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
+import { cpuReading, cpuSpentMs } from "../test/support/process-usage";
 import { startCachedDevnet } from "./lib/cached-devnet";
 import { formatBreakdown, type IndexingBreakdown, indexingBreakdown } from "./lib/indexing-metrics";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
-import { cpuReading, cpuSpentMs } from "./lib/process-cpu";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(Number);
@@ -36,7 +36,8 @@ const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);
-if (!Number.isInteger(TXS_PER_BLOCK) || TXS_PER_BLOCK < 1) throw new Error(`BENCH_TXS_PER_BLOCK must be a whole number ≥ 1, got ${process.env.BENCH_TXS_PER_BLOCK}`);
+if (!Number.isInteger(TXS_PER_BLOCK) || TXS_PER_BLOCK < 1)
+  throw new Error(`BENCH_TXS_PER_BLOCK must be a whole number ≥ 1, got ${process.env.BENCH_TXS_PER_BLOCK}`);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const CPU_PROFILER = fileURLToPath(new URL("./lib/cpu-profiler-preload.cjs", import.meta.url));
 const NODE_OPTIONS = [process.env.NODE_OPTIONS, CPU_PROF && `--require ${CPU_PROFILER}`, process.env.BENCH_NODE_OPTIONS]
@@ -61,7 +62,17 @@ interface IndexRun {
   load: string;
   /** cpuMsPerRequest: the indexer's process tree plus, on PostgreSQL, the backends; postgresMsPerRequest: those backends alone. */
   /** alone: the same query at one connection, where latency is the service time without queueing for a core. */
-  queries: { query: string; p50: number; p99: number; rps: number; cpuMsPerRequest: number; postgresMsPerRequest?: number; timeouts: number; load: string; alone: { p50: number; p99: number } }[];
+  queries: {
+    query: string;
+    p50: number;
+    p99: number;
+    rps: number;
+    cpuMsPerRequest: number;
+    postgresMsPerRequest?: number;
+    timeouts: number;
+    load: string;
+    alone: { p50: number; p99: number };
+  }[];
 }
 
 function directoryBytes(dir: string): number {
@@ -91,7 +102,10 @@ async function postgresSize(databaseUrl: string): Promise<{ bytes: number; break
     for (const r of rows) bySchema.set(r.schema, (bySchema.get(r.schema) ?? 0) + Number(r.bytes));
     const largest = [...rows].sort((a, b) => Number(b.bytes) - Number(a.bytes)).slice(0, 6);
     const breakdown =
-      [...bySchema].sort((a, b) => b[1] - a[1]).map(([schema, bytes]) => `${schema} ${mb(bytes)}`).join(", ") +
+      [...bySchema]
+        .sort((a, b) => b[1] - a[1])
+        .map(([schema, bytes]) => `${schema} ${mb(bytes)}`)
+        .join(", ") +
       `; largest tables with their indexes: ${largest.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`;
     return { bytes: Number(total.rows[0]!.size), breakdown };
   } finally {
@@ -99,7 +113,12 @@ async function postgresSize(databaseUrl: string): Promise<{ bytes: number; break
   }
 }
 
-async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestPath: string, labelsServiceUrl: string): Promise<IndexRun> {
+async function indexAndQuery(
+  names: number,
+  db: "postgres" | "pglite",
+  manifestPath: string,
+  labelsServiceUrl: string,
+): Promise<IndexRun> {
   const started = Date.now();
   const indexer = await startIndexer({
     manifestPath,
@@ -119,7 +138,14 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
   const toggleCpuProfile = () => CPU_PROF && process.kill(indexer.process.child.pid!, "SIGUSR2");
   const memoryMetrics = watchMemoryMetrics(indexer.url);
   try {
-    const progress = setInterval(() => void completedEvents(indexer.url).then((n) => log(`${db} ${names}: ${n} events`), () => {}), 30_000);
+    const progress = setInterval(
+      () =>
+        void completedEvents(indexer.url).then(
+          (n) => log(`${db} ${names}: ${n} events`),
+          () => {},
+        ),
+      30_000,
+    );
     try {
       await indexer.process.ready(undefined, 200);
     } finally {
@@ -138,7 +164,9 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
       `${db} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB ` +
         `(peaks: V8 heap used ${memory.heapUsedMb.toFixed(0)}, reserved ${memory.heapTotalMb.toFixed(0)}, external ${memory.externalMb.toFixed(0)} MiB)`,
     );
-    log(`${db} ${names}: ${formatBreakdown(breakdown)}; CPU ${cpuSeconds.toFixed(1)} s (${Math.round(events / cpuSeconds)} events per CPU second)`);
+    log(
+      `${db} ${names}: ${formatBreakdown(breakdown)}; CPU ${cpuSeconds.toFixed(1)} s (${Math.round(events / cpuSeconds)} events per CPU second)`,
+    );
     // The tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
     const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");
@@ -168,11 +196,36 @@ async function indexAndQuery(names: number, db: "postgres" | "pglite", manifestP
       const one = await run(url, c, Math.max(3, DURATION / 2), 1);
       if (one.non2xx > 0) throw new Error(`${c.name}: ${one.non2xx} non-2xx answers at one connection`);
       const alone = { p50: one.latency.p50, p99: one.latency.p99 };
-      queries.push({ query: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), cpuMsPerRequest, postgresMsPerRequest, timeouts: r.errors + r.timeouts, load: load(), alone });
-      log(`${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req${postgresMsPerRequest === undefined ? "" : ` (PostgreSQL ${postgresMsPerRequest.toFixed(2)})`}, ${r.errors + r.timeouts} timeouts/errors; one connection p50 ${alone.p50} ms, p99 ${alone.p99} ms`);
+      queries.push({
+        query: c.name,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        rps: Math.round(r.requests.average),
+        cpuMsPerRequest,
+        postgresMsPerRequest,
+        timeouts: r.errors + r.timeouts,
+        load: load(),
+        alone,
+      });
+      log(
+        `${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req${postgresMsPerRequest === undefined ? "" : ` (PostgreSQL ${postgresMsPerRequest.toFixed(2)})`}, ${r.errors + r.timeouts} timeouts/errors; one connection p50 ${alone.p50} ms, p99 ${alone.p99} ms`,
+      );
     }
     toggleCpuProfile();
-    return { names, db, events, seconds, eventsPerSecond: events / seconds, cpuSeconds, peakRssMb, memory, breakdown, dbMb: dbBytes / 2 ** 20, load: runLoad, queries };
+    return {
+      names,
+      db,
+      events,
+      seconds,
+      eventsPerSecond: events / seconds,
+      cpuSeconds,
+      peakRssMb,
+      memory,
+      breakdown,
+      dbMb: dbBytes / 2 ** 20,
+      load: runLoad,
+      queries,
+    };
   } finally {
     rss.stop();
     memoryMetrics.stop();
@@ -192,7 +245,13 @@ async function main(): Promise<void> {
     const env = await startCachedDevnet(1, names, TXS_PER_BLOCK, (line) => log(`devnet ${names}: ${line}`));
     const counts = env.devnet.manifest.scenario.eventCounts as Record<string, number>;
     const logs = Object.values(counts).reduce((a, b) => a + b, 0);
-    chains.push({ names: String(names), origin: env.origin, seconds: env.seconds.toFixed(1), "manifest events": String(logs), load: load() });
+    chains.push({
+      names: String(names),
+      origin: env.origin,
+      seconds: env.seconds.toFixed(1),
+      "manifest events": String(logs),
+      load: load(),
+    });
     log(`devnet ${names}: chains ready (${env.origin}) in ${env.seconds.toFixed(1)} s, ${logs} events in the manifest`);
     try {
       for (const db of DBS) runs.push(await indexAndQuery(names, db, env.devnet.manifestPath, env.labelsUrl));
@@ -205,8 +264,12 @@ async function main(): Promise<void> {
   console.table(chains);
   console.log("\nIndexing, all of it from process start to /ready");
   console.log("(peaks over the run, sampled every 2 s from /metrics: V8 heap used, V8 heap reserved, external)");
-  console.log("(CPU: the indexer's process tree and, on PostgreSQL, its database's backends: the rate a loaded machine distorts least)");
-  console.log("| names | database | events | s | events/s | CPU s | events per CPU s | peak RSS MiB | heap used / reserved / external MiB | database MiB | load |");
+  console.log(
+    "(CPU: the indexer's process tree and, on PostgreSQL, its database's backends: the rate a loaded machine distorts least)",
+  );
+  console.log(
+    "| names | database | events | s | events/s | CPU s | events per CPU s | peak RSS MiB | heap used / reserved / external MiB | database MiB | load |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of runs) {
     const m = r.memory;
@@ -219,10 +282,15 @@ async function main(): Promise<void> {
   console.log(`\n/subgraph uncached (SUBGRAPH_QUERY_CACHE_MB=0), ${CONNECTIONS} connections, ${DURATION} s per query`);
   console.log("(server CPU: the indexer's process tree, plus on PostgreSQL the backends serving its database)");
   console.log("(one connection: the same query alone, its latency without queueing for a core)");
-  console.log("| names | database | query | p50 ms | p99 ms | req/s | server CPU ms/req (of which PostgreSQL) | timeouts (> 10 s) | one connection p50 / p99 ms | load |");
+  console.log(
+    "| names | database | query | p50 ms | p99 ms | req/s | server CPU ms/req (of which PostgreSQL) | timeouts (> 10 s) | one connection p50 / p99 ms | load |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of runs) {
-    for (const q of r.queries) console.log(`| ${r.names} | ${r.db} | ${q.query} | ${q.p50} | ${q.p99} | ${q.rps} | ${q.cpuMsPerRequest.toFixed(2)}${q.postgresMsPerRequest === undefined ? "" : ` (${q.postgresMsPerRequest.toFixed(2)})`} | ${q.timeouts} | ${q.alone.p50} / ${q.alone.p99} | ${q.load} |`);
+    for (const q of r.queries)
+      console.log(
+        `| ${r.names} | ${r.db} | ${q.query} | ${q.p50} | ${q.p99} | ${q.rps} | ${q.cpuMsPerRequest.toFixed(2)}${q.postgresMsPerRequest === undefined ? "" : ` (${q.postgresMsPerRequest.toFixed(2)})`} | ${q.timeouts} | ${q.alone.p50} / ${q.alone.p99} | ${q.load} |`,
+      );
   }
 
   // The headline compares the largest size with the smallest on the first database measured at both.
@@ -235,7 +303,11 @@ async function main(): Promise<void> {
   console.log(
     `\nby CPU: ${top.names} names: ${Math.round(perCpu(top))} events per CPU second, ${(perCpu(top) / perCpu(base)).toFixed(2)}× the ${base.names}-name run's (load at each: ${base.load}, ${top.load})`,
   );
-  console.log(`headline on ${db}; load average now ${loadavg().map((l) => l.toFixed(1)).join(" ")} on 2 cores`);
+  console.log(
+    `headline on ${db}; load average now ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on 2 cores`,
+  );
   console.log(
     `scale: ${top.names} names: ${Math.round(top.eventsPerSecond)} events/s (${(top.eventsPerSecond / base.eventsPerSecond).toFixed(2)}× the 10k rate), peak RSS ${top.peakRssMb.toFixed(0)} MiB (${(top.peakRssMb / base.peakRssMb).toFixed(2)}× 10k), uncached /subgraph p99 ${p99} ms`,
   );

@@ -17,7 +17,7 @@ import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { startIndexer, waitFor, type RunningIndexer } from "../test/support/indexer-harness";
+import { type RunningIndexer, startIndexer, waitFor } from "../test/support/indexer-harness";
 
 interface AutocannonResult {
   latency: { p50: number; p99: number; max: number };
@@ -53,7 +53,9 @@ interface Row {
 async function omnichainStatus(indexer: RunningIndexer): Promise<string> {
   const res = await fetch(`${indexer.url}/api/indexing-status`);
   if (res.status !== 200) return `HTTP ${res.status}`;
-  const body = (await res.json()) as { realtimeProjection: { snapshot: { omnichainSnapshot: { omnichainStatus: string } } } };
+  const body = (await res.json()) as {
+    realtimeProjection: { snapshot: { omnichainSnapshot: { omnichainStatus: string } } };
+  };
   return body.realtimeProjection.snapshot.omnichainSnapshot.omnichainStatus;
 }
 
@@ -105,7 +107,8 @@ async function main(): Promise<void> {
     plugins: ["subgraph", "registrars"],
     database: DATABASE,
     extraEnv: {
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${join(import.meta.dirname, "event-loop-probe.cjs")}`.trim(),
+      NODE_OPTIONS:
+        `${process.env.NODE_OPTIONS ?? ""} --require ${join(import.meta.dirname, "event-loop-probe.cjs")}`.trim(),
       EVENT_LOOP_PROBE_LOG: probeLog,
     },
   });
@@ -114,7 +117,11 @@ async function main(): Promise<void> {
     await waitFor(async () => (await omnichainStatus(indexer)) === "omnichain-backfill", 300_000, "omnichain-backfill");
     console.log(`backfilling; load average ${loadavg()[0].toFixed(1)}`);
     await measure(indexer, probeLog, "backfill", "omnichain-backfill", rows);
-    await waitFor(async () => (await omnichainStatus(indexer)) === "omnichain-following", 900_000, "omnichain-following");
+    await waitFor(
+      async () => (await omnichainStatus(indexer)) === "omnichain-following",
+      900_000,
+      "omnichain-following",
+    );
     console.log(`following; settling ${SETTLE_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     console.log(`measuring the steady state; load average ${loadavg()[0].toFixed(1)}`);
@@ -138,7 +145,9 @@ async function main(): Promise<void> {
       `| ${phase} | ${route} | ${connections} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${r.errors} (${r.timeouts} timeouts) | ${statuses(r)} | ${stallMs} | ${note} |`,
     );
   }
-  console.log(`\nindex on ${DATABASE}; ${DURATION} s per run, loopback, the chains mining a block a second; load average ${loadavg()[0].toFixed(1)} on 2 cores`);
+  console.log(
+    `\nindex on ${DATABASE}; ${DURATION} s per run, loopback, the chains mining a block a second; load average ${loadavg()[0].toFixed(1)} on 2 cores`,
+  );
 }
 
 main().catch((error) => {

@@ -39,7 +39,9 @@ async function main() {
   const counts = devnet.manifest.scenario.eventCounts as Record<string, number>;
   log(`manifest: ${devnet.manifestPath}`);
   for (const [id, chain] of Object.entries(devnet.manifest.chains)) log(`${chain.name} (${id}): ${chain.rpcUrl}`);
-  log(`${Object.keys(counts).length} event kinds; ${mineInterval > 0 ? `a block every ${mineInterval} s` : "automine"}; Ctrl-C to stop`);
+  log(
+    `${Object.keys(counts).length} event kinds; ${mineInterval > 0 ? `a block every ${mineInterval} s` : "automine"}; Ctrl-C to stop`,
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

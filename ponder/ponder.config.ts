@@ -3,16 +3,16 @@ import { getConfig } from "../src/config";
 import { buildRecordId, buildRecordOf } from "../src/indexing/build-record";
 import { guardBuildRecord } from "../src/indexing/build-record-store";
 import { indexingCodeDigest } from "../src/indexing/code-digest";
-import { applyPgliteSettings } from "../src/lib/pglite-settings";
-import { seedPgliteDirectory } from "../src/lib/pglite-template";
-import { tuneProcessMemory } from "../src/lib/process-memory";
 import { composeChains, composeContracts } from "../src/plugins/compose";
+import { applyPgliteSettings } from "../src/runtime/pglite-settings";
+import { seedPgliteDirectory } from "../src/runtime/pglite-template";
+import { tuneProcessMemory } from "../src/runtime/process-memory";
 
 const config = getConfig();
 
 tuneProcessMemory(config.database.kind);
-// A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/lib/pglite-template.ts).
-// Then its WAL settings for the host file system, new directory or not (src/lib/pglite-settings.ts).
+// A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/runtime/pglite-template.ts).
+// Then its WAL settings for the host file system, new directory or not (src/runtime/pglite-settings.ts).
 if (config.database.kind === "pglite") {
   await seedPgliteDirectory(config.database.directory);
   applyPgliteSettings(config.database.directory);

@@ -12,22 +12,38 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { chainsOfShape } from "../devnet/src/shape";
 import { PLUGINS } from "../src/plugins";
 import { PLUGIN_NAMES } from "../src/plugins/names";
-import { diffDumps } from "../test/reliability/support/canonical-dump";
+import { diffDumps } from "../test/support/canonical-dump";
 import { createDatabase, dropDatabase } from "../test/support/indexer-harness";
-import { chainsOfShape } from "../devnet/src/shape";
 import { type RehearsalChains, startRehearsalChains } from "./src/chains";
-import { hostedRpcOptionsFromEnv } from "./src/hosted-rpc-env";
 import { type HostedRpc, startHostedRpc } from "./src/hosted-rpc";
+import { hostedRpcOptionsFromEnv } from "./src/hosted-rpc-env";
 import { type IndexRunResult, indexToEnd } from "./src/index-run";
 import type { ReferenceNamespace } from "./src/reference-datasources";
 
 const settings = z
   .object({
-    REHEARSAL_NETWORKS: z.string().default("mainnet,sepolia").pipe(z.string().transform((s) => s.split(",")).pipe(z.array(z.enum(["mainnet", "sepolia"])))),
+    REHEARSAL_NETWORKS: z
+      .string()
+      .default("mainnet,sepolia")
+      .pipe(
+        z
+          .string()
+          .transform((s) => s.split(","))
+          .pipe(z.array(z.enum(["mainnet", "sepolia"]))),
+      ),
     REHEARSAL_NAMES: z.coerce.number().int().positive().default(200),
-    REHEARSAL_DATABASES: z.string().default("postgres,pglite").pipe(z.string().transform((s) => s.split(",")).pipe(z.array(z.enum(["postgres", "pglite"])))),
+    REHEARSAL_DATABASES: z
+      .string()
+      .default("postgres,pglite")
+      .pipe(
+        z
+          .string()
+          .transform((s) => s.split(","))
+          .pipe(z.array(z.enum(["postgres", "pglite"]))),
+      ),
     REHEARSAL_SEED: z.coerce.number().int().default(1),
     REHEARSAL_TIMEOUT_S: z.coerce.number().positive().default(1800),
   })
@@ -37,7 +53,10 @@ const settings = z
 function pluginsFor(reference: ReferenceNamespace): string[] {
   return PLUGIN_NAMES.filter((name) => {
     const p = PLUGINS[name];
-    return p.requiredDatasources.every((ds) => reference[ds]) && (!p.requiresOneOf || p.requiresOneOf.some((ds) => reference[ds]));
+    return (
+      p.requiredDatasources.every((ds) => reference[ds]) &&
+      (!p.requiresOneOf || p.requiresOneOf.some((ds) => reference[ds]))
+    );
   });
 }
 
@@ -66,21 +85,37 @@ interface NetworkResult {
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-async function rehearse(chains: RehearsalChains, database: "postgres" | "pglite", proxies: Map<number, HostedRpc>): Promise<NetworkResult> {
+async function rehearse(
+  chains: RehearsalChains,
+  database: "postgres" | "pglite",
+  proxies: Map<number, HostedRpc>,
+): Promise<NetworkResult> {
   const { reference, network } = chains;
   const plugins = pluginsFor(reference);
-  const endBlocks = Object.fromEntries(Object.entries(chains.endBlocks).map(([id, b]) => [`END_BLOCK_${id}`, String(b)]));
+  const endBlocks = Object.fromEntries(
+    Object.entries(chains.endBlocks).map(([id, b]) => [`END_BLOCK_${id}`, String(b)]),
+  );
   const rpcUrls = Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url]));
   const common = { labelsServiceUrl: chains.env.labelsUrl, plugins, database } as const;
   const timeout = settings.REHEARSAL_TIMEOUT_S * 1000;
   const workDir = mkdtempSync(join(tmpdir(), "nameindex-rehearsal-"));
   const dbName = `rehearsal_${Date.now().toString(36)}`;
-  const reuse = database === "postgres" ? { databaseUrl: await createDatabase(dbName) } : { pgliteDirectory: join(workDir, "pglite") };
-  const devnetReuse = database === "postgres" ? { databaseUrl: await createDatabase(`${dbName}_devnet`) } : { pgliteDirectory: join(workDir, "pglite-devnet") };
+  const reuse =
+    database === "postgres"
+      ? { databaseUrl: await createDatabase(dbName) }
+      : { pgliteDirectory: join(workDir, "pglite") };
+  const devnetReuse =
+    database === "postgres"
+      ? { databaseUrl: await createDatabase(`${dbName}_devnet`) }
+      : { pgliteDirectory: join(workDir, "pglite-devnet") };
   const runs: IndexRunResult[] = [];
   try {
     console.log(`\n${network} on ${database}: plugins ${plugins.join(",")}`);
-    const devnet = await indexToEnd("devnet mode", { ...common, manifestPath: chains.devnetManifestPath, extraEnv: endBlocks, reuse: devnetReuse }, timeout);
+    const devnet = await indexToEnd(
+      "devnet mode",
+      { ...common, manifestPath: chains.devnetManifestPath, extraEnv: endBlocks, reuse: devnetReuse },
+      timeout,
+    );
     runs.push(devnet);
     console.log(`  devnet mode: ${fmt(devnet.seconds)} s`);
 
@@ -88,18 +123,27 @@ async function rehearse(chains: RehearsalChains, database: "postgres" | "pglite"
     const rehearsalEnv = { NAMESPACE: network, LABEL_SET_ID: "demo", LABEL_SET_VERSION: "0", ...rpcUrls, ...endBlocks };
     const callsOf = () => Object.fromEntries([...proxies].map(([id, p]) => [id, p.calls()]));
     for (const p of proxies.values()) p.resetCounters();
-    const cold = await indexToEnd("cold", { ...common, manifestPath: chains.devnetManifestPath, extraEnv: rehearsalEnv, reuse }, timeout);
+    const cold = await indexToEnd(
+      "cold",
+      { ...common, manifestPath: chains.devnetManifestPath, extraEnv: rehearsalEnv, reuse },
+      timeout,
+    );
     runs.push(cold);
     const coldCalls = callsOf();
     console.log(`  cold (empty RPC cache): ${fmt(cold.seconds)} s`);
     for (const p of proxies.values()) p.resetCounters();
-    const warm = await indexToEnd("warm", { ...common, manifestPath: chains.devnetManifestPath, extraEnv: rehearsalEnv, reuse }, timeout);
+    const warm = await indexToEnd(
+      "warm",
+      { ...common, manifestPath: chains.devnetManifestPath, extraEnv: rehearsalEnv, reuse },
+      timeout,
+    );
     runs.push(warm);
     const warmCalls = callsOf();
     console.log(`  warm (new schema, same ponder_sync): ${fmt(warm.seconds)} s`);
 
     const diffs = { cold: diffDumps(devnet.dump, cold.dump), warm: diffDumps(devnet.dump, warm.dump) };
-    for (const [run, problems] of Object.entries(diffs)) for (const p of problems) console.log(`  DIFFERENCE devnet mode vs ${run}: ${p}`);
+    for (const [run, problems] of Object.entries(diffs))
+      for (const p of problems) console.log(`  DIFFERENCE devnet mode vs ${run}: ${p}`);
     const tables = Object.keys(devnet.dump).length;
     const unequal = new Set([...diffs.cold, ...diffs.warm].map((p) => p.split(":")[0]));
 
@@ -111,7 +155,14 @@ async function rehearse(chains: RehearsalChains, database: "postgres" | "pglite"
       const total = Object.values(calls).reduce((a, b) => a + b, 0);
       const events = byChain.get(id) ?? 0;
       const warmTotal = Object.values(warmCalls[id]!).reduce((a, b) => a + b, 0);
-      return [String(id), String(events), ...methods.map((m) => String(calls[m] ?? 0)), String(total), events ? fmt((total * 1000) / events, 0) : "-", String(warmTotal)];
+      return [
+        String(id),
+        String(events),
+        ...methods.map((m) => String(calls[m] ?? 0)),
+        String(total),
+        events ? fmt((total * 1000) / events, 0) : "-",
+        String(warmTotal),
+      ];
     });
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => `  | ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
@@ -119,10 +170,26 @@ async function rehearse(chains: RehearsalChains, database: "postgres" | "pglite"
     for (const r of rows) console.log(line(r));
     const events = Object.values(cold.events).reduce((a, b) => a + b, 0);
     const requests = Object.values(coldCalls).reduce((a, c) => a + Object.values(c).reduce((x, y) => x + y, 0), 0);
-    console.log(`  cold ${fmt(cold.seconds)} s (${fmt(cold.seconds / devnet.seconds, 2)}× devnet mode), warm ${fmt(warm.seconds)} s (${fmt(warm.seconds / cold.seconds, 2)}× cold), devnet mode ${fmt(devnet.seconds)} s`);
-    console.log(`  peak RSS: devnet mode ${fmt(devnet.peakRssMb, 0)} MiB, cold ${fmt(cold.peakRssMb, 0)} MiB, warm ${fmt(warm.peakRssMb, 0)} MiB`);
-    console.log(`  ${requests} RPC requests for ${events} events: ${fmt((requests * 1000) / Math.max(1, events), 0)} per 1,000 events`);
-    return { network, database, tablesEqual: tables - unequal.size, tables, events, requests, cold: cold.seconds, warm: warm.seconds, devnet: devnet.seconds };
+    console.log(
+      `  cold ${fmt(cold.seconds)} s (${fmt(cold.seconds / devnet.seconds, 2)}× devnet mode), warm ${fmt(warm.seconds)} s (${fmt(warm.seconds / cold.seconds, 2)}× cold), devnet mode ${fmt(devnet.seconds)} s`,
+    );
+    console.log(
+      `  peak RSS: devnet mode ${fmt(devnet.peakRssMb, 0)} MiB, cold ${fmt(cold.peakRssMb, 0)} MiB, warm ${fmt(warm.peakRssMb, 0)} MiB`,
+    );
+    console.log(
+      `  ${requests} RPC requests for ${events} events: ${fmt((requests * 1000) / Math.max(1, events), 0)} per 1,000 events`,
+    );
+    return {
+      network,
+      database,
+      tablesEqual: tables - unequal.size,
+      tables,
+      events,
+      requests,
+      cold: cold.seconds,
+      warm: warm.seconds,
+      devnet: devnet.seconds,
+    };
   } finally {
     for (const run of runs) await run.indexer.stop();
     if (database === "postgres") {
@@ -135,26 +202,44 @@ async function rehearse(chains: RehearsalChains, database: "postgres" | "pglite"
 
 async function main(): Promise<void> {
   const hosted = hostedRpcOptionsFromEnv(process.env);
-  console.log(`rehearsal — ${settings.REHEARSAL_NAMES} names, seed ${settings.REHEARSAL_SEED}, networks ${settings.REHEARSAL_NETWORKS.join(",")}, databases ${settings.REHEARSAL_DATABASES.join(",")}, load average ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `rehearsal — ${settings.REHEARSAL_NAMES} names, seed ${settings.REHEARSAL_SEED}, networks ${settings.REHEARSAL_NETWORKS.join(",")}, databases ${settings.REHEARSAL_DATABASES.join(",")}, load average ${loadavg()[0].toFixed(1)}`,
+  );
   console.log(`provider imitation: ${JSON.stringify(hosted)}`);
   const results: NetworkResult[] = [];
   for (const network of settings.REHEARSAL_NETWORKS) {
     const t0 = Date.now();
-    const chains = await startRehearsalChains({ network, seed: settings.REHEARSAL_SEED, names: settings.REHEARSAL_NAMES, log: (l) => console.log(`  ${l}`) });
+    const chains = await startRehearsalChains({
+      network,
+      seed: settings.REHEARSAL_SEED,
+      names: settings.REHEARSAL_NAMES,
+      log: (l) => console.log(`  ${l}`),
+    });
     const proxies = new Map<number, HostedRpc>();
     try {
-      for (const [chainId, node] of chains.nodes) proxies.set(chainId, await startHostedRpc({ ...hosted, upstream: node.url }));
-      console.log(`${network}: chains ${[...chains.nodes.keys()].join(", ")} ready in ${fmt((Date.now() - t0) / 1000)} s (genesis ${chainsOfShape(chains.shape).map((c) => `${c.chainId}@${c.genesisNumber}`).join(", ")})`);
+      for (const [chainId, node] of chains.nodes)
+        proxies.set(chainId, await startHostedRpc({ ...hosted, upstream: node.url }));
+      console.log(
+        `${network}: chains ${[...chains.nodes.keys()].join(", ")} ready in ${fmt((Date.now() - t0) / 1000)} s (genesis ${chainsOfShape(
+          chains.shape,
+        )
+          .map((c) => `${c.chainId}@${c.genesisNumber}`)
+          .join(", ")})`,
+      );
       for (const database of settings.REHEARSAL_DATABASES) results.push(await rehearse(chains, database, proxies));
     } finally {
       for (const p of proxies.values()) await p.close();
       await chains.stop();
     }
   }
-  console.log("\n| network | database | tables equal | events | RPC requests | cold s | warm s | devnet mode s | cold/devnet | warm/cold |");
+  console.log(
+    "\n| network | database | tables equal | events | RPC requests | cold s | warm s | devnet mode s | cold/devnet | warm/cold |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
-    console.log(`| ${r.network} | ${r.database} | ${r.tablesEqual}/${r.tables} | ${r.events} | ${r.requests} | ${fmt(r.cold)} | ${fmt(r.warm)} | ${fmt(r.devnet)} | ${fmt(r.cold / r.devnet, 2)} | ${fmt(r.warm / r.cold, 2)} |`);
+    console.log(
+      `| ${r.network} | ${r.database} | ${r.tablesEqual}/${r.tables} | ${r.events} | ${r.requests} | ${fmt(r.cold)} | ${fmt(r.warm)} | ${fmt(r.devnet)} | ${fmt(r.cold / r.devnet, 2)} | ${fmt(r.warm / r.cold, 2)} |`,
+    );
   }
   const sum = (f: (r: NetworkResult) => number) => results.reduce((a, r) => a + f(r), 0);
   console.log(

@@ -14,7 +14,14 @@ const patchPackage = join(dirname(fileURLToPath(import.meta.url)), "..", "node_m
 
 function fail(lines) {
   console.error(
-    ["", "Dependency patches (patches/) do not match the installed packages:", ...lines.map((l) => `  - ${l}`), "", "See docs/patches.md (\"Upgrading\") before changing them.", ""].join("\n"),
+    [
+      "",
+      "Dependency patches (patches/) do not match the installed packages:",
+      ...lines.map((l) => `  - ${l}`),
+      "",
+      'See docs/patches.md ("Upgrading") before changing them.',
+      "",
+    ].join("\n"),
   );
   process.exit(1);
 }
@@ -27,14 +34,20 @@ try {
 }
 
 // patch-package only warns when a package's version differs from the one a patch names, then applies it anyway.
-const wrongVersion = patches.filter((p) => installedVersion(root, p.pkg) !== undefined && installedVersion(root, p.pkg) !== p.version);
+const wrongVersion = patches.filter(
+  (p) => installedVersion(root, p.pkg) !== undefined && installedVersion(root, p.pkg) !== p.version,
+);
 if (wrongVersion.length > 0) fail(checkInstalled(root, wrongVersion));
 
 const run = spawnSync(process.execPath, [patchPackage, "--error-on-fail"], { cwd: root, stdio: "inherit" });
 if (run.status !== 0) {
   const problems = checkInstalled(root, patches);
-  fail(problems.length > 0 ? problems : [`patch-package exited with ${run.status ?? run.signal} (its output is above)`]);
+  fail(
+    problems.length > 0 ? problems : [`patch-package exited with ${run.status ?? run.signal} (its output is above)`],
+  );
 }
 const problems = checkInstalled(root, patches);
 if (problems.length > 0) fail(problems);
-console.log(`apply-patches: ${patches.length} patches in place (${[...new Set(patches.map((p) => `${p.pkg}@${p.version}`))].join(", ")})`);
+console.log(
+  `apply-patches: ${patches.length} patches in place (${[...new Set(patches.map((p) => `${p.pkg}@${p.version}`))].join(", ")})`,
+);

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildConfig } from "../src/config";
-import { isPortFree } from "./lib/ports";
 import { startPonder } from "./lib/ponder-process";
+import { isPortFree } from "./lib/ports";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(projectRoot);
@@ -16,12 +16,21 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 async function main(): Promise<void> {
   const config = buildConfig(process.env);
   if (config.database.kind !== "postgres") {
-    throw new Error("npm run serve needs DATABASE_URL: a replica reads the PostgreSQL database the indexer writes (PGlite is single-process)");
+    throw new Error(
+      "npm run serve needs DATABASE_URL: a replica reads the PostgreSQL database the indexer writes (PGlite is single-process)",
+    );
   }
   if (!(await isPortFree(config.port))) throw new Error(`PORT ${config.port} is in use; set PORT to a free port`);
   const logFile = resolve(projectRoot, ".ponder", `serve-${config.port}.log`);
   mkdirSync(dirname(logFile), { recursive: true });
-  const replica = startPonder({ projectRoot, command: "serve", port: config.port, schema: config.databaseSchema, env: process.env, logFile });
+  const replica = startPonder({
+    projectRoot,
+    command: "serve",
+    port: config.port,
+    schema: config.databaseSchema,
+    env: process.env,
+    logFile,
+  });
   const stop = async () => {
     await replica.stop();
     process.exit(0);

@@ -6,12 +6,12 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isPortFree } from "./lib/ports";
-import { startPonder, type PonderProcess } from "./lib/ponder-process";
+import { readLauncherEnv } from "../src/config/launcher-env";
+import { devnetPgliteDirectory } from "./lib/devnet-pglite-directory";
 import { printEndpoints } from "./lib/endpoints";
 import { forgetDevnetSyncData } from "./lib/forget-devnet-sync";
-import { devnetPgliteDirectory } from "./lib/devnet-pglite-directory";
-import { readLauncherEnv } from "../src/config/launcher-env";
+import { type PonderProcess, startPonder } from "./lib/ponder-process";
+import { isPortFree } from "./lib/ports";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(projectRoot);
@@ -65,7 +65,8 @@ async function main(): Promise<void> {
       newDevnetChainIds = Object.keys(devnet.manifest.chains).map(Number);
       const scenario = devnet.manifest.scenario as { labels?: string[]; unhealableLabels?: string[] };
       scenarioLabels = { labels: scenario.labels ?? [], unhealable: scenario.unhealableLabels ?? [] };
-      for (const [chainId, chain] of Object.entries(devnet.manifest.chains)) log(`chain ${chainId} (${chain.name}) at ${chain.rpcUrl}`);
+      for (const [chainId, chain] of Object.entries(devnet.manifest.chains))
+        log(`chain ${chainId} (${chain.name}) at ${chain.rpcUrl}`);
     }
   }
 
@@ -78,8 +79,13 @@ async function main(): Promise<void> {
     if (freshDevnet) for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
     const labels = await import("../labels-service/src/index");
     log("preparing the demo label set (word list + scenario labels, some left out so healing has misses)…");
-    await labels.ingestDemoLabelSet({ dbPath, extraLabels: scenarioLabels.labels, excludeLabels: scenarioLabels.unhealable });
-    if (!(await isPortFree(labelsPort))) throw new Error(`LABELS_PORT ${labelsPort} is in use; set LABELS_PORT to a free port`);
+    await labels.ingestDemoLabelSet({
+      dbPath,
+      extraLabels: scenarioLabels.labels,
+      excludeLabels: scenarioLabels.unhealable,
+    });
+    if (!(await isPortFree(labelsPort)))
+      throw new Error(`LABELS_PORT ${labelsPort} is in use; set LABELS_PORT to a free port`);
     const server = await labels.startLabelsServer({ dbPath, port: labelsPort, host: "127.0.0.1" });
     stops.push(() => server.close());
     env.LABELS_SERVICE_URL = server.url;
@@ -104,7 +110,10 @@ async function main(): Promise<void> {
         ? devnetPgliteDirectory({ directory: settings.PGLITE_DIRECTORY, stateDir, freshDevnet, log })
         : resolve(settings.PGLITE_DIRECTORY)
       : namespace === "devnet"
-        ? join(ponderDir, `pglite-devnet-${createHash("sha256").update(readFileSync(env.DEVNET_MANIFEST!)).digest("hex").slice(0, 12)}`)
+        ? join(
+            ponderDir,
+            `pglite-devnet-${createHash("sha256").update(readFileSync(env.DEVNET_MANIFEST!)).digest("hex").slice(0, 12)}`,
+          )
         : join(ponderDir, `pglite-${namespace}`);
     env.PGLITE_DIRECTORY = pgliteDir;
     log(`indexing into PGlite at ${pgliteDir}`);

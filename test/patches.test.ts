@@ -38,10 +38,16 @@ afterAll(() => {
 });
 
 /** A throwaway project with one installed package (`pkg`, `version`, one file) and the given patch files. */
-function scratchProject(pkg: { name: string; version: string; file: string; text: string }, patchFiles: Record<string, string>): string {
+function scratchProject(
+  pkg: { name: string; version: string; file: string; text: string },
+  patchFiles: Record<string, string>,
+): string {
   const root = mkdtempSync(join(tmpdir(), "nameindex-patches-"));
   temporary.push(root);
-  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "scratch", version: "0.0.0", private: true, dependencies: { [pkg.name]: pkg.version } }));
+  writeFileSync(
+    join(root, "package.json"),
+    JSON.stringify({ name: "scratch", version: "0.0.0", private: true, dependencies: { [pkg.name]: pkg.version } }),
+  );
   const dir = join(root, "node_modules", pkg.name);
   mkdirSync(join(dir, "dist"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: pkg.name, version: pkg.version }));
@@ -74,7 +80,10 @@ describe("dependency patches (patches/, docs/patches.md)", () => {
     for (const patch of patches) {
       for (const [index, hunk] of patch.hunks.entries()) {
         const tags = [...addedLines(hunk).join("\n").matchAll(TAG)].map((m) => m[1]);
-        expect(tags.length, `${patch.fileName} hunk ${index + 1} (${hunk.file} ${hunk.header}) has no "nameindex patch [${patch.name}]" comment`).toBeGreaterThan(0);
+        expect(
+          tags.length,
+          `${patch.fileName} hunk ${index + 1} (${hunk.file} ${hunk.header}) has no "nameindex patch [${patch.name}]" comment`,
+        ).toBeGreaterThan(0);
         expect(new Set(tags), `${patch.fileName} hunk ${index + 1}`).toEqual(new Set([patch.name]));
       }
     }
@@ -92,7 +101,10 @@ describe("dependency patches (patches/, docs/patches.md)", () => {
     const documented = [...docs.matchAll(/\n### ([^\n]+)\n/g)].map((m) => m[1]);
     const names = new Set(patches.map((p) => p.name));
     const dropped = new Set([...docs.matchAll(/\n#### Dropped: ([^\n]+)\n/g)].map((m) => m[1]));
-    for (const name of documented) expect(names.has(name) || dropped.has(name), `docs/patches.md documents "${name}", which no patch file has`).toBe(true);
+    for (const name of documented)
+      expect(names.has(name) || dropped.has(name), `docs/patches.md documents "${name}", which no patch file has`).toBe(
+        true,
+      );
   });
 
   it("are all in the installed packages", () => {
@@ -100,9 +112,17 @@ describe("dependency patches (patches/, docs/patches.md)", () => {
   });
 
   it("stop npm install with the patch's name when its package is at another version", () => {
-    const root = scratchProject({ name: "fake", version: "1.0.1", file: "dist/index.js", text: "export const a = 1;\nexport const b = 2;\nexport const c = 3;\n" }, {
-      "fake+1.0.0+001+double-b.patch": FAKE_PATCH,
-    });
+    const root = scratchProject(
+      {
+        name: "fake",
+        version: "1.0.1",
+        file: "dist/index.js",
+        text: "export const a = 1;\nexport const b = 2;\nexport const c = 3;\n",
+      },
+      {
+        "fake+1.0.0+001+double-b.patch": FAKE_PATCH,
+      },
+    );
     const run = spawnSync(process.execPath, [applyScript, root], { encoding: "utf8" });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("fake+1.0.0+001+double-b.patch was made for fake 1.0.0, but 1.0.1 is installed");
@@ -110,27 +130,50 @@ describe("dependency patches (patches/, docs/patches.md)", () => {
   });
 
   it("stop npm install with the patch's name when it no longer applies to its package", () => {
-    const root = scratchProject({ name: "fake", version: "1.0.0", file: "dist/index.js", text: "export const a = 1;\nexport const b = 20;\nexport const c = 3;\n" }, {
-      "fake+1.0.0+001+double-b.patch": FAKE_PATCH,
-    });
+    const root = scratchProject(
+      {
+        name: "fake",
+        version: "1.0.0",
+        file: "dist/index.js",
+        text: "export const a = 1;\nexport const b = 20;\nexport const c = 3;\n",
+      },
+      {
+        "fake+1.0.0+001+double-b.patch": FAKE_PATCH,
+      },
+    );
     const run = spawnSync(process.execPath, [applyScript, root], { encoding: "utf8", cwd: root });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("fake+1.0.0+001+double-b.patch: hunk 1 (dist/index.js -1,3 +1,4) is not in the installed fake");
+    expect(run.stderr).toContain(
+      "fake+1.0.0+001+double-b.patch: hunk 1 (dist/index.js -1,3 +1,4) is not in the installed fake",
+    );
   });
 
   it("apply cleanly, and report so, when the package is as the patch expects", () => {
-    const root = scratchProject({ name: "fake", version: "1.0.0", file: "dist/index.js", text: "export const a = 1;\nexport const b = 2;\nexport const c = 3;\n" }, {
-      "fake+1.0.0+001+double-b.patch": FAKE_PATCH,
-    });
+    const root = scratchProject(
+      {
+        name: "fake",
+        version: "1.0.0",
+        file: "dist/index.js",
+        text: "export const a = 1;\nexport const b = 2;\nexport const c = 3;\n",
+      },
+      {
+        "fake+1.0.0+001+double-b.patch": FAKE_PATCH,
+      },
+    );
     const run = spawnSync(process.execPath, [applyScript, root], { encoding: "utf8", cwd: root });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("apply-patches: 1 patches in place (fake@1.0.0)");
-    expect(readFileSync(join(root, "node_modules", "fake", "dist", "index.js"), "utf8")).toContain("nameindex patch [double-b]");
+    expect(readFileSync(join(root, "node_modules", "fake", "dist", "index.js"), "utf8")).toContain(
+      "nameindex patch [double-b]",
+    );
   });
 
   it("refuse a patch file that is not a named sequence file", () => {
-    const root = scratchProject({ name: "fake", version: "1.0.0", file: "dist/index.js", text: "export const a = 1;\n" }, { "fake+1.0.0.patch": FAKE_PATCH });
+    const root = scratchProject(
+      { name: "fake", version: "1.0.0", file: "dist/index.js", text: "export const a = 1;\n" },
+      { "fake+1.0.0.patch": FAKE_PATCH },
+    );
     const run = spawnSync(process.execPath, [applyScript, root], { encoding: "utf8" });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("patches/fake+1.0.0.patch is not named <package>+<version>+<NNN>+<name>.patch");

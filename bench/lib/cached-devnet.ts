@@ -5,7 +5,17 @@
  * The key covers what decides the chains' content: seed, names, and the devnet's own sources and contracts.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -55,7 +65,12 @@ const LARGEST_SAVED = Number(process.env.BENCH_SAVE_STATES_UP_TO ?? 50_000);
  * A devnet of `names` names (seed `seed`, `txsPerBlock` transactions per played block) with its label service, from
  * the state cache when it holds one.
  */
-export async function startCachedDevnet(seed: number, names: number, txsPerBlock: number, log: (line: string) => void): Promise<CachedDevnet> {
+export async function startCachedDevnet(
+  seed: number,
+  names: number,
+  txsPerBlock: number,
+  log: (line: string) => void,
+): Promise<CachedDevnet> {
   const key = devnetCacheKey(seed, names, txsPerBlock);
   const stateDir = join(cacheDir, "devnet-states", `${names}-${key}`);
   const dir = mkdtempSync(join(tmpdir(), "nameindex-scale-"));
@@ -68,7 +83,9 @@ export async function startCachedDevnet(seed: number, names: number, txsPerBlock
     origin = "cache";
     manifest = devnetManifestSchema.parse(JSON.parse(readFileSync(join(stateDir, "manifest.json"), "utf8")));
     const ids = Object.keys(manifest.chains);
-    const anvils = await Promise.all(ids.map((id) => startAnvil({ chainId: Number(id), loadStatePath: join(stateDir, `chain-${id}.json`) })));
+    const anvils = await Promise.all(
+      ids.map((id) => startAnvil({ chainId: Number(id), loadStatePath: join(stateDir, `chain-${id}.json`) })),
+    );
     stopChains = async () => void (await Promise.all(anvils.map((a) => a.stop())));
     const expected = manifest.scenario.blocks as Record<string, number>;
     for (const [i, a] of anvils.entries()) {
@@ -76,7 +93,9 @@ export async function startCachedDevnet(seed: number, names: number, txsPerBlock
       const head = Number(await new Rpc(a.rpcUrl).call<string>("eth_blockNumber"));
       if (head !== expected[ids[i]!]) {
         await stopChains();
-        throw new Error(`cached chain ${ids[i]} loaded at block ${head}, expected ${expected[ids[i]!]}; delete ${stateDir}`);
+        throw new Error(
+          `cached chain ${ids[i]} loaded at block ${head}, expected ${expected[ids[i]!]}; delete ${stateDir}`,
+        );
       }
     }
     writeManifest(manifestPath, manifest);
@@ -86,7 +105,8 @@ export async function startCachedDevnet(seed: number, names: number, txsPerBlock
     stopChains = devnet.stop;
     manifest = devnet.manifest;
     try {
-      if (names > LARGEST_SAVED) log(`not saving the chains' state: ${names} names is past BENCH_SAVE_STATES_UP_TO=${LARGEST_SAVED}`);
+      if (names > LARGEST_SAVED)
+        log(`not saving the chains' state: ${names} names is past BENCH_SAVE_STATES_UP_TO=${LARGEST_SAVED}`);
       else await saveChainStates(manifest, stateDir, log);
     } catch (error) {
       await stopChains();
@@ -97,7 +117,11 @@ export async function startCachedDevnet(seed: number, names: number, txsPerBlock
   try {
     const scenario = manifest.scenario as { labels?: string[]; unhealableLabels?: string[] };
     const labelsDbPath = join(dir, "labels.sqlite");
-    await ingestDemoLabelSet({ dbPath: labelsDbPath, extraLabels: scenario.labels ?? [], excludeLabels: scenario.unhealableLabels ?? [] });
+    await ingestDemoLabelSet({
+      dbPath: labelsDbPath,
+      extraLabels: scenario.labels ?? [],
+      excludeLabels: scenario.unhealableLabels ?? [],
+    });
     const labels = await startLabelsServer({ dbPath: labelsDbPath, port: 0, host: "127.0.0.1" });
     return {
       devnet: { manifest, manifestPath, stop: stopChains },

@@ -12,7 +12,14 @@ export interface IndexingBreakdown {
   /** Tables with the most missed lookups, most first: where an evicting row cache reads the database one row at a time. */
   missesByTable: { table: string; misses: number }[];
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
-  healing: { calls: number; cacheHits: number; sourceRequests: number; waitSeconds: number; prefetchRequests: number; prefetchFailures: number };
+  healing: {
+    calls: number;
+    cacheHits: number;
+    sourceRequests: number;
+    waitSeconds: number;
+    prefetchRequests: number;
+    prefetchFailures: number;
+  };
 }
 
 /** Each sample of a Prometheus metric: its label text and its value. */
@@ -26,7 +33,8 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
   const step = (...names: string[]) =>
     sumOf(text, "ponder_historical_transform_duration", (l) => names.some((n) => l.includes(`step="${n}"`))) / 1000;
-  const lookups = (type: string) => sumOf(text, "ponder_indexing_cache_requests_total", (l) => l.includes(`type="${type}"`));
+  const lookups = (type: string) =>
+    sumOf(text, "ponder_indexing_cache_requests_total", (l) => l.includes(`type="${type}"`));
   return {
     steps: {
       wait: sumOf(text, "ponder_historical_concurrency_group_duration", (l) => l.includes('group="extract"')) / 1000,
@@ -35,7 +43,12 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       flush: step("load"),
       commit: step("begin", "finalize", "commit"),
     },
-    lookups: { complete: lookups("complete"), prefetch: lookups("prefetch"), hit: lookups("hit"), miss: lookups("miss") },
+    lookups: {
+      complete: lookups("complete"),
+      prefetch: lookups("prefetch"),
+      hit: lookups("hit"),
+      miss: lookups("miss"),
+    },
     missesByTable: samplesOf(text, "ponder_indexing_cache_requests_total")
       .filter(([labels]) => labels.includes('type="miss"'))
       .map(([labels, misses]) => ({ table: /table="([^"]+)"/.exec(labels)?.[1] ?? "?", misses }))
@@ -63,7 +76,12 @@ export function formatBreakdown(b: IndexingBreakdown): string {
     `wait for events ${wait.toFixed(1)} s, prefetch ${prefetch.toFixed(1)} s, index ${index.toFixed(1)} s, flush ${flush.toFixed(1)} s, ` +
     `begin/checkpoint/commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(hit)} from cached rows of an evicted one ` +
     `(${b.lookups.prefetch} rows prefetched), ${pct(miss)} missed` +
-    (b.missesByTable.length > 0 ? ` (most: ${b.missesByTable.slice(0, 5).map((t) => `${t.table} ${t.misses}`).join(", ")})` : "") +
+    (b.missesByTable.length > 0
+      ? ` (most: ${b.missesByTable
+          .slice(0, 5)
+          .map((t) => `${t.table} ${t.misses}`)
+          .join(", ")})`
+      : "") +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );

@@ -29,7 +29,6 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
   requests: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
 
-
 export interface Case {
   name: string;
   bodies: string[];
@@ -47,7 +46,13 @@ export interface Subjects {
 
 /** The same subjects read from a real index through its /subgraph (up to 5,000 domains). */
 export async function indexSubjects(url: string): Promise<Subjects> {
-  const domains: { id: string; name: string | null; owner: { id: string }; subdomainCount: number; resolver: { id: string } | null }[] = [];
+  const domains: {
+    id: string;
+    name: string | null;
+    owner: { id: string };
+    subdomainCount: number;
+    resolver: { id: string } | null;
+  }[] = [];
   for (let skip = 0; skip <= 4000; skip += 1000) {
     const res = await fetch(url, {
       method: "POST",

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Abi } from "viem";
 import { repoRoot } from "../src/paths";
-import { type Ensv2Artifact, compileEnsv2 } from "./compile";
+import { compileEnsv2, type Ensv2Artifact } from "./compile";
 
 /** The ENSv2 contracts an indexer or a client reads; the test mocks the devnet deploys are left out. */
 export const ENSV2_ABI_CONTRACTS = [

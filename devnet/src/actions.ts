@@ -1,4 +1,4 @@
-import { type Abi, type Address, type Hex, decodeEventLog, toEventSelector } from "viem";
+import { type Abi, type Address, decodeEventLog, type Hex, toEventSelector } from "viem";
 import type { Chain, Log } from "./chain";
 import { devnetAbis, MANIFEST_CONTRACT_SOURCES } from "./contracts";
 
@@ -31,7 +31,13 @@ export interface RegistrarActionFact {
 }
 
 const REGISTRAR_EVENTS = ["NameRegistered", "NameRegisteredWithRecord", "NameRenewed"];
-const CONTROLLER_EVENTS = ["NameRegistered", "NameRenewed", "OwnerNameRegistered", "PohNameRegistered", "RenewalReferred"];
+const CONTROLLER_EVENTS = [
+  "NameRegistered",
+  "NameRenewed",
+  "OwnerNameRegistered",
+  "PohNameRegistered",
+  "RenewalReferred",
+];
 
 interface Source {
   contract: string;
@@ -50,7 +56,8 @@ export function actionTopics(): Set<Hex> {
   for (const [ds, contracts] of Object.entries(MANIFEST_CONTRACT_SOURCES)) {
     for (const contract of Object.keys(contracts)) {
       for (const item of abiOf(ds, contract)) {
-        if (item.type === "event" && [...REGISTRAR_EVENTS, ...CONTROLLER_EVENTS].includes(item.name)) topics.add(toEventSelector(item));
+        if (item.type === "event" && [...REGISTRAR_EVENTS, ...CONTROLLER_EVENTS].includes(item.name))
+          topics.add(toEventSelector(item));
       }
     }
   }
@@ -68,7 +75,11 @@ export function registrarActions(chain: Chain, registrar: Source, controllers: S
   const actions: RegistrarActionFact[] = [];
   for (const log of chain.keptLogs) {
     if (log.address.toLowerCase() !== registrar.address) continue;
-    const ev = decodeEventLog({ abi: registrar.abi, data: log.data, topics: log.topics as [Hex, ...Hex[]] }) as unknown as {
+    const ev = decodeEventLog({
+      abi: registrar.abi,
+      data: log.data,
+      topics: log.topics as [Hex, ...Hex[]],
+    }) as unknown as {
       eventName: string;
       args: { id: bigint; expires: bigint };
     };
@@ -78,7 +89,11 @@ export function registrarActions(chain: Chain, registrar: Source, controllers: S
     for (const other of byTx.get(log.transactionHash) ?? []) {
       const source = controllers.find((c) => c.address === other.address.toLowerCase());
       if (!source) continue;
-      const cev = decodeEventLog({ abi: source.abi, data: other.data, topics: other.topics as [Hex, ...Hex[]] }) as unknown as {
+      const cev = decodeEventLog({
+        abi: source.abi,
+        data: other.data,
+        topics: other.topics as [Hex, ...Hex[]],
+      }) as unknown as {
         eventName: string;
         args: Record<string, unknown>;
       };

@@ -19,7 +19,12 @@ export function anvilBinary(): string {
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
   try {
-    return join(require.resolve(`${pkg}/package.json`), "..", "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
+    return join(
+      require.resolve(`${pkg}/package.json`),
+      "..",
+      "bin",
+      process.platform === "win32" ? "anvil.exe" : "anvil",
+    );
   } catch {
     throw new Error(`anvil is not installed for ${process.platform}/${process.arch} (missing ${pkg}); run npm install`);
   }
@@ -94,16 +99,24 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
     const child = spawn(
       anvilBinary(),
       [
-        "--host", "127.0.0.1",
-        "--port", String(port),
-        "--chain-id", String(opts.chainId),
-        "--accounts", String(opts.accounts ?? 20),
-        "--balance", "10000000",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--chain-id",
+        String(opts.chainId),
+        "--accounts",
+        String(opts.accounts ?? 20),
+        "--balance",
+        "10000000",
         // Room for a block of heavy transactions (2.5× their gas allowance), and no fee noise in balances.
-        "--gas-limit", String(blockGasLimit(opts.txsPerBlock ?? DEFAULT_TXS_PER_BLOCK)),
-        "--block-base-fee-per-gas", "0",
+        "--gas-limit",
+        String(blockGasLimit(opts.txsPerBlock ?? DEFAULT_TXS_PER_BLOCK)),
+        "--block-base-fee-per-gas",
+        "0",
         "--disable-code-size-limit",
-        "--order", "fifo",
+        "--order",
+        "fifo",
         ...(opts.pruneHistory ? ["--prune-history"] : []),
         ...(opts.loadStatePath
           ? ["--load-state", opts.loadStatePath]
@@ -122,7 +135,10 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
     const stop = async () => {
       if (child.exitCode === null && child.signalCode === null && child.pid) {
         process.kill(child.pid, "SIGTERM");
-        const timer = setTimeout(() => child.pid && child.exitCode === null && process.kill(child.pid, "SIGKILL"), 3000);
+        const timer = setTimeout(
+          () => child.pid && child.exitCode === null && process.kill(child.pid, "SIGKILL"),
+          3000,
+        );
         await exited;
         clearTimeout(timer);
         rmSync(logPath, { force: true });
@@ -130,7 +146,11 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
     };
     try {
       const exitStatus = () =>
-        child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined;
+        child.exitCode !== null
+          ? `code ${child.exitCode}`
+          : child.signalCode !== null
+            ? `signal ${child.signalCode}`
+            : undefined;
       // Loading a large state file takes anvil a while before it listens (75.7 s for the three chains of a
       // 50,000-name devnet, 1.9 GB of state, at load 8).
       await waitForChainId(rpcUrl, opts.chainId, exitStatus, opts.loadStatePath ? 600_000 : 20_000);
@@ -158,7 +178,12 @@ function watchParent(anvilPid: number): void {
   watcher.unref();
 }
 
-async function waitForChainId(rpcUrl: string, chainId: number, hasExited: () => string | undefined, timeoutMs: number): Promise<void> {
+async function waitForChainId(
+  rpcUrl: string,
+  chainId: number,
+  hasExited: () => string | undefined,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const exit = hasExited();

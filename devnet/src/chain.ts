@@ -1,4 +1,4 @@
-import { type Abi, type Address, type Hex, encodeDeployData, encodeFunctionData, getAddress } from "viem";
+import { type Abi, type Address, encodeDeployData, encodeFunctionData, getAddress, type Hex } from "viem";
 import { Rpc } from "./rpc";
 
 /** One transaction of a step; `note` names it in errors. */
@@ -137,7 +137,9 @@ export class Chain {
         ],
       }));
       // A few parallel HTTP batches: anvil answers them concurrently (nonces are explicit, so order does not matter).
-      const parts = Array.from({ length: Math.ceil(requests.length / 50) }, (_, k) => requests.slice(k * 50, k * 50 + 50));
+      const parts = Array.from({ length: Math.ceil(requests.length / 50) }, (_, k) =>
+        requests.slice(k * 50, k * 50 + 50),
+      );
       const hashes = (await Promise.all(parts.map((part) => this.rpc.batch<Hex>(part)))).flat();
       const tMine = performance.now();
       await this.rpc.call("evm_mine");
@@ -147,7 +149,9 @@ export class Chain {
         const outcome = byHash.get(hash);
         if (!outcome) throw new Error(`chain ${this.chainId}: "${chunk[j].note}" was not mined`);
         if (outcome.error !== undefined) {
-          throw new Error(`chain ${this.chainId}: "${chunk[j].note}" reverted (tx ${hash}, ${outcome.error}): ${await this.revertReason(chunk[j])}`);
+          throw new Error(
+            `chain ${this.chainId}: "${chunk[j].note}" reverted (tx ${hash}, ${outcome.error}): ${await this.revertReason(chunk[j])}`,
+          );
         }
         for (const log of outcome.receipt.logs) {
           const key = `${log.address.toLowerCase()}|${log.topics[0] ?? "0x"}`;
@@ -156,7 +160,10 @@ export class Chain {
         }
         receipts.push(outcome.receipt);
       }
-      if (process.env.DEVNET_PROFILE) console.log(`chain ${this.chainId}: ${chunk.length} txs send ${(tMine - tSend).toFixed(0)} ms, mine ${(tOutcomes - tMine).toFixed(0)} ms, outcomes ${(performance.now() - tOutcomes).toFixed(0)} ms`);
+      if (process.env.DEVNET_PROFILE)
+        console.log(
+          `chain ${this.chainId}: ${chunk.length} txs send ${(tMine - tSend).toFixed(0)} ms, mine ${(tOutcomes - tMine).toFixed(0)} ms, outcomes ${(performance.now() - tOutcomes).toFixed(0)} ms`,
+        );
       this.onBlock(chunk.length);
     }
     return receipts;
@@ -170,10 +177,10 @@ export class Chain {
    */
   private async minedOutcomes(): Promise<Map<Hex, { receipt: Receipt; error?: string }>> {
     const block = await this.rpc.call<{ number: Hex; hash: Hex }>("eth_getBlockByNumber", ["latest", false]);
-    const [traces, logs] = await this.rpc.batch<unknown>([
+    const [traces, logs] = (await this.rpc.batch<unknown>([
       { method: "trace_block", params: [block.number] },
       { method: "eth_getLogs", params: [{ blockHash: block.hash }] },
-    ]) as [TopLevelTrace[], Log[]];
+    ])) as [TopLevelTrace[], Log[]];
     const logsByTx = new Map<Hex, Log[]>();
     for (const log of logs) {
       const list = logsByTx.get(log.transactionHash);
@@ -198,7 +205,10 @@ export class Chain {
   /** Replays a failed transaction as a call on the current state, for its revert message. */
   private async revertReason(tx: Tx): Promise<string> {
     try {
-      await this.rpc.call("eth_call", [{ from: tx.from, to: tx.to, data: tx.data, value: hex(tx.value ?? 0n), gas: hex(GAS_PER_TX) }, "latest"]);
+      await this.rpc.call("eth_call", [
+        { from: tx.from, to: tx.to, data: tx.data, value: hex(tx.value ?? 0n), gas: hex(GAS_PER_TX) },
+        "latest",
+      ]);
       return "no revert when replayed on the latest state";
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
@@ -236,7 +246,8 @@ export class Chain {
    * the deployer's, like a CREATE, so the deployer's later CREATE addresses stay those of an unplaced devnet.
    */
   private async deployAt(address: Address, name: string, initCode: Hex, from: Address) {
-    if ((await this.rpc.call<Hex>("eth_getCode", [address, "latest"])) !== "0x") throw new Error(`deploy ${name}: ${address} already has code`);
+    if ((await this.rpc.call<Hex>("eth_getCode", [address, "latest"])) !== "0x")
+      throw new Error(`deploy ${name}: ${address} already has code`);
     await this.rpc.call("anvil_setCode", [address, initCode]);
     const runtime = await this.rpc.call<Hex>("eth_call", [{ from, to: address, gas: hex(GAS_PER_TX) }, "latest"]);
     const [receipt] = await this.send([{ from, to: address, data: "0x", note: `deploy ${name} at ${address}` }]);
@@ -245,7 +256,15 @@ export class Chain {
   }
 
   /** Encodes a call as a Tx. */
-  static call(from: Address, to: Address, abi: Abi, functionName: string, args: unknown[], note: string, value?: bigint): Tx {
+  static call(
+    from: Address,
+    to: Address,
+    abi: Abi,
+    functionName: string,
+    args: unknown[],
+    note: string,
+    value?: bigint,
+  ): Tx {
     return { from, to, data: encodeFunctionData({ abi, functionName, args } as never), value, note };
   }
 
@@ -256,9 +275,14 @@ export class Chain {
     for (let i = 0; i < calls.length; i += 500) {
       const chunk = calls.slice(i, i + 500);
       const results = await this.rpc.batch<Hex>(
-        chunk.map((c) => ({ method: "eth_call", params: [{ to: c.to, data: encodeFunctionData(c as never) }, "latest"] })),
+        chunk.map((c) => ({
+          method: "eth_call",
+          params: [{ to: c.to, data: encodeFunctionData(c as never) }, "latest"],
+        })),
       );
-      results.forEach((data, j) => out.push(decodeFunctionResult({ abi: chunk[j].abi, functionName: chunk[j].functionName, data } as never) as T));
+      results.forEach((data, j) =>
+        out.push(decodeFunctionResult({ abi: chunk[j].abi, functionName: chunk[j].functionName, data } as never) as T),
+      );
     }
     return out;
   }

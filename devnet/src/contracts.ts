@@ -1,5 +1,5 @@
 import type { Abi } from "viem";
-import { type RealEnsContracts, loadRealEnsContracts } from "./artifacts";
+import { loadRealEnsContracts, type RealEnsContracts } from "./artifacts";
 import { type CompiledContract, compileContracts } from "./solc";
 
 /** Our Solidity contracts in devnet/contracts (compiled, cached). */

@@ -33,8 +33,10 @@ export function eventsOf(abis: Abi[]): CountedEvent[] {
 /** Events of a manifest contract, given the contract names behind it (see MANIFEST_CONTRACT_SOURCES). */
 export function manifestContractEvents(sources: string[]): CountedEvent[] {
   const abis = devnetAbis() as Record<string, Abi>;
-  return eventsOf(sources.map((s) => {
-    if (!abis[s]) throw new Error(`unknown contract ${s}`);
-    return abis[s];
-  }));
+  return eventsOf(
+    sources.map((s) => {
+      if (!abis[s]) throw new Error(`unknown contract ${s}`);
+      return abis[s];
+    }),
+  );
 }

@@ -1,26 +1,27 @@
 import { join } from "node:path";
 import { type DevnetManifest, devnetManifestSchema } from "../../src/namespaces/devnet-manifest";
-import { type AnvilChain, startAnvil } from "./anvil";
-import { actionTopics, registrarActions, source } from "./actions";
-import { Chain } from "./chain";
 import { compileEnsv2 } from "../ensv2/compile";
+import { actionTopics, registrarActions, source } from "./actions";
+import { type AnvilChain, startAnvil } from "./anvil";
+import { Chain } from "./chain";
 import { loadDevnetContracts } from "./contracts";
-import { type ManifestDatasource, countEvents, writeManifest } from "./manifest";
+import { countEvents, type ManifestDatasource, writeManifest } from "./manifest";
 import { runDir } from "./paths";
 import { runScenario } from "./scenario/index";
-import { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, chainsOfShape } from "./shape";
+import { type ChainShape, chainsOfShape, type DevnetShape, LOCAL_DEVNET_SHAPE } from "./shape";
 
-export { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "./shape";
+export type { RegistrarActionFact } from "./actions";
 
 export { devnetAbis, loadDevnetContracts, MANIFEST_CONTRACT_SOURCES } from "./contracts";
 export { manifestContractEvents, ponderSignature } from "./events";
 export type { DevnetScenario, NameFacts } from "./scenario/model";
-export type { RegistrarActionFact } from "./actions";
+export { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "./shape";
 
 /** The typed `scenario` of a manifest written by the devnet (throws for a hand-written manifest without one). */
 export function scenarioOf(manifest: DevnetManifest): import("./scenario/model").DevnetScenario {
   const s = manifest.scenario as Partial<import("./scenario/model").DevnetScenario>;
-  if (s.scenarioVersion !== 1 || !s.eventCounts || !s.names) throw new Error("this manifest carries no devnet scenario (written by hand?)");
+  if (s.scenarioVersion !== 1 || !s.eventCounts || !s.names)
+    throw new Error("this manifest carries no devnet scenario (written by hand?)");
   return s as import("./scenario/model").DevnetScenario;
 }
 
@@ -85,7 +86,13 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     const shapes = chainsOfShape(shape);
     const anvils = await Promise.all(
       shapes.map(async (s) => {
-        const a = await startAnvil({ chainId: s.chainId, genesisNumber: s.genesisNumber, genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS, pruneHistory: opts.pruneHistory, txsPerBlock: opts.txsPerBlock });
+        const a = await startAnvil({
+          chainId: s.chainId,
+          genesisNumber: s.genesisNumber,
+          genesisTimestamp: Math.floor(Date.now() / 1000) - GENESIS_LEAD_SECONDS,
+          pruneHistory: opts.pruneHistory,
+          txsPerBlock: opts.txsPerBlock,
+        });
         started.push(a);
         return a;
       }),
@@ -128,7 +135,8 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
       }),
     );
     for (const chain of chains) {
-      if (opts.mineInterval && opts.mineInterval > 0) await chain.rpc.call("evm_setIntervalMining", [opts.mineInterval]);
+      if (opts.mineInterval && opts.mineInterval > 0)
+        await chain.rpc.call("evm_setIntervalMining", [opts.mineInterval]);
       else await chain.rpc.call("evm_setAutomine", [true]);
     }
 
@@ -198,7 +206,8 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
       if (chain && played) datasources[ds] = { chain, contracts: { L2ReverseRegistrar: ref(played.reverseRegistrar) } };
     }
 
-    const chainEntry = (name: string, a: AnvilChain) => [String(a.chainId), { name, rpcUrl: a.rpcUrl, pid: a.pid }] as const;
+    const chainEntry = (name: string, a: AnvilChain) =>
+      [String(a.chainId), { name, rpcUrl: a.rpcUrl, pid: a.pid }] as const;
     const manifest = devnetManifestSchema.parse({
       version: 1,
       createdAt: new Date().toISOString(),
@@ -210,7 +219,9 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
           {
             chainId: ds.chain.chainId,
             // Written only where the shape changes it, so the local devnet's manifest keeps the defaults.
-            ...((name === "basenames" || name === "lineanames") && ds.chain.managedLabel ? { managedName: `${ds.chain.managedLabel}.eth` } : {}),
+            ...((name === "basenames" || name === "lineanames") && ds.chain.managedLabel
+              ? { managedName: `${ds.chain.managedLabel}.eth` }
+              : {}),
             contracts: ds.contracts,
           },
         ]),
@@ -246,12 +257,16 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
             source("lineanames", "EthRegistrarController", lc.EthRegistrarController.address),
           ]),
         ],
-        blocks: Object.fromEntries(await Promise.all(chains.map(async (c) => [String(c.chainId), await c.blockNumber()] as const))),
+        blocks: Object.fromEntries(
+          await Promise.all(chains.map(async (c) => [String(c.chainId), await c.blockNumber()] as const)),
+        ),
       },
     });
     writeManifest(manifestPath, manifest);
     const total = Object.values(manifest.scenario.eventCounts as Record<string, number>).reduce((a, b) => a + b, 0);
-    log(`scenario done in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${scenario.names.length} names, ${txs} transactions, ${total} indexed events`);
+    log(
+      `scenario done in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${scenario.names.length} names, ${txs} transactions, ${total} indexed events`,
+    );
     return { manifest, manifestPath, stop };
   } catch (error) {
     await stop();

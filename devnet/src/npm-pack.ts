@@ -8,7 +8,13 @@ import { gunzipSync } from "node:zlib";
  * but cannot install as dependencies (truffle builds that drag in truffle; a package whose dependency the registry
  * lacks).
  */
-export function npmPackOnce(name: string, version: string, dir: string, marker: string, log: (line: string) => void = () => {}): void {
+export function npmPackOnce(
+  name: string,
+  version: string,
+  dir: string,
+  marker: string,
+  log: (line: string) => void = () => {},
+): void {
   if (existsSync(join(dir, marker))) return;
   log(`fetching ${name}@${version} with npm pack`);
   const tmp = `${dir}.tmp`;
@@ -32,7 +38,11 @@ function extractTarGz(file: string, dest: string): void {
   while (offset + 512 <= tar.length) {
     const header = tar.subarray(offset, offset + 512);
     if (header.every((b) => b === 0)) break;
-    const field = (start: number, len: number) => header.subarray(start, start + len).toString("utf8").replace(/\0.*$/s, "");
+    const field = (start: number, len: number) =>
+      header
+        .subarray(start, start + len)
+        .toString("utf8")
+        .replace(/\0.*$/s, "");
     const prefix = field(345, 155);
     const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
     const size = parseInt(field(124, 12).trim() || "0", 8);

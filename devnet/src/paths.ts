@@ -1,5 +1,5 @@
-import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** Repository root, so caches and logs land in the same place whichever directory the tool runs from. */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

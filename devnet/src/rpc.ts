@@ -23,7 +23,9 @@ export class Rpc {
       const reply = byId.get(b.id);
       if (!reply) throw new Error(`${calls[i].method}: no reply`);
       if (reply.error) {
-        throw new Error(`${calls[i].method} failed: ${reply.error.message}${reply.error.data ? ` (${JSON.stringify(reply.error.data)})` : ""}`);
+        throw new Error(
+          `${calls[i].method} failed: ${reply.error.message}${reply.error.data ? ` (${JSON.stringify(reply.error.data)})` : ""}`,
+        );
       }
       return reply.result as T;
     });

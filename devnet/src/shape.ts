@@ -55,5 +55,7 @@ export const LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S: DevnetShape = {
 
 /** Every chain of a shape, in the order the devnet starts them (root, base, linea, then the optional ones). */
 export function chainsOfShape(shape: DevnetShape): ChainShape[] {
-  return [shape.root, shape.base, shape.linea, shape.optimism, shape.arbitrum, shape.scroll].filter((c): c is ChainShape => c !== undefined);
+  return [shape.root, shape.base, shape.linea, shape.optimism, shape.arbitrum, shape.scroll].filter(
+    (c): c is ChainShape => c !== undefined,
+  );
 }

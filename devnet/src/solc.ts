@@ -24,7 +24,9 @@ const settings = {
  */
 export function compileContracts(): Record<string, CompiledContract> {
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(contractsDir).filter((f) => f.endsWith(".sol")).sort()) {
+  for (const file of readdirSync(contractsDir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort()) {
     sources[file] = { content: readFileSync(join(contractsDir, file), "utf8") };
   }
   const require = createRequire(import.meta.url);

@@ -1,4 +1,4 @@
-import { type Hex, createPublicClient, http } from "viem";
+import { createPublicClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilChain, startAnvil } from "../src/anvil";
 import { Chain } from "../src/chain";
@@ -26,7 +26,12 @@ describe("Chain.send reads each block's outcome from its traces and logs", () =>
   it("returns what eth_getTransactionReceipt says: status, block, created address, logs", async () => {
     const [deployed] = await chain.send([{ from: chain.deployer, data: EMITTER_INIT, note: "deploy emitter" }]);
     const emitter = deployed!.contractAddress!;
-    const calls = Array.from({ length: 25 }, (_, i) => ({ from: chain.accounts[i % 5]!, to: emitter, data: "0x" as Hex, note: `call ${i}` }));
+    const calls = Array.from({ length: 25 }, (_, i) => ({
+      from: chain.accounts[i % 5]!,
+      to: emitter,
+      data: "0x" as Hex,
+      note: `call ${i}`,
+    }));
     const receipts = await chain.send(calls);
     expect(receipts).toHaveLength(25);
 

@@ -1,16 +1,27 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Abi, type AbiEvent, type Address, type Hex, type PublicClient, createPublicClient, http, namehash, parseAbiItem, toEventSelector } from "viem";
-import wordListPath from "word-list";
+import {
+  type Abi,
+  type AbiEvent,
+  type Address,
+  createPublicClient,
+  type Hex,
+  http,
+  namehash,
+  type PublicClient,
+  parseAbiItem,
+  toEventSelector,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import wordListPath from "word-list";
 import { type DevnetManifest, readDevnetManifest } from "../../src/namespaces/devnet-manifest";
 import {
+  devnetAbis,
   MANIFEST_CONTRACT_SOURCES,
+  manifestContractEvents,
   type NameFacts,
   type RunningDevnet,
-  devnetAbis,
-  manifestContractEvents,
   scenarioOf,
   startDevnet,
 } from "../src/index";
@@ -70,7 +81,10 @@ describe("devnet chains and manifest", () => {
       const pub = client(c.chainId);
       const address = c.address as Address;
       expect((await pub.getCode({ address }))?.length ?? 0, `${c.ds}/${c.name}`).toBeGreaterThan(2);
-      expect(await pub.getCode({ address, blockNumber: BigInt(c.startBlock - 1) }), `${c.ds}/${c.name} before startBlock`).toBeUndefined();
+      expect(
+        await pub.getCode({ address, blockNumber: BigInt(c.startBlock - 1) }),
+        `${c.ds}/${c.name} before startBlock`,
+      ).toBeUndefined();
       const logs = await pub.getLogs({ address, fromBlock: 0n, toBlock: "latest" });
       if (logs.length > 0) expect(Number(logs[0].blockNumber)).toBeGreaterThanOrEqual(c.startBlock);
     }
@@ -86,7 +100,10 @@ describe("event signatures", () => {
         const expected = parseAbiItem(`event ${sig}`) as AbiEvent;
         const found = events.find((e) => e.selector === toEventSelector(sig));
         expect(found, `${key} lacks ${sig}`).toBeDefined();
-        expect(found!.event.inputs.map((i) => !!i.indexed), `${key} ${sig} indexed flags`).toEqual(expected.inputs.map((i) => !!i.indexed));
+        expect(
+          found!.event.inputs.map((i) => !!i.indexed),
+          `${key} ${sig} indexed flags`,
+        ).toEqual(expected.inputs.map((i) => !!i.indexed));
       }
     }
   });
@@ -99,7 +116,14 @@ describe("scenario", () => {
       for (const ev of manifestContractEvents(MANIFEST_CONTRACT_SOURCES[c.ds][c.name])) {
         const logs = await client(c.chainId).request({
           method: "eth_getLogs",
-          params: [{ fromBlock: "0x0", toBlock: "latest", topics: [ev.selector], ...(c.address ? { address: c.address as Address } : {}) }],
+          params: [
+            {
+              fromBlock: "0x0",
+              toBlock: "latest",
+              topics: [ev.selector],
+              ...(c.address ? { address: c.address as Address } : {}),
+            },
+          ],
         });
         if (logs.length > 0) fromLogs[`${c.ds}/${c.name}:${ev.name}`] = logs.length;
       }
@@ -127,7 +151,8 @@ describe("scenario", () => {
     for (const l of unhealableLabels) expect(words.has(l), l).toBe(false);
     const labelSet = new Set(labels);
     for (const n of names) for (const l of n.labels) expect(labelSet.has(l), JSON.stringify(l)).toBe(true);
-    for (const odd of ["HelloWorld", "🦊🚀🌈", "dot.ted", "has spaces", "nul\u0000byte"]) expect(labelSet.has(odd)).toBe(true);
+    for (const odd of ["HelloWorld", "🦊🚀🌈", "dot.ted", "has spaces", "nul\u0000byte"])
+      expect(labelSet.has(odd)).toBe(true);
     expect(labels.some((l) => /^\[[0-9a-f]{64}\]$/.test(l))).toBe(true);
     expect(labels.filter((l) => words.has(l)).length).toBeGreaterThan(labels.length / 2);
   });
@@ -149,12 +174,19 @@ describe("scenario", () => {
 
   it("refuses a txsPerBlock that would never end a step", async () => {
     for (const txsPerBlock of [0, -1, 2.5]) {
-      await expect(startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "never.json"), txsPerBlock })).rejects.toThrow(/txsPerBlock must be a whole number/);
+      await expect(
+        startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "never.json"), txsPerBlock }),
+      ).rejects.toThrow(/txsPerBlock must be a whole number/);
     }
   });
 
   it("plays the same scenario in blocks of at most txsPerBlock transactions", async () => {
-    const small = await startDevnet({ seed: SEED, names: NAMES, manifestPath: join(dir, "small-blocks.json"), txsPerBlock: 5 });
+    const small = await startDevnet({
+      seed: SEED,
+      names: NAMES,
+      manifestPath: join(dir, "small-blocks.json"),
+      txsPerBlock: 5,
+    });
     try {
       const s = scenarioOf(small.manifest);
       expect(s.names).toEqual(scenario().names);
@@ -162,9 +194,13 @@ describe("scenario", () => {
       const rootId = Object.keys(small.manifest.chains)[0]!;
       const heads = s.blocks as Record<string, number>;
       expect(heads[rootId]).toBeGreaterThan((scenario().blocks as Record<string, number>)[rootId]!);
-      const rootClient = createPublicClient({ transport: http(small.manifest.chains[rootId]!.rpcUrl, { batch: { batchSize: 500 } }) });
+      const rootClient = createPublicClient({
+        transport: http(small.manifest.chains[rootId]!.rpcUrl, { batch: { batchSize: 500 } }),
+      });
       const counts = await Promise.all(
-        Array.from({ length: heads[rootId]! + 1 }, (_, n) => rootClient.getBlockTransactionCount({ blockNumber: BigInt(n) })),
+        Array.from({ length: heads[rootId]! + 1 }, (_, n) =>
+          rootClient.getBlockTransactionCount({ blockNumber: BigInt(n) }),
+        ),
       );
       expect(Math.max(...counts)).toBe(5);
     } finally {
@@ -179,20 +215,36 @@ describe("registrar actions", () => {
     const count = (k: string) => eventCounts[k] ?? 0;
     for (const ds of ["ensroot", "basenames", "lineanames"]) {
       const actions = registrarActions.filter((a) => a.registrar === `${ds}/BaseRegistrar`);
-      const registrarEvents = count(`${ds}/BaseRegistrar:NameRegistered`) + count(`${ds}/BaseRegistrar:NameRegisteredWithRecord`) + count(`${ds}/BaseRegistrar:NameRenewed`);
+      const registrarEvents =
+        count(`${ds}/BaseRegistrar:NameRegistered`) +
+        count(`${ds}/BaseRegistrar:NameRegisteredWithRecord`) +
+        count(`${ds}/BaseRegistrar:NameRenewed`);
       expect(actions.length, ds).toBe(registrarEvents);
       // Renewals always come through a controller; registrations too, except migrations and premints.
       expect(actions.filter((a) => a.type === "renewal" && a.controllerEvents.length === 0)).toEqual([]);
       const bare = actions.filter((a) => a.type === "registration" && a.controllerEvents.length === 0).length;
-      const expectedBare = names.filter((n) => n.chainId === actions[0].chainId && ((n.via === "old-registry" && n.migrated === true) || n.via === "basenames-premint")).length;
+      const expectedBare = names.filter(
+        (n) =>
+          n.chainId === actions[0].chainId &&
+          ((n.via === "old-registry" && n.migrated === true) || n.via === "basenames-premint"),
+      ).length;
       expect(bare, ds).toBe(expectedBare);
     }
     const referred = registrarActions.filter((a) => a.controllerEvents.some((e) => e.event === "RenewalReferred"));
     expect(referred.length).toBe(eventCounts["ensroot/RenewalWithReferrer:RenewalReferred"] ?? 0);
-    for (const a of referred) expect(a.controllerEvents.map((e) => e.contract)).toEqual(["ensroot/WrappedEthRegistrarController", "ensroot/RenewalWithReferrer"]);
+    for (const a of referred)
+      expect(a.controllerEvents.map((e) => e.contract)).toEqual([
+        "ensroot/WrappedEthRegistrarController",
+        "ensroot/RenewalWithReferrer",
+      ]);
     // A referrer whose high 12 bytes are not zero (it decodes to the zero address).
-    expect(registrarActions.some((a) => a.controllerEvents.some((e) => e.referrer && !e.referrer.startsWith("0x000000000000000000000000")))).toBe(true);
-    for (const a of registrarActions) for (const e of a.controllerEvents) if (e.label !== undefined) expect(labelhash(e.label)).toBe(a.labelhash);
+    expect(
+      registrarActions.some((a) =>
+        a.controllerEvents.some((e) => e.referrer && !e.referrer.startsWith("0x000000000000000000000000")),
+      ),
+    ).toBe(true);
+    for (const a of registrarActions)
+      for (const e of a.controllerEvents) if (e.label !== undefined) expect(labelhash(e.label)).toBe(a.labelhash);
   });
 });
 
@@ -209,34 +261,75 @@ describe("primary names", () => {
     for (const [chainId, [ds, contract]] of Object.entries(reverse)) {
       const name = crossChainPrimary.names[chainId];
       expect(name, `chain ${chainId}`).toBeTruthy();
-      const address = manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract].address as Address;
-      expect(await client(Number(chainId)).readContract({ address, abi, functionName: "nameForAddr", args: [crossChainPrimary.address] })).toBe(name);
+      const address = manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract]
+        .address as Address;
+      expect(
+        await client(Number(chainId)).readContract({
+          address,
+          abi,
+          functionName: "nameForAddr",
+          args: [crossChainPrimary.address],
+        }),
+      ).toBe(name);
       const facts = names.find((n) => n.name === name && n.chainId === Number(chainId))!;
-      const addr = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: resolverAbi, functionName: "addr", args: [facts.node] });
+      const addr = await client(Number(chainId)).readContract({
+        address: facts.resolver as Address,
+        abi: resolverAbi,
+        functionName: "addr",
+        args: [facts.node],
+      });
       expect((addr as string).toLowerCase()).toBe(crossChainPrimary.address);
       if (chainId !== "31337") {
         // ENSIP-19 checks an L2 name under the chain's own coin type, 0x80000000 | chainId.
         const coinType = 0x80000000n | BigInt(chainId);
-        const raw = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: resolverAbi, functionName: "addr", args: [facts.node, coinType] });
+        const raw = await client(Number(chainId)).readContract({
+          address: facts.resolver as Address,
+          abi: resolverAbi,
+          functionName: "addr",
+          args: [facts.node, coinType],
+        });
         expect((raw as string).toLowerCase(), `chain ${chainId} coin type ${coinType}`).toBe(crossChainPrimary.address);
       }
     }
     // On the root chain its addr.reverse name (which a primary-name lookup reads first) is the same name.
-    expect(primaryNames.root[crossChainPrimary.address]).toEqual({ legacy: crossChainPrimary.names["31337"], default: crossChainPrimary.names["31337"] });
+    expect(primaryNames.root[crossChainPrimary.address]).toEqual({
+      legacy: crossChainPrimary.names["31337"],
+      default: crossChainPrimary.names["31337"],
+    });
     const reverseNode = namehash(`${crossChainPrimary.address.slice(2)}.addr.reverse`);
     const registry = manifest.datasources.ensroot!.contracts.Registry.address as Address;
-    const reverseResolver = await client(31337).readContract({ address: registry, abi: reads.registry, functionName: "resolver", args: [reverseNode] });
-    expect(await client(31337).readContract({ address: reverseResolver as Address, abi: reads.name, functionName: "name", args: [reverseNode] })).toBe(crossChainPrimary.names["31337"]);
+    const reverseResolver = await client(31337).readContract({
+      address: registry,
+      abi: reads.registry,
+      functionName: "resolver",
+      args: [reverseNode],
+    });
+    expect(
+      await client(31337).readContract({
+        address: reverseResolver as Address,
+        abi: reads.name,
+        functionName: "name",
+        args: [reverseNode],
+      }),
+    ).toBe(crossChainPrimary.names["31337"]);
   });
 
   it("every L2 primary name resolves back under the chain's coin type", async () => {
     const { primaryNames, names } = scenario();
     const resolverAbi = (devnetAbis() as Record<string, Abi>).ModernResolver;
-    for (const [chainId, byAddress] of [["31338", primaryNames.base], ["31339", primaryNames.linea]] as const) {
+    for (const [chainId, byAddress] of [
+      ["31338", primaryNames.base],
+      ["31339", primaryNames.linea],
+    ] as const) {
       expect(Object.keys(byAddress).length, chainId).toBeGreaterThan(1);
       for (const [address, name] of Object.entries(byAddress)) {
         const facts = names.find((n) => n.name === name && n.chainId === Number(chainId))!;
-        const raw = await client(Number(chainId)).readContract({ address: facts.resolver as Address, abi: resolverAbi, functionName: "addr", args: [facts.node, 0x80000000n | BigInt(chainId)] });
+        const raw = await client(Number(chainId)).readContract({
+          address: facts.resolver as Address,
+          abi: resolverAbi,
+          functionName: "addr",
+          args: [facts.node, 0x80000000n | BigInt(chainId)],
+        });
         expect((raw as string).toLowerCase(), `${name} on ${chainId}`).toBe(address);
       }
     }
@@ -250,7 +343,8 @@ const reads = {
 
 describe("onchain facts of every scenario name", () => {
   const abis = () => devnetAbis() as Record<string, Abi>;
-  const addressOf = (ds: string, contract: string) => manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract].address as Address;
+  const addressOf = (ds: string, contract: string) =>
+    manifest.datasources[ds as keyof DevnetManifest["datasources"]]!.contracts[contract].address as Address;
   const registryOf = (chainId: number, tld: string) =>
     chainId === 31337
       ? { address: addressOf("ensroot", "Registry"), abi: abis().ENSRegistryWithFallback }
@@ -298,11 +392,19 @@ describe("onchain facts of every scenario name", () => {
       names.map(async (n) => {
         const pub = client(n.chainId);
         if (n.registrant) {
-          const owner = (await pub.readContract({ ...registrarOf(n), functionName: "ownerOf", args: [BigInt(labelhash(n.labels[0]))] })) as Address;
+          const owner = (await pub.readContract({
+            ...registrarOf(n),
+            functionName: "ownerOf",
+            args: [BigInt(labelhash(n.labels[0]))],
+          })) as Address;
           expect(owner.toLowerCase(), `ownerOf ${n.name}`).toBe(n.registrant.toLowerCase());
         }
         if (n.wrappedOwner) {
-          const balance = await pub.readContract({ ...wrapperOf(n), functionName: "balanceOf", args: [n.wrappedOwner, BigInt(n.node)] });
+          const balance = await pub.readContract({
+            ...wrapperOf(n),
+            functionName: "balanceOf",
+            args: [n.wrappedOwner, BigInt(n.node)],
+          });
           expect(balance, `balanceOf ${n.name}`).toBe(1n);
         }
       }),
@@ -319,7 +421,10 @@ describe("onchain facts of every scenario name", () => {
         const pub = client(n.chainId);
         const resolver = { address: n.resolver as Address, abi: abis().ModernResolver };
         for (const [key, value] of Object.entries(n.texts ?? {})) {
-          expect(await pub.readContract({ ...resolver, functionName: "text", args: [n.node, key] }), `${n.name} text ${key}`).toBe(value);
+          expect(
+            await pub.readContract({ ...resolver, functionName: "text", args: [n.node, key] }),
+            `${n.name} text ${key}`,
+          ).toBe(value);
         }
         if (n.addr) {
           const addr = (await pub.readContract({ ...resolver, functionName: "addr", args: [n.node] })) as Hex;

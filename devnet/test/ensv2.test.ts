@@ -1,17 +1,26 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Abi, type AbiEvent, type Address, type PublicClient, createPublicClient, http, toEventSelector, zeroAddress } from "viem";
+import {
+  type Abi,
+  type AbiEvent,
+  type Address,
+  createPublicClient,
+  http,
+  type PublicClient,
+  toEventSelector,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ETHRegistrarAbi, PermissionedRegistryAbi, PermissionedResolverAbi, UserRegistryAbi } from "../../abis/ensv2";
-import { type DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { ENSV2_ABI_CONTRACTS, abiModuleSource } from "../ensv2/abis";
+import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
+import { abiModuleSource, ENSV2_ABI_CONTRACTS } from "../ensv2/abis";
 import { compileEnsv2 } from "../ensv2/compile";
 import { REGISTRATION_ROLE_BITMAP, STATUS } from "../ensv2/roles";
-import { type RunningDevnet, devnetAbis, scenarioOf, startDevnet } from "../src/index";
+import { devnetAbis, type RunningDevnet, scenarioOf, startDevnet } from "../src/index";
 import { labelhash, nodeOf } from "../src/names";
-import type { Ensv2Scenario } from "../src/scenario/ensv2-model";
 import { repoRoot } from "../src/paths";
+import type { Ensv2Scenario } from "../src/scenario/ensv2-model";
 
 const SEED = 3;
 const NAMES = 30;
@@ -57,18 +66,32 @@ describe("ENSv2 contracts compiled from contracts-v2 and the ABIs in abis/ensv2"
       return `${name}(${ev.inputs.map((i) => `${i.type}${i.indexed ? " indexed" : ""}`).join(",")})`;
     };
     const registry = PermissionedRegistryAbi as Abi;
-    expect(signature(registry, "LabelRegistered")).toBe("LabelRegistered(uint256 indexed,bytes32 indexed,string,address,uint64,address indexed)");
-    expect(signature(registry, "LabelReserved")).toBe("LabelReserved(uint256 indexed,bytes32 indexed,string,uint64,address indexed)");
-    expect(signature(registry, "SubregistryUpdated")).toBe("SubregistryUpdated(uint256 indexed,address indexed,address indexed)");
-    expect(signature(registry, "ResolverUpdated")).toBe("ResolverUpdated(uint256 indexed,address indexed,address indexed)");
+    expect(signature(registry, "LabelRegistered")).toBe(
+      "LabelRegistered(uint256 indexed,bytes32 indexed,string,address,uint64,address indexed)",
+    );
+    expect(signature(registry, "LabelReserved")).toBe(
+      "LabelReserved(uint256 indexed,bytes32 indexed,string,uint64,address indexed)",
+    );
+    expect(signature(registry, "SubregistryUpdated")).toBe(
+      "SubregistryUpdated(uint256 indexed,address indexed,address indexed)",
+    );
+    expect(signature(registry, "ResolverUpdated")).toBe(
+      "ResolverUpdated(uint256 indexed,address indexed,address indexed)",
+    );
     expect(signature(registry, "TokenRegenerated")).toBe("TokenRegenerated(uint256 indexed,uint256 indexed)");
     expect(signature(registry, "ParentUpdated")).toBe("ParentUpdated(address indexed,string,address indexed)");
-    expect(signature(registry, "EACRolesChanged")).toBe("EACRolesChanged(uint256 indexed,address indexed,uint256,uint256)");
+    expect(signature(registry, "EACRolesChanged")).toBe(
+      "EACRolesChanged(uint256 indexed,address indexed,uint256,uint256)",
+    );
     expect(signature(ETHRegistrarAbi as Abi, "NameRegistered")).toBe(
       "NameRegistered(uint256 indexed,string,address,address,address,uint64,address,bytes32,uint256,uint256)",
     );
-    expect(signature(ETHRegistrarAbi as Abi, "NameRenewed")).toBe("NameRenewed(uint256 indexed,string,uint64,uint64,address,bytes32,uint256)");
-    expect(signature(PermissionedResolverAbi as Abi, "TextChanged")).toBe("TextChanged(bytes32 indexed,string indexed,string,string)");
+    expect(signature(ETHRegistrarAbi as Abi, "NameRenewed")).toBe(
+      "NameRenewed(uint256 indexed,string,uint64,uint64,address,bytes32,uint256)",
+    );
+    expect(signature(PermissionedResolverAbi as Abi, "TextChanged")).toBe(
+      "TextChanged(bytes32 indexed,string indexed,string,string)",
+    );
   });
 });
 
@@ -76,33 +99,61 @@ describe("ENSv2 on the devnet's root chain", () => {
   it("links the .eth registry under the root registry, both ways, and lists its contracts in the manifest", async () => {
     const c = manifest.ensv2!.contracts;
     const [rootAddr, ethAddr] = [at(c.RootRegistry), at(c.ETHRegistry)];
-    expect((await read<Address>(rootAddr, PermissionedRegistryAbi as Abi, "getSubregistry", ["eth"])).toLowerCase()).toBe(ethAddr);
+    expect(
+      (await read<Address>(rootAddr, PermissionedRegistryAbi as Abi, "getSubregistry", ["eth"])).toLowerCase(),
+    ).toBe(ethAddr);
     const [parent, label] = await read<[Address, string]>(ethAddr, PermissionedRegistryAbi as Abi, "getParent");
     expect([parent.toLowerCase(), label]).toEqual([rootAddr, "eth"]);
-    for (const name of ["ETHRegistrar", "StandardRentPriceOracle", "UnlockedMigrationController", "VerifiableFactory", "UserRegistryImpl", "PermissionedResolverImpl"]) {
+    for (const name of [
+      "ETHRegistrar",
+      "StandardRentPriceOracle",
+      "UnlockedMigrationController",
+      "VerifiableFactory",
+      "UserRegistryImpl",
+      "PermissionedResolverImpl",
+    ]) {
       expect(await client.getCode({ address: at(c[name]) }), name).toMatch(/^0x[0-9a-f]{100,}$/);
     }
   });
 
   it("every name's token, owner, status, expiry, resolver and subregistry read from its registry as the scenario says", async () => {
     const vias = new Set(v2.names.map((f) => f.via));
-    expect([...vias].sort()).toEqual(["migrated-unwrapped", "migrated-wrapped", "registrar", "registry", "reserved", "subname"]);
+    expect([...vias].sort()).toEqual([
+      "migrated-unwrapped",
+      "migrated-wrapped",
+      "registrar",
+      "registry",
+      "reserved",
+      "subname",
+    ]);
     for (const f of v2.names) {
       const what = `${f.name} (${f.via})`;
       const label = f.labels[0]!;
       const tokenId = BigInt(f.tokenId);
-      expect(await read<bigint>(f.registry, PermissionedRegistryAbi as Abi, "getTokenId", [labelId(label)]), what).toBe(tokenId);
+      expect(await read<bigint>(f.registry, PermissionedRegistryAbi as Abi, "getTokenId", [labelId(label)]), what).toBe(
+        tokenId,
+      );
       // The stable key: the token id with its 32 version bits cleared is the labelhash with them cleared.
       expect(tokenId >> 32n, what).toBe(labelId(label) >> 32n);
       const status = await read<number>(f.registry, PermissionedRegistryAbi as Abi, "getStatus", [tokenId]);
-      const owner = (await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "ownerOf", [tokenId])).toLowerCase();
-      expect(Number(await read<bigint>(f.registry, PermissionedRegistryAbi as Abi, "getExpiry", [tokenId])), what).toBe(f.expiry);
+      const owner = (
+        await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "ownerOf", [tokenId])
+      ).toLowerCase();
+      expect(Number(await read<bigint>(f.registry, PermissionedRegistryAbi as Abi, "getExpiry", [tokenId])), what).toBe(
+        f.expiry,
+      );
       if (f.status === "registered") {
         expect(status, what).toBe(STATUS.REGISTERED);
         expect(owner, what).toBe(f.owner!.toLowerCase());
         expect(await read<bigint>(f.registry, UserRegistryAbi as Abi, "balanceOf", [f.owner, tokenId]), what).toBe(1n);
-        expect((await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "getResolver", [label])).toLowerCase(), what).toBe(f.resolver ?? zeroAddress);
-        expect((await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "getSubregistry", [label])).toLowerCase(), what).toBe(f.subregistry ?? zeroAddress);
+        expect(
+          (await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "getResolver", [label])).toLowerCase(),
+          what,
+        ).toBe(f.resolver ?? zeroAddress);
+        expect(
+          (await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "getSubregistry", [label])).toLowerCase(),
+          what,
+        ).toBe(f.subregistry ?? zeroAddress);
       } else if (f.status === "reserved") {
         expect(status, what).toBe(STATUS.RESERVED);
         expect(owner, what).toBe(zeroAddress);
@@ -110,7 +161,10 @@ describe("ENSv2 on the devnet's root chain", () => {
         // Expired: available again, the token reads unowned, though its last holder still holds the ERC-1155 balance.
         expect(status, what).toBe(STATUS.AVAILABLE);
         expect(owner, what).toBe(zeroAddress);
-        expect((await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "latestOwnerOf", [tokenId])).toLowerCase(), what).toBe(f.owner!.toLowerCase());
+        expect(
+          (await read<Address>(f.registry, PermissionedRegistryAbi as Abi, "latestOwnerOf", [tokenId])).toLowerCase(),
+          what,
+        ).toBe(f.owner!.toLowerCase());
       }
     }
   });
@@ -121,15 +175,29 @@ describe("ENSv2 on the devnet's root chain", () => {
     for (const r of users) {
       const [parent, label] = await read<[Address, string]>(r.address, UserRegistryAbi as Abi, "getParent");
       expect([parent.toLowerCase(), label], r.name).toEqual([r.parent, r.parentLabel]);
-      expect((await read<Address>(r.parent!, PermissionedRegistryAbi as Abi, "getSubregistry", [r.parentLabel])).toLowerCase(), r.name).toBe(r.address);
+      expect(
+        (
+          await read<Address>(r.parent!, PermissionedRegistryAbi as Abi, "getSubregistry", [r.parentLabel])
+        ).toLowerCase(),
+        r.name,
+      ).toBe(r.address);
     }
     // Three labels below .eth: a name in a registry whose parent registry is itself a user registry.
     const deepest = v2.names.filter((f) => f.labels.length === 4);
     expect(deepest.length).toBe(2);
-    const moved = users.find((r) => r.parentLabel !== undefined && v2.names.some((f) => f.registry === r.parent && f.labels[0] === r.parentLabel && f.subregistry === r.address) && users.some((p) => p.address === r.parent));
+    const moved = users.find(
+      (r) =>
+        r.parentLabel !== undefined &&
+        v2.names.some((f) => f.registry === r.parent && f.labels[0] === r.parentLabel && f.subregistry === r.address) &&
+        users.some((p) => p.address === r.parent),
+    );
     expect(moved).toBeDefined();
     // The re-parenting left SubregistryUpdated(…, 0) for the old label and ParentUpdated twice on the moved registry.
-    const parentUpdates = await client.getLogs({ address: moved!.address, event: (UserRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "ParentUpdated")!, fromBlock: 0n });
+    const parentUpdates = await client.getLogs({
+      address: moved!.address,
+      event: (UserRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "ParentUpdated")!,
+      fromBlock: 0n,
+    });
     expect(parentUpdates.map((l) => (l.args as { label: string }).label).at(-1)).toBe(moved!.parentLabel);
   });
 
@@ -140,9 +208,15 @@ describe("ENSv2 on the devnet's root chain", () => {
     for (const f of withRecords) {
       const node = nodeOf(f.labels);
       for (const [key, value] of Object.entries(f.texts!)) {
-        expect(await read<string>(f.resolver!, PermissionedResolverAbi as Abi, "text", [node, key]), `${f.name} ${key}`).toBe(value);
+        expect(
+          await read<string>(f.resolver!, PermissionedResolverAbi as Abi, "text", [node, key]),
+          `${f.name} ${key}`,
+        ).toBe(value);
       }
-      if (f.addr) expect((await read<Address>(f.resolver!, PermissionedResolverAbi as Abi, "addr", [node])).toLowerCase()).toBe(f.addr.toLowerCase());
+      if (f.addr)
+        expect((await read<Address>(f.resolver!, PermissionedResolverAbi as Abi, "addr", [node])).toLowerCase()).toBe(
+          f.addr.toLowerCase(),
+        );
     }
   });
 
@@ -152,10 +226,23 @@ describe("ENSv2 on the devnet's root chain", () => {
     const f = regenerated[0]!;
     const eth = at(manifest.ensv2!.contracts.ETHRegistry);
     expect(BigInt(f.tokenId) & 0xffffffffn).toBe(2n);
-    const logs = await client.getLogs({ address: eth, event: (PermissionedRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "TokenRegenerated")!, fromBlock: 0n });
-    const chain = logs.filter((l) => (l.args as { oldTokenId: bigint }).oldTokenId >> 32n === labelId(f.labels[0]!) >> 32n);
-    expect(chain.map((l) => (l.args as { newTokenId: bigint }).newTokenId)).toEqual([BigInt(f.tokenId) - 1n, BigInt(f.tokenId)]);
-    expect(await read<bigint>(eth, PermissionedRegistryAbi as Abi, "roles", [BigInt(f.tokenId), f.owner])).toBe(REGISTRATION_ROLE_BITMAP);
+    const logs = await client.getLogs({
+      address: eth,
+      event: (PermissionedRegistryAbi as Abi).find(
+        (x): x is AbiEvent => x.type === "event" && x.name === "TokenRegenerated",
+      )!,
+      fromBlock: 0n,
+    });
+    const chain = logs.filter(
+      (l) => (l.args as { oldTokenId: bigint }).oldTokenId >> 32n === labelId(f.labels[0]!) >> 32n,
+    );
+    expect(chain.map((l) => (l.args as { newTokenId: bigint }).newTokenId)).toEqual([
+      BigInt(f.tokenId) - 1n,
+      BigInt(f.tokenId),
+    ]);
+    expect(await read<bigint>(eth, PermissionedRegistryAbi as Abi, "roles", [BigInt(f.tokenId), f.owner])).toBe(
+      REGISTRATION_ROLE_BITMAP,
+    );
     const friend = v2.roleChanges.find((r) => r.on === f.labels[0] && !r.grant)!.account;
     expect(await read<bigint>(eth, PermissionedRegistryAbi as Abi, "roles", [BigInt(f.tokenId), friend])).toBe(0n);
   });
@@ -166,12 +253,26 @@ describe("ENSv2 on the devnet's root chain", () => {
     const ensroot = manifest.datasources.ensroot!.contracts;
     for (const f of v2.names.filter((x) => x.via.startsWith("migrated"))) {
       const v1 = scenarioOf(manifest).names.find((n) => n.name === f.name && n.chainId === manifest.ensv2!.chainId)!;
-      expect(await read<Address>(at(ensroot.Registry), abis.ENSRegistryWithFallback, "resolver", [nodeOf(f.labels)]), f.name).toBe(zeroAddress);
+      expect(
+        await read<Address>(at(ensroot.Registry), abis.ENSRegistryWithFallback, "resolver", [nodeOf(f.labels)]),
+        f.name,
+      ).toBe(zeroAddress);
       if (f.via === "migrated-unwrapped") {
-        expect((await read<Address>(at(ensroot.BaseRegistrar), abis.BaseRegistrarImplementation, "ownerOf", [labelId(f.labels[0]!)])).toLowerCase()).toBe(controller);
+        expect(
+          (
+            await read<Address>(at(ensroot.BaseRegistrar), abis.BaseRegistrarImplementation, "ownerOf", [
+              labelId(f.labels[0]!),
+            ])
+          ).toLowerCase(),
+        ).toBe(controller);
         expect(v1.registrant).toBe(controller);
       } else {
-        expect(await read<bigint>(at(ensroot.NameWrapper), abis.NameWrapper, "balanceOf", [controller, BigInt(nodeOf(f.labels))])).toBe(1n);
+        expect(
+          await read<bigint>(at(ensroot.NameWrapper), abis.NameWrapper, "balanceOf", [
+            controller,
+            BigInt(nodeOf(f.labels)),
+          ]),
+        ).toBe(1n);
         expect(v1.wrappedOwner).toBe(controller);
       }
     }
@@ -201,10 +302,19 @@ describe("ENSv2 on the devnet's root chain", () => {
       fromBlock: 0n,
     });
     const args = registered.map((l) => l.args as { paymentToken: Address; premium: bigint; base: bigint });
-    expect(new Set(args.map((a) => a.paymentToken.toLowerCase()))).toEqual(new Set([c.MockUSDC!.address, c.MockDAI!.address]));
-    expect(args.some((a) => a.premium > 0n), "the re-registration after expiry pays a premium").toBe(true);
+    expect(new Set(args.map((a) => a.paymentToken.toLowerCase()))).toEqual(
+      new Set([c.MockUSDC!.address, c.MockDAI!.address]),
+    );
+    expect(
+      args.some((a) => a.premium > 0n),
+      "the re-registration after expiry pays a premium",
+    ).toBe(true);
     expect(toEventSelector(`event TokenRegenerated(uint256 indexed oldTokenId, uint256 indexed newTokenId)`)).toBe(
-      toEventSelector((PermissionedRegistryAbi as Abi).find((x): x is AbiEvent => x.type === "event" && x.name === "TokenRegenerated")!),
+      toEventSelector(
+        (PermissionedRegistryAbi as Abi).find(
+          (x): x is AbiEvent => x.type === "event" && x.name === "TokenRegenerated",
+        )!,
+      ),
     );
   });
 });
@@ -220,4 +330,3 @@ describe("ENSv2 scenario is the same for the same seed", () => {
     }
   }, 240_000);
 });
-

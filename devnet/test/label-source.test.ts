@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LabelSource, Random, englishWords } from "../src/scenario/random";
+import { englishWords, LabelSource, Random } from "../src/scenario/random";
 
 // A partition of 2,000 gives each source a slice of ~120 words, so a few hundred labels spend it, as the root chain of
 // a 250,000-name devnet spends its ~60,000.

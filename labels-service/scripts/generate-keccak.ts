@@ -74,7 +74,10 @@ for (let y = 0; y < 5; y++) {
     const i = lane(x, y);
     const a = lane(x + 1, y);
     const b = lane(x + 2, y);
-    body.push(`${lo(i)} = b${2 * i} ^ (~b${2 * a} & b${2 * b});`, `${hi(i)} = b${2 * i + 1} ^ (~b${2 * a + 1} & b${2 * b + 1});`);
+    body.push(
+      `${lo(i)} = b${2 * i} ^ (~b${2 * a} & b${2 * b});`,
+      `${hi(i)} = b${2 * i + 1} ^ (~b${2 * a + 1} & b${2 * b + 1});`,
+    );
   }
 }
 body.push("s0 ^= ROUND_LO[round];", "s1 ^= ROUND_HI[round];");

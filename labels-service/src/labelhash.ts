@@ -1,4 +1,4 @@
-import { keccak256 } from "./keccak256.mjs";
+import { keccak256Hex } from "./keccak";
 
 /** "0x" + 64 hex digits. Uppercase digits are accepted; lookups always use the lowercase form. */
 const LABELHASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
@@ -20,5 +20,5 @@ export function bytesToLabelhash(bytes: Uint8Array): Labelhash {
 
 /** labelhash = keccak256(utf8(label)). */
 export function labelhashOf(label: string): Labelhash {
-  return bytesToLabelhash(keccak256(Buffer.from(label, "utf8")));
+  return keccak256Hex(Buffer.from(label, "utf8"));
 }

@@ -54,7 +54,14 @@ describe("labels-service CLI", () => {
       reader.close();
     }, 4000);
     try {
-      const ingest = await runCli(["ingest", writeText(join(tmp.dir, "contended.txt"), ["gamma"]), "--db", path, "--label-set-id", "contended"]);
+      const ingest = await runCli([
+        "ingest",
+        writeText(join(tmp.dir, "contended.txt"), ["gamma"]),
+        "--db",
+        path,
+        "--label-set-id",
+        "contended",
+      ]);
       expect(ingest.stderr).toBe("");
       expect(ingest.code).toBe(0);
     } finally {
@@ -66,7 +73,10 @@ describe("labels-service CLI", () => {
 
   it("validate finds a record whose labelhash is not keccak256 of its label, and a wrong count", async () => {
     const db = new Database(dbPath);
-    db.prepare("UPDATE labels SET label = ? WHERE labelhash = ?").run(Buffer.from("tampered"), Buffer.from(hashOf("alpha").slice(2), "hex"));
+    db.prepare("UPDATE labels SET label = ? WHERE labelhash = ?").run(
+      Buffer.from("tampered"),
+      Buffer.from(hashOf("alpha").slice(2), "hex"),
+    );
     db.prepare("UPDATE meta SET value = 5 WHERE key = 'records_count'").run();
     db.close();
     const validate = await runCli(["validate", "--db", dbPath]);
@@ -77,7 +87,7 @@ describe("labels-service CLI", () => {
 
   it("reports a malformed input line with file and line, exit code 1", async () => {
     const bad = join(tmp.dir, "bad.csv");
-    writeFileSync(bad, "fine\n\"broken\"x\n");
+    writeFileSync(bad, 'fine\n"broken"x\n');
     const run = await runCli(["ingest", bad, "--db", dbPath]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`Ingest failed: ${bad}: line 2: unexpected text after a closing quote`);
@@ -95,7 +105,9 @@ describe("labels-service CLI", () => {
   ])("rejects bad arguments %j with a clear message and exit code 2", async (args, message) => {
     // In-process: the same entry the bin calls, without paying a process start per case.
     const errors: string[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => void errors.push(parts.join(" ")));
+    const spy = vi
+      .spyOn(console, "error")
+      .mockImplementation((...parts: unknown[]) => void errors.push(parts.join(" ")));
     try {
       expect(await runCliInProcess(args)).toBe(2);
     } finally {

@@ -9,7 +9,11 @@ describe("demo label set", () => {
 
   it("is built from the word list plus extra labels, minus excluded ones, and only once", async () => {
     const dbPath = join(tmp.dir, "demo.sqlite");
-    const first = await ingestDemoLabelSet({ dbPath, extraLabels: ["devnet-only-name", "🦄"], excludeLabels: ["banana"] });
+    const first = await ingestDemoLabelSet({
+      dbPath,
+      extraLabels: ["devnet-only-name", "🦄"],
+      excludeLabels: ["banana"],
+    });
     expect(first).toMatchObject({ created: true, labelSetId: "demo", labelSetVersion: 0 });
     expect(first.created && first.added).toBeGreaterThan(200_000);
 
@@ -26,6 +30,10 @@ describe("demo label set", () => {
     }
 
     const again = await ingestDemoLabelSet({ dbPath });
-    expect(again).toEqual({ created: false, labelSetId: "demo", reason: 'the database already holds label set "demo"' });
+    expect(again).toEqual({
+      created: false,
+      labelSetId: "demo",
+      reason: 'the database already holds label set "demo"',
+    });
   });
 });

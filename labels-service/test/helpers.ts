@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import protobuf from "protobufjs";
 import { keccak256, toBytes } from "viem";
-import { startLabelsServer, type LabelsServer } from "../src/index.js";
+import { type LabelsServer, startLabelsServer } from "../src/index.js";
 
 /** keccak256 via viem: an independent implementation to check ours against. */
 export const hashOf = (label: string): `0x${string}` => keccak256(toBytes(label));
@@ -22,7 +22,10 @@ export function writeText(path: string, labels: string[]): string {
 const csvField = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 export function writeCsv(path: string, labels: string[], withHash = false): string {
-  writeFileSync(path, labels.map((l) => (withHash ? `${csvField(l)},${hashOf(l)}` : csvField(l))).join("\r\n") + "\r\n");
+  writeFileSync(
+    path,
+    labels.map((l) => (withHash ? `${csvField(l)},${hashOf(l)}` : csvField(l))).join("\r\n") + "\r\n",
+  );
   return path;
 }
 
@@ -33,7 +36,9 @@ export function writeEnsrainbow(
   records: { label: string; labelhash?: `0x${string}` }[],
 ): string {
   const root = new protobuf.Root();
-  const Record = new protobuf.Type("RainbowRecord").add(new protobuf.Field("labelhash", 1, "bytes")).add(new protobuf.Field("label", 2, "string"));
+  const Record = new protobuf.Type("RainbowRecord")
+    .add(new protobuf.Field("labelhash", 1, "bytes"))
+    .add(new protobuf.Field("label", 2, "string"));
   const Collection = new protobuf.Type("RainbowRecordCollection")
     .add(new protobuf.Field("format_identifier", 1, "string"))
     .add(new protobuf.Field("ensrainbow_file_format_version", 2, "uint32"))
@@ -72,7 +77,9 @@ export function writeSqlDump(path: string, rows: string[], options: { terminate?
     "CREATE TABLE public.ens_names (hash text NOT NULL, name text NOT NULL);",
     "COPY public.ens_names (hash, name) FROM stdin;",
     ...rows,
-    ...(options.terminate === false ? [] : ["\\.", "", "ALTER TABLE ONLY public.ens_names ADD CONSTRAINT ens_names_pkey PRIMARY KEY (hash);"]),
+    ...(options.terminate === false
+      ? []
+      : ["\\.", "", "ALTER TABLE ONLY public.ens_names ADD CONSTRAINT ens_names_pkey PRIMARY KEY (hash);"]),
     "",
   ].join("\n");
   writeFileSync(path, gzipSync(sql));
@@ -90,7 +97,10 @@ export async function withServer<T>(dbPath: string, run: (server: LabelsServer) 
   }
 }
 
-export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+export async function getJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(url, init);
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };

@@ -1,6 +1,6 @@
+import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
-import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestFile, type LabelsServer, startLabelsServer } from "../src/index.js";
 import { startCli, waitForIngestTransaction } from "./cli-helpers.js";
@@ -33,7 +33,11 @@ describe("an interrupted ingest", () => {
 
   it("killed mid-way (SIGKILL) leaves the previous version serving with its count", async () => {
     const dbPath = join(tmp.dir, "killed.sqlite");
-    await ingestFile({ dbPath, file: writeText(join(tmp.dir, "v0.txt"), ["alpha", "beta", "gamma"]), labelSetId: "kill-test" });
+    await ingestFile({
+      dbPath,
+      file: writeText(join(tmp.dir, "v0.txt"), ["alpha", "beta", "gamma"]),
+      labelSetId: "kill-test",
+    });
     const server: LabelsServer = await startLabelsServer({ dbPath, port: 0 });
     try {
       const ingest = startCli(["ingest", big, "--db", dbPath]);
@@ -45,8 +49,14 @@ describe("an interrupted ingest", () => {
       expect((await ingest.done).signal).toBe("SIGKILL");
 
       expect((await getJson(`${server.url}/v1/labels/count`)).body).toMatchObject({ status: "success", count: 3 });
-      expect((await getJson(`${server.url}/v1/config`)).body).toMatchObject({ labelSet: { labelSetId: "kill-test", highestLabelSetVersion: 0 }, recordsCount: 3 });
-      expect((await getJson(`${server.url}/v1/heal/${hashOf("beta")}`)).body).toEqual({ status: "success", label: "beta" });
+      expect((await getJson(`${server.url}/v1/config`)).body).toMatchObject({
+        labelSet: { labelSetId: "kill-test", highestLabelSetVersion: 0 },
+        recordsCount: 3,
+      });
+      expect((await getJson(`${server.url}/v1/heal/${hashOf("beta")}`)).body).toEqual({
+        status: "success",
+        label: "beta",
+      });
       expect((await getJson(`${server.url}/v1/heal/${hashOf(bigLabel(0))}`)).status).toBe(404);
 
       // The database is healthy afterwards: the next ingest becomes version 1.
@@ -89,8 +99,14 @@ describe("an interrupted ingest", () => {
       expect((await getJson(`${server.url}/health`)).body).toEqual({ status: "ok" });
 
       await ingestFile({ dbPath, file: writeText(join(tmp.dir, "f0.txt"), ["finally"]), labelSetId: "first" });
-      expect((await getJson(`${server.url}/v1/heal/${hashOf("finally")}`)).body).toEqual({ status: "success", label: "finally" });
-      expect((await getJson(`${server.url}/v1/config`)).body).toMatchObject({ labelSet: { highestLabelSetVersion: 0 }, recordsCount: 1 });
+      expect((await getJson(`${server.url}/v1/heal/${hashOf("finally")}`)).body).toEqual({
+        status: "success",
+        label: "finally",
+      });
+      expect((await getJson(`${server.url}/v1/config`)).body).toMatchObject({
+        labelSet: { highestLabelSetVersion: 0 },
+        recordsCount: 1,
+      });
     } finally {
       await server.close();
     }

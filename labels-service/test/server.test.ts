@@ -1,9 +1,21 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestFile, MESSAGES, startLabelsServer, type LabelsServer } from "../src/index.js";
+import { ingestFile, type LabelsServer, MESSAGES, startLabelsServer } from "../src/index.js";
 import { getJson, hashOf, tempDir, writeCsv, writeText } from "./helpers.js";
 
-const ODD_LABELS = ["", "a.b.c", "😀🦄", "nul\0inside", "\0", "tab\there", 'quote" and, comma', "Ünïcödé", "[not-a-hash]", " padded ", "line\nbreak"];
+const ODD_LABELS = [
+  "",
+  "a.b.c",
+  "😀🦄",
+  "nul\0inside",
+  "\0",
+  "tab\there",
+  'quote" and, comma',
+  "Ünïcödé",
+  "[not-a-hash]",
+  " padded ",
+  "line\nbreak",
+];
 const V0_LABELS = ["vitalik", "eth", "nick", ...ODD_LABELS];
 const V1_LABELS = ["newcomer", "latecomer"];
 
@@ -33,12 +45,17 @@ describe("label healing HTTP API", () => {
       expect(count.status).toBe(503);
       expect(count.body.error).toContain(MESSAGES.countNotInitialized);
       expect((await getJson(`${url}/v1/config`)).status).toBe(503);
-      expect((await getJson(`${url}/v1/heal`, { method: "POST", body: JSON.stringify([hashOf("eth")]) })).status).toBe(503);
+      expect((await getJson(`${url}/v1/heal`, { method: "POST", body: JSON.stringify([hashOf("eth")]) })).status).toBe(
+        503,
+      );
     });
 
     it("still rejects a bad labelhash with 400 before looking at the database", async () => {
       const res = await getJson(`${url}/v1/heal/0x1234`);
-      expect(res).toMatchObject({ status: 400, body: { status: "error", error: MESSAGES.invalidLabelhash, errorCode: 400 } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { status: "error", error: MESSAGES.invalidLabelhash, errorCode: 400 },
+      });
     });
   });
 
@@ -65,7 +82,11 @@ describe("label healing HTTP API", () => {
 
     it("answers 404 Label not found for an unknown labelhash", async () => {
       const res = await getJson(`${url}/v1/heal/${hashOf("never-ingested")}`);
-      expect(res).toEqual({ status: 404, body: { status: "error", error: MESSAGES.labelNotFound, errorCode: 404 }, headers: res.headers });
+      expect(res).toEqual({
+        status: 404,
+        body: { status: "error", error: MESSAGES.labelNotFound, errorCode: 404 },
+        headers: res.headers,
+      });
     });
 
     it.each([
@@ -81,7 +102,10 @@ describe("label healing HTTP API", () => {
     });
 
     it("rejects a missing labelhash with 400", async () => {
-      expect((await getJson(`${url}/v1/heal/`)).body).toMatchObject({ error: MESSAGES.invalidLabelhash, errorCode: 400 });
+      expect((await getJson(`${url}/v1/heal/`)).body).toMatchObject({
+        error: MESSAGES.invalidLabelhash,
+        errorCode: 400,
+      });
       expect((await getJson(`${url}/v1/heal`)).status).toBe(400);
     });
 
@@ -93,14 +117,26 @@ describe("label healing HTTP API", () => {
           status: 404,
           body: { error: MESSAGES.labelNotFound, errorCode: 404 },
         });
-        expect(await heal("newcomer", "label_set_id=test-set&label_set_version=1")).toMatchObject({ status: 200, body: { label: "newcomer" } });
-        expect(await heal("newcomer", "label_set_id=test-set")).toMatchObject({ status: 200, body: { label: "newcomer" } });
-        expect(await heal("vitalik", "label_set_id=test-set&label_set_version=0")).toMatchObject({ status: 200, body: { label: "vitalik" } });
+        expect(await heal("newcomer", "label_set_id=test-set&label_set_version=1")).toMatchObject({
+          status: 200,
+          body: { label: "newcomer" },
+        });
+        expect(await heal("newcomer", "label_set_id=test-set")).toMatchObject({
+          status: 200,
+          body: { label: "newcomer" },
+        });
+        expect(await heal("vitalik", "label_set_id=test-set&label_set_version=0")).toMatchObject({
+          status: 200,
+          body: { label: "vitalik" },
+        });
       });
 
       it("keeps a label in the version that first added it", async () => {
         // "eth" was in both inputs; version 1 skipped it, so a version-0 pin still heals it.
-        expect(await heal("eth", "label_set_id=test-set&label_set_version=0")).toMatchObject({ status: 200, body: { label: "eth" } });
+        expect(await heal("eth", "label_set_id=test-set&label_set_version=0")).toMatchObject({
+          status: 200,
+          body: { label: "eth" },
+        });
       });
 
       it("rejects a version above the highest with 400", async () => {
@@ -119,7 +155,10 @@ describe("label healing HTTP API", () => {
       });
 
       it("rejects a version without an id with 400", async () => {
-        expect(await heal("eth", "label_set_version=0")).toMatchObject({ status: 400, body: { error: MESSAGES.versionWithoutId, errorCode: 400 } });
+        expect(await heal("eth", "label_set_version=0")).toMatchObject({
+          status: 400,
+          body: { error: MESSAGES.versionWithoutId, errorCode: 400 },
+        });
       });
 
       it.each([
@@ -161,7 +200,11 @@ describe("label healing HTTP API", () => {
 
     describe("batch heal", () => {
       const post = (body: unknown, query = "") =>
-        getJson(`${url}/v1/heal${query}`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+        getJson(`${url}/v1/heal${query}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: typeof body === "string" ? body : JSON.stringify(body),
+        });
 
       it("heals many labelhashes in one request, with null for unknown ones and lowercase keys", async () => {
         const upperEth = `0x${hashOf("eth").slice(2).toUpperCase()}`;
@@ -182,7 +225,9 @@ describe("label healing HTTP API", () => {
         const res = await post([hashOf("newcomer"), hashOf("nick")], "?label_set_id=test-set&label_set_version=0");
         expect(res.body.labels).toEqual({ [hashOf("newcomer")]: null, [hashOf("nick")]: "nick" });
         expect((await post([hashOf("nick")], "?label_set_version=0")).status).toBe(400);
-        expect((await post([hashOf("nick")], "?label_set_id=test-set&label_set_version=9")).body.error).toBe(MESSAGES.versionTooHigh);
+        expect((await post([hashOf("nick")], "?label_set_id=test-set&label_set_version=9")).body.error).toBe(
+          MESSAGES.versionTooHigh,
+        );
       });
 
       it("accepts exactly 1000 entries and rejects 1001 with 400", async () => {
@@ -199,7 +244,11 @@ describe("label healing HTTP API", () => {
         ["not JSON", "[not json", /JSON array/],
         ["a JSON object", { labelhash: "0x" }, /JSON array/],
         ["a non-string entry", [hashOf("eth"), 42], /index 1/],
-        ["an invalid labelhash entry", [hashOf("eth"), "0x12"], /Invalid labelhash - must be a valid hex string \(at index 1\)/],
+        [
+          "an invalid labelhash entry",
+          [hashOf("eth"), "0x12"],
+          /Invalid labelhash - must be a valid hex string \(at index 1\)/,
+        ],
       ])("rejects a body that is %s with 400", async (_name, body, message) => {
         const res = await post(body);
         expect(res.status).toBe(400);
@@ -211,12 +260,19 @@ describe("label healing HTTP API", () => {
         const res = await post("[" + " ".repeat(300 * 1024) + "]");
         expect(res).toMatchObject({ status: 413, body: { status: "error", errorCode: 413 } });
         // The 413 says the size limit, not only the count limit the body may well be within.
-        expect(res.body.error).toBe("Request body too large: at most 262144 bytes (256 KiB) and 1000 labelhashes per request");
+        expect(res.body.error).toBe(
+          "Request body too large: at most 262144 bytes (256 KiB) and 1000 labelhashes per request",
+        );
       });
     });
 
     it("sends CORS headers on /v1 routes and answers preflight", async () => {
-      for (const path of [`/v1/heal/${hashOf("eth")}`, `/v1/heal/${hashOf("eth")}?label_set_id=nope`, "/v1/labels/count", "/v1/config"]) {
+      for (const path of [
+        `/v1/heal/${hashOf("eth")}`,
+        `/v1/heal/${hashOf("eth")}?label_set_id=nope`,
+        "/v1/labels/count",
+        "/v1/config",
+      ]) {
         const res = await fetch(`${url}${path}`, { headers: { origin: "https://example.org" } });
         expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
       }
@@ -237,9 +293,17 @@ describe("label healing HTTP API", () => {
     });
 
     it("answers unknown routes and methods with a 404 JSON error", async () => {
-      for (const [method, path] of [["GET", "/nope"], ["GET", "/v2/heal/x"], ["DELETE", `/v1/heal/${hashOf("eth")}`], ["PUT", "/v1/labels/count"]]) {
+      for (const [method, path] of [
+        ["GET", "/nope"],
+        ["GET", "/v2/heal/x"],
+        ["DELETE", `/v1/heal/${hashOf("eth")}`],
+        ["PUT", "/v1/labels/count"],
+      ]) {
         const res = await getJson(`${url}${path}`, { method });
-        expect(res, `${method} ${path}`).toMatchObject({ status: 404, body: { status: "error", error: "Not found", errorCode: 404 } });
+        expect(res, `${method} ${path}`).toMatchObject({
+          status: 404,
+          body: { status: "error", error: "Not found", errorCode: 404 },
+        });
       }
     });
 

@@ -3,9 +3,9 @@ import {
   isRecord,
   parseQuantity,
   type RpcErrorObject,
+  type RpcResponse,
   rpcError,
   rpcResult,
-  type RpcResponse,
   toQuantity,
   type Upstream,
 } from "./jsonrpc";
@@ -54,7 +54,10 @@ export async function planCall(request: unknown, ctx: PlanContext): Promise<Call
   }
   const call = { id: request.id, method: request.method, params: request.params };
   const { method, params } = call;
-  const forward = (p: unknown = params, finish?: (reply: RpcResponse) => RpcResponse): CallPlan => ({ forward: { method, params: p }, finish });
+  const forward = (p: unknown = params, finish?: (reply: RpcResponse) => RpcResponse): CallPlan => ({
+    forward: { method, params: p },
+    finish,
+  });
   const { view } = ctx;
 
   if (method === "eth_getLogs") return planGetLogs(call, ctx);
@@ -69,7 +72,10 @@ export async function planCall(request: unknown, ctx: PlanContext): Promise<Call
     const isHeadTag = args[0] === "latest" || args[0] === "pending";
     if (!view.lagging) {
       if (method !== "eth_getBlockByNumber" || !isHeadTag) return forward();
-      return forward(params, (reply) => (ctx.tracker.see(isRecord(reply.result) ? parseQuantity(reply.result.number) : undefined), reply));
+      return forward(
+        params,
+        (reply) => (ctx.tracker.see(isRecord(reply.result) ? parseQuantity(reply.result.number) : undefined), reply),
+      );
     }
     const n = await view.resolve(args[0]);
     if (n === undefined) return forward();
@@ -89,7 +95,10 @@ export async function planCall(request: unknown, ctx: PlanContext): Promise<Call
   return forward();
 }
 
-async function planGetLogs(request: { id?: unknown; method: string; params?: unknown }, ctx: PlanContext): Promise<CallPlan> {
+async function planGetLogs(
+  request: { id?: unknown; method: string; params?: unknown },
+  ctx: PlanContext,
+): Promise<CallPlan> {
   const { view, policy } = ctx;
   const args = Array.isArray(request.params) ? request.params : [];
   const filter = args[0];
@@ -125,7 +134,8 @@ async function planGetLogs(request: { id?: unknown; method: string; params?: unk
   // Tags are pinned to the numbers checked here, so the node answers the very range whose logs are counted.
   const params = [{ ...filter, fromBlock: toQuantity(from), toBlock: toQuantity(to) }, ...args.slice(1)];
   const maxResults = policy.maxResults;
-  const capped = maxResults !== undefined && (policy.resultCapAboveRange === undefined || range > policy.resultCapAboveRange);
+  const capped =
+    maxResults !== undefined && (policy.resultCapAboveRange === undefined || range > policy.resultCapAboveRange);
   if (!capped) return { forward: { method: request.method, params } };
   return {
     forward: { method: request.method, params },
@@ -133,7 +143,10 @@ async function planGetLogs(request: { id?: unknown; method: string; params?: unk
       if (!Array.isArray(reply.result) || reply.result.length <= maxResults) return reply;
       ctx.inject("resultCap");
       const blocks = reply.result.map((log) => (isRecord(log) ? parseQuantity(log.blockNumber) : undefined) ?? from);
-      return rpcError(reply.id, resultCapError(ctx.style, policy, from, suggestedToBlock(blocks, from, maxResults)).error);
+      return rpcError(
+        reply.id,
+        resultCapError(ctx.style, policy, from, suggestedToBlock(blocks, from, maxResults)).error,
+      );
     },
   };
 }
@@ -147,10 +160,16 @@ export async function forwardPlans(
   const replies = new Map<number, RpcResponse>();
   const forwarded = plans.flatMap((plan, i) => ("forward" in plan ? [{ plan, i }] : []));
   if (forwarded.length === 0) return { replies, status: 200 };
-  const body = forwarded.map(({ plan }, k) => ({ jsonrpc: "2.0", id: k, method: plan.forward.method, params: plan.forward.params }));
+  const body = forwarded.map(({ plan }, k) => ({
+    jsonrpc: "2.0",
+    id: k,
+    method: plan.forward.method,
+    params: plan.forward.params,
+  }));
   const { status, json } = await upstream.post(isBatch ? body : body[0]);
   for (const reply of Array.isArray(json) ? json : [json]) {
-    if (isRecord(reply) && typeof reply.id === "number" && forwarded[reply.id]) replies.set(forwarded[reply.id]!.i, reply as unknown as RpcResponse);
+    if (isRecord(reply) && typeof reply.id === "number" && forwarded[reply.id])
+      replies.set(forwarded[reply.id]!.i, reply as unknown as RpcResponse);
   }
   // A call the node did not answer one by one (a batch-level error object) gets that error, or a plain one.
   const fallback: RpcErrorObject =

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { writeManifest } from "../../devnet/src/manifest";
 import type { DevnetShape } from "../../devnet/src/shape";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../../test/support/devnet-fixture";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../test/support/devnet-fixture";
 import { type Prehistory, startPrehistory } from "./prehistory";
-import { type ReferenceNamespace, type ReferenceNamespaceName, loadReferenceNamespace } from "./reference-datasources";
+import { loadReferenceNamespace, type ReferenceNamespace, type ReferenceNamespaceName } from "./reference-datasources";
 import { BLOCK_TIME_SECONDS, restrictToReference, shapeOf } from "./shape";
 
 export interface RehearsalChains {
@@ -24,7 +24,12 @@ export interface RehearsalChains {
  * Mainnet- (or sepolia-) shaped chains: real chain ids, the reference's addresses and start blocks, the devnet's
  * scenario played on them, a label service, and each chain's history below its genesis served as empty blocks.
  */
-export async function startRehearsalChains(options: { network: ReferenceNamespaceName; seed: number; names: number; log?: (line: string) => void }): Promise<RehearsalChains> {
+export async function startRehearsalChains(options: {
+  network: ReferenceNamespaceName;
+  seed: number;
+  names: number;
+  log?: (line: string) => void;
+}): Promise<RehearsalChains> {
   const log = options.log ?? (() => {});
   const reference = await loadReferenceNamespace(options.network, log);
   const shape = shapeOf(options.network, reference);
@@ -36,7 +41,10 @@ export async function startRehearsalChains(options: { network: ReferenceNamespac
       const chain = shape[role];
       if (!chain) continue;
       const upstream = env.devnet.manifest.chains[String(chain.chainId)]!.rpcUrl;
-      nodes.set(chain.chainId, await startPrehistory({ upstream, chainId: chain.chainId, blockTimeSeconds: BLOCK_TIME_SECONDS[role] }));
+      nodes.set(
+        chain.chainId,
+        await startPrehistory({ upstream, chainId: chain.chainId, blockTimeSeconds: BLOCK_TIME_SECONDS[role] }),
+      );
     }
     const devnetManifestPath = join(env.devnet.manifestPath, "..", "manifest-restricted.json");
     writeManifest(devnetManifestPath, restrictToReference(env.devnet.manifest, reference));

@@ -81,5 +81,8 @@ export function hostedRpcOptionsFromEnv(env: Record<string, string | undefined>)
     getLogsMaxResults: e.REHEARSAL_GETLOGS_MAX_RESULTS,
     seed: e.REHEARSAL_SEED,
   };
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Omit<HostedRpcOptions, "upstream">;
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Omit<
+    HostedRpcOptions,
+    "upstream"
+  >;
 }

@@ -40,7 +40,14 @@ export interface HostedRpcOptions {
   seed?: number;
 }
 
-export const INJECTED_KINDS: InjectedKind[] = ["rangeCap", "resultCap", "rateLimited", "serverError", "timeout", "lagging"];
+export const INJECTED_KINDS: InjectedKind[] = [
+  "rangeCap",
+  "resultCap",
+  "rateLimited",
+  "serverError",
+  "timeout",
+  "lagging",
+];
 
 export type Settings = Required<Omit<HostedRpcOptions, "getLogsMaxRange" | "getLogsMaxResults">> &
   Pick<HostedRpcOptions, "getLogsMaxRange" | "getLogsMaxResults">;

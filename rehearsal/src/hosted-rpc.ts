@@ -2,10 +2,24 @@ import type http from "node:http";
 import { startLoopbackServer } from "../../test/support/loopback-server";
 import { seededRandom } from "../../test/support/seeded-random";
 import { type CallPlan, forwardPlans, type InjectedKind, planCall } from "./call-plan";
-import { checked, DEFAULTS, type HostedRpcOptions, INJECTED_KINDS, type Settings, withoutUndefined } from "./hosted-rpc-settings";
 import { ChainView, HeadTracker } from "./chain-view";
+import {
+  checked,
+  DEFAULTS,
+  type HostedRpcOptions,
+  INJECTED_KINDS,
+  type Settings,
+  withoutUndefined,
+} from "./hosted-rpc-settings";
 import { isRecord, rpcError, Upstream, UpstreamUnreachableError } from "./jsonrpc";
-import { getLogsPolicy, INVALID_REQUEST, PARSE_ERROR, type ProviderStyle, rateLimitError, serverErrorBody } from "./provider-errors";
+import {
+  getLogsPolicy,
+  INVALID_REQUEST,
+  PARSE_ERROR,
+  type ProviderStyle,
+  rateLimitError,
+  serverErrorBody,
+} from "./provider-errors";
 
 /*
  * A JSON-RPC proxy that behaves like a hosted provider (Alchemy, Infura, QuickNode) in front of a local node: its
@@ -15,8 +29,8 @@ import { getLogsPolicy, INVALID_REQUEST, PARSE_ERROR, type ProviderStyle, rateLi
  * distribution (not in order: concurrent requests arrive in any order).
  */
 
-export type { ProviderStyle } from "./provider-errors";
 export type { HostedRpcOptions } from "./hosted-rpc-settings";
+export type { ProviderStyle } from "./provider-errors";
 
 export interface HostedRpc {
   url: string;
@@ -61,11 +75,22 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
   };
 
   /** Plans every call, forwards the ones for upstream in one request (a batch stays a batch), then finishes them. */
-  const dispatch = async (items: unknown[], isBatch: boolean, lagging: boolean): Promise<{ status: number; body: unknown }> => {
+  const dispatch = async (
+    items: unknown[],
+    isBatch: boolean,
+    lagging: boolean,
+  ): Promise<{ status: number; body: unknown }> => {
     const ids = items.map((item) => (isRecord(item) ? item.id : null) ?? null);
     const view = new ChainView(upstream, tracker, lagging ? settings.lagBlocks : undefined);
     const policy = getLogsPolicy(settings.style, settings.getLogsMaxRange, settings.getLogsMaxResults);
-    const ctx = { view, tracker, style: settings.style, policy, lagGetLogsBeyondHead: settings.lagGetLogsBeyondHead, inject };
+    const ctx = {
+      view,
+      tracker,
+      style: settings.style,
+      policy,
+      lagGetLogsBeyondHead: settings.lagGetLogsBeyondHead,
+      inject,
+    };
     try {
       const plans = await Promise.all(
         items.map((item, i) =>
@@ -164,7 +189,8 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
       injected = Object.fromEntries(INJECTED_KINDS.map((k) => [k, 0])) as Record<InjectedKind, number>;
     },
     configure(partial) {
-      if (partial.upstream !== undefined && partial.upstream !== settings.upstream) throw new Error("hosted RPC: the upstream cannot change");
+      if (partial.upstream !== undefined && partial.upstream !== settings.upstream)
+        throw new Error("hosted RPC: the upstream cannot change");
       settings = checked({ ...settings, ...withoutUndefined(partial) });
       if (partial.seed !== undefined) random = seededRandom(partial.seed);
     },

@@ -1,8 +1,8 @@
 import { copyFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CanonicalDump, dumpPglite, dumpPostgres } from "../../test/reliability/support/canonical-dump";
 import { completedEventsByName, watchPeakRss } from "../../scripts/lib/peak-rss";
+import { type CanonicalDump, dumpPglite, dumpPostgres } from "../../test/support/canonical-dump";
 import { type IndexerOptions, type RunningIndexer, startIndexer } from "../../test/support/indexer-harness";
 
 /** What one indexing run to the scenario's end blocks measured. */
@@ -16,7 +16,6 @@ export interface IndexRunResult {
   dump: CanonicalDump;
 }
 
-
 /**
  * `ponder start` until `/ready` (every chain indexed to its END_BLOCK), then its events, peak RSS and a canonical
  * dump of every table. The indexer is stopped afterwards (PGlite can only be dumped once its owner is gone); the
@@ -29,7 +28,10 @@ export async function indexToEnd(label: string, options: IndexerOptions, timeout
   try {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${label}: not ready within ${timeoutMs / 1000} s; see ${indexer.logFile}`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`${label}: not ready within ${timeoutMs / 1000} s; see ${indexer.logFile}`)),
+        timeoutMs,
+      );
     });
     try {
       await Promise.race([indexer.process.ready(), timedOut]);
@@ -54,7 +56,9 @@ export async function indexToEnd(label: string, options: IndexerOptions, timeout
     copyFileSync(indexer.logFile, kept);
     const tail = readFileSync(kept, "utf8").split("\n").slice(-30).join("\n");
     await indexer.stop();
-    throw new Error(`${(error as Error).message} (log kept at ${kept})\n--- last lines of the indexer's log ---\n${tail}`);
+    throw new Error(
+      `${(error as Error).message} (log kept at ${kept})\n--- last lines of the indexer's log ---\n${tail}`,
+    );
   } finally {
     rss.stop();
   }

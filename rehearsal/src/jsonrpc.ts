@@ -27,7 +27,11 @@ export interface ProviderError {
 }
 
 export const rpcResult = (id: unknown, result: unknown): RpcResponse => ({ jsonrpc: "2.0", id: id ?? null, result });
-export const rpcError = (id: unknown, error: RpcErrorObject): RpcResponse => ({ jsonrpc: "2.0", id: id ?? null, error });
+export const rpcError = (id: unknown, error: RpcErrorObject): RpcResponse => ({
+  jsonrpc: "2.0",
+  id: id ?? null,
+  error,
+});
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -44,7 +48,9 @@ export function parseQuantity(value: unknown): bigint | undefined {
 /** The upstream node did not answer at all (refused, reset): the proxy answers 502 like a provider's gateway. */
 export class UpstreamUnreachableError extends Error {
   constructor(cause: unknown) {
-    super(`upstream unreachable: ${cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause)}`);
+    super(
+      `upstream unreachable: ${cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause)}`,
+    );
     this.name = "UpstreamUnreachableError";
   }
 }
@@ -58,7 +64,11 @@ export class Upstream {
     let res: Response;
     let text: string;
     try {
-      res = await fetch(this.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      res = await fetch(this.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       text = await res.text();
     } catch (error) {
       throw new UpstreamUnreachableError(error);
@@ -66,7 +76,9 @@ export class Upstream {
     try {
       return { status: res.status, json: JSON.parse(text) };
     } catch {
-      throw new UpstreamUnreachableError(new Error(`HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`));
+      throw new UpstreamUnreachableError(
+        new Error(`HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`),
+      );
     }
   }
 

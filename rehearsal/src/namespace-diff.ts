@@ -20,7 +20,10 @@ export interface Difference {
  */
 export function eventSignature(event: AbiEvent): string {
   const param = (p: AbiParameter): string => {
-    const type = p.type.startsWith("tuple") && "components" in p ? `(${p.components.map(param).join(",")})${p.type.slice(5)}` : p.type;
+    const type =
+      p.type.startsWith("tuple") && "components" in p
+        ? `(${p.components.map(param).join(",")})${p.type.slice(5)}`
+        : p.type;
     return "indexed" in p && p.indexed ? `${type} indexed` : type;
   };
   return `${event.name}(${event.inputs.map(param).join(",")})`;
@@ -31,11 +34,17 @@ const eventsOf = (abi: Abi) => abi.filter((item): item is AbiEvent => item.type 
 /** Chain, address and start block of every contract of ours that the reference also lists. */
 export function placementDifferences(ours: Namespace, reference: ReferenceNamespace): Difference[] {
   const out: Difference[] = [];
-  for (const [ds, datasource] of Object.entries(ours.datasources) as [DatasourceName, Namespace["datasources"][DatasourceName]][]) {
+  for (const [ds, datasource] of Object.entries(ours.datasources) as [
+    DatasourceName,
+    Namespace["datasources"][DatasourceName],
+  ][]) {
     const ref = reference[ds];
     if (!datasource || !ref) continue;
     if (datasource.chain.id !== ref.chainId) {
-      out.push({ key: `${ds}: chain`, detail: `${ds}: ours on chain ${datasource.chain.id}, the reference's on ${ref.chainId}` });
+      out.push({
+        key: `${ds}: chain`,
+        detail: `${ds}: ours on chain ${datasource.chain.id}, the reference's on ${ref.chainId}`,
+      });
     }
     for (const [contract, c] of Object.entries(datasource.contracts)) {
       const r = ref.contracts[contract];
@@ -43,10 +52,16 @@ export function placementDifferences(ours: Namespace, reference: ReferenceNamesp
       const at = `${ds}/${contract} (theirs: ${r.source})`;
       const address = c.address?.toLowerCase();
       if (address !== r.address) {
-        out.push({ key: `${ds}/${contract}: address`, detail: `${at}: address ours ${address ?? "any"}, theirs ${r.address ?? "any"}` });
+        out.push({
+          key: `${ds}/${contract}: address`,
+          detail: `${at}: address ours ${address ?? "any"}, theirs ${r.address ?? "any"}`,
+        });
       }
       if (c.startBlock !== r.startBlock) {
-        out.push({ key: `${ds}/${contract}: startBlock`, detail: `${at}: startBlock ours ${c.startBlock}, theirs ${r.startBlock}` });
+        out.push({
+          key: `${ds}/${contract}: startBlock`,
+          detail: `${at}: startBlock ours ${c.startBlock}, theirs ${r.startBlock}`,
+        });
       }
     }
   }
@@ -66,7 +81,11 @@ export function contractsOnlyOurs(ours: Namespace, reference: ReferenceNamespace
  * Every event a plugin's ABI declares for a contract of ours that the reference lists, which the reference's ABI of
  * that contract lacks with the same signature. One entry per contract and event, whichever plugins index it.
  */
-export function eventDifferences(ours: Namespace, reference: ReferenceNamespace, plugins: PluginDefinition[]): Difference[] {
+export function eventDifferences(
+  ours: Namespace,
+  reference: ReferenceNamespace,
+  plugins: PluginDefinition[],
+): Difference[] {
   const found = new Map<string, { detail: string; plugins: string[] }>();
   for (const plugin of plugins) {
     for (const pc of plugin.contracts) {
@@ -86,7 +105,10 @@ export function eventDifferences(ours: Namespace, reference: ReferenceNamespace,
       }
     }
   }
-  return [...found].map(([key, { detail, plugins: by }]) => ({ key, detail: `${detail}; indexed by ${by.join(", ")}` }));
+  return [...found].map(([key, { detail, plugins: by }]) => ({
+    key,
+    detail: `${detail}; indexed by ${by.join(", ")}`,
+  }));
 }
 
 /** The reference's contracts that stand for none of ours, as `<their datasource>/<their contract>`. */
@@ -106,14 +128,23 @@ export function referenceOmissions(ours: Namespace, theirs: TheirNamespace): str
  * The datasource of ours whose any-address Resolver sees the reference contract `name`'s logs (same chain, started
  * no later), if one does: a resolver we leave unlisted still has its records indexed.
  */
-export function anyAddressResolverFor(ours: Namespace, theirs: TheirNamespace, name: string): DatasourceName | undefined {
+export function anyAddressResolverFor(
+  ours: Namespace,
+  theirs: TheirNamespace,
+  name: string,
+): DatasourceName | undefined {
   const [ds, contract] = name.split("/");
   const datasource = theirs[ds!];
   const c = datasource?.contracts[contract!];
   if (!datasource || !c) return undefined;
   const sees = (d: Namespace["datasources"][DatasourceName]) => {
     const resolver = d?.contracts.Resolver;
-    return d?.chain.id === datasource.chain.id && resolver !== undefined && !resolver.address && resolver.startBlock <= c.startBlock;
+    return (
+      d?.chain.id === datasource.chain.id &&
+      resolver !== undefined &&
+      !resolver.address &&
+      resolver.startBlock <= c.startBlock
+    );
   };
   return (Object.keys(ours.datasources) as DatasourceName[]).find((ds) => sees(ours.datasources[ds]));
 }

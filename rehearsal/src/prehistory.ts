@@ -1,4 +1,4 @@
-import { type Hex, encodeAbiParameters, keccak256, numberToHex } from "viem";
+import { encodeAbiParameters, type Hex, keccak256, numberToHex } from "viem";
 import { startLoopbackServer } from "../../test/support/loopback-server";
 
 /*
@@ -36,7 +36,11 @@ const ZERO_BLOOM = `0x${"00".repeat(256)}`;
 const MAX_REMEMBERED_HASHES = 200_000;
 
 async function post(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`upstream answered HTTP ${res.status}`);
   return res.json();
 }
@@ -46,15 +50,28 @@ function blockTag(tag: unknown): number | undefined {
 }
 
 export async function startPrehistory(options: PrehistoryOptions): Promise<Prehistory> {
-  const genesis = ((await post(options.upstream, { jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["earliest", false] })) as RpcResponse)
-    .result as Block;
+  const genesis = (
+    (await post(options.upstream, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getBlockByNumber",
+      params: ["earliest", false],
+    })) as RpcResponse
+  ).result as Block;
   const genesisNumber = Number(genesis.number);
   const genesisTimestamp = Number(genesis.timestamp);
   const blockTime = Math.min(options.blockTimeSeconds, Math.floor((genesisTimestamp - 1) / Math.max(1, genesisNumber)));
   const rememberedHashes = new Map<Hex, number>();
 
   const hashOf = (n: number): Hex =>
-    n < 0 ? `0x${"00".repeat(32)}` : keccak256(encodeAbiParameters([{ type: "string" }, { type: "uint256" }, { type: "uint256" }], ["nameindex prehistory", BigInt(options.chainId), BigInt(n)]));
+    n < 0
+      ? `0x${"00".repeat(32)}`
+      : keccak256(
+          encodeAbiParameters(
+            [{ type: "string" }, { type: "uint256" }, { type: "uint256" }],
+            ["nameindex prehistory", BigInt(options.chainId), BigInt(n)],
+          ),
+        );
 
   const emptyBlock = (n: number): Block => {
     const hash = hashOf(n);
@@ -75,10 +92,14 @@ export async function startPrehistory(options: PrehistoryOptions): Promise<Prehi
   };
   /** anvil's genesis block, its parent being the last empty block. */
   const patchGenesis = (block: unknown) =>
-    block && (block as Block).number === genesis.number ? { ...(block as Block), parentHash: hashOf(genesisNumber - 1) } : block;
+    block && (block as Block).number === genesis.number
+      ? { ...(block as Block), parentHash: hashOf(genesisNumber - 1) }
+      : block;
 
   /** Answers a request locally, or returns the request to forward (possibly rewritten) and how to patch its result. */
-  const route = (req: RpcRequest): { local: unknown } | { forward: RpcRequest; patch?: (result: unknown) => unknown } => {
+  const route = (
+    req: RpcRequest,
+  ): { local: unknown } | { forward: RpcRequest; patch?: (result: unknown) => unknown } => {
     const params = req.params ?? [];
     switch (req.method) {
       case "eth_getBlockByNumber": {
@@ -98,11 +119,13 @@ export async function startPrehistory(options: PrehistoryOptions): Promise<Prehi
       }
       case "eth_getLogs": {
         const filter = { ...(params[0] as Record<string, unknown>) };
-        if (typeof filter.blockHash === "string" && rememberedHashes.has(filter.blockHash.toLowerCase() as Hex)) return { local: [] };
+        if (typeof filter.blockHash === "string" && rememberedHashes.has(filter.blockHash.toLowerCase() as Hex))
+          return { local: [] };
         const to = blockTag(filter.toBlock);
         if (to !== undefined && to < genesisNumber) return { local: [] };
         const from = blockTag(filter.fromBlock);
-        if (filter.fromBlock === "earliest" || (from !== undefined && from < genesisNumber)) filter.fromBlock = genesis.number;
+        if (filter.fromBlock === "earliest" || (from !== undefined && from < genesisNumber))
+          filter.fromBlock = genesis.number;
         return { forward: { ...req, params: [filter, ...params.slice(1)] } };
       }
       default:
@@ -119,7 +142,12 @@ export async function startPrehistory(options: PrehistoryOptions): Promise<Prehi
       calls[key] = (calls[key] ?? 0) + 1;
     });
     const forwards = routed.flatMap((r) => ("forward" in r ? [r.forward] : []));
-    const upstream = forwards.length === 0 ? [] : Array.isArray(body) ? ((await post(options.upstream, forwards)) as RpcResponse[]) : [(await post(options.upstream, forwards[0])) as RpcResponse];
+    const upstream =
+      forwards.length === 0
+        ? []
+        : Array.isArray(body)
+          ? ((await post(options.upstream, forwards)) as RpcResponse[])
+          : [(await post(options.upstream, forwards[0])) as RpcResponse];
     const byId = new Map(upstream.map((r, i) => [forwards[i], r]));
     const out = list.map((req, i): RpcResponse => {
       const r = routed[i]!;
@@ -138,7 +166,14 @@ export async function startPrehistory(options: PrehistoryOptions): Promise<Prehi
         payload = await answer(JSON.parse(body.toString("utf8")));
       } catch (error) {
         status = error instanceof SyntaxError ? 400 : 502;
-        payload = { jsonrpc: "2.0", id: null, error: { code: error instanceof SyntaxError ? -32700 : -32603, message: `prehistory: ${(error as Error).message}` } };
+        payload = {
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: error instanceof SyntaxError ? -32700 : -32603,
+            message: `prehistory: ${(error as Error).message}`,
+          },
+        };
       }
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(payload));

@@ -28,7 +28,10 @@ export function getLogsPolicy(style: ProviderStyle, maxRange?: number, maxResult
     case "infura":
       // Documented: at most 10,000 results (code -32005). A block-range refusal was reported in 2026
       // (INFURA/infura#237) but not confirmed elsewhere, so it only applies when getLogsMaxRange is set.
-      return { maxResults: maxResults ?? 10_000, rejectRangeAbove: maxRange === undefined ? undefined : BigInt(maxRange) };
+      return {
+        maxResults: maxResults ?? 10_000,
+        rejectRangeAbove: maxRange === undefined ? undefined : BigInt(maxRange),
+      };
     case "quicknode":
       // Live: from..from+10000 succeeds, from..from+10001 is refused (ponder-sh/ponder .../_test/quicknode.test.ts).
       // QuickNode has no result-count refusal we could quote, so getLogsMaxResults does not apply to it.
@@ -162,13 +165,21 @@ export const INVALID_REQUEST: RpcErrorObject = { code: -32600, message: "Invalid
  * A transient backend failure. Providers' 5xx bodies vary (a gateway's HTML page, a JSON-RPC internal error), and
  * clients must cope with both, so the proxy alternates: 502 from the gateway, 503 from the RPC layer.
  */
-export function serverErrorBody(kind: 502 | 503, ids: unknown[], isBatch: boolean): { contentType: string; body: string } {
+export function serverErrorBody(
+  kind: 502 | 503,
+  ids: unknown[],
+  isBatch: boolean,
+): { contentType: string; body: string } {
   if (kind === 502) {
     return {
       contentType: "text/html",
       body: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n",
     };
   }
-  const one = (id: unknown) => ({ jsonrpc: "2.0", id: id ?? null, error: { code: -32603, message: "service temporarily unavailable" } });
+  const one = (id: unknown) => ({
+    jsonrpc: "2.0",
+    id: id ?? null,
+    error: { code: -32603, message: "service temporarily unavailable" },
+  });
   return { contentType: "application/json", body: JSON.stringify(isBatch ? ids.map(one) : one(ids[0])) };
 }

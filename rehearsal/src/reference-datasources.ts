@@ -106,13 +106,19 @@ async function importPackage(log: (line: string) => void): Promise<{ getENSNames
 }
 
 /** The package's whole namespace as it ships (every datasource, their names), for comparisons. */
-export async function loadTheirNamespace(name: ReferenceNamespaceName, log: (line: string) => void = () => {}): Promise<TheirNamespace> {
+export async function loadTheirNamespace(
+  name: ReferenceNamespaceName,
+  log: (line: string) => void = () => {},
+): Promise<TheirNamespace> {
   const pkg = await importPackage(log);
   return pkg.getENSNamespace(name);
 }
 
 /** The package's datasources that we index, in our names. A contract the package lacks is left out. */
-export async function loadReferenceNamespace(name: ReferenceNamespaceName, log: (line: string) => void = () => {}): Promise<ReferenceNamespace> {
+export async function loadReferenceNamespace(
+  name: ReferenceNamespaceName,
+  log: (line: string) => void = () => {},
+): Promise<ReferenceNamespace> {
   const theirs = await loadTheirNamespace(name, log);
   const out: ReferenceNamespace = {};
   for (const [ours, contracts] of Object.entries(REFERENCE_NAMES) as [DatasourceName, Record<string, string>][]) {
@@ -121,9 +127,11 @@ export async function loadReferenceNamespace(name: ReferenceNamespaceName, log: 
       const ds = theirs[theirDs!];
       const c = ds?.contracts[theirContract!];
       if (!ds || !c) continue;
-      if (Array.isArray(c.address)) throw new Error(`${source}: the package lists several addresses; the rehearsal places one`);
+      if (Array.isArray(c.address))
+        throw new Error(`${source}: the package lists several addresses; the rehearsal places one`);
       const entry = (out[ours] ??= { chainId: ds.chain.id, chainName: ds.chain.name, contracts: {} });
-      if (entry.chainId !== ds.chain.id) throw new Error(`${ours}: the package puts its contracts on chains ${entry.chainId} and ${ds.chain.id}`);
+      if (entry.chainId !== ds.chain.id)
+        throw new Error(`${ours}: the package puts its contracts on chains ${entry.chainId} and ${ds.chain.id}`);
       entry.contracts[contract] = {
         ...(c.address ? { address: c.address.toLowerCase() as Address } : {}),
         startBlock: c.startBlock,

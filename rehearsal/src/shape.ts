@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { type ChainShape, type DevnetShape, chainsOfShape } from "../../devnet/src/shape";
+import { type ChainShape, chainsOfShape, type DevnetShape } from "../../devnet/src/shape";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
 import type { ReferenceNamespace, ReferenceNamespaceName } from "./reference-datasources";
@@ -52,10 +52,19 @@ const PADDING_BLOCKS = 260;
  */
 export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNamespace): DevnetShape {
   const chains: Partial<Record<keyof Omit<DevnetShape, "paddingBlocks">, ChainShape>> = {};
-  for (const [ds, source] of Object.entries(reference) as [DatasourceName, NonNullable<ReferenceNamespace[DatasourceName]>][]) {
+  for (const [ds, source] of Object.entries(reference) as [
+    DatasourceName,
+    NonNullable<ReferenceNamespace[DatasourceName]>,
+  ][]) {
     const role = DEVNET_CHAIN_OF[ds];
-    const chain = (chains[role] ??= { chainId: source.chainId, name: `chain${source.chainId}`, genesisNumber: 0, placements: {} });
-    if (chain.chainId !== source.chainId) throw new Error(`${ds} is on chain ${source.chainId}, but the devnet's ${role} chain is ${chain.chainId}`);
+    const chain = (chains[role] ??= {
+      chainId: source.chainId,
+      name: `chain${source.chainId}`,
+      genesisNumber: 0,
+      placements: {},
+    });
+    if (chain.chainId !== source.chainId)
+      throw new Error(`${ds} is on chain ${source.chainId}, but the devnet's ${role} chain is ${chain.chainId}`);
     for (const [contract, ref] of Object.entries(source.contracts)) {
       chain.genesisNumber = Math.max(chain.genesisNumber!, ref.startBlock);
       if (ref.address) chain.placements![contract] = ref.address;
@@ -63,10 +72,19 @@ export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNam
   }
   for (const chain of Object.values(chains)) chain.genesisNumber = Math.ceil((chain.genesisNumber! + 1) / 1000) * 1000;
   const { root, base, linea, optimism, arbitrum, scroll } = chains;
-  if (!root || !base || !linea) throw new Error("the reference namespace lacks the ENS root, Basenames or Lineanames chain");
+  if (!root || !base || !linea)
+    throw new Error("the reference namespace lacks the ENS root, Basenames or Lineanames chain");
   base.managedLabel = MANAGED_LABELS[network].base;
   linea.managedLabel = MANAGED_LABELS[network].linea;
-  return { root, base, linea, ...(optimism ? { optimism } : {}), ...(arbitrum ? { arbitrum } : {}), ...(scroll ? { scroll } : {}), paddingBlocks: PADDING_BLOCKS };
+  return {
+    root,
+    base,
+    linea,
+    ...(optimism ? { optimism } : {}),
+    ...(arbitrum ? { arbitrum } : {}),
+    ...(scroll ? { scroll } : {}),
+    paddingBlocks: PADDING_BLOCKS,
+  };
 }
 
 /**
@@ -75,10 +93,15 @@ export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNam
  */
 export function restrictToReference(manifest: DevnetManifest, reference: ReferenceNamespace): DevnetManifest {
   const datasources: DevnetManifest["datasources"] = {};
-  for (const [ds, source] of Object.entries(manifest.datasources) as [DatasourceName, DevnetManifest["datasources"][DatasourceName]][]) {
+  for (const [ds, source] of Object.entries(manifest.datasources) as [
+    DatasourceName,
+    DevnetManifest["datasources"][DatasourceName],
+  ][]) {
     const ref = reference[ds];
     if (!ref || !source) continue;
-    const contracts = Object.fromEntries(Object.entries(source.contracts).filter(([contract]) => contract in ref.contracts));
+    const contracts = Object.fromEntries(
+      Object.entries(source.contracts).filter(([contract]) => contract in ref.contracts),
+    );
     datasources[ds] = { ...source, contracts };
   }
   return { ...manifest, datasources };
@@ -88,7 +111,8 @@ export function restrictToReference(manifest: DevnetManifest, reference: Referen
 export function placementsOf(shape: DevnetShape): Record<string, Address> {
   const out: Record<string, Address> = {};
   for (const chain of chainsOfShape(shape)) {
-    for (const [contract, address] of Object.entries(chain.placements ?? {})) out[`${chain.chainId}/${contract}`] = address;
+    for (const [contract, address] of Object.entries(chain.placements ?? {}))
+      out[`${chain.chainId}/${contract}`] = address;
   }
   return out;
 }

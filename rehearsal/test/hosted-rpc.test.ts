@@ -1,8 +1,8 @@
 import { getLogsRetryHelper } from "@ponder/utils";
 import {
   createPublicClient,
-  http,
   HttpRequestError,
+  http,
   InvalidParamsRpcError,
   LimitExceededRpcError,
   type RpcError,
@@ -48,7 +48,11 @@ type Reply = { status: number; headers: Headers; body: any; ms: number };
 
 async function post(url: string, body: unknown, raw = false): Promise<Reply> {
   const t0 = performance.now();
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: raw ? (body as string) : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: raw ? (body as string) : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text), ms: performance.now() - t0 };
 }
@@ -60,7 +64,12 @@ const getLogs = (from: number, to: number, id = 1) => ({
   method: "eth_getLogs",
   params: [{ address: emitter, fromBlock: hex(from), toBlock: hex(to) }],
 });
-const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({ jsonrpc: "2.0", id, method, params });
+const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params,
+});
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 31337 });
@@ -72,14 +81,20 @@ beforeAll(async () => {
   await chain.call("evm_mine");
   emitter = (await chain.call<{ contractAddress: string }>("eth_getTransactionReceipt", [deploy])).contractAddress;
   for (let i = 0; i < 12; i++) {
-    await chain.call("eth_sendTransaction", [{ from, to: emitter, data: `0x${LOGS_PER_BLOCK.toString(16).padStart(64, "0")}` }]);
+    await chain.call("eth_sendTransaction", [
+      { from, to: emitter, data: `0x${LOGS_PER_BLOCK.toString(16).padStart(64, "0")}` },
+    ]);
     await chain.call("evm_mine");
   }
   await chain.call("anvil_mine", ["0x6"]);
   // The layout every expectation below relies on.
   expect(Number(await chain.call<string>("eth_blockNumber"))).toBe(HEAD);
-  const logs = await chain.call<{ blockNumber: string }[]>("eth_getLogs", [{ address: emitter, fromBlock: "0x0", toBlock: "latest" }]);
-  expect(logs.map((l) => Number(l.blockNumber))).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].flatMap((b) => [b, b, b]));
+  const logs = await chain.call<{ blockNumber: string }[]>("eth_getLogs", [
+    { address: emitter, fromBlock: "0x0", toBlock: "latest" },
+  ]);
+  expect(logs.map((l) => Number(l.blockNumber))).toEqual(
+    [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].flatMap((b) => [b, b, b]),
+  );
 });
 
 afterEach(async () => {
@@ -91,23 +106,44 @@ afterAll(async () => {
 });
 
 /** eth_getLogs through Ponder's own HTTP client, whose errors rpc/index.js hands to getLogsRetryHelper as they are. */
-async function ponderGetLogs(url: string, fromBlock: string, toBlock: string): Promise<{ logs?: unknown[]; error?: RpcError }> {
+async function ponderGetLogs(
+  url: string,
+  fromBlock: string,
+  toBlock: string,
+): Promise<{ logs?: unknown[]; error?: RpcError }> {
   // Not exported by the package: loaded by path so the test sees exactly the errors Ponder 0.16 builds.
   const path = new URL("../../node_modules/ponder/dist/esm/rpc/http.js", import.meta.url).href;
   const { getHttpRpcClient } = await import(/* @vite-ignore */ path);
-  const client = getHttpRpcClient(url, { common: { logger: { warn() {} } }, chain: { name: "anvil", id: 31337 }, timeout: 5_000 });
+  const client = getHttpRpcClient(url, {
+    common: { logger: { warn() {} } },
+    chain: { name: "anvil", id: 31337 },
+    timeout: 5_000,
+  });
   try {
-    return { logs: await client.request({ body: { method: "eth_getLogs", params: [{ address: emitter, fromBlock, toBlock }] } }) };
+    return {
+      logs: await client.request({
+        body: { method: "eth_getLogs", params: [{ address: emitter, fromBlock, toBlock }] },
+      }),
+    };
   } catch (error) {
     return { error: error as RpcError };
   }
 }
 
 /** Follows the helper's ranges the way Ponder does and returns every log fetched: nothing may go missing. */
-async function fetchLikePonder(url: string, fromBlock: string, toBlock: string): Promise<{ logs: unknown[]; splits: number }> {
+async function fetchLikePonder(
+  url: string,
+  fromBlock: string,
+  toBlock: string,
+): Promise<{ logs: unknown[]; splits: number }> {
   const first = await ponderGetLogs(url, fromBlock, toBlock);
   if (first.logs) return { logs: first.logs, splits: 0 };
-  const retry = getLogsRetryHelper({ params: [{ address: emitter as `0x${string}`, fromBlock: fromBlock as `0x${string}`, toBlock: toBlock as `0x${string}` }], error: first.error! });
+  const retry = getLogsRetryHelper({
+    params: [
+      { address: emitter as `0x${string}`, fromBlock: fromBlock as `0x${string}`, toBlock: toBlock as `0x${string}` },
+    ],
+    error: first.error!,
+  });
   if (!retry.shouldRetry) throw first.error;
   const logs: unknown[] = [];
   let splits = 1;
@@ -185,7 +221,11 @@ describe("eth_getLogs caps, worded as each provider words them", () => {
     expect((await post(p.url, getLogs(2, 6))).body.result).toHaveLength(15); // toBlock − fromBlock = 4: allowed
     const refused = await post(p.url, getLogs(2, 7));
     expect(refused.status).toBe(413);
-    expect(refused.body).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32614, message: "eth_getLogs is limited to a 4 range" } });
+    expect(refused.body).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32614, message: "eth_getLogs is limited to a 4 range" },
+    });
     expect(p.injected().rangeCap).toBe(1);
 
     const { error } = await ponderGetLogs(p.url, "0x2", "0x7");
@@ -210,9 +250,15 @@ describe("eth_getLogs caps, worded as each provider words them", () => {
 
   it("resolves tags in the range before capping: latest is the head", async () => {
     const p = await proxy({ style: "quicknode", getLogsMaxRange: 4 });
-    const refused = await post(p.url, { ...getLogs(0, 0), params: [{ address: emitter, fromBlock: hex(HEAD - 5), toBlock: "latest" }] });
+    const refused = await post(p.url, {
+      ...getLogs(0, 0),
+      params: [{ address: emitter, fromBlock: hex(HEAD - 5), toBlock: "latest" }],
+    });
     expect(refused.status).toBe(413);
-    const allowed = await post(p.url, { ...getLogs(0, 0), params: [{ address: emitter, fromBlock: hex(HEAD - 4), toBlock: "latest" }] });
+    const allowed = await post(p.url, {
+      ...getLogs(0, 0),
+      params: [{ address: emitter, fromBlock: hex(HEAD - 4), toBlock: "latest" }],
+    });
     expect(allowed.body.result).toEqual([]);
   });
 
@@ -287,8 +333,13 @@ describe("rate limit, latency, faults", () => {
     expect((await post(p.url, call("eth_chainId"))).status).toBe(200);
     const batch = await post(p.url, [call("eth_chainId", [], 1), call("eth_blockNumber", [], 2)]);
     expect(batch.status).toBe(429);
-    expect(batch.body.map((r: any) => [r.id, r.error.code])).toEqual([[1, -32007], [2, -32007]]);
-    expect(batch.body[0].error.message).toBe("1/second request limit reached - reduce calls per second or upgrade your account at quicknode.com");
+    expect(batch.body.map((r: any) => [r.id, r.error.code])).toEqual([
+      [1, -32007],
+      [2, -32007],
+    ]);
+    expect(batch.body[0].error.message).toBe(
+      "1/second request limit reached - reduce calls per second or upgrade your account at quicknode.com",
+    );
   });
 
   it("adds latency per request (mean at least latency − jitter)", async () => {
@@ -307,7 +358,12 @@ describe("rate limit, latency, faults", () => {
       const res = await fetch(p.url, { method: "POST", body: JSON.stringify(call("eth_chainId", [], i)) });
       statuses.push(res.status);
       const text = await res.text();
-      if (res.status === 503) expect(JSON.parse(text)).toEqual({ jsonrpc: "2.0", id: i, error: { code: -32603, message: "service temporarily unavailable" } });
+      if (res.status === 503)
+        expect(JSON.parse(text)).toEqual({
+          jsonrpc: "2.0",
+          id: i,
+          error: { code: -32603, message: "service temporarily unavailable" },
+        });
       else expect(text).toContain("502 Bad Gateway");
     }
     expect(new Set(statuses)).toEqual(new Set([502, 503]));
@@ -355,7 +411,9 @@ describe("JSON-RPC handling and counters", () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     expect((await post(p.url, [])).body.error.code).toBe(-32600);
-    expect((await post(p.url, [42, call("eth_chainId", [], 2)])).body.map((r: any) => r.error?.code ?? r.result)).toEqual([-32600, "0x7a69"]);
+    expect(
+      (await post(p.url, [42, call("eth_chainId", [], 2)])).body.map((r: any) => r.error?.code ?? r.result),
+    ).toEqual([-32600, "0x7a69"]);
     expect((await post(p.url, call("eth_chainId"))).body.result).toBe("0x7a69");
   });
 
@@ -364,7 +422,10 @@ describe("JSON-RPC handling and counters", () => {
     proxies.push(p);
     const reply = await post(p.url, [call("eth_chainId", [], 1), call("eth_blockNumber", [], 2)]);
     expect(reply.status).toBe(502);
-    expect(reply.body.map((r: any) => [r.id, r.error.code])).toEqual([[1, -32603], [2, -32603]]);
+    expect(reply.body.map((r: any) => [r.id, r.error.code])).toEqual([
+      [1, -32603],
+      [2, -32603],
+    ]);
     expect(reply.body[0].error.message).toMatch(/^upstream unreachable/);
   });
 });
@@ -376,7 +437,9 @@ describe("a lagging node", () => {
     expect((await post(p.url, call("eth_blockNumber"))).body.result).toBe(hex(lagHead));
     expect((await post(p.url, call("eth_getBlockByNumber", [hex(HEAD), false]))).body.result).toBeNull();
     expect((await post(p.url, call("eth_getBlockByNumber", ["latest", false]))).body.result.number).toBe(hex(lagHead));
-    expect((await post(p.url, call("eth_getBlockByNumber", [hex(lagHead), false]))).body.result.number).toBe(hex(lagHead));
+    expect((await post(p.url, call("eth_getBlockByNumber", [hex(lagHead), false]))).body.result.number).toBe(
+      hex(lagHead),
+    );
     const headHash = (await chain.call<{ hash: string }>("eth_getBlockByNumber", [hex(HEAD), false])).hash;
     expect((await post(p.url, call("eth_getBlockByHash", [headHash, false]))).body.result).toBeNull();
 
@@ -443,12 +506,24 @@ describe("hostedRpcOptionsFromEnv", () => {
   });
 
   it("names the variable, what it got and what is valid", () => {
-    expect(problems({ REHEARSAL_PROVIDER: "ankr" })).toContain('REHEARSAL_PROVIDER: must be one of alchemy, infura, quicknode (got "ankr")');
-    expect(problems({ REHEARSAL_LAG_RATE: "5" })).toContain('REHEARSAL_LAG_RATE: must be a share between 0 and 1 (e.g. 0.002) (got "5")');
-    expect(problems({ REHEARSAL_LATENCY_MS: "fast" })).toContain("REHEARSAL_LATENCY_MS: must be a whole number of milliseconds, 0 or more");
-    expect(problems({ REHEARSAL_MAX_RPS: "lots" })).toContain('REHEARSAL_MAX_RPS: must be a number of requests per second, or 0 or "off" for no limit');
-    expect(problems({ REHEARSAL_LAG_BLOCKS: "-1" })).toContain("REHEARSAL_LAG_BLOCKS: must be a whole number of blocks, 0 or more");
-    expect(problems({ REHEARSAL_GETLOGS_MAX_RANGE: "0" })).toContain("REHEARSAL_GETLOGS_MAX_RANGE: must be a whole number, 1 or more");
+    expect(problems({ REHEARSAL_PROVIDER: "ankr" })).toContain(
+      'REHEARSAL_PROVIDER: must be one of alchemy, infura, quicknode (got "ankr")',
+    );
+    expect(problems({ REHEARSAL_LAG_RATE: "5" })).toContain(
+      'REHEARSAL_LAG_RATE: must be a share between 0 and 1 (e.g. 0.002) (got "5")',
+    );
+    expect(problems({ REHEARSAL_LATENCY_MS: "fast" })).toContain(
+      "REHEARSAL_LATENCY_MS: must be a whole number of milliseconds, 0 or more",
+    );
+    expect(problems({ REHEARSAL_MAX_RPS: "lots" })).toContain(
+      'REHEARSAL_MAX_RPS: must be a number of requests per second, or 0 or "off" for no limit',
+    );
+    expect(problems({ REHEARSAL_LAG_BLOCKS: "-1" })).toContain(
+      "REHEARSAL_LAG_BLOCKS: must be a whole number of blocks, 0 or more",
+    );
+    expect(problems({ REHEARSAL_GETLOGS_MAX_RANGE: "0" })).toContain(
+      "REHEARSAL_GETLOGS_MAX_RANGE: must be a whole number, 1 or more",
+    );
     expect(problems({ REHEARSAL_PROVIDER: "quicknode", REHEARSAL_GETLOGS_MAX_RESULTS: "10" })).toContain(
       "REHEARSAL_GETLOGS_MAX_RESULTS: quicknode has no result-count limit to imitate",
     );

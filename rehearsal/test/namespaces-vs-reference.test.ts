@@ -33,7 +33,8 @@ type Why =
   // Ethereum Follow Protocol lists: not name data.
   | "efp";
 
-const RR_ROOT_RESOLVERS = (names: string[]): Record<string, Why> => Object.fromEntries(names.map((n) => [`rrRoot/${n}`, "resolver"]));
+const RR_ROOT_RESOLVERS = (names: string[]): Record<string, Why> =>
+  Object.fromEntries(names.map((n) => [`rrRoot/${n}`, "resolver"]));
 
 const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
   mainnet: {
@@ -103,41 +104,51 @@ const KNOWN_EVENT_DIFFERENCES: Record<ReferenceNamespaceName, string[]> = {
 
 const sorted = (xs: string[]) => [...xs].sort();
 
-describe.each(["mainnet", "sepolia"] as const)(`%s namespace against ${REFERENCE_PACKAGE.name}@${REFERENCE_PACKAGE.version}`, (name) => {
-  const ours = { mainnet: mainnetNamespace, sepolia: sepoliaNamespace }[name];
-  let reference: ReferenceNamespace;
-  let theirs: TheirNamespace;
-  beforeAll(async () => {
-    reference = await loadReferenceNamespace(name);
-    theirs = await loadTheirNamespace(name);
-  });
+describe.each(["mainnet", "sepolia"] as const)(
+  `%s namespace against ${REFERENCE_PACKAGE.name}@${REFERENCE_PACKAGE.version}`,
+  (name) => {
+    const ours = { mainnet: mainnetNamespace, sepolia: sepoliaNamespace }[name];
+    let reference: ReferenceNamespace;
+    let theirs: TheirNamespace;
+    beforeAll(async () => {
+      reference = await loadReferenceNamespace(name);
+      theirs = await loadTheirNamespace(name);
+    });
 
-  it("puts every contract the reference lists on its chain, address and start block", () => {
-    expect(placementDifferences(ours, reference).map((d) => d.detail)).toEqual([]);
-  });
+    it("puts every contract the reference lists on its chain, address and start block", () => {
+      expect(placementDifferences(ours, reference).map((d) => d.detail)).toEqual([]);
+    });
 
-  it("has no contract the reference lacks", () => {
-    expect(contractsOnlyOurs(ours, reference)).toEqual([]);
-  });
+    it("has no contract the reference lacks", () => {
+      expect(contractsOnlyOurs(ours, reference)).toEqual([]);
+    });
 
-  it("declares only events whose full signature the reference's ABI has, apart from the known differences", () => {
-    const differences = eventDifferences(ours, reference, Object.values(PLUGINS));
-    const details = differences.map((d) => d.detail).join("\n");
-    expect(sorted(differences.map((d) => d.key)), `event differences:\n${details}`).toEqual(sorted(KNOWN_EVENT_DIFFERENCES[name]));
-  });
+    it("declares only events whose full signature the reference's ABI has, apart from the known differences", () => {
+      const differences = eventDifferences(ours, reference, Object.values(PLUGINS));
+      const details = differences.map((d) => d.detail).join("\n");
+      expect(sorted(differences.map((d) => d.key)), `event differences:\n${details}`).toEqual(
+        sorted(KNOWN_EVENT_DIFFERENCES[name]),
+      );
+    });
 
-  it("leaves out only the reference's contracts in the allow-list", () => {
-    const omitted = referenceOmissions(ours, theirs);
-    const allowed = Object.keys(KNOWN_OMISSIONS[name]);
-    const unexplained = omitted.filter((n) => !allowed.includes(n));
-    const stale = allowed.filter((n) => !omitted.includes(n));
-    const hint = "index an unexplained contract, or add it to KNOWN_OMISSIONS and docs/maintainers.md; drop stale entries";
-    expect({ unexplained, stale }, hint).toEqual({ unexplained: [], stale: [] });
-  });
+    it("leaves out only the reference's contracts in the allow-list", () => {
+      const omitted = referenceOmissions(ours, theirs);
+      const allowed = Object.keys(KNOWN_OMISSIONS[name]);
+      const unexplained = omitted.filter((n) => !allowed.includes(n));
+      const stale = allowed.filter((n) => !omitted.includes(n));
+      const hint =
+        "index an unexplained contract, or add it to KNOWN_OMISSIONS and docs/maintainers.md; drop stale entries";
+      expect({ unexplained, stale }, hint).toEqual({ unexplained: [], stale: [] });
+    });
 
-  it("sees every left-out resolver through one of our any-address Resolvers", () => {
-    const resolvers = Object.entries(KNOWN_OMISSIONS[name]).filter(([, why]) => why === "resolver" || why === "l1Bridge");
-    const unseen = resolvers.filter(([n]) => !anyAddressResolverFor(ours, theirs, n)).map(([n]) => n);
-    expect(unseen, "left out as a resolver, but no Resolver of ours matches its chain from its start block").toEqual([]);
-  });
-});
+    it("sees every left-out resolver through one of our any-address Resolvers", () => {
+      const resolvers = Object.entries(KNOWN_OMISSIONS[name]).filter(
+        ([, why]) => why === "resolver" || why === "l1Bridge",
+      );
+      const unseen = resolvers.filter(([n]) => !anyAddressResolverFor(ours, theirs, n)).map(([n]) => n);
+      expect(unseen, "left out as a resolver, but no Resolver of ours matches its chain from its start block").toEqual(
+        [],
+      );
+    });
+  },
+);

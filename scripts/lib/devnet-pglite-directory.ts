@@ -28,7 +28,12 @@ function record(stateDir: string, dir: string): void {
 }
 
 /** The directory to index a devnet into; `log` says when an earlier devnet's index there is removed. */
-export function devnetPgliteDirectory(options: { directory: string; stateDir: string; freshDevnet: boolean; log: (line: string) => void }): string {
+export function devnetPgliteDirectory(options: {
+  directory: string;
+  stateDir: string;
+  freshDevnet: boolean;
+  log: (line: string) => void;
+}): string {
   const dir = resolve(options.directory);
   const isEmpty = !existsSync(dir) || readdirSync(dir).length === 0;
   const ours = recorded(options.stateDir).includes(dir);

@@ -12,7 +12,9 @@ export async function forgetDevnetSyncData(connectionString: string, chainIds: n
       `select table_name from information_schema.columns where table_schema = 'ponder_sync' and column_name = 'chain_id'`,
     );
     for (const { table_name } of rows) {
-      await client.query(`delete from ponder_sync."${table_name.replaceAll('"', '""')}" where chain_id = any($1)`, [chainIds]);
+      await client.query(`delete from ponder_sync."${table_name.replaceAll('"', '""')}" where chain_id = any($1)`, [
+        chainIds,
+      ]);
     }
   } finally {
     await client.end();

@@ -5,7 +5,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** `<package>+<version>+<sequence>+<name>.patch`, the package's `/` written `+` (`@electric-sql+pglite`). */
-const FILE_NAME = /^(?<pkg>(?:@[^+]+\+)?[^+]+)\+(?<version>\d+\.\d+\.\d+[^+]*)\+(?<sequence>\d{3})\+(?<name>[A-Za-z][\w.-]*)\.patch$/;
+const FILE_NAME =
+  /^(?<pkg>(?:@[^+]+\+)?[^+]+)\+(?<version>\d+\.\d+\.\d+[^+]*)\+(?<sequence>\d{3})\+(?<name>[A-Za-z][\w.-]*)\.patch$/;
 
 /** The tag each hunk of a patch carries in a comment, naming the patch it belongs to. */
 export const TAG = /nameindex patch \[([^\]]+)\]/g;
@@ -53,7 +54,8 @@ export function parseHunks(text, pkg) {
       file = undefined;
     } else if (line.startsWith("+++ ")) {
       const target = line.slice(4);
-      if (!target.startsWith(prefix)) throw new Error(`a patch of ${pkg} changes ${target}, outside node_modules/${pkg}/`);
+      if (!target.startsWith(prefix))
+        throw new Error(`a patch of ${pkg} changes ${target}, outside node_modules/${pkg}/`);
       file = target.slice(prefix.length);
     } else if (line.startsWith("@@")) {
       hunk = { file, header: line, lines: [] };
@@ -98,7 +100,9 @@ export function checkInstalled(root, patches) {
     const replacedLater = new Set(
       patches
         .filter((p) => p.pkg === patch.pkg && p.sequence > patch.sequence)
-        .flatMap((p) => p.hunks.flatMap((h) => h.lines.filter((l) => l.startsWith("-")).map((l) => `${h.file}\n${l.slice(1)}`))),
+        .flatMap((p) =>
+          p.hunks.flatMap((h) => h.lines.filter((l) => l.startsWith("-")).map((l) => `${h.file}\n${l.slice(1)}`)),
+        ),
     );
     const files = new Map();
     for (const [index, hunk] of patch.hunks.entries()) {
@@ -106,7 +110,10 @@ export function checkInstalled(root, patches) {
       if (!files.has(path)) files.set(path, existsSync(path) ? readFileSync(path, "utf8") : undefined);
       const installed = files.get(path);
       const missing = addedLines(hunk).find(
-        (line) => line.trim() !== "" && !replacedLater.has(`${hunk.file}\n${line}`) && (installed === undefined || !installed.includes(line)),
+        (line) =>
+          line.trim() !== "" &&
+          !replacedLater.has(`${hunk.file}\n${line}`) &&
+          (installed === undefined || !installed.includes(line)),
       );
       if (missing !== undefined) {
         problems.push(

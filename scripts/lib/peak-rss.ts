@@ -34,6 +34,7 @@ export function watchPeakRss(pid: number, everyMs = 250): { stop(): number } {
 export async function completedEventsByName(url: string): Promise<Record<string, number>> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
   const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^ponder_indexing_completed_events\{[^}]*event="([^"]+)"[^}]*\}\s+(\S+)/gm)) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
+  for (const m of text.matchAll(/^ponder_indexing_completed_events\{[^}]*event="([^"]+)"[^}]*\}\s+(\S+)/gm))
+    out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
   return out;
 }

@@ -12,7 +12,9 @@ import { Transform, type TransformCallback } from "node:stream";
 
 // Ponder's pretty format: `HH:MM:SS.mmm INFO  Indexed block chain=x number=5 event_count=0 (2ms)`, matched without its
 // colours (picocolors colours it whenever FORCE_COLOR is set at all, "0" included).
-const BLOCK_LINE = /^(\S+)\s+INFO\s+(Indexed|Finalized) block chain=(\S+)(?: chain_id=\d+)? number=(\d+)(?: event_count=(\d+))?/;
+const BLOCK_LINE =
+  /^(\S+)\s+INFO\s+(Indexed|Finalized) block chain=(\S+)(?: chain_id=\d+)? number=(\d+)(?: event_count=(\d+))?/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 interface ChainActivity {
@@ -88,7 +90,9 @@ export class FollowingLogSummary extends Transform {
       });
     this.chains.clear();
     if (parts.length === 0) return;
-    out.push(`${clock(new Date(this.windowStart))} INFO  Following the chains, last ${seconds} s: ${parts.join("; ")}\n`);
+    out.push(
+      `${clock(new Date(this.windowStart))} INFO  Following the chains, last ${seconds} s: ${parts.join("; ")}\n`,
+    );
   }
 }
 

@@ -35,7 +35,9 @@ export const PONDER_CACHE_BYTES_DEFAULT = String(256 * 1024 * 1024);
 
 /** The environment to spawn Ponder with: an operator's own value for any of these wins over the default. */
 export function withPonderMemoryDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const defaults = Object.entries({ ...PONDER_MALLOC_DEFAULTS, PONDER_CACHE_BYTES: PONDER_CACHE_BYTES_DEFAULT }).filter(([name]) => !env[name]);
+  const defaults = Object.entries({ ...PONDER_MALLOC_DEFAULTS, PONDER_CACHE_BYTES: PONDER_CACHE_BYTES_DEFAULT }).filter(
+    ([name]) => !env[name],
+  );
   const nodeOptions = env.NODE_OPTIONS ?? "";
   const withYoungGeneration =
     env.DATABASE_URL || nodeOptions.includes("--max-semi-space-size")

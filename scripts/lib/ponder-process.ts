@@ -34,11 +34,28 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
   const log = createWriteStream(options.logFile, { flags: "a" });
   const child = spawn(
     bin,
-    ["--root", "ponder", "--log-format", "pretty", options.command, "--schema", options.schema, "-p", String(options.port), "-H", "127.0.0.1"],
+    [
+      "--root",
+      "ponder",
+      "--log-format",
+      "pretty",
+      options.command,
+      "--schema",
+      options.schema,
+      "-p",
+      String(options.port),
+      "-H",
+      "127.0.0.1",
+    ],
     {
       cwd: options.projectRoot,
       // A plain-text log file: picocolors colours whenever FORCE_COLOR is set (even "0"); NO_COLOR wins over it.
-      env: { ...withProductionNodeEnv(withPonderMemoryDefaults(options.env)), PONDER_TELEMETRY_DISABLED: "true", FORCE_COLOR: "0", NO_COLOR: "1" },
+      env: {
+        ...withProductionNodeEnv(withPonderMemoryDefaults(options.env)),
+        PONDER_TELEMETRY_DISABLED: "true",
+        FORCE_COLOR: "0",
+        NO_COLOR: "1",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -75,7 +92,10 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
         }
       })();
       const failed = exited.then((code) => {
-        if (!done) throw new Error(`ponder ${options.command} exited with code ${code} before it was ready; see ${options.logFile}`);
+        if (!done)
+          throw new Error(
+            `ponder ${options.command} exited with code ${code} before it was ready; see ${options.logFile}`,
+          );
       });
       try {
         await Promise.race([poll, failed]);

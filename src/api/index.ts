@@ -1,15 +1,15 @@
 import { db as ponderDb, publicClients } from "ponder:api";
-import { getTableName } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
 import type { PGlite } from "@electric-sql/pglite";
+import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import * as tables from "../../ponder.schema";
-import { sql } from "ponder";
+import { drizzle } from "drizzle-orm/pglite";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { trimTrailingSlash } from "hono/trailing-slash";
+import { sql } from "ponder";
+import * as tables from "../../ponder.schema";
 import { getConfig } from "../config";
-import { exposeOnPonderMetrics } from "../lib/metrics";
+import { exposeOnPonderMetrics } from "../runtime/metrics";
 import { NAMEINDEX_VERSION } from "./config/public-config";
 import { configRoutes } from "./config/route";
 import { completedEventsReader, completedEventsRoutes } from "./indexing-status/completed-events";
@@ -20,19 +20,25 @@ import { ponderCommon, syncGaugeReader } from "./indexing-status/sync-gauges";
 import { nameSalesRoutes } from "./name-sales/route";
 import { nameTokensRoutes } from "./name-tokens/route";
 import { registrarApiSettings } from "./name-tokens/settings";
-import { registrarActionsRoutes } from "./registrar-actions/route";
-import { resolutionRoutes } from "./resolution/route";
-import { resolutionSettings } from "./resolution/settings";
-import { ResolutionService } from "./resolution/service";
 import { omnigraphRoutes } from "./omnigraph";
 import { openApiDocument } from "./openapi/document";
-import { qualifyTables } from "./pglite-safe-db";
-import { keepTablesAnalyzed } from "./table-statistics";
-import { trackPgliteWrites } from "./pglite-writes";
+import { registrarActionsRoutes } from "./registrar-actions/route";
+import { resolutionRoutes } from "./resolution/route";
+import { ResolutionService } from "./resolution/service";
+import { resolutionSettings } from "./resolution/settings";
+import {
+  corsPreflightFastPath,
+  firstOf,
+  ponderHttpMetrics,
+  subgraphPostFastPath,
+  withNodeFastPath,
+} from "./server/node-fast-path";
+import { qualifyTables } from "./server/pglite-safe-db";
+import { keepTablesAnalyzed } from "./server/table-statistics";
+import { trackPgliteWrites } from "./shared/pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
 import { textOrderWarning } from "./subgraph/text-order";
-import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
 
 const config = getConfig();
 exposeOnPonderMetrics();
@@ -40,7 +46,9 @@ exposeOnPonderMetrics();
 const tableNames = Object.values(tables).map((table) => getTableName(table as PgTable));
 // On PGlite the indexer writes through this same instance: count its writes (pglite-writes.ts); our reads don't count.
 const pgliteWrites =
-  config.database.kind === "pglite" ? trackPgliteWrites((ponderDb as unknown as { $client: PGlite }).$client) : undefined;
+  config.database.kind === "pglite"
+    ? trackPgliteWrites((ponderDb as unknown as { $client: PGlite }).$client)
+    : undefined;
 const db = pgliteWrites
   ? qualifyTables(drizzle(pgliteWrites.reader, { casing: "snake_case" }), config.databaseSchema, tableNames)
   : ponderDb;
@@ -86,22 +94,34 @@ app.use(trimTrailingSlash());
 
 // Browser dApps and dashboards read these from other origins (docs/api.md, "Limits and errors of every route": CORS);
 // the Omnigraph sets its own (it takes POST).
-app.use("/api/*", async (c, next) => (c.req.path.startsWith("/api/omnigraph") ? next() : cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] })(c, next)));
+app.use("/api/*", async (c, next) =>
+  c.req.path.startsWith("/api/omnigraph")
+    ? next()
+    : cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] })(c, next),
+);
 app.use("/amirealtime", cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"] }));
 
 // Ponder keeps /status for itself (per-chain checkpoints), so the page for people lives at /.
 app.get("/", (c) => c.html(STATUS_PAGE_HTML));
-const openApi = openApiDocument({ version: NAMEINDEX_VERSION, indexedChainIds: [...config.rpcUrls.keys()].sort((a, b) => a - b) });
+const openApi = openApiDocument({
+  version: NAMEINDEX_VERSION,
+  indexedChainIds: [...config.rpcUrls.keys()].sort((a, b) => a - b),
+});
 app.get("/openapi.json", (c) => c.json(openApi));
 app.route("/api/config", configRoutes());
 // On PGlite the head token is read again only after a write (see subgraph/cache.ts); on PostgreSQL every turn.
 const subgraphHead = pgliteWrites ? tokenUntilNextWrite(ponderHeadToken(db), pgliteWrites.writes) : ponderHeadToken(db);
 const subgraphCache =
-  config.subgraphQueryCacheBytes > 0 ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: subgraphHead }) : undefined;
+  config.subgraphQueryCacheBytes > 0
+    ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: subgraphHead })
+    : undefined;
 const subgraph = createSubgraphServer({ db, publicClients, cache: subgraphCache });
 app.route("/subgraph", subgraph.app);
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
-app.route("/api/indexing-status/events", completedEventsRoutes(completedEventsReader(new URL("/metrics", config.indexerUrl).toString())));
+app.route(
+  "/api/indexing-status/events",
+  completedEventsRoutes(completedEventsReader(new URL("/metrics", config.indexerUrl).toString())),
+);
 app.route("/amirealtime", amIRealtimeRoutes(indexingStatus));
 app.route("/api/registrar-actions", registrarActionsRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));
 app.route("/api/name-tokens", nameTokensRoutes({ db, indexingStatus, ...registrarApiSettings(config) }));

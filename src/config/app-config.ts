@@ -1,49 +1,7 @@
 import { loadNamespace, type Namespace } from "../namespaces";
-import { pluginDefinition, type PluginName } from "../plugins";
+import { chainsOf, pluginRequirementProblems } from "../plugins/requirements";
 import { envSchema, readPerChainVariables } from "./env-schema";
-
-export interface LabelSetPin {
-  labelSetId: string;
-  labelSetVersion: number;
-}
-
-export interface AppConfig {
-  namespace: Namespace;
-  plugins: PluginName[];
-  /** Chain id → RPC URL, for exactly the chains the active plugins index. */
-  rpcUrls: Map<number, string>;
-  /** Chain id → last block to index (`END_BLOCK_<chainId>`); absent means follow the chain forever. */
-  endBlocks: Map<number, number>;
-  /**
-   * Chain id → the widest block range of one eth_getLogs (`ETH_GETLOGS_BLOCK_RANGE_<chainId>`), for a provider whose
-   * range refusal Ponder cannot read; absent means Ponder learns the range from the provider's errors.
-   */
-  getLogsBlockRanges: Map<number, number>;
-  database: { kind: "pglite"; directory: string } | { kind: "postgres"; connectionString: string };
-  databaseSchema: string;
-  labelsServiceUrl: string;
-  /** A local label SQLite file the indexer may read directly instead of asking the service over HTTP. */
-  labelsDbPath: string | undefined;
-  labelSet: LabelSetPin;
-  /** How long healing retries an unreachable label source before it stops indexing (LABELS_RETRY_BUDGET_MS). */
-  labelsRetryBudgetMs: number;
-  isSubgraphCompatible: boolean;
-  /** Bytes the /subgraph query-result cache may hold (SUBGRAPH_QUERY_CACHE_MB); 0 is off. */
-  subgraphQueryCacheBytes: number;
-  /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
-  noopHandlers: boolean;
-  /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */
-  tokenscopeSales: boolean;
-  /** NAMEINDEX_ANALYZE (formerly NAMEINDEX_PGLITE_ANALYZE): ANALYZE the index's tables once the backfill is done (default true). */
-  analyzeTables: boolean;
-  port: number;
-  /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
-  publicApiUrl: string | undefined;
-  labelsPort: number;
-  /** Where the writing indexer answers (its /metrics refine the indexing status); API replicas point it at the indexer. */
-  indexerUrl: string;
-  devnetManifestPath: string;
-}
+import type { AppConfig, LabelSetPin } from "./types";
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -83,7 +41,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
   const endBlocks = new Map<number, number>();
   const getLogsBlockRanges = new Map<number, number>();
   if (namespace) {
-    checkPluginDatasources(namespace, e.PLUGINS, problems);
+    problems.push(...pluginRequirementProblems(namespace, e.PLUGINS));
     const explicitRpc = readPerChainVariables(env, "RPC_URL_");
     for (const chain of chainsOf(namespace, e.PLUGINS)) {
       const url = explicitRpc.get(chain.id) ?? namespace.defaultRpcUrls[chain.id];
@@ -100,7 +58,8 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
       else endBlocks.set(chainId, Number(raw));
     }
     for (const [chainId, raw] of readPerChainVariables(env, "ETH_GETLOGS_BLOCK_RANGE_")) {
-      if (!/^\d+$/.test(raw) || Number(raw) < 1) problems.push(`ETH_GETLOGS_BLOCK_RANGE_${chainId}: must be a number of blocks, 1 or more`);
+      if (!/^\d+$/.test(raw) || Number(raw) < 1)
+        problems.push(`ETH_GETLOGS_BLOCK_RANGE_${chainId}: must be a number of blocks, 1 or more`);
       else getLogsBlockRanges.set(chainId, Number(raw));
     }
   }
@@ -154,40 +113,4 @@ function resolveLabelSet(
   }
   const defaultId = e.NAMESPACE === "devnet" ? "demo" : "subgraph";
   return { labelSetId: e.LABEL_SET_ID ?? defaultId, labelSetVersion: e.LABEL_SET_VERSION ?? 0 };
-}
-
-function checkPluginDatasources(namespace: Namespace, plugins: PluginName[], problems: string[]): void {
-  for (const pluginName of plugins) {
-    const plugin = pluginDefinition(pluginName);
-    for (const ds of plugin.requiredDatasources) {
-      if (!namespace.datasources[ds]) {
-        problems.push(`PLUGINS: plugin "${pluginName}" needs datasource "${ds}", which namespace "${namespace.name}" lacks`);
-      }
-    }
-    if (plugin.requiresOneOf && !plugin.requiresOneOf.some((ds) => namespace.datasources[ds])) {
-      problems.push(
-        `PLUGINS: plugin "${pluginName}" needs one of the datasources ${plugin.requiresOneOf.join(", ")}; namespace "${namespace.name}" has none`,
-      );
-    }
-    for (const c of plugin.contracts) {
-      const ds = namespace.datasources[c.datasource];
-      if (ds && !c.optional && !ds.contracts[c.contract]) {
-        problems.push(
-          `PLUGINS: plugin "${pluginName}" needs contract ${c.contract} of datasource "${c.datasource}", which namespace "${namespace.name}" lacks`,
-        );
-      }
-    }
-  }
-}
-
-/** The chains that the active plugins' contracts live on, each once. */
-export function chainsOf(namespace: Namespace, plugins: PluginName[]): { id: number; name: string }[] {
-  const chains = new Map<number, { id: number; name: string }>();
-  for (const pluginName of plugins) {
-    for (const c of pluginDefinition(pluginName).contracts) {
-      const ds = namespace.datasources[c.datasource];
-      if (ds?.contracts[c.contract]) chains.set(ds.chain.id, ds.chain);
-    }
-  }
-  return [...chains.values()].sort((a, b) => a.id - b.id);
 }

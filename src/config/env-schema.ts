@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { DEFAULT_RETRY } from "../lib/healing/healer";
 import { NAMESPACE_NAMES } from "../namespaces/types";
 import { PLUGIN_NAMES, type PluginName } from "../plugins/names";
 
@@ -13,39 +12,40 @@ const port = z.coerce
   .min(1, "must be between 1 and 65535")
   .max(65535, "must be between 1 and 65535");
 
-const pluginList = z
-  .string()
-  .transform((raw, ctx): PluginName[] => {
-    const names = raw
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (names.length === 0) {
-      ctx.addIssue({ code: "custom", message: `must name at least one plugin (valid: ${PLUGIN_NAMES.join(", ")})` });
-      return z.NEVER;
-    }
-    const unknown = names.filter((n) => !(PLUGIN_NAMES as readonly string[]).includes(n));
-    if (unknown.length > 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `unknown plugin${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")} (valid: ${PLUGIN_NAMES.join(", ")})`,
-      });
-      return z.NEVER;
-    }
-    const duplicates = names.filter((n, i) => names.indexOf(n) !== i);
-    if (duplicates.length > 0) {
-      ctx.addIssue({ code: "custom", message: `lists "${duplicates[0]}" more than once` });
-      return z.NEVER;
-    }
-    // Keep the canonical order so the composed Ponder config does not depend on how PLUGINS was spelled.
-    return PLUGIN_NAMES.filter((p) => names.includes(p));
-  });
+const pluginList = z.string().transform((raw, ctx): PluginName[] => {
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0) {
+    ctx.addIssue({ code: "custom", message: `must name at least one plugin (valid: ${PLUGIN_NAMES.join(", ")})` });
+    return z.NEVER;
+  }
+  const unknown = names.filter((n) => !(PLUGIN_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: `unknown plugin${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")} (valid: ${PLUGIN_NAMES.join(", ")})`,
+    });
+    return z.NEVER;
+  }
+  const duplicates = names.filter((n, i) => names.indexOf(n) !== i);
+  if (duplicates.length > 0) {
+    ctx.addIssue({ code: "custom", message: `lists "${duplicates[0]}" more than once` });
+    return z.NEVER;
+  }
+  // Keep the canonical order so the composed Ponder config does not depend on how PLUGINS was spelled.
+  return PLUGIN_NAMES.filter((p) => names.includes(p));
+});
 
 /**
  * Read once when a process starts, so whatever spawns Ponder passes them (scripts/lib/ponder-memory-env.ts) and
  * Ponder or Node reads them before any of our code runs: checked here so that a typo is named instead of ignored
  * (Ponder turns a non-number PONDER_CACHE_BYTES into a cache that holds nothing; glibc ignores a bad MALLOC_ARENA_MAX).
  */
+/** How long healing retries an unreachable label source by default (LABELS_RETRY_BUDGET_MS); the healer's default too. */
+export const DEFAULT_LABELS_RETRY_BUDGET_MS = 120_000;
+
 export const processTuningSchema = z.object({
   PONDER_CACHE_BYTES: z.coerce
     .number({ message: "must be a number of bytes, e.g. 268435456 (256 MiB)" })
@@ -72,9 +72,7 @@ export const processTuningSchema = z.object({
 
 /** The environment variables the indexer reads; `.env.example` documents each one. */
 export const envSchema = processTuningSchema.extend({
-  NAMESPACE: z
-    .enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` })
-    .default("devnet"),
+  NAMESPACE: z.enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` }).default("devnet"),
   PLUGINS: pluginList.default(PLUGIN_NAMES.join(",")),
   DATABASE_URL: z
     .string()
@@ -100,7 +98,7 @@ export const envSchema = processTuningSchema.extend({
     .number({ message: "must be a number of milliseconds" })
     .int("must be a whole number of milliseconds")
     .min(1_000, "must be at least 1000 (ms)")
-    .default(DEFAULT_RETRY.totalMs),
+    .default(DEFAULT_LABELS_RETRY_BUDGET_MS),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
   TOKENSCOPE_SALES: booleanFlag.default("true"),
   // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor), and the tables left unanalyzed.

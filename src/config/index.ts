@@ -1,4 +1,5 @@
-import { type AppConfig, buildConfig } from "./app-config";
+import { buildConfig } from "./app-config";
+import type { AppConfig } from "./types";
 
 let cached: AppConfig | undefined;
 
@@ -8,4 +9,5 @@ export function getConfig(): AppConfig {
   return cached;
 }
 
-export { buildConfig, ConfigError, chainsOf, type AppConfig, type LabelSetPin } from "./app-config";
+export { buildConfig, ConfigError } from "./app-config";
+export type { AppConfig, LabelSetPin } from "./types";

@@ -23,7 +23,11 @@ export class BuildRecordMismatchError extends Error {
  * them wrongly). Ponder refuses such a schema too, since the record is part of its build id, but only as "a different
  * Ponder app".
  */
-export async function guardBuildRecord(config: AppConfig, record: BuildRecord, command: "start" | "serve" | string): Promise<void> {
+export async function guardBuildRecord(
+  config: AppConfig,
+  record: BuildRecord,
+  command: "start" | "serve" | string,
+): Promise<void> {
   const writes = command === "start";
   const stored =
     config.database.kind === "postgres"
@@ -52,17 +56,23 @@ function remedy(config: AppConfig): string {
 
 type Stored = Partial<BuildRecord> | "unrecorded" | undefined;
 
-async function postgresRecord(connectionString: string, schema: string, record: BuildRecord, writes: boolean): Promise<Stored> {
+async function postgresRecord(
+  connectionString: string,
+  schema: string,
+  record: BuildRecord,
+  writes: boolean,
+): Promise<Stored> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   const table = `"${schema}"."${BUILD_TABLE}"`;
   try {
-    const found = await client.query<{ own: string | null; meta: string | null }>("SELECT to_regclass($1) AS own, to_regclass($2) AS meta", [
-      table,
-      `"${schema}"."_ponder_meta"`,
-    ]);
+    const found = await client.query<{ own: string | null; meta: string | null }>(
+      "SELECT to_regclass($1) AS own, to_regclass($2) AS meta",
+      [table, `"${schema}"."_ponder_meta"`],
+    );
     const own = found.rows[0]?.own
-      ? (await client.query<{ record: Partial<BuildRecord> }>(`SELECT "record" FROM ${table} WHERE "key" = 'build'`)).rows[0]?.record
+      ? (await client.query<{ record: Partial<BuildRecord> }>(`SELECT "record" FROM ${table} WHERE "key" = 'build'`))
+          .rows[0]?.record
       : undefined;
     if (own) return own;
     const hasApp =
@@ -72,9 +82,12 @@ async function postgresRecord(connectionString: string, schema: string, record: 
     if (!writes) return undefined;
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${table} ("key" TEXT PRIMARY KEY, "record" JSONB NOT NULL)`);
-    await client.query(`INSERT INTO ${table} ("key", "record") VALUES ('build', $1) ON CONFLICT ("key") DO NOTHING`, [JSON.stringify(record)]);
+    await client.query(`INSERT INTO ${table} ("key", "record") VALUES ('build', $1) ON CONFLICT ("key") DO NOTHING`, [
+      JSON.stringify(record),
+    ]);
     // Another `ponder start` may have recorded its own settings first: compare with whatever won.
-    return (await client.query<{ record: Partial<BuildRecord> }>(`SELECT "record" FROM ${table} WHERE "key" = 'build'`)).rows[0]?.record;
+    return (await client.query<{ record: Partial<BuildRecord> }>(`SELECT "record" FROM ${table} WHERE "key" = 'build'`))
+      .rows[0]?.record;
   } finally {
     await client.end();
   }
@@ -82,7 +95,9 @@ async function postgresRecord(connectionString: string, schema: string, record: 
 
 function pgliteRecord(directory: string, schema: string, record: BuildRecord, writes: boolean): Stored {
   const file = join(directory, PGLITE_RECORD_FILE);
-  const schemas = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { schemas: Record<string, Partial<BuildRecord>> }).schemas : {};
+  const schemas = existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as { schemas: Record<string, Partial<BuildRecord>> }).schemas
+    : {};
   if (schemas[schema]) return schemas[schema];
   if (writes && existsSync(directory)) {
     writeFileSync(`${file}.tmp`, JSON.stringify({ schemas: { ...schemas, [schema]: record } }, null, 2));

@@ -44,7 +44,9 @@ export function buildRecordOf(config: AppConfig, codeDigest: string): BuildRecor
     labelSet: `${config.labelSet.labelSetId}@${config.labelSet.labelSetVersion}`,
     tokenscopeSales: config.tokenscopeSales,
     noopHandlers: config.noopHandlers,
-    endBlocks: Object.fromEntries([...config.endBlocks].sort(([a], [b]) => a - b).map(([id, block]) => [String(id), block])),
+    endBlocks: Object.fromEntries(
+      [...config.endBlocks].sort(([a], [b]) => a - b).map(([id, block]) => [String(id), block]),
+    ),
     contracts: digestOf(config.namespace.datasources),
     code: codeDigest,
   };
@@ -63,7 +65,11 @@ export function describeChanges(stored: Partial<BuildRecord>, current: BuildReco
     const now = JSON.stringify(current[key]);
     if (before === now) continue;
     const digestOnly = key === "contracts" || key === "code";
-    changes.push(digestOnly ? `${BUILD_RECORD_SETTINGS[key]} changed` : `${BUILD_RECORD_SETTINGS[key]} was ${show(stored[key])}, now ${show(current[key])}`);
+    changes.push(
+      digestOnly
+        ? `${BUILD_RECORD_SETTINGS[key]} changed`
+        : `${BUILD_RECORD_SETTINGS[key]} was ${show(stored[key])}, now ${show(current[key])}`,
+    );
   }
   return changes;
 }

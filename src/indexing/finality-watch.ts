@@ -1,8 +1,9 @@
-import { type AppConfig, chainsOf } from "../config";
-import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../lib/finality-guard";
+import type { AppConfig } from "../config";
+import { chainsOf } from "../plugins/requirements";
+import { FinalityGuard, type GuardedChain, ponderFinalityBlocks, ReorgBeyondFinalityError } from "./deep-reorg-guard";
 
 /*
- * Runs the finality guard (src/lib/finality-guard.ts) beside indexing. Started by the registration entry, which only
+ * Runs the deep-reorg guard (deep-reorg-guard.ts) beside indexing. Started by the registration entry, which only
  * `ponder start` (the one writer) executes, never an API-only replica (`ponder serve`).
  */
 
@@ -30,29 +31,36 @@ export function startFinalityWatch(config: AppConfig): void {
   const chains: GuardedChain[] = chainsOf(config.namespace, config.plugins)
     // A chain with an END_BLOCK is never followed at its head.
     .filter((c) => !config.endBlocks.has(c.id) && config.rpcUrls.has(c.id))
-    .map((c) => ({ ...c, finality: ponderFinalityBlocks(c.id), block: (tag) => rpcBlock(config.rpcUrls.get(c.id)!, tag) }));
+    .map((c) => ({
+      ...c,
+      finality: ponderFinalityBlocks(c.id),
+      block: (tag) => rpcBlock(config.rpcUrls.get(c.id)!, tag),
+    }));
   if (chains.length === 0) return;
   const guard = new FinalityGuard(chains);
   let checking = false;
   const timer = setInterval(() => {
     if (checking) return;
     checking = true;
-    guard.check().finally(() => {
-      checking = false;
-    }).catch((error: unknown) => {
-      // RPC hiccups only delay the next look; a changed final block stops the process.
-      if (!(error instanceof ReorgBeyondFinalityError)) return;
-      clearInterval(timer);
-      console.error(error.message);
-      // Ponder shuts down gracefully on an uncaught error but exits 75 ("try again"); a restart would resume on the
-      // abandoned branch's final rows, so the exit code says it failed for good.
-      process.on("exit", () => {
-        process.exitCode = 1;
+    guard
+      .check()
+      .finally(() => {
+        checking = false;
+      })
+      .catch((error: unknown) => {
+        // RPC hiccups only delay the next look; a changed final block stops the process.
+        if (!(error instanceof ReorgBeyondFinalityError)) return;
+        clearInterval(timer);
+        console.error(error.message);
+        // Ponder shuts down gracefully on an uncaught error but exits 75 ("try again"); a restart would resume on the
+        // abandoned branch's final rows, so the exit code says it failed for good.
+        process.on("exit", () => {
+          process.exitCode = 1;
+        });
+        setImmediate(() => {
+          throw error;
+        });
       });
-      setImmediate(() => {
-        throw error;
-      });
-    });
   }, CHECK_INTERVAL_MS);
   timer.unref();
 }

@@ -1,5 +1,5 @@
-import { type Hex, concat, hexToBytes, stringToBytes, toHex } from "viem";
-import { keccak256Hex } from "./keccak";
+import { concat, type Hex, hexToBytes, stringToBytes, toHex } from "viem";
+import { keccak256Hex } from "../../labels-service/src/keccak";
 import { encodeLabelhash, isShowableLabel, type LabelMode } from "./labels";
 
 /**
@@ -63,7 +63,8 @@ export interface DecodedWrappedName {
 export function decodeWrappedName(wire: Hex | Uint8Array, mode: LabelMode): DecodedWrappedName {
   const labels = decodeDnsWireName(wire);
   if (labels === null) return { labelName: null, name: null };
-  if (labels.length === 0) return mode === "subgraph" ? { labelName: null, name: "." } : { labelName: null, name: null };
+  if (labels.length === 0)
+    return mode === "subgraph" ? { labelName: null, name: "." } : { labelName: null, name: null };
   if (mode === "subgraph") {
     const texts: string[] = [];
     for (const l of labels) {
@@ -104,7 +105,11 @@ const utf8Lenient = new TextDecoder("utf-8");
  * record does not change a text (another type, another name, a malformed name or record); `record` absent (a
  * deletion) means the text is gone: `{ key, value: null }`.
  */
-export function textOfDnsTxtRecord(name: Hex, resource: number, record?: Hex): { key: string; value: string | null } | null {
+export function textOfDnsTxtRecord(
+  name: Hex,
+  resource: number,
+  record?: Hex,
+): { key: string; value: string | null } | null {
   if (resource !== DNS_TYPE_TXT) return null;
   const labels = decodeDnsWireName(name);
   if (labels === null || labels.length < 2 || labels.some((l) => l.text === null)) return null;

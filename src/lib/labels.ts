@@ -1,7 +1,7 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
 import type { Hex } from "viem";
-import { LruCache } from "./healing/lru";
 import { labelhashOf as labelServiceLabelhashOf } from "../../labels-service/src/labelhash";
+import { LruCache } from "./healing/lru";
 
 /**
  * Label rules (docs/api.md, "Names as input"). A label is shown either as itself or, when unknown or not showable, as its

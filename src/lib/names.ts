@@ -1,5 +1,5 @@
 import { type Hex, namehash, toHex } from "viem";
-import { keccak256OfWords } from "./keccak";
+import { keccak256OfWords } from "../../labels-service/src/keccak";
 
 /** Names and nodes: ENSIP-1 namehash, subnodes, token ids, and joining labels into names. */
 

@@ -82,7 +82,9 @@ export function deriveTransferEventIds(ids: () => IdContext): void {
   deriveRowKey("eventId(block, logIndex, sub-index 0)", (event) => {
     const block = event.event.block?.number;
     const logIndex = event.event.log?.logIndex;
-    return block !== undefined && logIndex !== undefined ? eventId(ids(), event.chain.id, block, logIndex, 0) : undefined;
+    return block !== undefined && logIndex !== undefined
+      ? eventId(ids(), event.chain.id, block, logIndex, 0)
+      : undefined;
   });
 }
 

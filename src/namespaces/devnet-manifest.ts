@@ -2,9 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DATASOURCE_NAMES } from "./types";
 
-const address = z
-  .string()
-  .regex(/^0x[0-9a-f]{40}$/, "must be a lowercase 0x-prefixed 20-byte address");
+const address = z.string().regex(/^0x[0-9a-f]{40}$/, "must be a lowercase 0x-prefixed 20-byte address");
 
 const contractRef = z.object({
   address: address.optional(),

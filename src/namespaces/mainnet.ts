@@ -22,7 +22,10 @@ export const mainnetNamespace: Namespace = {
         BaseRegistrar: { address: "0x57f1887a8bf19b14fc0df6fd9b2acc9af147ea85", startBlock: 9380410 },
         LegacyEthRegistrarController: { address: "0x283af0b28c62c092c9727f1ee09c02ca627eb7f5", startBlock: 9380471 },
         WrappedEthRegistrarController: { address: "0x253553366da8546fc250f225fe3d25d0c782303b", startBlock: 16925618 },
-        UnwrappedEthRegistrarController: { address: "0x59e16fccd424cc24e280be16e11bcd56fb0ce547", startBlock: 22764821 },
+        UnwrappedEthRegistrarController: {
+          address: "0x59e16fccd424cc24e280be16e11bcd56fb0ce547",
+          startBlock: 22764821,
+        },
         RenewalWithReferrer: { address: "0xf55575bde5953ee4272d5ce7cdd924c74d8fa81a", startBlock: 23784217 },
         NameWrapper: { address: "0xd4416b13d2b3a9abae7acd5d6c2bbdbe25686401", startBlock: 16925608 },
         // The proxy at ENS's vanity address: the implementation behind it is upgraded, the address stays.
@@ -71,23 +74,33 @@ export const mainnetNamespace: Namespace = {
     },
     reverseBase: {
       chain: base,
-      contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 31808582 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 31808582 },
+      },
     },
     reverseLinea: {
       chain: linea,
-      contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 20173340 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 20173340 },
+      },
     },
     reverseOptimism: {
       chain: optimism,
-      contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 137403854 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 137403854 },
+      },
     },
     reverseArbitrum: {
       chain: arbitrum,
-      contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 349263357 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 349263357 },
+      },
     },
     reverseScroll: {
       chain: scroll,
-      contracts: { L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 16604272 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x0000000000d8e504002cc26e3ec46d81971c1664", startBlock: 16604272 },
+      },
     },
   },
 };

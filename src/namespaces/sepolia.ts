@@ -57,7 +57,9 @@ export const sepoliaNamespace: Namespace = {
     },
     reverseBase: {
       chain: baseSepolia,
-      contracts: { L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 21788010 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 21788010 },
+      },
     },
     reverseLinea: {
       chain: lineaSepolia,
@@ -65,11 +67,15 @@ export const sepoliaNamespace: Namespace = {
     },
     reverseOptimism: {
       chain: optimismSepolia,
-      contracts: { L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 23770766 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 23770766 },
+      },
     },
     reverseArbitrum: {
       chain: arbitrumSepolia,
-      contracts: { L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 123142726 } },
+      contracts: {
+        L2ReverseRegistrar: { address: "0x00000beef055f7934784d6d81b6bc86665630dba", startBlock: 123142726 },
+      },
     },
     reverseScroll: {
       chain: scrollSepolia,

@@ -23,7 +23,13 @@ export const DATASOURCE_NAMES = [
 export type DatasourceName = (typeof DATASOURCE_NAMES)[number];
 
 /** The datasources of ENSIP-19 L2 reverse registrars, one per L2 chain that has primary names. */
-export const L2_REVERSE_DATASOURCES = ["reverseBase", "reverseLinea", "reverseOptimism", "reverseArbitrum", "reverseScroll"] as const satisfies readonly DatasourceName[];
+export const L2_REVERSE_DATASOURCES = [
+  "reverseBase",
+  "reverseLinea",
+  "reverseOptimism",
+  "reverseArbitrum",
+  "reverseScroll",
+] as const satisfies readonly DatasourceName[];
 
 export interface ChainRef {
   id: number;

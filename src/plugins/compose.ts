@@ -1,9 +1,10 @@
 import type { Abi, Transport } from "viem";
-import { chainsOf, type AppConfig } from "../config";
+import type { AppConfig } from "../config";
 import { rpcTransport } from "../lib/rpc-transport";
-import { pluginDefinition, type PLUGINS } from ".";
+import { type PLUGINS, pluginDefinition } from ".";
 import type { PluginContract } from "./define";
 import type { PluginName } from "./names";
+import { chainsOf } from "./requirements";
 
 export interface ComposedContract {
   abi: Abi;
@@ -30,7 +31,9 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
  * type `ponder.on`'s event names and arguments (ponder/ponder-env.d.ts). At run time the config holds only the
  * active plugins' contracts that the namespace has; handlers register only those (`isIndexed`).
  */
-export type ComposedContracts = UnionToIntersection<{ [P in PluginName]: ContractsOf<(typeof PLUGINS)[P]> }[PluginName]>;
+export type ComposedContracts = UnionToIntersection<
+  { [P in PluginName]: ContractsOf<(typeof PLUGINS)[P]> }[PluginName]
+>;
 
 export interface ComposedChain {
   id: number;
@@ -89,7 +92,9 @@ export function composeChains(config: AppConfig): Record<string, ComposedChain> 
         // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents.
         disableCache: isDevnet,
         // A fixed range turns off Ponder's learning of it from the provider's range errors.
-        ...(config.getLogsBlockRanges.has(chain.id) ? { ethGetLogsBlockRange: config.getLogsBlockRanges.get(chain.id) } : {}),
+        ...(config.getLogsBlockRanges.has(chain.id)
+          ? { ethGetLogsBlockRange: config.getLogsBlockRanges.get(chain.id) }
+          : {}),
       },
     ]),
   );

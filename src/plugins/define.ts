@@ -1,5 +1,5 @@
 import type { Abi } from "viem";
-import type { AppConfig } from "../config";
+import type { AppConfig } from "../config/types";
 import type { DatasourceName } from "../namespaces/types";
 import type { PluginName } from "./names";
 

@@ -2,17 +2,23 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import client from "prom-client";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildConfig } from "../../src/config/app-config";
 import { IndexingFactsGatherer } from "../../src/api/indexing-status/gather";
 import { PreparedResponses } from "../../src/api/indexing-status/responses";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "../../src/api/indexing-status/route";
 import { IndexingStatusService } from "../../src/api/indexing-status/service";
-import type { ChainFacts, IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
 import { syncGaugeReader } from "../../src/api/indexing-status/sync-gauges";
+import type { ChainFacts, IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
+import { buildConfig } from "../../src/config/app-config";
 
 const ref = (number: number, timestamp: number) => ({ number, timestamp });
 const facts = (latest: number): ChainFacts[] => [
-  { chainId: 31337, startBlock: ref(1, 1_000), latestIndexedBlock: ref(latest, 1_000 + latest), backfillEndBlock: ref(100, 1_100), historicalComplete: false },
+  {
+    chainId: 31337,
+    startBlock: ref(1, 1_000),
+    latestIndexedBlock: ref(latest, 1_000 + latest),
+    backfillEndBlock: ref(100, 1_100),
+    historicalComplete: false,
+  },
 ];
 
 /** A gatherer whose gathers finish only when the test says so. */
@@ -118,7 +124,9 @@ describe("prepared responses", () => {
 
 describe("routes on a cached snapshot", () => {
   async function routes(latest: number | undefined) {
-    const service = new IndexingStatusService({ gather: async () => (latest === undefined ? undefined : facts(latest)) });
+    const service = new IndexingStatusService({
+      gather: async () => (latest === undefined ? undefined : facts(latest)),
+    });
     return { status: indexingStatusRoutes(service), realtime: amIRealtimeRoutes(service) };
   }
 
@@ -137,12 +145,20 @@ describe("routes on a cached snapshot", () => {
 
     const ok = await realtime.request("/?maxWorstCaseDistance=41");
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ maxWorstCaseDistance: 41, slowestChainIndexingCursor: 1_010, worstCaseDistance: 41 });
+    expect(await ok.json()).toEqual({
+      maxWorstCaseDistance: 41,
+      slowestChainIndexingCursor: 1_010,
+      worstCaseDistance: 41,
+    });
     const late = await realtime.request("/?maxWorstCaseDistance=40");
     expect(late.status).toBe(503);
-    expect(((await late.json()) as { message: string }).message).toMatch(/worst-case distance is 41 s, more than the requested 40 s/);
+    expect(((await late.json()) as { message: string }).message).toMatch(
+      /worst-case distance is 41 s, more than the requested 40 s/,
+    );
     // Absent and empty both mean the default of 60; the same key answers both.
-    expect(await (await realtime.request("/?maxWorstCaseDistance=")).json()).toMatchObject({ maxWorstCaseDistance: 60 });
+    expect(await (await realtime.request("/?maxWorstCaseDistance=")).json()).toMatchObject({
+      maxWorstCaseDistance: 60,
+    });
     expect(await (await realtime.request("/")).json()).toMatchObject({ maxWorstCaseDistance: 60 });
     for (const bad of ["abc", "-1", "1.5"]) {
       const res400 = await realtime.request(`/?maxWorstCaseDistance=${bad}`);
@@ -164,7 +180,8 @@ describe("routes on a cached snapshot", () => {
 describe("sync gauges", () => {
   function ponderMetrics() {
     const registry = new client.Registry();
-    const gauge = (name: string) => new client.Gauge({ name, help: name, labelNames: ["chain"], registers: [registry] });
+    const gauge = (name: string) =>
+      new client.Gauge({ name, help: name, labelNames: ["chain"], registers: [registry] });
     const metrics = {
       ponder_historical_total_blocks: gauge("ponder_historical_total_blocks"),
       ponder_sync_block: gauge("ponder_sync_block"),

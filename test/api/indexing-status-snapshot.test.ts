@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildSnapshot, chainSnapshot, omnichainStatus, projectRealtime, type ChainFacts } from "../../src/api/indexing-status/snapshot";
 import { decodeCheckpointBlock } from "../../src/api/indexing-status/checkpoint";
 import { gaugeByChain } from "../../src/api/indexing-status/prometheus";
+import {
+  buildSnapshot,
+  type ChainFacts,
+  chainSnapshot,
+  omnichainStatus,
+  projectRealtime,
+} from "../../src/api/shared/indexing-snapshot";
 
 const ref = (number: number, timestamp: number) => ({ number, timestamp });
 
@@ -9,7 +15,10 @@ describe("chain status derivation", () => {
   const base: ChainFacts = { chainId: 1, startBlock: ref(100, 1000), historicalComplete: false };
 
   it("is queued with config only before any block at or after the start block is indexed", () => {
-    expect(chainSnapshot(base)).toEqual({ chainStatus: "chain-queued", config: { configType: "indefinite", startBlock: ref(100, 1000) } });
+    expect(chainSnapshot(base)).toEqual({
+      chainStatus: "chain-queued",
+      config: { configType: "indefinite", startBlock: ref(100, 1000) },
+    });
     expect(chainSnapshot({ ...base, latestIndexedBlock: ref(99, 990) }).chainStatus).toBe("chain-queued");
   });
 
@@ -29,7 +38,12 @@ describe("chain status derivation", () => {
 
   it("follows the head once the backfill is complete, with the latest known block", () => {
     expect(
-      chainSnapshot({ ...base, historicalComplete: true, latestIndexedBlock: ref(300, 3000), latestKnownBlock: ref(302, 3020) }),
+      chainSnapshot({
+        ...base,
+        historicalComplete: true,
+        latestIndexedBlock: ref(300, 3000),
+        latestKnownBlock: ref(302, 3020),
+      }),
     ).toEqual({
       chainStatus: "chain-following",
       config: { configType: "indefinite", startBlock: ref(100, 1000) },
@@ -39,7 +53,14 @@ describe("chain status derivation", () => {
   });
 
   it("is completed with a definite config when the end block is indexed", () => {
-    expect(chainSnapshot({ ...base, endBlock: ref(200, 2000), latestIndexedBlock: ref(200, 2000), historicalComplete: true })).toEqual({
+    expect(
+      chainSnapshot({
+        ...base,
+        endBlock: ref(200, 2000),
+        latestIndexedBlock: ref(200, 2000),
+        historicalComplete: true,
+      }),
+    ).toEqual({
       chainStatus: "chain-completed",
       config: { configType: "definite", startBlock: ref(100, 1000), endBlock: ref(200, 2000) },
       latestIndexedBlock: ref(200, 2000),
@@ -82,8 +103,20 @@ describe("snapshot and projection", () => {
   it("uses the max latest indexed timestamp of started chains as the cursor, and projects distance to now", () => {
     const snap = buildSnapshot(
       [
-        { chainId: 1, startBlock: ref(10, 500), latestIndexedBlock: ref(50, 900), backfillEndBlock: ref(60, 1000), historicalComplete: false },
-        { chainId: 10, startBlock: ref(20, 600), latestIndexedBlock: ref(30, 700), backfillEndBlock: ref(60, 1000), historicalComplete: false },
+        {
+          chainId: 1,
+          startBlock: ref(10, 500),
+          latestIndexedBlock: ref(50, 900),
+          backfillEndBlock: ref(60, 1000),
+          historicalComplete: false,
+        },
+        {
+          chainId: 10,
+          startBlock: ref(20, 600),
+          latestIndexedBlock: ref(30, 700),
+          backfillEndBlock: ref(60, 1000),
+          historicalComplete: false,
+        },
         { chainId: 8453, startBlock: ref(20, 950), historicalComplete: false },
       ],
       1_000,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/api/openapi/document";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/api/registrar-actions/query";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../../src/api/shared/paging";
 
 type Parameter = { name: string; in: string; required: boolean; schema: Record<string, unknown> };
 const doc = openApiDocument({ version: "9.9.9", indexedChainIds: [1, 8453, 59144] }) as {
@@ -32,7 +32,10 @@ describe("/openapi.json document", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       expect(Object.keys(item.get.responses), path).toContain("200");
       for (const name of path.match(/\{(\w+)\}/g) ?? []) {
-        expect(params(path).some((p) => p.in === "path" && `{${p.name}}` === name), `${path} ${name}`).toBe(true);
+        expect(
+          params(path).some((p) => p.in === "path" && `{${p.name}}` === name),
+          `${path} ${name}`,
+        ).toBe(true);
       }
     }
   });
@@ -49,7 +52,12 @@ describe("/openapi.json document", () => {
       "endTimestamp",
     ]);
     expect(params("/amirealtime")).toEqual([
-      { name: "maxWorstCaseDistance", in: "query", required: false, schema: expect.objectContaining({ default: 60, minimum: 0 }) },
+      {
+        name: "maxWorstCaseDistance",
+        in: "query",
+        required: false,
+        schema: expect.objectContaining({ default: 60, minimum: 0 }),
+      },
     ]);
     expect(params("/api/name-tokens").map((p) => p.name)).toEqual(["name", "domainId"]);
     expect(params("/api/name-sales").map((p) => p.name)).toEqual([

@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { qualifyTables } from "../../src/api/pglite-safe-db";
+import { qualifyTables } from "../../src/api/server/pglite-safe-db";
 
 describe("qualifyTables (PGlite API reads)", () => {
   const client = new PGlite();

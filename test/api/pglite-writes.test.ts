@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { trackPgliteWrites } from "../../src/api/pglite-writes";
+import { trackPgliteWrites } from "../../src/api/shared/pglite-writes";
 import { ponderHeadToken, tokenUntilNextWrite } from "../../src/api/subgraph";
 
 /*
@@ -16,7 +16,7 @@ const { writes, reader } = trackPgliteWrites(client);
 const ponderDb = drizzle(client);
 const apiDb = drizzle(reader);
 
-const count = async () => Number(((await reader.query<{ n: number }>(`select count(*)::int as n from t`)).rows[0]!.n));
+const count = async () => Number((await reader.query<{ n: number }>(`select count(*)::int as n from t`)).rows[0]!.n);
 
 beforeAll(async () => {
   await client.exec(`create table t (id int primary key);
@@ -72,7 +72,9 @@ describe("trackPgliteWrites", () => {
     await reader.exec(`select 1`);
     expect(writes.generation).toBe(g0);
     await client.query(`insert into t values (8)`);
-    expect(((await apiDb.execute(sql`select count(*)::int as n from t`)) as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(8);
+    expect(
+      ((await apiDb.execute(sql`select count(*)::int as n from t`)) as unknown as { rows: { n: number }[] }).rows[0]!.n,
+    ).toBe(8);
   });
 
   it("makes a read wait for an open transaction to commit (PGlite's transaction lock), so it never sees half of one", async () => {

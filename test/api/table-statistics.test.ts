@@ -1,9 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { drizzle } from "drizzle-orm/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keepTablesAnalyzed } from "../../src/api/table-statistics";
+import { keepTablesAnalyzed } from "../../src/api/server/table-statistics";
 import { createDatabase, dropDatabase, LOCAL_POSTGRES_URL, waitFor } from "../support/indexer-harness";
 
 /* The ANALYZE loop against a PGlite database shaped like the indexer's: Ponder's `_ponder_meta`, two of our tables. */
@@ -20,7 +20,11 @@ const INDEX_SHAPED_TABLES = `
 `;
 
 /** The loop over INDEX_SHAPED_TABLES, polling fast; each ANALYZE's tables are pushed onto `seen`. */
-const analyzeLoop = (db: Parameters<typeof keepTablesAnalyzed>[0]["db"], database: "pglite" | "postgres", seen: string[][]) =>
+const analyzeLoop = (
+  db: Parameters<typeof keepTablesAnalyzed>[0]["db"],
+  database: "pglite" | "postgres",
+  seen: string[][],
+) =>
   keepTablesAnalyzed({
     db,
     database,
@@ -35,9 +39,18 @@ let pglite: PGlite;
 const analyzed: string[][] = [];
 
 const reltuples = async (table: string) =>
-  Number((await pglite.query<{ n: number }>(`SELECT reltuples AS n FROM pg_class WHERE oid = 's.${table}'::regclass`)).rows[0]!.n);
+  Number(
+    (await pglite.query<{ n: number }>(`SELECT reltuples AS n FROM pg_class WHERE oid = 's.${table}'::regclass`))
+      .rows[0]!.n,
+  );
 const statsRows = async (table: string) =>
-  Number((await pglite.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = 's' AND tablename = '${table}'`)).rows[0]!.n);
+  Number(
+    (
+      await pglite.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = 's' AND tablename = '${table}'`,
+      )
+    ).rows[0]!.n,
+  );
 
 beforeAll(async () => {
   pglite = new PGlite();
@@ -99,7 +112,13 @@ describe("keepTablesAnalyzed on PostgreSQL", () => {
     await q(INDEX_SHAPED_TABLES);
     const [{ on: autovacuum }] = await q<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
     const statsRowsOf = async (table: string) =>
-      Number((await q<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = 's' AND tablename = '${table}'`))[0]!.n);
+      Number(
+        (
+          await q<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = 's' AND tablename = '${table}'`,
+          )
+        )[0]!.n,
+      );
     const reader = new pg.Client(clientConfig(database));
     await reader.connect();
     await reader.query("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
@@ -130,7 +149,9 @@ describe("keepTablesAnalyzed on PostgreSQL", () => {
       } else {
         await waitFor(async () => seen.length > 1, 10_000, "second ANALYZE");
         expect(seen[1]).toEqual(["domain"]);
-        const [{ n }] = await q<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE oid = 's.domain'::regclass`);
+        const [{ n }] = await q<{ n: number }>(
+          `SELECT reltuples::int AS n FROM pg_class WHERE oid = 's.domain'::regclass`,
+        );
         expect(n).toBe(4000);
       }
     } finally {

@@ -133,7 +133,11 @@ describe("environment validation", () => {
 
   it("names a datasource a plugin needs that the namespace lacks", () => {
     const manifest = writeManifest(ensrootOnly);
-    const problems = problemsOf({ NAMESPACE: "devnet", DEVNET_MANIFEST: manifest, PLUGINS: "subgraph,basenames,threedns" });
+    const problems = problemsOf({
+      NAMESPACE: "devnet",
+      DEVNET_MANIFEST: manifest,
+      PLUGINS: "subgraph,basenames,threedns",
+    });
     expect(problems).toEqual([
       'PLUGINS: plugin "basenames" needs datasource "basenames", which namespace "devnet" lacks',
       'PLUGINS: plugin "threedns" needs one of the datasources threednsOptimism, threednsBase; namespace "devnet" has none',
@@ -156,13 +160,19 @@ describe("environment validation", () => {
       "LABELS_RETRY_BUDGET_MS: must be at least 1000 (ms)",
     ]);
     expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc }).labelsRetryBudgetMs).toBe(120_000);
-    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, LABELS_RETRY_BUDGET_MS: "5000" }).labelsRetryBudgetMs).toBe(5_000);
+    expect(
+      buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, LABELS_RETRY_BUDGET_MS: "5000" }).labelsRetryBudgetMs,
+    ).toBe(5_000);
   });
 
   it("sizes the /subgraph query cache in megabytes: on by default, 0 turns it off", () => {
     expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc }).subgraphQueryCacheBytes).toBe(64 * 1024 * 1024);
-    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: "0" }).subgraphQueryCacheBytes).toBe(0);
-    expect(buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: "8" }).subgraphQueryCacheBytes).toBe(8 * 1024 * 1024);
+    expect(
+      buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: "0" }).subgraphQueryCacheBytes,
+    ).toBe(0);
+    expect(
+      buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: "8" }).subgraphQueryCacheBytes,
+    ).toBe(8 * 1024 * 1024);
     for (const bad of ["-1", "1.5", "lots"]) {
       const [problem] = problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_QUERY_CACHE_MB: bad });
       expect(problem).toMatch(/^SUBGRAPH_QUERY_CACHE_MB: must be/);
@@ -170,7 +180,9 @@ describe("environment validation", () => {
   });
 
   it("refuses a PONDER_SYNC_INTERVAL_MAX_LOGS (read by ponder patch 024) that is not a whole number of logs >= 1", () => {
-    expect(() => buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, PONDER_SYNC_INTERVAL_MAX_LOGS: "5000" })).not.toThrow();
+    expect(() =>
+      buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, PONDER_SYNC_INTERVAL_MAX_LOGS: "5000" }),
+    ).not.toThrow();
     for (const bad of ["0", "-5", "2.5", "many"]) {
       expect(problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, PONDER_SYNC_INTERVAL_MAX_LOGS: bad })).toEqual([
         "PONDER_SYNC_INTERVAL_MAX_LOGS: must be a whole number of logs (at least 1)",
@@ -183,7 +195,9 @@ describe("environment validation", () => {
     expect(buildConfig(base)).toMatchObject({ noopHandlers: false, analyzeTables: true });
     expect(buildConfig({ ...base, NAMEINDEX_ANALYZE: "false" })).toMatchObject({ analyzeTables: false });
     // The former name still counts, and the new one wins over it.
-    expect(buildConfig({ ...base, NAMEINDEX_ANALYZE: "true", NAMEINDEX_PGLITE_ANALYZE: "false" })).toMatchObject({ analyzeTables: true });
+    expect(buildConfig({ ...base, NAMEINDEX_ANALYZE: "true", NAMEINDEX_PGLITE_ANALYZE: "false" })).toMatchObject({
+      analyzeTables: true,
+    });
     expect(buildConfig({ ...base, NAMEINDEX_NOOP_HANDLERS: "true", NAMEINDEX_PGLITE_ANALYZE: "false" })).toMatchObject({
       noopHandlers: true,
       analyzeTables: false,
@@ -219,7 +233,10 @@ describe("environment validation", () => {
       DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/test",
     });
     expect(config.rpcUrls.get(31337)).toBe("http://127.0.0.1:9999");
-    expect(config.database).toEqual({ kind: "postgres", connectionString: "postgresql://postgres@127.0.0.1:5432/test" });
+    expect(config.database).toEqual({
+      kind: "postgres",
+      connectionString: "postgresql://postgres@127.0.0.1:5432/test",
+    });
   });
 });
 
@@ -242,7 +259,11 @@ describe("plugin composition", () => {
         "subgraph/Resolver",
       ].sort(),
     );
-    expect(contracts["subgraph/Registry"]).toMatchObject({ chain: "devnetRoot", address: fullDevnet.ensroot.contracts.Registry.address, startBlock: 2 });
+    expect(contracts["subgraph/Registry"]).toMatchObject({
+      chain: "devnetRoot",
+      address: fullDevnet.ensroot.contracts.Registry.address,
+      startBlock: 2,
+    });
     expect(contracts["basenames/Registry"].chain).toBe("devnetBase");
     // Resolvers are matched at any address.
     expect(contracts["subgraph/Resolver"].address).toBeUndefined();
@@ -251,17 +272,25 @@ describe("plugin composition", () => {
 
   it("lets two plugins index the same contract under different names", () => {
     const manifest = writeManifest(fullDevnet);
-    const contracts = composeContracts(buildConfig({ DEVNET_MANIFEST: manifest, PLUGINS: "subgraph,registrars,tokenscope" }));
+    const contracts = composeContracts(
+      buildConfig({ DEVNET_MANIFEST: manifest, PLUGINS: "subgraph,registrars,tokenscope" }),
+    );
     const registrar = fullDevnet.ensroot.contracts.BaseRegistrar.address;
     const names = Object.entries(contracts)
       .filter(([, c]) => c.address === registrar)
       .map(([name]) => name)
       .sort();
-    expect(names).toEqual(["registrars/ensroot/BaseRegistrar", "subgraph/BaseRegistrar", "tokenscope/ensroot/BaseRegistrar"]);
+    expect(names).toEqual([
+      "registrars/ensroot/BaseRegistrar",
+      "subgraph/BaseRegistrar",
+      "tokenscope/ensroot/BaseRegistrar",
+    ]);
   });
 
   it("leaves a 3DNS resolver to the any-address resolver match of its chain (no contract without handlers)", () => {
-    const devnet = composeContracts(buildConfig({ DEVNET_MANIFEST: writeManifest(fullDevnet), PLUGINS: "protocol-acceleration" }));
+    const devnet = composeContracts(
+      buildConfig({ DEVNET_MANIFEST: writeManifest(fullDevnet), PLUGINS: "protocol-acceleration" }),
+    );
     expect(devnet["protocol-acceleration/basenames/Resolver"].chain).toBe("devnetBase");
     expect(devnet["protocol-acceleration/basenames/Resolver"].address).toBeUndefined();
     expect(devnet["protocol-acceleration/threednsBase/Token"]).toBeDefined();
@@ -270,15 +299,37 @@ describe("plugin composition", () => {
     const mainnet = composeContracts(
       buildConfig({ NAMESPACE: "mainnet", PLUGINS: "protocol-acceleration", ...mainnetRpc }),
     );
-    expect(mainnet["protocol-acceleration/threednsOptimism/Resolver"]?.address).toBe("0xf97aac6c8dbaebcb54ff166d79706e3af7a813c8");
+    expect(mainnet["protocol-acceleration/threednsOptimism/Resolver"]?.address).toBe(
+      "0xf97aac6c8dbaebcb54ff166d79706e3af7a813c8",
+    );
     expect(mainnet["protocol-acceleration/threednsBase/Resolver"]).toBeUndefined();
   });
 
   it("indexes Seaport for tokenscope's sales unless TOKENSCOPE_SALES=false, keeping the name tokens", () => {
-    const withSales = composeContracts(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "tokenscope", RPC_URL_1: "https://e.example", RPC_URL_8453: "https://b.example", RPC_URL_59144: "https://l.example", RPC_URL_10: "https://o.example" }));
-    expect(withSales["tokenscope/ensroot/Seaport"]).toMatchObject({ address: "0x00000000000000adc04c56bf30ac9d3c0aaf14dc", startBlock: 17129405 });
+    const withSales = composeContracts(
+      buildConfig({
+        NAMESPACE: "mainnet",
+        PLUGINS: "tokenscope",
+        RPC_URL_1: "https://e.example",
+        RPC_URL_8453: "https://b.example",
+        RPC_URL_59144: "https://l.example",
+        RPC_URL_10: "https://o.example",
+      }),
+    );
+    expect(withSales["tokenscope/ensroot/Seaport"]).toMatchObject({
+      address: "0x00000000000000adc04c56bf30ac9d3c0aaf14dc",
+      startBlock: 17129405,
+    });
     const withoutSales = composeContracts(
-      buildConfig({ NAMESPACE: "mainnet", PLUGINS: "tokenscope", TOKENSCOPE_SALES: "false", RPC_URL_1: "https://e.example", RPC_URL_8453: "https://b.example", RPC_URL_59144: "https://l.example", RPC_URL_10: "https://o.example" }),
+      buildConfig({
+        NAMESPACE: "mainnet",
+        PLUGINS: "tokenscope",
+        TOKENSCOPE_SALES: "false",
+        RPC_URL_1: "https://e.example",
+        RPC_URL_8453: "https://b.example",
+        RPC_URL_59144: "https://l.example",
+        RPC_URL_10: "https://o.example",
+      }),
     );
     expect(withoutSales["tokenscope/ensroot/Seaport"]).toBeUndefined();
     expect(withoutSales["tokenscope/ensroot/BaseRegistrar"]).toBeDefined();
@@ -295,7 +346,14 @@ describe("plugin composition", () => {
   });
 
   it("gives a chain a fixed eth_getLogs block range from ETH_GETLOGS_BLOCK_RANGE_<chainId>, and no other chain", () => {
-    const chains = composeChains(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph,basenames", ...mainnetRpc, ETH_GETLOGS_BLOCK_RANGE_1: "10000" }));
+    const chains = composeChains(
+      buildConfig({
+        NAMESPACE: "mainnet",
+        PLUGINS: "subgraph,basenames",
+        ...mainnetRpc,
+        ETH_GETLOGS_BLOCK_RANGE_1: "10000",
+      }),
+    );
     expect(chains.mainnet).toMatchObject({ id: 1, ethGetLogsBlockRange: 10000 });
     expect(chains.base!.ethGetLogsBlockRange).toBeUndefined();
     expect(() => buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, ETH_GETLOGS_BLOCK_RANGE_1: "0" })).toThrow(
@@ -306,17 +364,31 @@ describe("plugin composition", () => {
   it("disables Ponder's RPC cache for devnet chains only", () => {
     const devnet = composeChains(buildConfig({ DEVNET_MANIFEST: writeManifest(fullDevnet), PLUGINS: "subgraph" }));
     expect(devnet.devnetRoot).toMatchObject({ id: 31337, disableCache: true });
-    const mainnet = composeChains(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph", RPC_URL_1: "https://eth.example" }));
+    const mainnet = composeChains(
+      buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph", RPC_URL_1: "https://eth.example" }),
+    );
     expect(mainnet.mainnet).toMatchObject({ id: 1, disableCache: false });
   });
 
   it("composes every plugin on mainnet across its six chains", () => {
     const config = buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc });
-    expect(Object.keys(composeChains(config)).sort()).toEqual(["arbitrum", "base", "linea", "mainnet", "optimism", "scroll"]);
-    expect(composeContracts(config)["protocol-acceleration/reverseScroll/L2ReverseRegistrar"]).toMatchObject({ chain: "scroll", startBlock: 16604272 });
+    expect(Object.keys(composeChains(config)).sort()).toEqual([
+      "arbitrum",
+      "base",
+      "linea",
+      "mainnet",
+      "optimism",
+      "scroll",
+    ]);
+    expect(composeContracts(config)["protocol-acceleration/reverseScroll/L2ReverseRegistrar"]).toMatchObject({
+      chain: "scroll",
+      startBlock: 16604272,
+    });
     const contracts = composeContracts(config);
     expect(contracts["threedns/threednsOptimism/Token"]).toMatchObject({ chain: "optimism", startBlock: 110393959 });
     expect(contracts["threedns/threednsBase/Token"]).toMatchObject({ chain: "base", startBlock: 17522624 });
-    expect(contracts["registrars/ensroot/RenewalWithReferrer"].address).toBe("0xf55575bde5953ee4272d5ce7cdd924c74d8fa81a");
+    expect(contracts["registrars/ensroot/RenewalWithReferrer"].address).toBe(
+      "0xf55575bde5953ee4272d5ce7cdd924c74d8fa81a",
+    );
   });
 });

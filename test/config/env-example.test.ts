@@ -24,9 +24,15 @@ function sourceFiles(dir: string): string[] {
 
 function variablesRead(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of [...sourceFiles(join(root, "src")), ...sourceFiles(join(root, "scripts")), join(root, "ponder", "ponder.config.ts")]) {
+  for (const file of [
+    ...sourceFiles(join(root, "src")),
+    ...sourceFiles(join(root, "scripts")),
+    join(root, "ponder", "ponder.config.ts"),
+  ]) {
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/\b(?:process\.)?env\.([A-Z][A-Z0-9_]*)|process\.env\[\s*["'`]([A-Z][A-Z0-9_]*)["'`]\s*\]/g)) {
+    for (const m of text.matchAll(
+      /\b(?:process\.)?env\.([A-Z][A-Z0-9_]*)|process\.env\[\s*["'`]([A-Z][A-Z0-9_]*)["'`]\s*\]/g,
+    )) {
       const name = m[1] ?? m[2]!;
       if (!NOT_OURS.has(name)) found.set(name, file.slice(root.length + 1));
     }
@@ -39,7 +45,9 @@ describe(".env.example", () => {
   const documented = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
 
   it("documents every variable the config schemas validate (the indexer's and npm start's)", () => {
-    const missing = [...Object.keys(envSchema.shape), ...Object.keys(launcherEnvSchema.shape)].filter((name) => !documented.has(name));
+    const missing = [...Object.keys(envSchema.shape), ...Object.keys(launcherEnvSchema.shape)].filter(
+      (name) => !documented.has(name),
+    );
     expect(missing).toEqual([]);
     // Keyed by chain id, read by prefix.
     expect(documented).toContain("RPC_URL_1");

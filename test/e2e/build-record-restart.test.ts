@@ -4,8 +4,8 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * A restart with a flipped output-changing setting must never resume the old schema (its rows were written under the
@@ -24,7 +24,12 @@ async function startSubgraphLabels(env: DevnetWithLabels): Promise<SubgraphLabel
   const dir = mkdtempSync(join(tmpdir(), "nameindex-labels-subgraph-"));
   const scenario = env.devnet.manifest.scenario as { labels?: string[]; unhealableLabels?: string[] };
   const dbPath = join(dir, "labels.sqlite");
-  await ingestDemoLabelSet({ dbPath, labelSetId: "subgraph", extraLabels: scenario.labels ?? [], excludeLabels: scenario.unhealableLabels ?? [] });
+  await ingestDemoLabelSet({
+    dbPath,
+    labelSetId: "subgraph",
+    extraLabels: scenario.labels ?? [],
+    excludeLabels: scenario.unhealableLabels ?? [],
+  });
   const server = await startLabelsServer({ dbPath, port: 0, host: "127.0.0.1" });
   return {
     url: server.url,
@@ -39,7 +44,10 @@ async function exitOf(indexer: RunningIndexer, timeoutMs: number): Promise<numbe
   const child = indexer.process.child;
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   return await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ponder start did not exit within ${timeoutMs} ms (it resumed?)`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`ponder start did not exit within ${timeoutMs} ms (it resumed?)`)),
+      timeoutMs,
+    );
     child.once("exit", (code) => {
       clearTimeout(timer);
       resolve(code);
@@ -58,7 +66,12 @@ async function query<T extends pg.QueryResultRow>(databaseUrl: string, sql: stri
 }
 
 const buildIdOf = async (databaseUrl: string, schema: string) =>
-  (await query<{ value: { build_id: string } }>(databaseUrl, `select value from "${schema}"._ponder_meta where key = 'app'`))[0]?.value.build_id;
+  (
+    await query<{ value: { build_id: string } }>(
+      databaseUrl,
+      `select value from "${schema}"._ponder_meta where key = 'app'`,
+    )
+  )[0]?.value.build_id;
 const domainsOf = async (databaseUrl: string, schema: string) =>
   Number((await query<{ n: string }>(databaseUrl, `select count(*) as n from "${schema}".domain`))[0]!.n);
 
@@ -78,7 +91,10 @@ describe("restarting with a flipped output-changing setting", () => {
 
   it("SUBGRAPH_COMPAT (PostgreSQL): refused with the setting named, old rows kept, a new build id; same settings resume", async () => {
     const compat = { SUBGRAPH_COMPAT: "true", LABEL_SET_ID: "subgraph", LABELS_SERVICE_URL: subgraphLabels.url };
-    const indexer = await startIndexer({ ...indexerOptionsFor(env, { plugins: ["subgraph"], database: "postgres" }), extraEnv: compat });
+    const indexer = await startIndexer({
+      ...indexerOptionsFor(env, { plugins: ["subgraph"], database: "postgres" }),
+      extraEnv: compat,
+    });
     try {
       await indexer.process.ready();
       const databaseUrl = indexer.env.DATABASE_URL!;
@@ -91,7 +107,9 @@ describe("restarting with a flipped output-changing setting", () => {
       await indexer.restart();
       expect(await exitOf(indexer, 120_000)).not.toBe(0);
       const log = readFileSync(indexer.logFile, "utf8");
-      expect(log).toContain(`Schema "${indexer.schema}" holds an index built with other settings that change indexed rows: SUBGRAPH_COMPAT was true, now false.`);
+      expect(log).toContain(
+        `Schema "${indexer.schema}" holds an index built with other settings that change indexed rows: SUBGRAPH_COMPAT was true, now false.`,
+      );
       expect(await buildIdOf(databaseUrl, indexer.schema)).toBe(buildId);
       expect(await domainsOf(databaseUrl, indexer.schema)).toBe(domains);
 
@@ -102,7 +120,11 @@ describe("restarting with a flipped output-changing setting", () => {
         reuse: { databaseUrl },
       });
       try {
-        await waitFor(async () => (await buildIdOf(databaseUrl, flipped.schema)) !== undefined, 120_000, "the flipped build's _ponder_meta");
+        await waitFor(
+          async () => (await buildIdOf(databaseUrl, flipped.schema)) !== undefined,
+          120_000,
+          "the flipped build's _ponder_meta",
+        );
         expect(await buildIdOf(databaseUrl, flipped.schema)).not.toBe(buildId);
       } finally {
         await flipped.stop();
@@ -126,11 +148,13 @@ describe("restarting with a flipped output-changing setting", () => {
     const indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database: "pglite" }));
     try {
       await indexer.process.ready();
-      const before = await (await fetch(`${indexer.url}/subgraph`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: "{ domains(first: 1000, orderBy: id) { id name } }" }),
-      })).json();
+      const before = await (
+        await fetch(`${indexer.url}/subgraph`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ domains(first: 1000, orderBy: id) { id name } }" }),
+        })
+      ).json();
       await indexer.process.stop();
 
       Object.assign(indexer.env, { LABEL_SET_ID: "subgraph", LABELS_SERVICE_URL: subgraphLabels.url });
@@ -144,11 +168,13 @@ describe("restarting with a flipped output-changing setting", () => {
       indexer.env.LABELS_SERVICE_URL = env.labelsUrl;
       await indexer.restart();
       await indexer.process.ready();
-      const after = await (await fetch(`${indexer.url}/subgraph`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: "{ domains(first: 1000, orderBy: id) { id name } }" }),
-      })).json();
+      const after = await (
+        await fetch(`${indexer.url}/subgraph`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ domains(first: 1000, orderBy: id) { id name } }" }),
+        })
+      ).json();
       expect(after).toEqual(before);
     } finally {
       await indexer.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { getJson, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { getJson, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 describe("indexing status with END_BLOCK set (PGlite)", () => {
   let env: DevnetWithLabels;
@@ -16,7 +16,9 @@ describe("indexing status with END_BLOCK set (PGlite)", () => {
       labelsServiceUrl: env.labelsUrl,
       plugins: ["subgraph", "registrars"],
       database: "pglite",
-      extraEnv: Object.fromEntries(Object.entries(endBlocks).map(([chainId, block]) => [`END_BLOCK_${chainId}`, String(block)])),
+      extraEnv: Object.fromEntries(
+        Object.entries(endBlocks).map(([chainId, block]) => [`END_BLOCK_${chainId}`, String(block)]),
+      ),
     });
     await waitFor(async () => (await fetch(`${indexer.url}/ready`)).status === 200, 240_000, "/ready");
   }, 400_000);
@@ -29,8 +31,8 @@ describe("indexing status with END_BLOCK set (PGlite)", () => {
   it("reports every chain completed at its end block, with a definite config", async () => {
     await waitFor(
       async () =>
-        (await getJson<IndexingStatusResponse>(`${indexer.url}/api/indexing-status`)).body.realtimeProjection?.snapshot.omnichainSnapshot
-          .omnichainStatus === "omnichain-completed",
+        (await getJson<IndexingStatusResponse>(`${indexer.url}/api/indexing-status`)).body.realtimeProjection?.snapshot
+          .omnichainSnapshot.omnichainStatus === "omnichain-completed",
       60_000,
       "omnichain-completed",
     );

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   getDecodedName,
   getNameHistory,
@@ -6,16 +8,14 @@ import {
   getSubgraphRegistrant,
   getSubnames,
 } from "@ensdomains/ensjs/subgraph";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Address, type Hex, createPublicClient, getAddress, http, parseAbi, type PublicClient } from "viem";
+import { type Address, createPublicClient, getAddress, type Hex, http, type PublicClient, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NameFacts } from "../../devnet/src/index";
 import { ingestDemoLabelSet, type LabelsServer, startLabelsServer } from "../../labels-service/src/index";
 import { labelhashOf } from "../../src/lib/labels";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { ensjsClient } from "../support/ensjs-client";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
 
 /*
  * A real client, unchanged: every @ensdomains/ensjs 4 subgraph function against /subgraph of an indexer of the devnet,
@@ -70,15 +70,28 @@ beforeAll(async () => {
   oddLabels = new Set(Object.values(scenario.oddLabels));
   accounts = scenario.accounts.map((a) => a.toLowerCase());
   for (const id of [ROOT, BASE, LINEA]) {
-    chains.set(id, createPublicClient({ transport: http(env.devnet.manifest.chains[String(id)]!.rpcUrl) }) as PublicClient);
+    chains.set(
+      id,
+      createPublicClient({ transport: http(env.devnet.manifest.chains[String(id)]!.rpcUrl) }) as PublicClient,
+    );
   }
   // Compatible mode heals with the "subgraph" label set (the same labels, under the subgraph's id).
   const subgraphDb = join(env.labelsDbPath, "..", "subgraph-labels.sqlite");
-  await ingestDemoLabelSet({ dbPath: subgraphDb, labelSetId: "subgraph", extraLabels: scenario.labels, excludeLabels: scenario.unhealableLabels });
+  await ingestDemoLabelSet({
+    dbPath: subgraphDb,
+    labelSetId: "subgraph",
+    extraLabels: scenario.labels,
+    excludeLabels: scenario.unhealableLabels,
+  });
   subgraphLabels = await startLabelsServer({ dbPath: subgraphDb, port: 0, host: "127.0.0.1" });
 
   const [dflt, compat] = await Promise.all([
-    startIndexer(indexerOptionsFor(env, { plugins: ["subgraph", "basenames", "lineanames", "threedns", "registrars"], database: "pglite" })),
+    startIndexer(
+      indexerOptionsFor(env, {
+        plugins: ["subgraph", "basenames", "lineanames", "threedns", "registrars"],
+        database: "pglite",
+      }),
+    ),
     startIndexer({
       manifestPath: env.devnet.manifestPath,
       labelsServiceUrl: subgraphLabels.url,
@@ -93,7 +106,9 @@ beforeAll(async () => {
     try {
       await settledStatus(indexer!, 3_000, 300_000);
     } catch (error) {
-      console.error(`[ensjs-devnet] ${mode} indexer:\n${readFileSync(indexer!.logFile, "utf8").split("\n").slice(-40).join("\n")}`);
+      console.error(
+        `[ensjs-devnet] ${mode} indexer:\n${readFileSync(indexer!.logFile, "utf8").split("\n").slice(-40).join("\n")}`,
+      );
       throw error;
     }
   }
@@ -108,7 +123,8 @@ afterAll(async () => {
 // ---- the chains' own answers -------------------------------------------------------------------------------------
 
 const contractOf = (ds: string, name: string) =>
-  env.devnet.manifest.datasources[ds as keyof typeof env.devnet.manifest.datasources]!.contracts[name]!.address as Address;
+  env.devnet.manifest.datasources[ds as keyof typeof env.devnet.manifest.datasources]!.contracts[name]!
+    .address as Address;
 
 /** The registry (or 3DNS token) that holds a scenario name, on its chain. */
 const isThreeDns = (f: NameFacts) => f.via === "3dns" || f.via === "3dns-subname";
@@ -121,15 +137,24 @@ function registryOf(f: NameFacts): Address {
 }
 
 async function registryRead(f: NameFacts, functionName: "owner" | "resolver"): Promise<string> {
-  const value = await chains.get(f.chainId)!.readContract({ address: registryOf(f), abi: registryAbi, functionName, args: [f.node] });
+  const value = await chains
+    .get(f.chainId)!
+    .readContract({ address: registryOf(f), abi: registryAbi, functionName, args: [f.node] });
   return value.toLowerCase();
 }
 
 /** Text keys (of those the scenario and the index mention) with a value, and coin types with an address, onchain. */
-async function onchainRecords(f: NameFacts, resolver: Address, keys: string[]): Promise<{ texts: string[]; coins: string[] }> {
+async function onchainRecords(
+  f: NameFacts,
+  resolver: Address,
+  keys: string[],
+): Promise<{ texts: string[]; coins: string[] }> {
   const client = chains.get(f.chainId)!;
   const read = <T>(functionName: "text" | "addr", args: readonly unknown[]) =>
-    client.readContract({ address: resolver, abi: resolverAbi, functionName, args: args as never }).then((v) => v as T).catch(() => undefined);
+    client
+      .readContract({ address: resolver, abi: resolverAbi, functionName, args: args as never })
+      .then((v) => v as T)
+      .catch(() => undefined);
   const texts: string[] = [];
   for (const key of new Set(keys)) if (await read<string>("text", [f.node, key])) texts.push(key);
   const coins: string[] = [];
@@ -166,13 +191,20 @@ for (const mode of ["default", "compat"] as const) {
 
     it("getNamesForAddress: an account's names on every indexed chain, with the chains' owners", async () => {
       // The account that owns the most names on the L2s and the root chain together.
-      const owned = (a: string) => indexed().filter((f) => f.registryOwner?.toLowerCase() === a && !f.labels.join(".").endsWith(ADDR_REVERSE));
+      const owned = (a: string) =>
+        indexed().filter((f) => f.registryOwner?.toLowerCase() === a && !f.labels.join(".").endsWith(ADDR_REVERSE));
       const me = [...accounts].sort((a, b) => owned(b).length - owned(a).length || (a < b ? -1 : 1))[0]!;
       const expected = owned(me);
       expect(expected.some((f) => f.chainId === ROOT)).toBe(true);
       if (mode === "default") expect(expected.some((f) => f.chainId !== ROOT)).toBe(true);
 
-      const filter = { owner: true, registrant: false, resolvedAddress: false, wrappedOwner: false, allowExpired: true } as const;
+      const filter = {
+        owner: true,
+        registrant: false,
+        resolvedAddress: false,
+        wrappedOwner: false,
+        allowExpired: true,
+      } as const;
       const result = await getNamesForAddress(client(), { address: getAddress(me), filter, pageSize: 1000 });
       expect(result.map((n) => n.id).sort()).toEqual(expected.map((f) => f.node.toLowerCase()).sort());
       for (const n of result) {
@@ -184,7 +216,14 @@ for (const mode of ["default", "compat"] as const) {
       const paged: string[] = [];
       let previousPage: Awaited<ReturnType<typeof getNamesForAddress>> | undefined;
       for (let i = 0; i < 50; i++) {
-        const page = await getNamesForAddress(client(), { address: getAddress(me), filter, pageSize: 3, orderBy: "createdAt", orderDirection: "asc", previousPage });
+        const page = await getNamesForAddress(client(), {
+          address: getAddress(me),
+          filter,
+          pageSize: 3,
+          orderBy: "createdAt",
+          orderDirection: "asc",
+          previousPage,
+        });
         paged.push(...page.map((n) => n.id));
         if (page.length < 3) break;
         previousPage = page;
@@ -193,7 +232,9 @@ for (const mode of ["default", "compat"] as const) {
     }, 60_000);
 
     it("getSubgraphRecords: the current resolver's text keys and coin types, by name and by resolver address", async () => {
-      const withRecords = indexed().filter((f) => isPlain(f) && !f.deleted && f.texts && Object.keys(f.texts).length > 0);
+      const withRecords = indexed().filter(
+        (f) => isPlain(f) && !f.deleted && f.texts && Object.keys(f.texts).length > 0,
+      );
       const seen = new Map<number, number>();
       for (const f of withRecords) {
         const resolver = (await registryRead(f, "resolver")) as Address;
@@ -209,7 +250,10 @@ for (const mode of ["default", "compat"] as const) {
         expect(listed, `${f.name} coins`).toEqual(expect.arrayContaining(onchain.coins));
         for (const coin of listed.filter((c) => !onchain.coins.includes(c))) {
           const resolverId = f.chainId === ROOT ? `${resolver}-${f.node}` : `${resolver}-${f.node}-${f.chainId}`;
-          expect(await lastAddressSet(mode, resolverId.toLowerCase(), coin), `${f.name} coin ${coin}: cleared since`).toMatch(/^0x0*$/);
+          expect(
+            await lastAddressSet(mode, resolverId.toLowerCase(), coin),
+            `${f.name} coin ${coin}: cleared since`,
+          ).toMatch(/^0x0*$/);
         }
         if (onchain.texts.length === 0) continue;
         seen.set(f.chainId, (seen.get(f.chainId) ?? 0) + 1);
@@ -217,14 +261,21 @@ for (const mode of ["default", "compat"] as const) {
         const byAddress = await getSubgraphRecords(client(), { name: f.name, resolverAddress: getAddress(resolver) });
         if (f.chainId === ROOT) {
           // ensjs builds the Resolver id `<address>-<node>` itself: the root chain's rows have exactly that id.
-          expect({ texts: byAddress!.texts, coins: byAddress!.coins }, `${f.name} by resolver address`).toEqual({ texts: inherited!.texts, coins: inherited!.coins });
+          expect({ texts: byAddress!.texts, coins: byAddress!.coins }, `${f.name} by resolver address`).toEqual({
+            texts: inherited!.texts,
+            coins: inherited!.coins,
+          });
         } else {
           // By construction ensjs cannot name another chain's resolver: `<address>-<node>` is the root chain's id
           // (the L2 row is `<address>-<node>-<chainId>`, docs/api.md), so it finds no resolver and no records.
-          expect({ texts: byAddress!.texts, coins: byAddress!.coins }, `${f.name} by resolver address`).toEqual({ texts: [], coins: [] });
+          expect({ texts: byAddress!.texts, coins: byAddress!.coins }, `${f.name} by resolver address`).toEqual({
+            texts: [],
+            coins: [],
+          });
         }
       }
-      for (const chainId of chainsOf(mode)) expect(seen.get(chainId) ?? 0, `names with records on chain ${chainId}`).toBeGreaterThan(0);
+      for (const chainId of chainsOf(mode))
+        expect(seen.get(chainId) ?? 0, `names with records on chain ${chainId}`).toBeGreaterThan(0);
       expect(await getSubgraphRecords(client(), { name: "not-registered-anywhere.eth" })).toBeNull();
     }, 120_000);
 
@@ -241,7 +292,10 @@ for (const mode of ["default", "compat"] as const) {
         );
         for (const resolver of earlier) {
           const records = await getSubgraphRecords(client(), { name: f.name, resolverAddress: getAddress(resolver) });
-          const onchain = await onchainRecords(f, resolver as Address, [...Object.keys(f.texts ?? {}), ...records!.texts]);
+          const onchain = await onchainRecords(f, resolver as Address, [
+            ...Object.keys(f.texts ?? {}),
+            ...records!.texts,
+          ]);
           expect([...new Set(records!.texts)].sort(), `${f.name} texts on ${resolver}`).toEqual(onchain.texts);
           expect([...new Set(records!.coins)].sort(), `${f.name} coins on ${resolver}`).toEqual(onchain.coins);
           if (onchain.texts.length + onchain.coins.length > 0) compared++;
@@ -254,10 +308,17 @@ for (const mode of ["default", "compat"] as const) {
     it("getSubgraphRegistrant: the .eth base registrar's ownerOf; other names are refused by ensjs itself", async () => {
       const registrar = contractOf("ensroot", "BaseRegistrar");
       let compared = 0;
-      for (const f of names.filter((x) => x.chainId === ROOT && x.labels.length === 2 && x.labels[1] === "eth" && isPlain(x))) {
+      for (const f of names.filter(
+        (x) => x.chainId === ROOT && x.labels.length === 2 && x.labels[1] === "eth" && isPlain(x),
+      )) {
         const onchain = await chains
           .get(ROOT)!
-          .readContract({ address: registrar, abi: registrarAbi, functionName: "ownerOf", args: [BigInt(labelhashOf(f.labels[0]!))] })
+          .readContract({
+            address: registrar,
+            abi: registrarAbi,
+            functionName: "ownerOf",
+            args: [BigInt(labelhashOf(f.labels[0]!))],
+          })
           .catch(() => undefined); // not registered through the registrar (an old-registry name), or expired
         if (onchain === undefined) continue;
         expect(await getSubgraphRegistrant(client(), { name: f.name }), f.name).toBe(getAddress(onchain));
@@ -300,7 +361,11 @@ for (const mode of ["default", "compat"] as const) {
         const history = await getNameHistory(client(), { name: f.name });
         expect(history, f.name).not.toBeNull();
         const chain = chains.get(f.chainId)!;
-        const all = [...history!.domainEvents, ...(history!.registrationEvents ?? []), ...(history!.resolverEvents ?? [])];
+        const all = [
+          ...history!.domainEvents,
+          ...(history!.registrationEvents ?? []),
+          ...(history!.resolverEvents ?? []),
+        ];
         for (const event of all) {
           const parts = event.id.split("-");
           // `<block>-<logIndex>[-<i>]` on the root chain, `-<chainId>` appended on the L2s.
@@ -309,7 +374,10 @@ for (const mode of ["default", "compat"] as const) {
           expect(parts[0], `${f.name} ${event.type} ${event.id}`).toBe(String(event.blockNumber));
           const receipt = await chain.getTransactionReceipt({ hash: event.transactionID as Hex });
           const log = receipt.logs.find((l) => l.logIndex === Number(parts[1]));
-          expect(log, `${f.name} ${event.type} ${event.id}: a log at that index in ${event.transactionID}`).toBeDefined();
+          expect(
+            log,
+            `${f.name} ${event.type} ${event.id}: a log at that index in ${event.transactionID}`,
+          ).toBeDefined();
           expect(Number(log!.blockNumber), `${f.name} ${event.type} ${event.id}`).toBe(event.blockNumber);
         }
         // In chain order (the list is ordered by id, as text).
@@ -325,22 +393,31 @@ for (const mode of ["default", "compat"] as const) {
         expect(resolvers.at(-1), `${f.name} latest NewResolver`).toBe(await registryRead(f, "resolver"));
         seen.set(f.chainId, (seen.get(f.chainId) ?? 0) + 1);
       }
-      for (const chainId of chainsOf(mode)) expect(seen.get(chainId) ?? 0, `names with a resolver on chain ${chainId}`).toBeGreaterThan(1);
+      for (const chainId of chainsOf(mode))
+        expect(seen.get(chainId) ?? 0, `names with a resolver on chain ${chainId}`).toBeGreaterThan(1);
     }, 240_000);
 
     it("getSubnames: the children the chains still hold, under a root 2LD and under base.eth and linea.eth", async () => {
-      const childrenOf = (parent: string, chainIds: number[]) => names.filter((f) => chainIds.includes(f.chainId) && parentOf(f) === parent);
+      const childrenOf = (parent: string, chainIds: number[]) =>
+        names.filter((f) => chainIds.includes(f.chainId) && parentOf(f) === parent);
       // The root chain's plain-labelled 2LD with the most subnames in the scenario.
       const counts = new Map<string, number>();
-      for (const f of names.filter((x) => x.chainId === ROOT && isPlain(x) && x.labels.length === 3)) counts.set(parentOf(f), (counts.get(parentOf(f)) ?? 0) + 1);
+      for (const f of names.filter((x) => x.chainId === ROOT && isPlain(x) && x.labels.length === 3))
+        counts.set(parentOf(f), (counts.get(parentOf(f)) ?? 0) + 1);
       const rootParent = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-      const parents: [string, number[]][] = [[rootParent, [ROOT]], ["base.eth", [BASE]], ["linea.eth", [LINEA]]];
+      const parents: [string, number[]][] = [
+        [rootParent, [ROOT]],
+        ["base.eth", [BASE]],
+        ["linea.eth", [LINEA]],
+      ];
       for (const [parent, chainIds] of parents) {
         const candidates = childrenOf(parent, chainIds);
         expect(candidates.length, parent).toBeGreaterThan(parent === rootParent ? 0 : 1);
         // ensjs leaves out "deleted" children: no owner and no resolver.
         const expected: NameFacts[] = [];
-        for (const f of candidates) if ((await registryRead(f, "owner")) !== ZERO || (await registryRead(f, "resolver")) !== ZERO) expected.push(f);
+        for (const f of candidates)
+          if ((await registryRead(f, "owner")) !== ZERO || (await registryRead(f, "resolver")) !== ZERO)
+            expected.push(f);
         const subnames = await getSubnames(client(), { name: parent, allowExpired: true, pageSize: 1000 });
         if (!chainsOf(mode).includes(chainIds[0]!)) {
           expect(subnames, `${parent} is not indexed in ${mode} mode`).toEqual([]);
@@ -362,20 +439,33 @@ describe("registrar actions (default mode)", () => {
     const indexer = indexers.default!;
     const res = await fetch(`${indexer.url}/api/registrar-actions?limit=100`);
     const body = (await res.json()) as {
-      registrarActions: { action: { id: string; type: string; block: { number: number }; transactionHash: string; registrationLifecycle: { subregistry: { subregistryId: { chainId: number } } } } }[];
+      registrarActions: {
+        action: {
+          id: string;
+          type: string;
+          block: { number: number };
+          transactionHash: string;
+          registrationLifecycle: { subregistry: { subregistryId: { chainId: number } } };
+        };
+      }[];
       pageContext: { hasNext: boolean };
     };
     expect(res.status).toBe(200);
     expect(body.pageContext.hasNext).toBe(false);
     const actions = body.registrarActions.map((a) => a.action);
-    expect(new Set(actions.map((a) => a.registrationLifecycle.subregistry.subregistryId.chainId))).toEqual(new Set([ROOT, BASE, LINEA]));
+    expect(new Set(actions.map((a) => a.registrationLifecycle.subregistry.subregistryId.chainId))).toEqual(
+      new Set([ROOT, BASE, LINEA]),
+    );
     const query = `query($ids: [ID!]) { nameRegistereds(first: 1000, where: { id_in: $ids }) { id blockNumber transactionID }
       nameReneweds(first: 1000, where: { id_in: $ids }) { id blockNumber transactionID } }`;
     const graph = await fetch(`${indexer.url}/subgraph`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ query, variables: { ids: actions.map((a) => a.id) } }),
-    }).then((r) => r.json() as Promise<{ data: Record<string, { id: string; blockNumber: number; transactionID: string }[]> }>);
+    }).then(
+      (r) =>
+        r.json() as Promise<{ data: Record<string, { id: string; blockNumber: number; transactionID: string }[]> }>,
+    );
     const rows = new Map([...graph.data.nameRegistereds!, ...graph.data.nameReneweds!].map((r) => [r.id, r]));
     for (const a of actions) {
       const chainId = a.registrationLifecycle.subregistry.subregistryId.chainId;
@@ -383,7 +473,10 @@ describe("registrar actions (default mode)", () => {
       const [block, , ...rest] = a.id.split("-");
       expect(rest, a.id).toEqual(chainId === ROOT ? [] : [String(chainId)]);
       expect(Number(block), a.id).toBe(a.block.number);
-      expect(rows.get(a.id), `${a.type} ${a.id} on chain ${chainId}`).toMatchObject({ blockNumber: a.block.number, transactionID: a.transactionHash });
+      expect(rows.get(a.id), `${a.type} ${a.id} on chain ${chainId}`).toMatchObject({
+        blockNumber: a.block.number,
+        transactionID: a.transactionHash,
+      });
     }
   }, 60_000);
 });

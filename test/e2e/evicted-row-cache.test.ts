@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, startIndexer, type RunningIndexer } from "../support/indexer-harness";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * A mainnet backfill cannot keep its rows in Ponder's row cache (PONDER_CACHE_BYTES): every big table is evicted,
@@ -22,9 +22,23 @@ let evicting: RunningIndexer;
 beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 21, names: 300 });
   // Trace logs name each sync interval's range (see syncIntervalRanges).
-  full = await startIndexer(indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_LOG_LEVEL: "trace" } }));
+  full = await startIndexer(
+    indexerOptionsFor(env, {
+      plugins: [...PLUGIN_NAMES],
+      database: "postgres",
+      extraEnv: { PONDER_LOG_LEVEL: "trace" },
+    }),
+  );
   evicting = await startIndexer(
-    indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_CACHE_BYTES: String(1024 * 1024), PONDER_SYNC_INTERVAL_MAX_LOGS: "20", PONDER_LOG_LEVEL: "trace" } }),
+    indexerOptionsFor(env, {
+      plugins: [...PLUGIN_NAMES],
+      database: "postgres",
+      extraEnv: {
+        PONDER_CACHE_BYTES: String(1024 * 1024),
+        PONDER_SYNC_INTERVAL_MAX_LOGS: "20",
+        PONDER_LOG_LEVEL: "trace",
+      },
+    }),
   );
   await Promise.all([full.process.ready(), evicting.process.ready()]);
 }, 600_000);
@@ -46,7 +60,9 @@ async function dumpTables(indexer: RunningIndexer): Promise<Map<string, string[]
     );
     const dump = new Map<string, string[]>();
     for (const { name } of tables) {
-      const { rows } = await client.query<{ row: string }>(`SELECT to_jsonb(t)::text AS row FROM "${indexer.schema}"."${name}" t`);
+      const { rows } = await client.query<{ row: string }>(
+        `SELECT to_jsonb(t)::text AS row FROM "${indexer.schema}"."${name}" t`,
+      );
       dump.set(name, rows.map((r) => r.row).sort());
     }
     return dump;
@@ -68,7 +84,9 @@ async function lookups(indexer: RunningIndexer): Promise<Record<string, number>>
 /** The block ranges Ponder chose for its historical sync's next interval (its trace log), in order. */
 function syncIntervalRanges(indexer: RunningIndexer): number[] {
   const log = readFileSync(indexer.logFile, "utf8");
-  return [...log.matchAll(/Updated block range estimate for fetching backfill JSON-RPC data.* range=(\d+)/g)].map((m) => Number(m[1]));
+  return [...log.matchAll(/Updated block range estimate for fetching backfill JSON-RPC data.* range=(\d+)/g)].map((m) =>
+    Number(m[1]),
+  );
 }
 
 describe("an evicting row cache (PONDER_CACHE_BYTES=1 MiB) and a sync in intervals of ~20 logs", () => {
@@ -79,7 +97,10 @@ describe("an evicting row cache (PONDER_CACHE_BYTES=1 MiB) and a sync in interva
     const unbounded = syncIntervalRanges(full);
     const ranges = `ranges at ~20 logs: ${bounded.join(", ")}; by default: ${unbounded.join(", ")}`;
     expect(unbounded.length, ranges).toBeGreaterThan(3);
-    expect(unbounded.filter((range) => range === 1), ranges).toEqual([]);
+    expect(
+      unbounded.filter((range) => range === 1),
+      ranges,
+    ).toEqual([]);
     expect(bounded.filter((range) => range === 1).length, ranges).toBeGreaterThan(2);
   });
 

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { type Abi, type Address, type Hex, type PublicClient, createPublicClient, http, namehash } from "viem";
+import { type Abi, type Address, createPublicClient, type Hex, http, namehash, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NameFacts, devnetAbis } from "../../devnet/src/index";
+import { devnetAbis, type NameFacts } from "../../devnet/src/index";
 import { labelhashOf } from "../../src/lib/labels";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * The subgraph, basenames, lineanames and threedns plugins together on the devnet (PGlite): Basenames (chain 31338),
@@ -18,7 +18,13 @@ const BASE = 31338;
 const LINEA = 31339;
 const ZERO = "0x0000000000000000000000000000000000000000";
 
-type Domain = { id: string; name: string | null; labelName: string | null; owner: { id: string }; parent: { id: string } | null };
+type Domain = {
+  id: string;
+  name: string | null;
+  labelName: string | null;
+  owner: { id: string };
+  parent: { id: string } | null;
+};
 
 let env: DevnetWithLabels;
 let indexer: RunningIndexer;
@@ -70,11 +76,15 @@ beforeAll(async () => {
     labelsServiceUrl: env.labelsUrl,
     plugins: ["subgraph", "basenames", "lineanames", "threedns"],
     // PGlite, the default: its API shares the indexer's one session, where Ponder's flush leaves temp tables named
-    // like ours (src/api/pglite-safe-db.ts); this run proves /subgraph still reads the index there.
+    // like ours (src/api/server/pglite-safe-db.ts); this run proves /subgraph still reads the index there.
     database: "pglite",
   });
   try {
-    await waitFor(async () => (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200, 240_000, "/ready");
+    await waitFor(
+      async () => (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200,
+      240_000,
+      "/ready",
+    );
   } catch (error) {
     console.error(readFileSync(indexer.logFile, "utf8").split("\n").slice(-60).join("\n"));
     throw error;
@@ -104,7 +114,10 @@ describe("basenames, lineanames and threedns in the subgraph tables", () => {
     const { domains } = await subgraph<{ domains: Domain[] }>(
       `{ domains(first: 1000, where: { name_ends_with: ".linea.eth" }) { ${FIELDS} } }`,
     );
-    expectMatches(domains, names.filter((f) => f.chainId === LINEA && f.name.endsWith(".linea.eth")));
+    expectMatches(
+      domains,
+      names.filter((f) => f.chainId === LINEA && f.name.endsWith(".linea.eth")),
+    );
   });
 
   it("indexes every 3DNS name under its TLD with its owner", async () => {
@@ -123,7 +136,9 @@ describe("basenames, lineanames and threedns in the subgraph tables", () => {
 
   it("keeps the root chain's eth and hangs base.eth and linea.eth under it", async () => {
     const ids = ["eth", "base.eth", "linea.eth"].map((n) => namehash(n));
-    const { domains } = await subgraph<{ domains: Domain[] }>(`{ domains(where: { id_in: ${JSON.stringify(ids)} }) { ${FIELDS} } }`);
+    const { domains } = await subgraph<{ domains: Domain[] }>(
+      `{ domains(where: { id_in: ${JSON.stringify(ids)} }) { ${FIELDS} } }`,
+    );
     const byName = new Map(domains.map((d) => [d.name, d]));
     expect(byName.get("eth")?.owner.id).toBe(ensRootBaseRegistrar);
     expect(byName.get("base.eth")?.parent?.id).toBe(namehash("eth"));
@@ -153,7 +168,13 @@ type FullDomain = {
   registrant: { id: string } | null;
   wrappedOwner: { id: string } | null;
   expiryDate: string | null;
-  resolver: { address: string; addr: { id: string } | null; texts: string[] | null; coinTypes: string[] | null; contentHash: string | null } | null;
+  resolver: {
+    address: string;
+    addr: { id: string } | null;
+    texts: string[] | null;
+    coinTypes: string[] | null;
+    contentHash: string | null;
+  } | null;
   wrappedDomain: { fuses: number; expiryDate: string; owner: { id: string } } | null;
 };
 
@@ -166,13 +187,16 @@ const COIN_TYPES = [60n, 0n, 2147492101n, 0x80000000n | BigInt(BASE), 0x80000000
 async function chainFacts(f: NameFacts, pub: PublicClient) {
   const abis = devnetAbis() as Record<string, Abi>;
   const contracts = env.devnet.manifest.datasources;
-  const at = (ds: "basenames" | "lineanames" | "threednsBase", name: string) => contracts[ds]!.contracts[name]!.address as Address;
+  const at = (ds: "basenames" | "lineanames" | "threednsBase", name: string) =>
+    contracts[ds]!.contracts[name]!.address as Address;
   const read = async <T>(address: Address, abi: Abi, functionName: string, args: unknown[]): Promise<T> =>
     (await pub.readContract({ address, abi, functionName, args })) as T;
   const lower = (a: string) => (BigInt(a) === 0n ? null : a.toLowerCase());
   const is3dns = f.via.startsWith("3dns");
   const ds = f.chainId === LINEA ? "lineanames" : "basenames";
-  const registry = is3dns ? { address: at("threednsBase", "ThreeDNSToken"), abi: abis.ThreeDNSToken! } : { address: at(ds, "Registry"), abi: abis.ENSRegistry! };
+  const registry = is3dns
+    ? { address: at("threednsBase", "ThreeDNSToken"), abi: abis.ThreeDNSToken! }
+    : { address: at(ds, "Registry"), abi: abis.ENSRegistry! };
   const owner = (await read<Address>(registry.address, registry.abi, "owner", [f.node])).toLowerCase();
   const resolver = lower(await read<Address>(registry.address, registry.abi, "resolver", [f.node]));
 
@@ -181,7 +205,10 @@ async function chainFacts(f: NameFacts, pub: PublicClient) {
   let expiryDate: string | null = null;
   const is2LD = !is3dns && f.labels.length === 3;
   if (is2LD) {
-    const registrar = { address: at(ds, "BaseRegistrar"), abi: ds === "basenames" ? abis.BasenamesBaseRegistrar! : abis.BaseRegistrarImplementation! };
+    const registrar = {
+      address: at(ds, "BaseRegistrar"),
+      abi: ds === "basenames" ? abis.BasenamesBaseRegistrar! : abis.BaseRegistrarImplementation!,
+    };
     const id = BigInt(labelhashOf(f.labels[0]!));
     registrant = (await read<Address>(registrar.address, registrar.abi, "ownerOf", [id])).toLowerCase();
     const expires = await read<bigint>(registrar.address, registrar.abi, "nameExpires", [id]);
@@ -194,7 +221,12 @@ async function chainFacts(f: NameFacts, pub: PublicClient) {
   let wrappedOwner: string | null = null;
   let wrappedDomain: FullDomain["wrappedDomain"] = null;
   if (f.chainId === LINEA) {
-    const [holder, fuses, expiry] = await read<[Address, number, bigint]>(at("lineanames", "NameWrapper"), abis.NameWrapper!, "getData", [BigInt(f.node)]);
+    const [holder, fuses, expiry] = await read<[Address, number, bigint]>(
+      at("lineanames", "NameWrapper"),
+      abis.NameWrapper!,
+      "getData",
+      [BigInt(f.node)],
+    );
     wrappedOwner = lower(holder);
     if (wrappedOwner) {
       wrappedDomain = { fuses, expiryDate: String(expiry), owner: { id: wrappedOwner } };
@@ -208,9 +240,15 @@ async function chainFacts(f: NameFacts, pub: PublicClient) {
     const texts: string[] = [];
     for (const key of TEXT_KEYS) if (await read<string>(r.address, r.abi, "text", [f.node, key])) texts.push(key);
     const coinTypes: string[] = [];
-    for (const c of COIN_TYPES) if ((await read<Hex>(r.address, r.abi, "addr", [f.node, c])) !== "0x") coinTypes.push(String(c));
+    for (const c of COIN_TYPES)
+      if ((await read<Hex>(r.address, r.abi, "addr", [f.node, c])) !== "0x") coinTypes.push(String(c));
     const contentHash = await read<Hex>(r.address, r.abi, "contenthash", [f.node]);
-    records = { addr: lower(await read<Address>(r.address, r.abi, "addr", [f.node])), texts, coinTypes, contentHash: contentHash === "0x" ? null : contentHash };
+    records = {
+      addr: lower(await read<Address>(r.address, r.abi, "addr", [f.node])),
+      texts,
+      coinTypes,
+      contentHash: contentHash === "0x" ? null : contentHash,
+    };
   }
   return { owner, resolver, registrant, expiryDate, wrappedOwner, wrappedDomain, records };
 }
@@ -224,8 +262,22 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
          resolver { address addr { id } texts coinTypes contentHash } wrappedDomain { fuses expiryDate owner { id } } } }`,
     );
     const byId = new Map(domains.map((d) => [d.id, d]));
-    const clients = new Map([BASE, LINEA].map((id) => [id, createPublicClient({ transport: http(env.devnet.manifest.chains[String(id)]!.rpcUrl) }) as PublicClient]));
-    const seen = { names: 0, resolvers: 0, records: 0, registrants: 0, wrapped: 0, pccExpiries: 0, threednsResolvers: 0, threednsSubnames: 0 };
+    const clients = new Map(
+      [BASE, LINEA].map((id) => [
+        id,
+        createPublicClient({ transport: http(env.devnet.manifest.chains[String(id)]!.rpcUrl) }) as PublicClient,
+      ]),
+    );
+    const seen = {
+      names: 0,
+      resolvers: 0,
+      records: 0,
+      registrants: 0,
+      wrapped: 0,
+      pccExpiries: 0,
+      threednsResolvers: 0,
+      threednsSubnames: 0,
+    };
     for (const f of l2) {
       const d = byId.get(f.node.toLowerCase());
       const what = `${f.name} (${f.via}, chain ${f.chainId})`;
@@ -251,7 +303,9 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
         const r = d!.resolver!;
         expect(r.addr?.id ?? null, `${what} addr`).toBe(chain.records.addr);
         expect([...new Set(r.texts ?? [])].sort(), `${what} text keys`).toEqual([...chain.records.texts].sort());
-        expect([...new Set((r.coinTypes ?? []).map(String))].sort(), `${what} coin types`).toEqual([...chain.records.coinTypes].sort());
+        expect([...new Set((r.coinTypes ?? []).map(String))].sort(), `${what} coin types`).toEqual(
+          [...chain.records.coinTypes].sort(),
+        );
         expect(r.contentHash, `${what} contenthash`).toBe(chain.records.contentHash);
         if (chain.records.addr || chain.records.texts.length) seen.records++;
       }

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import {
   type Address,
-  type Hex,
-  type PublicClient,
   createPublicClient,
   decodeEventLog,
+  type Hex,
   http,
+  type PublicClient,
   parseAbi,
   toEventSelector,
 } from "viem";
@@ -104,14 +104,22 @@ describe("name sales on the devnet", () => {
       expect(s).toMatchObject({
         domainId: f.node,
         name: f.name,
-        token: { assetNamespace: f.assetNamespace, contract: { chainId: ROOT, address: f.contract }, tokenId: f.tokenId },
+        token: {
+          assetNamespace: f.assetNamespace,
+          contract: { chainId: ROOT, address: f.contract },
+          tokenId: f.tokenId,
+        },
         seller: f.seller,
         buyer: f.buyer,
         price: price(f.price),
         sellerProceeds: price(f.sellerProceeds),
       });
     }
-    for (const n of sales.notSales) expect(listed.some((s) => s.transactionHash === n.transactionHash), n.why).toBe(false);
+    for (const n of sales.notSales)
+      expect(
+        listed.some((s) => s.transactionHash === n.transactionHash),
+        n.why,
+      ).toBe(false);
   });
 
   it("agrees with the chain: the OrderFulfilled log, the token's move, the payments and the current holder", async () => {
@@ -136,9 +144,16 @@ describe("name sales on the devnet", () => {
       // The name token left the seller for the buyer in this transaction.
       const moves = receipt.logs
         .filter((l) => lower(l.address) === s.token.contract.address && TOKEN_MOVES.includes(l.topics[0]!))
-        .map((l) => decodeEventLog({ abi: TokenEvents, data: l.data, topics: l.topics }).args as Record<string, unknown>);
+        .map(
+          (l) => decodeEventLog({ abi: TokenEvents, data: l.data, topics: l.topics }).args as Record<string, unknown>,
+        );
       const id = BigInt(s.token.tokenId);
-      expect(moves.some((m) => lower(m.from as string) === s.seller && lower(m.to as string) === s.buyer && (m.tokenId ?? m.id) === id)).toBe(true);
+      expect(
+        moves.some(
+          (m) =>
+            lower(m.from as string) === s.seller && lower(m.to as string) === s.buyer && (m.tokenId ?? m.id) === id,
+        ),
+      ).toBe(true);
 
       // The price the buyer paid and what the seller kept.
       if (s.price.currency === "ERC20") {
@@ -156,7 +171,9 @@ describe("name sales on the devnet", () => {
         expect(tx.value.toString()).toBe(s.price.amount);
         let fees = 0n;
         for (const r of sales.feeRecipients) {
-          fees += (await client.getBalance({ address: r, blockNumber: receipt.blockNumber })) - (await client.getBalance({ address: r, blockNumber: receipt.blockNumber - 1n }));
+          fees +=
+            (await client.getBalance({ address: r, blockNumber: receipt.blockNumber })) -
+            (await client.getBalance({ address: r, blockNumber: receipt.blockNumber - 1n }));
         }
         expect((tx.value - fees).toString()).toBe(s.sellerProceeds.amount);
       }
@@ -164,7 +181,12 @@ describe("name sales on the devnet", () => {
     }
     // The newest sale's buyer still holds each name (nothing moves them after the scenario).
     for (const s of lastSaleOf.values()) {
-      const owner = await client.readContract({ address: s.token.contract.address, abi: OwnerOf, functionName: "ownerOf", args: [BigInt(s.token.tokenId)] });
+      const owner = await client.readContract({
+        address: s.token.contract.address,
+        abi: OwnerOf,
+        functionName: "ownerOf",
+        args: [BigInt(s.token.tokenId)],
+      });
       expect(lower(owner)).toBe(s.buyer);
     }
   });
@@ -180,7 +202,14 @@ describe("name sales on the devnet", () => {
     }
     for (const limit of [1, 2, 3]) expect((await allSales("", limit)).map((s) => s.id)).toEqual(whole.map((s) => s.id));
     const { body } = await get("/api/name-sales?limit=3&page=2");
-    expect(body.pageContext).toEqual({ page: 2, limit: 3, totalRecords: whole.length, totalPages: Math.ceil(whole.length / 3), hasNext: false, hasPrev: true });
+    expect(body.pageContext).toEqual({
+      page: 2,
+      limit: 3,
+      totalRecords: whole.length,
+      totalPages: Math.ceil(whole.length / 3),
+      hasNext: false,
+      hasPrev: true,
+    });
     expect(typeof body.accurateAsOf).toBe("number");
     const beyond = await get("/api/name-sales?limit=3&page=9");
     expect(beyond.status).toBe(200);
@@ -190,19 +219,38 @@ describe("name sales on the devnet", () => {
   it("filters by name or domainId, buyer, seller and time", async () => {
     const whole = await allSales();
     const resold = sales.sales.at(-1)!;
-    const ofName = sales.sales.filter((f) => f.node === resold.node).map((f) => f.transactionHash).sort();
+    const ofName = sales.sales
+      .filter((f) => f.node === resold.node)
+      .map((f) => f.transactionHash)
+      .sort();
     expect(ofName.length).toBe(2);
-    expect((await allSales(`name=${encodeURIComponent(resold.name)}`)).map((s) => s.transactionHash).sort()).toEqual(ofName);
-    expect((await allSales(`domainId=${resold.node.toUpperCase().replace("0X", "0x")}`)).map((s) => s.transactionHash).sort()).toEqual(ofName);
+    expect((await allSales(`name=${encodeURIComponent(resold.name)}`)).map((s) => s.transactionHash).sort()).toEqual(
+      ofName,
+    );
+    expect(
+      (await allSales(`domainId=${resold.node.toUpperCase().replace("0X", "0x")}`))
+        .map((s) => s.transactionHash)
+        .sort(),
+    ).toEqual(ofName);
     for (const f of sales.sales) {
-      const bySeller = sales.sales.filter((x) => x.seller === f.seller).map((x) => x.transactionHash).sort();
+      const bySeller = sales.sales
+        .filter((x) => x.seller === f.seller)
+        .map((x) => x.transactionHash)
+        .sort();
       expect((await allSales(`seller=${f.seller}`)).map((s) => s.transactionHash).sort()).toEqual(bySeller);
-      const byBuyer = sales.sales.filter((x) => x.buyer === f.buyer).map((x) => x.transactionHash).sort();
+      const byBuyer = sales.sales
+        .filter((x) => x.buyer === f.buyer)
+        .map((x) => x.transactionHash)
+        .sort();
       expect((await allSales(`buyer=${f.buyer}`)).map((s) => s.transactionHash).sort()).toEqual(byBuyer);
     }
     const t = whole[0].block.timestamp;
-    expect((await allSales(`beginTimestamp=${t}`)).map((s) => s.id)).toEqual(whole.filter((s) => s.block.timestamp >= t).map((s) => s.id));
-    expect((await allSales(`endTimestamp=${t - 1}`)).map((s) => s.id)).toEqual(whole.filter((s) => s.block.timestamp <= t - 1).map((s) => s.id));
+    expect((await allSales(`beginTimestamp=${t}`)).map((s) => s.id)).toEqual(
+      whole.filter((s) => s.block.timestamp >= t).map((s) => s.id),
+    );
+    expect((await allSales(`endTimestamp=${t - 1}`)).map((s) => s.id)).toEqual(
+      whole.filter((s) => s.block.timestamp <= t - 1).map((s) => s.id),
+    );
     expect((await allSales("name=nobody-sold-this.eth")).length).toBe(0);
   });
 

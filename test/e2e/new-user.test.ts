@@ -33,14 +33,24 @@ const logFile = () => join(stateDir, ".ponder", "indexer.log");
 const get = async (path: string, init?: RequestInit) => {
   const res = await fetch(`${url}${path}`, init);
   const text = await res.text();
-  return { res, status: res.status, text, body: text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : undefined };
+  return {
+    res,
+    status: res.status,
+    text,
+    body: text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : undefined,
+  };
 };
 
 beforeAll(async () => {
   const port = await findFreePort();
   const labelsPort = await findFreePort();
   const run = await runStart(
-    cleanEnv({ NAMEINDEX_STATE_DIR: stateDir, PGLITE_DIRECTORY: pgliteDir, PORT: String(port), LABELS_PORT: String(labelsPort) }),
+    cleanEnv({
+      NAMEINDEX_STATE_DIR: stateDir,
+      PGLITE_DIRECTORY: pgliteDir,
+      PORT: String(port),
+      LABELS_PORT: String(labelsPort),
+    }),
   );
   child = run.child;
   output = run.output;
@@ -48,7 +58,13 @@ beforeAll(async () => {
   labelsUrl = `http://127.0.0.1:${labelsPort}`;
   manifest = JSON.parse(readFileSync(join(stateDir, ".devnet", "manifest.json"), "utf8"));
   // Name tokens are served once the index follows the chains.
-  await waitFor(async () => (await get("/api/indexing-status")).body?.realtimeProjection?.snapshot?.omnichainSnapshot?.omnichainStatus === "omnichain-following", 120_000, "following");
+  await waitFor(
+    async () =>
+      (await get("/api/indexing-status")).body?.realtimeProjection?.snapshot?.omnichainSnapshot?.omnichainStatus ===
+      "omnichain-following",
+    120_000,
+    "following",
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -102,7 +118,10 @@ describe("what npm start shows", () => {
     for (const route of routes) {
       const { status } = await get(concrete(route));
       // A GET of /subgraph without a query is GraphQL's 400; /amirealtime may say 503 on a machine too loaded to follow.
-      const answered = status < 400 || (route === "/subgraph" && status === 400) || (route.startsWith("/amirealtime") && status === 503);
+      const answered =
+        status < 400 ||
+        (route === "/subgraph" && status === 400) ||
+        (route.startsWith("/amirealtime") && status === 503);
       expect(answered, `${route}: ${status}`).toBe(true);
     }
     const { body: openapi } = await get("/openapi.json");
@@ -111,7 +130,10 @@ describe("what npm start shows", () => {
     for (const path of Object.keys(openapi.paths as Record<string, unknown>)) {
       const colon = path.replace(/\{(\w+)\}/g, ":$1");
       const forms = [colon, colon.replace(/\/:(\w+)$/, "[/:$1]")];
-      expect(forms.some((f) => readme.includes(`\`${f}`)), `README: ${path}`).toBe(true);
+      expect(
+        forms.some((f) => readme.includes(`\`${f}`)),
+        `README: ${path}`,
+      ).toBe(true);
       expect(contents, `docs/api.md contents: ${path}`).toContain(colon);
     }
     for (const family of ["/subgraph", "/openapi.json", "/api/resolve/"]) expect(contents).toContain(family);
@@ -131,7 +153,9 @@ describe("the indexer's log", () => {
     const end = await blocks();
     // A block a second on each of three chains: Ponder alone logged two lines per block (indexed, finalized).
     for (const chain of Object.keys(start)) expect(end[chain]! - start[chain]!, chain).toBeGreaterThanOrEqual(8);
-    const added = lines().slice(before - 1).filter((l) => l.trim() !== "");
+    const added = lines()
+      .slice(before - 1)
+      .filter((l) => l.trim() !== "");
     expect(added.length, added.join("\n")).toBeLessThanOrEqual(5);
     const all = lines().join("\n");
     expect(all).toMatch(/Indexed block range|Updated backfill indexing progress/);
@@ -151,7 +175,11 @@ describe("small things a new user trips on", () => {
   });
 
   it("validation messages are plain text (no invisible U+200E)", async () => {
-    for (const path of ["/api/resolve/records/a..eth", "/api/name-tokens?name=a..eth", "/api/name-tokens?name=a_b.eth"]) {
+    for (const path of [
+      "/api/resolve/records/a..eth",
+      "/api/name-tokens?name=a..eth",
+      "/api/name-tokens?name=a_b.eth",
+    ]) {
       const { status, text, body } = await get(path);
       expect(status, path).toBe(400);
       expect(body.details[0].message, path).toMatch(/^name is not a valid ENS name: Invalid label "(a_b)?": /);
@@ -162,31 +190,46 @@ describe("small things a new user trips on", () => {
   it("the label service's 413 for a 2 MB batch names its size limit", async () => {
     const body = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => `0x${i.toString(16).padStart(64, "0")}`));
     expect(body.length).toBeGreaterThan(2_000_000);
-    const res = await fetch(`${labelsUrl}/v1/heal`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const res = await fetch(`${labelsUrl}/v1/heal`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(413);
-    expect((await res.json()).error).toBe("Request body too large: at most 262144 bytes (256 KiB) and 1000 labelhashes per request");
+    expect((await res.json()).error).toBe(
+      "Request body too large: at most 262144 bytes (256 KiB) and 1000 labelhashes per request",
+    );
   });
 
   it("HEAD /subgraph answers like a GET would, and preflights advertise only the methods that exist", async () => {
     const head = await fetch(`${url}/subgraph`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-type")).toMatch(/text\/html/);
-    const headQuery = await fetch(`${url}/subgraph?query=${encodeURIComponent("{ _meta { block { number } } }")}`, { method: "HEAD" });
+    const headQuery = await fetch(`${url}/subgraph?query=${encodeURIComponent("{ _meta { block { number } } }")}`, {
+      method: "HEAD",
+    });
     expect(headQuery.status).toBe(200);
     expect(headQuery.headers.get("content-type")).toMatch(/application\/json/);
     const preflight = (path: string) =>
       fetch(`${url}${path}`, {
         method: "OPTIONS",
-        headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+        headers: {
+          origin: "https://app.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type",
+        },
       });
     const subgraph = await preflight("/subgraph");
     expect(subgraph.status).toBe(204);
     expect(subgraph.headers.get("access-control-allow-origin")).toBe("*");
     expect(subgraph.headers.get("access-control-allow-methods")).toBe("GET, HEAD, POST, OPTIONS");
     expect(subgraph.headers.get("access-control-allow-headers")).toBe("content-type");
-    expect((await preflight("/api/name-tokens")).headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
+    expect((await preflight("/api/name-tokens")).headers.get("access-control-allow-methods")).toBe(
+      "GET, HEAD, OPTIONS",
+    );
     // What a preflight does not advertise does not exist.
-    for (const method of ["PUT", "DELETE", "PATCH"]) expect((await fetch(`${url}/subgraph`, { method })).status, method).toBe(404);
+    for (const method of ["PUT", "DELETE", "PATCH"])
+      expect((await fetch(`${url}/subgraph`, { method })).status, method).toBe(404);
   });
 
   it("name tokens have an integer expiresAt except for names without an expiry (unwrapped subnames)", async () => {
@@ -204,7 +247,10 @@ describe("small things a new user trips on", () => {
         expect(Number.isInteger(expiresAt), `${f.name} (${f.chainId})`).toBe(true);
       } else if (expiresAt === null) {
         // The wrapper's expiry went with the wrapping: every token is a burned ERC-1155 of a subname.
-        expect(tokens.every((t: any) => t.token.assetNamespace === "erc1155" && t.mintStatus === "burned"), f.name).toBe(true);
+        expect(
+          tokens.every((t: any) => t.token.assetNamespace === "erc1155" && t.mintStatus === "burned"),
+          f.name,
+        ).toBe(true);
       }
     }
     expect(withTokens).toBeGreaterThan(20);
@@ -212,8 +258,14 @@ describe("small things a new user trips on", () => {
 
   it("accepts names shown as [labelhash] by /subgraph wherever a name is accepted", async () => {
     const query = JSON.stringify({ query: '{ domains(first: 100, where: { name_starts_with: "[" }) { id name } }' });
-    const { body } = await get("/subgraph", { method: "POST", headers: { "content-type": "application/json" }, body: query });
-    const encoded = (body.data.domains as { id: string; name: string }[]).filter((d) => /^\[[0-9a-f]{64}\]\./.test(d.name));
+    const { body } = await get("/subgraph", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: query,
+    });
+    const encoded = (body.data.domains as { id: string; name: string }[]).filter((d) =>
+      /^\[[0-9a-f]{64}\]\./.test(d.name),
+    );
     expect(encoded.length).toBeGreaterThan(0);
     let tokensFound = 0;
     for (const d of encoded) {

@@ -16,7 +16,10 @@ function ponderEnvironment(port: number): Map<string, string> {
     } catch {
       continue; // exited meanwhile
     }
-    const isIndexer = argv.some((arg) => arg.endsWith("/ponder")) && argv.includes("start") && argv[argv.indexOf("-p") + 1] === String(port);
+    const isIndexer =
+      argv.some((arg) => arg.endsWith("/ponder")) &&
+      argv.includes("start") &&
+      argv[argv.indexOf("-p") + 1] === String(port);
     if (!isIndexer) continue;
     const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
     return new Map(entries.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
@@ -45,7 +48,9 @@ describe("npm start", () => {
   it("starts the devnet, the label service and the indexer, reaches /ready, and stops everything on Ctrl-C", async () => {
     const port = await findFreePort();
     const labelsPort = await findFreePort();
-    const run = await runStart(cleanEnv({ NAMEINDEX_STATE_DIR: stateDir, PORT: String(port), LABELS_PORT: String(labelsPort) }));
+    const run = await runStart(
+      cleanEnv({ NAMEINDEX_STATE_DIR: stateDir, PORT: String(port), LABELS_PORT: String(labelsPort) }),
+    );
     child = run.child;
     const { exited } = run;
     const output = run.output;
@@ -92,17 +97,21 @@ describe("npm start", () => {
         }),
       );
       child = run.child;
-      expect(run.output()).toContain(`indexing the devnet described by ${external.devnet.manifestPath} (not starting chains)`);
+      expect(run.output()).toContain(
+        `indexing the devnet described by ${external.devnet.manifestPath} (not starting chains)`,
+      );
       expect(run.output()).toContain(`using the label service at ${external.labelsUrl}`);
       expect(run.output()).not.toContain("starting the devnet");
-      const config = (await fetch(`http://127.0.0.1:${port}/api/config`).then((r) => r.json())) as { labelsServiceUrl: string };
+      const config = (await fetch(`http://127.0.0.1:${port}/api/config`).then((r) => r.json())) as {
+        labelsServiceUrl: string;
+      };
       expect(config.labelsServiceUrl).toBe(external.labelsUrl);
       // An operator's own malloc and cache settings reach the indexer unchanged; the others keep their defaults.
       const indexerEnv = ponderEnvironment(port);
       expect(indexerEnv.get("MALLOC_ARENA_MAX")).toBe("4");
       expect(indexerEnv.get("MALLOC_MMAP_THRESHOLD_")).toBe("131072");
-    // graphql-js runs in development mode unless NODE_ENV is production (scripts/lib/production-node-env.ts).
-    expect(indexerEnv.get("NODE_ENV")).toBe("production");
+      // graphql-js runs in development mode unless NODE_ENV is production (scripts/lib/production-node-env.ts).
+      expect(indexerEnv.get("NODE_ENV")).toBe("production");
       expect(indexerEnv.get("PONDER_CACHE_BYTES")).toBe(String(64 * 1024 * 1024));
       child.kill("SIGINT");
       expect(await run.exited).toBe(0);

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import pg from "pg";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publicConfigSchema } from "../../src/api/config/public-config";
-import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
-import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
-import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
-import { getJson, projectRoot, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { publicConfigSchema } from "../../src/api/config/public-config";
+import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
+import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
+import { getJson, projectRoot, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 const RANK: Record<ChainSnapshot["chainStatus"], number> = {
   "chain-queued": 0,
@@ -45,9 +45,14 @@ function checkInvariants(status: IndexingStatusResponse): void {
       expect(chain.config.configType).toBe("definite");
     }
   }
-  const started = chains.filter((c) => c.chainStatus !== "chain-queued") as Extract<ChainSnapshot, { latestIndexedBlock: unknown }>[];
+  const started = chains.filter((c) => c.chainStatus !== "chain-queued") as Extract<
+    ChainSnapshot,
+    { latestIndexedBlock: unknown }
+  >[];
   if (started.length > 0) {
-    expect(snapshot.omnichainSnapshot.omnichainIndexingCursor).toBe(Math.max(...started.map((c) => c.latestIndexedBlock.timestamp)));
+    expect(snapshot.omnichainSnapshot.omnichainIndexingCursor).toBe(
+      Math.max(...started.map((c) => c.latestIndexedBlock.timestamp)),
+    );
   }
 }
 
@@ -130,18 +135,32 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
   it("flips /amirealtime to 503 when the chain stalls and back to 200 after a new block", async () => {
     const rootRpc = env.devnet.manifest.chains["31337"].rpcUrl;
     await rpc(rootRpc, "evm_mine");
-    await waitFor(async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`)).status === 200, 30_000, "realtime after a block");
-    const ok = await getJson<{ maxWorstCaseDistance: number; worstCaseDistance: number; slowestChainIndexingCursor: number }>(
-      `${indexer.url}/amirealtime?maxWorstCaseDistance=10`,
+    await waitFor(
+      async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`)).status === 200,
+      30_000,
+      "realtime after a block",
     );
+    const ok = await getJson<{
+      maxWorstCaseDistance: number;
+      worstCaseDistance: number;
+      slowestChainIndexingCursor: number;
+    }>(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`);
     expect(ok.body.maxWorstCaseDistance).toBe(10);
     expect(ok.body.worstCaseDistance).toBeLessThanOrEqual(10);
     // No new blocks: the distance grows with the wall clock until it passes the threshold.
-    await waitFor(async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`)).status === 503, 30_000, "stall detected");
+    await waitFor(
+      async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`)).status === 503,
+      30_000,
+      "stall detected",
+    );
     const stalled = await getJson<{ message: string }>(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`);
     expect(stalled.body.message).toMatch(/worst-case distance is \d+ s, more than the requested 10 s/);
     await rpc(rootRpc, "evm_mine");
-    await waitFor(async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`)).status === 200, 30_000, "realtime again");
+    await waitFor(
+      async () => (await fetch(`${indexer.url}/amirealtime?maxWorstCaseDistance=10`)).status === 200,
+      30_000,
+      "realtime again",
+    );
     expect((await fetch(`${indexer.url}/amirealtime`)).status).toBe(200);
   }, 120_000);
 
@@ -175,7 +194,9 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
 
   it("rejects bad maxWorstCaseDistance values with 400 Invalid Input", async () => {
     for (const bad of ["abc", "-1", "1.5", "1e400"]) {
-      const { status, body } = await getJson<{ message: string }>(`${indexer.url}/amirealtime?maxWorstCaseDistance=${bad}`);
+      const { status, body } = await getJson<{ message: string }>(
+        `${indexer.url}/amirealtime?maxWorstCaseDistance=${bad}`,
+      );
       expect(status, bad).toBe(400);
       expect(body.message).toBe("Invalid Input");
     }
@@ -198,7 +219,11 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
       expect(Number(bar)).toBe(100);
       expect(await page.textContent('tr[data-chain-id="31337"]')).toContain("following");
       // events/s from two readings of the small counter, never from the whole /metrics.
-      await page.waitForFunction(() => /^\d[\d,]*$/.test(document.querySelector("#rate")?.textContent ?? ""), undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => /^\d[\d,]*$/.test(document.querySelector("#rate")?.textContent ?? ""),
+        undefined,
+        { timeout: 30_000 },
+      );
       expect(requested).toContain("/api/indexing-status/events");
       expect(requested).not.toContain("/metrics");
       const artifacts = join(projectRoot, "test-artifacts");
@@ -225,7 +250,9 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
       expect(stripClock(sb.body)).toEqual(stripClock(sa.body));
       const query = JSON.stringify({ query: "{ domains(first: 1000, orderBy: id) { id name owner { id } } }" });
       const post = (url: string) =>
-        fetch(`${url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: query }).then((r) => r.json());
+        fetch(`${url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: query }).then(
+          (r) => r.json(),
+        );
       const [qa, qb] = await Promise.all([post(indexer.url), post(replica.url)]);
       expect((qa as { data: { domains: unknown[] } }).data.domains.length).toBeGreaterThan(5);
       expect(qb).toEqual(qa);
@@ -243,7 +270,14 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     // regardless (letting a third start take it over from the running indexer); the ponder patch unlocks, and records
     // an error for _meta.hasIndexingErrors, only from the app that holds the lock.
     const port = await findFreePort();
-    const second = startPonder({ projectRoot, command: "start", port, schema: indexer.schema, env: { ...indexer.env, PORT: String(port) }, logFile: `${indexer.logFile}.second` });
+    const second = startPonder({
+      projectRoot,
+      command: "start",
+      port,
+      schema: indexer.schema,
+      env: { ...indexer.env, PORT: String(port) },
+      logFile: `${indexer.logFile}.second`,
+    });
     const [code] = (await once(second.child, "exit")) as [number | null];
     expect(code).not.toBe(0);
     expect(readFileSync(`${indexer.logFile}.second`, "utf8")).toMatch(/Failed to acquire lock on schema/);
@@ -256,7 +290,11 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     } finally {
       await meta.end();
     }
-    const res = await fetch(`${indexer.url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ _meta { hasIndexingErrors } }" }) });
+    const res = await fetch(`${indexer.url}/subgraph`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ _meta { hasIndexingErrors } }" }),
+    });
     expect(await res.json()).toEqual({ data: { _meta: { hasIndexingErrors: false } } });
   }, 120_000);
 });

@@ -1,13 +1,22 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Address, createPublicClient, http, keccak256, namehash, parseAbi, stringToBytes, zeroAddress } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  http,
+  keccak256,
+  namehash,
+  parseAbi,
+  stringToBytes,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BaseRegistrarAbi, NameWrapperAbi } from "../../abis";
 import type { RegistrarActionFact } from "../../devnet/src/actions";
 import type { NameFacts } from "../../devnet/src/index";
-import { findFreePort } from "../../scripts/lib/ports";
 import { type PonderProcess, startPonder } from "../../scripts/lib/ponder-process";
+import { findFreePort } from "../../scripts/lib/ports";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { createDatabase, dropDatabase, projectRoot, waitFor } from "../support/indexer-harness";
@@ -53,8 +62,10 @@ const client = (chainId: number) => clients.get(chainId)!;
 const contract = (ds: string, name: string) =>
   manifest.datasources[ds as keyof typeof manifest.datasources]!.contracts[name]!.address!.toLowerCase() as Address;
 /** The subgraph's event id on the ENS root chain (31337), `-<chainId>` appended on the L2s. */
-const eventIdOf = (chainId: number, block: number, logIndex: number) => (chainId === 31337 ? `${block}-${logIndex}` : `${block}-${logIndex}-${chainId}`);
-const idOf = (f: { chainId: number; blockNumber: number; logIndex: number }) => eventIdOf(f.chainId, f.blockNumber, f.logIndex);
+const eventIdOf = (chainId: number, block: number, logIndex: number) =>
+  chainId === 31337 ? `${block}-${logIndex}` : `${block}-${logIndex}-${chainId}`;
+const idOf = (f: { chainId: number; blockNumber: number; logIndex: number }) =>
+  eventIdOf(f.chainId, f.blockNumber, f.logIndex);
 
 async function rpc(chainId: number, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(manifest.chains[String(chainId)]!.rpcUrl, {
@@ -158,7 +169,10 @@ describe("registrar actions on the devnet", () => {
       const a = byId.get(idOf(f));
       expect(a.type).toBe(f.type);
       expect(a.transactionHash).toBe(f.transactionHash);
-      expect(a.eventIds).toEqual([idOf(f), ...f.controllerEvents.map((c) => eventIdOf(f.chainId, f.blockNumber, c.logIndex))]);
+      expect(a.eventIds).toEqual([
+        idOf(f),
+        ...f.controllerEvents.map((c) => eventIdOf(f.chainId, f.blockNumber, c.logIndex)),
+      ]);
     }
   });
 
@@ -183,25 +197,33 @@ describe("registrar actions on the devnet", () => {
 
   it("has the incremental duration, registrant (the sender) and expiry the chain says", async () => {
     const byId = new Map((await allActions("/api/registrar-actions")).map((a) => [a.action.id, a.action]));
-    const ordered = [...facts].sort((a, b) => a.chainId - b.chainId || a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+    const ordered = [...facts].sort(
+      (a, b) => a.chainId - b.chainId || a.blockNumber - b.blockNumber || a.logIndex - b.logIndex,
+    );
     const lastExpiry = new Map<string, bigint>();
     for (const f of ordered) {
       const a = byId.get(idOf(f));
       const block = await client(f.chainId).getBlock({ blockNumber: BigInt(f.blockNumber) });
       const tx = await client(f.chainId).getTransaction({ hash: f.transactionHash });
       const key = `${f.registrar}-${f.labelhash}`;
-      const expected = f.type === "registration" ? BigInt(f.expires) - block.timestamp : BigInt(f.expires) - lastExpiry.get(key)!;
+      const expected =
+        f.type === "registration" ? BigInt(f.expires) - block.timestamp : BigInt(f.expires) - lastExpiry.get(key)!;
       lastExpiry.set(key, BigInt(f.expires));
       expect(a.incrementalDuration).toBe(Number(expected));
       expect(a.incrementalDuration).toBeGreaterThan(0);
       expect(a.registrant).toBe(tx.from.toLowerCase());
       expect(a.block).toEqual({ number: f.blockNumber, timestamp: Number(block.timestamp) });
       const [ds] = f.registrar.split("/");
-      expect(a.registrationLifecycle.subregistry.subregistryId).toEqual({ chainId: f.chainId, address: contract(ds!, "BaseRegistrar") });
+      expect(a.registrationLifecycle.subregistry.subregistryId).toEqual({
+        chainId: f.chainId,
+        address: contract(ds!, "BaseRegistrar"),
+      });
     }
     // The lifecycle's expiry is the latest one of its name.
     for (const f of facts) {
-      expect(byId.get(idOf(f)).registrationLifecycle.expiresAt).toBe(Number(lastExpiry.get(`${f.registrar}-${f.labelhash}`)));
+      expect(byId.get(idOf(f)).registrationLifecycle.expiresAt).toBe(
+        Number(lastExpiry.get(`${f.registrar}-${f.labelhash}`)),
+      );
     }
   });
 
@@ -220,7 +242,10 @@ describe("registrar actions on the devnet", () => {
     const byId = new Map((await allActions("/api/registrar-actions")).map((a) => [a.action.id, a.action]));
     let highBytes = 0;
     for (const f of facts) {
-      const referrer = [...f.controllerEvents].reverse().find((c) => c.referrer !== undefined)?.referrer?.toLowerCase();
+      const referrer = [...f.controllerEvents]
+        .reverse()
+        .find((c) => c.referrer !== undefined)
+        ?.referrer?.toLowerCase();
       const referral = byId.get(idOf(f)).referral;
       if (referrer === undefined) {
         expect(referral).toEqual({ encodedReferrer: null, decodedReferrer: null });
@@ -228,7 +253,10 @@ describe("registrar actions on the devnet", () => {
       }
       const isAddress = referrer.slice(2, 26) === "0".repeat(24);
       if (!isAddress) highBytes++;
-      expect(referral).toEqual({ encodedReferrer: referrer, decodedReferrer: isAddress ? `0x${referrer.slice(26)}` : zeroAddress });
+      expect(referral).toEqual({
+        encodedReferrer: referrer,
+        decodedReferrer: isAddress ? `0x${referrer.slice(26)}` : zeroAddress,
+      });
     }
     expect(highBytes).toBeGreaterThan(0);
   });
@@ -240,14 +268,19 @@ describe("registrar actions on the devnet", () => {
     });
     const withReferral = await allActions("/api/registrar-actions?withReferral=true", 3);
     expect(withReferral.map((a) => a.action.id).sort()).toEqual(referred.map(idOf).sort());
-    const someone = withReferral.find((a) => a.action.referral.decodedReferrer !== zeroAddress)!.action.referral.decodedReferrer;
+    const someone = withReferral.find((a) => a.action.referral.decodedReferrer !== zeroAddress)!.action.referral
+      .decodedReferrer;
     const bySomeone = await allActions(`/api/registrar-actions?decodedReferrer=${someone}`);
     expect(bySomeone.length).toBeGreaterThan(0);
     for (const a of bySomeone) expect(a.action.referral.decodedReferrer).toBe(someone);
   });
 
   it("lists one subregistry's actions under its parent node, named under its managed name", async () => {
-    for (const [ds, managed] of [["ensroot", "eth"], ["basenames", "base.eth"], ["lineanames", "linea.eth"]] as const) {
+    for (const [ds, managed] of [
+      ["ensroot", "eth"],
+      ["basenames", "base.eth"],
+      ["lineanames", "linea.eth"],
+    ] as const) {
       const actions = await allActions(`/api/registrar-actions/${namehash(managed)}`, 10);
       const want = facts.filter((f) => f.registrar === `${ds}/BaseRegistrar`);
       expect(actions.map((a) => a.action.id).sort()).toEqual(want.map(idOf).sort());
@@ -273,7 +306,9 @@ describe("name tokens on the devnet", () => {
   }
 
   it("matches ownerOf/balanceOf for unwrapped, wrapped and once-wrapped .eth names", async () => {
-    const eth2lds = names.filter((n) => n.chainId === 31337 && n.labels.length === 2 && n.labels[1] === "eth" && n.registrant);
+    const eth2lds = names.filter(
+      (n) => n.chainId === 31337 && n.labels.length === 2 && n.labels[1] === "eth" && n.registrant,
+    );
     expect(eth2lds.some((n) => n.wrappedOwner)).toBe(true);
     expect(eth2lds.some((n) => !n.wrappedOwner && !n.unwrapped)).toBe(true);
     for (const n of eth2lds) {
@@ -286,34 +321,70 @@ describe("name tokens on the devnet", () => {
         functionName: "ownerOf",
         args: [BigInt(labelhash)],
       })) as Address;
-      expect(erc721.token).toEqual({ assetNamespace: "erc721", contract: { chainId: 31337, address: contract("ensroot", "BaseRegistrar") }, tokenId: labelhash });
+      expect(erc721.token).toEqual({
+        assetNamespace: "erc721",
+        contract: { chainId: 31337, address: contract("ensroot", "BaseRegistrar") },
+        tokenId: labelhash,
+      });
       expect(erc721.ownership.owner).toEqual({ chainId: 31337, address: onchain.toLowerCase() });
-      expect(erc721.ownership.ownershipType).toBe(onchain.toLowerCase() === ethWrapper() ? "namewrapper" : "fully-onchain");
+      expect(erc721.ownership.ownershipType).toBe(
+        onchain.toLowerCase() === ethWrapper() ? "namewrapper" : "fully-onchain",
+      );
       expect(erc721.mintStatus).toBe("minted");
       const erc1155 = t.tokens.find((x: any) => x.token.assetNamespace === "erc1155");
-      const wrappedOnchain = (await client(31337).readContract({ address: ethWrapper(), abi: NameWrapperAbi, functionName: "ownerOf", args: [BigInt(n.node)] })) as Address;
+      const wrappedOnchain = (await client(31337).readContract({
+        address: ethWrapper(),
+        abi: NameWrapperAbi,
+        functionName: "ownerOf",
+        args: [BigInt(n.node)],
+      })) as Address;
       if (n.wrappedOwner) {
         expect(t.tokens).toHaveLength(2);
         expect(erc721.ownership.ownershipType).toBe("namewrapper");
-        expect(erc1155.ownership).toEqual({ ownershipType: "fully-onchain", owner: { chainId: 31337, address: wrappedOnchain.toLowerCase() } });
-        const balance = await client(31337).readContract({ address: ethWrapper(), abi: NameWrapperAbi, functionName: "balanceOf", args: [wrappedOnchain, BigInt(n.node)] });
+        expect(erc1155.ownership).toEqual({
+          ownershipType: "fully-onchain",
+          owner: { chainId: 31337, address: wrappedOnchain.toLowerCase() },
+        });
+        const balance = await client(31337).readContract({
+          address: ethWrapper(),
+          abi: NameWrapperAbi,
+          functionName: "balanceOf",
+          args: [wrappedOnchain, BigInt(n.node)],
+        });
         expect(balance).toBe(1n);
         expect(erc1155.mintStatus).toBe("minted");
       } else if (n.unwrapped) {
         expect(wrappedOnchain).toBe(zeroAddress);
-        expect(erc1155).toMatchObject({ ownership: { ownershipType: "burned", owner: { address: zeroAddress } }, mintStatus: "burned" });
+        expect(erc1155).toMatchObject({
+          ownership: { ownershipType: "burned", owner: { address: zeroAddress } },
+          mintStatus: "burned",
+        });
       } else {
         expect(t.tokens).toHaveLength(1);
       }
       expect(t.domainId).toBe(n.node);
       expect(t.expiresAt).toBe(
-        Number(await client(31337).readContract({ address: contract("ensroot", "BaseRegistrar"), abi: BaseRegistrarAbi, functionName: "nameExpires", args: [BigInt(labelhash)] })),
+        Number(
+          await client(31337).readContract({
+            address: contract("ensroot", "BaseRegistrar"),
+            abi: BaseRegistrarAbi,
+            functionName: "nameExpires",
+            args: [BigInt(labelhash)],
+          }),
+        ),
       );
     }
   });
 
   it("answers by name as by domainId", async () => {
-    const n = names.find((x) => x.chainId === 31337 && x.labels.length === 2 && x.labels[1] === "eth" && x.wrappedOwner && /^[a-z0-9]+$/.test(x.labels[0]!))!;
+    const n = names.find(
+      (x) =>
+        x.chainId === 31337 &&
+        x.labels.length === 2 &&
+        x.labels[1] === "eth" &&
+        x.wrappedOwner &&
+        /^[a-z0-9]+$/.test(x.labels[0]!),
+    )!;
     const byName = await get(`/api/name-tokens?name=${encodeURIComponent(n.name)}`);
     const byId = await get(`/api/name-tokens?domainId=${n.node}`);
     expect(byName.status).toBe(200);
@@ -323,20 +394,37 @@ describe("name tokens on the devnet", () => {
   });
 
   it("matches ownerOf/balanceOf for Basenames and Lineanames (wrapped ones held by the Linea NameWrapper)", async () => {
-    const l2 = names.filter((n) => (n.chainId === 31338 || n.chainId === 31339) && n.labels.length === 3 && n.registrant);
+    const l2 = names.filter(
+      (n) => (n.chainId === 31338 || n.chainId === 31339) && n.labels.length === 3 && n.registrant,
+    );
     expect(l2.some((n) => n.chainId === 31339 && n.wrappedOwner)).toBe(true);
     for (const n of l2) {
       const ds = n.chainId === 31338 ? "basenames" : "lineanames";
       const t = await tokensOf(n);
       const labelhash = keccak256(stringToBytes(n.labels[0]!));
-      const onchain = ((await client(n.chainId).readContract({ address: contract(ds, "BaseRegistrar"), abi: BaseRegistrarAbi, functionName: "ownerOf", args: [BigInt(labelhash)] })) as Address).toLowerCase();
+      const onchain = (
+        (await client(n.chainId).readContract({
+          address: contract(ds, "BaseRegistrar"),
+          abi: BaseRegistrarAbi,
+          functionName: "ownerOf",
+          args: [BigInt(labelhash)],
+        })) as Address
+      ).toLowerCase();
       const erc721 = t.tokens.find((x: any) => x.token.assetNamespace === "erc721");
       expect(erc721.token.contract).toEqual({ chainId: n.chainId, address: contract(ds, "BaseRegistrar") });
-      expect(erc721.ownership).toEqual({ ownershipType: ds === "lineanames" && onchain === lineaWrapper() ? "namewrapper" : "unknown", owner: { chainId: n.chainId, address: onchain } });
+      expect(erc721.ownership).toEqual({
+        ownershipType: ds === "lineanames" && onchain === lineaWrapper() ? "namewrapper" : "unknown",
+        owner: { chainId: n.chainId, address: onchain },
+      });
       if (ds === "lineanames" && n.wrappedOwner) {
         const erc1155 = t.tokens.find((x: any) => x.token.assetNamespace === "erc1155");
         expect(erc1155.token.contract).toEqual({ chainId: n.chainId, address: lineaWrapper() });
-        const balance = await client(n.chainId).readContract({ address: lineaWrapper(), abi: NameWrapperAbi, functionName: "balanceOf", args: [erc1155.ownership.owner.address, BigInt(n.node)] });
+        const balance = await client(n.chainId).readContract({
+          address: lineaWrapper(),
+          abi: NameWrapperAbi,
+          functionName: "balanceOf",
+          args: [erc1155.ownership.owner.address, BigInt(n.node)],
+        });
         expect(balance).toBe(1n);
         expect(erc1155.ownership.ownershipType).toBe("unknown");
       }
@@ -351,13 +439,32 @@ describe("name tokens on the devnet", () => {
       const t = await tokensOf(n);
       expect(t.tokens).toHaveLength(1);
       const [x] = t.tokens;
-      expect(x.token).toEqual({ assetNamespace: "erc1155", contract: { chainId: n.chainId, address: token }, tokenId: n.node });
-      const onchainOwner = ((await client(n.chainId).readContract({ address: token, abi: ThreeDNSReadAbi, functionName: "owner", args: [n.node] })) as Address).toLowerCase();
+      expect(x.token).toEqual({
+        assetNamespace: "erc1155",
+        contract: { chainId: n.chainId, address: token },
+        tokenId: n.node,
+      });
+      const onchainOwner = (
+        (await client(n.chainId).readContract({
+          address: token,
+          abi: ThreeDNSReadAbi,
+          functionName: "owner",
+          args: [n.node],
+        })) as Address
+      ).toLowerCase();
       if (n.deleted) {
-        expect(x).toMatchObject({ ownership: { ownershipType: "burned", owner: { address: zeroAddress } }, mintStatus: "burned" });
+        expect(x).toMatchObject({
+          ownership: { ownershipType: "burned", owner: { address: zeroAddress } },
+          mintStatus: "burned",
+        });
       } else {
         expect(x.ownership.owner.address).toBe(onchainOwner);
-        const balance = await client(n.chainId).readContract({ address: token, abi: ThreeDNSReadAbi, functionName: "balanceOf", args: [onchainOwner as Address, BigInt(n.node)] });
+        const balance = await client(n.chainId).readContract({
+          address: token,
+          abi: ThreeDNSReadAbi,
+          functionName: "balanceOf",
+          args: [onchainOwner as Address, BigInt(n.node)],
+        });
         expect(balance).toBe(1n);
         expect(x.mintStatus).toBe("minted");
       }
@@ -365,16 +472,27 @@ describe("name tokens on the devnet", () => {
   });
 
   it("keeps an expired name's last owner, with an expiry in the past, where ownerOf reverts", async () => {
-    const n = names.find((x) => x.chainId === 31337 && x.labels.length === 2 && x.labels[1] === "eth" && x.registrant && !x.wrappedOwner)!;
+    const n = names.find(
+      (x) => x.chainId === 31337 && x.labels.length === 2 && x.labels[1] === "eth" && x.registrant && !x.wrappedOwner,
+    )!;
     const before = await tokensOf(n);
     const root = client(31337);
     // Every chain past the expiry and the 90-day grace period of every scenario name (all chains: omnichain order).
     const now = await alignClocks(Number((await root.getBlock()).timestamp) + 5 * 365 * 86_400);
     expect(before.expiresAt).toBeLessThan(now);
-    await waitFor(async () => (await get(`/api/name-tokens?domainId=${n.node}`)).body.registeredNameTokens?.accurateAsOf >= now, 60_000, "the index to pass the time jump");
+    await waitFor(
+      async () => (await get(`/api/name-tokens?domainId=${n.node}`)).body.registeredNameTokens?.accurateAsOf >= now,
+      60_000,
+      "the index to pass the time jump",
+    );
     const labelhash = keccak256(stringToBytes(n.labels[0]!));
     await expect(
-      root.readContract({ address: contract("ensroot", "BaseRegistrar"), abi: BaseRegistrarAbi, functionName: "ownerOf", args: [BigInt(labelhash)] }),
+      root.readContract({
+        address: contract("ensroot", "BaseRegistrar"),
+        abi: BaseRegistrarAbi,
+        functionName: "ownerOf",
+        args: [BigInt(labelhash)],
+      }),
     ).rejects.toThrow();
     const after = await tokensOf(n);
     expect(after.tokens).toEqual(before.tokens);
@@ -382,4 +500,3 @@ describe("name tokens on the devnet", () => {
     expect(after.accurateAsOf).toBeGreaterThanOrEqual(now);
   });
 });
-

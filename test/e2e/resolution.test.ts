@@ -1,13 +1,23 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
-import { type Address, type Hex, type PublicClient, createPublicClient, encodeFunctionData, http, namehash, parseAbi, zeroAddress } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  namehash,
+  type PublicClient,
+  parseAbi,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
 import { nameInputProblem } from "../../src/lib/name-input";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
 
 /*
  * The resolution API on the devnet (PLUGINS=subgraph,basenames,lineanames,protocol-acceleration), compared with the chains' own answers
@@ -75,7 +85,13 @@ async function pool<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>
 
 // ---- the chains' own answers -----------------------------------------------------------------------------------
 
-async function call<T>(chainId: number, address: Address, functionName: string, args: unknown[], abi: any = ResolverRead): Promise<T | undefined> {
+async function call<T>(
+  chainId: number,
+  address: Address,
+  functionName: string,
+  args: unknown[],
+  abi: any = ResolverRead,
+): Promise<T | undefined> {
   try {
     return (await clients.get(chainId)!.readContract({ address, abi, functionName, args } as never)) as T;
   } catch {
@@ -96,19 +112,35 @@ function isAcceptedName(name: string): boolean {
 }
 
 /** ENSIP-10 on the devnet's registries (and, first, the 3DNS token for names outside .eth and .reverse, exact node only). */
-async function chainResolver(name: string): Promise<{ chainId: number; resolver: Address; exact: boolean } | undefined> {
+async function chainResolver(
+  name: string,
+): Promise<{ chainId: number; resolver: Address; exact: boolean } | undefined> {
   const labels = name.split(".");
   let chainId = ROOT;
   let registry = contract("ensroot", "Registry");
   if (name.endsWith(".base.eth")) [chainId, registry] = [BASE, contract("basenames", "Registry")];
   else if (name.endsWith(".linea.eth")) [chainId, registry] = [LINEA, contract("lineanames", "Registry")];
   else if (labels.length >= 2 && !["eth", "reverse"].includes(labels[labels.length - 1]!)) {
-    const resolver = await call<Address>(BASE, contract("threednsBase", "ThreeDNSToken"), "resolver", [namehash(name)], RegistryRead);
-    if (resolver && resolver !== zeroAddress) return { chainId: BASE, resolver: resolver.toLowerCase() as Address, exact: true };
+    const resolver = await call<Address>(
+      BASE,
+      contract("threednsBase", "ThreeDNSToken"),
+      "resolver",
+      [namehash(name)],
+      RegistryRead,
+    );
+    if (resolver && resolver !== zeroAddress)
+      return { chainId: BASE, resolver: resolver.toLowerCase() as Address, exact: true };
   }
   for (let i = 0; i < labels.length; i++) {
-    const resolver = await call<Address>(chainId, registry, "resolver", [namehash(labels.slice(i).join("."))], RegistryRead);
-    if (resolver && resolver !== zeroAddress) return { chainId, resolver: resolver.toLowerCase() as Address, exact: i === 0 };
+    const resolver = await call<Address>(
+      chainId,
+      registry,
+      "resolver",
+      [namehash(labels.slice(i).join("."))],
+      RegistryRead,
+    );
+    if (resolver && resolver !== zeroAddress)
+      return { chainId, resolver: resolver.toLowerCase() as Address, exact: i === 0 };
   }
   return undefined;
 }
@@ -123,9 +155,11 @@ function addressValue(coinType: bigint, raw: string | undefined): string | null 
 async function chainRecords(name: string, coinTypes: bigint[], texts: string[], withName: boolean) {
   const found = await chainResolver(name);
   const node = namehash(name);
-  const usable = found && (found.exact || (await call<boolean>(found.chainId, found.resolver, "supportsInterface", ["0x9061b923"])));
+  const usable =
+    found && (found.exact || (await call<boolean>(found.chainId, found.resolver, "supportsInterface", ["0x9061b923"])));
   if (found && !found.exact) expect(usable, `${name}: the devnet has no ENSIP-10 extended resolvers`).toBeFalsy();
-  const read = <T>(fn: string, args: unknown[]) => (usable ? call<T>(found!.chainId, found!.resolver, fn, args) : Promise.resolve(undefined));
+  const read = <T>(fn: string, args: unknown[]) =>
+    usable ? call<T>(found!.chainId, found!.resolver, fn, args) : Promise.resolve(undefined);
   const addresses: Record<string, string | null> = {};
   for (const c of coinTypes) {
     let raw = await read<Hex>("addr", [node, c]);
@@ -146,8 +180,16 @@ async function chainPrimary(address: Address, chainId: number): Promise<string |
   const specific =
     chainId === ROOT
       ? (await chainRecords(`${address.slice(2).toLowerCase()}.addr.reverse`, [], [], true)).name
-      : await call<string>(chainId, contract(chainId === BASE ? "reverseBase" : "reverseLinea", "L2ReverseRegistrar"), "nameForAddr", [address], ReverseRead);
-  const name = specific || (await call<string>(ROOT, contract("ensroot", "DefaultReverseRegistrar"), "nameForAddr", [address], ReverseRead));
+      : await call<string>(
+          chainId,
+          contract(chainId === BASE ? "reverseBase" : "reverseLinea", "L2ReverseRegistrar"),
+          "nameForAddr",
+          [address],
+          ReverseRead,
+        );
+  const name =
+    specific ||
+    (await call<string>(ROOT, contract("ensroot", "DefaultReverseRegistrar"), "nameForAddr", [address], ReverseRead));
   if (!name || !isNormalized(name)) return null;
   const coinType = coinTypeOf(chainId);
   const forward = await chainRecords(name, [coinType], [], false);
@@ -166,7 +208,8 @@ beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 11, names: 40, mineInterval: 1 });
   manifest = env.devnet.manifest;
   scenario = scenarioOf(manifest);
-  for (const chainId of CHAINS) clients.set(chainId, createPublicClient({ transport: http(rpcUrl(chainId)) }) as PublicClient);
+  for (const chainId of CHAINS)
+    clients.set(chainId, createPublicClient({ transport: http(rpcUrl(chainId)) }) as PublicClient);
   indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
@@ -190,7 +233,9 @@ const recordsPath = (name: string, accelerate: boolean) =>
 describe("records", () => {
   it("of every scenario name (and wildcard children, reverse names, unknown names) equal eth_call reads, accelerated and onchain", async () => {
     // Both older resolvers emit TextChanged without the value: the index sends such texts to the chain.
-    const valuelessTexts = new Set(["LegacyPublicResolver", "PublicResolver"].map((c) => scenario.otherContracts.ensroot![c]!.toLowerCase()));
+    const valuelessTexts = new Set(
+      ["LegacyPublicResolver", "PublicResolver"].map((c) => scenario.otherContracts.ensroot![c]!.toLowerCase()),
+    );
     const names = [
       ...new Set([
         ...scenario.names.map((f) => f.name),
@@ -235,7 +280,8 @@ describe("records", () => {
       if (l2Names.has(name)) {
         l2Compared++;
         const source = name.endsWith(".base.eth") ? "base" : name.endsWith(".linea.eth") ? "linea" : "threedns";
-        if (expected.addresses!["60"] && Object.values(expected.texts!).some((v) => v !== null)) l2WithRecords[source]++;
+        if (expected.addresses!["60"] && Object.values(expected.texts!).some((v) => v !== null))
+          l2WithRecords[source]++;
       }
     });
     // The comparison means something only if plenty of records are set.
@@ -244,16 +290,21 @@ describe("records", () => {
     expect(withAddress).toBeGreaterThan(20);
     expect(withText).toBeGreaterThan(20);
     expect(l2Compared).toBe([...l2Names].filter(isAcceptedName).length);
-    for (const [source, n] of Object.entries(l2WithRecords)) expect(n, `${source} names with records`).toBeGreaterThan(0);
+    for (const [source, n] of Object.entries(l2WithRecords))
+      expect(n, `${source} names with records`).toBeGreaterThan(0);
   }, 600_000);
 
   it("match the scenario's expected texts and ETH address for names that have them", async () => {
     // A name whose labels hold a dot ("dot.ted") is another name as a string: only names whose string is their node.
-    const named = scenario.names.filter((n) => !n.deleted && n.resolver && (n.texts || n.addr) && isNormalized(n.name) && namehash(n.name) === n.node);
+    const named = scenario.names.filter(
+      (n) => !n.deleted && n.resolver && (n.texts || n.addr) && isNormalized(n.name) && namehash(n.name) === n.node,
+    );
     expect(named.length).toBeGreaterThan(20);
     for (const f of named) {
       const keys = Object.keys(f.texts ?? {});
-      const { body } = await get(`/api/resolve/records/${encodeURIComponent(f.name)}?addresses=60&texts=${keys.join(",")}`);
+      const { body } = await get(
+        `/api/resolve/records/${encodeURIComponent(f.name)}?addresses=60&texts=${keys.join(",")}`,
+      );
       if (f.addr) expect(body.records.addresses["60"], f.name).toBe(f.addr.toLowerCase());
       for (const k of keys) expect(body.records.texts[k], `${f.name} ${k}`).toBe(f.texts![k]);
     }
@@ -261,13 +312,18 @@ describe("records", () => {
 
   it("of 3DNS names answer DNS TXT records at <key>.ens as texts, and an ordinary resolver's DNS records as nothing, like eth_call", async () => {
     const threedns = scenario.names.filter((f) => f.via.startsWith("3dns") && !f.deleted);
-    expect(threedns.some((f) => f.via === "3dns-subname" && f.labels.length > 3), "a 3DNS subname below a subname").toBe(true);
+    expect(
+      threedns.some((f) => f.via === "3dns-subname" && f.labels.length > 3),
+      "a 3DNS subname below a subname",
+    ).toBe(true);
     const keys = ["url", "avatar", "description", "com.twitter"];
     const values: string[] = [];
     for (const f of threedns) {
       const expected = await chainRecords(f.name, [], keys, false);
       for (const accelerate of [true, false]) {
-        const { status, body } = await get(`/api/resolve/records/${encodeURIComponent(f.name)}?texts=${keys.join(",")}${accelerate ? "" : "&accelerate=false"}`);
+        const { status, body } = await get(
+          `/api/resolve/records/${encodeURIComponent(f.name)}?texts=${keys.join(",")}${accelerate ? "" : "&accelerate=false"}`,
+        );
         expect(status, f.name).toBe(200);
         expect(body.records.texts, `${f.name} (${accelerate ? "index" : "onchain"})`).toEqual(expected.texts);
         if (accelerate) expect(body.accelerated, f.name).toBe(true);
@@ -279,32 +335,37 @@ describe("records", () => {
     expect(values.some((v) => threedns.some((f) => v === `https://${f.name}/`))).toBe(true);
     // The Basenames resolver's TXT records at avatar.ens and url.ens are DNS records only.
     const plainTexts = await Promise.all(
-      scenario.names.filter((f) => f.name.endsWith(".base.eth") && f.resolver && !f.deleted && isNormalized(f.name)).map(async (f) => {
-        const { body } = await get(`/api/resolve/records/${encodeURIComponent(f.name)}?texts=avatar,url`);
-        return Object.values(body.records.texts as Record<string, string | null>);
-      }),
+      scenario.names
+        .filter((f) => f.name.endsWith(".base.eth") && f.resolver && !f.deleted && isNormalized(f.name))
+        .map(async (f) => {
+          const { body } = await get(`/api/resolve/records/${encodeURIComponent(f.name)}?texts=avatar,url`);
+          return Object.values(body.records.texts as Record<string, string | null>);
+        }),
     );
     expect(plainTexts.flat().filter((v) => v?.startsWith("not a text record"))).toEqual([]);
   }, 300_000);
 });
 
 describe("primary names", () => {
-  const everyAddress = () =>
-    [
-      ...new Set([
+  const everyAddress = () => [
+    ...new Set(
+      [
         ...scenario.accounts,
         ...Object.keys(scenario.primaryNames.root),
         ...Object.keys(scenario.primaryNames.base),
         ...Object.keys(scenario.primaryNames.linea),
         scenario.crossChainPrimary.address,
-      ].map((a) => a.toLowerCase() as Address)),
-    ];
+      ].map((a) => a.toLowerCase() as Address),
+    ),
+  ];
 
   async function compareAll(): Promise<Record<string, Record<string, string | null>>> {
     await syncClocksAndWaitRealtime();
     const answers: Record<string, Record<string, string | null>> = {};
     await pool(everyAddress(), 4, async (address) => {
-      const expected = Object.fromEntries(await Promise.all(CHAINS.map(async (id) => [String(id), await chainPrimary(address, id)] as const)));
+      const expected = Object.fromEntries(
+        await Promise.all(CHAINS.map(async (id) => [String(id), await chainPrimary(address, id)] as const)),
+      );
       const fast = await get(`/api/resolve/primary-names/${address}?chainIds=${CHAINS.join(",")}`);
       const slow = await get(`/api/resolve/primary-names/${address}?chainIds=${CHAINS.join(",")}&accelerate=false`);
       expect(fast.body, address).toEqual({ names: expected, accelerated: true });
@@ -325,10 +386,14 @@ describe("primary names", () => {
     expect(Object.values(cross.names).every((n) => typeof n === "string" && n.length > 0)).toBe(true);
     expect(answers[cross.address.toLowerCase()]).toEqual(cross.names);
     // Every L2 primary name the scenario set (as a user does: the chain's coin type, then the reverse registrar).
-    for (const [chainId, byAddress] of [[BASE, scenario.primaryNames.base], [LINEA, scenario.primaryNames.linea]] as const) {
+    for (const [chainId, byAddress] of [
+      [BASE, scenario.primaryNames.base],
+      [LINEA, scenario.primaryNames.linea],
+    ] as const) {
       const expected = Object.entries(byAddress).filter(([, name]) => isNormalized(name));
       expect(expected.length, `normalized primary names on ${chainId}`).toBeGreaterThan(1);
-      for (const [address, name] of expected) expect(answers[address.toLowerCase()]![String(chainId)], `${address} on ${chainId}`).toBe(name);
+      for (const [address, name] of expected)
+        expect(answers[address.toLowerCase()]![String(chainId)], `${address} on ${chainId}`).toBe(name);
     }
   }, 600_000);
 
@@ -345,8 +410,18 @@ describe("primary names", () => {
       if (await chainPrimary(address as Address, ROOT)) continue;
       legacy = { address: address as Address, name: p.legacy };
       const node = namehash(p.legacy);
-      await sendAs(ROOT, legacy.address, registry, encodeFunctionData({ abi: RegistryRead, functionName: "setResolver", args: [node, modern] }));
-      await sendAs(ROOT, legacy.address, modern, encodeFunctionData({ abi: ResolverRead, functionName: "setAddr", args: [node, 60n, legacy.address] }));
+      await sendAs(
+        ROOT,
+        legacy.address,
+        registry,
+        encodeFunctionData({ abi: RegistryRead, functionName: "setResolver", args: [node, modern] }),
+      );
+      await sendAs(
+        ROOT,
+        legacy.address,
+        modern,
+        encodeFunctionData({ abi: ResolverRead, functionName: "setAddr", args: [node, 60n, legacy.address] }),
+      );
       break;
     }
     expect(legacy, "a legacy primary name owned by its address that does not resolve back yet").toBeDefined();
@@ -354,11 +429,16 @@ describe("primary names", () => {
     // The cross-chain account clears its Base name's address for Base's coin type: no primary name on Base any more.
     const baseName = cross.names[String(BASE)]!;
     const found = await chainResolver(baseName);
-    await sendAs(BASE, cross.address, found!.resolver, encodeFunctionData({
-      abi: ResolverRead,
-      functionName: "setAddr",
-      args: [namehash(baseName), coinTypeOf(BASE), "0x"],
-    }));
+    await sendAs(
+      BASE,
+      cross.address,
+      found!.resolver,
+      encodeFunctionData({
+        abi: ResolverRead,
+        functionName: "setAddr",
+        args: [namehash(baseName), coinTypeOf(BASE), "0x"],
+      }),
+    );
 
     const answers = await compareAll();
     expect(answers[legacy!.address.toLowerCase()]![String(ROOT)]).toBe(legacy!.name);
@@ -373,10 +453,19 @@ describe("bad input", () => {
       ["/api/resolve/records/alice.eth?addresses=sixty", "each coin type must be a non-negative integer"],
       ["/api/resolve/records/alice.eth?addresses=-60", "each coin type must be a non-negative integer"],
       ["/api/resolve/records/alice.eth?texts=a,,b", "text keys must not be empty"],
-      [`/api/resolve/records/alice.eth?texts=${Array.from({ length: 30 }, (_, i) => i).join(",")}`, "at most 20 text keys"],
+      [
+        `/api/resolve/records/alice.eth?texts=${Array.from({ length: 30 }, (_, i) => i).join(",")}`,
+        "at most 20 text keys",
+      ],
       ["/api/resolve/primary-name/0xabc/31337", "address must be 0x followed by 40 hex digits"],
-      [`/api/resolve/primary-name/${scenario.crossChainPrimary.address}/1`, "chain id must be one of the indexed chains: 31337, 31338, 31339"],
-      [`/api/resolve/primary-names/${scenario.crossChainPrimary.address}?chainIds=31337,x`, "chain id must be a non-negative integer"],
+      [
+        `/api/resolve/primary-name/${scenario.crossChainPrimary.address}/1`,
+        "chain id must be one of the indexed chains: 31337, 31338, 31339",
+      ],
+      [
+        `/api/resolve/primary-names/${scenario.crossChainPrimary.address}?chainIds=31337,x`,
+        "chain id must be a non-negative integer",
+      ],
     ];
     for (const [path, reason] of cases) {
       const { status, body } = await get(path);

@@ -1,11 +1,21 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
-import { type Address, type Hex, type PublicClient, createPublicClient, encodeFunctionData, http, namehash, parseAbi, zeroAddress } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  namehash,
+  type PublicClient,
+  parseAbi,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S, scenarioOf } from "../../devnet/src/index";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
 
 /*
  * Primary names on chains that have nothing of ENS but an ENSIP-19 L2 reverse registrar, as Arbitrum One and Scroll:
@@ -39,11 +49,20 @@ const clients = new Map<number, PublicClient>();
 
 const rpcUrl = (chainId: number) => manifest.chains[String(chainId)]!.rpcUrl;
 const reverseRegistrarOf = (chainId: number) =>
-  manifest.datasources[chainId === ARBITRUM ? "reverseArbitrum" : "reverseScroll"]!.contracts.L2ReverseRegistrar!.address as Address;
+  manifest.datasources[chainId === ARBITRUM ? "reverseArbitrum" : "reverseScroll"]!.contracts.L2ReverseRegistrar!
+    .address as Address;
 const l2Primaries = (chainId: number) =>
-  (scenario.primaryNames as unknown as Record<string, Record<string, string>>)[chainId === ARBITRUM ? "arbitrum" : "scroll"] ?? {};
+  (scenario.primaryNames as unknown as Record<string, Record<string, string>>)[
+    chainId === ARBITRUM ? "arbitrum" : "scroll"
+  ] ?? {};
 
-async function read<T>(chainId: number, address: Address, abi: any, functionName: string, args: unknown[]): Promise<T | undefined> {
+async function read<T>(
+  chainId: number,
+  address: Address,
+  abi: any,
+  functionName: string,
+  args: unknown[],
+): Promise<T | undefined> {
   try {
     return (await clients.get(chainId)!.readContract({ address, abi, functionName, args } as never)) as T;
   } catch {
@@ -87,10 +106,16 @@ const sendAs = (chainId: number, from: Address, to: Address, data: Hex) =>
 const syncClocksAndWaitRealtime = () => syncClocks(ALL_CHAINS.map(rpcUrl), indexer.url);
 
 beforeAll(async () => {
-  env = await startDevnetWithLabels({ seed: 5, names: 10, mineInterval: 1, shape: LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S });
+  env = await startDevnetWithLabels({
+    seed: 5,
+    names: 10,
+    mineInterval: 1,
+    shape: LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S,
+  });
   manifest = env.devnet.manifest;
   scenario = scenarioOf(manifest);
-  for (const chainId of ALL_CHAINS) clients.set(chainId, createPublicClient({ transport: http(rpcUrl(chainId)) }) as PublicClient);
+  for (const chainId of ALL_CHAINS)
+    clients.set(chainId, createPublicClient({ transport: http(rpcUrl(chainId)) }) as PublicClient);
   indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
@@ -107,12 +132,15 @@ afterAll(async () => {
 });
 
 /** Every account that set a name on a reverse-only chain, plus one that never did. */
-const accountsToCheck = () => [...new Set([...REVERSE_ONLY.flatMap((c) => Object.keys(l2Primaries(c))), scenario.accounts[19]!])] as Address[];
+const accountsToCheck = () =>
+  [...new Set([...REVERSE_ONLY.flatMap((c) => Object.keys(l2Primaries(c))), scenario.accounts[19]!])] as Address[];
 
 async function expectApiEqualsChains(): Promise<{ names: number }> {
   let names = 0;
   for (const address of accountsToCheck()) {
-    const expected = Object.fromEntries(await Promise.all(ALL_CHAINS.map(async (id) => [String(id), await chainPrimary(address, id)] as const)));
+    const expected = Object.fromEntries(
+      await Promise.all(ALL_CHAINS.map(async (id) => [String(id), await chainPrimary(address, id)] as const)),
+    );
     const fast = await get(`/api/resolve/primary-names/${address}?chainIds=${REVERSE_ONLY.join(",")}`);
     const slow = await get(`/api/resolve/primary-names/${address}?chainIds=${REVERSE_ONLY.join(",")}&accelerate=false`);
     expect(fast.status, address).toBe(200);
@@ -163,7 +191,11 @@ describe("primary names on reverse-only chains", () => {
       const facts = scenario.names.find((f) => f.name === name);
       const owner = (facts?.wrappedOwner ?? facts?.registryOwner ?? address) as Address;
       for (const chainId of set === 0 ? [SCROLL] : REVERSE_ONLY) {
-        const data = encodeFunctionData({ abi: ResolverAbi, functionName: "setAddr", args: [namehash(name), coinTypeOf(chainId), address as Hex] });
+        const data = encodeFunctionData({
+          abi: ResolverAbi,
+          functionName: "setAddr",
+          args: [namehash(name), coinTypeOf(chainId), address as Hex],
+        });
         await sendAs(ROOT, owner, resolver!, data);
       }
       set++;

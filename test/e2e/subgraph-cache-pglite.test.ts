@@ -2,13 +2,13 @@ import { type Address, getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../devnet/src/index";
-import type { IndexingStatusResponse } from "../../src/api/indexing-status/snapshot";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * /subgraph's query-result cache on the indexer's own PGlite, where its head token is read again only after a write
- * into the shared PGlite instance (src/api/pglite-writes.ts): once a block that changes an answer is indexed, the
+ * into the shared PGlite instance (src/api/shared/pglite-writes.ts): once a block that changes an answer is indexed, the
  * next request must get the new answer, never the one cached at the previous head. The test learns that the block is
  * indexed from /api/indexing-status (which reads through the API's uncounted reader, so it cannot move the counter
  * itself), then asks /subgraph at once.
@@ -62,10 +62,12 @@ describe("/subgraph cache on PGlite: a new block is never answered from the prev
 
   it("answers each transfer's new owner as soon as its block is indexed, and caches it again", async () => {
     const { real } = loadDevnetContracts();
-    const registry = (scenarioOf(env.devnet.manifest).otherContracts as Record<string, Record<string, Address>>).ensroot!.Registry!;
+    const registry = (scenarioOf(env.devnet.manifest).otherContracts as Record<string, Record<string, Address>>)
+      .ensroot!.Registry!;
     const abi = real.ENSRegistryWithFallback.abi;
     const name = scenarioOf(env.devnet.manifest).names.find(
-      (n) => n.via === "unwrapped-controller" && n.labels.length === 2 && n.registryOwner && !n.deleted && !n.wrappedOwner,
+      (n) =>
+        n.via === "unwrapped-controller" && n.labels.length === 2 && n.registryOwner && !n.deleted && !n.wrappedOwner,
     );
     if (!name) throw new Error("the scenario has no transferable unwrapped .eth name");
     const node = name.node as Hex;
@@ -85,7 +87,9 @@ describe("/subgraph cache on PGlite: a new block is never answered from the prev
         expect(answer.headers.get("access-control-allow-origin")).toBe("*");
       }
 
-      const [receipt] = await chain.send([Chain.call(owner, registry, abi, "setOwner", [node, to], `transfer ${name.name}`)]);
+      const [receipt] = await chain.send([
+        Chain.call(owner, registry, abi, "setOwner", [node, to], `transfer ${name.name}`),
+      ]);
       const block = Number(receipt!.blockNumber);
       await waitFor(async () => (await indexedBlock(indexer.url)) >= block, 60_000, `block ${block} indexed`);
 

@@ -1,9 +1,9 @@
 import pg from "pg";
-import { type Address, type Hex, createPublicClient, http, keccak256, stringToBytes } from "viem";
+import { type Address, createPublicClient, type Hex, http, keccak256, stringToBytes } from "viem";
 import { BaseRegistrarAbi, NameWrapperAbi, RegistryAbi, ResolverAbi } from "../../abis";
-import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { encodeLabelhash, isShowableLabel, type LabelMode } from "../../src/lib/labels";
 import { GRACE_PERIOD_SECONDS, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../src/lib/names";
+import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 
 /*
  * Reads the subgraph tables Ponder wrote (PostgreSQL) and the devnet's contracts (eth_call), and compares them.
@@ -30,14 +30,47 @@ export interface DomainRow {
 export interface IndexSnapshot {
   domains: Map<Hex, DomainRow>;
   resolvers: Map<string, { id: string; address: Hex; addr_id: string | null; texts: string[] | null }>;
-  registrations: Map<string, { id: string; domain_id: Hex; expiry_date: string; registrant_id: string; label_name: string | null; cost: string | null }>;
+  registrations: Map<
+    string,
+    {
+      id: string;
+      domain_id: Hex;
+      expiry_date: string;
+      registrant_id: string;
+      label_name: string | null;
+      cost: string | null;
+    }
+  >;
   wrappedDomains: Map<Hex, { id: Hex; owner_id: string; fuses: number; expiry_date: string; name: string | null }>;
   /** Latest TextChanged value per `<resolverId>|<key>`. */
   latestTexts: Map<string, string | null>;
   eventCounts: Record<string, number>;
 }
 
-export const EVENT_TABLES = ["new_owner", "transfer", "new_resolver", "new_ttl", "name_registered", "name_renewed", "name_transferred", "name_wrapped", "name_unwrapped", "wrapped_transfer", "fuses_set", "expiry_extended", "addr_changed", "multicoin_addr_changed", "name_changed", "abi_changed", "pubkey_changed", "text_changed", "contenthash_changed", "interface_changed", "authorisation_changed", "version_changed"];
+export const EVENT_TABLES = [
+  "new_owner",
+  "transfer",
+  "new_resolver",
+  "new_ttl",
+  "name_registered",
+  "name_renewed",
+  "name_transferred",
+  "name_wrapped",
+  "name_unwrapped",
+  "wrapped_transfer",
+  "fuses_set",
+  "expiry_extended",
+  "addr_changed",
+  "multicoin_addr_changed",
+  "name_changed",
+  "abi_changed",
+  "pubkey_changed",
+  "text_changed",
+  "contenthash_changed",
+  "interface_changed",
+  "authorisation_changed",
+  "version_changed",
+];
 
 export async function readIndex(connectionString: string, schema: string): Promise<IndexSnapshot> {
   const client = new pg.Client({ connectionString });
@@ -46,14 +79,21 @@ export async function readIndex(connectionString: string, schema: string): Promi
     const q = async <T>(sql: string) => (await client.query(sql)).rows as T[];
     const s = `"${schema}"`;
     const domains = await q<DomainRow>(`select * from ${s}.domain`);
-    const resolvers = await q<IndexSnapshot["resolvers"] extends Map<string, infer V> ? V : never>(`select * from ${s}.resolver`);
-    const registrations = await q<IndexSnapshot["registrations"] extends Map<string, infer V> ? V : never>(`select * from ${s}.registration`);
-    const wrapped = await q<IndexSnapshot["wrappedDomains"] extends Map<Hex, infer V> ? V : never>(`select * from ${s}.wrapped_domain`);
+    const resolvers = await q<IndexSnapshot["resolvers"] extends Map<string, infer V> ? V : never>(
+      `select * from ${s}.resolver`,
+    );
+    const registrations = await q<IndexSnapshot["registrations"] extends Map<string, infer V> ? V : never>(
+      `select * from ${s}.registration`,
+    );
+    const wrapped = await q<IndexSnapshot["wrappedDomains"] extends Map<Hex, infer V> ? V : never>(
+      `select * from ${s}.wrapped_domain`,
+    );
     const texts = await q<{ resolver_id: string; key: string; value: string | null }>(
       `select distinct on (resolver_id, key) resolver_id, key, value from ${s}.text_changed order by resolver_id, key, block_number desc, id desc`,
     );
     const eventCounts: Record<string, number> = {};
-    for (const t of EVENT_TABLES) eventCounts[t] = Number((await q<{ n: string }>(`select count(*) as n from ${s}.${t}`))[0]!.n);
+    for (const t of EVENT_TABLES)
+      eventCounts[t] = Number((await q<{ n: string }>(`select count(*) as n from ${s}.${t}`))[0]!.n);
     return {
       domains: new Map(domains.map((d) => [d.id, d])),
       resolvers: new Map(resolvers.map((r) => [r.id, r])),
@@ -97,14 +137,21 @@ export async function readChain(manifest: DevnetManifest, nodes: Hex[]) {
     records,
     async registrar(labelhash: Hex) {
       const id = BigInt(labelhash);
-      const expires = await client.readContract({ address: baseRegistrar, abi: BaseRegistrarAbi, functionName: "nameExpires", args: [id] });
+      const expires = await client.readContract({
+        address: baseRegistrar,
+        abi: BaseRegistrarAbi,
+        functionName: "nameExpires",
+        args: [id],
+      });
       const owner = await client
         .readContract({ address: baseRegistrar, abi: BaseRegistrarAbi, functionName: "ownerOf", args: [id] })
         .catch(() => ZERO_ADDRESS);
       return { expires, owner: lower(owner) };
     },
     async addr(resolver: Address, node: Hex) {
-      return lower(await client.readContract({ address: resolver, abi: ResolverAbi, functionName: "addr", args: [node] }));
+      return lower(
+        await client.readContract({ address: resolver, abi: ResolverAbi, functionName: "addr", args: [node] }),
+      );
     },
     async text(resolver: Address, node: Hex, key: string) {
       return client.readContract({ address: resolver, abi: ResolverAbi, functionName: "text", args: [node, key] });

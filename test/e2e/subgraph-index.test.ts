@@ -1,24 +1,24 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Address, type Hex, createWalletClient, http, publicActions } from "viem";
+import { type Address, createWalletClient, type Hex, http, publicActions } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RegistryAbi } from "../../abis";
+import type { NameFacts } from "../../devnet/src/index";
 import { startDevnet } from "../../devnet/src/index";
-import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
 import type { LabelsServer } from "../../labels-service/src/index";
+import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
+import { startPonder } from "../../scripts/lib/ponder-process";
+import { findFreePort } from "../../scripts/lib/ports";
 import { makeSubnode } from "../../src/lib/names";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import type { NameFacts } from "../../devnet/src/index";
-import { findFreePort } from "../../scripts/lib/ports";
-import { startPonder } from "../../scripts/lib/ponder-process";
 import { createDatabase, dropDatabase, projectRoot } from "../support/indexer-harness";
 import {
   allowedLabels,
   compareRegistry,
+  type DomainRow,
   expectedSubdomainCounts,
   GRACE_PERIOD_SECONDS,
-  type DomainRow,
   type IndexSnapshot,
   labelhashOf,
   namehash,
@@ -56,7 +56,11 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "nameindex-subgraph-e2e-"));
   devnet = await startDevnet({ seed: 3, names: 40, manifestPath: join(work, "manifest.json") });
   manifest = devnet.manifest;
-  const scenario = manifest.scenario as { labels: string[]; unhealableLabels: string[]; otherContracts: { ensroot: Record<string, Address> } };
+  const scenario = manifest.scenario as {
+    labels: string[];
+    unhealableLabels: string[];
+    otherContracts: { ensroot: Record<string, Address> };
+  };
   legacyResolver = scenario.otherContracts.ensroot.LegacyPublicResolver!;
   await migrateOneOldTld();
 
@@ -85,14 +89,31 @@ async function migrateOneOldTld() {
   const client = createWalletClient({ transport: http(rpcUrl) }).extend(publicActions);
   const [deployer] = await client.getAddresses();
   const root = `0x${"0".repeat(64)}` as Hex;
-  const send = async (address: Address, functionName: "setSubnodeRecord" | "setSubnodeOwner", args: readonly unknown[]) => {
+  const send = async (
+    address: Address,
+    functionName: "setSubnodeRecord" | "setSubnodeOwner",
+    args: readonly unknown[],
+  ) => {
     const abi = [...RegistryAbi, ...SUBNODE_ABI];
-    const hash = await client.writeContract({ account: deployer!, chain: null, address, abi, functionName, args: args as never });
+    const hash = await client.writeContract({
+      account: deployer!,
+      chain: null,
+      address,
+      abi,
+      functionName,
+      args: args as never,
+    });
     const receipt = await client.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success") throw new Error(`${functionName} reverted`);
   };
   const label = labelhashOf(MIGRATION_LABEL);
-  await send(ds.contracts.RegistryOld!.address as Address, "setSubnodeRecord", [root, label, deployer, legacyResolver, MIGRATION_TTL]);
+  await send(ds.contracts.RegistryOld!.address as Address, "setSubnodeRecord", [
+    root,
+    label,
+    deployer,
+    legacyResolver,
+    MIGRATION_TTL,
+  ]);
   await send(ds.contracts.Registry!.address as Address, "setSubnodeOwner", [root, label, deployer]);
   // Keep every event well inside the finalized range Ponder backfills.
   await client.request({ method: "anvil_mine" as never, params: ["0x40"] as never });
@@ -126,7 +147,9 @@ const SUBNODE_ABI = [
 ] as const;
 
 /** `ponder start` (subgraph plugin only) into a fresh PostgreSQL schema, until /ready; returns its snapshot. */
-async function indexWith(mode: "default" | "compat"): Promise<{ index: IndexSnapshot; stop: () => Promise<void>; logFile: string }> {
+async function indexWith(
+  mode: "default" | "compat",
+): Promise<{ index: IndexSnapshot; stop: () => Promise<void>; logFile: string }> {
   const schema = `sg_${mode}_${Date.now().toString(36)}`;
   const port = await findFreePort();
   const logFile = join(work, `ponder-${mode}.log`);
@@ -165,7 +188,10 @@ for (const mode of ["default", "compat"] as const) {
     let stop: (() => Promise<void>) | undefined;
     const labelMode = mode === "compat" ? "subgraph" : "normalized";
     const migrationNode = makeSubnode(`0x${"0".repeat(64)}`, labelhashOf(MIGRATION_LABEL));
-    const rootNames = () => ((manifest.scenario as { names: NameFacts[] }).names).filter((n) => n.chainId === manifest.datasources.ensroot!.chainId);
+    const rootNames = () =>
+      (manifest.scenario as { names: NameFacts[] }).names.filter(
+        (n) => n.chainId === manifest.datasources.ensroot!.chainId,
+      );
 
     beforeAll(async () => {
       const run = await indexWith(mode);
@@ -230,7 +256,10 @@ for (const mode of ["default", "compat"] as const) {
           const row: DomainRow = index.domains.get(node!)!;
           const shown = row.name!.split(".")[0]!;
           const allowed = allowedLabels(label, labelMode, !unhealable.has(label));
-          expect(allowed, `label ${JSON.stringify(label)} of ${JSON.stringify(facts.name)} shown as ${shown}`).toContain(shown);
+          expect(
+            allowed,
+            `label ${JSON.stringify(label)} of ${JSON.stringify(facts.name)} shown as ${shown}`,
+          ).toContain(shown);
           // labelName is the plaintext label exactly when the name shows it.
           expect(row.label_name).toBe(shown === label ? label : null);
           node = row.parent_id;
@@ -263,7 +292,8 @@ for (const mode of ["default", "compat"] as const) {
         // The wrapper's name is the domain's whenever every label can be shown.
         if (w!.name !== null && !w!.name.includes("[") && !d.name!.includes("[")) expect(w!.name).toBe(d.name);
       }
-      for (const w of index.wrappedDomains.values()) expect(chain.records.get(w.id)!.wrappedOwner).not.toBe(ZERO_ADDRESS);
+      for (const w of index.wrappedDomains.values())
+        expect(chain.records.get(w.id)!.wrappedOwner).not.toBe(ZERO_ADDRESS);
     });
 
     it("resolver addr and text values equal the resolvers' answers", async () => {
@@ -319,9 +349,15 @@ for (const mode of ["default", "compat"] as const) {
       expect(index.eventCounts.text_changed).toBeGreaterThan(0);
       expect(index.eventCounts.name_changed).toBeLessThanOrEqual(c("Resolver:NameChanged"));
       expect(index.eventCounts.name_transferred).toBeLessThanOrEqual(c("BaseRegistrar:Transfer"));
-      expect(index.eventCounts.wrapped_transfer).toBeGreaterThanOrEqual(c("NameWrapper:TransferSingle") + c("NameWrapper:TransferBatch"));
+      expect(index.eventCounts.wrapped_transfer).toBeGreaterThanOrEqual(
+        c("NameWrapper:TransferSingle") + c("NameWrapper:TransferBatch"),
+      );
       // Registry events: all of the new registry's, and the old registry's for nodes not yet migrated.
-      for (const [table, event] of [["transfer", "Transfer"], ["new_resolver", "NewResolver"], ["new_ttl", "NewTTL"]] as const) {
+      for (const [table, event] of [
+        ["transfer", "Transfer"],
+        ["new_resolver", "NewResolver"],
+        ["new_ttl", "NewTTL"],
+      ] as const) {
         expect(index.eventCounts[table], table).toBeGreaterThanOrEqual(c(`Registry:${event}`));
         expect(index.eventCounts[table], table).toBeLessThan(c(`Registry:${event}`) + c(`RegistryOld:${event}`) + 2);
       }

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * PGlite runs no autovacuum: `ponder start` must leave its tables with planner statistics once the backfill is done
- * (src/api/table-statistics.ts), checked in the PGlite folder itself once the indexer has stopped.
+ * (src/api/server/table-statistics.ts), checked in the PGlite folder itself once the indexer has stopped.
  */
 
 // One devnet for both databases' indexers.
@@ -42,8 +42,16 @@ describe("planner statistics after a PGlite backfill", () => {
     // each event entity (NewOwner, NewResolver, Transfer) is inserted once, as one row.
     const metrics = await (await fetch(`${indexer.url}/metrics`)).text();
     const inserts = (table: string) =>
-      Number(new RegExp(`^ponder_indexing_store_queries_total\\{table="${table}",method="insert"\\} (\\d+)$`, "m").exec(metrics)?.[1]);
-    const counted = { new_owner: inserts("new_owner"), new_resolver: inserts("new_resolver"), transfer: inserts("transfer") };
+      Number(
+        new RegExp(`^ponder_indexing_store_queries_total\\{table="${table}",method="insert"\\} (\\d+)$`, "m").exec(
+          metrics,
+        )?.[1],
+      );
+    const counted = {
+      new_owner: inserts("new_owner"),
+      new_resolver: inserts("new_resolver"),
+      transfer: inserts("transfer"),
+    };
     await indexer.process.stop();
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(indexer.pgliteDirectory!);
@@ -62,15 +70,24 @@ describe("planner statistics after a PGlite backfill", () => {
         );
       // reltuples alone proves little (Ponder's CREATE INDEX after the backfill sets it); pg_stats is ANALYZE's.
       expect(counted.new_owner).toBeGreaterThan(0);
-      expect(counted).toEqual({ new_owner: await count("new_owner"), new_resolver: await count("new_resolver"), transfer: await count("transfer") });
+      expect(counted).toEqual({
+        new_owner: await count("new_owner"),
+        new_resolver: await count("new_resolver"),
+        transfer: await count("transfer"),
+      });
       for (const table of ["domain", "account", "resolver", "registration"]) {
         expect(await count(table), table).toBeGreaterThan(0);
         expect(await tuples(table), table).toBe(await count(table));
       }
       const columns = (
-        await db.query<{ attname: string }>(`SELECT attname FROM pg_stats WHERE schemaname = $1 AND tablename = 'domain'`, [schema])
+        await db.query<{ attname: string }>(
+          `SELECT attname FROM pg_stats WHERE schemaname = $1 AND tablename = 'domain'`,
+          [schema],
+        )
       ).rows.map((row) => row.attname);
-      const logged = readFileSync(indexer.logFile, "utf8").split("\n").filter((line) => line.includes("PGlite: analyzed"));
+      const logged = readFileSync(indexer.logFile, "utf8")
+        .split("\n")
+        .filter((line) => line.includes("PGlite: analyzed"));
       expect(columns, logged.join("\n")).toContain("name");
       expect(columns).toContain("parent_id");
     } finally {
@@ -89,7 +106,11 @@ describe("planner statistics after a PostgreSQL backfill", () => {
 
   it("has pg_stats for the index's tables once the backfill is done", async () => {
     const indexer = running();
-    await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes("PostgreSQL: analyzed"), 60_000, "ANALYZE");
+    await waitFor(
+      async () => readFileSync(indexer.logFile, "utf8").includes("PostgreSQL: analyzed"),
+      60_000,
+      "ANALYZE",
+    );
     const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
     await client.connect();
     try {

@@ -6,8 +6,8 @@ import { buildConfig } from "../../src/config";
 import { buildRecordId, buildRecordOf, describeChanges } from "../../src/indexing/build-record";
 import { guardBuildRecord } from "../../src/indexing/build-record-store";
 import { indexingCodeDigest } from "../../src/indexing/code-digest";
-import { projectRoot } from "../support/indexer-harness";
 import { fullDevnet, writeManifest } from "../config/fixtures";
+import { projectRoot } from "../support/indexer-harness";
 
 const manifest = writeManifest(fullDevnet);
 const base = { DEVNET_MANIFEST: manifest, PLUGINS: "subgraph,tokenscope" };
@@ -17,14 +17,50 @@ describe("the build record", () => {
   // Each setting that changes indexed rows, flipped alone: the record names it and its id (part of Ponder's build id)
   // changes. A setting missing here could be flipped on a restart and resume an index of the old interpretation.
   const flips: [string, Record<string, string>, Record<string, string>, RegExp][] = [
-    ["SUBGRAPH_COMPAT", { PLUGINS: "subgraph", LABEL_SET_ID: "subgraph" }, { PLUGINS: "subgraph", LABEL_SET_ID: "subgraph", SUBGRAPH_COMPAT: "true" }, /^SUBGRAPH_COMPAT was false, now true$/],
+    [
+      "SUBGRAPH_COMPAT",
+      { PLUGINS: "subgraph", LABEL_SET_ID: "subgraph" },
+      { PLUGINS: "subgraph", LABEL_SET_ID: "subgraph", SUBGRAPH_COMPAT: "true" },
+      /^SUBGRAPH_COMPAT was false, now true$/,
+    ],
     ["LABEL_SET_ID", {}, { LABEL_SET_ID: "other" }, /^LABEL_SET_ID\/LABEL_SET_VERSION was demo@0, now other@0$/],
-    ["LABEL_SET_VERSION", {}, { LABEL_SET_ID: "demo", LABEL_SET_VERSION: "2" }, /^LABEL_SET_ID\/LABEL_SET_VERSION was demo@0, now demo@2$/],
-    ["PLUGINS", {}, { PLUGINS: "subgraph,tokenscope,registrars" }, /^PLUGINS was subgraph,tokenscope, now subgraph,registrars,tokenscope$/],
+    [
+      "LABEL_SET_VERSION",
+      {},
+      { LABEL_SET_ID: "demo", LABEL_SET_VERSION: "2" },
+      /^LABEL_SET_ID\/LABEL_SET_VERSION was demo@0, now demo@2$/,
+    ],
+    [
+      "PLUGINS",
+      {},
+      { PLUGINS: "subgraph,tokenscope,registrars" },
+      /^PLUGINS was subgraph,tokenscope, now subgraph,registrars,tokenscope$/,
+    ],
     ["TOKENSCOPE_SALES", {}, { TOKENSCOPE_SALES: "false" }, /^TOKENSCOPE_SALES was true, now false$/],
-    ["NAMEINDEX_NOOP_HANDLERS", {}, { NAMEINDEX_NOOP_HANDLERS: "true" }, /^NAMEINDEX_NOOP_HANDLERS was false, now true$/],
+    [
+      "NAMEINDEX_NOOP_HANDLERS",
+      {},
+      { NAMEINDEX_NOOP_HANDLERS: "true" },
+      /^NAMEINDEX_NOOP_HANDLERS was false, now true$/,
+    ],
     ["END_BLOCK_<chainId>", {}, { END_BLOCK_31337: "100" }, /^END_BLOCK_<chainId> was none, now 31337=100$/],
-    ["NAMESPACE / contracts", {}, { DEVNET_MANIFEST: writeManifest({ ...fullDevnet, ensroot: { ...fullDevnet.ensroot, contracts: { ...fullDevnet.ensroot.contracts, Registry: { address: "0x00000000000000000000000000000000000000ff", startBlock: 2 } } } }) }, /^the namespace's contracts .* changed$/],
+    [
+      "NAMESPACE / contracts",
+      {},
+      {
+        DEVNET_MANIFEST: writeManifest({
+          ...fullDevnet,
+          ensroot: {
+            ...fullDevnet.ensroot,
+            contracts: {
+              ...fullDevnet.ensroot.contracts,
+              Registry: { address: "0x00000000000000000000000000000000000000ff", startBlock: 2 },
+            },
+          },
+        }),
+      },
+      /^the namespace's contracts .* changed$/,
+    ],
   ];
   for (const [setting, before, after, message] of flips) {
     it(`names ${setting} and changes the build id when only it differs`, () => {
@@ -37,7 +73,13 @@ describe("the build record", () => {
 
   it("keeps the build id for settings that change no rows (ports, caches, RPC tuning, label source)", () => {
     const old = recordOf({});
-    for (const env of [{ PORT: "5000" } as Record<string, string>, { SUBGRAPH_QUERY_CACHE_MB: "0" }, { ETH_GETLOGS_BLOCK_RANGE_31337: "100" }, { LABELS_DB: "/tmp/labels.sqlite" }, { DATABASE_SCHEMA: "other" }]) {
+    for (const env of [
+      { PORT: "5000" } as Record<string, string>,
+      { SUBGRAPH_QUERY_CACHE_MB: "0" },
+      { ETH_GETLOGS_BLOCK_RANGE_31337: "100" },
+      { LABELS_DB: "/tmp/labels.sqlite" },
+      { DATABASE_SCHEMA: "other" },
+    ]) {
       const now = recordOf(env);
       expect(describeChanges(old, now)).toEqual([]);
       expect(buildRecordId(now)).toBe(buildRecordId(old));
@@ -46,7 +88,8 @@ describe("the build record", () => {
 
   it("changes with the indexing code: src outside the API, the schema and the ABIs", () => {
     const copy = mkdtempSync(join(tmpdir(), "nameindex-code-"));
-    for (const entry of ["src", "abis", "ponder.schema.ts"]) cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
+    for (const entry of ["src", "abis", "ponder.schema.ts"])
+      cpSync(join(projectRoot, entry), join(copy, entry), { recursive: true });
     const digest = indexingCodeDigest(copy);
     expect(indexingCodeDigest(copy)).toBe(digest);
     writeFileSync(join(copy, "src", "api", "extra.ts"), "export const answersOnly = true;\n");
@@ -57,7 +100,9 @@ describe("the build record", () => {
     writeFileSync(join(copy, "ponder.schema.ts"), "// another schema\n", { flag: "a" });
     expect(indexingCodeDigest(copy)).not.toBe(changed);
     const old = buildRecordOf(buildConfig(base), digest);
-    expect(describeChanges(old, buildRecordOf(buildConfig(base), changed))).toEqual(["the indexing code (another nameindex version) changed"]);
+    expect(describeChanges(old, buildRecordOf(buildConfig(base), changed))).toEqual([
+      "the indexing code (another nameindex version) changed",
+    ]);
   });
 });
 
@@ -66,14 +111,20 @@ describe("the build record beside a PGlite index", () => {
     const directory = mkdtempSync(join(tmpdir(), "nameindex-pglite-"));
     const config = (env: Record<string, string>) => buildConfig({ ...base, PGLITE_DIRECTORY: directory, ...env });
     const first = buildRecordOf(config({}), "code-v1");
-    await guardBuildRecord(config({}), buildRecordOf(config({ SUBGRAPH_COMPAT: "false", PLUGINS: "subgraph" }), "code-v1"), "serve"); // nothing recorded yet: serve writes nothing
+    await guardBuildRecord(
+      config({}),
+      buildRecordOf(config({ SUBGRAPH_COMPAT: "false", PLUGINS: "subgraph" }), "code-v1"),
+      "serve",
+    ); // nothing recorded yet: serve writes nothing
     await guardBuildRecord(config({}), first, "start");
     await guardBuildRecord(config({}), first, "start"); // a restart with the same settings resumes
     const flipped = buildRecordOf(config({ TOKENSCOPE_SALES: "false", LABEL_SET_ID: "other" }), "code-v1");
     await expect(guardBuildRecord(config({}), flipped, "start")).rejects.toThrow(
       /Schema "nameindex" holds an index built with other settings that change indexed rows: LABEL_SET_ID\/LABEL_SET_VERSION was demo@0, now other@0; TOKENSCOPE_SALES was true, now false\. .*PGLITE_DIRECTORY/,
     );
-    await expect(guardBuildRecord(config({}), flipped, "serve")).rejects.toThrow(/TOKENSCOPE_SALES was true, now false/);
+    await expect(guardBuildRecord(config({}), flipped, "serve")).rejects.toThrow(
+      /TOKENSCOPE_SALES was true, now false/,
+    );
     // Another schema in the same directory is another index.
     await guardBuildRecord(config({ DATABASE_SCHEMA: "second" }), flipped, "start");
   });

@@ -1,4 +1,4 @@
-import { type Hex, bytesToHex, keccak256, stringToBytes } from "viem";
+import { bytesToHex, type Hex, keccak256, stringToBytes } from "viem";
 import { describe, expect, it } from "vitest";
 import { decodeDnsWireName, decodeWrappedName, dnsEncode, textOfDnsTxtRecord } from "../../src/lib/dns-wire";
 import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
@@ -38,7 +38,10 @@ describe("DNS wire-format names", () => {
   });
 
   it("compatible mode: the subgraph's decodeName (any unshowable label nulls the name)", () => {
-    expect(decodeWrappedName(wire("HelloWorld", "eth"), "subgraph")).toEqual({ labelName: "HelloWorld", name: "HelloWorld.eth" });
+    expect(decodeWrappedName(wire("HelloWorld", "eth"), "subgraph")).toEqual({
+      labelName: "HelloWorld",
+      name: "HelloWorld.eth",
+    });
     expect(decodeWrappedName(wire("sub", "dot.ted", "eth"), "subgraph")).toEqual({ labelName: null, name: null });
     expect(decodeWrappedName(wire("nul\0byte", "eth"), "subgraph")).toEqual({ labelName: null, name: null });
     expect(decodeWrappedName("0x00", "subgraph")).toEqual({ labelName: null, name: "." });
@@ -46,7 +49,10 @@ describe("DNS wire-format names", () => {
   });
 
   it("default mode: unnormalized labels are encoded, the name is kept", () => {
-    expect(decodeWrappedName(wire("vitalik", "eth"), "normalized")).toEqual({ labelName: "vitalik", name: "vitalik.eth" });
+    expect(decodeWrappedName(wire("vitalik", "eth"), "normalized")).toEqual({
+      labelName: "vitalik",
+      name: "vitalik.eth",
+    });
     expect(decodeWrappedName(wire("sub", "HelloWorld", "eth"), "normalized")).toEqual({
       labelName: "sub",
       name: `sub.${encodeLabelhash(labelhashOf("HelloWorld"))}.eth`,
@@ -62,7 +68,10 @@ describe("DNS wire-format names", () => {
     expect(decodeDnsWireName(dnsEncode("sub.vitalik.eth"))!.map((l) => l.text)).toEqual(["sub", "vitalik", "eth"]);
     // A label over 255 bytes cannot be length-prefixed: it goes as its [labelhash].
     const long = "a".repeat(300);
-    expect(decodeDnsWireName(dnsEncode(`${long}.eth`))!.map((l) => l.text)).toEqual([encodeLabelhash(labelhashOf(long)), "eth"]);
+    expect(decodeDnsWireName(dnsEncode(`${long}.eth`))!.map((l) => l.text)).toEqual([
+      encodeLabelhash(labelhashOf(long)),
+      "eth",
+    ]);
   });
 });
 
@@ -73,12 +82,21 @@ describe("DNS TXT records as 3DNS texts", () => {
 
   it("maps <key>.ens to the text key and the first TXT RR to its value", () => {
     expect(textOfDnsTxtRecord(name, 16, record)).toEqual({ key: "com.twitter", value: "0xTko" });
-    expect(textOfDnsTxtRecord(wire("avatar", "ens"), 16, txt(["avatar", "ens"], ["https://x/a.png"]))).toEqual({ key: "avatar", value: "https://x/a.png" });
+    expect(textOfDnsTxtRecord(wire("avatar", "ens"), 16, txt(["avatar", "ens"], ["https://x/a.png"]))).toEqual({
+      key: "avatar",
+      value: "https://x/a.png",
+    });
   });
 
   it("joins a value's character-strings (DNS splits values over 255 bytes)", () => {
     const long = "d".repeat(300);
-    expect(textOfDnsTxtRecord(wire("description", "ens"), 16, txt(["description", "ens"], [long.slice(0, 255), long.slice(255)]))!.value).toBe(long);
+    expect(
+      textOfDnsTxtRecord(
+        wire("description", "ens"),
+        16,
+        txt(["description", "ens"], [long.slice(0, 255), long.slice(255)]),
+      )!.value,
+    ).toBe(long);
   });
 
   it("reads a deletion (no record) as the text gone", () => {
@@ -87,7 +105,9 @@ describe("DNS TXT records as 3DNS texts", () => {
 
   it("ignores other types, names outside .ens, the bare .ens name and malformed input", () => {
     expect(textOfDnsTxtRecord(name, 1, record)).toBeNull();
-    expect(textOfDnsTxtRecord(wire("_dmarc", "example", "xyz"), 16, txt(["_dmarc", "example", "xyz"], ["v=DMARC1"]))).toBeNull();
+    expect(
+      textOfDnsTxtRecord(wire("_dmarc", "example", "xyz"), 16, txt(["_dmarc", "example", "xyz"], ["v=DMARC1"])),
+    ).toBeNull();
     expect(textOfDnsTxtRecord(wire("ens"), 16, txt(["ens"], ["x"]))).toBeNull();
     expect(textOfDnsTxtRecord("0x0561", 16, record)).toBeNull();
     // A record whose first RR is not TXT (an A record) or is cut short changes no text.
@@ -97,7 +117,19 @@ describe("DNS TXT records as 3DNS texts", () => {
 });
 
 function rr(owner: string[], type: number, rdata: Uint8Array): Hex {
-  const head = [...Buffer.from(wire(...owner).slice(2), "hex"), type >> 8, type & 255, 0, 1, 0, 0, 14, 16, rdata.length >> 8, rdata.length & 255];
+  const head = [
+    ...Buffer.from(wire(...owner).slice(2), "hex"),
+    type >> 8,
+    type & 255,
+    0,
+    1,
+    0,
+    0,
+    14,
+    16,
+    rdata.length >> 8,
+    rdata.length & 255,
+  ];
   return bytesToHex(Uint8Array.from([...head, ...rdata]));
 }
 

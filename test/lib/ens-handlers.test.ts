@@ -1,16 +1,20 @@
-import { type Address, type Hex, bytesToHex, stringToBytes } from "viem";
+import { type Address, bytesToHex, type Hex, stringToBytes } from "viem";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 vi.mock("ponder:schema", async () => await import("../../ponder.schema"));
 
 import * as schema from "../../ponder.schema";
-import { type HandlerSettings, type IndexedEvent, setHandlerSettings } from "../../src/lib/ens-handlers/context";
-import { makeNameWrapperHandlers } from "../../src/lib/ens-handlers/name-wrapper";
-import { makeRegistrarHandlers } from "../../src/lib/ens-handlers/registrar";
-import { makeRegistryHandlers, setupRootDomain } from "../../src/lib/ens-handlers/registry";
-import * as resolver from "../../src/lib/ens-handlers/resolver";
 import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
 import { GRACE_PERIOD_SECONDS, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../src/lib/names";
+import {
+  type HandlerSettings,
+  type IndexedEvent,
+  setHandlerSettings,
+} from "../../src/plugins/shared/ens-handlers/context";
+import { makeNameWrapperHandlers } from "../../src/plugins/shared/ens-handlers/name-wrapper";
+import { makeRegistrarHandlers } from "../../src/plugins/shared/ens-handlers/registrar";
+import { makeRegistryHandlers, setupRootDomain } from "../../src/plugins/shared/ens-handlers/registry";
+import * as resolver from "../../src/plugins/shared/ens-handlers/resolver";
 import { FakeStore } from "./fake-store";
 
 const ALICE = "0x00000000000000000000000000000000000a11ce" as Address;
@@ -24,7 +28,12 @@ let block = 0n;
 const context = () => ({ db: store.db as never, chain: { id: 1 } });
 const ev = <A>(args: A, address: Address = RESOLVER): IndexedEvent<A> => {
   block += 1n;
-  return { args, block: { number: block, timestamp: 1000n + block }, log: { logIndex: 0, address }, transaction: { hash: `0x${"ab".repeat(32)}`, from: `0x${"cd".repeat(20)}` } };
+  return {
+    args,
+    block: { number: block, timestamp: 1000n + block },
+    log: { logIndex: 0, address },
+    transaction: { hash: `0x${"ab".repeat(32)}`, from: `0x${"cd".repeat(20)}` },
+  };
 };
 const domain = (name: string) => store.get(schema.domain, namehash(name)) as Record<string, unknown> | undefined;
 
@@ -57,9 +66,18 @@ describe("registry", () => {
     await newOwner(registry, "", "eth", ALICE);
     await newOwner(registry, "eth", "vitalik", ALICE);
     await newOwner(registry, "eth", "unknownlabel", ALICE);
-    expect(domain("eth")).toMatchObject({ name: "eth", labelName: "eth", parentId: ROOT_NODE, ownerId: ALICE, isMigrated: true });
+    expect(domain("eth")).toMatchObject({
+      name: "eth",
+      labelName: "eth",
+      parentId: ROOT_NODE,
+      ownerId: ALICE,
+      isMigrated: true,
+    });
     expect(domain("vitalik.eth")).toMatchObject({ name: "vitalik.eth", labelName: "vitalik", createdAt: 1002n });
-    expect(domain("unknownlabel.eth")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("unknownlabel"))}.eth`, labelName: null });
+    expect(domain("unknownlabel.eth")).toMatchObject({
+      name: `${encodeLabelhash(labelhashOf("unknownlabel"))}.eth`,
+      labelName: null,
+    });
     expect(domain("eth")!.subdomainCount).toBe(2);
     expect(store.rows(schema.newOwner).size).toBe(3);
     expect(store.get(schema.domain, ROOT_NODE)).toMatchObject({ name: "", subdomainCount: 1 });
@@ -76,7 +94,10 @@ describe("registry", () => {
     await setupRootDomain(context());
     await newOwner(registry, "", "eth", ALICE);
     await newOwner(registry, "eth", "HelloWorld", ALICE);
-    expect(domain("HelloWorld.eth")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("HelloWorld"))}.eth`, labelName: null });
+    expect(domain("HelloWorld.eth")).toMatchObject({
+      name: `${encodeLabelhash(labelhashOf("HelloWorld"))}.eth`,
+      labelName: null,
+    });
   });
 
   it("default mode: deleting keeps counts right up the tree, also when deleted twice or re-created", async () => {
@@ -163,7 +184,12 @@ describe("registry", () => {
       expect(domain("eth")).toMatchObject({ isMigrated: false, ttl: 60n });
       await newOwner(registry, "", "eth", ALICE);
       if (mode === "default") expect(domain("eth")).toMatchObject({ isMigrated: true, resolverId: null, ttl: null });
-      else expect(domain("eth")).toMatchObject({ isMigrated: true, resolverId: `${RESOLVER}-${namehash("eth")}`, ttl: 60n });
+      else
+        expect(domain("eth")).toMatchObject({
+          isMigrated: true,
+          resolverId: `${RESOLVER}-${namehash("eth")}`,
+          ttl: 60n,
+        });
     });
   }
 });
@@ -180,7 +206,12 @@ describe("registrar and controllers", () => {
     await eth.nameTransferred(context(), ev({ from: ZERO_ADDRESS, to: ALICE, tokenId: id("vitalik") })); // mint: ignored
     await newOwner(registry, "eth", "vitalik", ALICE);
     await eth.nameRegistered(context(), ev({ id: id("vitalik"), owner: ALICE, expires: 5000n }));
-    expect(store.get(schema.registration, labelhashOf("vitalik"))).toMatchObject({ domainId: namehash("vitalik.eth"), expiryDate: 5000n, registrantId: ALICE, labelName: "vitalik" });
+    expect(store.get(schema.registration, labelhashOf("vitalik"))).toMatchObject({
+      domainId: namehash("vitalik.eth"),
+      expiryDate: 5000n,
+      registrantId: ALICE,
+      labelName: "vitalik",
+    });
     expect(domain("vitalik.eth")).toMatchObject({ registrantId: ALICE, expiryDate: 5000n + GRACE_PERIOD_SECONDS });
     expect(store.rows(schema.nameTransferred).size).toBe(0);
     await eth.nameTransferred(context(), ev({ from: ALICE, to: BOB, tokenId: id("vitalik") }));
@@ -222,12 +253,27 @@ describe("NameWrapper", () => {
     await newOwner(registry, "", "eth", ALICE);
     await newOwner(registry, "eth", "qzxv9k", WRAPPER);
     const node = namehash("qzxv9k.eth");
-    await wrapper.transferSingle(context(), ev({ operator: ALICE, from: ALICE, to: BOB, id: BigInt(node), value: 1n }, WRAPPER));
+    await wrapper.transferSingle(
+      context(),
+      ev({ operator: ALICE, from: ALICE, to: BOB, id: BigInt(node), value: 1n }, WRAPPER),
+    );
     expect(store.get(schema.wrappedDomain, node)).toMatchObject({ ownerId: BOB, fuses: 0, expiryDate: 0n });
     expect(store.get(schema.wrappedTransfer, `${block}-0-0`)).toBeDefined();
-    await wrapper.nameWrapped(context(), ev({ node, name: wire("qzxv9k", "eth"), owner: BOB, fuses: 0x10000, expiry: 777n }, WRAPPER));
-    expect(domain("qzxv9k.eth")).toMatchObject({ name: "qzxv9k.eth", labelName: "qzxv9k", wrappedOwnerId: BOB, expiryDate: 777n });
-    expect(store.get(schema.wrappedDomain, node)).toMatchObject({ name: "qzxv9k.eth", fuses: 0x10000, expiryDate: 777n });
+    await wrapper.nameWrapped(
+      context(),
+      ev({ node, name: wire("qzxv9k", "eth"), owner: BOB, fuses: 0x10000, expiry: 777n }, WRAPPER),
+    );
+    expect(domain("qzxv9k.eth")).toMatchObject({
+      name: "qzxv9k.eth",
+      labelName: "qzxv9k",
+      wrappedOwnerId: BOB,
+      expiryDate: 777n,
+    });
+    expect(store.get(schema.wrappedDomain, node)).toMatchObject({
+      name: "qzxv9k.eth",
+      fuses: 0x10000,
+      expiryDate: 777n,
+    });
     await wrapper.expiryExtended(context(), ev({ node, expiry: 900n }, WRAPPER));
     expect(domain("qzxv9k.eth")!.expiryDate).toBe(900n);
     await wrapper.fusesSet(context(), ev({ node, fuses: 0x10001 }, WRAPPER));
@@ -244,9 +290,24 @@ describe("NameWrapper", () => {
     await newOwner(registry, "vitalik.eth", "sub", WRAPPER);
     await newOwner(registry, "vitalik.eth", "deep", WRAPPER);
     const sub = namehash("sub.vitalik.eth");
-    await wrapper.transferBatch(context(), ev({ operator: ALICE, from: ALICE, to: BOB, ids: [BigInt(sub), BigInt(namehash("deep.vitalik.eth"))], values: [1n, 1n] }, WRAPPER));
+    await wrapper.transferBatch(
+      context(),
+      ev(
+        {
+          operator: ALICE,
+          from: ALICE,
+          to: BOB,
+          ids: [BigInt(sub), BigInt(namehash("deep.vitalik.eth"))],
+          values: [1n, 1n],
+        },
+        WRAPPER,
+      ),
+    );
     expect(store.rows(schema.wrappedTransfer).size).toBe(2);
-    await wrapper.nameWrapped(context(), ev({ node: sub, name: wire("sub", "vitalik", "eth"), owner: BOB, fuses: 0x10000, expiry: 50n }, WRAPPER));
+    await wrapper.nameWrapped(
+      context(),
+      ev({ node: sub, name: wire("sub", "vitalik", "eth"), owner: BOB, fuses: 0x10000, expiry: 50n }, WRAPPER),
+    );
     expect(domain("sub.vitalik.eth")!.expiryDate).toBe(50n);
     await wrapper.nameUnwrapped(context(), ev({ node: sub, owner: BOB }, WRAPPER));
     expect(domain("sub.vitalik.eth")!.expiryDate).toBeNull();
@@ -267,13 +328,23 @@ describe("resolver records", () => {
     await resolver.contenthashChanged(context(), ev({ node, hash: "0xe301" as Hex }));
     await resolver.addrChanged(context(), ev({ node, a: BOB }));
     const id = `${RESOLVER}-${node}`;
-    expect(store.get(schema.resolver, id)).toMatchObject({ texts: ["url", "nulkey"], coinTypes: [0n], contentHash: "0xe301", addrId: BOB });
+    expect(store.get(schema.resolver, id)).toMatchObject({
+      texts: ["url", "nulkey"],
+      coinTypes: [0n],
+      contentHash: "0xe301",
+      addrId: BOB,
+    });
     expect(domain("vitalik.eth")!.resolvedAddressId).toBe(BOB);
     expect([...store.rows(schema.textChanged).values()].map((r) => r.value)).toEqual(["https://x", null, "v"]);
     await resolver.nameChanged(context(), ev({ node, name: "bad\0name" }));
     expect(store.rows(schema.nameChanged).size).toBe(0);
     await resolver.versionChanged(context(), ev({ node, newVersion: 1n }));
-    expect(store.get(schema.resolver, id)).toMatchObject({ texts: null, coinTypes: null, contentHash: null, addrId: null });
+    expect(store.get(schema.resolver, id)).toMatchObject({
+      texts: null,
+      coinTypes: null,
+      contentHash: null,
+      addrId: null,
+    });
     expect(domain("vitalik.eth")!.resolvedAddressId).toBeNull();
   });
 });

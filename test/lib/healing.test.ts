@@ -51,13 +51,24 @@ describe("LabelHealer", () => {
     expect(await healer.heal(UNKNOWN)).toBeNull();
     expect(await healer.heal(UNKNOWN)).toBeNull();
     expect(source.calls).toBe(2);
-    expect(healer.metrics()).toMatchObject({ calls: 4, cacheHits: 2, sourceRequests: 2, healed: 1, notFound: 1, retries: 0 });
+    expect(healer.metrics()).toMatchObject({
+      calls: 4,
+      cacheHits: 2,
+      sourceRequests: 2,
+      healed: 1,
+      notFound: 1,
+      retries: 0,
+    });
     expect(healer.metrics().totalMs).toBeGreaterThanOrEqual(0);
   });
 
   it("treats a label whose hash differs from the asked one as not found, and says so", async () => {
     const warnings: string[] = [];
-    const healer = new LabelHealer({ source: fakeSource({ [VITALIK]: "vitalik2" }), sleep: async () => {}, warn: (m) => warnings.push(m) });
+    const healer = new LabelHealer({
+      source: fakeSource({ [VITALIK]: "vitalik2" }),
+      sleep: async () => {},
+      warn: (m) => warnings.push(m),
+    });
     expect(await healer.heal(VITALIK)).toBeNull();
     expect(healer.metrics().mismatches).toBe(1);
     expect(warnings[0]).toContain("vitalik2");
@@ -186,13 +197,17 @@ describe("HttpLabelSource", () => {
       if (mode === "slow") return void setTimeout(() => send(200, {}), 500);
       if (mode === "foreign") return send(404, { message: "Not Found" });
       const u = new URL(req.url!, "http://x");
-      if (u.searchParams.get("label_set_id") !== "demo") return send(400, { status: "error", error: "Label set ID mismatch", errorCode: 400 });
+      if (u.searchParams.get("label_set_id") !== "demo")
+        return send(400, { status: "error", error: "Label set ID mismatch", errorCode: 400 });
       if (req.method === "POST") {
         let body = "";
         req.on("data", (c) => (body += c));
         req.on("end", () => {
           const hashes = JSON.parse(body) as string[];
-          send(200, { status: "success", labels: Object.fromEntries(hashes.map((h) => [h, h === VITALIK ? "vitalik" : null])) });
+          send(200, {
+            status: "success",
+            labels: Object.fromEntries(hashes.map((h) => [h, h === VITALIK ? "vitalik" : null])),
+          });
         });
         return;
       }
@@ -206,7 +221,8 @@ describe("HttpLabelSource", () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const source = (labelSetId = "demo", timeoutMs = 2000) => new HttpLabelSource({ url, labelSet: { labelSetId, labelSetVersion: 0 }, timeoutMs });
+  const source = (labelSetId = "demo", timeoutMs = 2000) =>
+    new HttpLabelSource({ url, labelSet: { labelSetId, labelSetVersion: 0 }, timeoutMs });
 
   it("heals over GET with the label set pinned, 404 meaning not found", async () => {
     mode = "ok";
@@ -228,13 +244,18 @@ describe("HttpLabelSource", () => {
     await expect(source().lookup(VITALIK)).rejects.toBeInstanceOf(TransientLabelSourceError);
     mode = "slow";
     await expect(source("demo", 100).lookup(VITALIK)).rejects.toThrow(/timed out after 100 ms/);
-    const closed = new HttpLabelSource({ url: "http://127.0.0.1:9/", labelSet: { labelSetId: "demo", labelSetVersion: 0 } });
+    const closed = new HttpLabelSource({
+      url: "http://127.0.0.1:9/",
+      labelSet: { labelSetId: "demo", labelSetVersion: 0 },
+    });
     await expect(closed.lookup(VITALIK)).rejects.toBeInstanceOf(TransientLabelSourceError);
   });
 
   it("stops on a rejected request or a 404 that is not the label service's", async () => {
     mode = "ok";
-    const rejected = await source("subgraph").lookup(VITALIK).catch((e: unknown) => e);
+    const rejected = await source("subgraph")
+      .lookup(VITALIK)
+      .catch((e: unknown) => e);
     expect(rejected).toBeInstanceOf(LabelHealingError);
     expect((rejected as Error).message).toContain("rejected the request with 400: Label set ID mismatch");
     mode = "foreign";
@@ -243,7 +264,11 @@ describe("HttpLabelSource", () => {
 
   it("with the healer: a service that stays down stops indexing with the service's URL in the message", async () => {
     mode = "down";
-    const healer = new LabelHealer({ source: source(), warn: () => {}, retry: { initialDelayMs: 5, maxDelayMs: 10, totalMs: 50 } });
+    const healer = new LabelHealer({
+      source: source(),
+      warn: () => {},
+      retry: { initialDelayMs: 5, maxDelayMs: 10, totalMs: 50 },
+    });
     await expect(healer.heal(VITALIK)).rejects.toThrow(`label service at ${url.replace(/\/$/, "")} unreachable`);
   });
 });

@@ -12,7 +12,9 @@ import { startJsonRpcStub } from "../support/json-rpc-stub";
  * serving raw logs, including another event's log the request's topic filter must have excluded.
  */
 
-const NEW_OWNER_TOPIC = toEventSelector(parseAbiItem("event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)"));
+const NEW_OWNER_TOPIC = toEventSelector(
+  parseAbiItem("event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)"),
+);
 const REGISTRY = "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e";
 const labels = Array.from({ length: 3000 }, (_, i) => `name${i}`);
 const labelhash = (label: string) => keccak256(toHex(label));
@@ -64,7 +66,12 @@ describe("LabelPrefetcher", () => {
     await expect.poll(() => healer.metrics().calls, { timeout: 10_000 }).toBeGreaterThanOrEqual(labels.length);
     await expect.poll(() => batches.flat().length, { timeout: 10_000 }).toBe(labels.length);
 
-    expect(getLogsParams[0]).toMatchObject({ address: [REGISTRY], topics: [NEW_OWNER_TOPIC], fromBlock: "0x1", toBlock: "0x64" });
+    expect(getLogsParams[0]).toMatchObject({
+      address: [REGISTRY],
+      topics: [NEW_OWNER_TOPIC],
+      fromBlock: "0x1",
+      toBlock: "0x64",
+    });
     expect(batches.every((batch) => batch.length <= 1000)).toBe(true);
     expect(new Set(batches.flat()).size).toBe(labels.length);
     const requestsAfterPrefetch = healer.metrics().sourceRequests;
@@ -96,14 +103,22 @@ describe("LabelPrefetcher against a provider that refuses large windows", () => 
       const to = Number(range.toBlock);
       if (to - from + 1 > 10) {
         refusals += 1;
-        return { error: { code: -32602, message: "Log response size exceeded. this block range should work: [0x1, 0xa]" } };
+        return {
+          error: { code: -32602, message: "Log response size exceeded. this block range should work: [0x1, 0xa]" },
+        };
       }
       ranges.push([from, to]);
       const result = [];
       for (let block = from; block <= to; block++) {
         for (let j = 0; j < perBlock; j++) {
           const label = chainLabels[(block - 1) * perBlock + j]!;
-          result.push({ address: REGISTRY, topics: [NEW_OWNER_TOPIC, keccak256(toHex("eth")), labelhash(label)], data: "0x", blockNumber: numberToHex(block), logIndex: numberToHex(j) });
+          result.push({
+            address: REGISTRY,
+            topics: [NEW_OWNER_TOPIC, keccak256(toHex("eth")), labelhash(label)],
+            data: "0x",
+            blockNumber: numberToHex(block),
+            logIndex: numberToHex(j),
+          });
         }
       }
       return { result };
@@ -184,7 +199,14 @@ describe("LabelPrefetcher against a provider that refuses large windows", () => 
     const warnings: string[] = [];
     let clock = 0;
     const healer = new LabelHealer({ source });
-    const prefetcher = new LabelPrefetcher({ healer, rpcUrl: refusing.url, registries: [REGISTRY], windowBlocks: 8, warn: (m) => warnings.push(m), now: () => clock });
+    const prefetcher = new LabelPrefetcher({
+      healer,
+      rpcUrl: refusing.url,
+      registries: [REGISTRY],
+      windowBlocks: 8,
+      warn: (m) => warnings.push(m),
+      now: () => clock,
+    });
     const refusalsBefore = refusals;
     const firstRange = ranges.length;
     await expect

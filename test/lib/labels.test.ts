@@ -1,4 +1,4 @@
-import { keccak256 as viemKeccak256, labelhash as viemLabelhash, stringToBytes } from "viem";
+import { stringToBytes, keccak256 as viemKeccak256, labelhash as viemLabelhash } from "viem";
 import { describe, expect, it } from "vitest";
 import {
   encodeLabelhash,
@@ -18,7 +18,17 @@ describe("labels", () => {
   });
 
   it("labelhash agrees with viem's keccak256 across the sponge's block boundaries and for any UTF-8", () => {
-    const labels = ["", "a", "🦊", "ÄÖÜ-ß", "x".repeat(135), "x".repeat(136), "x".repeat(137), "y".repeat(272), "🦊".repeat(100)];
+    const labels = [
+      "",
+      "a",
+      "🦊",
+      "ÄÖÜ-ß",
+      "x".repeat(135),
+      "x".repeat(136),
+      "x".repeat(137),
+      "y".repeat(272),
+      "🦊".repeat(100),
+    ];
     for (const label of labels) expect(labelhashOf(label), label).toBe(viemKeccak256(stringToBytes(label)));
   });
 
@@ -31,7 +41,8 @@ describe("labels", () => {
   });
 
   it("subgraph-indexable labels exclude NUL, '.', '[' and ']' only", () => {
-    for (const ok of ["vitalik", "HelloWorld", "has spaces", "🦊🚀🌈", ""]) expect(isSubgraphIndexableLabel(ok)).toBe(true);
+    for (const ok of ["vitalik", "HelloWorld", "has spaces", "🦊🚀🌈", ""])
+      expect(isSubgraphIndexableLabel(ok)).toBe(true);
     for (const bad of ["nul\0byte", "dot.ted", "[x", "y]"]) expect(isSubgraphIndexableLabel(bad)).toBe(false);
   });
 
@@ -39,7 +50,8 @@ describe("labels", () => {
     // Twice each: the second answer comes from the memo and must be the same.
     for (let pass = 0; pass < 2; pass++) {
       for (const ok of ["vitalik", "🦊🚀🌈", "123"]) expect(isNormalizedLabel(ok)).toBe(true);
-      for (const bad of ["HelloWorld", "has spaces", "dot.ted", "", "nul\0byte", "[x]", "ab--cd", "Vitalik"]) expect(isNormalizedLabel(bad)).toBe(false);
+      for (const bad of ["HelloWorld", "has spaces", "dot.ted", "", "nul\0byte", "[x]", "ab--cd", "Vitalik"])
+        expect(isNormalizedLabel(bad)).toBe(false);
     }
   });
 
@@ -52,6 +64,9 @@ describe("labels", () => {
       expect(interpretLabel("dot.ted", dotted, mode)).toEqual({ label: encodeLabelhash(dotted), labelName: null });
       expect(interpretLabel(null, dotted, mode)).toEqual({ label: encodeLabelhash(dotted), labelName: null });
     }
-    expect(interpretLabel("vitalik", labelhashOf("vitalik"), "normalized")).toEqual({ label: "vitalik", labelName: "vitalik" });
+    expect(interpretLabel("vitalik", labelhashOf("vitalik"), "normalized")).toEqual({
+      label: "vitalik",
+      labelName: "vitalik",
+    });
   });
 });

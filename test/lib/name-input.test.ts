@@ -5,14 +5,25 @@ const HASH = "4f5b812789fc606be1b3b16908db13fc7a9adf7ca72641f84d75b47069d3d7f0";
 
 describe("name input", () => {
   it("accepts normalized names and encoded labelhashes in lowercase hex", () => {
-    for (const name of ["vitalik.eth", "a.b.base.eth", `[${HASH}].eth`, `sub.[${HASH}].eth`, `[${HASH}]`, `[${HASH}].[${HASH}]`]) {
+    for (const name of [
+      "vitalik.eth",
+      "a.b.base.eth",
+      `[${HASH}].eth`,
+      `sub.[${HASH}].eth`,
+      `[${HASH}]`,
+      `[${HASH}].[${HASH}]`,
+    ]) {
       expect(nameInputProblem(name), name).toBeUndefined();
     }
   });
 
   it("names the normalized form of an unnormalized name, with or without encoded labels", () => {
-    expect(nameInputProblem("Vitalik.eth")).toBe('name must be ENSIP-15 normalized; its normalized form is "vitalik.eth"');
-    expect(nameInputProblem(`Sub.[${HASH.toUpperCase()}].eth`)).toBe(`name must be ENSIP-15 normalized; its normalized form is "sub.[${HASH}].eth"`);
+    expect(nameInputProblem("Vitalik.eth")).toBe(
+      'name must be ENSIP-15 normalized; its normalized form is "vitalik.eth"',
+    );
+    expect(nameInputProblem(`Sub.[${HASH.toUpperCase()}].eth`)).toBe(
+      `name must be ENSIP-15 normalized; its normalized form is "sub.[${HASH}].eth"`,
+    );
   });
 
   it("refuses empty labels and invalid labels with plain-text messages (no U+200E)", () => {

@@ -1,7 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*
@@ -24,7 +24,8 @@ describe("PGlite on a host directory", () => {
     const directory = join(work, "data");
     const pglite = new PGlite(directory);
     try {
-      for (let n = 0; n < 50; n++) expect((await pglite.query<{ n: number }>("SELECT $1::int AS n", [n])).rows).toEqual([{ n }]);
+      for (let n = 0; n < 50; n++)
+        expect((await pglite.query<{ n: number }>("SELECT $1::int AS n", [n])).rows).toEqual([{ n }]);
       // 24 MB of result, more than the shared-memory buffer PGlite answers through.
       const { rows } = await pglite.query<{ big: string }>("SELECT repeat('x', 24000000) AS big");
       expect(rows[0]!.big.length).toBe(24_000_000);

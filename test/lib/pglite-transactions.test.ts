@@ -1,14 +1,14 @@
-import { PGlite } from "@electric-sql/pglite";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain JavaScript without types
+import { createDatabase } from "../../node_modules/ponder/dist/esm/database/index.js";
 // The ponder patch's own modules (patch createQB-pglite-transactions, docs/patches.md): Ponder's query builder, with its PGlite transactions.
 // @ts-expect-error plain JavaScript without types
 import { createQB, gatePgliteReads } from "../../node_modules/ponder/dist/esm/database/queryBuilder.js";
-// @ts-expect-error plain JavaScript without types
-import { createDatabase } from "../../node_modules/ponder/dist/esm/database/index.js";
 import { ponderCommon } from "../support/ponder-common";
 
 /*
@@ -80,13 +80,18 @@ async function openQB(): Promise<{ qb: QB; pglite: PGlite }> {
 }
 
 const insert = (tx: QB, id: string) => tx.wrap((db) => db.execute(`INSERT INTO item VALUES ('${id}')`));
-const ids = async (pglite: PGlite) => (await pglite.query<{ id: string }>("SELECT id FROM item ORDER BY id")).rows.map((r) => r.id);
+const ids = async (pglite: PGlite) =>
+  (await pglite.query<{ id: string }>("SELECT id FROM item ORDER BY id")).rows.map((r) => r.id);
 
 /**
  * Opens a transaction on `qb` that inserts `first`, then waits for `finish()` before inserting `second` and noting
  * "batch done": an indexing batch held open. Resolves once the transaction is open.
  */
-async function heldBatch(qb: QB, [first, second]: [string, string], events: string[]): Promise<{ batch: Promise<void>; finish: () => void }> {
+async function heldBatch(
+  qb: QB,
+  [first, second]: [string, string],
+  events: string[],
+): Promise<{ batch: Promise<void>; finish: () => void }> {
   let finish!: () => void;
   const mayFinish = new Promise<void>((r) => (finish = r));
   let opened!: () => void;
@@ -204,7 +209,9 @@ describe("Ponder's PGlite transactions (ponder patch)", () => {
     }) as { adminQB: QB; userQB: QB; readonlyQB: QB };
     await pglite.exec("CREATE TABLE item (id text PRIMARY KEY)");
 
-    await expect(database.adminQB.transaction(async (tx) => (await insert(tx, "a"), await insert(tx, "a")))).rejects.toThrow();
+    await expect(
+      database.adminQB.transaction(async (tx) => (await insert(tx, "a"), await insert(tx, "a"))),
+    ).rejects.toThrow();
     expect(await ids(pglite)).toEqual([]);
 
     const events: string[] = [];
@@ -212,7 +219,9 @@ describe("Ponder's PGlite transactions (ponder patch)", () => {
     const read = database.readonlyQB
       .wrap((db) => db.execute("SELECT count(*)::int AS n FROM item"))
       .then((result) => (events.push("read"), (result as { rows: { n: number }[] }).rows[0]!.n));
-    const failing = database.readonlyQB.wrap((db) => db.execute("SELECT * FROM no_such_table")).catch(() => events.push("failed read"));
+    const failing = database.readonlyQB
+      .wrap((db) => db.execute("SELECT * FROM no_such_table"))
+      .catch(() => events.push("failed read"));
     await new Promise((r) => setTimeout(r, 50));
     expect(events).toEqual([]);
     finish();

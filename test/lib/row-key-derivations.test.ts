@@ -1,14 +1,15 @@
 import { pgTable, text } from "drizzle-orm/pg-core";
 import { getAddress, type Hex, toHex } from "viem";
 import { describe, expect, it } from "vitest";
-import { domainId, eventId } from "../../src/lib/ids";
-import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
-import { deriveSubnodesOf, deriveTransferEventIds, keyDerivations } from "../../src/lib/row-key-derivations";
-import { recordKeyId, resolverRecordsId } from "../../src/plugins/protocol-acceleration/lib/ids";
+// biome-ignore format: on one line, so that the @ts-expect-error under this comment covers the module path
 // @ts-expect-error Ponder's built module, as patched (patches/ponder+0.16.10+021+recordProfilePattern-derived-keys.patch)
 import { recordProfilePattern, recoverProfilePattern } from "../../node_modules/ponder/dist/esm/indexing-store/profile.js";
 // @ts-expect-error as above
 import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-store/utils.js";
+import { domainId, eventId } from "../../src/lib/ids";
+import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
+import { recordKeyId, resolverRecordsId } from "../../src/lib/resolution-ids";
+import { deriveSubnodesOf, deriveTransferEventIds, keyDerivations } from "../../src/lib/row-key-derivations";
 
 /*
  * Ponder's row cache, once a table is evicted, predicts the rows the next batch reads from patterns recorded on
@@ -27,7 +28,12 @@ deriveTransferEventIds(() => IDS);
 const word = (n: number): Hex => toHex(n, { size: 32 });
 const address = (n: number) => getAddress(toHex(n, { size: 20 }));
 
-function logEvent(args: Record<string, unknown>, contract = address(0xabc), chainId = 1, at = { block: 17n, logIndex: 3 }) {
+function logEvent(
+  args: Record<string, unknown>,
+  contract = address(0xabc),
+  chainId = 1,
+  at = { block: 17n, logIndex: 3 },
+) {
   return {
     type: "log",
     chain: { id: chainId },
@@ -43,7 +49,11 @@ function logEvent(args: Record<string, unknown>, contract = address(0xabc), chai
 }
 
 /** The pattern Ponder records for `key` on `seen`, then the key it predicts for `next`. */
-function predict(seen: ReturnType<typeof logEvent>, key: string, next: ReturnType<typeof logEvent>): string | undefined {
+function predict(
+  seen: ReturnType<typeof logEvent>,
+  key: string,
+  next: ReturnType<typeof logEvent>,
+): string | undefined {
   const pattern = recordProfilePattern(seen, byId, { id: key }, [], primaryKeys);
   expect(pattern, `a pattern for ${key}`).toBeDefined();
   return recoverProfilePattern(pattern, next).id;
@@ -53,19 +63,24 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-
   it("predicts a NewOwner's subnode from (node, label)", () => {
     const first = logEvent({ node: word(1), label: word(2), owner: address(7) });
     const second = logEvent({ node: word(3), label: word(4), owner: address(8) });
-    expect(predict(first, domainId(makeSubnode(word(1), word(2))), second)).toBe(domainId(makeSubnode(word(3), word(4))));
+    expect(predict(first, domainId(makeSubnode(word(1), word(2))), second)).toBe(
+      domainId(makeSubnode(word(3), word(4))),
+    );
   });
 
   it("predicts a registrar's subnode from a token id or a labelhash under the managed name", () => {
     const first = logEvent({ id: 11n, owner: address(7), expires: 5n });
     const second = logEvent({ id: 12n, owner: address(7), expires: 6n });
-    expect(predict(first, domainId(makeSubnode(ETH, tokenIdToHex32(11n))), second)).toBe(domainId(makeSubnode(ETH, tokenIdToHex32(12n))));
+    expect(predict(first, domainId(makeSubnode(ETH, tokenIdToHex32(11n))), second)).toBe(
+      domainId(makeSubnode(ETH, tokenIdToHex32(12n))),
+    );
     const controller = (n: number) => logEvent({ label: word(n), owner: address(7), name: "x" });
     expect(predict(controller(21), makeSubnode(ETH, word(21)), controller(22))).toBe(makeSubnode(ETH, word(22)));
   });
 
   it("predicts lowercased addresses and token ids as 32-byte hex, alone and inside composite ids", () => {
-    const transfer = (from: number, tokenId: bigint) => logEvent({ from: address(from), to: address(0x99), tokenId }, address(0xc0ffee), 31337);
+    const transfer = (from: number, tokenId: bigint) =>
+      logEvent({ from: address(from), to: address(0x99), tokenId }, address(0xc0ffee), 31337);
     expect(predict(transfer(1, 5n), address(1).toLowerCase(), transfer(2, 6n))).toBe(address(2).toLowerCase());
     expect(predict(transfer(1, 5n), tokenIdToHex32(5n), transfer(2, 6n))).toBe(tokenIdToHex32(6n));
     const tokenRow = (tokenId: bigint) => `31337-${address(0xc0ffee).toLowerCase()}-${tokenIdToHex32(tokenId)}`;
@@ -75,19 +90,33 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-
   it("predicts a resolver's keyed records at version 0: addresses, texts, interfaces", () => {
     const resolver = address(0x5e5);
     const recordOf = (node: Hex, key: string) => recordKeyId(resolverRecordsId(31337, resolver, node), 0n, key);
-    const addressChanged = (n: number, coinType: bigint) => logEvent({ node: word(n), coinType, newAddress: "0x1234" }, resolver, 31337);
-    expect(predict(addressChanged(1, 60n), recordOf(word(1), "60"), addressChanged(2, 2147492101n))).toBe(recordOf(word(2), "2147492101"));
+    const addressChanged = (n: number, coinType: bigint) =>
+      logEvent({ node: word(n), coinType, newAddress: "0x1234" }, resolver, 31337);
+    expect(predict(addressChanged(1, 60n), recordOf(word(1), "60"), addressChanged(2, 2147492101n))).toBe(
+      recordOf(word(2), "2147492101"),
+    );
     const addrChanged = (n: number) => logEvent({ node: word(n), a: address(n) }, resolver, 31337);
     expect(predict(addrChanged(1), recordOf(word(1), "60"), addrChanged(2))).toBe(recordOf(word(2), "60"));
-    const textChanged = (n: number, key: string) => logEvent({ node: word(n), indexedKey: word(99), key, value: "v" }, resolver, 31337);
-    expect(predict(textChanged(1, "url"), recordOf(word(1), "url"), textChanged(2, "com.twitter"))).toBe(recordOf(word(2), "com.twitter"));
-    const interfaceChanged = (n: number) => logEvent({ node: word(n), interfaceID: "0x01FFC9A7", implementer: address(5) }, resolver, 31337);
-    expect(predict(interfaceChanged(1), recordOf(word(1), "0x01ffc9a7"), interfaceChanged(2))).toBe(recordOf(word(2), "0x01ffc9a7"));
+    const textChanged = (n: number, key: string) =>
+      logEvent({ node: word(n), indexedKey: word(99), key, value: "v" }, resolver, 31337);
+    expect(predict(textChanged(1, "url"), recordOf(word(1), "url"), textChanged(2, "com.twitter"))).toBe(
+      recordOf(word(2), "com.twitter"),
+    );
+    const interfaceChanged = (n: number) =>
+      logEvent({ node: word(n), interfaceID: "0x01FFC9A7", implementer: address(5) }, resolver, 31337);
+    expect(predict(interfaceChanged(1), recordOf(word(1), "0x01ffc9a7"), interfaceChanged(2))).toBe(
+      recordOf(word(2), "0x01ffc9a7"),
+    );
   });
 
   it("predicts an ERC-1155 transfer's event row (sub-index 0), on the root chain and on another", () => {
     const transferSingle = (chainId: number, block: bigint, logIndex: number) =>
-      logEvent({ operator: address(1), from: address(2), to: address(3), id: 11n, value: 1n }, address(0xa11), chainId, { block, logIndex });
+      logEvent(
+        { operator: address(1), from: address(2), to: address(3), id: 11n, value: 1n },
+        address(0xa11),
+        chainId,
+        { block, logIndex },
+      );
     for (const chainId of [1, 59144]) {
       const seen = transferSingle(chainId, 17_000n, 41);
       const next = transferSingle(chainId, 18_250n, 7);
@@ -98,7 +127,13 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-
 
   it("predicts nothing for an event a derivation does not apply to, and leaves keys it cannot explain unrecorded", () => {
     const newOwner = logEvent({ node: word(1), label: word(2), owner: address(7) });
-    const pattern = recordProfilePattern(newOwner, byId, { id: domainId(makeSubnode(word(1), word(2))) }, [], primaryKeys);
+    const pattern = recordProfilePattern(
+      newOwner,
+      byId,
+      { id: domainId(makeSubnode(word(1), word(2))) },
+      [],
+      primaryKeys,
+    );
     expect(recoverProfilePattern(pattern, logEvent({ node: word(1), owner: address(7) })).id).toBeUndefined();
     expect(recordProfilePattern(newOwner, byId, { id: word(12345) }, [], primaryKeys)).toBeUndefined();
   });
@@ -107,6 +142,8 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-
     const before = Object.keys(keyDerivations()).length;
     deriveSubnodesOf(ETH, "eth");
     expect(Object.keys(keyDerivations())).toHaveLength(before);
-    expect(Object.keys(keyDerivations())).toEqual(expect.arrayContaining(["subnode(args.node, args.label)", "subnode(eth, args.id)", "subnode(eth, args.label)"]));
+    expect(Object.keys(keyDerivations())).toEqual(
+      expect.arrayContaining(["subnode(args.node, args.label)", "subnode(eth, args.id)", "subnode(eth, args.label)"]),
+    );
   });
 });

@@ -22,18 +22,25 @@ import { omnigraphSchema } from "../../src/api/omnigraph";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const peer = buildSchema(readFileSync(join(FIXTURES, "peer-schema.graphql"), "utf8"));
-const cookbook = JSON.parse(readFileSync(join(FIXTURES, "peer-cookbook.json"), "utf8")) as { id: string; query: string }[];
+const cookbook = JSON.parse(readFileSync(join(FIXTURES, "peer-cookbook.json"), "utf8")) as {
+  id: string;
+  query: string;
+}[];
 
 function signature(type: GraphQLNamedType): string[] {
   if (isObjectType(type) || isInterfaceType(type)) {
     const fields = Object.values(type.getFields()).map(
-      (f) => `${f.name}(${f.args.map((a) => `${a.name}: ${String(a.type)}${a.defaultValue !== undefined ? ` = ${JSON.stringify(a.defaultValue)}` : ""}`).join(", ")}): ${String(f.type)}`,
+      (f) =>
+        `${f.name}(${f.args.map((a) => `${a.name}: ${String(a.type)}${a.defaultValue !== undefined ? ` = ${JSON.stringify(a.defaultValue)}` : ""}`).join(", ")}): ${String(f.type)}`,
     );
     return [...fields, ...type.getInterfaces().map((i) => `implements ${i.name}`)];
   }
   if (isInputObjectType(type)) {
     return [
-      ...Object.values(type.getFields()).map((f) => `${f.name}: ${String(f.type)}${f.defaultValue !== undefined ? ` = ${JSON.stringify(f.defaultValue)}` : ""}`),
+      ...Object.values(type.getFields()).map(
+        (f) =>
+          `${f.name}: ${String(f.type)}${f.defaultValue !== undefined ? ` = ${JSON.stringify(f.defaultValue)}` : ""}`,
+      ),
       `oneOf: ${type.isOneOf}`,
     ];
   }
@@ -67,7 +74,10 @@ describe("/api/omnigraph schema compatibility with the peer's SDL", () => {
     expect(cookbook.length).toBeGreaterThan(15);
     for (const example of cookbook) {
       const errors = validate(ours, parse(example.query));
-      expect(errors.map((e) => e.message), example.id).toEqual([]);
+      expect(
+        errors.map((e) => e.message),
+        example.id,
+      ).toEqual([]);
     }
   });
 });

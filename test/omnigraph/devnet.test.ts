@@ -32,7 +32,11 @@ let indexer: RunningIndexer;
 const statuses: number[] = [];
 
 async function post(path: string, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${indexer.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${indexer.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
   statuses.push(res.status);
   return { status: res.status, body: (await res.json()) as { data?: any; errors?: { message: string }[] } };
 }
@@ -76,14 +80,23 @@ afterAll(async () => {
 
 /** Indexed, normalized names of the scenario (the ones a client would type), by how they came to be. */
 function names(filter: (f: NameFacts) => boolean): NameFacts[] {
-  return scenario.names.filter((f) => filter(f) && !f.labels.some((l) => scenario.unhealableLabels.includes(l)) && f.labels.every((l) => /^[a-z0-9-]+$/.test(l)));
+  return scenario.names.filter(
+    (f) =>
+      filter(f) &&
+      !f.labels.some((l) => scenario.unhealableLabels.includes(l)) &&
+      f.labels.every((l) => /^[a-z0-9-]+$/.test(l)),
+  );
 }
 
 describe("the peer's cookbook on the devnet", () => {
   it("runs every cookbook query unchanged with devnet variables, without GraphQL errors", async () => {
-    const withTexts = names((f) => f.chainId === ROOT && f.name.endsWith(".eth") && Object.keys(f.texts ?? {}).length > 0)[0] ?? names((f) => f.chainId === ROOT)[0]!;
+    const withTexts =
+      names((f) => f.chainId === ROOT && f.name.endsWith(".eth") && Object.keys(f.texts ?? {}).length > 0)[0] ??
+      names((f) => f.chainId === ROOT)[0]!;
     const primary = scenario.crossChainPrimary.address.toLowerCase();
-    const owner = (names((f) => f.chainId === ROOT && f.registrant !== undefined)[0]!.registrant as string).toLowerCase();
+    const owner = (
+      names((f) => f.chainId === ROOT && f.registrant !== undefined)[0]!.registrant as string
+    ).toLowerCase();
     const devnetValue = (key: string, value: unknown): unknown => {
       if (key === "name" && typeof value === "string") return withTexts.name;
       if (key === "name" && typeof value === "object") return { starts_with: withTexts.labels[0]!.slice(0, 3) };
@@ -95,7 +108,11 @@ describe("the peer's cookbook on the devnet", () => {
     for (const example of cookbook) {
       const variables = Object.fromEntries(Object.entries(example.variables).map(([k, v]) => [k, devnetValue(k, v)]));
       const { status, body } = await post("/api/omnigraph", example.query, variables);
-      expect({ id: example.id, status, errors: body.errors }).toEqual({ id: example.id, status: 200, errors: undefined });
+      expect({ id: example.id, status, errors: body.errors }).toEqual({
+        id: example.id,
+        status: 200,
+        errors: undefined,
+      });
       expect(body.data, example.id).toBeTruthy();
       answered.push(example.id);
     }
@@ -144,7 +161,11 @@ describe("the same answers as /subgraph and /api/resolve", () => {
       expect(facts.length, chain).toBeGreaterThan(0);
       for (const f of facts) {
         const node = f.node.toLowerCase();
-        const og = (await omnigraph(`query($name: InterpretedName!) { domain(by: { name: $name }) { ${DOMAIN_FIELDS} } }`, { name: f.name })).domain;
+        const og = (
+          await omnigraph(`query($name: InterpretedName!) { domain(by: { name: $name }) { ${DOMAIN_FIELDS} } }`, {
+            name: f.name,
+          })
+        ).domain;
         const sg = (
           await subgraph(
             `{ domain(id: "${node}") { id name owner { id } registrant { id } wrappedOwner { id } subdomainCount resolver { address id } registration { expiryDate registrant { id } } wrappedDomain { expiryDate owner { id } } subdomains(first: 1000) { id } } }`,
@@ -161,12 +182,20 @@ describe("the same answers as /subgraph and /api/resolve", () => {
         expect(og.owner?.address ?? "0x0000000000000000000000000000000000000000", f.name).toBe(effective);
         expect(og.rootRegistryOwner?.address ?? "0x0000000000000000000000000000000000000000").toBe(sg.owner.id);
         expect(og.subdomains.totalCount).toBe(sg.subdomainCount);
-        expect(og.subdomains.edges.map((e: any) => e.node.id).sort()).toEqual(sg.subdomains.map((s: any) => s.id).sort());
-        expect(og.resolver.assigned?.contract.address ?? null).toBe(sg.resolver?.address && sg.resolver.address !== "0x0000000000000000000000000000000000000000" ? sg.resolver.address : null);
+        expect(og.subdomains.edges.map((e: any) => e.node.id).sort()).toEqual(
+          sg.subdomains.map((s: any) => s.id).sort(),
+        );
+        expect(og.resolver.assigned?.contract.address ?? null).toBe(
+          sg.resolver?.address && sg.resolver.address !== "0x0000000000000000000000000000000000000000"
+            ? sg.resolver.address
+            : null,
+        );
         const expiry = sg.registration?.expiryDate ?? sg.wrappedDomain?.expiryDate ?? null;
         expect(og.registration?.expiry ?? null, f.name).toBe(expiry);
-        if (og.registration?.__typename === "BaseRegistrarRegistration") expect(og.registration.registrant?.address).toBe(sg.registration.registrant.id);
-        if (f.via === "3dns") expect(og.registration?.__typename ?? "ThreeDNSRegistration").toBe("ThreeDNSRegistration");
+        if (og.registration?.__typename === "BaseRegistrarRegistration")
+          expect(og.registration.registrant?.address).toBe(sg.registration.registrant.id);
+        if (f.via === "3dns")
+          expect(og.registration?.__typename ?? "ThreeDNSRegistration").toBe("ThreeDNSRegistration");
       }
     }, 120_000);
   }
@@ -176,7 +205,11 @@ describe("the same answers as /subgraph and /api/resolve", () => {
     expect(facts.length).toBeGreaterThan(3);
     for (const f of facts) {
       const keys = ["url", "avatar", "description", "com.twitter"];
-      const rest = (await (await fetch(`${indexer.url}/api/resolve/records/${encodeURIComponent(f.name)}?addresses=60&texts=${keys.join(",")}`)).json()) as any;
+      const rest = (await (
+        await fetch(
+          `${indexer.url}/api/resolve/records/${encodeURIComponent(f.name)}?addresses=60&texts=${keys.join(",")}`,
+        )
+      ).json()) as any;
       const og = (
         await omnigraph(
           `query($name: InterpretedName!) { domain(by: { name: $name }) { resolve { acceleration { requested attempted } records { addresses(coinTypes: [60]) { coinType address } texts(keys: ${JSON.stringify(keys)}) { key value } } } } }`,
@@ -189,7 +222,9 @@ describe("the same answers as /subgraph and /api/resolve", () => {
       expect(og.resolve.acceleration).toEqual({ requested: true, attempted: rest.accelerated });
     }
     const address = scenario.crossChainPrimary.address.toLowerCase() as Address;
-    const rest = (await (await fetch(`${indexer.url}/api/resolve/primary-names/${address}?chainIds=${ROOT},${BASE},${LINEA}`)).json()) as any;
+    const rest = (await (
+      await fetch(`${indexer.url}/api/resolve/primary-names/${address}?chainIds=${ROOT},${BASE},${LINEA}`)
+    ).json()) as any;
     const og = await omnigraph(
       `query($a: Address!) { account(by: { address: $a }) { resolve { primaryNames(where: { chainNames: [ETHEREUM, BASE, LINEA] }) { chainName coinType name { interpreted } } } } }`,
       { a: address },
@@ -200,12 +235,24 @@ describe("the same answers as /subgraph and /api/resolve", () => {
   }, 120_000);
 
   it("lists an account's names as /subgraph's owner, registrant and wrapped owner say, and pages them with stable cursors", async () => {
-    const all = (await subgraph(`{ domains(first: 1000, where: { name_not: null }) { id name owner { id } registrant { id } wrappedOwner { id } } }`)).domains as any[];
+    const all = (
+      await subgraph(
+        `{ domains(first: 1000, where: { name_not: null }) { id name owner { id } registrant { id } wrappedOwner { id } } }`,
+      )
+    ).domains as any[];
     const effective = (d: any) => d.wrappedOwner?.id ?? d.registrant?.id ?? d.owner.id;
     const counts = new Map<string, number>();
     for (const d of all) counts.set(effective(d), (counts.get(effective(d)) ?? 0) + 1);
-    const [account] = [...counts.entries()].filter(([a]) => a !== "0x0000000000000000000000000000000000000000").sort((a, b) => b[1] - a[1])[0]!;
-    const expected = all.filter((d) => effective(d) === account && d.id !== "0x0000000000000000000000000000000000000000000000000000000000000000").map((d) => d.id).sort();
+    const [account] = [...counts.entries()]
+      .filter(([a]) => a !== "0x0000000000000000000000000000000000000000")
+      .sort((a, b) => b[1] - a[1])[0]!;
+    const expected = all
+      .filter(
+        (d) =>
+          effective(d) === account && d.id !== "0x0000000000000000000000000000000000000000000000000000000000000000",
+      )
+      .map((d) => d.id)
+      .sort();
     const query = `query($a: Address!, $after: String) { account(by: { address: $a }) { domains(first: 2, after: $after) { totalCount edges { cursor node { id } } pageInfo { hasNextPage endCursor } } } }`;
     const seen: string[] = [];
     let after: string | null = null;

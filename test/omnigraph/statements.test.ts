@@ -29,7 +29,12 @@ const internalErrors: unknown[] = [];
 beforeAll(async () => {
   t = await createTestDatabase("og_test");
   await t.insert(buildFixture({ secondLevel: 300, accounts: 12 }));
-  const resolution = new ResolutionService({ indexingStatus: { snapshot: async () => undefined }, namespace: NAMESPACE, rpcUrls: new Map(), accelerationIndexed: false });
+  const resolution = new ResolutionService({
+    indexingStatus: { snapshot: async () => undefined },
+    namespace: NAMESPACE,
+    rpcUrls: new Map(),
+    accelerationIndexed: false,
+  });
   options = { db: t.db, namespace: NAMESPACE, rpcUrls: new Map(), resolution, onError: (e) => internalErrors.push(e) };
 }, 120_000);
 
@@ -69,7 +74,9 @@ describe("/api/omnigraph statements per request", () => {
   });
 
   it("are the same for an account's 3 names and its 100", async () => {
-    const owner = (await run(`{ domain(by: { name: "eth" }) { subdomains(first: 1) { edges { node { owner { address } } } } } }`)).body.data as any;
+    const owner = (
+      await run(`{ domain(by: { name: "eth" }) { subdomains(first: 1) { edges { node { owner { address } } } } } }`)
+    ).body.data as any;
     const address = owner.domain.subdomains.edges[0].node.owner.address;
     const q = `query($a: Address!, $n: Int!) { account(by: { address: $a }) { domains(first: $n) { totalCount edges { node { id registration { expiry } subdomains(first: 3) { totalCount } } } } } }`;
     const small = await run(q, { a: address, n: 3 });

@@ -1,4 +1,4 @@
-import { type Address, type Hex, bytesToHex, stringToBytes } from "viem";
+import { type Address, bytesToHex, type Hex, stringToBytes } from "viem";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 /*
@@ -13,10 +13,10 @@ vi.mock("ponder:schema", async () => await import("../../ponder.schema"));
 vi.mock("ponder:registry", () => ({ ponder: { on: (name: string, fn: never) => handlers.set(name, fn) } }));
 
 import * as schema from "../../ponder.schema";
-import { type IndexedEvent, setHandlerSettings } from "../../src/lib/ens-handlers/context";
-import { setupRootDomain } from "../../src/lib/ens-handlers/registry";
 import { encodeLabelhash, labelhashOf } from "../../src/lib/labels";
 import { GRACE_PERIOD_SECONDS, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../src/lib/names";
+import { type IndexedEvent, setHandlerSettings } from "../../src/plugins/shared/ens-handlers/context";
+import { setupRootDomain } from "../../src/plugins/shared/ens-handlers/registry";
 import { FakeStore } from "../lib/fake-store";
 
 const BASE = 8453;
@@ -88,14 +88,24 @@ async function l2Registry(chainId: number, plugin: "basenames" | "lineanames", m
   const C = `${plugin}/Registry`;
   await play(chainId, `${C}:NewOwner`, { node: ROOT_NODE, label: labelhashOf("eth"), owner: ALICE });
   await play(chainId, `${C}:NewOwner`, { node: namehash("eth"), label: labelhashOf(managed), owner: ALICE });
-  return (parent: string, label: string, owner: Address) => play(chainId, `${C}:NewOwner`, { node: namehash(parent), label: labelhashOf(label), owner });
+  return (parent: string, label: string, owner: Address) =>
+    play(chainId, `${C}:NewOwner`, { node: namehash(parent), label: labelhashOf(label), owner });
 }
 
 describe("basenames", () => {
   it("leaves the root chain's reverse namespace nodes alone, and keeps the L2's reverse records under them", async () => {
     await setupRootDomain({ db: store.db as never, chain: { id: BASE } });
     // The root chain's `reverse` (mainnet's registry holds it), as the subgraph plugin indexed it.
-    await store.db.insert(schema.domain).values({ id: namehash("reverse"), name: "reverse", labelName: "reverse", labelhash: labelhashOf("reverse"), parentId: ROOT_NODE, ownerId: BOB.toLowerCase(), createdAt: 1n, isMigrated: true });
+    await store.db.insert(schema.domain).values({
+      id: namehash("reverse"),
+      name: "reverse",
+      labelName: "reverse",
+      labelhash: labelhashOf("reverse"),
+      parentId: ROOT_NODE,
+      ownerId: BOB.toLowerCase(),
+      createdAt: 1n,
+      isMigrated: true,
+    });
     const C = "basenames/Registry";
     const REVERSE_REGISTRAR = "0x0000000000000000000000000000000000000e0e" as Address;
     // Base's registry sets up its reverse namespace (basenames' deploy scripts): `reverse`, then 80002105.reverse.
@@ -104,17 +114,37 @@ describe("basenames", () => {
     await play(BASE, `${C}:NewResolver`, { node: namehash("reverse"), resolver: L2_RESOLVER });
     expect(domain("reverse")).toMatchObject({ ownerId: BOB.toLowerCase(), resolverId: null });
     // 80002105 = 0x80000000 | 8453 (ENSIP-11): the root chain has no row for it here, so L2 creates it.
-    await play(BASE, `${C}:NewOwner`, { node: namehash("reverse"), label: labelhashOf("80002105"), owner: REVERSE_REGISTRAR });
-    expect(domain("80002105.reverse")).toMatchObject({ name: "80002105.reverse", labelName: "80002105", parentId: namehash("reverse"), ownerId: REVERSE_REGISTRAR });
+    await play(BASE, `${C}:NewOwner`, {
+      node: namehash("reverse"),
+      label: labelhashOf("80002105"),
+      owner: REVERSE_REGISTRAR,
+    });
+    expect(domain("80002105.reverse")).toMatchObject({
+      name: "80002105.reverse",
+      labelName: "80002105",
+      parentId: namehash("reverse"),
+      ownerId: REVERSE_REGISTRAR,
+    });
     // A second NewOwner for it (the row exists now) changes nothing; a reverse record under it is the L2's own.
     await play(BASE, `${C}:NewOwner`, { node: namehash("reverse"), label: labelhashOf("80002105"), owner: ALICE });
     expect(domain("80002105.reverse")!.ownerId).toBe(REVERSE_REGISTRAR);
     const aliceLabel = ALICE.slice(2).toLowerCase();
-    await play(BASE, `${C}:NewOwner`, { node: namehash("80002105.reverse"), label: labelhashOf(aliceLabel), owner: ALICE });
-    expect(domain(`${aliceLabel}.80002105.reverse`)).toMatchObject({ parentId: namehash("80002105.reverse"), ownerId: ALICE.toLowerCase() });
+    await play(BASE, `${C}:NewOwner`, {
+      node: namehash("80002105.reverse"),
+      label: labelhashOf(aliceLabel),
+      owner: ALICE,
+    });
+    expect(domain(`${aliceLabel}.80002105.reverse`)).toMatchObject({
+      parentId: namehash("80002105.reverse"),
+      ownerId: ALICE.toLowerCase(),
+    });
     // Linea's namespace is 8000e708.reverse (59144 = 0xe708); mainnet's `reverse` stays the root chain's there too.
     await play(LINEA, "lineanames/Registry:NewOwner", { node: ROOT_NODE, label: labelhashOf("reverse"), owner: ALICE });
-    await play(LINEA, "lineanames/Registry:NewOwner", { node: namehash("reverse"), label: labelhashOf("8000e708"), owner: REVERSE_REGISTRAR });
+    await play(LINEA, "lineanames/Registry:NewOwner", {
+      node: namehash("reverse"),
+      label: labelhashOf("8000e708"),
+      owner: REVERSE_REGISTRAR,
+    });
     expect(domain("reverse")!.ownerId).toBe(BOB.toLowerCase());
     expect(domain("8000e708.reverse")).toMatchObject({ name: "8000e708.reverse", ownerId: REVERSE_REGISTRAR });
   });
@@ -123,7 +153,16 @@ describe("basenames", () => {
     const name = await l2Registry(BASE, "basenames", "base");
     const C = "basenames/Registry";
     // The root chain's `example.eth`, as the subgraph plugin indexed it.
-    await store.db.insert(schema.domain).values({ id: namehash("example.eth"), name: "example.eth", labelName: "example", labelhash: labelhashOf("example"), parentId: namehash("eth"), ownerId: BOB.toLowerCase(), createdAt: 1n, isMigrated: true });
+    await store.db.insert(schema.domain).values({
+      id: namehash("example.eth"),
+      name: "example.eth",
+      labelName: "example",
+      labelhash: labelhashOf("example"),
+      parentId: namehash("eth"),
+      ownerId: BOB.toLowerCase(),
+      createdAt: 1n,
+      isMigrated: true,
+    });
     // Base's registry owner creates `example.eth` and `box` on L2, then changes their owner, resolver and TTL.
     await name("eth", "example", ALICE);
     await play(BASE, `${C}:NewOwner`, { node: ROOT_NODE, label: labelhashOf("box"), owner: ALICE });
@@ -146,32 +185,69 @@ describe("basenames", () => {
     const newOwner = await l2Registry(BASE, "basenames", "base");
     // `eth` is the root chain's: the L2 registry only leaves a placeholder under which base.eth hangs.
     expect(domain("eth")).toMatchObject({ name: "eth", ownerId: ZERO_ADDRESS, isMigrated: false });
-    expect(domain("base.eth")).toMatchObject({ name: "base.eth", labelName: "base", parentId: namehash("eth"), ownerId: ALICE.toLowerCase() });
+    expect(domain("base.eth")).toMatchObject({
+      name: "base.eth",
+      labelName: "base",
+      parentId: namehash("eth"),
+      ownerId: ALICE.toLowerCase(),
+    });
 
     await newOwner("base.eth", "alice", ALICE);
-    await play(BASE, "basenames/BaseRegistrar:NameRegisteredWithRecord", { id: tokenId("alice"), owner: ALICE, expires: 5000n, resolver: L2_RESOLVER, ttl: 0n });
-    expect(domain("alice.base.eth")).toMatchObject({ name: "alice.base.eth", registrantId: ALICE.toLowerCase(), expiryDate: 5000n + GRACE_PERIOD_SECONDS });
+    await play(BASE, "basenames/BaseRegistrar:NameRegisteredWithRecord", {
+      id: tokenId("alice"),
+      owner: ALICE,
+      expires: 5000n,
+      resolver: L2_RESOLVER,
+      ttl: 0n,
+    });
+    expect(domain("alice.base.eth")).toMatchObject({
+      name: "alice.base.eth",
+      registrantId: ALICE.toLowerCase(),
+      expiryDate: 5000n + GRACE_PERIOD_SECONDS,
+    });
     // The registration id is the node (a labelhash would collide with alice.eth's on the root chain).
     const node = namehash("alice.base.eth");
-    expect(store.get(schema.registration, node)).toMatchObject({ domainId: node, expiryDate: 5000n, labelName: "alice" });
+    expect(store.get(schema.registration, node)).toMatchObject({
+      domainId: node,
+      expiryDate: 5000n,
+      labelName: "alice",
+    });
     expect(store.get(schema.registration, labelhashOf("alice"))).toBeUndefined();
     expect([...store.rows(schema.nameRegistered).keys()]).toEqual([`4-0-${BASE}`]);
 
     await play(BASE, "basenames/Resolver:AddrChanged", { node, a: BOB });
     expect(store.get(schema.resolver, `${L2_RESOLVER}-${node}-${BASE}`)).toMatchObject({ addrId: BOB.toLowerCase() });
 
-    await play(BASE, "basenames/RegistrarController:NameRenewed", { name: "alice", label: labelhashOf("alice"), expires: 9000n });
+    await play(BASE, "basenames/RegistrarController:NameRenewed", {
+      name: "alice",
+      label: labelhashOf("alice"),
+      expires: 9000n,
+    });
     await play(BASE, "basenames/BaseRegistrar:NameRenewed", { id: tokenId("alice"), expires: 9000n });
     expect(domain("alice.base.eth")!.expiryDate).toBe(9000n + GRACE_PERIOD_SECONDS);
   });
 
   it("names a label the healer lacks from any controller's plaintext NameRegistered", async () => {
     const newOwner = await l2Registry(BASE, "basenames", "base");
-    for (const [label, controller] of [["unhealedone", "EARegistrarController"], ["unhealedtwo", "UpgradeableRegistrarController"]] as const) {
+    for (const [label, controller] of [
+      ["unhealedone", "EARegistrarController"],
+      ["unhealedtwo", "UpgradeableRegistrarController"],
+    ] as const) {
       await newOwner("base.eth", label, ALICE);
       expect(domain(`${label}.base.eth`)!.name).toBe(`${encodeLabelhash(labelhashOf(label))}.base.eth`);
-      await play(BASE, "basenames/BaseRegistrar:NameRegisteredWithRecord", { id: tokenId(label), owner: ALICE, expires: 5000n, resolver: L2_RESOLVER, ttl: 0n });
-      await play(BASE, `basenames/${controller}:NameRegistered`, { name: label, label: labelhashOf(label), owner: ALICE, expires: 5000n });
+      await play(BASE, "basenames/BaseRegistrar:NameRegisteredWithRecord", {
+        id: tokenId(label),
+        owner: ALICE,
+        expires: 5000n,
+        resolver: L2_RESOLVER,
+        ttl: 0n,
+      });
+      await play(BASE, `basenames/${controller}:NameRegistered`, {
+        name: label,
+        label: labelhashOf(label),
+        owner: ALICE,
+        expires: 5000n,
+      });
       expect(domain(`${label}.base.eth`)).toMatchObject({ name: `${label}.base.eth`, labelName: label });
     }
   });
@@ -189,7 +265,11 @@ describe("basenames", () => {
     });
     expect(domain("base.eth")!.subdomainCount).toBe(1);
     // The holder's later reclaim is a registry NewOwner for the same node: an update, not a second domain.
-    await play(BASE, "basenames/Registry:NewOwner", { node: namehash("base.eth"), label: labelhashOf("premint"), owner: BOB });
+    await play(BASE, "basenames/Registry:NewOwner", {
+      node: namehash("base.eth"),
+      label: labelhashOf("premint"),
+      owner: BOB,
+    });
     expect(domain("base.eth")!.subdomainCount).toBe(1);
   });
 
@@ -208,17 +288,48 @@ describe("lineanames", () => {
     const newOwner = await l2Registry(LINEA, "lineanames", "linea");
     await newOwner("linea.eth", label, LINEA_WRAPPER);
     await play(LINEA, "lineanames/BaseRegistrar:NameRegistered", { id: tokenId(label), owner: LINEA_WRAPPER, expires });
-    await play(LINEA, "lineanames/NameWrapper:TransferSingle", { operator: ALICE, from: ZERO_ADDRESS, to: owner, id: BigInt(namehash(`${label}.linea.eth`)), value: 1n }, LINEA_WRAPPER);
-    await play(LINEA, "lineanames/NameWrapper:NameWrapped", { node: namehash(`${label}.linea.eth`), name: wire(label, "linea", "eth"), owner, fuses: PARENT_CANNOT_CONTROL | 0x20000, expiry: expires + GRACE_PERIOD_SECONDS }, LINEA_WRAPPER);
+    await play(
+      LINEA,
+      "lineanames/NameWrapper:TransferSingle",
+      { operator: ALICE, from: ZERO_ADDRESS, to: owner, id: BigInt(namehash(`${label}.linea.eth`)), value: 1n },
+      LINEA_WRAPPER,
+    );
+    await play(
+      LINEA,
+      "lineanames/NameWrapper:NameWrapped",
+      {
+        node: namehash(`${label}.linea.eth`),
+        name: wire(label, "linea", "eth"),
+        owner,
+        fuses: PARENT_CANNOT_CONTROL | 0x20000,
+        expiry: expires + GRACE_PERIOD_SECONDS,
+      },
+      LINEA_WRAPPER,
+    );
     return newOwner;
   }
 
   it("names owner and proof-of-humanity registrations from their plaintext, and prices paid ones", async () => {
     const newOwner = await l2Registry(LINEA, "lineanames", "linea");
-    for (const [label, event] of [["ownedname", "OwnerNameRegistered"], ["pohname", "PohNameRegistered"], ["paidname", "NameRegistered"]] as const) {
+    for (const [label, event] of [
+      ["ownedname", "OwnerNameRegistered"],
+      ["pohname", "PohNameRegistered"],
+      ["paidname", "NameRegistered"],
+    ] as const) {
       await newOwner("linea.eth", label, LINEA_WRAPPER);
-      await play(LINEA, "lineanames/BaseRegistrar:NameRegistered", { id: tokenId(label), owner: LINEA_WRAPPER, expires: 5000n });
-      await play(LINEA, `lineanames/EthRegistrarController:${event}`, { name: label, label: labelhashOf(label), owner: ALICE, baseCost: 30n, premium: 12n, expires: 5000n });
+      await play(LINEA, "lineanames/BaseRegistrar:NameRegistered", {
+        id: tokenId(label),
+        owner: LINEA_WRAPPER,
+        expires: 5000n,
+      });
+      await play(LINEA, `lineanames/EthRegistrarController:${event}`, {
+        name: label,
+        label: labelhashOf(label),
+        owner: ALICE,
+        baseCost: 30n,
+        premium: 12n,
+        expires: 5000n,
+      });
       expect(domain(`${label}.linea.eth`), label).toMatchObject({ name: `${label}.linea.eth`, labelName: label });
     }
     const node = (l: string) => namehash(`${l}.linea.eth`);
@@ -229,15 +340,37 @@ describe("lineanames", () => {
   it("follows the wrapper: holder, fuses, a subname's expiry once PARENT_CANNOT_CONTROL is burned, batch transfers", async () => {
     const newOwner = await registerWrapped("alice", ALICE, 5000n);
     const node = namehash("alice.linea.eth");
-    expect(domain("alice.linea.eth")).toMatchObject({ wrappedOwnerId: ALICE.toLowerCase(), registrantId: LINEA_WRAPPER, expiryDate: 5000n + GRACE_PERIOD_SECONDS });
-    await play(LINEA, "lineanames/NameWrapper:FusesSet", { node, fuses: PARENT_CANNOT_CONTROL | 0x20000 | CANNOT_UNWRAP }, LINEA_WRAPPER);
-    expect(store.get(schema.wrappedDomain, node)).toMatchObject({ fuses: PARENT_CANNOT_CONTROL | 0x20000 | CANNOT_UNWRAP, ownerId: ALICE.toLowerCase() });
+    expect(domain("alice.linea.eth")).toMatchObject({
+      wrappedOwnerId: ALICE.toLowerCase(),
+      registrantId: LINEA_WRAPPER,
+      expiryDate: 5000n + GRACE_PERIOD_SECONDS,
+    });
+    await play(
+      LINEA,
+      "lineanames/NameWrapper:FusesSet",
+      { node, fuses: PARENT_CANNOT_CONTROL | 0x20000 | CANNOT_UNWRAP },
+      LINEA_WRAPPER,
+    );
+    expect(store.get(schema.wrappedDomain, node)).toMatchObject({
+      fuses: PARENT_CANNOT_CONTROL | 0x20000 | CANNOT_UNWRAP,
+      ownerId: ALICE.toLowerCase(),
+    });
 
     // A wrapped subname, PCC not burned: its wrapper expiry does not bound the domain.
     const sub = namehash("sub.alice.linea.eth");
     await newOwner("alice.linea.eth", "sub", LINEA_WRAPPER);
-    await play(LINEA, "lineanames/NameWrapper:TransferSingle", { operator: ALICE, from: ZERO_ADDRESS, to: ALICE, id: BigInt(sub), value: 1n }, LINEA_WRAPPER);
-    await play(LINEA, "lineanames/NameWrapper:NameWrapped", { node: sub, name: wire("sub", "alice", "linea", "eth"), owner: ALICE, fuses: 0, expiry: 3000n }, LINEA_WRAPPER);
+    await play(
+      LINEA,
+      "lineanames/NameWrapper:TransferSingle",
+      { operator: ALICE, from: ZERO_ADDRESS, to: ALICE, id: BigInt(sub), value: 1n },
+      LINEA_WRAPPER,
+    );
+    await play(
+      LINEA,
+      "lineanames/NameWrapper:NameWrapped",
+      { node: sub, name: wire("sub", "alice", "linea", "eth"), owner: ALICE, fuses: 0, expiry: 3000n },
+      LINEA_WRAPPER,
+    );
     expect(domain("sub.alice.linea.eth")!.expiryDate).toBeNull();
     await play(LINEA, "lineanames/NameWrapper:FusesSet", { node: sub, fuses: PARENT_CANNOT_CONTROL }, LINEA_WRAPPER);
     expect(domain("sub.alice.linea.eth")!.expiryDate).toBe(3000n);
@@ -245,23 +378,43 @@ describe("lineanames", () => {
     expect(domain("sub.alice.linea.eth")!.expiryDate).toBe(4000n);
     expect(store.get(schema.wrappedDomain, sub)).toMatchObject({ expiryDate: 4000n, fuses: PARENT_CANNOT_CONTROL });
 
-    await play(LINEA, "lineanames/NameWrapper:TransferBatch", { operator: ALICE, from: ALICE, to: BOB, ids: [BigInt(node), BigInt(sub)], values: [1n, 1n] }, LINEA_WRAPPER);
-    for (const n of ["alice.linea.eth", "sub.alice.linea.eth"]) expect(domain(n)!.wrappedOwnerId, n).toBe(BOB.toLowerCase());
+    await play(
+      LINEA,
+      "lineanames/NameWrapper:TransferBatch",
+      { operator: ALICE, from: ALICE, to: BOB, ids: [BigInt(node), BigInt(sub)], values: [1n, 1n] },
+      LINEA_WRAPPER,
+    );
+    for (const n of ["alice.linea.eth", "sub.alice.linea.eth"])
+      expect(domain(n)!.wrappedOwnerId, n).toBe(BOB.toLowerCase());
     // One event row per token of the batch: the batch position, then the chain id.
-    expect([...store.rows(schema.wrappedTransfer).keys()].filter((k) => k.startsWith(`${block}-`)).sort()).toEqual([`${block}-0-0-${LINEA}`, `${block}-0-1-${LINEA}`]);
+    expect([...store.rows(schema.wrappedTransfer).keys()].filter((k) => k.startsWith(`${block}-`)).sort()).toEqual([
+      `${block}-0-0-${LINEA}`,
+      `${block}-0-1-${LINEA}`,
+    ]);
   });
 });
 
 describe("threedns", () => {
-  const created = (chainId: number, labels: string[], registrant: Address, expiry: bigint, fqdn: Hex = wire(...labels)) =>
-    play(chainId, `threedns/${chainId === BASE ? "threednsBase" : "threednsOptimism"}/Token:RegistrationCreated`, {
-      node: namehash(labels.join(".")),
-      tld: namehash(labels[labels.length - 1]!),
-      fqdn,
-      registrant,
-      controlBitmap: 0,
-      expiry,
-    }, THREEDNS_TOKEN);
+  const created = (
+    chainId: number,
+    labels: string[],
+    registrant: Address,
+    expiry: bigint,
+    fqdn: Hex = wire(...labels),
+  ) =>
+    play(
+      chainId,
+      `threedns/${chainId === BASE ? "threednsBase" : "threednsOptimism"}/Token:RegistrationCreated`,
+      {
+        node: namehash(labels.join(".")),
+        tld: namehash(labels[labels.length - 1]!),
+        fqdn,
+        registrant,
+        controlBitmap: 0,
+        expiry,
+      },
+      THREEDNS_TOKEN,
+    );
 
   beforeEach(async () => {
     for (const id of [OPTIMISM, BASE]) await setupRootDomain({ db: store.db as never, chain: { id } });
@@ -269,10 +422,22 @@ describe("threedns", () => {
 
   it("decodes the fqdn into the name under its TLD (owned by the token) and links the chain's 3DNS resolver", async () => {
     await created(OPTIMISM, ["example", "xyz"], ALICE, 8000n);
-    expect(domain("xyz")).toMatchObject({ name: "xyz", parentId: ROOT_NODE, ownerId: THREEDNS_TOKEN, subdomainCount: 1 });
+    expect(domain("xyz")).toMatchObject({
+      name: "xyz",
+      parentId: ROOT_NODE,
+      ownerId: THREEDNS_TOKEN,
+      subdomainCount: 1,
+    });
     const node = namehash("example.xyz");
     const resolverId = `${THREEDNS_RESOLVER}-${node}-${OPTIMISM}`;
-    expect(domain("example.xyz")).toMatchObject({ name: "example.xyz", labelName: "example", ownerId: ALICE.toLowerCase(), expiryDate: 8000n, resolverId, isMigrated: true });
+    expect(domain("example.xyz")).toMatchObject({
+      name: "example.xyz",
+      labelName: "example",
+      ownerId: ALICE.toLowerCase(),
+      expiryDate: 8000n,
+      resolverId,
+      isMigrated: true,
+    });
     expect(store.get(schema.resolver, resolverId)).toMatchObject({ domainId: node, address: THREEDNS_RESOLVER });
 
     // Records on that resolver reach the domain (its resolved address).
@@ -284,9 +449,17 @@ describe("threedns", () => {
     const node = namehash("example.box");
     await play(BASE, "threedns/threednsBase/Resolver:AddrChanged", { node, a: BOB }, THREEDNS_RESOLVER);
     await created(BASE, ["example", "box"], ALICE, 8000n);
-    expect(domain("example.box")).toMatchObject({ resolverId: `${THREEDNS_RESOLVER}-${node}-${BASE}`, resolvedAddressId: BOB.toLowerCase() });
+    expect(domain("example.box")).toMatchObject({
+      resolverId: `${THREEDNS_RESOLVER}-${node}-${BASE}`,
+      resolvedAddressId: BOB.toLowerCase(),
+    });
     await created(OPTIMISM, ["example", "box"], BOB, 9000n);
-    expect(domain("example.box")).toMatchObject({ resolverId: `${THREEDNS_RESOLVER}-${node}-${OPTIMISM}`, resolvedAddressId: null, ownerId: BOB.toLowerCase(), expiryDate: 9000n });
+    expect(domain("example.box")).toMatchObject({
+      resolverId: `${THREEDNS_RESOLVER}-${node}-${OPTIMISM}`,
+      resolvedAddressId: null,
+      ownerId: BOB.toLowerCase(),
+      expiryDate: 9000n,
+    });
     expect(domain("box")!.subdomainCount).toBe(1);
   });
 
@@ -301,7 +474,12 @@ describe("threedns", () => {
     expect(domain("example.xyz")!.ownerId).toBe(BOB.toLowerCase());
     expect(domain("xyz")!.subdomainCount).toBe(2);
     await play(BASE, `${C}:RegistrationBurned`, { node, burner: BOB }, THREEDNS_TOKEN);
-    expect(domain("example.xyz")).toMatchObject({ ownerId: ZERO_ADDRESS, resolverId: null, resolvedAddressId: null, expiryDate: null });
+    expect(domain("example.xyz")).toMatchObject({
+      ownerId: ZERO_ADDRESS,
+      resolverId: null,
+      resolvedAddressId: null,
+      expiryDate: null,
+    });
     // An empty domain no longer counts under its TLD.
     expect(domain("xyz")!.subdomainCount).toBe(1);
   });
@@ -314,16 +492,32 @@ describe("threedns", () => {
     // label service knows: NewOwner names it by its hash, the fqdn then names it.
     await newOwner("", "xyz", THREEDNS_TOKEN);
     await newOwner("xyz", "unheard", ALICE);
-    expect(domain("unheard.xyz")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("unheard"))}.xyz`, labelName: null, ownerId: ALICE.toLowerCase() });
+    expect(domain("unheard.xyz")).toMatchObject({
+      name: `${encodeLabelhash(labelhashOf("unheard"))}.xyz`,
+      labelName: null,
+      ownerId: ALICE.toLowerCase(),
+    });
     await created(BASE, ["unheard", "xyz"], ALICE, 8000n);
     const resolverOf = (name: string) => `${THREEDNS_RESOLVER}-${namehash(name)}-${BASE}`;
     expect(domain("xyz")).toMatchObject({ ownerId: THREEDNS_TOKEN, resolverId: null, subdomainCount: 1 });
-    expect(domain("unheard.xyz")).toMatchObject({ name: "unheard.xyz", labelName: "unheard", expiryDate: 8000n, resolverId: resolverOf("unheard.xyz") });
+    expect(domain("unheard.xyz")).toMatchObject({
+      name: "unheard.xyz",
+      labelName: "unheard",
+      expiryDate: 8000n,
+      resolverId: resolverOf("unheard.xyz"),
+    });
     // Subnames below it, two levels deep, on the 3DNS resolver; a registry-level Transfer; a deletion.
     await newOwner("unheard.xyz", "sub", BOB);
     await newOwner("sub.unheard.xyz", "alice", ALICE);
-    expect(domain("sub.unheard.xyz")).toMatchObject({ name: "sub.unheard.xyz", ownerId: BOB.toLowerCase(), resolverId: resolverOf("sub.unheard.xyz") });
-    expect(domain("alice.sub.unheard.xyz")).toMatchObject({ parentId: namehash("sub.unheard.xyz"), resolverId: resolverOf("alice.sub.unheard.xyz") });
+    expect(domain("sub.unheard.xyz")).toMatchObject({
+      name: "sub.unheard.xyz",
+      ownerId: BOB.toLowerCase(),
+      resolverId: resolverOf("sub.unheard.xyz"),
+    });
+    expect(domain("alice.sub.unheard.xyz")).toMatchObject({
+      parentId: namehash("sub.unheard.xyz"),
+      resolverId: resolverOf("alice.sub.unheard.xyz"),
+    });
     await play(BASE, `${C}:Transfer`, { node: namehash("sub.unheard.xyz"), owner: ALICE }, THREEDNS_TOKEN);
     expect(domain("sub.unheard.xyz")!.ownerId).toBe(ALICE.toLowerCase());
     await newOwner("sub.unheard.xyz", "alice", ZERO_ADDRESS);
@@ -337,8 +531,18 @@ describe("threedns", () => {
     const R = "threedns/threednsBase/Resolver";
     const name = wire("com", "twitter", "ens");
     const record = "0x03636f6d077477697474657203656e73000010000100000e100006053078546b6f" as Hex;
-    await play(BASE, `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, { node, name, resource: 16, ttl: 3600, record }, THREEDNS_RESOLVER);
-    await play(BASE, `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, { node, name: wire("www", "example", "xyz"), resource: 16, ttl: 3600, record }, THREEDNS_RESOLVER);
+    await play(
+      BASE,
+      `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`,
+      { node, name, resource: 16, ttl: 3600, record },
+      THREEDNS_RESOLVER,
+    );
+    await play(
+      BASE,
+      `${R}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`,
+      { node, name: wire("www", "example", "xyz"), resource: 16, ttl: 3600, record },
+      THREEDNS_RESOLVER,
+    );
     const resolverId = `${THREEDNS_RESOLVER}-${node}-${BASE}`;
     expect(store.get(schema.resolver, resolverId)).toMatchObject({ texts: ["com.twitter"] });
     await play(BASE, `${R}:DNSRecordDeleted`, { node, name, resource: 16 }, THREEDNS_RESOLVER);
@@ -347,7 +551,10 @@ describe("threedns", () => {
 
   it("encodes a label the default mode cannot show and ignores an fqdn that is not DNS wire format", async () => {
     await created(BASE, ["Upper", "xyz"], ALICE, 8000n);
-    expect(domain("Upper.xyz")).toMatchObject({ name: `${encodeLabelhash(labelhashOf("Upper"))}.xyz`, labelName: null });
+    expect(domain("Upper.xyz")).toMatchObject({
+      name: `${encodeLabelhash(labelhashOf("Upper"))}.xyz`,
+      labelName: null,
+    });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     await created(BASE, ["broken", "io"], ALICE, 8000n, "0x0562726f6b656e");
     expect(domain("broken.io")).toBeUndefined();

@@ -1,12 +1,12 @@
 import { type Address, type Hex, keccak256, namehash, stringToBytes } from "viem";
 import { describe, expect, it } from "vitest";
 import { interpretAddress, interpretText } from "../../src/api/resolution/interpret";
-import { dnsEncode } from "../../src/lib/dns-wire";
 import { ancestorsOf, effectiveResolver, nearestResolver, routeName } from "../../src/api/resolution/routing";
+import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, isEvmCoinType } from "../../src/lib/coin-types";
+import { dnsEncode } from "../../src/lib/dns-wire";
+import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../src/lib/resolution-ids";
+import { ADDR_REVERSE_NODE, legacyReverseNode, reversedAddress, reverseLabel } from "../../src/lib/reverse-nodes";
 import { mainnetNamespace } from "../../src/namespaces/mainnet";
-import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain, isEvmCoinType } from "../../src/plugins/protocol-acceleration/lib/coin-types";
-import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../src/plugins/protocol-acceleration/lib/ids";
-import { ADDR_REVERSE_NODE, legacyReverseNode, reverseLabel, reversedAddress } from "../../src/plugins/protocol-acceleration/lib/reverse";
 
 const A = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as Address;
 const B = "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" as Address;
@@ -53,7 +53,10 @@ describe("ids", () => {
 
 describe("routing", () => {
   it("sends names under base.eth and linea.eth to their L2 registries, the managed names themselves to the root", () => {
-    expect(routeName("jesse.base.eth", mainnetNamespace).registry).toEqual({ chainId: 8453, registry: "0xb94704422c2a1e396835a571837aa5ae53285a95" });
+    expect(routeName("jesse.base.eth", mainnetNamespace).registry).toEqual({
+      chainId: 8453,
+      registry: "0xb94704422c2a1e396835a571837aa5ae53285a95",
+    });
     expect(routeName("a.b.linea.eth", mainnetNamespace).registry?.chainId).toBe(59144);
     const root = routeName("base.eth", mainnetNamespace);
     expect(root.registry).toEqual({
@@ -64,7 +67,10 @@ describe("routing", () => {
   });
   it("tries 3DNS first for names outside .eth and .reverse (registrations and their subnames), exact node only", () => {
     for (const name of ["example.xyz", "a.example.xyz", "b.a.example.box"]) {
-      expect(routeName(name, mainnetNamespace).threedns.map((s) => [s.chainId, s.exactOnly]), name).toEqual([
+      expect(
+        routeName(name, mainnetNamespace).threedns.map((s) => [s.chainId, s.exactOnly]),
+        name,
+      ).toEqual([
         [10, true],
         [8453, true],
       ]);
@@ -82,7 +88,10 @@ describe("routing", () => {
     ]);
   });
   it("picks the nearest resolver", () => {
-    expect(nearestResolver([{ resolver: null }, { resolver: R1 }, { resolver: R2 }])).toEqual({ resolver: R1, index: 1 });
+    expect(nearestResolver([{ resolver: null }, { resolver: R1 }, { resolver: R2 }])).toEqual({
+      resolver: R1,
+      index: 1,
+    });
     expect(nearestResolver([{ resolver: R2 }])).toEqual({ resolver: R2, index: 0 });
     expect(nearestResolver([{ resolver: null }])).toBeUndefined();
   });

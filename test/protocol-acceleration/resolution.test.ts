@@ -1,11 +1,17 @@
 import { type Address, type Hex, namehash } from "viem";
 import { describe, expect, it } from "vitest";
-import type { IndexingSnapshot } from "../../src/api/indexing-status/snapshot";
 import { IndexBackend } from "../../src/api/resolution/index-backend";
+import {
+  NotInIndex,
+  type RecordsAnswer,
+  type RecordsRequest,
+  Resolution,
+  type ResolutionBackend,
+} from "../../src/api/resolution/resolve";
 import { resolutionRoutes } from "../../src/api/resolution/route";
-import { registryNodeId } from "../../src/plugins/protocol-acceleration/lib/ids";
-import { NotInIndex, type RecordsAnswer, type RecordsRequest, Resolution, type ResolutionBackend } from "../../src/api/resolution/resolve";
 import type { RegistrySource } from "../../src/api/resolution/routing";
+import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
+import { registryNodeId } from "../../src/lib/resolution-ids";
 import { mainnetNamespace } from "../../src/namespaces/mainnet";
 
 /*
@@ -29,18 +35,30 @@ class FakeBackend implements ResolutionBackend {
   }
   async findResolver(source: RegistrySource, ancestors: { node: Hex }[]) {
     const index = ancestors.findIndex((a) => this.resolvers.has(`${source.chainId}-${a.node}`));
-    return index < 0 ? undefined : { resolver: this.resolvers.get(`${source.chainId}-${ancestors[index].node}`)!, index };
+    return index < 0
+      ? undefined
+      : { resolver: this.resolvers.get(`${source.chainId}-${ancestors[index].node}`)!, index };
   }
   async isExtendedResolver(_chainId: number, resolver: Address) {
     return resolver === EXTENDED;
   }
-  async records(_c: number, _r: Address, node: Hex, request: RecordsRequest, extendedName?: string): Promise<RecordsAnswer> {
+  async records(
+    _c: number,
+    _r: Address,
+    node: Hex,
+    request: RecordsRequest,
+    extendedName?: string,
+  ): Promise<RecordsAnswer> {
     this.calls.push({ node, ...(extendedName ? { extendedName } : {}) });
     const r = this.records_.get(node) ?? {};
     return {
       ...(request.name ? { name: r.name ?? null } : {}),
-      ...(request.coinTypes.length ? { addresses: Object.fromEntries(request.coinTypes.map((c) => [`${c}`, r.addresses?.[`${c}`] ?? null])) } : {}),
-      ...(request.texts.length ? { texts: Object.fromEntries(request.texts.map((k) => [k, r.texts?.[k] ?? null])) } : {}),
+      ...(request.coinTypes.length
+        ? { addresses: Object.fromEntries(request.coinTypes.map((c) => [`${c}`, r.addresses?.[`${c}`] ?? null])) }
+        : {}),
+      ...(request.texts.length
+        ? { texts: Object.fromEntries(request.texts.map((k) => [k, r.texts?.[k] ?? null])) }
+        : {}),
     };
   }
   async reverseName(address: Address, coinType: bigint) {
@@ -66,7 +84,11 @@ describe("forward resolution (ENSIP-10)", () => {
     const b = new FakeBackend();
     b.setResolver(1, "alice.eth", PUBLIC);
     const r = new Resolution(mainnetNamespace, b);
-    expect(await r.records("sub.alice.eth", ALL)).toEqual({ name: null, addresses: { 60: null }, texts: { url: null } });
+    expect(await r.records("sub.alice.eth", ALL)).toEqual({
+      name: null,
+      addresses: { 60: null },
+      texts: { url: null },
+    });
     expect(b.calls).toEqual([]);
     b.setResolver(1, "wild.eth", EXTENDED);
     b.records_.set(namehash("x.y.wild.eth"), { addresses: { 60: ALICE } });
@@ -94,7 +116,8 @@ describe("primary names (ENSIP-19)", () => {
   const setup = () => {
     const b = new FakeBackend();
     b.setResolver(1, `${ALICE.slice(2)}.addr.reverse`, PUBLIC);
-    for (const n of ["legacy.eth", "default.eth", "onbase.base.eth"]) b.setResolver(n.endsWith("base.eth") ? 8453 : 1, n, PUBLIC);
+    for (const n of ["legacy.eth", "default.eth", "onbase.base.eth"])
+      b.setResolver(n.endsWith("base.eth") ? 8453 : 1, n, PUBLIC);
     b.records_.set(namehash("legacy.eth"), { addresses: { 60: ALICE } });
     b.records_.set(namehash("default.eth"), { addresses: { 60: ALICE, 2147492101: ALICE } });
     b.records_.set(namehash("onbase.base.eth"), { addresses: { 60: ALICE } });
@@ -132,7 +155,11 @@ describe("primary names (ENSIP-19)", () => {
 
 describe("routes", () => {
   const snapshot = (cursor: number) =>
-    ({ snapshotTime: cursor, slowestChainIndexingCursor: cursor, omnichainSnapshot: {} }) as unknown as IndexingSnapshot;
+    ({
+      snapshotTime: cursor,
+      slowestChainIndexingCursor: cursor,
+      omnichainSnapshot: {},
+    }) as unknown as IndexingSnapshot;
   const app = (opts: { cursor?: number; accelerationIndexed?: boolean; execute?: () => Promise<unknown> }) =>
     resolutionRoutes({
       db: { execute: opts.execute ?? (async () => []) },
@@ -197,7 +224,6 @@ describe("routes", () => {
       expect(body.message).toMatch(/^Onchain resolution failed/);
     }
   });
-
 });
 
 describe("index backend", () => {
@@ -209,10 +235,15 @@ describe("index backend", () => {
   it("reads the records' current version and interprets unset values", async () => {
     const b = backend(
       [{ version: "1", name: "" }],
-      [{ coin_type: "60", value: ALICE }, { coin_type: "0", value: "0x" }],
+      [
+        { coin_type: "60", value: ALICE },
+        { coin_type: "0", value: "0x" },
+      ],
       [{ key: "url", value: "https://a", has_value: true }],
     );
-    expect(await b.records(1, PUBLIC, node, { coinTypes: [60n, 0n, 2n], texts: ["url", "avatar"], name: true })).toEqual({
+    expect(
+      await b.records(1, PUBLIC, node, { coinTypes: [60n, 0n, 2n], texts: ["url", "avatar"], name: true }),
+    ).toEqual({
       name: null,
       addresses: { 60: ALICE, 0: null, 2: null },
       texts: { url: "https://a", avatar: null },
@@ -221,7 +252,9 @@ describe("index backend", () => {
 
   it("cannot answer a text set by the older TextChanged (no value), nor an extended resolver", async () => {
     const b = backend([{ version: 0, name: null }], [{ key: "url", value: null, has_value: false }]);
-    await expect(b.records(1, PUBLIC, node, { coinTypes: [], texts: ["url"], name: false })).rejects.toBeInstanceOf(NotInIndex);
+    await expect(b.records(1, PUBLIC, node, { coinTypes: [], texts: ["url"], name: false })).rejects.toBeInstanceOf(
+      NotInIndex,
+    );
     await expect(backend().records(1, EXTENDED, node, ALL, "alice.eth")).rejects.toBeInstanceOf(NotInIndex);
   });
 

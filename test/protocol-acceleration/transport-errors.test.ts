@@ -42,7 +42,11 @@ async function readError(status: number, body: unknown): Promise<unknown> {
   throw new Error("the read succeeded");
 }
 
-const rpcError = (code: number, message: string, data?: string) => ({ jsonrpc: "2.0", id: 1, error: { code, message, ...(data ? { data } : {}) } });
+const rpcError = (code: number, message: string, data?: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  error: { code, message, ...(data ? { data } : {}) },
+});
 
 describe("isTransportError", () => {
   it.each([

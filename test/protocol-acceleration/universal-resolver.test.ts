@@ -1,5 +1,5 @@
-import { createServer, type Server } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { ens_normalize } from "@adraffy/ens-normalize";
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningDevnet, scenarioOf, startDevnet } from "../../devnet/src/index";
-import { OnchainBackend, labelIndexAt } from "../../src/api/resolution/onchain-backend";
+import { labelIndexAt, OnchainBackend } from "../../src/api/resolution/onchain-backend";
 import { ancestorsOf, routeName } from "../../src/api/resolution/routing";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { devnetNamespace } from "../../src/namespaces/devnet";
@@ -34,9 +34,12 @@ beforeAll(async () => {
   proxy = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += chunk;
-    const parsed = JSON.parse(body) as { method: string; params: { to?: string }[] } | { method: string; params: { to?: string }[] }[];
+    const parsed = JSON.parse(body) as
+      | { method: string; params: { to?: string }[] }
+      | { method: string; params: { to?: string }[] }[];
     for (const r of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (r.method === "eth_call") callsTo.set(r.params[0]!.to!.toLowerCase(), (callsTo.get(r.params[0]!.to!.toLowerCase()) ?? 0) + 1);
+      if (r.method === "eth_call")
+        callsTo.set(r.params[0]!.to!.toLowerCase(), (callsTo.get(r.params[0]!.to!.toLowerCase()) ?? 0) + 1);
     }
     const answer = await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body });
     res.writeHead(answer.status, { "content-type": "application/json" });
@@ -76,14 +79,22 @@ describe("the onchain path on the ENS root chain", () => {
     const registry = namespace.datasources.ensroot!.contracts.Registry!.address!.toLowerCase();
     const withoutUniversal: Namespace = structuredClone(namespace);
     delete withoutUniversal.datasources.ensroot!.contracts.UniversalResolver;
-    const urls = (root: string) => new Map(Object.entries(devnet.manifest.chains).map(([id, c]) => [Number(id), Number(id) === ROOT ? root : c.rpcUrl]));
+    const urls = (root: string) =>
+      new Map(
+        Object.entries(devnet.manifest.chains).map(([id, c]) => [Number(id), Number(id) === ROOT ? root : c.rpcUrl]),
+      );
     const viaUniversal = new OnchainBackend(namespace, urls(proxyUrl));
     const viaRegistry = new OnchainBackend(withoutUniversal, urls(devnet.manifest.chains[String(ROOT)]!.rpcUrl));
 
     const rootNames = scenarioOf(devnet.manifest)
       .names.filter((f) => f.chainId === ROOT && isNormalized(f.name) && namehash(f.name) === f.node)
       .map((f) => f.name);
-    const names = [...rootNames, ...rootNames.slice(0, 10).map((n) => `wild-child.${n}`), "never-registered-anywhere.eth", "xyz"];
+    const names = [
+      ...rootNames,
+      ...rootNames.slice(0, 10).map((n) => `wild-child.${n}`),
+      "never-registered-anywhere.eth",
+      "xyz",
+    ];
     let found = 0;
     let wildcard = 0;
     for (const name of names) {

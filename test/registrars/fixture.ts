@@ -1,5 +1,5 @@
 import { type Hex, keccak256, namehash, stringToBytes } from "viem";
-import type { IndexingSnapshot, OmnichainStatus } from "../../src/api/indexing-status/snapshot";
+import type { IndexingSnapshot, OmnichainStatus } from "../../src/api/shared/indexing-snapshot";
 import { eventId } from "../../src/lib/ids";
 
 /* A small, deterministic data set for the registrar-actions and name-tokens routes (database column names). */
@@ -150,7 +150,12 @@ export function domainRow(id: Hex, name: string | null, expiryDate: number | nul
 
 /** Newest first, ties by block number, log index, id (what the API promises). */
 export function newestFirst(a: ExpectedAction, b: ExpectedAction): number {
-  return b.timestamp - a.timestamp || b.blockNumber - a.blockNumber || b.logIndex - a.logIndex || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  return (
+    b.timestamp - a.timestamp ||
+    b.blockNumber - a.blockNumber ||
+    b.logIndex - a.logIndex ||
+    (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+  );
 }
 
 export function tokensFixture() {

@@ -58,6 +58,9 @@ export async function insertRows(s: TestSchema, table: string, rows: Record<stri
     const chunk = rows.slice(i, i + per);
     const values: unknown[] = [];
     const tuples = chunk.map((row) => `(${columns.map((c) => `$${values.push(row[c])}`).join(", ")})`);
-    await s.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")}`, values);
+    await s.query(
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")}`,
+      values,
+    );
   }
 }

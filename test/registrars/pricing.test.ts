@@ -49,7 +49,14 @@ describe("priced", () => {
 });
 
 describe("mergeControllerEvent", () => {
-  const fresh = { baseCost: null, premium: null, total: null, encodedReferrer: null, decodedReferrer: null, eventIds: ["1-10-2"] };
+  const fresh = {
+    baseCost: null,
+    premium: null,
+    total: null,
+    encodedReferrer: null,
+    decodedReferrer: null,
+    eventIds: ["1-10-2"],
+  };
 
   it("sets the controller's price and appends its event id", () => {
     expect(mergeControllerEvent(fresh, { id: "1-10-5", pricing: priced(10n, 3n), referral: null })).toEqual({
@@ -78,11 +85,18 @@ describe("mergeControllerEvent", () => {
 
   it("records a zero referrer as a referral that does not count for withReferral", () => {
     const merged = mergeControllerEvent(fresh, { id: "1-10-5", pricing: priced(1n), referral: referralOf(ZERO32) });
-    expect(merged).toMatchObject({ encodedReferrer: ZERO32, decodedReferrer: "0x0000000000000000000000000000000000000000", withReferral: false });
+    expect(merged).toMatchObject({
+      encodedReferrer: ZERO32,
+      decodedReferrer: "0x0000000000000000000000000000000000000000",
+      withReferral: false,
+    });
   });
 
   it("does not append the same event twice", () => {
     const once = mergeControllerEvent(fresh, { id: "1-10-5", pricing: null, referral: null });
-    expect(mergeControllerEvent(once, { id: "1-10-5", pricing: null, referral: null }).eventIds).toEqual(["1-10-2", "1-10-5"]);
+    expect(mergeControllerEvent(once, { id: "1-10-5", pricing: null, referral: null }).eventIds).toEqual([
+      "1-10-2",
+      "1-10-5",
+    ]);
   });
 });

@@ -77,7 +77,12 @@ async function explain(query: SQL): Promise<{ nodes: PlanNode[]; ms: number }> {
   return { nodes: nodesOf(Plan), ms };
 }
 
-const none: ActionFilter = { withReferral: false, decodedReferrer: undefined, beginTimestamp: undefined, endTimestamp: undefined };
+const none: ActionFilter = {
+  withReferral: false,
+  decodedReferrer: undefined,
+  beginTimestamp: undefined,
+  endTimestamp: undefined,
+};
 const cases: [string, ActionFilter, number][] = [
   ["newest first", none, 1],
   ["newest first, page 40", none, 40],
@@ -93,17 +98,23 @@ describe("query plans at 100k actions", () => {
   it.each(cases)("page: %s", async (_, filter, page) => {
     const { nodes, ms } = await explain(pageQuery(filter, 25, (page - 1) * 25));
     const scans = nodes.filter((n) => n["Relation Name"] === "registrar_action");
-    console.log(`page ${_}: ${scans.map((n) => `${n["Node Type"]} ${n["Index Name"] ?? ""}`).join(", ")} — ${ms.toFixed(2)} ms`);
+    console.log(
+      `page ${_}: ${scans.map((n) => `${n["Node Type"]} ${n["Index Name"] ?? ""}`).join(", ")} — ${ms.toFixed(2)} ms`,
+    );
     expect(scans.length).toBeGreaterThan(0);
     for (const n of scans) expect(n["Node Type"]).not.toMatch(/Seq Scan/);
     // lifecycle, subregistry and domain rows come by primary key or from tiny tables
-    expect(nodes.some((n) => n["Relation Name"] === "registration_lifecycle" && /Seq Scan/.test(n["Node Type"]))).toBe(false);
+    expect(nodes.some((n) => n["Relation Name"] === "registration_lifecycle" && /Seq Scan/.test(n["Node Type"]))).toBe(
+      false,
+    );
   });
 
   it.each(cases.filter(([, , page]) => page === 1))("count: %s", async (_, filter) => {
     const { nodes, ms } = await explain(countQuery(filter));
     const scans = nodes.filter((n) => n["Relation Name"] === "registrar_action");
-    console.log(`count ${_}: ${scans.map((n) => `${n["Node Type"]} ${n["Index Name"] ?? ""}`).join(", ")} — ${ms.toFixed(2)} ms`);
+    console.log(
+      `count ${_}: ${scans.map((n) => `${n["Node Type"]} ${n["Index Name"] ?? ""}`).join(", ")} — ${ms.toFixed(2)} ms`,
+    );
     for (const n of scans) expect(n["Node Type"]).not.toMatch(/Seq Scan/);
     // A count visits every matching index entry (34 ms for all 100k here). The time is printed, not asserted: speed is
     // the benchmarks' job, and a shared machine's load would make a bound flaky.
@@ -112,7 +123,9 @@ describe("query plans at 100k actions", () => {
   it("name tokens by domain id", async () => {
     const { nodes, ms } = await explain(tokensQuery(`0x${"0".repeat(60)}1234`));
     const scans = nodes.filter((n) => n["Relation Name"] === "name_token");
-    console.log(`name tokens: ${scans.map((n) => `${n["Node Type"]} ${n["Index Name"] ?? ""}`).join(", ")} — ${ms.toFixed(2)} ms`);
+    console.log(
+      `name tokens: ${scans.map((n) => `${n["Node Type"]} ${n["Index Name"] ?? ""}`).join(", ")} — ${ms.toFixed(2)} ms`,
+    );
     expect(scans.map((n) => n["Node Type"])).not.toContain("Seq Scan");
   });
 });

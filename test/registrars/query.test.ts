@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pageContext, parentNodeParam, registrarActionsQuery } from "../../src/api/registrar-actions/query";
+import { parentNodeParam, registrarActionsQuery } from "../../src/api/registrar-actions/query";
+import { pageContext } from "../../src/api/shared/paging";
 
 const parse = (q: Record<string, string>) => registrarActionsQuery.safeParse(q);
 const fieldsOf = (q: Record<string, string>) => {
@@ -11,11 +12,22 @@ describe("registrar actions query", () => {
   it("has defaults: limit 25, page 1, no filters", () => {
     expect(parse({})).toEqual({
       success: true,
-      data: { limit: 25, page: 1, withReferral: false, decodedReferrer: undefined, beginTimestamp: undefined, endTimestamp: undefined },
+      data: {
+        limit: 25,
+        page: 1,
+        withReferral: false,
+        decodedReferrer: undefined,
+        beginTimestamp: undefined,
+        endTimestamp: undefined,
+      },
     });
   });
   it("treats empty values as not given", () => {
-    expect(parse({ limit: "", page: "", withReferral: "" }).data).toMatchObject({ limit: 25, page: 1, withReferral: false });
+    expect(parse({ limit: "", page: "", withReferral: "" }).data).toMatchObject({
+      limit: 25,
+      page: 1,
+      withReferral: false,
+    });
   });
   it("accepts limits 1 to 100", () => {
     expect(parse({ limit: "1" }).data?.limit).toBe(1);
@@ -49,7 +61,11 @@ describe("registrar actions query", () => {
     expect(fieldsOf({ endTimestamp: "1.5" })).toEqual(["endTimestamp"]);
   });
   it("reports every bad field at once", () => {
-    expect(fieldsOf({ limit: "0", page: "0", withReferral: "maybe" }).sort()).toEqual(["limit", "page", "withReferral"]);
+    expect(fieldsOf({ limit: "0", page: "0", withReferral: "maybe" }).sort()).toEqual([
+      "limit",
+      "page",
+      "withReferral",
+    ]);
   });
 });
 
@@ -65,7 +81,14 @@ describe("parentNode", () => {
 
 describe("pageContext", () => {
   it("counts pages of limit records", () => {
-    expect(pageContext(1, 25, 60)).toEqual({ page: 1, limit: 25, totalRecords: 60, totalPages: 3, hasNext: true, hasPrev: false });
+    expect(pageContext(1, 25, 60)).toEqual({
+      page: 1,
+      limit: 25,
+      totalRecords: 60,
+      totalPages: 3,
+      hasNext: true,
+      hasPrev: false,
+    });
     expect(pageContext(2, 25, 60)).toMatchObject({ hasNext: true, hasPrev: true });
     expect(pageContext(3, 25, 60)).toMatchObject({ hasNext: false, hasPrev: true });
   });
@@ -74,7 +97,14 @@ describe("pageContext", () => {
     expect(pageContext(1, 10, 11)).toMatchObject({ totalPages: 2, hasNext: true });
   });
   it("gives an empty result one empty page", () => {
-    expect(pageContext(1, 25, 0)).toEqual({ page: 1, limit: 25, totalRecords: 0, totalPages: 1, hasNext: false, hasPrev: false });
+    expect(pageContext(1, 25, 0)).toEqual({
+      page: 1,
+      limit: 25,
+      totalRecords: 0,
+      totalPages: 1,
+      hasNext: false,
+      hasPrev: false,
+    });
   });
   it("past the last page: no next, a previous", () => {
     expect(pageContext(9, 25, 30)).toMatchObject({ totalPages: 2, hasNext: false, hasPrev: true });

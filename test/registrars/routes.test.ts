@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IndexingSnapshot } from "../../src/api/indexing-status/snapshot";
 import { nameTokensRoutes } from "../../src/api/name-tokens/route";
 import { registrarActionsRoutes } from "../../src/api/registrar-actions/route";
+import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
 import {
   BASE_NODE,
   BASE_REGISTRAR,
@@ -10,17 +10,17 @@ import {
   ETH_REGISTRAR,
   type ExpectedAction,
   HIGH_BYTES_REFERRER,
-  NAME_WRAPPER,
-  REFERRER,
-  USER,
-  ZERO,
-  ZERO32,
   labelhash,
   managedNameByNode,
+  NAME_WRAPPER,
   newestFirst,
+  REFERRER,
   registrarFixture,
   snapshot,
   tokensFixture,
+  USER,
+  ZERO,
+  ZERO32,
 } from "./fixture";
 import { createTestSchema, insertRows, type TestSchema } from "./pg";
 
@@ -85,7 +85,14 @@ describe("GET /api/registrar-actions", () => {
     expect(status).toBe(200);
     expect(body.responseCode).toBe("ok");
     expect(idsOf(body)).toEqual(expected.slice(0, 25).map((a) => a.id));
-    expect(body.pageContext).toEqual({ page: 1, limit: 25, totalRecords: 62, totalPages: 3, hasNext: true, hasPrev: false });
+    expect(body.pageContext).toEqual({
+      page: 1,
+      limit: 25,
+      totalRecords: 62,
+      totalPages: 3,
+      hasNext: true,
+      hasPrev: false,
+    });
     expect(body.accurateAsOf).toBe(1_700_000_000);
   });
 
@@ -160,9 +167,13 @@ describe("GET /api/registrar-actions", () => {
 
   it("gives null pricing and null referral as all-null objects", async () => {
     const { body } = await get("/api/registrar-actions?limit=100");
-    const unpriced = body.registrarActions.find((x: any) => x.action.registrationLifecycle.subregistry.node === BASE_NODE);
+    const unpriced = body.registrarActions.find(
+      (x: any) => x.action.registrationLifecycle.subregistry.node === BASE_NODE,
+    );
     expect(unpriced.action.pricing).toEqual({ baseCost: null, premium: null, total: null });
-    const unreferred = body.registrarActions.find((x: any) => x.action.id === expected.find((a) => a.encodedReferrer === null)!.id);
+    const unreferred = body.registrarActions.find(
+      (x: any) => x.action.id === expected.find((a) => a.encodedReferrer === null)!.id,
+    );
     expect(unreferred.action.referral).toEqual({ encodedReferrer: null, decodedReferrer: null });
   });
 
@@ -177,7 +188,10 @@ describe("GET /api/registrar-actions", () => {
   });
 
   it("filters by decodedReferrer (any case), including the zero address of undecodable referrers", async () => {
-    const { ids } = await allPages(`/api/registrar-actions?decodedReferrer=${REFERRER.toUpperCase().replace("0X", "0x")}`, 4);
+    const { ids } = await allPages(
+      `/api/registrar-actions?decodedReferrer=${REFERRER.toUpperCase().replace("0X", "0x")}`,
+      4,
+    );
     expect(ids).toEqual(expected.filter((a) => a.decodedReferrer === REFERRER).map((a) => a.id));
     const zero = await allPages(`/api/registrar-actions?decodedReferrer=${ZERO}`, 100);
     expect(zero.ids).toEqual(expected.filter((a) => a.decodedReferrer === ZERO).map((a) => a.id));
@@ -195,7 +209,13 @@ describe("GET /api/registrar-actions", () => {
     const { ids } = await allPages(`/api/registrar-actions/${ETH_NODE}?withReferral=true&beginTimestamp=1050`, 2);
     expect(ids).toEqual(
       expected
-        .filter((a) => a.parentNode === ETH_NODE && a.encodedReferrer !== null && a.encodedReferrer !== ZERO32 && a.timestamp >= 1050)
+        .filter(
+          (a) =>
+            a.parentNode === ETH_NODE &&
+            a.encodedReferrer !== null &&
+            a.encodedReferrer !== ZERO32 &&
+            a.timestamp >= 1050,
+        )
         .map((a) => a.id),
     );
   });
@@ -273,12 +293,20 @@ describe("GET /api/name-tokens", () => {
         name: "wrapped.eth",
         tokens: [
           {
-            token: { assetNamespace: "erc721", contract: { chainId: 1, address: ETH_REGISTRAR }, tokenId: labelhash("wrapped") },
+            token: {
+              assetNamespace: "erc721",
+              contract: { chainId: 1, address: ETH_REGISTRAR },
+              tokenId: labelhash("wrapped"),
+            },
             ownership: { ownershipType: "namewrapper", owner: { chainId: 1, address: NAME_WRAPPER } },
             mintStatus: "minted",
           },
           {
-            token: { assetNamespace: "erc1155", contract: { chainId: 1, address: NAME_WRAPPER }, tokenId: tokens.nodes.wrapped },
+            token: {
+              assetNamespace: "erc1155",
+              contract: { chainId: 1, address: NAME_WRAPPER },
+              tokenId: tokens.nodes.wrapped,
+            },
             ownership: { ownershipType: "fully-onchain", owner: { chainId: 1, address: USER } },
             mintStatus: "minted",
           },
@@ -306,7 +334,13 @@ describe("GET /api/name-tokens", () => {
 
   it("shows an unwrapped name's ERC-1155 as burned and its ERC-721 as fully onchain", async () => {
     const { body } = await get("/api/name-tokens?name=plain.eth");
-    expect(body.registeredNameTokens.tokens.map((t: any) => [t.token.assetNamespace, t.ownership.ownershipType, t.mintStatus])).toEqual([
+    expect(
+      body.registeredNameTokens.tokens.map((t: any) => [
+        t.token.assetNamespace,
+        t.ownership.ownershipType,
+        t.mintStatus,
+      ]),
+    ).toEqual([
       ["erc721", "fully-onchain", "minted"],
       ["erc1155", "burned", "burned"],
     ]);
@@ -316,7 +350,11 @@ describe("GET /api/name-tokens", () => {
     const { body } = await get("/api/name-tokens?name=gone.eth");
     expect(body.registeredNameTokens.tokens).toEqual([
       {
-        token: { assetNamespace: "erc721", contract: { chainId: 1, address: ETH_REGISTRAR }, tokenId: labelhash("gone") },
+        token: {
+          assetNamespace: "erc721",
+          contract: { chainId: 1, address: ETH_REGISTRAR },
+          tokenId: labelhash("gone"),
+        },
         ownership: { ownershipType: "burned", owner: { chainId: 1, address: ZERO } },
         mintStatus: "burned",
       },
@@ -327,7 +365,11 @@ describe("GET /api/name-tokens", () => {
     const { body } = await get("/api/name-tokens?name=jesse.base.eth");
     expect(body.registeredNameTokens.tokens).toEqual([
       {
-        token: { assetNamespace: "erc721", contract: { chainId: 8453, address: BASE_REGISTRAR }, tokenId: labelhash("jesse") },
+        token: {
+          assetNamespace: "erc721",
+          contract: { chainId: 8453, address: BASE_REGISTRAR },
+          tokenId: labelhash("jesse"),
+        },
         ownership: { ownershipType: "unknown", owner: { chainId: 8453, address: USER } },
         mintStatus: "minted",
       },
@@ -359,22 +401,30 @@ describe("GET /api/name-tokens", () => {
   ])("400s %s", async (path, field) => {
     const { status, body } = await get(path);
     expect(status).toBe(400);
-    expect(body).toMatchObject({ responseCode: "error", errorCode: "invalid-input", error: { message: "Invalid Input" }, message: "Invalid Input" });
+    expect(body).toMatchObject({
+      responseCode: "error",
+      errorCode: "invalid-input",
+      error: { message: "Invalid Input" },
+      message: "Invalid Input",
+    });
     expect(body.error.details.map((d: any) => d.field)).toEqual([field]);
     expect(body.details).toEqual(body.error.details);
   });
 
-  it.each([["omnichain-backfill"], ["omnichain-unstarted"], [undefined]] as const)("503s while the status is %s", async (status) => {
-    currentSnapshot = status ? snapshot(status) : undefined;
-    try {
-      const res = await get("/api/name-tokens?name=wrapped.eth");
-      expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ responseCode: "error", errorCode: "unsupported-indexing-status" });
-      expect(res.body.error.details).toContain(status ?? "no indexing status");
-    } finally {
-      currentSnapshot = snapshot();
-    }
-  });
+  it.each([["omnichain-backfill"], ["omnichain-unstarted"], [undefined]] as const)(
+    "503s while the status is %s",
+    async (status) => {
+      currentSnapshot = status ? snapshot(status) : undefined;
+      try {
+        const res = await get("/api/name-tokens?name=wrapped.eth");
+        expect(res.status).toBe(503);
+        expect(res.body).toMatchObject({ responseCode: "error", errorCode: "unsupported-indexing-status" });
+        expect(res.body.error.details).toContain(status ?? "no indexing status");
+      } finally {
+        currentSnapshot = snapshot();
+      }
+    },
+  );
 
   it("serves when indexing is completed", async () => {
     currentSnapshot = snapshot("omnichain-completed", 42);

@@ -14,8 +14,14 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string } | { id: number; method: string }[];
-      const one = (r: { id: number; method: string }) => ({ jsonrpc: "2.0", id: r.id, result: `${r.method}:${"x".repeat(2000)}` });
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as
+        | { id: number; method: string }
+        | { id: number; method: string }[];
+      const one = (r: { id: number; method: string }) => ({
+        jsonrpc: "2.0",
+        id: r.id,
+        result: `${r.method}:${"x".repeat(2000)}`,
+      });
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(Array.isArray(body) ? body.map(one) : one(body)));
     });
@@ -42,7 +48,12 @@ async function call(body: unknown, timeoutMs = 500): Promise<Outcome> {
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
-    return { status: res.status, body: JSON.parse(text), retryAfter: res.headers.get("retry-after"), ms: Date.now() - t0 };
+    return {
+      status: res.status,
+      body: JSON.parse(text),
+      retryAfter: res.headers.get("retry-after"),
+      ms: Date.now() - t0,
+    };
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
     return { error: `${e.name}: ${e.cause?.code ?? e.cause?.message ?? e.message}`, ms: Date.now() - t0 };
@@ -71,7 +82,13 @@ describe("fault proxy", () => {
     only("http500");
     expect(await call(single)).toMatchObject({ status: 500, body: { id: 7, error: { code: -32603 } } });
     only("rpcError");
-    expect(await call(batch)).toMatchObject({ status: 200, body: [{ id: 1, error: { code: -32603 } }, { id: 2, error: { code: -32603 } }] });
+    expect(await call(batch)).toMatchObject({
+      status: 200,
+      body: [
+        { id: 1, error: { code: -32603 } },
+        { id: 2, error: { code: -32603 } },
+      ],
+    });
     only("rateLimit");
     expect(await call(single)).toMatchObject({ status: 429, retryAfter: "1", body: { error: { code: 429 } } });
   });

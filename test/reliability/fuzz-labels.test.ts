@@ -31,10 +31,14 @@ describe("label service under hostile input", () => {
     const db = join(dir, "labels.sqlite");
     await ingestDemoLabelSet({ dbPath: db, extraLabels: ["alice"], excludeLabels: [] });
     const port = await findFreePort();
-    server = spawn(join(projectRoot, "node_modules/.bin/tsx"), ["labels-service/src/cli.ts", "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1"], {
-      cwd: projectRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    server = spawn(
+      join(projectRoot, "node_modules/.bin/tsx"),
+      ["labels-service/src/cli.ts", "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1"],
+      {
+        cwd: projectRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     server.stdout?.on("data", (d: Buffer) => (output += d.toString()));
     server.stderr?.on("data", (d: Buffer) => (output += d.toString()));
     url = `http://127.0.0.1:${port}`;
@@ -50,13 +54,17 @@ describe("label service under hostile input", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`answers ${REQUESTS} generated requests without a 5xx, each error in the spec's shape`, async () => {
-    const f = new Fuzz(SEED);
-    const requests = Array.from({ length: REQUESTS }, () => labelsRequest(f));
-    const { problems } = await runFuzz("fuzz-labels", url, requests, { concurrency: CONCURRENCY, seed: SEED, check });
-    expect(problems.slice(0, 20)).toEqual([]);
-    expect(output).not.toMatch(/unexpected error/);
-  }, bySize({ ci: 180_000, full: 900_000 }));
+  it(
+    `answers ${REQUESTS} generated requests without a 5xx, each error in the spec's shape`,
+    async () => {
+      const f = new Fuzz(SEED);
+      const requests = Array.from({ length: REQUESTS }, () => labelsRequest(f));
+      const { problems } = await runFuzz("fuzz-labels", url, requests, { concurrency: CONCURRENCY, seed: SEED, check });
+      expect(problems.slice(0, 20)).toEqual([]);
+      expect(output).not.toMatch(/unexpected error/);
+    },
+    bySize({ ci: 180_000, full: 900_000 }),
+  );
 
   it("is alive and still heals afterwards", async () => {
     expect(server.exitCode).toBeNull();
@@ -72,8 +80,10 @@ function check(req: FuzzRequest, res: FuzzResponse): string | undefined {
   const { method, expectStatus } = req;
   if (res.status >= 500) return "server error";
   // Node's parser rejects an oversized request head itself, before the app: a transport answer without a body.
-  if (res.status === 431) return headBytes(req) > NODE_MAX_HEADER_BYTES ? undefined : "431 for a request head under Node's limit";
-  if (expectStatus !== undefined && res.status !== expectStatus) return `expected ${expectStatus}: ${res.body.slice(0, 200)}`;
+  if (res.status === 431)
+    return headBytes(req) > NODE_MAX_HEADER_BYTES ? undefined : "431 for a request head under Node's limit";
+  if (expectStatus !== undefined && res.status !== expectStatus)
+    return `expected ${expectStatus}: ${res.body.slice(0, 200)}`;
   if (res.status >= 400 && method !== "HEAD") {
     const bad = badErrorBody(res, (b) => (b.status === "error" && b.errorCode === res.status ? b.error : undefined));
     if (bad) return bad;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { startIndexer, type RunningIndexer } from "../support/indexer-harness";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 import { keepAliveAgent, send } from "./support/fuzz-inputs";
-import { abuseCases, type AbuseCase } from "./support/graphql-abuse";
+import { type AbuseCase, abuseCases } from "./support/graphql-abuse";
 import { fmt, type IndexedSample, normalQuery, percentiles, sampleIndex } from "./support/graphql-shapes";
 import { bySize, report } from "./support/scale";
 
@@ -24,7 +24,12 @@ describe("/subgraph under GraphQL abuse", () => {
 
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 31, names: 12 });
-    indexer = await startIndexer({ manifestPath: env.devnet.manifestPath, labelsServiceUrl: env.labelsUrl, plugins: ["subgraph"], database: "postgres" });
+    indexer = await startIndexer({
+      manifestPath: env.devnet.manifestPath,
+      labelsServiceUrl: env.labelsUrl,
+      plugins: ["subgraph"],
+      database: "postgres",
+    });
     await indexer.process.ready();
     sample = await sampleIndex(indexer.url);
   }, 400_000);
@@ -37,7 +42,18 @@ describe("/subgraph under GraphQL abuse", () => {
 
   /** Sends a case with a unique comment, so the server's parsed-document cache cannot answer it. */
   async function attempt(c: AbuseCase, salt: number): Promise<{ ms: number; problem?: string }> {
-    const res = await send(indexer.url, { route: "/subgraph", method: "POST", path: "/subgraph", headers: { "content-type": c.contentType ?? "application/json" }, body: salted(c.body, salt), what: c.name }, agent);
+    const res = await send(
+      indexer.url,
+      {
+        route: "/subgraph",
+        method: "POST",
+        path: "/subgraph",
+        headers: { "content-type": c.contentType ?? "application/json" },
+        body: salted(c.body, salt),
+        what: c.name,
+      },
+      agent,
+    );
     return { ms: res.ms, problem: verdict(c, res.status, res.body) };
   }
 
@@ -52,53 +68,72 @@ describe("/subgraph under GraphQL abuse", () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it("keeps the common queries' latency while a stream of abuse runs", async () => {
-    const normal = async (n: number) => {
-      const ms: number[] = [];
-      const bad: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const { shape, body } = normalQuery(sample, i);
-        const res = await send(indexer.url, { route: "/subgraph", method: "POST", path: "/subgraph", headers: { "content-type": "application/json" }, body, what: shape }, agent);
-        ms.push(res.ms);
-        const parsed = JSON.parse(res.body) as { data?: unknown; errors?: unknown };
-        if (res.status !== 200 || parsed.errors || !parsed.data) bad.push(`${shape}: ${res.status} ${res.body.slice(0, 200)}`);
-      }
-      return { latency: percentiles(ms), bad };
-    };
+  it(
+    "keeps the common queries' latency while a stream of abuse runs",
+    async () => {
+      const normal = async (n: number) => {
+        const ms: number[] = [];
+        const bad: string[] = [];
+        for (let i = 0; i < n; i++) {
+          const { shape, body } = normalQuery(sample, i);
+          const res = await send(
+            indexer.url,
+            {
+              route: "/subgraph",
+              method: "POST",
+              path: "/subgraph",
+              headers: { "content-type": "application/json" },
+              body,
+              what: shape,
+            },
+            agent,
+          );
+          ms.push(res.ms);
+          const parsed = JSON.parse(res.body) as { data?: unknown; errors?: unknown };
+          if (res.status !== 200 || parsed.errors || !parsed.data)
+            bad.push(`${shape}: ${res.status} ${res.body.slice(0, 200)}`);
+        }
+        return { latency: percentiles(ms), bad };
+      };
 
-    // Warm up (JIT, connection pool, document cache), then measure alone.
-    await normal(50);
-    const baseline = await normal(NORMAL_QUERIES);
+      // Warm up (JIT, connection pool, document cache), then measure alone.
+      await normal(50);
+      const baseline = await normal(NORMAL_QUERIES);
 
-    let stop = false;
-    const abuse = { sent: 0, problems: [] as string[], ms: [] as number[] };
-    const cases = abuseCases();
-    const abusers = Array.from({ length: ABUSERS }, async (_, worker) => {
-      for (let i = worker; !stop; i += ABUSERS) {
-        const c = cases[i % cases.length];
-        const r = await attempt(c, 1_000 + i).catch((e: Error) => ({ ms: 0, problem: e.message }));
-        abuse.sent++;
-        abuse.ms.push(r.ms);
-        if (r.problem) abuse.problems.push(`${c.name}: ${r.problem}`);
-      }
-    });
-    const started = performance.now();
-    const underAbuse = await normal(NORMAL_QUERIES);
-    const seconds = (performance.now() - started) / 1000;
-    stop = true;
-    await Promise.all(abusers);
+      let stop = false;
+      const abuse = { sent: 0, problems: [] as string[], ms: [] as number[] };
+      const cases = abuseCases();
+      const abusers = Array.from({ length: ABUSERS }, async (_, worker) => {
+        for (let i = worker; !stop; i += ABUSERS) {
+          const c = cases[i % cases.length];
+          const r = await attempt(c, 1_000 + i).catch((e: Error) => ({ ms: 0, problem: e.message }));
+          abuse.sent++;
+          abuse.ms.push(r.ms);
+          if (r.problem) abuse.problems.push(`${c.name}: ${r.problem}`);
+        }
+      });
+      const started = performance.now();
+      const underAbuse = await normal(NORMAL_QUERIES);
+      const seconds = (performance.now() - started) / 1000;
+      stop = true;
+      await Promise.all(abusers);
 
-    report("graphql-abuse", `common queries alone: ${fmt(baseline.latency)}`);
-    report("graphql-abuse", `common queries with ${ABUSERS} abusive clients: ${fmt(underAbuse.latency)}`);
-    report("graphql-abuse", `abusive requests meanwhile: ${abuse.sent} in ${seconds.toFixed(1)} s (${(abuse.sent / seconds).toFixed(0)}/s), ${fmt(percentiles(abuse.ms))}, ${abuse.problems.length} wrong answers`);
-    expect(baseline.bad).toEqual([]);
-    expect(underAbuse.bad).toEqual([]);
-    expect(abuse.problems.slice(0, 10)).toEqual([]);
-    expect(abuse.sent).toBeGreaterThan(NORMAL_QUERIES / 2);
-    // Loose on purpose (a shared 2-core machine): abuse that blocked the server would cost seconds, not this.
-    expect(underAbuse.latency.p50).toBeLessThanOrEqual(baseline.latency.p50 * 10 + 100);
-    expect(underAbuse.latency.p99).toBeLessThanOrEqual(Math.max(baseline.latency.p99 * 10, 1_500));
-  }, bySize({ ci: 180_000, full: 900_000 }));
+      report("graphql-abuse", `common queries alone: ${fmt(baseline.latency)}`);
+      report("graphql-abuse", `common queries with ${ABUSERS} abusive clients: ${fmt(underAbuse.latency)}`);
+      report(
+        "graphql-abuse",
+        `abusive requests meanwhile: ${abuse.sent} in ${seconds.toFixed(1)} s (${(abuse.sent / seconds).toFixed(0)}/s), ${fmt(percentiles(abuse.ms))}, ${abuse.problems.length} wrong answers`,
+      );
+      expect(baseline.bad).toEqual([]);
+      expect(underAbuse.bad).toEqual([]);
+      expect(abuse.problems.slice(0, 10)).toEqual([]);
+      expect(abuse.sent).toBeGreaterThan(NORMAL_QUERIES / 2);
+      // Loose on purpose (a shared 2-core machine): abuse that blocked the server would cost seconds, not this.
+      expect(underAbuse.latency.p50).toBeLessThanOrEqual(baseline.latency.p50 * 10 + 100);
+      expect(underAbuse.latency.p99).toBeLessThanOrEqual(Math.max(baseline.latency.p99 * 10, 1_500));
+    },
+    bySize({ ci: 180_000, full: 900_000 }),
+  );
 
   it("is alive afterwards", async () => {
     expect(indexer.process.child.exitCode).toBeNull();
@@ -127,10 +162,12 @@ function verdict(c: AbuseCase, status: number, text: string): string | undefined
   } catch {
     return `not JSON: ${text.slice(0, 200)}`;
   }
-  if (c.error === undefined) return body.errors ? `errors: ${JSON.stringify(body.errors).slice(0, 200)}` : body.data ? undefined : "no data";
+  if (c.error === undefined)
+    return body.errors ? `errors: ${JSON.stringify(body.errors).slice(0, 200)}` : body.data ? undefined : "no data";
   const message = body.errors?.[0]?.message;
   if (typeof message !== "string") return `no GraphQL error: ${text.slice(0, 200)}`;
   if (!c.error.test(message)) return `error "${message.slice(0, 200)}" does not match ${c.error}`;
-  if (/\n\s+at |node_modules|Internal error/.test(text)) return `leaks or hides an internal failure: ${text.slice(0, 200)}`;
+  if (/\n\s+at |node_modules|Internal error/.test(text))
+    return `leaks or hides an internal failure: ${text.slice(0, 200)}`;
   return undefined;
 }

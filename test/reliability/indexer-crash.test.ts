@@ -1,9 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
-import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, settledStatus, startIndexer, waitFor, type RunningIndexer } from "../support/indexer-harness";
-import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
+import {
+  indexerOptionsFor,
+  type RunningIndexer,
+  settledStatus,
+  startIndexer,
+  waitFor,
+} from "../support/indexer-harness";
 import { bySize, report } from "./support/scale";
 
 /*
@@ -11,11 +17,22 @@ import { bySize, report } from "./support/scale";
  * same database each time, and check the final index equals a clean run's, table by table and row by row.
  */
 
-const PLUGINS = ["subgraph", "basenames", "lineanames", "threedns", "protocol-acceleration", "registrars", "tokenscope"];
+const PLUGINS = [
+  "subgraph",
+  "basenames",
+  "lineanames",
+  "threedns",
+  "protocol-acceleration",
+  "registrars",
+  "tokenscope",
+];
 const SEED = 8;
 // The CI size must keep the backfill long enough to land a kill inside it: at 150 names a PGlite backfill became one or
 // two checkpoints (~2 s) once indexing got faster (session 6), and every kill came after /ready.
-const size = bySize({ ci: { names: 400, kills: 3, maxDelayMs: 300 }, full: { names: 3000, kills: 10, maxDelayMs: 1500 } });
+const size = bySize({
+  ci: { names: 400, kills: 3, maxDelayMs: 300 },
+  full: { names: 3000, kills: 10, maxDelayMs: 1500 },
+});
 
 type Status = Record<string, { id: number; block: { number: number } }>;
 
@@ -32,7 +49,9 @@ async function status(indexer: RunningIndexer): Promise<Status | undefined> {
 function backfillEnds(logFile: string, final: Status): Map<number, number> {
   const names: Record<string, number> = { devnetRoot: 31337, devnetBase: 31338, devnetLinea: 31339 };
   const ends = new Map<number, number>();
-  for (const m of readFileSync(logFile, "utf8").matchAll(/Started backfill indexing\S* chain=(\w+) block_range=\[\d+,(\d+)\]/g)) {
+  for (const m of readFileSync(logFile, "utf8").matchAll(
+    /Started backfill indexing\S* chain=(\w+) block_range=\[\d+,(\d+)\]/g,
+  )) {
     const id = names[m[1]!]!;
     const last = Object.values(final).find((c) => c.id === id)?.block.number ?? 0;
     ends.set(id, Math.min(Number(m[2]), last));
@@ -68,7 +87,11 @@ async function settle(indexer: RunningIndexer): Promise<Status> {
 async function reach(indexer: RunningIndexer, target: Status): Promise<void> {
   await indexer.process.ready();
   await explain(indexer, () =>
-    waitFor(async () => JSON.stringify(await status(indexer)) === JSON.stringify(target), 180_000, `checkpoints ${JSON.stringify(target)}`),
+    waitFor(
+      async () => JSON.stringify(await status(indexer)) === JSON.stringify(target),
+      180_000,
+      `checkpoints ${JSON.stringify(target)}`,
+    ),
   );
 }
 
@@ -77,7 +100,9 @@ async function explain(indexer: RunningIndexer, run: () => Promise<void>): Promi
   try {
     await run();
   } catch (error) {
-    throw new Error(`${(error as Error).message}; last /status ${JSON.stringify(await status(indexer))}; log tail:\n${logTail(indexer)}`);
+    throw new Error(
+      `${(error as Error).message}; last /status ${JSON.stringify(await status(indexer))}; log tail:\n${logTail(indexer)}`,
+    );
   }
 }
 
@@ -126,72 +151,81 @@ describe("indexer crash recovery (SIGKILL during the backfill)", () => {
   }
 
   for (const database of ["postgres", "pglite"] as const) {
-    it(`${database}: a start-up kill and ${size.kills} more, each restarted, end in the clean run's index`, async () => {
-      const random = new Random(SEED * 100 + (database === "postgres" ? 1 : 2));
-      // Targets spread over the backfill (one per equal slice), each with a random delay after it is reached, so
-      // the kill lands between checkpoints rather than right after one.
-      const targets = Array.from({ length: size.kills }, (_, i) => (i + random.next()) / (size.kills + 1));
-      const indexer = await startIndexer(options(database));
-      const kills: string[] = [];
-      let midBackfill = 0;
-      try {
-        // First a kill during start-up (the migration that creates the tables, the first batches): on PGlite, before
-        // the ponder patch made its transactions real, a kill there left half a migration and the restart failed.
-        const startupDelayMs = Math.floor(random.next() * 800);
-        await waitFor(
-          async () =>
-            (existsSync(indexer.logFile) && readFileSync(indexer.logFile, "utf8").includes("Connected to JSON-RPC")) ||
-            indexer.process.child.exitCode !== null,
-          120_000,
-          "start-up",
-          20,
-        );
-        await new Promise((r) => setTimeout(r, startupDelayMs));
-        const tablesCreated = readFileSync(indexer.logFile, "utf8").includes("Created database tables");
-        await indexer.kill();
-        kills.push(`start-up+${startupDelayMs}ms (${tablesCreated ? "after" : "before"} "Created database tables")`);
-        report("indexer-crash", `${database}: kill ${kills.length}: ${kills.at(-1)}`);
-        await indexer.restart();
-        for (const target of targets) {
-          const delayMs = Math.floor(random.next() * size.maxDelayMs);
-          const startedAt = Date.now();
+    it(
+      `${database}: a start-up kill and ${size.kills} more, each restarted, end in the clean run's index`,
+      async () => {
+        const random = new Random(SEED * 100 + (database === "postgres" ? 1 : 2));
+        // Targets spread over the backfill (one per equal slice), each with a random delay after it is reached, so
+        // the kill lands between checkpoints rather than right after one.
+        const targets = Array.from({ length: size.kills }, (_, i) => (i + random.next()) / (size.kills + 1));
+        const indexer = await startIndexer(options(database));
+        const kills: string[] = [];
+        let midBackfill = 0;
+        try {
+          // First a kill during start-up (the migration that creates the tables, the first batches): on PGlite, before
+          // the ponder patch made its transactions real, a kill there left half a migration and the restart failed.
+          const startupDelayMs = Math.floor(random.next() * 800);
           await waitFor(
-            async () => progressOf(await status(indexer), ends) >= target || indexer.process.child.exitCode !== null,
-            600_000,
-            `progress ${target}`,
-            50,
+            async () =>
+              (existsSync(indexer.logFile) &&
+                readFileSync(indexer.logFile, "utf8").includes("Connected to JSON-RPC")) ||
+              indexer.process.child.exitCode !== null,
+            120_000,
+            "start-up",
+            20,
           );
-          if (indexer.process.child.exitCode !== null) {
-            throw new Error(`ponder exited on its own (code ${indexer.process.child.exitCode}); log tail:\n${logTail(indexer)}`);
-          }
-          await new Promise((r) => setTimeout(r, delayMs));
-          const ready = (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200;
-          const progress = progressOf(await status(indexer), ends);
+          await new Promise((r) => setTimeout(r, startupDelayMs));
+          const tablesCreated = readFileSync(indexer.logFile, "utf8").includes("Created database tables");
           await indexer.kill();
-          if (!ready) midBackfill += 1;
-          kills.push(`${(target * 100).toFixed(0)}%+${delayMs}ms→killed at ${(progress * 100).toFixed(0)}%${ready ? " (after ready)" : ""} ${((Date.now() - startedAt) / 1000).toFixed(0)}s`);
+          kills.push(`start-up+${startupDelayMs}ms (${tablesCreated ? "after" : "before"} "Created database tables")`);
           report("indexer-crash", `${database}: kill ${kills.length}: ${kills.at(-1)}`);
           await indexer.restart();
+          for (const target of targets) {
+            const delayMs = Math.floor(random.next() * size.maxDelayMs);
+            const startedAt = Date.now();
+            await waitFor(
+              async () => progressOf(await status(indexer), ends) >= target || indexer.process.child.exitCode !== null,
+              600_000,
+              `progress ${target}`,
+              50,
+            );
+            if (indexer.process.child.exitCode !== null) {
+              throw new Error(
+                `ponder exited on its own (code ${indexer.process.child.exitCode}); log tail:\n${logTail(indexer)}`,
+              );
+            }
+            await new Promise((r) => setTimeout(r, delayMs));
+            const ready = (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200;
+            const progress = progressOf(await status(indexer), ends);
+            await indexer.kill();
+            if (!ready) midBackfill += 1;
+            kills.push(
+              `${(target * 100).toFixed(0)}%+${delayMs}ms→killed at ${(progress * 100).toFixed(0)}%${ready ? " (after ready)" : ""} ${((Date.now() - startedAt) / 1000).toFixed(0)}s`,
+            );
+            report("indexer-crash", `${database}: kill ${kills.length}: ${kills.at(-1)}`);
+            await indexer.restart();
+          }
+          await reach(indexer, final);
+          let crashed: CanonicalDump;
+          if (database === "postgres") {
+            crashed = await dumpPostgres(indexer.env.DATABASE_URL!, indexer.schema);
+          } else {
+            await indexer.process.stop();
+            crashed = await dumpPglite(indexer.pgliteDirectory!, indexer.schema);
+          }
+          const differences = diffDumps(clean, crashed);
+          report(
+            "indexer-crash",
+            `${database}: kills [${kills.join("; ")}], ${midBackfill}/${kills.length} mid-backfill; final index ` +
+              `${differences.length === 0 ? "equals the clean run" : `DIFFERS: ${differences.join(" | ")}`}: ${summarizeDump(crashed)}`,
+          );
+          expect(differences).toEqual([]);
+          expect(midBackfill).toBeGreaterThan(0);
+        } finally {
+          await indexer.stop();
         }
-        await reach(indexer, final);
-        let crashed: CanonicalDump;
-        if (database === "postgres") {
-          crashed = await dumpPostgres(indexer.env.DATABASE_URL!, indexer.schema);
-        } else {
-          await indexer.process.stop();
-          crashed = await dumpPglite(indexer.pgliteDirectory!, indexer.schema);
-        }
-        const differences = diffDumps(clean, crashed);
-        report(
-          "indexer-crash",
-          `${database}: kills [${kills.join("; ")}], ${midBackfill}/${kills.length} mid-backfill; final index ` +
-            `${differences.length === 0 ? "equals the clean run" : `DIFFERS: ${differences.join(" | ")}`}: ${summarizeDump(crashed)}`,
-        );
-        expect(differences).toEqual([]);
-        expect(midBackfill).toBeGreaterThan(0);
-      } finally {
-        await indexer.stop();
-      }
-    }, bySize({ ci: 600_000, full: 3_000_000 }));
+      },
+      bySize({ ci: 600_000, full: 3_000_000 }),
+    );
   }
 });

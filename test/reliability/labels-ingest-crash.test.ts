@@ -1,10 +1,10 @@
-import { copyFileSync, createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
-import { ingestFile, labelhashOf, startLabelsServer, type LabelsServer } from "../../labels-service/src/index";
+import { ingestFile, type LabelsServer, labelhashOf, startLabelsServer } from "../../labels-service/src/index";
 import { runCli, startCli } from "../../labels-service/test/cli-helpers";
 import { bySize, report } from "./support/scale";
 
@@ -55,12 +55,14 @@ function startPoller(url: string, random: Random) {
       try {
         const count = await fetch(`${url}/v1/labels/count`);
         const body = (await count.json()) as { count?: number };
-        if (count.status !== 200 || typeof body.count !== "number") seen.failures.push(`count: ${count.status} ${JSON.stringify(body)}`);
+        if (count.status !== 200 || typeof body.count !== "number")
+          seen.failures.push(`count: ${count.status} ${JSON.stringify(body)}`);
         else if (seen.counts.at(-1) !== body.count) seen.counts.push(body.count);
         const old = v0Label(random.int(V0_LABELS));
         const healed = await fetch(`${url}/v1/heal/${labelhashOf(old)}`);
         const healedBody = (await healed.json()) as { label?: string };
-        if (healed.status !== 200 || healedBody.label !== old) seen.failures.push(`heal ${old}: ${healed.status} ${JSON.stringify(healedBody)}`);
+        if (healed.status !== 200 || healedBody.label !== old)
+          seen.failures.push(`heal ${old}: ${healed.status} ${JSON.stringify(healedBody)}`);
         const fresh = v1Label(random.int(size.v1Labels));
         const res = await fetch(`${url}/v1/heal/${labelhashOf(fresh)}`);
         if (res.status === 200) {
@@ -95,7 +97,11 @@ describe("label service while ingests are SIGKILLed", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "labels-crash-"));
     dbPath = join(dir, "labels.sqlite");
-    await ingestFile({ dbPath, file: await writeLabels(join(dir, "v0.txt"), V0_LABELS, v0Label), labelSetId: LABEL_SET_ID });
+    await ingestFile({
+      dbPath,
+      file: await writeLabels(join(dir, "v0.txt"), V0_LABELS, v0Label),
+      labelSetId: LABEL_SET_ID,
+    });
     v1File = await writeLabels(join(dir, "v1.txt"), size.v1Labels, v1Label);
     // How long a complete ingest of v1 takes here, on a copy: the kill points are drawn inside that span.
     const scratch = join(dir, "calibration.sqlite");
@@ -113,54 +119,70 @@ describe("label service while ingests are SIGKILLed", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`keeps serving version 0 through ${size.kills} killed ingests, then moves to version 1 once`, async () => {
-    const random = new Random(SEED);
-    const poller = startPoller(server.url, new Random(SEED + 1));
-    const kills: string[] = [];
-    try {
-      for (let k = 0; k < size.kills; k++) {
-        // From process start (argument parsing, opening the database) to 85 % of a full ingest (the final commit).
-        const delayMs = Math.floor((0.02 + random.next() * 0.83) * fullIngestMs);
-        const ingest = startCli(["ingest", v1File, "--db", dbPath]);
-        await new Promise((r) => setTimeout(r, delayMs));
-        const finished = ingest.child.exitCode !== null;
-        ingest.child.kill("SIGKILL");
-        const run = await ingest.done;
-        kills.push(`${delayMs} ms${finished ? " (had already exited)" : ""}`);
-        expect(run.signal, `ingest ${k} was still running at ${delayMs} ms (a complete ingest took ${fullIngestMs} ms)`).toBe("SIGKILL");
-        const config = (await (await fetch(`${server.url}/v1/config`)).json()) as { labelSet: { highestLabelSetVersion: number }; recordsCount: number };
-        expect(config).toMatchObject({ labelSet: { highestLabelSetVersion: 0 }, recordsCount: V0_LABELS });
+  it(
+    `keeps serving version 0 through ${size.kills} killed ingests, then moves to version 1 once`,
+    async () => {
+      const random = new Random(SEED);
+      const poller = startPoller(server.url, new Random(SEED + 1));
+      const kills: string[] = [];
+      try {
+        for (let k = 0; k < size.kills; k++) {
+          // From process start (argument parsing, opening the database) to 85 % of a full ingest (the final commit).
+          const delayMs = Math.floor((0.02 + random.next() * 0.83) * fullIngestMs);
+          const ingest = startCli(["ingest", v1File, "--db", dbPath]);
+          await new Promise((r) => setTimeout(r, delayMs));
+          const finished = ingest.child.exitCode !== null;
+          ingest.child.kill("SIGKILL");
+          const run = await ingest.done;
+          kills.push(`${delayMs} ms${finished ? " (had already exited)" : ""}`);
+          expect(
+            run.signal,
+            `ingest ${k} was still running at ${delayMs} ms (a complete ingest took ${fullIngestMs} ms)`,
+          ).toBe("SIGKILL");
+          const config = (await (await fetch(`${server.url}/v1/config`)).json()) as {
+            labelSet: { highestLabelSetVersion: number };
+            recordsCount: number;
+          };
+          expect(config).toMatchObject({ labelSet: { highestLabelSetVersion: 0 }, recordsCount: V0_LABELS });
+        }
+        const validate = await runCli(["validate", "--db", dbPath]);
+        expect(validate.code, validate.stderr).toBe(0);
+        const duringKills = { ...poller.seen, counts: [...poller.seen.counts], failures: [...poller.seen.failures] };
+
+        // From here on v1 may appear at any moment: the ingest commits before its process exits.
+        poller.allowV1();
+        const final = startCli(["ingest", v1File, "--db", dbPath]);
+        const run = await final.done;
+        expect(run.code, run.stderr).toBe(0);
+        const pollsAtCommit = poller.seen.polls;
+        await new Promise((r) => setTimeout(r, 1000));
+        await poller.stop();
+        const config = (await (await fetch(`${server.url}/v1/config`)).json()) as {
+          labelSet: { highestLabelSetVersion: number };
+          recordsCount: number;
+        };
+
+        report(
+          "labels-ingest-crash",
+          `v0 ${V0_LABELS} labels, v1 ${size.v1Labels} labels (complete ingest ${fullIngestMs} ms); killed at [${kills.join(", ")}]; ` +
+            `${duringKills.polls} polls during the kills: counts seen ${JSON.stringify(duringKills.counts)}, ${duringKills.v1Seen} v1 heals, ` +
+            `${duringKills.failures.length} failures; validate ok; final ingest exit ${run.code}, ${poller.seen.polls - pollsAtCommit} polls after it: ` +
+            `counts seen overall ${JSON.stringify(poller.seen.counts)}, version ${config.labelSet.highestLabelSetVersion}, ${config.recordsCount} records; ` +
+            `failures ${JSON.stringify(poller.seen.failures.slice(0, 5))}`,
+        );
+        expect(duringKills.counts).toEqual([V0_LABELS]);
+        expect(duringKills.v1Seen).toBe(0);
+        expect(poller.seen.failures).toEqual([]);
+        expect(poller.seen.counts).toEqual([V0_LABELS, V0_LABELS + size.v1Labels]);
+        expect(config).toMatchObject({
+          labelSet: { highestLabelSetVersion: 1 },
+          recordsCount: V0_LABELS + size.v1Labels,
+        });
+        expect(poller.seen.v1Seen).toBeGreaterThan(0);
+      } finally {
+        await poller.stop();
       }
-      const validate = await runCli(["validate", "--db", dbPath]);
-      expect(validate.code, validate.stderr).toBe(0);
-      const duringKills = { ...poller.seen, counts: [...poller.seen.counts], failures: [...poller.seen.failures] };
-
-      // From here on v1 may appear at any moment: the ingest commits before its process exits.
-      poller.allowV1();
-      const final = startCli(["ingest", v1File, "--db", dbPath]);
-      const run = await final.done;
-      expect(run.code, run.stderr).toBe(0);
-      const pollsAtCommit = poller.seen.polls;
-      await new Promise((r) => setTimeout(r, 1000));
-      await poller.stop();
-      const config = (await (await fetch(`${server.url}/v1/config`)).json()) as { labelSet: { highestLabelSetVersion: number }; recordsCount: number };
-
-      report(
-        "labels-ingest-crash",
-        `v0 ${V0_LABELS} labels, v1 ${size.v1Labels} labels (complete ingest ${fullIngestMs} ms); killed at [${kills.join(", ")}]; ` +
-          `${duringKills.polls} polls during the kills: counts seen ${JSON.stringify(duringKills.counts)}, ${duringKills.v1Seen} v1 heals, ` +
-          `${duringKills.failures.length} failures; validate ok; final ingest exit ${run.code}, ${poller.seen.polls - pollsAtCommit} polls after it: ` +
-          `counts seen overall ${JSON.stringify(poller.seen.counts)}, version ${config.labelSet.highestLabelSetVersion}, ${config.recordsCount} records; ` +
-          `failures ${JSON.stringify(poller.seen.failures.slice(0, 5))}`,
-      );
-      expect(duringKills.counts).toEqual([V0_LABELS]);
-      expect(duringKills.v1Seen).toBe(0);
-      expect(poller.seen.failures).toEqual([]);
-      expect(poller.seen.counts).toEqual([V0_LABELS, V0_LABELS + size.v1Labels]);
-      expect(config).toMatchObject({ labelSet: { highestLabelSetVersion: 1 }, recordsCount: V0_LABELS + size.v1Labels });
-      expect(poller.seen.v1Seen).toBeGreaterThan(0);
-    } finally {
-      await poller.stop();
-    }
-  }, bySize({ ci: 240_000, full: 1_200_000 }));
+    },
+    bySize({ ci: 240_000, full: 1_200_000 }),
+  );
 });

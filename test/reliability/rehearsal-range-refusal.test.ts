@@ -4,8 +4,8 @@ import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/
 import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { diffDumps } from "../support/canonical-dump";
 import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
-import { diffDumps } from "./support/canonical-dump";
 import { report } from "./support/scale";
 
 /*
@@ -35,7 +35,8 @@ describe("a provider whose eth_getLogs range refusal Ponder cannot read (Infura'
     databases.push(name);
     return createDatabase(name);
   };
-  const endBlocks = () => Object.fromEntries(Object.entries(chains.endBlocks).map(([id, b]) => [`END_BLOCK_${id}`, String(b)]));
+  const endBlocks = () =>
+    Object.fromEntries(Object.entries(chains.endBlocks).map(([id, b]) => [`END_BLOCK_${id}`, String(b)]));
   const mainnetEnv = (extra: Record<string, string> = {}) => ({
     NAMESPACE: "mainnet",
     LABEL_SET_ID: "demo",
@@ -48,11 +49,30 @@ describe("a provider whose eth_getLogs range refusal Ponder cannot read (Infura'
   beforeAll(async () => {
     chains = await startRehearsalChains({ network: "mainnet", seed: SEED, names: NAMES });
     for (const [chainId, node] of chains.nodes) {
-      proxies.set(chainId, await startHostedRpc({ style: "infura", getLogsMaxRange: LIMIT, latencyMs: 2, jitterMs: 1, serverErrorRate: 0, timeoutRate: 0, maxRequestsPerSecond: 0, upstream: node.url }));
+      proxies.set(
+        chainId,
+        await startHostedRpc({
+          style: "infura",
+          getLogsMaxRange: LIMIT,
+          latencyMs: 2,
+          jitterMs: 1,
+          serverErrorRate: 0,
+          timeoutRate: 0,
+          maxRequestsPerSecond: 0,
+          upstream: node.url,
+        }),
+      );
     }
     clean = await indexToEnd(
       "devnet mode",
-      { manifestPath: chains.devnetManifestPath, labelsServiceUrl: chains.env.labelsUrl, plugins, database: "postgres", reuse: { databaseUrl: await freshDatabase("devnet") }, extraEnv: endBlocks() },
+      {
+        manifestPath: chains.devnetManifestPath,
+        labelsServiceUrl: chains.env.labelsUrl,
+        plugins,
+        database: "postgres",
+        reuse: { databaseUrl: await freshDatabase("devnet") },
+        extraEnv: endBlocks(),
+      },
       RUN_TIMEOUT_MS,
     );
     await clean.indexer.stop();
@@ -64,42 +84,66 @@ describe("a provider whose eth_getLogs range refusal Ponder cannot read (Infura'
     for (const name of databases) await dropDatabase(name);
   });
 
-  it("without ETH_GETLOGS_BLOCK_RANGE, Ponder cannot read the refusal and says to set the range", async () => {
-    const indexer = await startIndexer({
-      manifestPath: chains.devnetManifestPath,
-      labelsServiceUrl: chains.env.labelsUrl,
-      plugins,
-      database: "postgres",
-      reuse: { databaseUrl: await freshDatabase("unset") },
-      extraEnv: mainnetEnv(),
-    });
-    try {
-      await waitFor(async () => /Use the ethGetLogsBlockRange option/.test(readFileSync(indexer.logFile, "utf8")), 180_000, "Ponder's range tip in the log");
-      const refused = [...proxies.values()].reduce((n, p) => n + (p.injected().rangeCap ?? 0), 0);
-      expect(refused, "range refusals answered").toBeGreaterThan(0);
-      expect((await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status ?? 0).not.toBe(200);
-    } finally {
-      await indexer.stop();
-    }
-  }, RUN_TIMEOUT_MS);
+  it(
+    "without ETH_GETLOGS_BLOCK_RANGE, Ponder cannot read the refusal and says to set the range",
+    async () => {
+      const indexer = await startIndexer({
+        manifestPath: chains.devnetManifestPath,
+        labelsServiceUrl: chains.env.labelsUrl,
+        plugins,
+        database: "postgres",
+        reuse: { databaseUrl: await freshDatabase("unset") },
+        extraEnv: mainnetEnv(),
+      });
+      try {
+        await waitFor(
+          async () => /Use the ethGetLogsBlockRange option/.test(readFileSync(indexer.logFile, "utf8")),
+          180_000,
+          "Ponder's range tip in the log",
+        );
+        const refused = [...proxies.values()].reduce((n, p) => n + (p.injected().rangeCap ?? 0), 0);
+        expect(refused, "range refusals answered").toBeGreaterThan(0);
+        expect((await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status ?? 0).not.toBe(200);
+      } finally {
+        await indexer.stop();
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it(`with ETH_GETLOGS_BLOCK_RANGE_<chainId>=${LIMIT} on every chain, indexes every table as devnet mode does`, async () => {
-    for (const p of proxies.values()) p.resetCounters();
-    const ranges = Object.fromEntries([...proxies.keys()].map((id) => [`ETH_GETLOGS_BLOCK_RANGE_${id}`, String(LIMIT)]));
-    const run = await indexToEnd(
-      "fixed range",
-      { manifestPath: chains.devnetManifestPath, labelsServiceUrl: chains.env.labelsUrl, plugins, database: "postgres", reuse: { databaseUrl: await freshDatabase("fixed") }, extraEnv: mainnetEnv(ranges) },
-      RUN_TIMEOUT_MS,
-    );
-    try {
-      const requests = [...proxies.values()].reduce((n, p) => n + (p.calls().eth_getLogs ?? 0), 0);
-      const refused = [...proxies.values()].reduce((n, p) => n + (p.injected().rangeCap ?? 0), 0);
-      report("rehearsal-range-refusal", `${requests} eth_getLogs of at most ${LIMIT} blocks, ${refused} refused; ${run.seconds.toFixed(1)} s against ${clean.seconds.toFixed(1)} s in devnet mode`);
-      expect(refused, "no request wider than the provider allows").toBe(0);
-      expect(clean.dump.domain!.rows).toBeGreaterThan(NAMES);
-      expect(diffDumps(clean.dump, run.dump)).toEqual([]);
-    } finally {
-      await run.indexer.stop();
-    }
-  }, RUN_TIMEOUT_MS);
+  it(
+    `with ETH_GETLOGS_BLOCK_RANGE_<chainId>=${LIMIT} on every chain, indexes every table as devnet mode does`,
+    async () => {
+      for (const p of proxies.values()) p.resetCounters();
+      const ranges = Object.fromEntries(
+        [...proxies.keys()].map((id) => [`ETH_GETLOGS_BLOCK_RANGE_${id}`, String(LIMIT)]),
+      );
+      const run = await indexToEnd(
+        "fixed range",
+        {
+          manifestPath: chains.devnetManifestPath,
+          labelsServiceUrl: chains.env.labelsUrl,
+          plugins,
+          database: "postgres",
+          reuse: { databaseUrl: await freshDatabase("fixed") },
+          extraEnv: mainnetEnv(ranges),
+        },
+        RUN_TIMEOUT_MS,
+      );
+      try {
+        const requests = [...proxies.values()].reduce((n, p) => n + (p.calls().eth_getLogs ?? 0), 0);
+        const refused = [...proxies.values()].reduce((n, p) => n + (p.injected().rangeCap ?? 0), 0);
+        report(
+          "rehearsal-range-refusal",
+          `${requests} eth_getLogs of at most ${LIMIT} blocks, ${refused} refused; ${run.seconds.toFixed(1)} s against ${clean.seconds.toFixed(1)} s in devnet mode`,
+        );
+        expect(refused, "no request wider than the provider allows").toBe(0);
+        expect(clean.dump.domain!.rows).toBeGreaterThan(NAMES);
+        expect(diffDumps(clean.dump, run.dump)).toEqual([]);
+      } finally {
+        await run.indexer.stop();
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

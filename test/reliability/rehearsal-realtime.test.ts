@@ -4,9 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
 import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { diffDumps, dumpPostgres } from "../support/canonical-dump";
 import { rpc } from "../support/devnet-fixture";
-import { createDatabase, dropDatabase, projectRoot, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
-import { diffDumps, dumpPostgres } from "./support/canonical-dump";
+import {
+  createDatabase,
+  dropDatabase,
+  projectRoot,
+  type RunningIndexer,
+  startIndexer,
+  waitFor,
+} from "../support/indexer-harness";
 import { reorgMetric, waitForHead } from "./support/follow-head";
 import { ReorgDriver } from "./support/reorg-scenario";
 import { report } from "./support/scale";
@@ -47,13 +54,19 @@ function tickOtherChains(chains: RehearsalChains, ms: number): { stop(): Promise
 }
 
 /** Rethrows with the end of the indexer's log, which the harness deletes when it stops. */
-const withLogTail = (indexer: RunningIndexer) => (error: Error): never => {
-  const log = readFileSync(indexer.logFile, "utf8");
-  mkdirSync(ARTIFACTS, { recursive: true });
-  writeFileSync(join(ARTIFACTS, `rehearsal-realtime-${indexer.schema}.log`), log);
-  const tail = log.split("\n").filter((line) => !/Indexed block|Received new head block/.test(line)).slice(-40).join("\n");
-  throw new Error(`${error.message}\n--- end of ${indexer.url}'s log ---\n${tail}`);
-};
+const withLogTail =
+  (indexer: RunningIndexer) =>
+  (error: Error): never => {
+    const log = readFileSync(indexer.logFile, "utf8");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, `rehearsal-realtime-${indexer.schema}.log`), log);
+    const tail = log
+      .split("\n")
+      .filter((line) => !/Indexed block|Received new head block/.test(line))
+      .slice(-40)
+      .join("\n");
+    throw new Error(`${error.message}\n--- end of ${indexer.url}'s log ---\n${tail}`);
+  };
 
 const ARTIFACTS = join(projectRoot, "test-artifacts");
 
@@ -108,62 +121,76 @@ describe("following the head through a lagging hosted provider (mainnet rehearsa
   });
 
   for (const lagGetLogsBeyondHead of ["error", "truncate"] as const) {
-    it(`keeps up with new blocks and ends equal to devnet mode, with no reorg (lagging node's eth_getLogs past its head: ${lagGetLogsBeyondHead})`, async () => {
-      for (const p of proxies.values()) await p.close();
-      proxies.clear();
-      for (const [chainId, node] of chains.nodes) proxies.set(chainId, await startHostedRpc({ ...LAGGING, lagGetLogsBeyondHead, upstream: node.url }));
+    it(
+      `keeps up with new blocks and ends equal to devnet mode, with no reorg (lagging node's eth_getLogs past its head: ${lagGetLogsBeyondHead})`,
+      async () => {
+        for (const p of proxies.values()) await p.close();
+        proxies.clear();
+        for (const [chainId, node] of chains.nodes)
+          proxies.set(chainId, await startHostedRpc({ ...LAGGING, lagGetLogsBeyondHead, upstream: node.url }));
 
-      const reference = await startOn(`devnet_${lagGetLogsBeyondHead}`);
-      const rehearsal = await startOn(`mainnet_${lagGetLogsBeyondHead}`, {
-        NAMESPACE: "mainnet",
-        LABEL_SET_ID: "demo",
-        LABEL_SET_VERSION: "0",
-        ...Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url])),
-      });
-      for (const indexer of [reference, rehearsal]) {
-        await waitFor(async () => (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200, RUN_TIMEOUT_MS, "the backfill to reach the head");
-      }
-
-      // New blocks while both follow: registrations, resolver records and a transfer on the root chain, in rounds,
-      // while the other chains keep making blocks as live chains do (omnichain ordering holds a block back until every
-      // chain has passed its time).
-      const ticker = tickOtherChains(chains, 700);
-      const [, owner, other] = driver.accounts;
-      for (const p of proxies.values()) p.resetCounters();
-      const registered: string[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const facts = await driver.playBranch({
-          tag: `${lagGetLogsBeyondHead}${round}`,
-          blocks: 4,
-          ownNames: 1,
-          sharedLabel: driver.freshLabel(),
-          owner: round % 2 === 0 ? owner! : other!,
-          transferTo: round % 2 === 0 ? other! : owner!,
+        const reference = await startOn(`devnet_${lagGetLogsBeyondHead}`);
+        const rehearsal = await startOn(`mainnet_${lagGetLogsBeyondHead}`, {
+          NAMESPACE: "mainnet",
+          LABEL_SET_ID: "demo",
+          LABEL_SET_VERSION: "0",
+          ...Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url])),
         });
-        registered.push(...facts.registered.map((r) => `${r.label}.eth`));
-        await new Promise((r) => setTimeout(r, 1500));
-      }
-      const head = await driver.head();
-      const seconds = await Promise.all([
-        waitForHead(reference.url, head, "devnet mode").catch(withLogTail(reference)),
-        waitForHead(rehearsal.url, head, "NAMESPACE=mainnet through the lagging provider").catch(withLogTail(rehearsal)),
-      ])
-        .then(([referenceMs, rehearsalMs]) => ({ reference: referenceMs / 1000, rehearsal: rehearsalMs / 1000 }))
-        .finally(() => ticker.stop());
+        for (const indexer of [reference, rehearsal]) {
+          await waitFor(
+            async () => (await fetch(`${indexer.url}/ready`).catch(() => undefined))?.status === 200,
+            RUN_TIMEOUT_MS,
+            "the backfill to reach the head",
+          );
+        }
 
-      const lagged = [...proxies.values()].reduce((n, p) => n + (p.injected().lagging ?? 0), 0);
-      const reorgs = await reorgMetric(rehearsal.url);
-      const [expected, actual] = [await dumpPostgres(reference.env.DATABASE_URL!, reference.schema), await dumpPostgres(rehearsal.env.DATABASE_URL!, rehearsal.schema)];
-      report(
-        "rehearsal-realtime",
-        `${lagGetLogsBeyondHead}: ${ROUNDS} rounds to block ${head.number}; ${lagged} answers from the lagging node; head shown after ${seconds.rehearsal.toFixed(1)} s (devnet mode ${seconds.reference.toFixed(1)} s); ${reorgs} reorgs`,
-      );
-      expect(lagged, "answers from the lagging node while following").toBeGreaterThan(0);
-      expect(expected.domain!.rows).toBeGreaterThan(NAMES);
-      expect(registered.length).toBe(ROUNDS * 2);
-      expect(diffDumps(expected, actual)).toEqual([]);
-      expect(reorgs, "reorgs Ponder reconciled (ponder_realtime_reorg_total): a lagging node is not a reorg").toBe(0);
-      for (const indexer of indexers.splice(0)) await indexer.stop();
-    }, RUN_TIMEOUT_MS);
+        // New blocks while both follow: registrations, resolver records and a transfer on the root chain, in rounds,
+        // while the other chains keep making blocks as live chains do (omnichain ordering holds a block back until every
+        // chain has passed its time).
+        const ticker = tickOtherChains(chains, 700);
+        const [, owner, other] = driver.accounts;
+        for (const p of proxies.values()) p.resetCounters();
+        const registered: string[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const facts = await driver.playBranch({
+            tag: `${lagGetLogsBeyondHead}${round}`,
+            blocks: 4,
+            ownNames: 1,
+            sharedLabel: driver.freshLabel(),
+            owner: round % 2 === 0 ? owner! : other!,
+            transferTo: round % 2 === 0 ? other! : owner!,
+          });
+          registered.push(...facts.registered.map((r) => `${r.label}.eth`));
+          await new Promise((r) => setTimeout(r, 1500));
+        }
+        const head = await driver.head();
+        const seconds = await Promise.all([
+          waitForHead(reference.url, head, "devnet mode").catch(withLogTail(reference)),
+          waitForHead(rehearsal.url, head, "NAMESPACE=mainnet through the lagging provider").catch(
+            withLogTail(rehearsal),
+          ),
+        ])
+          .then(([referenceMs, rehearsalMs]) => ({ reference: referenceMs / 1000, rehearsal: rehearsalMs / 1000 }))
+          .finally(() => ticker.stop());
+
+        const lagged = [...proxies.values()].reduce((n, p) => n + (p.injected().lagging ?? 0), 0);
+        const reorgs = await reorgMetric(rehearsal.url);
+        const [expected, actual] = [
+          await dumpPostgres(reference.env.DATABASE_URL!, reference.schema),
+          await dumpPostgres(rehearsal.env.DATABASE_URL!, rehearsal.schema),
+        ];
+        report(
+          "rehearsal-realtime",
+          `${lagGetLogsBeyondHead}: ${ROUNDS} rounds to block ${head.number}; ${lagged} answers from the lagging node; head shown after ${seconds.rehearsal.toFixed(1)} s (devnet mode ${seconds.reference.toFixed(1)} s); ${reorgs} reorgs`,
+        );
+        expect(lagged, "answers from the lagging node while following").toBeGreaterThan(0);
+        expect(expected.domain!.rows).toBeGreaterThan(NAMES);
+        expect(registered.length).toBe(ROUNDS * 2);
+        expect(diffDumps(expected, actual)).toEqual([]);
+        expect(reorgs, "reorgs Ponder reconciled (ponder_realtime_reorg_total): a lagging node is not a reorg").toBe(0);
+        for (const indexer of indexers.splice(0)) await indexer.stop();
+      },
+      RUN_TIMEOUT_MS,
+    );
   }
 });

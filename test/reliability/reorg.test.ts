@@ -1,9 +1,9 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, startIndexer, type RunningIndexer } from "../support/indexer-harness";
-import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "./support/canonical-dump";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 import { metaBlock, reorgMetric, reorgsLogged, subgraph, waitForHead } from "./support/follow-head";
 import { type BranchFacts, ReorgDriver } from "./support/reorg-scenario";
 import { bySize, report } from "./support/scale";
@@ -53,7 +53,11 @@ async function readDomains(url: string, ids: string[]): Promise<Map<string, Doma
 async function expectCached(url: string, query: string): Promise<void> {
   const seen: (string | null)[] = [];
   for (let i = 0; i < 5 && seen.at(-1) !== "hit"; i++) {
-    const res = await fetch(`${url}/subgraph`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    const res = await fetch(`${url}/subgraph`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
     await res.arrayBuffer();
     seen.push(res.headers.get("x-subgraph-cache"));
   }
@@ -62,7 +66,9 @@ async function expectCached(url: string, query: string): Promise<void> {
 
 /** TextChanged events with this key (each branch writes its own key), as "node key=value". */
 async function textEvents(url: string, key: string): Promise<string[]> {
-  const data = await subgraph<{ textChangeds: { key: string; value: string | null; resolver: { domain: { id: string } | null } }[] }>(
+  const data = await subgraph<{
+    textChangeds: { key: string; value: string | null; resolver: { domain: { id: string } | null } }[];
+  }>(
     url,
     `{ textChangeds(first: 1000, where: { key: ${JSON.stringify(key)} }) { key value resolver { domain { id } } } }`,
   );
@@ -83,14 +89,21 @@ async function expectBranchVisible(url: string, facts: BranchFacts): Promise<voi
     expect(d!.resolver?.texts).toEqual([facts.textKey]);
     expect(d!.resolvedAddress?.id).toBe(lower(r.owner));
   }
-  expect(domains.get(facts.transferred.node)?.owner.id, `${facts.tag}: ${facts.transferred.name} transferred`).toBe(lower(facts.transferred.to));
-  expect((await textEvents(url, facts.textKey)).sort()).toEqual(facts.registered.map((r) => `${r.node} ${facts.textKey}=${facts.textValue}`).sort());
+  expect(domains.get(facts.transferred.node)?.owner.id, `${facts.tag}: ${facts.transferred.name} transferred`).toBe(
+    lower(facts.transferred.to),
+  );
+  expect((await textEvents(url, facts.textKey)).sort()).toEqual(
+    facts.registered.map((r) => `${r.node} ${facts.textKey}=${facts.textValue}`).sort(),
+  );
 }
 
 /** Nothing only the abandoned branch wrote is visible: its own names, its records, its owners. */
 async function expectBranchGone(url: string, abandoned: BranchFacts, canonical: BranchFacts): Promise<void> {
   const canonicalNodes = new Set(canonical.registered.map((r) => r.node));
-  const domains = await readDomains(url, abandoned.registered.map((r) => r.node));
+  const domains = await readDomains(
+    url,
+    abandoned.registered.map((r) => r.node),
+  );
   for (const r of abandoned.registered) {
     const d = domains.get(r.node);
     if (canonicalNodes.has(r.node)) {
@@ -111,7 +124,9 @@ for (const database of DATABASES) {
     let driver: ReorgDriver;
     // Debug logs carry Ponder's "Reconciled reorg" lines.
     const start = () =>
-      startIndexer(indexerOptionsFor(env, { plugins: ["subgraph"], database, extraEnv: { PONDER_LOG_LEVEL: "debug" } }));
+      startIndexer(
+        indexerOptionsFor(env, { plugins: ["subgraph"], database, extraEnv: { PONDER_LOG_LEVEL: "debug" } }),
+      );
 
     beforeAll(async () => {
       env = await startDevnetWithLabels({ seed: 8, names: 12 });
@@ -133,7 +148,14 @@ for (const database of DATABASES) {
         for (const [i, round] of ROUNDS.entries()) {
           const shared = driver.freshLabel();
           const fork = await driver.snapshot();
-          const a = await driver.playBranch({ tag: `A${i}`, blocks: round.depthA, ownNames: 2, sharedLabel: shared, owner: ownerA!, transferTo: ownerA! });
+          const a = await driver.playBranch({
+            tag: `A${i}`,
+            blocks: round.depthA,
+            ownNames: 2,
+            sharedLabel: shared,
+            owner: ownerA!,
+            transferTo: ownerA!,
+          });
           const tA = await waitForHead(indexer.url, a.head, `round ${i} branch A`);
           await expectBranchVisible(indexer.url, a);
 
@@ -145,7 +167,14 @@ for (const database of DATABASES) {
           await driver.revert(fork);
           // B first reaches A's height: Ponder sees another block at a number it indexed (and /subgraph's _meta must
           // name B's block there, not a remembered hash of A's), then B grows past A.
-          const b = await driver.playBranch({ tag: `B${i}`, blocks: round.depthA, ownNames: 2, sharedLabel: shared, owner: ownerB!, transferTo: other! });
+          const b = await driver.playBranch({
+            tag: `B${i}`,
+            blocks: round.depthA,
+            ownNames: 2,
+            sharedLabel: shared,
+            owner: ownerB!,
+            transferTo: other!,
+          });
           const tSame = await waitForHead(indexer.url, b.head, `round ${i} branch B at A's height`);
           // Same block number as A's head, another branch: nothing cached at A's head may answer.
           await expectBranchGone(indexer.url, a, b);
@@ -158,7 +187,9 @@ for (const database of DATABASES) {
           const reorgs = reorgsLogged(indexer).slice(reorgsBefore);
           expect(reorgs.length, "Ponder reconciled the reorg").toBeGreaterThanOrEqual(1);
           // Monitoring sees each reconciled reorg on the counter.
-          expect((await reorgMetric(indexer.url)) - reorgMetricBefore, "ponder_realtime_reorg_total").toBe(reorgsLogged(indexer).length - reorgsBefore);
+          expect((await reorgMetric(indexer.url)) - reorgMetricBefore, "ponder_realtime_reorg_total").toBe(
+            reorgsLogged(indexer).length - reorgsBefore,
+          );
           report(
             "reorg",
             `${database} round ${i}: fork at ${fork.block}, A ${fork.block + 1}-${a.head.number} (depth ${round.depthA}, ` +
@@ -170,25 +201,24 @@ for (const database of DATABASES) {
       ROUNDS.length * 150_000,
     );
 
-    it(
-      "equals a fresh index of the same chain after the reorgs",
-      async () => {
-        const head = await driver.head();
-        const fresh = await start();
-        try {
-          await fresh.process.ready();
-          await waitForHead(fresh.url, head, "fresh index");
-          const [reorged, clean] = await Promise.all([dumpIndex(indexer), dumpIndex(fresh)]);
-          const problems = diffDumps(clean, reorged);
-          report("reorg", `${database} at block ${head.number}: reorged ${summarizeDump(reorged)}; fresh ${summarizeDump(clean)}; ${problems.length} differences`);
-          expect(problems).toEqual([]);
-          expect(reorged.domain?.rows ?? 0).toBeGreaterThan(10);
-        } finally {
-          await fresh.stop();
-        }
-      },
-      300_000,
-    );
+    it("equals a fresh index of the same chain after the reorgs", async () => {
+      const head = await driver.head();
+      const fresh = await start();
+      try {
+        await fresh.process.ready();
+        await waitForHead(fresh.url, head, "fresh index");
+        const [reorged, clean] = await Promise.all([dumpIndex(indexer), dumpIndex(fresh)]);
+        const problems = diffDumps(clean, reorged);
+        report(
+          "reorg",
+          `${database} at block ${head.number}: reorged ${summarizeDump(reorged)}; fresh ${summarizeDump(clean)}; ${problems.length} differences`,
+        );
+        expect(problems).toEqual([]);
+        expect(reorged.domain?.rows ?? 0).toBeGreaterThan(10);
+      } finally {
+        await fresh.stop();
+      }
+    }, 300_000);
 
     /** PostgreSQL is read in one snapshot while running; PGlite is single-process, so its indexer stops first. */
     async function dumpIndex(target: RunningIndexer): Promise<CanonicalDump> {
@@ -224,7 +254,14 @@ describe("a reorg deeper than finality (Ponder: 30 blocks on a devnet chain)", (
     const [, , , , , , , ownerA, ownerB] = driver.accounts;
     const shared = driver.freshLabel();
     const fork = await driver.snapshot();
-    const a = await driver.playBranch({ tag: "deepA", blocks: DEPTH, ownNames: 1, sharedLabel: shared, owner: ownerA!, transferTo: ownerA! });
+    const a = await driver.playBranch({
+      tag: "deepA",
+      blocks: DEPTH,
+      ownNames: 1,
+      sharedLabel: shared,
+      owner: ownerA!,
+      transferTo: ownerA!,
+    });
     await waitForHead(indexer.url, a.head, "branch A");
     await expectBranchVisible(indexer.url, a);
     // The guard looks every 2 s: let it see A's head, so A's block 30 below it is the one it holds final.
@@ -237,11 +274,21 @@ describe("a reorg deeper than finality (Ponder: 30 blocks on a devnet chain)", (
     });
     const started = Date.now();
     await driver.revert(fork);
-    const b = await driver.playBranch({ tag: "deepB", blocks: DEPTH + 5, ownNames: 1, sharedLabel: shared, owner: ownerB!, transferTo: ownerB! });
+    const b = await driver.playBranch({
+      tag: "deepB",
+      blocks: DEPTH + 5,
+      ownNames: 1,
+      sharedLabel: shared,
+      owner: ownerB!,
+      transferTo: ownerB!,
+    });
     const code = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), 60_000))]);
     let serving = "";
     if (code === "running") {
-      const shown = await readDomains(indexer.url, [...a.registered, ...b.registered].map((r) => r.node));
+      const shown = await readDomains(
+        indexer.url,
+        [...a.registered, ...b.registered].map((r) => r.node),
+      );
       serving = `; /subgraph shows ${[...shown.values()].map((d) => `${d.name} (owner ${d.owner.id.slice(0, 8)})`).join(", ")}`;
     }
     const log = readFileSync(indexer.logFile, "utf8");
@@ -253,7 +300,9 @@ describe("a reorg deeper than finality (Ponder: 30 blocks on a devnet chain)", (
         `Ponder's own "unrecoverable reorg" warning ${ponderSaw ? "logged" : "not logged"}${serving}`,
     );
     expect(code, "the indexer stops").toBe(1);
-    expect(log).toMatch(/Reorg deeper than finality on chain devnetRoot \(31337\): block \d+ was 0x[0-9a-f]{64} and is now/);
+    expect(log).toMatch(
+      /Reorg deeper than finality on chain devnetRoot \(31337\): block \d+ was 0x[0-9a-f]{64} and is now/,
+    );
     expect(log).toContain("reindex into a new DATABASE_SCHEMA");
 
     // A supervisor restarting it must not resume on the abandoned branch's final rows: the restart refuses to run.
@@ -265,9 +314,14 @@ describe("a reorg deeper than finality (Ponder: 30 blocks on a devnet chain)", (
       new Promise<"running">((r) => setTimeout(() => r("running"), 45_000)),
     ]);
     const restartLog = readFileSync(indexer.logFile, "utf8").slice(logBefore);
-    report("reorg", `restarted after it: exited with code ${restartCode}: ${restartLog.match(/cannot be resumed[^\n]{0,160}/)?.[0]}`);
+    report(
+      "reorg",
+      `restarted after it: exited with code ${restartCode}: ${restartLog.match(/cannot be resumed[^\n]{0,160}/)?.[0]}`,
+    );
     expect(restartCode).toBe(1);
-    expect(restartLog).toMatch(/cannot be resumed: the last run stopped on "Reorg deeper than finality on chain devnetRoot/);
+    expect(restartLog).toMatch(
+      /cannot be resumed: the last run stopped on "Reorg deeper than finality on chain devnetRoot/,
+    );
     expect(restartLog).toContain("Reindex into a new schema (DATABASE_SCHEMA)");
   }, 180_000);
 });

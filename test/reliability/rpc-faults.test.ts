@@ -4,9 +4,9 @@ import { namehash, normalize } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
-import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
-import { startIndexer, type RunningIndexer } from "../support/indexer-harness";
-import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "./support/canonical-dump";
+import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from "./support/fault-proxy";
 import { bySize, report } from "./support/scale";
 
@@ -97,7 +97,9 @@ describe("indexing through faulty RPC endpoints", () => {
     };
 
     // The faulty run's manifest: the same devnet, every chain's RPC URL replaced by its own proxy.
-    const manifest = JSON.parse(readFileSync(env.devnet.manifestPath, "utf8")) as { chains: Record<string, { rpcUrl: string }> };
+    const manifest = JSON.parse(readFileSync(env.devnet.manifestPath, "utf8")) as {
+      chains: Record<string, { rpcUrl: string }>;
+    };
     for (const [chainId, chain] of Object.entries(manifest.chains)) {
       const proxy = await startFaultProxy({
         upstream: chain.rpcUrl,
@@ -127,10 +129,17 @@ describe("indexing through faulty RPC endpoints", () => {
 
   const totals = () => {
     const all = [...proxies.values()];
-    const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, all.reduce((s, p) => s + p.counts()[k], 0)])) as Record<FaultKind, number>;
+    const counts = Object.fromEntries(
+      FAULT_KINDS.map((k) => [k, all.reduce((s, p) => s + p.counts()[k], 0)]),
+    ) as Record<FaultKind, number>;
     const methods: Record<string, number> = {};
     for (const p of all) for (const [m, n] of Object.entries(p.faultedMethods())) methods[m] = (methods[m] ?? 0) + n;
-    return { requests: all.reduce((s, p) => s + p.requests(), 0), counts, methods, faults: Object.values(counts).reduce((s, n) => s + n, 0) };
+    return {
+      requests: all.reduce((s, p) => s + p.requests(), 0),
+      counts,
+      methods,
+      faults: Object.values(counts).reduce((s, n) => s + n, 0),
+    };
   };
 
   it("injected every kind of fault on ~10% of the indexer's calls", () => {
@@ -148,7 +157,10 @@ describe("indexing through faulty RPC endpoints", () => {
 
   it("completes with an index identical to the clean run's", () => {
     const differences = diffDumps(clean.dump, faulty.dump);
-    report("rpc-faults", `held: faulty index ${differences.length === 0 ? "equals" : "DIFFERS from"} the clean one (${summarizeDump(clean.dump)})`);
+    report(
+      "rpc-faults",
+      `held: faulty index ${differences.length === 0 ? "equals" : "DIFFERS from"} the clean one (${summarizeDump(clean.dump)})`,
+    );
     expect(Object.values(clean.dump).reduce((s, t) => s + t.rows, 0)).toBeGreaterThan(100);
     expect(differences).toEqual([]);
   });
@@ -159,14 +171,20 @@ describe("indexing through faulty RPC endpoints", () => {
     const log = readFileSync(faulty.indexer.logFile, "utf8");
     const retried = log.split("\n").filter((l) => /Received JSON-RPC error/.test(l));
     const methods = [...new Set(retried.map((l) => l.match(/method=(\w+)/)?.[1] ?? "?"))].sort();
-    const seen = Object.fromEntries(Object.entries(LOGGED_AS).map(([kind, pattern]) => [kind, log.split("\n").filter((l) => pattern.test(l)).length]));
+    const seen = Object.fromEntries(
+      Object.entries(LOGGED_AS).map(([kind, pattern]) => [kind, log.split("\n").filter((l) => pattern.test(l)).length]),
+    );
     const { counts } = totals();
-    report("rpc-faults", `held: ${retried.length} retries logged (methods ${methods.join(", ")}), errors named in the log ${JSON.stringify(seen)}`);
+    report(
+      "rpc-faults",
+      `held: ${retried.length} retries logged (methods ${methods.join(", ")}), errors named in the log ${JSON.stringify(seen)}`,
+    );
     expect(retried.length).toBeGreaterThan(0);
     expect(retried.every((l) => /retry_count=\d+/.test(l))).toBe(true);
     expect(readFileSync(clean.indexer.logFile, "utf8")).not.toMatch(/Received JSON-RPC error/);
     // Most requests are Ponder's (the prefetch's few getLogs are the rest): a kind injected 3+ times shows in its log.
-    for (const [kind, n] of Object.entries(seen)) if (counts[kind as FaultKind] >= 3) expect(n, kind).toBeGreaterThan(0);
+    for (const [kind, n] of Object.entries(seen))
+      if (counts[kind as FaultKind] >= 3) expect(n, kind).toBeGreaterThan(0);
   });
 
   it("resolves onchain through the faults like the clean run, or says 503", async () => {
@@ -196,13 +214,18 @@ describe("indexing through faulty RPC endpoints", () => {
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
-    report("rpc-faults", `held: onchain resolution of ${names.length} names through ${totals().faults - before} faults: ${same} identical, ${unavailable} honest 503s`);
+    report(
+      "rpc-faults",
+      `held: onchain resolution of ${names.length} names through ${totals().faults - before} faults: ${same} identical, ${unavailable} honest 503s`,
+    );
     expect(same).toBeGreaterThan(names.length / 2);
   }, 300_000);
 
   it("answers 503, not empty records, when the RPC only returns errors", async () => {
     const root = proxies.get(String(env.devnet.manifest.datasources.ensroot!.chainId))!;
-    const name = scenarioOf(env.devnet.manifest).names.find((n) => n.chainId === 31337 && !n.deleted && n.resolver && isNormalized(n.name) && namehash(n.name) === n.node)!.name;
+    const name = scenarioOf(env.devnet.manifest).names.find(
+      (n) => n.chainId === 31337 && !n.deleted && n.resolver && isNormalized(n.name) && namehash(n.name) === n.node,
+    )!.name;
     const tried: string[] = [];
     try {
       for (const kind of ["rpcError", "http500", "rateLimit"] as const) {

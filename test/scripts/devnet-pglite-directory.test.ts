@@ -32,7 +32,9 @@ describe("npm start's PGLITE_DIRECTORY under a devnet", () => {
   it("refuses, and removes nothing from, a non-empty directory it never used: an operator's other index", () => {
     const stateDir = join(root, "state-b");
     const mainnetIndex = withDatabase(join(root, "mainnet-index"));
-    expect(() => choose(mainnetIndex, stateDir, true)).toThrow(/npm start did not put a devnet index there.*nothing was removed/);
+    expect(() => choose(mainnetIndex, stateDir, true)).toThrow(
+      /npm start did not put a devnet index there.*nothing was removed/,
+    );
     expect(existsSync(join(mainnetIndex, "PG_VERSION"))).toBe(true);
     // Resumed by a devnet restart, it still never becomes one npm start may remove.
     expect(choose(mainnetIndex, stateDir, false)).toBe(mainnetIndex);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSubgraphApp, ponderCheckpointMeta, ponderHeadToken, QueryCache } from "../../src/api/subgraph";
 import { type Harness, startHarness } from "./harness";
 import { countingDb } from "./pg";
@@ -21,13 +21,22 @@ let cache: QueryCache;
 beforeAll(async () => {
   h = await startHarness(60);
   // The schema has Ponder's (empty) `_ponder_checkpoint` table (test/support/schema-ddl.ts).
-  await h.t.pool.query(`INSERT INTO _ponder_checkpoint VALUES ('anvil', $1, $2, $2, $3)`, [CHAIN_ID, checkpoint(100), checkpoint(50)]);
+  await h.t.pool.query(`INSERT INTO _ponder_checkpoint VALUES ('anvil', $1, $2, $2, $3)`, [
+    CHAIN_ID,
+    checkpoint(100),
+    checkpoint(50),
+  ]);
   const db = countingDb(h.t);
   cache = new QueryCache({ maxBytes: 4 * 1024 * 1024, head: ponderHeadToken(db) });
   app = new Hono();
   app.route(
     "/subgraph",
-    createSubgraphApp({ db, getMeta: ponderCheckpointMeta({ db, chainId: CHAIN_ID }), onError: (e) => h.internalErrors.push(e), cache }),
+    createSubgraphApp({
+      db,
+      getMeta: ponderCheckpointMeta({ db, chainId: CHAIN_ID }),
+      onError: (e) => h.internalErrors.push(e),
+      cache,
+    }),
   );
 });
 afterAll(async () => {
@@ -71,7 +80,10 @@ describe("query-result cache", () => {
     expect(again).toEqual({ text: first.text, cache: "hit" });
     // Only the head was read.
     expect(h.t.counter.statements - statements).toBe(1);
-    const respaced = await post(`# a comment\nquery ($id: ID!) {\n  domain(id: $id) {\n    id name\n    owner { id } } }`, { id: d.id });
+    const respaced = await post(
+      `# a comment\nquery ($id: ID!) {\n  domain(id: $id) {\n    id name\n    owner { id } } }`,
+      { id: d.id },
+    );
     expect(respaced).toEqual({ text: first.text, cache: "hit" });
 
     const q2 = `query($a: Int, $b: Int) { domains(first: $a, skip: $b, orderBy: id) { id } }`;
@@ -124,7 +136,9 @@ describe("query-result cache", () => {
     expect(before.hasIndexingErrors).toBe(false);
     expect((await post(meta)).cache).toBe("hit");
     // What the ponder patch's unlock hook writes when a fatal error stops `ponder start`.
-    await h.t.pool.query(`UPDATE _ponder_meta SET value = jsonb_set(value, '{indexing_error}', to_jsonb('boom'::text)) WHERE key = 'app'`);
+    await h.t.pool.query(
+      `UPDATE _ponder_meta SET value = jsonb_set(value, '{indexing_error}', to_jsonb('boom'::text)) WHERE key = 'app'`,
+    );
     const stopped = await post(meta);
     expect(stopped.cache).toBe("miss");
     expect(JSON.parse(stopped.text).data._meta).toEqual({ ...before, hasIndexingErrors: true });
@@ -165,7 +179,10 @@ describe("query-result cache", () => {
       const res = await smallApp.request("/", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: `query($id: ID!) { domain(id: $id) { id name labelName labelhash createdAt owner { id } subdomains { id name } } }`, variables: { id } }),
+        body: JSON.stringify({
+          query: `query($id: ID!) { domain(id: $id) { id name labelName labelhash createdAt owner { id } subdomains { id name } } }`,
+          variables: { id },
+        }),
       });
       expect(res.status).toBe(200);
       maxSeen = Math.max(maxSeen, small.bytes);

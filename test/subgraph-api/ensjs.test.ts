@@ -1,4 +1,4 @@
-import { serve, type ServerType } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
 import {
   getDecodedName,
   getNameHistory,
@@ -7,14 +7,14 @@ import {
   getSubgraphRegistrant,
   getSubnames,
 } from "@ensdomains/ensjs/subgraph";
-import type { AddressInfo } from "node:net";
+import { type ServerType, serve } from "@hono/node-server";
+import { Hono } from "hono";
 import { getAddress, labelhash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Hono } from "hono";
 import { createSubgraphApp } from "../../src/api/subgraph";
-import { account, ADDR_REVERSE, ZERO_ADDRESS } from "./fixture";
-import { type Harness, startHarness } from "./harness";
 import { ensjsClient as makeClient } from "../support/ensjs-client";
+import { ADDR_REVERSE, account, ZERO_ADDRESS } from "./fixture";
+import { type Harness, startHarness } from "./harness";
 
 /*
  * A real client, unchanged: @ensdomains/ensjs's subgraph functions pointed at our /subgraph over HTTP.
@@ -58,14 +58,17 @@ describe("@ensdomains/ensjs subgraph functions", () => {
           [d.ownerId, d.registrantId, d.resolvedAddressId, d.wrappedOwnerId].includes(me) &&
           d.parentId !== ADDR_REVERSE &&
           (d.expiryDate === null || BigInt(d.expiryDate as bigint) > BigInt(Math.floor(Date.now() / 1000))) &&
-          (d.ownerId !== ZERO_ADDRESS || d.resolverId !== null || (d.registrantId !== null && d.registrantId !== ZERO_ADDRESS)),
+          (d.ownerId !== ZERO_ADDRESS ||
+            d.resolverId !== null ||
+            (d.registrantId !== null && d.registrantId !== ZERO_ADDRESS)),
       )
       .map((d) => d.id as string);
     // Fixture expiries are in the past, so ask for expired names too, and compare with the same filter minus expiry.
     const all = h.rows
       .domain!.filter(
         (d) =>
-          [d.ownerId, d.registrantId, d.resolvedAddressId, d.wrappedOwnerId].includes(me) && d.parentId !== ADDR_REVERSE,
+          [d.ownerId, d.registrantId, d.resolvedAddressId, d.wrappedOwnerId].includes(me) &&
+          d.parentId !== ADDR_REVERSE,
       )
       .map((d) => d.name as string)
       .sort();
@@ -89,7 +92,9 @@ describe("@ensdomains/ensjs subgraph functions", () => {
       if (page.length === 0) break;
       names.push(...page.map((n) => n.name!));
       for (const n of page) {
-        expect(n.relation.owner || n.relation.registrant || n.relation.wrappedOwner || n.relation.resolvedAddress).toBe(true);
+        expect(n.relation.owner || n.relation.registrant || n.relation.wrappedOwner || n.relation.resolvedAddress).toBe(
+          true,
+        );
       }
       previousPage = page;
       if (page.length < 5) break;
@@ -132,7 +137,10 @@ describe("@ensdomains/ensjs subgraph functions", () => {
     expect(result!.texts).toEqual(r.texts);
     expect(result!.coins).toEqual((r.coinTypes as string[]).map(String));
     // With an explicit resolver address.
-    const custom = await getSubgraphRecords(client, { name: "name00006.eth", resolverAddress: r.address as `0x${string}` });
+    const custom = await getSubgraphRecords(client, {
+      name: "name00006.eth",
+      resolverAddress: r.address as `0x${string}`,
+    });
     expect(custom!.texts).toEqual(r.texts);
     expect(await getSubgraphRecords(client, { name: "unknown-name.eth" })).toBeNull();
   });
@@ -149,9 +157,9 @@ describe("@ensdomains/ensjs subgraph functions", () => {
     const encoded = `[${(d.labelhash as string).slice(2)}].eth`;
     expect(await getDecodedName(client, { name: encoded })).toBe("name00008.eth");
     const sub = h.rows.domain!.find((x) => x.name === "sub1.name00008.eth")!;
-    expect(
-      await getDecodedName(client, { name: `[${(sub.labelhash as string).slice(2)}].name00008.eth` }),
-    ).toBe("sub1.name00008.eth");
+    expect(await getDecodedName(client, { name: `[${(sub.labelhash as string).slice(2)}].name00008.eth` })).toBe(
+      "sub1.name00008.eth",
+    );
     // A label unknown to the index stays encoded (null unless incomplete names are allowed).
     const unknown = h.rows.domain!.find((x) => x.labelName === null && x.parentId !== null && x.name !== null)!;
     expect(await getDecodedName(client, { name: unknown.name as string })).toBeNull();
@@ -160,8 +168,17 @@ describe("@ensdomains/ensjs subgraph functions", () => {
 
   it("getSubnames", async () => {
     const parent = h.rows.domain!.find((x) => x.name === "name00004.eth")!;
-    const expected = h.rows.domain!.filter((x) => x.parentId === parent.id).map((x) => x.name as string).sort();
-    const result = await getSubnames(client, { name: "name00004.eth", orderBy: "name", orderDirection: "asc", allowExpired: true, allowDeleted: true });
+    const expected = h.rows
+      .domain!.filter((x) => x.parentId === parent.id)
+      .map((x) => x.name as string)
+      .sort();
+    const result = await getSubnames(client, {
+      name: "name00004.eth",
+      orderBy: "name",
+      orderDirection: "asc",
+      allowExpired: true,
+      allowDeleted: true,
+    });
     expect(result.map((n: D) => n.name)).toEqual(expected);
   });
 
@@ -169,7 +186,17 @@ describe("@ensdomains/ensjs subgraph functions", () => {
     const history = await getNameHistory(client, { name: "name00000.eth" });
     expect(history).not.toBeNull();
     const domain = h.rows.domain!.find((d) => d.name === "name00000.eth")!;
-    const domainEventCount = ["transfer", "new_owner", "new_resolver", "new_ttl", "wrapped_transfer", "name_wrapped", "name_unwrapped", "fuses_set", "expiry_extended"]
+    const domainEventCount = [
+      "transfer",
+      "new_owner",
+      "new_resolver",
+      "new_ttl",
+      "wrapped_transfer",
+      "name_wrapped",
+      "name_unwrapped",
+      "fuses_set",
+      "expiry_extended",
+    ]
       .flatMap((t) => h.rows[t]!)
       .filter((e) => e.domainId === domain.id).length;
     expect(history!.domainEvents.length).toBe(domainEventCount);

@@ -1,7 +1,7 @@
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENTITIES } from "../../src/api/subgraph/model";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
+import { ENTITIES } from "../../src/api/subgraph/model";
 import { account, FIXTURE_HEAD, RESOLVER_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
 
@@ -50,7 +50,9 @@ const TABLE_OF: Record<string, string> = {
 function selection(name: string): string {
   const e = ENTITIES.get(name)!;
   return e.fields
-    .map((f) => (f.kind === "scalar" ? f.name : f.kind === "ref" || !f.many ? `${f.name} { id }` : `${f.name}(first: 2) { id }`))
+    .map((f) =>
+      f.kind === "scalar" ? f.name : f.kind === "ref" || !f.many ? `${f.name} { id }` : `${f.name}(first: 2) { id }`,
+    )
     .join(" ");
 }
 
@@ -182,16 +184,35 @@ describe("polymorphic events", () => {
       `{ resolver(id: "${r0}") { events(first: 100) { __typename ... on TextChanged { key value } ... on AuthorisationChanged { isAuthorized owner target } ... on PubkeyChanged { x y } ... on MulticoinAddrChanged { coinType addr } } } }`,
     );
     const types = new Set(resolver.events.map((e) => e.__typename));
-    for (const t of ["TextChanged", "AddrChanged", "MulticoinAddrChanged", "NameChanged", "AbiChanged", "PubkeyChanged", "ContenthashChanged", "InterfaceChanged", "AuthorisationChanged", "VersionChanged"]) {
+    for (const t of [
+      "TextChanged",
+      "AddrChanged",
+      "MulticoinAddrChanged",
+      "NameChanged",
+      "AbiChanged",
+      "PubkeyChanged",
+      "ContenthashChanged",
+      "InterfaceChanged",
+      "AuthorisationChanged",
+      "VersionChanged",
+    ]) {
       expect(types).toContain(t);
     }
     expect(resolver.events.find((e) => e.__typename === "AuthorisationChanged")).toMatchObject({ isAuthorized: true });
     expect(resolver.events.find((e) => e.__typename === "MulticoinAddrChanged")).toMatchObject({ coinType: "60" });
 
-    const total = ["text_changed", "addr_changed", "multicoin_addr_changed", "name_changed", "abi_changed", "pubkey_changed", "contenthash_changed", "interface_changed", "authorisation_changed", "version_changed"].reduce(
-      (n, t) => n + h.rows[t]!.length,
-      0,
-    );
+    const total = [
+      "text_changed",
+      "addr_changed",
+      "multicoin_addr_changed",
+      "name_changed",
+      "abi_changed",
+      "pubkey_changed",
+      "contenthash_changed",
+      "interface_changed",
+      "authorisation_changed",
+      "version_changed",
+    ].reduce((n, t) => n + h.rows[t]!.length, 0);
     const { resolverEvents } = await h.q<{ resolverEvents: D[] }>(`{ resolverEvents(first: 1000) { id } }`);
     expect(resolverEvents.length).toBe(Math.min(total, 1000));
     const some = h.rows.text_changed![3]!;
@@ -240,9 +261,7 @@ describe("batching", () => {
     const fields = `id name parent { id name } resolver { id texts coinTypes addr { id } } registration { id cost labelName } wrappedDomain { id fuses name }`;
     // At the root the relations ride along in one statement; one level down they are batched loads.
     const embedded = await h.raw(`{ domains(first: 200, where: { parent: "${namehash("eth")}" }) { ${fields} } }`);
-    const batched = await h.raw(
-      `{ domain(id: "${namehash("eth")}") { subdomains(first: 200) { ${fields} } } }`,
-    );
+    const batched = await h.raw(`{ domain(id: "${namehash("eth")}") { subdomains(first: 200) { ${fields} } } }`);
     expect(embedded.statements).toBe(1);
     expect(batched.statements).toBeGreaterThan(2);
     const a = (embedded.body.data as { domains: D[] }).domains;
@@ -259,12 +278,17 @@ describe("batching", () => {
   });
 
   it("aliases of the same field with different arguments batch separately and stay correct", async () => {
-    const { domains } = await h.q<{ domains: { id: string; a: D[]; b: D[] }[] }>(`{ domains(first: 50, where: { subdomainCount_gt: 2 }) {
+    const { domains } = await h.q<{
+      domains: { id: string; a: D[]; b: D[] }[];
+    }>(`{ domains(first: 50, where: { subdomainCount_gt: 2 }) {
       id a: subdomains(first: 1, orderBy: name) { name } b: subdomains(first: 1, orderBy: name, orderDirection: desc) { name }
     } }`);
     expect(domains.length).toBeGreaterThan(2);
     for (const d of domains) {
-      const children = h.rows.domain!.filter((c) => c.parentId === d.id).map((c) => c.name as string).sort();
+      const children = h.rows
+        .domain!.filter((c) => c.parentId === d.id)
+        .map((c) => c.name as string)
+        .sort();
       expect(d.a[0]!.name).toBe(children[0]);
       expect(d.b[0]!.name).toBe(children[children.length - 1]);
     }
@@ -294,7 +318,10 @@ describe("_meta and the block argument", () => {
 
   it("block: any other block is a clear error", async () => {
     const cases: [string, RegExp][] = [
-      [`{ number: ${FIXTURE_HEAD.number + 1} }`, /only indexed up to block number 999999.*1000000 is not yet available/],
+      [
+        `{ number: ${FIXTURE_HEAD.number + 1} }`,
+        /only indexed up to block number 999999.*1000000 is not yet available/,
+      ],
       [`{ number: 5 }`, /past blocks are not supported.*block number 999999.*block number 5/],
       [`{ number_gte: ${FIXTURE_HEAD.number + 10} }`, /not yet available/],
       [`{ hash: "0x${"12".repeat(32)}" }`, /past blocks are not supported/],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { account, ADDR_REVERSE, OTHER_RESOLVER_ADDRESS, RESOLVER_ADDRESS, ZERO_ADDRESS } from "./fixture";
+import { ADDR_REVERSE, account, OTHER_RESOLVER_ADDRESS, RESOLVER_ADDRESS, ZERO_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
 
 /*
@@ -77,11 +77,23 @@ const domainCases: [string, Record<string, unknown>, (d: D) => boolean][] = [
   ],
   ["LIKE wildcards are literal", { name_contains: "%" }, () => false],
   ["underscore is literal", { labelName_contains: "_" }, () => false],
-  ["labelName null (unknown labels)", { labelName: null, parent: "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae" }, (d) => d.labelName === null && d.parentId === "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae"],
+  [
+    "labelName null (unknown labels)",
+    { labelName: null, parent: "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae" },
+    (d) => d.labelName === null && d.parentId === "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae",
+  ],
   ["BigInt equality", { ttl: "300" }, (d) => big(d.ttl) === 300n],
   ["BigInt as Int literal", { ttl_gt: 0 }, (d) => (big(d.ttl) ?? 0n) > 0n],
-  ["BigInt _gte/_lt", { createdAt_gte: "1600000600", createdAt_lt: "1600001200" }, (d) => big(d.createdAt)! >= 1600000600n && big(d.createdAt)! < 1600001200n],
-  ["BigInt _in", { createdAt_in: ["1600000000", "1600000060"] }, (d) => [1600000000n, 1600000060n].includes(big(d.createdAt)!)],
+  [
+    "BigInt _gte/_lt",
+    { createdAt_gte: "1600000600", createdAt_lt: "1600001200" },
+    (d) => big(d.createdAt)! >= 1600000600n && big(d.createdAt)! < 1600001200n,
+  ],
+  [
+    "BigInt _in",
+    { createdAt_in: ["1600000000", "1600000060"] },
+    (d) => [1600000000n, 1600000060n].includes(big(d.createdAt)!),
+  ],
   ["BigInt _not_in", { createdAt_not_in: ["1600000000", "0"] }, (d) => ![1600000000n, 0n].includes(big(d.createdAt)!)],
   ["BigInt _lte", { expiryDate_lte: "1640000000" }, (d) => d.expiryDate !== null && big(d.expiryDate)! <= 1640000000n],
   ["Int equality", { subdomainCount: 3 }, (d) => d.subdomainCount === 3],
@@ -97,14 +109,26 @@ const domainCases: [string, Record<string, unknown>, (d: D) => boolean][] = [
   ["ID _not_in", { id_not_in: [ADDR_REVERSE] }, (d) => d.id !== ADDR_REVERSE],
   ["relation by id", { owner: account(3) }, (d) => d.ownerId === account(3)],
   ["relation _not", { owner_not: ZERO_ADDRESS }, (d) => d.ownerId !== ZERO_ADDRESS],
-  ["relation _in", { owner_in: [account(1), account(2)] }, (d) => [account(1), account(2)].includes(d.ownerId as string)],
+  [
+    "relation _in",
+    { owner_in: [account(1), account(2)] },
+    (d) => [account(1), account(2)].includes(d.ownerId as string),
+  ],
   ["relation null", { resolver: null }, (d) => d.resolverId === null],
   ["relation _not null", { resolver_not: null }, (d) => d.resolverId !== null],
-  ["relation _starts_with", { resolver_starts_with: OTHER_RESOLVER_ADDRESS }, (d) => str(d.resolverId)?.startsWith(OTHER_RESOLVER_ADDRESS) ?? false],
+  [
+    "relation _starts_with",
+    { resolver_starts_with: OTHER_RESOLVER_ADDRESS },
+    (d) => str(d.resolverId)?.startsWith(OTHER_RESOLVER_ADDRESS) ?? false,
+  ],
   ["relation _ends_with", { parent_ends_with: "ae" }, (d) => str(d.parentId)?.endsWith("ae") ?? false],
   ["relation _contains_nocase", { owner_contains_nocase: "000B" }, (d) => lc(d.ownerId)!.includes("000b")],
   ["parent by id (subdomains)", { parent: ADDR_REVERSE }, (d) => d.parentId === ADDR_REVERSE],
-  ["and", { and: [{ owner: account(2) }, { subdomainCount_gt: 0 }] }, (d) => d.ownerId === account(2) && (d.subdomainCount as number) > 0],
+  [
+    "and",
+    { and: [{ owner: account(2) }, { subdomainCount_gt: 0 }] },
+    (d) => d.ownerId === account(2) && (d.subdomainCount as number) > 0,
+  ],
   ["or", { or: [{ owner: account(2) }, { name: NAME }] }, (d) => d.ownerId === account(2) || name(d) === NAME],
   [
     "or of and (ensjs paging shape)",
@@ -150,7 +174,9 @@ describe("Domain_filter operators", () => {
     // A byte that some labelhash holds only straddling two bytes (…1a 0b… holds "a0" but not the byte 0xa0).
     const bytes = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
     const straddled = bytes.find((b) =>
-      domains.some((d) => d.labelhash !== null && str(d.labelhash)!.slice(2).includes(b) && !containsBytes(str(d.labelhash), b)),
+      domains.some(
+        (d) => d.labelhash !== null && str(d.labelhash)!.slice(2).includes(b) && !containsBytes(str(d.labelhash), b),
+      ),
     )!;
     expect(straddled).toBeDefined();
     const found = await ids({ labelhash_contains: `0x${straddled}` });
@@ -237,7 +263,9 @@ describe("Domain_filter operators", () => {
         d.parentId !== ADDR_REVERSE &&
         d.parentId !== null &&
         (d.expiryDate === null || big(d.expiryDate)! > now) &&
-        (d.ownerId !== ZERO_ADDRESS || d.resolverId !== null || (d.registrantId !== null && d.registrantId !== ZERO_ADDRESS)),
+        (d.ownerId !== ZERO_ADDRESS ||
+          d.resolverId !== null ||
+          (d.registrantId !== null && d.registrantId !== ZERO_ADDRESS)),
     );
     expect(expected.length).toBeGreaterThan(3);
     expect(await ids(where)).toEqual(expected);
@@ -317,7 +345,9 @@ describe("list sizes", () => {
     const ids = Array.from({ length: 1001 }, (_, i) => `0x${i.toString(16)}`);
     const r = await h.raw("query($ids: [ID!]) { domains(where: { id_in: $ids }) { id } }", { ids });
     expect(r.body.errors?.[0]?.message).toMatch(/1001 values, the limit is 1000/);
-    const ok = await h.raw("query($ids: [ID!]) { domains(where: { id_in: $ids }) { id } }", { ids: ids.slice(0, 1000) });
+    const ok = await h.raw("query($ids: [ID!]) { domains(where: { id_in: $ids }) { id } }", {
+      ids: ids.slice(0, 1000),
+    });
     expect(ok.body.errors).toBeUndefined();
   });
 });

@@ -100,7 +100,15 @@ export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions
     rows.transfer!.push({ ...nextEvent(), domainId: d.id, ownerId: d.ownerId });
   };
 
-  addDomain({ id: ROOT, name: null, labelName: null, labelhash: null, parentId: null, ownerId: ZERO_ADDRESS, createdAt: 0n });
+  addDomain({
+    id: ROOT,
+    name: null,
+    labelName: null,
+    labelhash: null,
+    parentId: null,
+    ownerId: ZERO_ADDRESS,
+    createdAt: 0n,
+  });
   for (const tld of ["eth", "reverse", "xyz"]) {
     addDomain({
       id: namehash(tld),

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSubgraphApp } from "../../src/api/subgraph";
 import { RESOLVER_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
@@ -43,7 +43,7 @@ describe("requests", () => {
   });
 
   it("GET with ?query= and ?variables=", async () => {
-    const q = encodeURIComponent('query($n: String) { domains(where: { name: $n }) { name } }');
+    const q = encodeURIComponent("query($n: String) { domains(where: { name: $n }) { name } }");
     const v = encodeURIComponent(JSON.stringify({ n: "eth" }));
     const res = await app.request(`/subgraph?query=${q}&variables=${v}`);
     expect(res.status).toBe(200);
@@ -75,7 +75,9 @@ describe("requests", () => {
   });
 
   it("introspection works (for GraphiQL and codegen)", async () => {
-    const res = await post({ query: "{ __type(name: \"Domain_filter\") { inputFields { name } } __schema { queryType { name } } }" });
+    const res = await post({
+      query: '{ __type(name: "Domain_filter") { inputFields { name } } __schema { queryType { name } } }',
+    });
     const json = await res.json();
     const names = json.data.__type.inputFields.map((f: { name: string }) => f.name);
     for (const n of ["owner_", "parent_", "name_contains_nocase", "and", "or", "subdomains_", "expiryDate_gt"]) {
@@ -127,15 +129,27 @@ describe("queries The Graph runs although the GraphQL specification's validation
 
   it("a String variable where a Bytes is expected, compared as bytes (ENSNode's example query)", async () => {
     const labelhash = String(eth().labelhash);
-    const query = "query($labelhash: String!) { domains(where: { labelhash: $labelhash, labelName_not: null }) { labelName } }";
-    expect(await data(query, { labelhash: labelhash.toUpperCase().replace(/^0X/, "0x") })).toEqual({ domains: [{ labelName: "eth" }] });
-    const resolvers = await data("query($a: String!) { resolvers(first: 1000, where: { address: $a }) { address } }", { a: RESOLVER_ADDRESS });
+    const query =
+      "query($labelhash: String!) { domains(where: { labelhash: $labelhash, labelName_not: null }) { labelName } }";
+    expect(await data(query, { labelhash: labelhash.toUpperCase().replace(/^0X/, "0x") })).toEqual({
+      domains: [{ labelName: "eth" }],
+    });
+    const resolvers = await data("query($a: String!) { resolvers(first: 1000, where: { address: $a }) { address } }", {
+      a: RESOLVER_ADDRESS,
+    });
     expect(resolvers.resolvers.length).toBeGreaterThan(0);
-    expect(new Set(resolvers.resolvers.map((r: { address: string }) => r.address))).toEqual(new Set([RESOLVER_ADDRESS]));
+    expect(new Set(resolvers.resolvers.map((r: { address: string }) => r.address))).toEqual(
+      new Set([RESOLVER_ADDRESS]),
+    );
   });
 
   it("the value is still checked by its position's type", async () => {
-    const json = await (await post({ query: "query($h: String!) { domains(where: { labelhash: $h }) { id } }", variables: { h: "not hex" } })).json();
+    const json = await (
+      await post({
+        query: "query($h: String!) { domains(where: { labelhash: $h }) { id } }",
+        variables: { h: "not hex" },
+      })
+    ).json();
     expect(json.data).toBeUndefined();
     expect(json.errors[0].message).toMatch(/Invalid Bytes value: "not hex"/);
   });
@@ -155,29 +169,44 @@ describe("queries The Graph runs although the GraphQL specification's validation
     const desc = await data('{ domains(first: 3, orderBy: "createdAt", orderDirection: "desc") { createdAt } }');
     const asEnum = await data("{ domains(first: 3, orderBy: createdAt, orderDirection: desc) { createdAt } }");
     expect(desc).toEqual(asEnum);
-    expect(await data("query($d: String) { domains(first: 3, orderBy: createdAt, orderDirection: $d) { createdAt } }", { d: "desc" })).toEqual(asEnum);
-    expect(await data('query($d: String = "desc") { domains(first: 3, orderBy: createdAt, orderDirection: $d) { createdAt } }')).toEqual(asEnum);
+    expect(
+      await data("query($d: String) { domains(first: 3, orderBy: createdAt, orderDirection: $d) { createdAt } }", {
+        d: "desc",
+      }),
+    ).toEqual(asEnum);
+    expect(
+      await data(
+        'query($d: String = "desc") { domains(first: 3, orderBy: createdAt, orderDirection: $d) { createdAt } }',
+      ),
+    ).toEqual(asEnum);
     const wrong = await (await post({ query: '{ domains(orderDirection: "sideways") { id } }' })).json();
     expect(wrong.errors[0].message).toMatch(/OrderDirection/);
   });
 
   it("a variable or fragment declared and not used", async () => {
-    const query = "query($unused: String) { domains(where: { name: \"eth\" }) { name } } fragment Spare on Domain { id }";
+    const query = 'query($unused: String) { domains(where: { name: "eth" }) { name } } fragment Spare on Domain { id }';
     expect(await data(query)).toEqual({ domains: [{ name: "eth" }] });
   });
 
   it("a variable used in positions of two types graph-node would read differently stays an error", async () => {
-    const json = await (await post({ query: "query($x: String!) { domains(where: { labelhash: $x, name: $x }) { id } }", variables: { x: "0x00" } })).json();
+    const json = await (
+      await post({
+        query: "query($x: String!) { domains(where: { labelhash: $x, name: $x }) { id } }",
+        variables: { x: "0x00" },
+      })
+    ).json();
     expect(json.errors[0].message).toMatch(/Variable "\$x" of type "String!" used in position expecting type "Bytes"/);
   });
 });
 
 describe("limits", () => {
   it("query depth", async () => {
-    const deep = "{ domains(first: 1) { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } } } }";
+    const deep =
+      "{ domains(first: 1) { parent { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } } } }";
     const json = await (await post({ query: deep })).json();
     expect(json.errors[0].message).toMatch(/too deep: 11 levels, the limit is 10/);
-    const ok = "{ domains(first: 1) { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } }";
+    const ok =
+      "{ domains(first: 1) { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } }";
     expect((await (await post({ query: ok })).json()).errors).toBeUndefined();
   });
 
@@ -199,7 +228,10 @@ describe("limits", () => {
     expect(json.errors[0].message).toMatch(/more than 100000 entities/);
     // Variables count too.
     const v = await (
-      await post({ query: "query($n: Int) { domains(first: 1000) { subdomains(first: $n) { id } } }", variables: { n: 500 } })
+      await post({
+        query: "query($n: Int) { domains(first: 1000) { subdomains(first: $n) { id } } }",
+        variables: { n: 500 },
+      })
     ).json();
     expect(v.errors[0].message).toMatch(/more than 100000/);
   });
@@ -225,12 +257,18 @@ describe("never a 5xx", () => {
     { query: '{ domains(where: { name_contains: "\'; drop table domain; --" }) { id } }' },
     { query: "{ domains(first: 2147483648) { id } }" },
     { query: "{ domains(skip: 99999999999) { id } }" },
-    { query: '{ domains(where: { createdAt_gt: "99999999999999999999999999999999999999999999999999999999999999999999999999999999999" }) { id } }' },
+    {
+      query:
+        '{ domains(where: { createdAt_gt: "99999999999999999999999999999999999999999999999999999999999999999999999999999999999" }) { id } }',
+    },
     { query: '{ domains(where: { labelhash_in: ["0x", "0xABC"] }) { id } }' },
     { query: "{ domains(orderBy: parent__name, orderDirection: desc, first: 1000, skip: 5000) { id } }" },
     { query: '{ domain(id: "") { id } }' },
     { query: "query($w: Domain_filter) { domains(where: $w) { id } }", variables: { w: { nope: 1 } } },
-    { query: "query($w: Domain_filter) { domains(where: $w) { id } }", variables: { w: { and: [{ or: [{ parent_: { parent_: { name_in: ["a"] } } }] }] } } },
+    {
+      query: "query($w: Domain_filter) { domains(where: $w) { id } }",
+      variables: { w: { and: [{ or: [{ parent_: { parent_: { name_in: ["a"] } } }] }] } },
+    },
     { query: "{ domains { ... on Account { id } } }" },
     { query: "{ domainEvents { ... on Transfer { owner { domains(first: 1) { id } } } } }" },
   ];
@@ -265,16 +303,23 @@ describe("browsers and other clients", () => {
   it("CORS: preflight and headers on answers", async () => {
     const pre = await app.request("/subgraph", {
       method: "OPTIONS",
-      headers: { origin: "https://app.ens.domains", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      headers: {
+        origin: "https://app.ens.domains",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
     });
     expect(pre.status).toBeLessThan(300);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
-    const res = await post({ query: "{ domains(first: 1) { id } }" }, { "content-type": "application/json", origin: "https://x.example" });
+    const res = await post(
+      { query: "{ domains(first: 1) { id } }" },
+      { "content-type": "application/json", origin: "https://x.example" },
+    );
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
 
   it("application/graphql bodies", async () => {
-    const res = await post("{ domains(where: { name: \"eth\" }) { name } }", { "content-type": "application/graphql" });
+    const res = await post('{ domains(where: { name: "eth" }) { name } }', { "content-type": "application/graphql" });
     expect(await res.json()).toEqual({ data: { domains: [{ name: "eth" }] } });
   });
 });
@@ -321,12 +366,16 @@ describe("nesting", () => {
     const l = await (await post({ query: literal })).json();
     expect(l.errors[0].message).toMatch(/nested more than 64 levels/);
     // Brackets inside strings and comments do not count.
-    const ok = await (await post({ query: `# ${"{".repeat(100)}\n{ domains(where: { name: "${"[".repeat(100)}" }) { id } }` })).json();
+    const ok = await (
+      await post({ query: `# ${"{".repeat(100)}\n{ domains(where: { name: "${"[".repeat(100)}" }) { id } }` })
+    ).json();
     expect(ok.errors).toBeUndefined();
     // A reasonable nesting is fine.
     let w2: Record<string, unknown> = { name: "eth" };
     for (let i = 0; i < 20; i++) w2 = { and: [w2] };
-    const fine = await (await post({ query: "query($w: Domain_filter) { domains(where: $w) { name } }", variables: { w: w2 } })).json();
+    const fine = await (
+      await post({ query: "query($w: Domain_filter) { domains(where: $w) { name } }", variables: { w: w2 } })
+    ).json();
     expect(fine.data.domains).toEqual([{ name: "eth" }]);
   });
 });

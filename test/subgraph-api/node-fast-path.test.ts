@@ -1,15 +1,15 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
-import { createServer, type Server } from "node:http";
-import { connect } from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeFastPathOf, subgraphPostFastPath, withNodeFastPath } from "../../src/api/node-fast-path";
+import { nodeFastPathOf, subgraphPostFastPath, withNodeFastPath } from "../../src/api/server/node-fast-path";
 import { createSubgraphServer, QueryCache } from "../../src/api/subgraph";
 import { type Harness, startHarness } from "./harness";
 
 /*
- * /subgraph's POSTs are answered on Node.js's own request objects before Ponder's Hono app (src/api/node-fast-path.ts,
+ * /subgraph's POSTs are answered on Node.js's own request objects before Ponder's Hono app (src/api/server/node-fast-path.ts,
  * run by the patched Ponder server). Served the way that server serves it (the fast path first, the Hono app for
  * everything else), a client must not be able to tell the two apart: same status, body and headers for every kind of
  * POST, the documented 400/413 for bodies that are not GraphQL, no crash when a client leaves mid-body, and Ponder's
@@ -25,12 +25,17 @@ const recorded: { status: number; requestBytes: number; responseBytes: number }[
 beforeAll(async () => {
   h = await startHarness(60);
   // A cache whose head never moves: the second ask of a query is a hit.
-  const subgraph = createSubgraphServer({ ...h.options, cache: new QueryCache({ maxBytes: 1 << 20, head: async () => "head" }) });
+  const subgraph = createSubgraphServer({
+    ...h.options,
+    cache: new QueryCache({ maxBytes: 1 << 20, head: async () => "head" }),
+  });
   hono = new Hono();
   hono.route("/subgraph", subgraph.app);
   const app = withNodeFastPath(
     hono,
-    subgraphPostFastPath("/subgraph", subgraph, (status, requestBytes, responseBytes) => recorded.push({ status, requestBytes, responseBytes })),
+    subgraphPostFastPath("/subgraph", subgraph, (status, requestBytes, responseBytes) =>
+      recorded.push({ status, requestBytes, responseBytes }),
+    ),
   );
   // As Ponder's patched server does (server/index.js): the fast path first, the Hono app when it declines.
   const fastPath = nodeFastPathOf(app)!;
@@ -47,7 +52,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const QUERY = "query A { domains(first: 1) { id } } query B($n: String) { domains(where: { name: $n }) { name labelName } }";
+const QUERY =
+  "query A { domains(first: 1) { id } } query B($n: String) { domains(where: { name: $n }) { name labelName } }";
 
 async function postOver(path: string, body: string, contentType = "application/json") {
   const before = recorded.length;
@@ -73,14 +79,22 @@ describe("POST /subgraph on the Node.js fast path", () => {
         const fast = await postOver(path, body, contentType);
         const viaHono = await hono.request(path, { method: "POST", headers: { "content-type": contentType }, body });
         const expected = await viaHono.text();
-        expect({ path, body, fastPath: fast.fastPath, status: fast.res.status }).toEqual({ path, body, fastPath: true, status: viaHono.status });
+        expect({ path, body, fastPath: fast.fastPath, status: fast.res.status }).toEqual({
+          path,
+          body,
+          fastPath: true,
+          status: viaHono.status,
+        });
         expect(JSON.parse(fast.text)).toEqual(JSON.parse(expected));
         expect(fast.res.headers.get("content-type")).toBe("application/json; charset=utf-8");
         expect(fast.res.headers.get("access-control-allow-origin")).toBe("*");
         expect(Number(fast.res.headers.get("content-length"))).toBe(Buffer.byteLength(fast.text));
       }
     }
-    const first = await postOver("/subgraph", JSON.stringify({ query: QUERY, variables: { n: "eth" }, operationName: "B" }));
+    const first = await postOver(
+      "/subgraph",
+      JSON.stringify({ query: QUERY, variables: { n: "eth" }, operationName: "B" }),
+    );
     expect(JSON.parse(first.text)).toEqual({ data: { domains: [{ name: "eth", labelName: "eth" }] } });
     expect(first.res.headers.get("x-subgraph-cache")).toBe("hit"); // asked above already
   });
@@ -93,11 +107,18 @@ describe("POST /subgraph on the Node.js fast path", () => {
     const body = JSON.stringify({ query: "query U($id: ID!) { domain(id: $id) { id name } }", variables: { id } });
     const miss = await postOver("/subgraph", body);
     const hit = await postOver("/subgraph", body);
-    expect([miss.res.headers.get("x-subgraph-cache"), hit.res.headers.get("x-subgraph-cache")]).toEqual(["miss", "hit"]);
+    expect([miss.res.headers.get("x-subgraph-cache"), hit.res.headers.get("x-subgraph-cache")]).toEqual([
+      "miss",
+      "hit",
+    ]);
     expect(JSON.parse(hit.text)).toEqual({ data: { domain: { id, name } } });
     expect(hit.text).toBe(miss.text);
     expect(Number(hit.res.headers.get("content-length"))).toBe(Buffer.byteLength(hit.text));
-    const viaHono = await hono.request("/subgraph", { method: "POST", headers: { "content-type": "application/json" }, body });
+    const viaHono = await hono.request("/subgraph", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(viaHono.headers.get("x-subgraph-cache")).toBe("hit");
     expect(await viaHono.text()).toBe(hit.text);
   });
@@ -109,7 +130,11 @@ describe("POST /subgraph on the Node.js fast path", () => {
     expect(get.status).toBe(200);
     const preflight = await fetch(`${url}/subgraph`, {
       method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
@@ -125,7 +150,11 @@ describe("POST /subgraph on the Node.js fast path", () => {
   it("tells the metrics recorder the status and sizes of each answer", async () => {
     const body = JSON.stringify({ query: "{ domains(first: 3, orderBy: name) { name } }" });
     const { text } = await postOver("/subgraph", body);
-    expect(recorded.at(-1)).toEqual({ status: 200, requestBytes: Buffer.byteLength(body), responseBytes: Buffer.byteLength(text) });
+    expect(recorded.at(-1)).toEqual({
+      status: 200,
+      requestBytes: Buffer.byteLength(body),
+      responseBytes: Buffer.byteLength(text),
+    });
     await postOver("/subgraph", "{not json");
     expect(recorded.at(-1)?.status).toBe(400);
   });
@@ -163,7 +192,9 @@ describe("POST /subgraph on the Node.js fast path", () => {
   it("survives a client that leaves in the middle of its body, and answers the next one", async () => {
     await new Promise<void>((resolve, reject) => {
       const socket = connect((server.address() as AddressInfo).port, "127.0.0.1", () => {
-        socket.write("POST /subgraph HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"query\":");
+        socket.write(
+          'POST /subgraph HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":',
+        );
         setTimeout(() => {
           socket.destroy();
           resolve();
@@ -172,7 +203,10 @@ describe("POST /subgraph on the Node.js fast path", () => {
       socket.on("error", reject);
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const next = await postOver("/subgraph", JSON.stringify({ query: "{ domains(first: 1, orderBy: name) { name } }" }));
+    const next = await postOver(
+      "/subgraph",
+      JSON.stringify({ query: "{ domains(first: 1, orderBy: name) { name } }" }),
+    );
     expect(next.res.status).toBe(200);
   });
 });
@@ -204,7 +238,9 @@ function rawExchange(request: string, count: number): Promise<string[]> {
       }
     });
     socket.on("close", () => resolve(answers));
-    socket.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error)));
+    socket.on("error", (error: NodeJS.ErrnoException) =>
+      error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error),
+    );
     setTimeout(done, 10_000).unref();
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, byteCompare, startHarness } from "./harness";
+import { byteCompare, type Harness, startHarness } from "./harness";
 
 /*
  * orderBy / orderDirection / first / skip: scalar and one-level nested sort keys, the primary key as the final
@@ -18,14 +18,26 @@ afterAll(async () => {
 });
 
 /** PostgreSQL's order: nulls last ascending, first descending; then id in the same direction. */
-function sorted(rows: D[], key: (d: D) => string | bigint | number | null, direction: "asc" | "desc" = "asc"): string[] {
+function sorted(
+  rows: D[],
+  key: (d: D) => string | bigint | number | null,
+  direction: "asc" | "desc" = "asc",
+): string[] {
   const cmp = (a: D, b: D) => {
     const x = key(a);
     const y = key(b);
     let c = 0;
     if (x === null && y !== null) c = 1;
     else if (x !== null && y === null) c = -1;
-    else if (x !== null && y !== null) c = typeof x === "string" ? byteCompare(x, y as string) : (x as bigint) < (y as bigint) ? -1 : (x as bigint) > (y as bigint) ? 1 : 0;
+    else if (x !== null && y !== null)
+      c =
+        typeof x === "string"
+          ? byteCompare(x, y as string)
+          : (x as bigint) < (y as bigint)
+            ? -1
+            : (x as bigint) > (y as bigint)
+              ? 1
+              : 0;
     if (c === 0) c = byteCompare(a.id as string, b.id as string);
     return direction === "asc" ? c : -c;
   };
@@ -33,7 +45,9 @@ function sorted(rows: D[], key: (d: D) => string | bigint | number | null, direc
 }
 
 async function page(args: string, entity = "domains"): Promise<string[]> {
-  const data = await h.q<Record<string, { id: string }[]>>(args ? `{ r: ${entity}(${args}) { id } }` : `{ r: ${entity} { id } }`);
+  const data = await h.q<Record<string, { id: string }[]>>(
+    args ? `{ r: ${entity}(${args}) { id } }` : `{ r: ${entity} { id } }`,
+  );
   return data.r!.map((d) => d.id);
 }
 
@@ -77,7 +91,7 @@ describe("orderBy", () => {
     const byId = new Map(h.rows.domain!.map((d) => [d.id as string, d]));
     const reg = new Map(h.rows.registration!.map((r) => [r.domainId as string, r]));
     const wrapped = new Map(h.rows.wrapped_domain!.map((w) => [w.domainId as string, w]));
-    const parentName = (d: D) => ((byId.get(d.parentId as string)?.name as string | undefined) ?? null);
+    const parentName = (d: D) => (byId.get(d.parentId as string)?.name as string | undefined) ?? null;
     expect(await page("first: 1000, orderBy: parent__name")).toEqual(sorted(h.rows.domain!, parentName));
     expect(await page("first: 1000, orderBy: parent__name, orderDirection: desc")).toEqual(
       sorted(h.rows.domain!, parentName, "desc"),
@@ -104,9 +118,17 @@ describe("orderBy", () => {
   });
 
   it("interfaces sort across their tables", async () => {
-    const events = ["transfer", "new_owner", "new_resolver", "new_ttl", "wrapped_transfer", "name_wrapped", "name_unwrapped", "fuses_set", "expiry_extended"].flatMap(
-      (t) => h.rows[t]!,
-    );
+    const events = [
+      "transfer",
+      "new_owner",
+      "new_resolver",
+      "new_ttl",
+      "wrapped_transfer",
+      "name_wrapped",
+      "name_unwrapped",
+      "fuses_set",
+      "expiry_extended",
+    ].flatMap((t) => h.rows[t]!);
     expect(await page("first: 1000, skip: 10, orderBy: blockNumber, orderDirection: desc", "domainEvents")).toEqual(
       sorted(events, (e) => e.blockNumber as number, "desc").slice(10, 1010),
     );
@@ -142,7 +164,8 @@ describe("first / skip", () => {
     const all = await q("first: 1000, orderBy: createdAt");
     expect(all.length).toBe(h.rows.domain!.filter((d) => d.parentId === eth).length);
     const pages: string[] = [];
-    for (let skip = 0; skip < all.length; skip += 30) pages.push(...(await q(`first: 30, skip: ${skip}, orderBy: createdAt`)));
+    for (let skip = 0; skip < all.length; skip += 30)
+      pages.push(...(await q(`first: 30, skip: ${skip}, orderBy: createdAt`)));
     expect(pages).toEqual(all);
   });
 

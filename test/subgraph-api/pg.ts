@@ -1,6 +1,6 @@
 import { getTableColumns } from "drizzle-orm";
-import { getTableConfig } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/node-postgres";
+import { getTableConfig } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { SCHEMA_TABLES as TABLES, tablesDdl } from "../support/schema-ddl";
 import type { Rows } from "./fixture";
@@ -54,13 +54,7 @@ export async function createTestDatabase(prefix = "sg_test"): Promise<TestDataba
             const ph = colList.map((c) => {
               const v = row[c.key];
               params.push(
-                v === undefined
-                  ? null
-                  : typeof v === "bigint"
-                    ? v.toString()
-                    : Array.isArray(v)
-                      ? v.map(String)
-                      : v,
+                v === undefined ? null : typeof v === "bigint" ? v.toString() : Array.isArray(v) ? v.map(String) : v,
               );
               return `$${params.length}`;
             });

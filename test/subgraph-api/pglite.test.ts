@@ -6,8 +6,8 @@ import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../ponder.schema";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
-import { buildFixture, FIXTURE_HEAD, type Rows } from "./fixture";
 import { tablesDdl } from "../support/schema-ddl";
+import { buildFixture, FIXTURE_HEAD, type Rows } from "./fixture";
 
 /*
  * Ponder's default database is PGlite: the same queries must decode the same way there (numeric as decimal
@@ -33,7 +33,9 @@ beforeAll(async () => {
     const tuples = list.map((row) => {
       const ph = cols.map(([key]) => {
         const v = row[key];
-        params.push(v === undefined ? null : typeof v === "bigint" ? v.toString() : Array.isArray(v) ? v.map(String) : v);
+        params.push(
+          v === undefined ? null : typeof v === "bigint" ? v.toString() : Array.isArray(v) ? v.map(String) : v,
+        );
         return `$${params.length}`;
       });
       return `(${ph.join(", ")})`;

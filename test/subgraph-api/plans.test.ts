@@ -62,18 +62,33 @@ const shapes: [string, string][] = [
   ["domain by id", `{ domain(id: "${namehash(NAME)}") { id name } }`],
   ["domains by name", `{ domains(where: { name: "${NAME}" }) { id } }`],
   ["domains by name_in", `{ domains(where: { name_in: ["${NAME}", "eth"] }) { id } }`],
-  ["domains by labelhash", `{ domains(first: 1, where: { labelhash: "0x${"12".repeat(32)}", labelName_not: null }) { labelName } }`],
+  [
+    "domains by labelhash",
+    `{ domains(first: 1, where: { labelhash: "0x${"12".repeat(32)}", labelName_not: null }) { labelName } }`,
+  ],
   ["domains of an owner", `{ domains(first: 100, where: { owner: "${account(3)}" }, orderBy: name) { id } }`],
   ["domains of a registrant", `{ domains(where: { registrant: "${account(3)}" }) { id } }`],
   ["domains of a wrapped owner", `{ domains(where: { wrappedOwner: "${account(3)}" }) { id } }`],
   ["domains resolving to an address", `{ domains(where: { resolvedAddress: "${account(3)}" }) { id } }`],
-  ["account.domains", `{ account(id: "${account(3)}") { domains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`],
+  [
+    "account.domains",
+    `{ account(id: "${account(3)}") { domains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`,
+  ],
   ["subdomains by parent filter", `{ domains(first: 100, where: { parent: "${ETH}" }) { id } }`],
-  ["subdomains ordered by createdAt", `{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`],
+  [
+    "subdomains ordered by createdAt",
+    `{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`,
+  ],
   ["subdomains by name", `{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: name) { id } } }`],
   ["latest domains", `{ domains(first: 100, orderBy: createdAt, orderDirection: desc) { id name } }`],
-  ["latest registrations", `{ registrations(first: 100, orderBy: registrationDate, orderDirection: desc) { id domain { name } registrant { id } } }`],
-  ["registrations expiring", `{ registrations(first: 100, where: { expiryDate_gt: "1700000000" }, orderBy: expiryDate) { id } }`],
+  [
+    "latest registrations",
+    `{ registrations(first: 100, orderBy: registrationDate, orderDirection: desc) { id domain { name } registrant { id } } }`,
+  ],
+  [
+    "registrations expiring",
+    `{ registrations(first: 100, where: { expiryDate_gt: "1700000000" }, orderBy: expiryDate) { id } }`,
+  ],
   ["registration by labelhash", `{ registration(id: "0x${"ab".repeat(32)}") { registrant { id } } }`],
   ["registrations of a registrant", `{ registrations(where: { registrant: "${account(3)}" }) { id } }`],
   [
@@ -95,7 +110,9 @@ const shapes: [string, string][] = [
 describe("no sort of all of a big parent's children", () => {
   // Planned for a generic parent (a batch of parents joined laterally), `eth`'s children were fetched whole and sorted.
   it("subdomains of eth, newest first, read in index order", async () => {
-    const [, plan] = await plans(`{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`);
+    const [, plan] = await plans(
+      `{ domain(id: "${ETH}") { subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id } } }`,
+    );
     expect(plan, plan).toMatch(/Index Scan Backward using domain_(parent_id_)?created_at_(idx|index)/);
     // An incremental sort (ties on createdAt, by id) is fine; a full sort of the children is what this rules out.
     expect(plan, plan).not.toMatch(/(?<!Incremental )Sort\s+\(/);
@@ -131,8 +148,16 @@ describe("embedded one-to-one relations, before any ANALYZE", () => {
   });
 
   it.each([
-    ["registration", /registration_domain_id_(idx|index)/, `{ domains(where: { name: "${NAME}" }) { id registration { id } } }`],
-    ["wrapped domain", /wrapped_domain_domain_id_(idx|index)/, `{ domains(where: { name: "${NAME}" }) { id wrappedDomain { id } } }`],
+    [
+      "registration",
+      /registration_domain_id_(idx|index)/,
+      `{ domains(where: { name: "${NAME}" }) { id registration { id } } }`,
+    ],
+    [
+      "wrapped domain",
+      /wrapped_domain_domain_id_(idx|index)/,
+      `{ domains(where: { name: "${NAME}" }) { id wrappedDomain { id } } }`,
+    ],
   ])("%s: by its foreign key's index", async (_label, index, query) => {
     const [plan] = await plans(query, big);
     expect(plan, plan).toMatch(index);

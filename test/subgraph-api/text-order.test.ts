@@ -42,7 +42,9 @@ describe("the database's text order", () => {
 
   it("differs from The Graph's on an ICU en-US database, and the operator is told", async () => {
     const read = readSqlOn(icuDatabase);
-    const [row] = await read("SELECT datcollate, 'B' < 'a' AS cases, 'f' < 'é' AS accents FROM pg_database WHERE datname = current_database()");
+    const [row] = await read(
+      "SELECT datcollate, 'B' < 'a' AS cases, 'f' < 'é' AS accents FROM pg_database WHERE datname = current_database()",
+    );
     expect(row).toEqual({ datcollate: expect.stringMatching(/^C/), cases: false, accents: false });
     expect(await textOrderWarning(read)).toMatch(/does not order text byte-wise.*LC_COLLATE 'C'/);
   });

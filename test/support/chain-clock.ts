@@ -39,8 +39,11 @@ export async function sendAs(
 ): Promise<void> {
   await rpc(chain.rpcUrl, "anvil_impersonateAccount", [tx.from]);
   if (tx.fund) await rpc(chain.rpcUrl, "anvil_setBalance", [tx.from, "0x56bc75e2d63100000"]);
-  const hash = await rpc<Hex>(chain.rpcUrl, "eth_sendTransaction", [{ from: tx.from, to: tx.to, data: tx.data, gas: "0x100000" }]);
+  const hash = await rpc<Hex>(chain.rpcUrl, "eth_sendTransaction", [
+    { from: tx.from, to: tx.to, data: tx.data, gas: "0x100000" },
+  ]);
   await rpc(chain.rpcUrl, "evm_mine", []).catch(() => undefined);
   const receipt = await chain.client.waitForTransactionReceipt({ hash, timeout: 60_000 });
-  if (receipt.status !== "success") throw new Error(`transaction from ${tx.from} to ${tx.to} on ${chain.rpcUrl} reverted`);
+  if (receipt.status !== "success")
+    throw new Error(`transaction from ${tx.from} to ${tx.to} on ${chain.rpcUrl} reverted`);
 }

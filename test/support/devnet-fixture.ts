@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DevnetShape, startDevnet, type RunningDevnet } from "../../devnet/src/index";
+import { type DevnetShape, type RunningDevnet, startDevnet } from "../../devnet/src/index";
 import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
 
 export interface DevnetWithLabels {
@@ -12,13 +12,22 @@ export interface DevnetWithLabels {
 }
 
 /** A devnet with its scenario played, and a label service healing the demo set (minus the unhealable labels). */
-export async function startDevnetWithLabels(options: { seed: number; names: number; mineInterval?: number; shape?: DevnetShape }): Promise<DevnetWithLabels> {
+export async function startDevnetWithLabels(options: {
+  seed: number;
+  names: number;
+  mineInterval?: number;
+  shape?: DevnetShape;
+}): Promise<DevnetWithLabels> {
   const dir = mkdtempSync(join(tmpdir(), "nameindex-devnet-"));
   const devnet = await startDevnet({ ...options, manifestPath: join(dir, "manifest.json") });
   try {
     const scenario = devnet.manifest.scenario as { labels?: string[]; unhealableLabels?: string[] };
     const labelsDbPath = join(dir, "labels.sqlite");
-    await ingestDemoLabelSet({ dbPath: labelsDbPath, extraLabels: scenario.labels ?? [], excludeLabels: scenario.unhealableLabels ?? [] });
+    await ingestDemoLabelSet({
+      dbPath: labelsDbPath,
+      extraLabels: scenario.labels ?? [],
+      excludeLabels: scenario.unhealableLabels ?? [],
+    });
     const labels = await startLabelsServer({ dbPath: labelsDbPath, port: 0, host: "127.0.0.1" });
     return {
       devnet,

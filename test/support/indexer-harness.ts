@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { type PonderProcess, startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
-import { startPonder, type PonderProcess } from "../../scripts/lib/ponder-process";
 import type { DevnetWithLabels } from "./devnet-fixture";
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -50,7 +50,10 @@ export interface RunningIndexer {
  * `startIndexer`'s options for a devnet and its own label service, the usual case (tests of faults pass another
  * manifest or a proxied label service to `startIndexer` themselves).
  */
-export function indexerOptionsFor(env: DevnetWithLabels, options: Omit<IndexerOptions, "manifestPath" | "labelsServiceUrl">): IndexerOptions {
+export function indexerOptionsFor(
+  env: DevnetWithLabels,
+  options: Omit<IndexerOptions, "manifestPath" | "labelsServiceUrl">,
+): IndexerOptions {
   return { manifestPath: env.devnet.manifestPath, labelsServiceUrl: env.labelsUrl, ...options };
 }
 
@@ -72,7 +75,8 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
   delete env.LABELS_DB;
   // A database per run, not only a schema: Ponder's sync store (ponder_sync) is keyed by chain id and block, and every
   // devnet reuses chain ids and contract addresses, so a shared database would mix an earlier devnet's logs in.
-  const database = options.database === "postgres" && !options.reuse?.databaseUrl ? await createDatabase(schema) : undefined;
+  const database =
+    options.database === "postgres" && !options.reuse?.databaseUrl ? await createDatabase(schema) : undefined;
   if (options.database === "postgres") env.DATABASE_URL = options.reuse?.databaseUrl ?? database;
   else {
     delete env.DATABASE_URL;
@@ -101,14 +105,19 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
         logFile: join(workDir, `replica-${replicaPort}.log`),
       });
       replicas.push(replica);
-      await waitFor(async () => (await fetch(`${replica.url}/health`).catch(() => undefined))?.status === 200, 120_000, "replica /health");
+      await waitFor(
+        async () => (await fetch(`${replica.url}/health`).catch(() => undefined))?.status === 200,
+        120_000,
+        "replica /health",
+      );
       return { url: replica.url, stop: () => replica.stop() };
     },
     async kill() {
       await ponder.kill();
     },
     async restart() {
-      if (ponder.child.exitCode === null && ponder.child.signalCode === null) throw new Error("restart() needs the previous ponder to have exited");
+      if (ponder.child.exitCode === null && ponder.child.signalCode === null)
+        throw new Error("restart() needs the previous ponder to have exited");
       const nextPort = await findFreePort();
       env.PORT = String(nextPort);
       ponder = startPonder({ projectRoot: root, command: "start", port: nextPort, schema, env, logFile });
@@ -145,7 +154,12 @@ export async function dropDatabase(name: string): Promise<void> {
   await withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`));
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string, pollMs = 500): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  pollMs = 500,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
@@ -160,7 +174,11 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
  * block at least as late, so with no new blocks the chains stop at the earliest head timestamp, some time after
  * `/ready`.
  */
-export async function settledStatus<T = unknown>(indexer: RunningIndexer, stableMs: number, timeoutMs: number): Promise<T> {
+export async function settledStatus<T = unknown>(
+  indexer: RunningIndexer,
+  stableMs: number,
+  timeoutMs: number,
+): Promise<T> {
   await indexer.process.ready();
   let last = "";
   let stableSince = Date.now();

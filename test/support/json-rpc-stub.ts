@@ -10,7 +10,9 @@ export interface JsonRpcRequest {
 export type JsonRpcAnswer = { result: unknown } | { error: { code: number; message: string } };
 
 /** A loopback JSON-RPC server (one request per POST) that answers each request with `answer(request)`. */
-export async function startJsonRpcStub(answer: (request: JsonRpcRequest) => JsonRpcAnswer): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startJsonRpcStub(
+  answer: (request: JsonRpcRequest) => JsonRpcAnswer,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));

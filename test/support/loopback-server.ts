@@ -22,7 +22,10 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-export async function startLoopbackServer(handle: LoopbackHandler, options: LoopbackServerOptions = {}): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handle: LoopbackHandler,
+  options: LoopbackServerOptions = {},
+): Promise<LoopbackServer> {
   const onError = options.onError ?? ((_error, req) => req.socket.destroy());
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

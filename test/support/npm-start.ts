@@ -5,9 +5,15 @@ import { fileURLToPath } from "node:url";
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Runs `npm start`'s orchestrator with the given environment until it prints that it is ready. */
-export async function runStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
+export async function runStart(
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
   // `npm start` is `tsx scripts/start.ts`; spawn it directly so SIGINT reaches the orchestrator as Ctrl-C would.
-  const child = spawn(join(projectRoot, "node_modules/.bin/tsx"), ["scripts/start.ts"], { cwd: projectRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(join(projectRoot, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
+    cwd: projectRoot,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -29,9 +35,18 @@ export async function runStart(env: NodeJS.ProcessEnv): Promise<{ child: ChildPr
 
 export function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...overrides };
-  for (const key of ["NAMESPACE", "DEVNET_MANIFEST", "LABELS_SERVICE_URL", "DATABASE_URL", "PLUGINS", "LABELS_DB", "PGLITE_DIRECTORY", "PONDER_CACHE_BYTES", "NODE_ENV"]) {
+  for (const key of [
+    "NAMESPACE",
+    "DEVNET_MANIFEST",
+    "LABELS_SERVICE_URL",
+    "DATABASE_URL",
+    "PLUGINS",
+    "LABELS_DB",
+    "PGLITE_DIRECTORY",
+    "PONDER_CACHE_BYTES",
+    "NODE_ENV",
+  ]) {
     if (!(key in overrides)) delete env[key];
   }
   return env;
 }
-

@@ -7,6 +7,16 @@ import { MetricsService } from "../../node_modules/ponder/dist/esm/internal/metr
 import { createShutdown } from "../../node_modules/ponder/dist/esm/internal/shutdown.js";
 
 /** The `common` object Ponder's modules take (options, logger, metrics, shutdown), quiet, for `ponder start`. */
-export function ponderCommon(): { options: { command: string }; logger: unknown; metrics: unknown; shutdown: { kill(): Promise<void> } } {
-  return { options: { command: "start" }, logger: createNoopLogger(), metrics: new MetricsService(), shutdown: createShutdown() };
+export function ponderCommon(): {
+  options: { command: string };
+  logger: unknown;
+  metrics: unknown;
+  shutdown: { kill(): Promise<void> };
+} {
+  return {
+    options: { command: "start" },
+    logger: createNoopLogger(),
+    metrics: new MetricsService(),
+    shutdown: createShutdown(),
+  };
 }

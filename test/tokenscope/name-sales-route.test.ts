@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { type Hex, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IndexingSnapshot } from "../../src/api/indexing-status/snapshot";
 import { nameSalesRoutes } from "../../src/api/name-sales/route";
-import { NAME_WRAPPER, USER, domainRow, managedNameByNode, snapshot } from "../registrars/fixture";
+import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
+import { domainRow, managedNameByNode, NAME_WRAPPER, snapshot, USER } from "../registrars/fixture";
 import { createTestSchema, insertRows, type TestSchema } from "../registrars/pg";
 
 /*
@@ -56,7 +56,10 @@ beforeAll(async () => {
   s = await createTestSchema("name_sales_route");
   await insertRows(s, "name_sale", ROWS);
   await insertRows(s, "domain", [domainRow(known, "known.eth")]);
-  app = new Hono().route("/api/name-sales", nameSalesRoutes({ db: s.db, indexingStatus: { snapshot: async () => current }, managedNameByNode }));
+  app = new Hono().route(
+    "/api/name-sales",
+    nameSalesRoutes({ db: s.db, indexingStatus: { snapshot: async () => current }, managedNameByNode }),
+  );
 });
 
 afterAll(async () => {
@@ -72,7 +75,8 @@ describe("GET /api/name-sales", () => {
   it("is newest first with block number and log index breaking ties, on every page", async () => {
     expect((await get()).body.nameSales.map((x: any) => x.id)).toEqual(EXPECTED_ORDER);
     const pages = [];
-    for (let page = 1; page <= 3; page++) pages.push(...(await get(`?limit=2&page=${page}`)).body.nameSales.map((x: any) => x.id));
+    for (let page = 1; page <= 3; page++)
+      pages.push(...(await get(`?limit=2&page=${page}`)).body.nameSales.map((x: any) => x.id));
     expect(pages).toEqual(EXPECTED_ORDER);
   });
 
@@ -100,8 +104,15 @@ describe("GET /api/name-sales", () => {
   it("filters by name, by time and by parties", async () => {
     expect((await get("?name=known.eth")).body.pageContext.totalRecords).toBe(4);
     expect((await get(`?domainId=${unknown}`)).body.nameSales.map((x: any) => x.id)).toEqual(["11-3"]);
-    expect((await get("?beginTimestamp=150&endTimestamp=150")).body.nameSales.map((x: any) => x.id)).toEqual(["11-10", "11-3", "10-50", "9-1"]);
-    expect((await get(`?seller=${USER.toUpperCase().replace("0X", "0x")}&buyer=${BUYER}`)).body.pageContext.totalRecords).toBe(5);
+    expect((await get("?beginTimestamp=150&endTimestamp=150")).body.nameSales.map((x: any) => x.id)).toEqual([
+      "11-10",
+      "11-3",
+      "10-50",
+      "9-1",
+    ]);
+    expect(
+      (await get(`?seller=${USER.toUpperCase().replace("0X", "0x")}&buyer=${BUYER}`)).body.pageContext.totalRecords,
+    ).toBe(5);
     expect((await get(`?buyer=${USER}`)).body.nameSales).toEqual([]);
   });
 

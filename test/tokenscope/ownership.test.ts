@@ -12,12 +12,16 @@ describe("ownershipType", () => {
   const wrappers = [WRAPPER, LINEA_WRAPPER];
   it("is namewrapper when a NameWrapper of the namespace holds the token, on its own chain", () => {
     expect(ownershipType(WRAPPER, "vitalik.eth", wrappers)).toBe("namewrapper");
-    expect(ownershipType({ chainId: 59144, address: LINEA_WRAPPER.address }, "a.linea.eth", wrappers)).toBe("namewrapper");
+    expect(ownershipType({ chainId: 59144, address: LINEA_WRAPPER.address }, "a.linea.eth", wrappers)).toBe(
+      "namewrapper",
+    );
     // the same address on another chain is not that wrapper
     expect(ownershipType({ chainId: 8453, address: WRAPPER.address }, "a.base.eth", wrappers)).toBe("unknown");
   });
   it("matches wrapper addresses case-insensitively", () => {
-    expect(ownershipType({ chainId: 1, address: "0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401" }, "x.eth", wrappers)).toBe("namewrapper");
+    expect(
+      ownershipType({ chainId: 1, address: "0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401" }, "x.eth", wrappers),
+    ).toBe("namewrapper");
   });
   it("is burned for the zero address", () => {
     expect(ownershipType({ chainId: 1, address: ZERO }, "vitalik.eth", wrappers)).toBe("burned");
@@ -36,7 +40,10 @@ describe("ownershipType", () => {
 
 describe("token transfers", () => {
   it("mints to the receiver and burns to the zero address", () => {
-    expect(stateAfterTransfer("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).toEqual({ owner: USER, mintStatus: "minted" });
+    expect(stateAfterTransfer("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")).toEqual({
+      owner: USER,
+      mintStatus: "minted",
+    });
     expect(stateAfterTransfer(ZERO)).toEqual({ owner: ZERO, mintStatus: "burned" });
   });
   it("ids tokens as <chainId>-<contract>-<tokenId>, lowercase", () => {
@@ -60,7 +67,9 @@ describe("name tokens query", () => {
     ]);
   });
   it("requires a normalized name", () => {
-    expect(fields({ name: "Vitalik.eth" })).toEqual(['name: name must be ENSIP-15 normalized; its normalized form is "vitalik.eth"']);
+    expect(fields({ name: "Vitalik.eth" })).toEqual([
+      'name: name must be ENSIP-15 normalized; its normalized form is "vitalik.eth"',
+    ]);
     expect(fields({ name: "a..eth" })?.[0]).toMatch(/^name: name is not a valid ENS name/);
   });
   it("requires a 32-byte domainId and lowercases it", () => {

@@ -40,26 +40,73 @@ export async function deployBase(chain: Chain, premints: Premint[]): Promise<Cha
   c.Registry = await chain.deploy("Registry", real.ENSRegistry);
   c.BaseRegistrar = await chain.deploy("BaseRegistrar", own.BasenamesBaseRegistrar, [c.Registry.address, managed.node]);
   c.Resolver = await chain.deploy("Resolver", own.ModernResolver, [c.Registry.address, zeroAddress]);
-  await chain.send([Chain.call(me, c.Registry.address, registry, "setSubnodeOwner", [zeroHash, labelhash("eth"), me], "eth")]);
   await chain.send([
-    Chain.call(me, c.Registry.address, registry, "setSubnodeRecord", [ETH_NODE, labelhash(managed.label), c.BaseRegistrar.address, c.Resolver.address, 0n], managed.name),
-    Chain.call(me, c.BaseRegistrar.address, own.BasenamesBaseRegistrar.abi, "addController", [me], "addController(deployer)"),
+    Chain.call(me, c.Registry.address, registry, "setSubnodeOwner", [zeroHash, labelhash("eth"), me], "eth"),
+  ]);
+  await chain.send([
+    Chain.call(
+      me,
+      c.Registry.address,
+      registry,
+      "setSubnodeRecord",
+      [ETH_NODE, labelhash(managed.label), c.BaseRegistrar.address, c.Resolver.address, 0n],
+      managed.name,
+    ),
+    Chain.call(
+      me,
+      c.BaseRegistrar.address,
+      own.BasenamesBaseRegistrar.abi,
+      "addController",
+      [me],
+      "addController(deployer)",
+    ),
   ]);
   await chain.send(
     premints.map((p) =>
-      Chain.call(me, c.BaseRegistrar.address, own.BasenamesBaseRegistrar.abi, "registerOnly", [BigInt(labelhash(p.label)), p.owner, BigInt(PREMINT_DURATION)], `premint ${p.label}`),
+      Chain.call(
+        me,
+        c.BaseRegistrar.address,
+        own.BasenamesBaseRegistrar.abi,
+        "registerOnly",
+        [BigInt(labelhash(p.label)), p.owner, BigInt(PREMINT_DURATION)],
+        `premint ${p.label}`,
+      ),
     ),
   );
 
   c.PriceOracle = await chain.deploy("PriceOracle", own.DevnetPriceOracle);
-  const controllerArgs = (renewable: boolean) => [c.BaseRegistrar.address, c.PriceOracle.address, managed.node, renewable];
-  c.EARegistrarController = await chain.deploy("EARegistrarController", own.BasenamesRegistrarController, controllerArgs(false));
-  c.RegistrarController = await chain.deploy("RegistrarController", own.BasenamesRegistrarController, controllerArgs(true));
-  c.UpgradeableRegistrarController = await chain.deploy("UpgradeableRegistrarController", own.BasenamesRegistrarController, controllerArgs(true));
+  const controllerArgs = (renewable: boolean) => [
+    c.BaseRegistrar.address,
+    c.PriceOracle.address,
+    managed.node,
+    renewable,
+  ];
+  c.EARegistrarController = await chain.deploy(
+    "EARegistrarController",
+    own.BasenamesRegistrarController,
+    controllerArgs(false),
+  );
+  c.RegistrarController = await chain.deploy(
+    "RegistrarController",
+    own.BasenamesRegistrarController,
+    controllerArgs(true),
+  );
+  c.UpgradeableRegistrarController = await chain.deploy(
+    "UpgradeableRegistrarController",
+    own.BasenamesRegistrarController,
+    controllerArgs(true),
+  );
   const controllers = [c.EARegistrarController, c.RegistrarController, c.UpgradeableRegistrarController];
   await chain.send(
     controllers.flatMap((ctl) => [
-      Chain.call(me, c.BaseRegistrar.address, own.BasenamesBaseRegistrar.abi, "addController", [ctl.address], "addController"),
+      Chain.call(
+        me,
+        c.BaseRegistrar.address,
+        own.BasenamesBaseRegistrar.abi,
+        "addController",
+        [ctl.address],
+        "addController",
+      ),
       Chain.call(me, c.Resolver.address, own.ModernResolver.abi, "setTrusted", [ctl.address, true], "setTrusted"),
     ]),
   );

@@ -31,7 +31,9 @@ const SEC_PER_YEAR = 31_557_600n;
 const SEC_PER_DAY = 86_400n;
 const PRICE_DECIMALS = 12;
 const PRICE_SCALE = 10n ** BigInt(PRICE_DECIMALS);
-const BASE_RATE_PER_CP = [0n, 0n, PRICE_SCALE * 640n, PRICE_SCALE * 160n, PRICE_SCALE * 5n].map((x) => (x + SEC_PER_YEAR - 1n) / SEC_PER_YEAR);
+const BASE_RATE_PER_CP = [0n, 0n, PRICE_SCALE * 640n, PRICE_SCALE * 160n, PRICE_SCALE * 5n].map(
+  (x) => (x + SEC_PER_YEAR - 1n) / SEC_PER_YEAR,
+);
 const DISCOUNT_SCALE = (1n << 128n) - 1n;
 const discount = (numer: bigint, denom: bigint) => (DISCOUNT_SCALE * numer + denom - 1n) / denom;
 const DISCOUNT_POINTS = [
@@ -77,11 +79,28 @@ export async function deployEnsv2(chain: Chain, v1: { nameWrapper: Address }): P
 
   await deploy("HCAFactory", "MockHCAFactoryBasic");
   await deploy("SimpleRegistryMetadata", "SimpleRegistryMetadata", [c.HCAFactory.address]);
-  await deploy("RootRegistry", "PermissionedRegistry", [c.HCAFactory.address, c.SimpleRegistryMetadata.address, me, DEPLOYMENT_ROLES.ROOT_REGISTRY_ROOT]);
+  await deploy("RootRegistry", "PermissionedRegistry", [
+    c.HCAFactory.address,
+    c.SimpleRegistryMetadata.address,
+    me,
+    DEPLOYMENT_ROLES.ROOT_REGISTRY_ROOT,
+  ]);
   await deploy("VerifiableFactory", "VerifiableFactory");
-  await deploy("ETHRegistry", "PermissionedRegistry", [c.HCAFactory.address, c.SimpleRegistryMetadata.address, me, DEPLOYMENT_ROLES.ETH_REGISTRY_ROOT]);
+  await deploy("ETHRegistry", "PermissionedRegistry", [
+    c.HCAFactory.address,
+    c.SimpleRegistryMetadata.address,
+    me,
+    DEPLOYMENT_ROLES.ETH_REGISTRY_ROOT,
+  ]);
   await chain.send([
-    call("RootRegistry", "PermissionedRegistry", "register", ["eth", me, c.ETHRegistry.address, zeroAddress, DEPLOYMENT_ROLES.ETH_TOKEN, MAX_EXPIRY]),
+    call("RootRegistry", "PermissionedRegistry", "register", [
+      "eth",
+      me,
+      c.ETHRegistry.address,
+      zeroAddress,
+      DEPLOYMENT_ROLES.ETH_TOKEN,
+      MAX_EXPIRY,
+    ]),
     call("ETHRegistry", "PermissionedRegistry", "setParent", [c.RootRegistry.address, "eth"]),
   ]);
   await deploy("PermissionedResolverImpl", "PermissionedResolver", [c.HCAFactory.address]);
@@ -114,9 +133,18 @@ export async function deployEnsv2(chain: Chain, v1: { nameWrapper: Address }): P
   await deploy("UnlockedMigrationController", "UnlockedMigrationController", [v1.nameWrapper, c.ETHRegistry.address]);
   await deploy("BatchRegistrar", "BatchRegistrar", [c.ETHRegistry.address, me]);
   await chain.send([
-    call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT, c.ETHRegistrar.address]),
-    call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [DEPLOYMENT_ROLES.MIGRATION_CONTROLLER_ROOT, c.UnlockedMigrationController.address]),
-    call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT, c.BatchRegistrar.address]),
+    call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
+      DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT,
+      c.ETHRegistrar.address,
+    ]),
+    call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
+      DEPLOYMENT_ROLES.MIGRATION_CONTROLLER_ROOT,
+      c.UnlockedMigrationController.address,
+    ]),
+    call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
+      DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT,
+      c.BatchRegistrar.address,
+    ]),
   ]);
   return { contracts: c, abis, firstBlock };
 }

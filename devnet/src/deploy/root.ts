@@ -1,7 +1,7 @@
 import { type Address, parseEther, zeroHash } from "viem";
 import { Chain } from "../chain";
 import { loadDevnetContracts } from "../contracts";
-import { ADDR_REVERSE_NODE, ETH_NODE, REVERSE_NODE, dnsWire, labelhash } from "../names";
+import { ADDR_REVERSE_NODE, dnsWire, ETH_NODE, labelhash, REVERSE_NODE } from "../names";
 import type { ChainDeployment, Deployed } from "./types";
 
 /** Commit/reveal window of every .eth-style controller on the devnet (mainnet: 60 s and 24 h). */
@@ -49,17 +49,29 @@ export async function deployRoot(chain: Chain): Promise<ChainDeployment<RootCont
 
   c.RegistryOld = await chain.deploy("RegistryOld", real.ENSRegistry);
   await chain.send([call("RegistryOld", real.ENSRegistry, "setSubnodeOwner", [zeroHash, labelhash("eth"), me])]);
-  c.LegacyPublicResolver = await chain.deploy("LegacyPublicResolver", real.LegacyPublicResolver, [c.RegistryOld.address]);
+  c.LegacyPublicResolver = await chain.deploy("LegacyPublicResolver", real.LegacyPublicResolver, [
+    c.RegistryOld.address,
+  ]);
 
   c.Registry = await chain.deploy("Registry", real.ENSRegistryWithFallback, [c.RegistryOld.address]);
-  c.BaseRegistrar = await chain.deploy("BaseRegistrar", real.BaseRegistrarImplementation, [c.Registry.address, ETH_NODE]);
+  c.BaseRegistrar = await chain.deploy("BaseRegistrar", real.BaseRegistrarImplementation, [
+    c.Registry.address,
+    ETH_NODE,
+  ]);
   await chain.send([
-    call("Registry", real.ENSRegistryWithFallback, "setSubnodeOwner", [zeroHash, labelhash("eth"), c.BaseRegistrar.address]),
+    call("Registry", real.ENSRegistryWithFallback, "setSubnodeOwner", [
+      zeroHash,
+      labelhash("eth"),
+      c.BaseRegistrar.address,
+    ]),
     call("Registry", real.ENSRegistryWithFallback, "setSubnodeOwner", [zeroHash, labelhash("reverse"), me]),
   ]);
 
   c.UsdOracle = await chain.deploy("UsdOracle", real.DummyOracle, [2000n * 10n ** 8n]);
-  c.StablePriceOracle = await chain.deploy("StablePriceOracle", real.StablePriceOracle, [c.UsdOracle.address, RENT_PRICES]);
+  c.StablePriceOracle = await chain.deploy("StablePriceOracle", real.StablePriceOracle, [
+    c.UsdOracle.address,
+    RENT_PRICES,
+  ]);
   c.LegacyEthRegistrarController = await chain.deploy("LegacyEthRegistrarController", real.ETHRegistrarController, [
     c.BaseRegistrar.address,
     c.StablePriceOracle.address,
@@ -68,40 +80,67 @@ export async function deployRoot(chain: Chain): Promise<ChainDeployment<RootCont
   ]);
   c.PublicResolver = await chain.deploy("PublicResolver", real.PublicResolver, [c.Registry.address]);
   // addr.reverse must not exist yet: the ReverseRegistrar's constructor asks its current owner to hand over.
-  c.ReverseRegistrar = await chain.deploy("ReverseRegistrar", real.ReverseRegistrar, [c.Registry.address, c.PublicResolver.address]);
+  c.ReverseRegistrar = await chain.deploy("ReverseRegistrar", real.ReverseRegistrar, [
+    c.Registry.address,
+    c.PublicResolver.address,
+  ]);
   await chain.send([
     call("BaseRegistrar", real.BaseRegistrarImplementation, "addController", [c.LegacyEthRegistrarController.address]),
     call("BaseRegistrar", real.BaseRegistrarImplementation, "addController", [me]),
-    call("Registry", real.ENSRegistryWithFallback, "setSubnodeOwner", [REVERSE_NODE, labelhash("addr"), c.ReverseRegistrar.address]),
+    call("Registry", real.ENSRegistryWithFallback, "setSubnodeOwner", [
+      REVERSE_NODE,
+      labelhash("addr"),
+      c.ReverseRegistrar.address,
+    ]),
   ]);
 
-  c.NameWrapper = await chain.deploy("NameWrapper", own.NameWrapper, [c.Registry.address, c.BaseRegistrar.address, ETH_NODE, dnsWire(["eth"])]);
-  c.PriceOracle = await chain.deploy("PriceOracle", own.DevnetPriceOracle);
-  c.WrappedEthRegistrarController = await chain.deploy("WrappedEthRegistrarController", own.WrappedEthRegistrarController, [
-    c.BaseRegistrar.address,
+  c.NameWrapper = await chain.deploy("NameWrapper", own.NameWrapper, [
     c.Registry.address,
+    c.BaseRegistrar.address,
     ETH_NODE,
-    c.PriceOracle.address,
-    MIN_COMMITMENT_AGE,
-    MAX_COMMITMENT_AGE,
+    dnsWire(["eth"]),
+  ]);
+  c.PriceOracle = await chain.deploy("PriceOracle", own.DevnetPriceOracle);
+  c.WrappedEthRegistrarController = await chain.deploy(
+    "WrappedEthRegistrarController",
+    own.WrappedEthRegistrarController,
+    [
+      c.BaseRegistrar.address,
+      c.Registry.address,
+      ETH_NODE,
+      c.PriceOracle.address,
+      MIN_COMMITMENT_AGE,
+      MAX_COMMITMENT_AGE,
+      c.NameWrapper.address,
+    ],
+  );
+  c.ModernResolver = await chain.deploy("ModernResolver", own.ModernResolver, [
+    c.Registry.address,
     c.NameWrapper.address,
   ]);
-  c.ModernResolver = await chain.deploy("ModernResolver", own.ModernResolver, [c.Registry.address, c.NameWrapper.address]);
   await chain.send([
     call("BaseRegistrar", real.BaseRegistrarImplementation, "addController", [c.NameWrapper.address]),
     call("NameWrapper", own.NameWrapper, "setController", [c.WrappedEthRegistrarController.address, true]),
   ]);
 
   c.DefaultReverseRegistrar = await chain.deploy("DefaultReverseRegistrar", own.StandaloneReverseRegistrar);
-  c.UnwrappedEthRegistrarController = await chain.deploy("UnwrappedEthRegistrarController", own.UnwrappedEthRegistrarController, [
-    c.BaseRegistrar.address,
-    c.Registry.address,
-    ETH_NODE,
-    c.PriceOracle.address,
-    MIN_COMMITMENT_AGE,
-    MAX_COMMITMENT_AGE,
+  c.UnwrappedEthRegistrarController = await chain.deploy(
+    "UnwrappedEthRegistrarController",
+    own.UnwrappedEthRegistrarController,
+    [
+      c.BaseRegistrar.address,
+      c.Registry.address,
+      ETH_NODE,
+      c.PriceOracle.address,
+      MIN_COMMITMENT_AGE,
+      MAX_COMMITMENT_AGE,
+    ],
+  );
+  await chain.send([
+    call("BaseRegistrar", real.BaseRegistrarImplementation, "addController", [
+      c.UnwrappedEthRegistrarController.address,
+    ]),
   ]);
-  await chain.send([call("BaseRegistrar", real.BaseRegistrarImplementation, "addController", [c.UnwrappedEthRegistrarController.address])]);
   c.RenewalWithReferrer = await chain.deploy("RenewalWithReferrer", own.UniversalRegistrarRenewalWithReferrer, [
     c.WrappedEthRegistrarController.address,
   ]);

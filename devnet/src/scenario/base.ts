@@ -21,7 +21,12 @@ export interface BaseSizes {
  * through the early-access, regular and upgradeable controllers (with records written during registration),
  * records, subnames, deletions, renewals, ERC-721 transfers and L2 primary names.
  */
-export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<BaseContract>, sizes: BaseSizes, premints: Premint[]) {
+export async function playBasenames(
+  ctx: ScenarioContext,
+  d: ChainDeployment<BaseContract>,
+  sizes: BaseSizes,
+  premints: Premint[],
+) {
   const { own, real } = loadDevnetContracts();
   const { chain, book, rng, labels } = ctx;
   const c = d.contracts;
@@ -35,9 +40,20 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
   const dur = BigInt(YEAR_SECONDS);
   const managed = managedNameOf(chain, "base");
   const baseName = (label: string, via: string, owner: Address): NameFacts =>
-    book.add({ name: `${label}.${managed.name}`, labels: [label, managed.label, "eth"], node: childNode(managed.node, label), chainId: chain.chainId, via, registryOwner: owner, registrant: owner, resolver: A("Resolver") });
+    book.add({
+      name: `${label}.${managed.name}`,
+      labels: [label, managed.label, "eth"],
+      node: childNode(managed.node, label),
+      chainId: chain.chainId,
+      via,
+      registryOwner: owner,
+      registrant: owner,
+      resolver: A("Resolver"),
+    });
 
-  ctx.log(`base: ${sizes.ea + sizes.regular + sizes.upgradeable} Basenames registrations, ${premints.length} preminted`);
+  ctx.log(
+    `base: ${sizes.ea + sizes.regular + sizes.upgradeable} Basenames registrations, ${premints.length} preminted`,
+  );
   const names: NameFacts[] = [];
   const step1: Tx[] = [];
   const register = (controller: BaseContract, via: string, count: number, withData: boolean) => {
@@ -47,7 +63,9 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
       names.push(f);
       // Records written by the controller during registration (the resolver trusts it).
       const data = withData
-        ? recordCalls(f, owner, names.length - 1, rng).map((call) => encodeFunctionData({ abi: resolverAbi, functionName: call.functionName, args: call.args } as never))
+        ? recordCalls(f, owner, names.length - 1, rng).map((call) =>
+            encodeFunctionData({ abi: resolverAbi, functionName: call.functionName, args: call.args } as never),
+          )
         : [];
       step1.push(tx(owner, controller, ctl, "register", [f.labels[0], owner, dur, A("Resolver"), data], PAYMENT));
     }
@@ -69,23 +87,50 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
   names.forEach((f, i) => {
     const owner = f.registryOwner!;
     if (f.via === "basenames-upgradeable-controller") {
-      step2.push({ from: owner, to: A("Resolver"), data: multicallData(resolverAbi, recordCalls(f, owner, i, rng)), note: "Resolver.multicall" });
+      step2.push({
+        from: owner,
+        to: A("Resolver"),
+        data: multicallData(resolverAbi, recordCalls(f, owner, i, rng)),
+        note: "Resolver.multicall",
+      });
     }
     if (i % 3 === 0) {
       const label1 = labels.maybeUnhealable(0.3);
-      const s = book.add({ name: `${label1}.${f.name}`, labels: [label1, ...f.labels], node: childNode(f.node, label1), chainId: chain.chainId, via: "registry-subname", registryOwner: owner, resolver: A("Resolver") });
+      const s = book.add({
+        name: `${label1}.${f.name}`,
+        labels: [label1, ...f.labels],
+        node: childNode(f.node, label1),
+        chainId: chain.chainId,
+        via: "registry-subname",
+        registryOwner: owner,
+        resolver: A("Resolver"),
+      });
       subs.push(s);
-      step2.push(tx(owner, "Registry", reg, "setSubnodeRecord", [f.node, labelhash(s.labels[0]), owner, A("Resolver"), 0n]));
+      step2.push(
+        tx(owner, "Registry", reg, "setSubnodeRecord", [f.node, labelhash(s.labels[0]), owner, A("Resolver"), 0n]),
+      );
       if (i % 6 === 0) {
         const label = labels.maybeUnhealable(0.3);
-        const s2 = book.add({ name: [label, ...s.labels].join("."), labels: [label, ...s.labels], node: childNode(s.node, label), chainId: chain.chainId, via: "registry-subname", registryOwner: owner });
+        const s2 = book.add({
+          name: [label, ...s.labels].join("."),
+          labels: [label, ...s.labels],
+          node: childNode(s.node, label),
+          chainId: chain.chainId,
+          via: "registry-subname",
+          registryOwner: owner,
+        });
         step2.push(tx(owner, "Registry", reg, "setSubnodeOwner", [s.node, labelhash(label), owner]));
         subs.push(s2);
       }
     }
   });
   // One name gets every record kind (and a version bump), so the resolver emits every record event.
-  step2.push({ from: names[0].registryOwner!, to: A("Resolver"), data: multicallData(resolverAbi, everyRecordKind(names[0], names[0].registryOwner!, rng)), note: "Resolver.multicall(every kind)" });
+  step2.push({
+    from: names[0].registryOwner!,
+    to: A("Resolver"),
+    data: multicallData(resolverAbi, everyRecordKind(names[0], names[0].registryOwner!, rng)),
+    note: "Resolver.multicall(every kind)",
+  });
   for (const f of preminted) {
     step2.push(tx(f.registryOwner!, "Registry", reg, "setResolver", [f.node, A("Resolver")]));
     f.resolver = A("Resolver");
@@ -109,25 +154,39 @@ export async function playBasenames(ctx: ScenarioContext, d: ChainDeployment<Bas
     }
     if (i % 4 === 1) {
       const to = ctx.otherThan(f.registrant!);
-      step3.push(tx(f.registrant!, "BaseRegistrar", registrar, "transferFrom", [f.registrant, to, BigInt(labelhash(f.labels[0]))]));
+      step3.push(
+        tx(f.registrant!, "BaseRegistrar", registrar, "transferFrom", [
+          f.registrant,
+          to,
+          BigInt(labelhash(f.labels[0])),
+        ]),
+      );
       f.registrant = to;
       transferred.push({ f, to });
     }
   });
-  subs.filter((s) => s.labels.length === 4).forEach((s, i) => {
-    if (i === 1) {
-      // A TTL and a registry-level transfer (Transfer, not NewOwner) of a subname the scenario keeps.
-      const to = ctx.otherThan(s.registryOwner!);
-      step3.push(tx(s.registryOwner!, "Registry", reg, "setTTL", [s.node, 3600n]));
-      step3.push(tx(s.registryOwner!, "Registry", reg, "setOwner", [s.node, to]));
-      s.registryOwner = to;
-    }
-    if (i % 2 !== 0) return;
-    const parent = book.get(childNode(managed.node, s.labels[1]));
-    step3.push(tx(parent.registryOwner!, "Registry", reg, "setSubnodeOwner", [parent.node, labelhash(s.labels[0]), zeroAddress]));
-    s.registryOwner = zeroAddress;
-    s.deleted = true;
-  });
+  subs
+    .filter((s) => s.labels.length === 4)
+    .forEach((s, i) => {
+      if (i === 1) {
+        // A TTL and a registry-level transfer (Transfer, not NewOwner) of a subname the scenario keeps.
+        const to = ctx.otherThan(s.registryOwner!);
+        step3.push(tx(s.registryOwner!, "Registry", reg, "setTTL", [s.node, 3600n]));
+        step3.push(tx(s.registryOwner!, "Registry", reg, "setOwner", [s.node, to]));
+        s.registryOwner = to;
+      }
+      if (i % 2 !== 0) return;
+      const parent = book.get(childNode(managed.node, s.labels[1]));
+      step3.push(
+        tx(parent.registryOwner!, "Registry", reg, "setSubnodeOwner", [
+          parent.node,
+          labelhash(s.labels[0]),
+          zeroAddress,
+        ]),
+      );
+      s.registryOwner = zeroAddress;
+      s.deleted = true;
+    });
   await chain.send(step3);
   await chain.send(
     transferred.map(({ f, to }) => {

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import type { Chain } from "../chain";
-import { type LabelSource, Random } from "./random";
 import { NameBook } from "./model";
+import { type LabelSource, Random } from "./random";
 
 /** What every chain's scenario works with. Each chain has its own PRNG stream, so chains can play concurrently. */
 export class ScenarioContext {
@@ -39,7 +39,10 @@ export class ScenarioContext {
   /** A secret for commit/reveal, deterministic per seed. */
   secret(): Hex {
     let s = "0x";
-    for (let i = 0; i < 8; i++) s += Math.floor(this.rng.next() * 2 ** 32).toString(16).padStart(8, "0");
+    for (let i = 0; i < 8; i++)
+      s += Math.floor(this.rng.next() * 2 ** 32)
+        .toString(16)
+        .padStart(8, "0");
     return s as Hex;
   }
 

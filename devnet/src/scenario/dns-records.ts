@@ -1,4 +1,4 @@
-import { type Address, type Hex, concat, toBytes, toHex } from "viem";
+import { type Address, concat, type Hex, toBytes, toHex } from "viem";
 import { Chain, type Tx } from "../chain";
 import { loadDevnetContracts } from "../contracts";
 import { dnsWire } from "../names";
@@ -38,15 +38,26 @@ const keyLabels = (key: string) => [...key.split("."), "ens"];
  * ens-contracts' TTL-less events) a TXT record at `avatar.ens` stays a DNS record: `text()` never reads it.
  * Facts' `texts` follow what `text()` answers afterwards.
  */
-export async function playDnsRecords(ctx: ScenarioContext, threednsResolver: Address, threednsNames: NameFacts[], resolver?: Address): Promise<void> {
+export async function playDnsRecords(
+  ctx: ScenarioContext,
+  threednsResolver: Address,
+  threednsNames: NameFacts[],
+  resolver?: Address,
+): Promise<void> {
   const { own } = loadDevnetContracts();
   const live = threednsNames.filter((f) => !f.deleted && f.registryOwner);
   if (live.length === 0) return;
   const abi3 = own.ThreeDNSResolver.abi;
-  const on3 = (f: NameFacts, fn: string, args: unknown[]) => Chain.call(f.registryOwner!, threednsResolver, abi3, fn, [f.node, ...args], `ThreeDNSResolver.${fn}`);
+  const on3 = (f: NameFacts, fn: string, args: unknown[]) =>
+    Chain.call(f.registryOwner!, threednsResolver, abi3, fn, [f.node, ...args], `ThreeDNSResolver.${fn}`);
   const setTxt = (f: NameFacts, key: string, value: string, facts = true) => {
     if (facts) f.texts = { ...(f.texts ?? {}), [key]: value };
-    return on3(f, "setDNSRecord", [dnsWire(keyLabels(key)), TYPE_TXT, TTL, resourceRecord(keyLabels(key), TYPE_TXT, txtData(value))]);
+    return on3(f, "setDNSRecord", [
+      dnsWire(keyLabels(key)),
+      TYPE_TXT,
+      TTL,
+      resourceRecord(keyLabels(key), TYPE_TXT, txtData(value)),
+    ]);
   };
   const [a, b = a, c = a] = live;
   ctx.log(`${ctx.chain.chainId}: DNS records on ${live.length > 2 ? 3 : live.length} 3DNS names`);
@@ -56,8 +67,18 @@ export async function playDnsRecords(ctx: ScenarioContext, threednsResolver: Add
     setTxt(a!, "url", `https://${a!.name}/`), // over the url setText may have written
     setTxt(b!, "description", `${"a long description ".repeat(20)}of ${b!.name}`), // 400 bytes: two character-strings
     setTxt(c!, "avatar", `https://${c!.name}/avatar.png`),
-    on3(a!, "setDNSRecord", [dnsWire(["url", "ens"]), TYPE_A, TTL, resourceRecord(["url", "ens"], TYPE_A, Uint8Array.of(192, 0, 2, 1))]),
-    on3(a!, "setDNSRecord", [dnsWire(["_dmarc", ...a!.labels]), TYPE_TXT, TTL, resourceRecord(["_dmarc", ...a!.labels], TYPE_TXT, txtData("v=DMARC1; p=none"))]),
+    on3(a!, "setDNSRecord", [
+      dnsWire(["url", "ens"]),
+      TYPE_A,
+      TTL,
+      resourceRecord(["url", "ens"], TYPE_A, Uint8Array.of(192, 0, 2, 1)),
+    ]),
+    on3(a!, "setDNSRecord", [
+      dnsWire(["_dmarc", ...a!.labels]),
+      TYPE_TXT,
+      TTL,
+      resourceRecord(["_dmarc", ...a!.labels], TYPE_TXT, txtData("v=DMARC1; p=none")),
+    ]),
     on3(a!, "setZonehash", ["0xe301017012200000000000000000000000000000000000000000000000000000000000000001"]),
     on3(a!, "createZone", []),
   ];
@@ -75,14 +96,47 @@ export async function playDnsRecords(ctx: ScenarioContext, threednsResolver: Add
   await ctx.chain.send(step2);
 
   if (!resolver) return;
-  const plain = [...ctx.book.byNode.values()].find((f) => f.resolver === resolver && !f.deleted && f.registryOwner && f.texts);
+  const plain = [...ctx.book.byNode.values()].find(
+    (f) => f.resolver === resolver && !f.deleted && f.registryOwner && f.texts,
+  );
   if (!plain) return;
   const owner = plain.registryOwner!;
   await ctx.chain.send([
-    Chain.call(owner, resolver, own.ModernResolver.abi, "setDNSRecord", [plain.node, dnsWire(keyLabels("avatar")), TYPE_TXT, resourceRecord(keyLabels("avatar"), TYPE_TXT, txtData("not a text record"))], "Resolver.setDNSRecord"),
-    Chain.call(owner, resolver, own.ModernResolver.abi, "setDNSRecord", [plain.node, dnsWire(keyLabels("url")), TYPE_TXT, resourceRecord(keyLabels("url"), TYPE_TXT, txtData("not a text record either"))], "Resolver.setDNSRecord"),
+    Chain.call(
+      owner,
+      resolver,
+      own.ModernResolver.abi,
+      "setDNSRecord",
+      [
+        plain.node,
+        dnsWire(keyLabels("avatar")),
+        TYPE_TXT,
+        resourceRecord(keyLabels("avatar"), TYPE_TXT, txtData("not a text record")),
+      ],
+      "Resolver.setDNSRecord",
+    ),
+    Chain.call(
+      owner,
+      resolver,
+      own.ModernResolver.abi,
+      "setDNSRecord",
+      [
+        plain.node,
+        dnsWire(keyLabels("url")),
+        TYPE_TXT,
+        resourceRecord(keyLabels("url"), TYPE_TXT, txtData("not a text record either")),
+      ],
+      "Resolver.setDNSRecord",
+    ),
   ]);
   await ctx.chain.send([
-    Chain.call(owner, resolver, own.ModernResolver.abi, "deleteDNSRecord", [plain.node, dnsWire(keyLabels("url")), TYPE_TXT], "Resolver.deleteDNSRecord"),
+    Chain.call(
+      owner,
+      resolver,
+      own.ModernResolver.abi,
+      "deleteDNSRecord",
+      [plain.node, dnsWire(keyLabels("url")), TYPE_TXT],
+      "Resolver.deleteDNSRecord",
+    ),
   ]);
 }

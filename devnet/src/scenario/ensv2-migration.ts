@@ -1,7 +1,7 @@
 import { type Abi, type Address, encodeAbiParameters, zeroAddress } from "viem";
 import { Chain } from "../chain";
 import { labelhash } from "../names";
-import type { Ensv2Play } from "./ensv2";
+import type { Ensv2Play } from "./ensv2-play";
 import type { NameBook, NameFacts } from "./model";
 
 /** The ENSv1 side of the root chain that migration reads and moves names out of. */
@@ -44,7 +44,9 @@ function candidates(book: NameBook, wrapped: boolean): NameFacts[] {
       !f.addr &&
       (wrapped || !f.texts) &&
       f.registrant !== undefined &&
-      (wrapped ? f.wrappedOwner !== undefined && !f.unwrapped : f.wrappedOwner === undefined && f.registrant === f.registryOwner),
+      (wrapped
+        ? f.wrappedOwner !== undefined && !f.unwrapped
+        : f.wrappedOwner === undefined && f.registrant === f.registryOwner),
   );
 }
 
@@ -63,26 +65,64 @@ export async function migrateEnsv1Names(play: Ensv2Play, v1: Ensv1ForMigration):
   const unwrapped = ctx.sample(candidates(v1.book, false), 2);
   const wrappedAll = candidates(v1.book, true);
   const fuses = await ctx.chain.readMany<[Address, number, bigint]>(
-    wrappedAll.map((f) => ({ to: v1.nameWrapper, abi: v1.nameWrapperAbi, functionName: "getData", args: [BigInt(f.node)] })),
+    wrappedAll.map((f) => ({
+      to: v1.nameWrapper,
+      abi: v1.nameWrapperAbi,
+      functionName: "getData",
+      args: [BigInt(f.node)],
+    })),
   );
-  const wrapped = ctx.sample(wrappedAll.filter((_, i) => (Number(fuses[i]![1]) & CANNOT_UNWRAP) === 0), 1);
+  const wrapped = ctx.sample(
+    wrappedAll.filter((_, i) => (Number(fuses[i]![1]) & CANNOT_UNWRAP) === 0),
+    1,
+  );
   const moving = [...unwrapped, ...wrapped];
   if (moving.length === 0) return;
 
   const expiries = await ctx.chain.readMany<bigint>(
-    moving.map((f) => ({ to: v1.baseRegistrar, abi: v1.baseRegistrarAbi, functionName: "nameExpires", args: [BigInt(labelhash(f.labels[0]!))] })),
+    moving.map((f) => ({
+      to: v1.baseRegistrar,
+      abi: v1.baseRegistrarAbi,
+      functionName: "nameExpires",
+      args: [BigInt(labelhash(f.labels[0]!))],
+    })),
   );
   await ctx.chain.send(
-    moving.map((f, i) => play.tx(me, eth, "PermissionedRegistry", "register", [f.labels[0], zeroAddress, zeroAddress, zeroAddress, 0n, expiries[i]])),
+    moving.map((f, i) =>
+      play.tx(me, eth, "PermissionedRegistry", "register", [
+        f.labels[0],
+        zeroAddress,
+        zeroAddress,
+        zeroAddress,
+        0n,
+        expiries[i],
+      ]),
+    ),
   );
 
   const txs = moving.map((f) => {
     const owner = (f.wrappedOwner ?? f.registrant)!;
     const resolver = play.resolvers.get(owner) ?? zeroAddress;
-    const data = encodeAbiParameters(MIGRATION_DATA, [{ label: f.labels[0]!, owner, subregistry: zeroAddress, resolver }]);
+    const data = encodeAbiParameters(MIGRATION_DATA, [
+      { label: f.labels[0]!, owner, subregistry: zeroAddress, resolver },
+    ]);
     return f.wrappedOwner
-      ? Chain.call(owner, v1.nameWrapper, v1.nameWrapperAbi, "safeTransferFrom", [owner, controller, BigInt(f.node), 1n, data], "migrate wrapped")
-      : Chain.call(owner, v1.baseRegistrar, v1.baseRegistrarAbi, "safeTransferFrom", [owner, controller, BigInt(labelhash(f.labels[0]!)), data], "migrate unwrapped");
+      ? Chain.call(
+          owner,
+          v1.nameWrapper,
+          v1.nameWrapperAbi,
+          "safeTransferFrom",
+          [owner, controller, BigInt(f.node), 1n, data],
+          "migrate wrapped",
+        )
+      : Chain.call(
+          owner,
+          v1.baseRegistrar,
+          v1.baseRegistrarAbi,
+          "safeTransferFrom",
+          [owner, controller, BigInt(labelhash(f.labels[0]!)), data],
+          "migrate unwrapped",
+        );
   });
   await ctx.chain.send(txs);
 

@@ -1,85 +1,22 @@
-import { type Abi, type Address, type Hex, decodeEventLog, encodeFunctionData, maxUint256, toEventSelector, zeroAddress, zeroHash } from "viem";
-import { ALL_ROLES, REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, RESOLVER_ROLES } from "../../ensv2/roles";
-import { Chain, type Receipt, type Tx } from "../chain";
-import { type Ensv2Deployment, ENSV2_MIN_COMMITMENT_AGE, deployEnsv2 } from "../deploy/ensv2";
+import { type Abi, type Address, type Hex, maxUint256, toEventSelector, zeroAddress, zeroHash } from "viem";
+import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, RESOLVER_ROLES } from "../../ensv2/roles";
+import type { Tx } from "../chain";
+import { deployEnsv2, ENSV2_MIN_COMMITMENT_AGE, type Ensv2Deployment } from "../deploy/ensv2";
 import { labelhash, nodeOf } from "../names";
 import type { ScenarioContext } from "./context";
-import type { Ensv2NameFacts, Ensv2RegistryFacts, Ensv2RoleChange, Ensv2Scenario } from "./ensv2-model";
-import { migrateEnsv1Names, type Ensv1ForMigration } from "./ensv2-migration";
+import { type Ensv1ForMigration, migrateEnsv1Names } from "./ensv2-migration";
+import type { Ensv2NameFacts, Ensv2RegistryFacts, Ensv2Scenario } from "./ensv2-model";
+import { Ensv2Play } from "./ensv2-play";
 
 const YEAR = 365 * 86_400;
 /** Short lifetime of the names the scenario lets expire (the chain then jumps past it). */
 const SHORT_LIFE = 600;
 
-/** The scenario's view of the ENSv2 tree while it plays; turned into `Ensv2Scenario` at the end. */
-export class Ensv2Play {
-  readonly names: Ensv2NameFacts[] = [];
-  readonly registries: Ensv2RegistryFacts[] = [];
-  readonly resolvers = new Map<Address, Address>();
-  readonly roleChanges: Ensv2RoleChange[] = [];
-  private salt = 0n;
-
-  constructor(
-    readonly ctx: ScenarioContext,
-    readonly d: Ensv2Deployment,
-  ) {}
-
-  get chain(): Chain {
-    return this.ctx.chain;
-  }
-
-  address(name: keyof Ensv2Deployment["contracts"]): Address {
-    return this.d.contracts[name].address;
-  }
-
-  tx(from: Address, to: Address, contract: string, fn: string, args: unknown[]): Tx {
-    return Chain.call(from, to, this.d.abis[contract] as Abi, fn, args, `ENSv2 ${contract}.${fn}`);
-  }
-
-  async now(): Promise<number> {
-    return this.chain.latestTimestamp();
-  }
-
-  /** Deploys a proxy of `implementation` through the VerifiableFactory, initialized for `admin` with every role. */
-  async deployProxy(admin: Address, implementation: Address, abiOf: string): Promise<Address> {
-    this.salt += 1n;
-    const init = encodeFunctionData({ abi: this.d.abis[abiOf] as Abi, functionName: "initialize", args: [admin, ALL_ROLES] });
-    const [receipt] = await this.chain.send([this.tx(admin, this.address("VerifiableFactory"), "VerifiableFactory", "deployProxy", [implementation, this.salt, init])]);
-    const [deployed] = this.eventArgs<{ proxyAddress: Address }>(receipt!, "VerifiableFactory", "ProxyDeployed");
-    if (!deployed) throw new Error("ENSv2 VerifiableFactory.deployProxy emitted no ProxyDeployed");
-    return deployed.proxyAddress.toLowerCase() as Address;
-  }
-
-  eventArgs<T>(receipt: Receipt, contract: string, eventName: string): T[] {
-    const abi = this.d.abis[contract] as Abi;
-    const out: T[] = [];
-    for (const log of receipt.logs) {
-      try {
-        const ev = decodeEventLog({ abi, data: log.data, topics: log.topics as [Hex, ...Hex[]] });
-        if (ev.eventName === eventName) out.push(ev.args as T);
-      } catch {
-        // another contract's event
-      }
-    }
-    return out;
-  }
-
-  addName(facts: Omit<Ensv2NameFacts, "tokenId" | "regenerations">): Ensv2NameFacts {
-    const f: Ensv2NameFacts = { ...facts, tokenId: "0", regenerations: 0 };
-    this.names.push(f);
-    return f;
-  }
-
-  registryOf(address: Address): Ensv2RegistryFacts {
-    const r = this.registries.find((x) => x.address === address);
-    if (!r) throw new Error(`unknown ENSv2 registry ${address}`);
-    return r;
-  }
-}
-
 /** Token id of a label in a registry now (it changes with every regeneration). */
 async function tokenIdOf(play: Ensv2Play, registry: Address, label: string): Promise<bigint> {
-  return play.chain.read<bigint>(registry, play.d.abis.PermissionedRegistry as Abi, "getTokenId", [BigInt(labelhash(label))]);
+  return play.chain.read<bigint>(registry, play.d.abis.PermissionedRegistry as Abi, "getTokenId", [
+    BigInt(labelhash(label)),
+  ]);
 }
 
 const ethNameOf = (label: string) => ({ name: `${label}.eth`, labels: [label, "eth"] });
@@ -92,7 +29,11 @@ const ethNameOf = (label: string) => ({ name: `${label}.eth`, labels: [label, "e
  * and on a resolver, ERC-1155 transfers, reservations, a name left to expire and one re-registered after expiry,
  * and ENSv1 names migrated through the UnlockedMigrationController.
  */
-export async function playEnsv2(ctx: ScenarioContext, v1: Ensv1ForMigration, totalNames: number): Promise<{ deployment: Ensv2Deployment; scenario: Ensv2Scenario }> {
+export async function playEnsv2(
+  ctx: ScenarioContext,
+  v1: Ensv1ForMigration,
+  totalNames: number,
+): Promise<{ deployment: Ensv2Deployment; scenario: Ensv2Scenario }> {
   const d = await deployEnsv2(ctx.chain, { nameWrapper: v1.nameWrapper });
   const play = new Ensv2Play(ctx, d);
   const me = ctx.chain.deployer;
@@ -106,14 +47,27 @@ export async function playEnsv2(ctx: ScenarioContext, v1: Ensv1ForMigration, tot
   // The deployer holds the admin bits of the .eth registry's root roles: it grants itself registrar rights, to
   // reserve names and register short-lived ones (as premigration and a registrar of its own would).
   await ctx.chain.send([
-    play.tx(me, eth, "PermissionedRegistry", "grantRootRoles", [REGISTRY_ROLES.REGISTRAR | REGISTRY_ROLES.REGISTER_RESERVED | REGISTRY_ROLES.RENEW, me]),
+    play.tx(me, eth, "PermissionedRegistry", "grantRootRoles", [
+      REGISTRY_ROLES.REGISTRAR | REGISTRY_ROLES.REGISTER_RESERVED | REGISTRY_ROLES.RENEW,
+      me,
+    ]),
   ]);
-  play.roleChanges.push({ contract: eth, on: "root", account: me, roles: String(REGISTRY_ROLES.REGISTRAR | REGISTRY_ROLES.REGISTER_RESERVED | REGISTRY_ROLES.RENEW), grant: true });
+  play.roleChanges.push({
+    contract: eth,
+    on: "root",
+    account: me,
+    roles: String(REGISTRY_ROLES.REGISTRAR | REGISTRY_ROLES.REGISTER_RESERVED | REGISTRY_ROLES.RENEW),
+    grant: true,
+  });
 
   // Every owner can pay in both tokens.
   const tokens = [play.address("MockUSDC"), play.address("MockDAI")];
-  await ctx.chain.send(ctx.owners.flatMap((o) => tokens.map((t) => play.tx(me, t, "MockERC20", "mint", [o, 10n ** 30n]))));
-  await ctx.chain.send(ctx.owners.flatMap((o) => tokens.map((t) => play.tx(o, t, "MockERC20", "approve", [registrar, maxUint256]))));
+  await ctx.chain.send(
+    ctx.owners.flatMap((o) => tokens.map((t) => play.tx(me, t, "MockERC20", "mint", [o, 10n ** 30n]))),
+  );
+  await ctx.chain.send(
+    ctx.owners.flatMap((o) => tokens.map((t) => play.tx(o, t, "MockERC20", "approve", [registrar, maxUint256]))),
+  );
 
   // A PermissionedResolver proxy for four owners.
   for (const o of ctx.sample(ctx.owners, 4)) {
@@ -121,7 +75,11 @@ export async function playEnsv2(ctx: ScenarioContext, v1: Ensv1ForMigration, tot
   }
 
   // One ENSv2 registration per six ENSv1 names, at most 2,000: large benchmark devnets are about ENSv1 volume.
-  const registered = await registerThroughRegistrar(play, Math.min(2_000, Math.max(6, Math.round(totalNames / 6))), tokens);
+  const registered = await registerThroughRegistrar(
+    play,
+    Math.min(2_000, Math.max(6, Math.round(totalNames / 6))),
+    tokens,
+  );
   await writeRecords(play, registered);
   await renew(play, registered, tokens);
   await buildSubnameTree(play, registered.slice(0, 2));
@@ -142,14 +100,40 @@ async function registerThroughRegistrar(play: Ensv2Play, n: number, tokens: Addr
     const owner = i % 2 === 0 ? withResolver[(i / 2) % withResolver.length]! : ctx.owner();
     const label = ctx.labels.word();
     const referrer: Hex = i % 3 === 0 ? zeroHash : (`0x${(i + 1).toString(16).padStart(64, "0")}` as Hex);
-    return { label, owner, secret: ctx.secret(), resolver: play.resolvers.get(owner) ?? zeroAddress, duration: BigInt(YEAR * (1 + (i % 2))), token: tokens[i % 2]!, referrer };
+    return {
+      label,
+      owner,
+      secret: ctx.secret(),
+      resolver: play.resolvers.get(owner) ?? zeroAddress,
+      duration: BigInt(YEAR * (1 + (i % 2))),
+      token: tokens[i % 2]!,
+      referrer,
+    };
   });
   const commitments = await ctx.chain.readMany<Hex>(
-    plans.map((p) => ({ to: registrar, abi: play.d.abis.ETHRegistrar as Abi, functionName: "makeCommitment", args: [p.label, p.owner, p.secret, zeroAddress, p.resolver, p.duration, p.referrer] })),
+    plans.map((p) => ({
+      to: registrar,
+      abi: play.d.abis.ETHRegistrar as Abi,
+      functionName: "makeCommitment",
+      args: [p.label, p.owner, p.secret, zeroAddress, p.resolver, p.duration, p.referrer],
+    })),
   );
   await ctx.chain.send(plans.map((p, i) => play.tx(p.owner, registrar, "ETHRegistrar", "commit", [commitments[i]])));
   await ctx.chain.increaseTime(ENSV2_MIN_COMMITMENT_AGE + 1);
-  await ctx.chain.send(plans.map((p) => play.tx(p.owner, registrar, "ETHRegistrar", "register", [p.label, p.owner, p.secret, zeroAddress, p.resolver, p.duration, p.token, p.referrer])));
+  await ctx.chain.send(
+    plans.map((p) =>
+      play.tx(p.owner, registrar, "ETHRegistrar", "register", [
+        p.label,
+        p.owner,
+        p.secret,
+        zeroAddress,
+        p.resolver,
+        p.duration,
+        p.token,
+        p.referrer,
+      ]),
+    ),
+  );
   const now = await play.now();
   return plans.map((p) =>
     play.addName({
@@ -183,7 +167,14 @@ async function writeRecords(play: Ensv2Play, names: Ensv2NameFacts[]): Promise<v
 async function renew(play: Ensv2Play, names: Ensv2NameFacts[], tokens: Address[]): Promise<void> {
   const chosen = names.filter((_, i) => i % 2 === 0);
   await play.chain.send(
-    chosen.map((f, i) => play.tx(play.ctx.otherThan(f.owner!), play.address("ETHRegistrar"), "ETHRegistrar", "renew", [f.labels[0], BigInt(YEAR), tokens[(i + 1) % 2], zeroHash])),
+    chosen.map((f, i) =>
+      play.tx(play.ctx.otherThan(f.owner!), play.address("ETHRegistrar"), "ETHRegistrar", "renew", [
+        f.labels[0],
+        BigInt(YEAR),
+        tokens[(i + 1) % 2],
+        zeroHash,
+      ]),
+    ),
   );
   for (const f of chosen) f.expiry += YEAR;
 }
@@ -211,7 +202,16 @@ async function buildSubnameTree(play: Ensv2Play, parents: Ensv2NameFacts[]): Pro
     const o2 = ctx.otherThan(o);
     const sub = ctx.labels.word();
     const subExpiry = parent.expiry;
-    await play.chain.send([play.tx(o, r1, "UserRegistry", "register", [sub, o2, zeroAddress, play.resolvers.get(o) ?? zeroAddress, REGISTRATION_ROLE_BITMAP, BigInt(subExpiry)])]);
+    await play.chain.send([
+      play.tx(o, r1, "UserRegistry", "register", [
+        sub,
+        o2,
+        zeroAddress,
+        play.resolvers.get(o) ?? zeroAddress,
+        REGISTRATION_ROLE_BITMAP,
+        BigInt(subExpiry),
+      ]),
+    ]);
     const subFacts = play.addName({
       name: `${sub}.${parent.name}`,
       labels: [sub, ...parent.labels],
@@ -229,18 +229,58 @@ async function buildSubnameTree(play: Ensv2Play, parents: Ensv2NameFacts[]): Pro
       play.tx(o2, r2, "UserRegistry", "setParent", [r1, sub]),
     ]);
     subFacts.subregistry = r2;
-    const r2Facts: Ensv2RegistryFacts = { address: r2, parent: r1, parentLabel: sub, name: subFacts.name, kind: "user" };
+    const r2Facts: Ensv2RegistryFacts = {
+      address: r2,
+      parent: r1,
+      parentLabel: sub,
+      name: subFacts.name,
+      kind: "user",
+    };
     play.registries.push(r2Facts);
 
     const o3 = ctx.otherThan(o2);
     const deep = ctx.labels.word();
-    await play.chain.send([play.tx(o2, r2, "UserRegistry", "register", [deep, o3, zeroAddress, zeroAddress, REGISTRATION_ROLE_BITMAP, BigInt(subExpiry)])]);
-    const deepFacts = play.addName({ name: `${deep}.${subFacts.name}`, labels: [deep, ...subFacts.labels], via: "subname", registry: r2, status: "registered", owner: o3, expiry: subExpiry });
+    await play.chain.send([
+      play.tx(o2, r2, "UserRegistry", "register", [
+        deep,
+        o3,
+        zeroAddress,
+        zeroAddress,
+        REGISTRATION_ROLE_BITMAP,
+        BigInt(subExpiry),
+      ]),
+    ]);
+    const deepFacts = play.addName({
+      name: `${deep}.${subFacts.name}`,
+      labels: [deep, ...subFacts.labels],
+      via: "subname",
+      registry: r2,
+      status: "registered",
+      owner: o3,
+      expiry: subExpiry,
+    });
 
     if (i === 0) {
       const alt = ctx.labels.word();
-      await play.chain.send([play.tx(o, r1, "UserRegistry", "register", [alt, o2, zeroAddress, zeroAddress, REGISTRATION_ROLE_BITMAP, BigInt(subExpiry)])]);
-      const altFacts = play.addName({ name: `${alt}.${parent.name}`, labels: [alt, ...parent.labels], via: "subname", registry: r1, status: "registered", owner: o2, expiry: subExpiry });
+      await play.chain.send([
+        play.tx(o, r1, "UserRegistry", "register", [
+          alt,
+          o2,
+          zeroAddress,
+          zeroAddress,
+          REGISTRATION_ROLE_BITMAP,
+          BigInt(subExpiry),
+        ]),
+      ]);
+      const altFacts = play.addName({
+        name: `${alt}.${parent.name}`,
+        labels: [alt, ...parent.labels],
+        via: "subname",
+        registry: r1,
+        status: "registered",
+        owner: o2,
+        expiry: subExpiry,
+      });
       await play.chain.send([
         play.tx(o2, r1, "UserRegistry", "setSubregistry", [BigInt(labelhash(alt)), r2]),
         play.tx(o2, r1, "UserRegistry", "setSubregistry", [BigInt(labelhash(sub)), zeroAddress]),
@@ -276,16 +316,29 @@ async function grantAndRevoke(play: Ensv2Play, name: Ensv2NameFacts, resolverNam
   name.texts = undefined;
   name.addr = undefined;
   name.regenerations += 2;
-  play.roleChanges.push({ contract: eth, on: label, account: friend, roles: String(role), grant: true }, { contract: eth, on: label, account: friend, roles: String(role), grant: false });
+  play.roleChanges.push(
+    { contract: eth, on: label, account: friend, roles: String(role), grant: true },
+    { contract: eth, on: label, account: friend, roles: String(role), grant: false },
+  );
 
   const resolver = resolverName.resolver;
   if (!resolver) return;
   const resolverOwner = [...play.resolvers.entries()].find(([, r]) => r === resolver)![0];
   const writer = ctx.otherThan(resolverOwner);
   const description = `kept by ${writer.toLowerCase()}`;
-  await play.chain.send([play.tx(resolverOwner, resolver, "PermissionedResolver", "grantRootRoles", [RESOLVER_ROLES.SET_TEXT, writer])]);
-  await play.chain.send([play.tx(writer, resolver, "PermissionedResolver", "setText", [nodeOf(resolverName.labels), "description", description])]);
-  await play.chain.send([play.tx(resolverOwner, resolver, "PermissionedResolver", "revokeRootRoles", [RESOLVER_ROLES.SET_TEXT, writer])]);
+  await play.chain.send([
+    play.tx(resolverOwner, resolver, "PermissionedResolver", "grantRootRoles", [RESOLVER_ROLES.SET_TEXT, writer]),
+  ]);
+  await play.chain.send([
+    play.tx(writer, resolver, "PermissionedResolver", "setText", [
+      nodeOf(resolverName.labels),
+      "description",
+      description,
+    ]),
+  ]);
+  await play.chain.send([
+    play.tx(resolverOwner, resolver, "PermissionedResolver", "revokeRootRoles", [RESOLVER_ROLES.SET_TEXT, writer]),
+  ]);
   resolverName.texts = { ...resolverName.texts, description };
   play.roleChanges.push(
     { contract: resolver, on: "root", account: writer, roles: String(RESOLVER_ROLES.SET_TEXT), grant: true },
@@ -299,7 +352,15 @@ async function transferTokens(play: Ensv2Play, names: Ensv2NameFacts[]): Promise
   const txs: Tx[] = [];
   for (const f of names) {
     const to = play.ctx.otherThan(f.owner!);
-    txs.push(play.tx(f.owner!, eth, "PermissionedRegistry", "safeTransferFrom", [f.owner!, to, await tokenIdOf(play, eth, f.labels[0]!), 1n, "0x"]));
+    txs.push(
+      play.tx(f.owner!, eth, "PermissionedRegistry", "safeTransferFrom", [
+        f.owner!,
+        to,
+        await tokenIdOf(play, eth, f.labels[0]!),
+        1n,
+        "0x",
+      ]),
+    );
     f.owner = to;
   }
   await play.chain.send(txs);
@@ -318,12 +379,40 @@ async function reserveAndExpire(play: Ensv2Play, tokens: Address[]): Promise<voi
   const expiring = [ctx.labels.word(), ctx.labels.word()];
   const owners = expiring.map(() => ctx.owner());
   await ctx.chain.send([
-    ...reserved.map((l) => play.tx(me, eth, "PermissionedRegistry", "register", [l, zeroAddress, zeroAddress, zeroAddress, 0n, BigInt(now + YEAR)])),
-    ...expiring.map((l, i) => play.tx(me, eth, "PermissionedRegistry", "register", [l, owners[i], zeroAddress, zeroAddress, REGISTRATION_ROLE_BITMAP, BigInt(now + SHORT_LIFE)])),
+    ...reserved.map((l) =>
+      play.tx(me, eth, "PermissionedRegistry", "register", [
+        l,
+        zeroAddress,
+        zeroAddress,
+        zeroAddress,
+        0n,
+        BigInt(now + YEAR),
+      ]),
+    ),
+    ...expiring.map((l, i) =>
+      play.tx(me, eth, "PermissionedRegistry", "register", [
+        l,
+        owners[i],
+        zeroAddress,
+        zeroAddress,
+        REGISTRATION_ROLE_BITMAP,
+        BigInt(now + SHORT_LIFE),
+      ]),
+    ),
   ]);
   const at = await play.now();
-  for (const l of reserved) play.addName({ ...ethNameOf(l), via: "reserved", registry: eth, status: "reserved", expiry: now + YEAR });
-  const expired = expiring.map((l, i) => play.addName({ ...ethNameOf(l), via: "registry", registry: eth, status: "expired", expiry: now + SHORT_LIFE, owner: owners[i] }));
+  for (const l of reserved)
+    play.addName({ ...ethNameOf(l), via: "reserved", registry: eth, status: "reserved", expiry: now + YEAR });
+  const expired = expiring.map((l, i) =>
+    play.addName({
+      ...ethNameOf(l),
+      via: "registry",
+      registry: eth,
+      status: "expired",
+      expiry: now + SHORT_LIFE,
+      owner: owners[i],
+    }),
+  );
   await ctx.chain.increaseTime(Math.max(0, now + SHORT_LIFE - at) + 1);
 
   const reborn = expired[1]!;
@@ -334,7 +423,18 @@ async function reserveAndExpire(play: Ensv2Play, tokens: Address[]): Promise<voi
   const commitment = await ctx.chain.read<Hex>(registrar, play.d.abis.ETHRegistrar as Abi, "makeCommitment", [...args]);
   await ctx.chain.send([play.tx(buyer, registrar, "ETHRegistrar", "commit", [commitment])]);
   await ctx.chain.increaseTime(ENSV2_MIN_COMMITMENT_AGE + 1);
-  await ctx.chain.send([play.tx(buyer, registrar, "ETHRegistrar", "register", [reborn.labels[0], buyer, secret, zeroAddress, zeroAddress, BigInt(YEAR), tokens[0], zeroHash])]);
+  await ctx.chain.send([
+    play.tx(buyer, registrar, "ETHRegistrar", "register", [
+      reborn.labels[0],
+      buyer,
+      secret,
+      zeroAddress,
+      zeroAddress,
+      BigInt(YEAR),
+      tokens[0],
+      zeroHash,
+    ]),
+  ]);
   Object.assign(reborn, { via: "registrar", status: "registered", owner: buyer, expiry: (await play.now()) + YEAR });
   // The expired one keeps its last owner in the facts for reference, but `ownerOf` reads zero.
 }
@@ -342,7 +442,12 @@ async function reserveAndExpire(play: Ensv2Play, tokens: Address[]): Promise<voi
 /** Token ids and event counts read back from the chain once everything is played. */
 async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
   const tokenIds = await play.chain.readMany<bigint>(
-    play.names.map((f) => ({ to: f.registry, abi: play.d.abis.PermissionedRegistry as Abi, functionName: "getTokenId", args: [BigInt(labelhash(f.labels[0]!))] })),
+    play.names.map((f) => ({
+      to: f.registry,
+      abi: play.d.abis.PermissionedRegistry as Abi,
+      functionName: "getTokenId",
+      args: [BigInt(labelhash(f.labels[0]!))],
+    })),
   );
   play.names.forEach((f, i) => {
     f.tokenId = String(tokenIds[i]);
@@ -365,7 +470,9 @@ async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
     const [address, topic0] = key.split("|") as [Address, Hex];
     const contract = addresses.get(address);
     if (!contract || !abiOf[contract]) continue;
-    const event = (play.d.abis[abiOf[contract]] as Abi).find((x) => x.type === "event" && toEventSelector(x) === topic0);
+    const event = (play.d.abis[abiOf[contract]] as Abi).find(
+      (x) => x.type === "event" && toEventSelector(x) === topic0,
+    );
     if (!event || event.type !== "event") continue;
     const k = `${contract}:${event.name}`;
     eventCounts[k] = (eventCounts[k] ?? 0) + n;

@@ -1,22 +1,22 @@
 import type { Address } from "viem";
 import type { Chain } from "../chain";
-import { type Premint, deployBase } from "../deploy/base";
+import { loadDevnetContracts } from "../contracts";
+import { deployBase, type Premint } from "../deploy/base";
 import { deployLinea } from "../deploy/linea";
 import { deployOptimism } from "../deploy/optimism";
 import { deployRoot } from "../deploy/root";
 import { managedNameOf } from "../names";
 import { playBasenames } from "./base";
 import { ScenarioContext } from "./context";
-import { playLinea } from "./linea";
-import { allocate, type NameFacts } from "./model";
-import { LabelSource, Random, oddLabels } from "./random";
-import { playRoot } from "./root";
-import { setCrossChainPrimary } from "./primary";
-import { playSales } from "./sales";
 import { playDnsRecords } from "./dns-records";
 import { playEnsv2 } from "./ensv2";
-import { loadDevnetContracts } from "../contracts";
+import { playLinea } from "./linea";
+import { allocate, type NameFacts } from "./model";
+import { setCrossChainPrimary } from "./primary";
+import { LabelSource, oddLabels, Random } from "./random";
 import { playReverseOnlyChain } from "./reverse-l2";
+import { playRoot } from "./root";
+import { playSales } from "./sales";
 import { playThreeDNS } from "./threedns";
 import { playThreeDNSSubnames } from "./threedns-subnames";
 
@@ -59,14 +59,24 @@ const STRUCTURAL = ["eth", "reverse", "addr"];
  * Deploys every chain and plays the scenario on them concurrently (each chain's own PRNG stream and word
  * slice keep it deterministic). Returns the deployments and what the manifest's `scenario` needs.
  */
-export async function runScenario(chains: ScenarioChains, seed: number, totalNames: number, log: (line: string) => void) {
+export async function runScenario(
+  chains: ScenarioChains,
+  seed: number,
+  totalNames: number,
+  log: (line: string) => void,
+) {
   const sizes = allocate(totalNames, WEIGHTS);
   // Outside WEIGHTS, so a devnet without the Optimism chain keeps its exact scenario.
   const threednsOptimismNames = Math.max(3, Math.round(sizes.threedns / 4));
   const odd = oddLabels(new Random(seed ^ 0x5eed));
   const count = chains.optimism ? 4 : 3;
   const mk = (chain: Chain, index: number) =>
-    new ScenarioContext(chain, new LabelSource(new Random(seed * 7919 + index), { index, count }), seed * 104729 + index, log);
+    new ScenarioContext(
+      chain,
+      new LabelSource(new Random(seed * 7919 + index), { index, count }),
+      seed * 104729 + index,
+      log,
+    );
   const rootCtx = mk(chains.root, 0);
   const baseCtx = mk(chains.base, 1);
   const lineaCtx = mk(chains.linea, 2);
@@ -74,40 +84,87 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
 
   const playRootChain = async () => {
     const d = await deployRoot(chains.root);
-    const out = await playRoot(rootCtx, d, { legacy: sizes.legacy, old: sizes.old, wrapped: sizes.wrapped, unwrapped: sizes.unwrapped }, odd);
+    const out = await playRoot(
+      rootCtx,
+      d,
+      { legacy: sizes.legacy, old: sizes.old, wrapped: sizes.wrapped, unwrapped: sizes.unwrapped },
+      odd,
+    );
     const crossChain = await setCrossChainPrimary(
       rootCtx,
-      { kind: "root", reverseRegistrar: d.contracts.ReverseRegistrar.address, defaultReverseRegistrar: d.contracts.DefaultReverseRegistrar.address },
+      {
+        kind: "root",
+        reverseRegistrar: d.contracts.ReverseRegistrar.address,
+        defaultReverseRegistrar: d.contracts.DefaultReverseRegistrar.address,
+      },
       ".eth",
     );
-    if (crossChain) out.primaries[rootCtx.crossChainAccount.toLowerCase()] = { legacy: crossChain, default: crossChain };
+    if (crossChain)
+      out.primaries[rootCtx.crossChainAccount.toLowerCase()] = { legacy: crossChain, default: crossChain };
     // Last, so every earlier step (and its random draws) is the same with or without them.
     const sales = await playSales(rootCtx, d);
     // ENSv2 beside ENSv1, after all of it: ENSv1's addresses, blocks and draws stay those of a devnet without it.
     const { own, real } = loadDevnetContracts();
     const ensv2 = await playEnsv2(
       rootCtx,
-      { nameWrapper: d.contracts.NameWrapper.address, baseRegistrar: d.contracts.BaseRegistrar.address, nameWrapperAbi: own.NameWrapper.abi, baseRegistrarAbi: real.BaseRegistrarImplementation.abi, book: rootCtx.book },
+      {
+        nameWrapper: d.contracts.NameWrapper.address,
+        baseRegistrar: d.contracts.BaseRegistrar.address,
+        nameWrapperAbi: own.NameWrapper.abi,
+        baseRegistrarAbi: real.BaseRegistrarImplementation.abi,
+        book: rootCtx.book,
+      },
       totalNames,
     );
     return { d, ...out, crossChain, sales, ensv2 };
   };
   const playBaseChain = async () => {
-    const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({ label: baseCtx.labels.word(), owner: baseCtx.owner() }));
+    const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({
+      label: baseCtx.labels.word(),
+      owner: baseCtx.owner(),
+    }));
     const d = await deployBase(chains.base, premints);
-    const basenames = await playBasenames(baseCtx, d, { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable }, premints);
+    const basenames = await playBasenames(
+      baseCtx,
+      d,
+      { ea: sizes.ea, regular: sizes.regular, upgradeable: sizes.upgradeable },
+      premints,
+    );
     const threedns = await playThreeDNS(baseCtx, d, sizes.threedns);
-    await playThreeDNSSubnames(baseCtx, d.contracts.ThreeDNSToken.address, d.contracts.ThreeDNSResolver.address, threednsNamesOf(baseCtx));
-    await playDnsRecords(baseCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(baseCtx), d.contracts.Resolver.address);
-    const crossChain = await setCrossChainPrimary(baseCtx, { kind: "l2", l2ReverseRegistrar: d.contracts.L2ReverseRegistrar.address }, `.${managedNameOf(chains.base, "base").name}`);
+    await playThreeDNSSubnames(
+      baseCtx,
+      d.contracts.ThreeDNSToken.address,
+      d.contracts.ThreeDNSResolver.address,
+      threednsNamesOf(baseCtx),
+    );
+    await playDnsRecords(
+      baseCtx,
+      d.contracts.ThreeDNSResolver.address,
+      threednsNamesOf(baseCtx),
+      d.contracts.Resolver.address,
+    );
+    const crossChain = await setCrossChainPrimary(
+      baseCtx,
+      { kind: "l2", l2ReverseRegistrar: d.contracts.L2ReverseRegistrar.address },
+      `.${managedNameOf(chains.base, "base").name}`,
+    );
     if (crossChain) basenames.primaries[baseCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, primaries: basenames.primaries, threedns, crossChain };
   };
   const playLineaChain = async () => {
     const pohAccounts = chains.linea.accounts.slice(-Math.min(10, chains.linea.accounts.length - 1));
     const d = await deployLinea(chains.linea, pohAccounts);
-    const out = await playLinea(lineaCtx, d, { normal: sizes.lineaNormal, owner: sizes.lineaOwner, poh: Math.min(sizes.lineaPoh, pohAccounts.length) }, pohAccounts);
-    const crossChain = await setCrossChainPrimary(lineaCtx, { kind: "l2", l2ReverseRegistrar: d.contracts.L2ReverseRegistrar.address }, `.${managedNameOf(chains.linea, "linea").name}`);
+    const out = await playLinea(
+      lineaCtx,
+      d,
+      { normal: sizes.lineaNormal, owner: sizes.lineaOwner, poh: Math.min(sizes.lineaPoh, pohAccounts.length) },
+      pohAccounts,
+    );
+    const crossChain = await setCrossChainPrimary(
+      lineaCtx,
+      { kind: "l2", l2ReverseRegistrar: d.contracts.L2ReverseRegistrar.address },
+      `.${managedNameOf(chains.linea, "linea").name}`,
+    );
     if (crossChain) out.primaries[lineaCtx.crossChainAccount.toLowerCase()] = crossChain;
     return { d, ...out, crossChain };
   };
@@ -115,11 +172,21 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     if (!optimismCtx) return undefined;
     const d = await deployOptimism(optimismCtx.chain);
     const threedns = await playThreeDNS(optimismCtx, d, threednsOptimismNames);
-    await playThreeDNSSubnames(optimismCtx, d.contracts.ThreeDNSToken.address, d.contracts.ThreeDNSResolver.address, threednsNamesOf(optimismCtx));
+    await playThreeDNSSubnames(
+      optimismCtx,
+      d.contracts.ThreeDNSToken.address,
+      d.contracts.ThreeDNSResolver.address,
+      threednsNamesOf(optimismCtx),
+    );
     await playDnsRecords(optimismCtx, d.contracts.ThreeDNSResolver.address, threednsNamesOf(optimismCtx));
     return { d, threedns };
   };
-  const [root, base, linea, optimism] = await Promise.all([playRootChain(), playBaseChain(), playLineaChain(), playOptimismChain()]);
+  const [root, base, linea, optimism] = await Promise.all([
+    playRootChain(),
+    playBaseChain(),
+    playLineaChain(),
+    playOptimismChain(),
+  ]);
   // After the root chain: their accounts name themselves with the .eth names they hold there.
   const rootNames = [...rootCtx.book.byNode.values()];
   const [arbitrum, scroll] = await Promise.all(
@@ -133,13 +200,26 @@ export async function runScenario(chains: ScenarioChains, seed: number, totalNam
     .filter(([, p]) => p.legacy)
     .map(([addr]) => addr.slice(2));
   const managedLabels = [managedNameOf(chains.base, "base").label, managedNameOf(chains.linea, "linea").label];
-  const labelSet = new Set<string>([...STRUCTURAL, ...managedLabels, ...base.threedns.tlds.map((t) => t.tld), ...reverseLabels]);
+  const labelSet = new Set<string>([
+    ...STRUCTURAL,
+    ...managedLabels,
+    ...base.threedns.tlds.map((t) => t.tld),
+    ...reverseLabels,
+  ]);
   for (const c of contexts) for (const l of c.labels.used) labelSet.add(l);
   const unhealable = new Set<string>();
   for (const c of contexts) for (const l of c.labels.unhealable) unhealable.add(l);
 
   return {
-    deployments: { root: root.d, ensv2: root.ensv2.deployment, base: base.d, linea: linea.d, optimism: optimism?.d, arbitrum, scroll },
+    deployments: {
+      root: root.d,
+      ensv2: root.ensv2.deployment,
+      base: base.d,
+      linea: linea.d,
+      optimism: optimism?.d,
+      arbitrum,
+      scroll,
+    },
     scenario: {
       scenarioVersion: 1,
       namesRequested: totalNames,

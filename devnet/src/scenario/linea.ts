@@ -26,7 +26,12 @@ const DAY = 86_400n;
  * extension, a TTL set through the wrapper, ERC-1155 single and batch transfers, an unwrap, renewals and L2
  * primary names.
  */
-export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaContract>, sizes: LineaSizes, pohAccounts: Address[]) {
+export async function playLinea(
+  ctx: ScenarioContext,
+  d: ChainDeployment<LineaContract>,
+  sizes: LineaSizes,
+  pohAccounts: Address[],
+) {
   const { own } = loadDevnetContracts();
   const { chain, book, rng, labels } = ctx;
   const A = (k: LineaContract) => d.contracts[k].address;
@@ -38,7 +43,17 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
   const dur = BigInt(YEAR_SECONDS);
   const managed = managedNameOf(chain, "linea");
   const lineaName = (label: string, via: string, owner: Address): NameFacts =>
-    book.add({ name: `${label}.${managed.name}`, labels: [label, managed.label, "eth"], node: childNode(managed.node, label), chainId: chain.chainId, via, registryOwner: A("NameWrapper"), registrant: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
+    book.add({
+      name: `${label}.${managed.name}`,
+      labels: [label, managed.label, "eth"],
+      node: childNode(managed.node, label),
+      chainId: chain.chainId,
+      via,
+      registryOwner: A("NameWrapper"),
+      registrant: A("NameWrapper"),
+      wrappedOwner: owner,
+      resolver: A("Resolver"),
+    });
 
   ctx.log(`linea: ${sizes.normal + sizes.owner + sizes.poh} Lineanames registrations`);
   const regs = Array.from({ length: sizes.normal }, (_, i) => ({
@@ -47,7 +62,12 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
     secret: ctx.secret(),
   }));
   const commitments = await chain.readMany<Hex>(
-    regs.map((r) => ({ to: A("EthRegistrarController"), abi: ctl, functionName: "makeCommitment", args: [r.label, r.owner, dur, r.secret, A("Resolver"), 0] })),
+    regs.map((r) => ({
+      to: A("EthRegistrarController"),
+      abi: ctl,
+      functionName: "makeCommitment",
+      args: [r.label, r.owner, dur, r.secret, A("Resolver"), 0],
+    })),
   );
   await chain.send(regs.map((r, i) => tx(r.owner, "EthRegistrarController", ctl, "commit", [commitments[i]])));
   await chain.increaseTime(MIN_COMMITMENT_AGE + 1);
@@ -55,7 +75,14 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
   const names: NameFacts[] = [];
   const step1: Tx[] = regs.map((r) => {
     names.push(lineaName(r.label, "lineanames-controller", r.owner));
-    return tx(r.owner, "EthRegistrarController", ctl, "register", [r.label, r.owner, dur, r.secret, A("Resolver"), 0], PAYMENT);
+    return tx(
+      r.owner,
+      "EthRegistrarController",
+      ctl,
+      "register",
+      [r.label, r.owner, dur, r.secret, A("Resolver"), 0],
+      PAYMENT,
+    );
   });
   for (let i = 0; i < sizes.owner; i++) {
     const owner = ctx.owner();
@@ -77,14 +104,30 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
   names.forEach((f, i) => {
     const owner = f.wrappedOwner!;
     const records = i === 0 ? everyRecordKind(f, owner, rng) : recordCalls(f, owner, i, rng);
-    step2.push({ from: owner, to: A("Resolver"), data: multicallData(own.ModernResolver.abi, records), note: "Resolver.multicall" });
+    step2.push({
+      from: owner,
+      to: A("Resolver"),
+      data: multicallData(own.ModernResolver.abi, records),
+      note: "Resolver.multicall",
+    });
     if (i % 3 === 0) {
       const label = labels.maybeUnhealable(0.3);
-      const sub = book.add({ name: `${label}.${f.name}`, labels: [label, ...f.labels], node: childNode(f.node, label), chainId: chain.chainId, via: "wrapped-subname", registryOwner: A("NameWrapper"), wrappedOwner: owner, resolver: A("Resolver") });
+      const sub = book.add({
+        name: `${label}.${f.name}`,
+        labels: [label, ...f.labels],
+        node: childNode(f.node, label),
+        chainId: chain.chainId,
+        via: "wrapped-subname",
+        registryOwner: A("NameWrapper"),
+        wrappedOwner: owner,
+        resolver: A("Resolver"),
+      });
       subOf.set(f, sub);
       // The first subname starts short-lived so that its parent can extend it (ExpiryExtended) below.
       const expiry = i === 0 ? now + 100n * DAY : BigInt(2 ** 40);
-      step2.push(tx(owner, "NameWrapper", wrapper, "setSubnodeRecord", [f.node, label, owner, A("Resolver"), 0n, 0, expiry]));
+      step2.push(
+        tx(owner, "NameWrapper", wrapper, "setSubnodeRecord", [f.node, label, owner, A("Resolver"), 0n, 0, expiry]),
+      );
     }
     if (!primaries[owner.toLowerCase()] && i % 2 === 0) {
       primaries[owner.toLowerCase()] = f.name;
@@ -94,7 +137,9 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
   await chain.send(step2);
 
   const step3: Tx[] = [];
-  const leaves = names.filter((f) => ![...book.byNode.values()].some((s) => s.labels.length === 4 && s.labels[1] === f.labels[0]));
+  const leaves = names.filter(
+    (f) => ![...book.byNode.values()].some((s) => s.labels.length === 4 && s.labels[1] === f.labels[0]),
+  );
   leaves.forEach((f, i) => {
     const owner = f.wrappedOwner!;
     if (i % 4 === 0) {
@@ -109,16 +154,31 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
       f.unwrapped = true;
     }
   });
-  names.filter((f) => f.via === "lineanames-controller").forEach((f, i) => {
-    if (i % 2 === 0) step3.push(tx(ctx.owner(), "EthRegistrarController", ctl, "renew", [f.labels[0], dur], PAYMENT));
-  });
+  names
+    .filter((f) => f.via === "lineanames-controller")
+    .forEach((f, i) => {
+      if (i % 2 === 0) step3.push(tx(ctx.owner(), "EthRegistrarController", ctl, "renew", [f.labels[0], dur], PAYMENT));
+    });
   // Fuses, expiry and TTL on the first name (it has a subname, so it is never moved or unwrapped above): burn
   // CANNOT_UNWRAP on the 2LD, PARENT_CANNOT_CONTROL on its subname, then extend the subname's expiry.
   const first = names[0];
   const firstSub = subOf.get(first)!;
   step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "setFuses", [first.node, CANNOT_UNWRAP]));
-  step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "setChildFuses", [first.node, labelhash(firstSub.labels[0]), PARENT_CANNOT_CONTROL, 0n]));
-  step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "extendExpiry", [first.node, labelhash(firstSub.labels[0]), now + 300n * DAY]));
+  step3.push(
+    tx(first.wrappedOwner!, "NameWrapper", wrapper, "setChildFuses", [
+      first.node,
+      labelhash(firstSub.labels[0]),
+      PARENT_CANNOT_CONTROL,
+      0n,
+    ]),
+  );
+  step3.push(
+    tx(first.wrappedOwner!, "NameWrapper", wrapper, "extendExpiry", [
+      first.node,
+      labelhash(firstSub.labels[0]),
+      now + 300n * DAY,
+    ]),
+  );
   step3.push(tx(first.wrappedOwner!, "NameWrapper", wrapper, "setTTL", [first.node, 3600n]));
   await chain.send(step3);
 
@@ -128,7 +188,15 @@ export async function playLinea(ctx: ScenarioContext, d: ChainDeployment<LineaCo
     const owner = batched.wrappedOwner!;
     const sub = subOf.get(batched)!;
     const to = ctx.otherThan(owner);
-    await chain.send([tx(owner, "NameWrapper", wrapper, "safeBatchTransferFrom", [owner, to, [BigInt(batched.node), BigInt(sub.node)], [1n, 1n], "0x"])]);
+    await chain.send([
+      tx(owner, "NameWrapper", wrapper, "safeBatchTransferFrom", [
+        owner,
+        to,
+        [BigInt(batched.node), BigInt(sub.node)],
+        [1n, 1n],
+        "0x",
+      ]),
+    ]);
     batched.wrappedOwner = to;
     sub.wrappedOwner = to;
   }

@@ -44,7 +44,10 @@ export class NameBook {
 }
 
 /** Splits `total` names across kinds by weight, giving every kind at least its minimum. */
-export function allocate<K extends string>(total: number, weights: Record<K, { weight: number; min: number }>): Record<K, number> {
+export function allocate<K extends string>(
+  total: number,
+  weights: Record<K, { weight: number; min: number }>,
+): Record<K, number> {
   const keys = Object.keys(weights) as K[];
   const sum = keys.reduce((s, k) => s + weights[k].weight, 0);
   const out = {} as Record<K, number>;

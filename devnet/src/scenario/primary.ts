@@ -17,8 +17,22 @@ export function l2CoinType(chainId: number): bigint {
 export function l2PrimaryNameTxs(chainId: number, facts: NameFacts, who: Address, l2ReverseRegistrar: Address): Tx[] {
   const { own } = loadDevnetContracts();
   return [
-    Chain.call(who, facts.resolver!, own.ModernResolver.abi, "setAddr", [facts.node, l2CoinType(chainId), who], "Resolver.setAddr(L2 coin type)"),
-    Chain.call(who, l2ReverseRegistrar, own.StandaloneReverseRegistrar.abi, "setName", [facts.name], "L2ReverseRegistrar.setName"),
+    Chain.call(
+      who,
+      facts.resolver!,
+      own.ModernResolver.abi,
+      "setAddr",
+      [facts.node, l2CoinType(chainId), who],
+      "Resolver.setAddr(L2 coin type)",
+    ),
+    Chain.call(
+      who,
+      l2ReverseRegistrar,
+      own.StandaloneReverseRegistrar.abi,
+      "setName",
+      [facts.name],
+      "L2ReverseRegistrar.setName",
+    ),
   ];
 }
 
@@ -33,7 +47,11 @@ export type PrimaryRegistrar =
  * which takes precedence over the default reverse registrar's) and the default reverse registrar; on an L2 through
  * its L2 reverse registrar, after setting the chain's coin type. Returns the name, or undefined if it holds none.
  */
-export async function setCrossChainPrimary(ctx: ScenarioContext, registrar: PrimaryRegistrar, managedSuffix: string): Promise<string | undefined> {
+export async function setCrossChainPrimary(
+  ctx: ScenarioContext,
+  registrar: PrimaryRegistrar,
+  managedSuffix: string,
+): Promise<string | undefined> {
   const account = ctx.crossChainAccount;
   const candidate = [...ctx.book.byNode.values()].find(
     (f) =>
@@ -51,7 +69,14 @@ export async function setCrossChainPrimary(ctx: ScenarioContext, registrar: Prim
     registrar.kind === "root"
       ? [
           Chain.call(account, registrar.reverseRegistrar, real.ReverseRegistrar.abi, "setName", [candidate.name], note),
-          Chain.call(account, registrar.defaultReverseRegistrar, own.StandaloneReverseRegistrar.abi, "setName", [candidate.name], note),
+          Chain.call(
+            account,
+            registrar.defaultReverseRegistrar,
+            own.StandaloneReverseRegistrar.abi,
+            "setName",
+            [candidate.name],
+            note,
+          ),
         ]
       : l2PrimaryNameTxs(ctx.chain.chainId, candidate, account, registrar.l2ReverseRegistrar);
   await ctx.chain.send(txs);

@@ -1,6 +1,6 @@
-import { type Abi, type Address, type Hex, encodeFunctionData, keccak256, toHex } from "viem";
-import type { Random } from "./random";
+import { type Abi, type Address, encodeFunctionData, type Hex, keccak256, toHex } from "viem";
 import type { NameFacts } from "./model";
+import type { Random } from "./random";
 
 /** Coin types the scenario writes: Bitcoin (0) and Base's ENSIP-11 coin type. */
 export const COIN_BTC = 0n;

@@ -1,9 +1,9 @@
-import { type Abi, type Address } from "viem";
+import type { Abi, Address } from "viem";
 import { Chain, type Tx } from "../chain";
 import { loadDevnetContracts } from "../contracts";
 import type { RootContract } from "../deploy/root";
 import type { ChainDeployment } from "../deploy/types";
-import { ETH_NODE, childNode } from "../names";
+import { childNode, ETH_NODE } from "../names";
 import { type ScenarioContext, YEAR_SECONDS } from "./context";
 import type { NameFacts } from "./model";
 
@@ -38,10 +38,22 @@ export function makeRootKit(ctx: ScenarioContext, d: ChainDeployment<RootContrac
       Chain.call(from, A(to), abi, fn, args, `${to}.${fn}`, value),
     /** Facts of a new .eth 2LD (not yet in the book). */
     ethName: (label: string): NameFacts =>
-      ({ name: `${label}.eth`, labels: [label, "eth"], node: childNode(ETH_NODE, label), chainId: chain.chainId }) as NameFacts,
+      ({
+        name: `${label}.eth`,
+        labels: [label, "eth"],
+        node: childNode(ETH_NODE, label),
+        chainId: chain.chainId,
+      }) as NameFacts,
     /** Adds a subname of `parent` to the book. */
     sub: (parent: NameFacts, label: string, via: string, owner: Address): NameFacts =>
-      book.add({ name: `${label}.${parent.name}`, labels: [label, ...parent.labels], node: childNode(parent.node, label), chainId: chain.chainId, via, registryOwner: owner }),
+      book.add({
+        name: `${label}.${parent.name}`,
+        labels: [label, ...parent.labels],
+        node: childNode(parent.node, label),
+        chainId: chain.chainId,
+        via,
+        registryOwner: owner,
+      }),
   };
 }
 export type RootKit = ReturnType<typeof makeRootKit>;

@@ -1,7 +1,7 @@
 import { type Hex, zeroAddress } from "viem";
 import type { Tx } from "../chain";
 import { MIN_COMMITMENT_AGE, PAYMENT } from "../deploy/root";
-import { ETH_NODE, childNode, dnsWire, labelhash } from "../names";
+import { childNode, dnsWire, ETH_NODE, labelhash } from "../names";
 import type { NameFacts } from "./model";
 import { multicallData, recordCalls } from "./records";
 import type { RootKit, RootSizes } from "./root-kit";
@@ -14,8 +14,15 @@ const PARENT_CANNOT_CONTROL = 1 << 16;
  * names (`wrapETH2LD`, `wrap`), wrapped subnames, fuses, expiry extension, ERC-1155 single and batch transfers and
  * unwraps of 2LDs and subnames.
  */
-export async function playWrappedEra(kit: RootKit, sizes: RootSizes, odd: Record<string, string>, legacyNames: NameFacts[], legacySubs: NameFacts[]) {
-  const { ctx, own, real, chain, book, rng, labels, A, reg, oldReg, registrar, wrapper, me, dur, tx, ethName, sub } = kit;
+export async function playWrappedEra(
+  kit: RootKit,
+  sizes: RootSizes,
+  odd: Record<string, string>,
+  legacyNames: NameFacts[],
+  legacySubs: NameFacts[],
+) {
+  const { ctx, own, real, chain, book, rng, labels, A, reg, oldReg, registrar, wrapper, me, dur, tx, ethName, sub } =
+    kit;
   // ---- era 2: the NameWrapper and the 2023 controller. ----
   ctx.log(`root: ${sizes.wrapped} wrapped registrations, wrapping, fuses, ERC-1155 transfers`);
   const wrappedLabels = Array.from({ length: sizes.wrapped }, (_, i) =>
@@ -30,13 +37,33 @@ export async function playWrappedEra(kit: RootKit, sizes: RootSizes, odd: Record
       args: [r.label, r.owner, dur, r.secret, A("ModernResolver"), 0],
     })),
   );
-  await chain.send(wrappedRegs.map((r, i) => tx(r.owner, "WrappedEthRegistrarController", own.WrappedEthRegistrarController.abi, "commit", [wrappedCommitments[i]])));
+  await chain.send(
+    wrappedRegs.map((r, i) =>
+      tx(r.owner, "WrappedEthRegistrarController", own.WrappedEthRegistrarController.abi, "commit", [
+        wrappedCommitments[i],
+      ]),
+    ),
+  );
   await chain.increaseTime(MIN_COMMITMENT_AGE + 1);
   const wrappedNames: NameFacts[] = [];
   const step4: Tx[] = wrappedRegs.map((r) => {
-    const f = book.add({ ...ethName(r.label), via: "wrapped-controller", registryOwner: A("NameWrapper"), registrant: A("NameWrapper"), wrappedOwner: r.owner, resolver: A("ModernResolver") });
+    const f = book.add({
+      ...ethName(r.label),
+      via: "wrapped-controller",
+      registryOwner: A("NameWrapper"),
+      registrant: A("NameWrapper"),
+      wrappedOwner: r.owner,
+      resolver: A("ModernResolver"),
+    });
     wrappedNames.push(f);
-    return tx(r.owner, "WrappedEthRegistrarController", own.WrappedEthRegistrarController.abi, "register", [r.label, r.owner, dur, r.secret, A("ModernResolver"), 0], PAYMENT);
+    return tx(
+      r.owner,
+      "WrappedEthRegistrarController",
+      own.WrappedEthRegistrarController.abi,
+      "register",
+      [r.label, r.owner, dur, r.secret, A("ModernResolver"), 0],
+      PAYMENT,
+    );
   });
   // Wrap some legacy names their holders still fully own.
   const toWrap = legacyNames.filter((f, i) => i % 5 === 4 && f.registrant === f.registryOwner);
@@ -59,14 +86,29 @@ export async function playWrappedEra(kit: RootKit, sizes: RootSizes, odd: Record
   const subExpiry = now + 200n * day;
   wrappedNames.forEach((f, i) => {
     const owner = f.wrappedOwner!;
-    step5.push({ from: owner, to: A("ModernResolver"), data: multicallData(own.ModernResolver.abi, recordCalls(f, owner, i, rng)), note: "ModernResolver.multicall" });
+    step5.push({
+      from: owner,
+      to: A("ModernResolver"),
+      data: multicallData(own.ModernResolver.abi, recordCalls(f, owner, i, rng)),
+      note: "ModernResolver.multicall",
+    });
     if (i % 2 === 0) {
       const label = i === 0 ? labels.take(odd.bracketHash) : labels.maybeUnhealable(0.2);
       const s1 = sub(f, label, "wrapped-subname", A("NameWrapper"));
       s1.wrappedOwner = owner;
       s1.resolver = A("ModernResolver");
       wrappedSubs.push(s1);
-      step5.push(tx(owner, "NameWrapper", wrapper, "setSubnodeRecord", [f.node, label, owner, A("ModernResolver"), 0n, 0, subExpiry]));
+      step5.push(
+        tx(owner, "NameWrapper", wrapper, "setSubnodeRecord", [
+          f.node,
+          label,
+          owner,
+          A("ModernResolver"),
+          0n,
+          0,
+          subExpiry,
+        ]),
+      );
       if (i % 4 === 0) {
         const label2 = i === 0 ? labels.take(odd.spaces) : labels.maybeUnhealable(0.2);
         const s2 = sub(s1, label2, "wrapped-subname", A("NameWrapper"));
@@ -85,11 +127,24 @@ export async function playWrappedEra(kit: RootKit, sizes: RootSizes, odd: Record
   const depth2 = wrappedSubs.filter((s) => s.labels.length === 3);
   if (depth2[0]) {
     const parent = book.get(childNode(ETH_NODE, depth2[0].labels[1]));
-    step6.push(tx(parent.wrappedOwner!, "NameWrapper", wrapper, "setChildFuses", [parent.node, labelhash(depth2[0].labels[0]), PARENT_CANNOT_CONTROL, now + 300n * day]));
+    step6.push(
+      tx(parent.wrappedOwner!, "NameWrapper", wrapper, "setChildFuses", [
+        parent.node,
+        labelhash(depth2[0].labels[0]),
+        PARENT_CANNOT_CONTROL,
+        now + 300n * day,
+      ]),
+    );
   }
   if (depth2[1]) {
     const parent = book.get(childNode(ETH_NODE, depth2[1].labels[1]));
-    step6.push(tx(parent.wrappedOwner!, "NameWrapper", wrapper, "extendExpiry", [parent.node, labelhash(depth2[1].labels[0]), now + 400n * day]));
+    step6.push(
+      tx(parent.wrappedOwner!, "NameWrapper", wrapper, "extendExpiry", [
+        parent.node,
+        labelhash(depth2[1].labels[0]),
+        now + 400n * day,
+      ]),
+    );
   }
   // ERC-1155 moves: single transfers of 2LDs, one batch of a subname and its child, unwraps of 2LDs and a subname.
   // A Set, not a search of every subname per name: that was quadratic (~3 min of a 250,000-name play).
@@ -115,14 +170,34 @@ export async function playWrappedEra(kit: RootKit, sizes: RootSizes, odd: Record
     const mid = book.get(childNode(s1.node, depth3.labels[1]));
     const owner = depth3.wrappedOwner!;
     const to = ctx.otherThan(owner);
-    step6.push(tx(owner, "NameWrapper", wrapper, "safeBatchTransferFrom", [owner, to, [BigInt(mid.node), BigInt(depth3.node)], [1n, 1n], "0x"]));
+    step6.push(
+      tx(owner, "NameWrapper", wrapper, "safeBatchTransferFrom", [
+        owner,
+        to,
+        [BigInt(mid.node), BigInt(depth3.node)],
+        [1n, 1n],
+        "0x",
+      ]),
+    );
     mid.wrappedOwner = to;
     depth3.wrappedOwner = to;
   }
-  const unwrapSub = wrappedSubs.find((s) => s.labels.length === 3 && s !== depth2[0] && s !== depth2[1] && !wrappedSubs.some((t) => t.labels.length === 4 && t.labels[1] === s.labels[0]));
+  const unwrapSub = wrappedSubs.find(
+    (s) =>
+      s.labels.length === 3 &&
+      s !== depth2[0] &&
+      s !== depth2[1] &&
+      !wrappedSubs.some((t) => t.labels.length === 4 && t.labels[1] === s.labels[0]),
+  );
   if (unwrapSub) {
     const parent = book.get(childNode(ETH_NODE, unwrapSub.labels[1]));
-    step6.push(tx(unwrapSub.wrappedOwner!, "NameWrapper", wrapper, "unwrap", [parent.node, labelhash(unwrapSub.labels[0]), unwrapSub.wrappedOwner]));
+    step6.push(
+      tx(unwrapSub.wrappedOwner!, "NameWrapper", wrapper, "unwrap", [
+        parent.node,
+        labelhash(unwrapSub.labels[0]),
+        unwrapSub.wrappedOwner,
+      ]),
+    );
     unwrapSub.registryOwner = unwrapSub.wrappedOwner;
     unwrapSub.wrappedOwner = undefined;
     unwrapSub.unwrapped = true;

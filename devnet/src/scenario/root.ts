@@ -2,7 +2,7 @@ import type { RootContract } from "../deploy/root";
 import type { ChainDeployment } from "../deploy/types";
 import type { ScenarioContext } from "./context";
 import { playReferrerEra } from "./root-2025";
-import { type RootSizes, makeRootKit } from "./root-kit";
+import { makeRootKit, type RootSizes } from "./root-kit";
 import { playLegacyEras } from "./root-legacy";
 import { playWrappedEra } from "./root-wrapped";
 
@@ -13,7 +13,12 @@ export type { RootSizes } from "./root-kit";
  * (root-legacy), the NameWrapper and the 2023 controller (root-wrapped), and the 2025 controller with referrers,
  * renewals and reverse names (root-2025).
  */
-export async function playRoot(ctx: ScenarioContext, d: ChainDeployment<RootContract>, sizes: RootSizes, odd: Record<string, string>) {
+export async function playRoot(
+  ctx: ScenarioContext,
+  d: ChainDeployment<RootContract>,
+  sizes: RootSizes,
+  odd: Record<string, string>,
+) {
   const kit = makeRootKit(ctx, d);
   const { legacyNames, legacySubs } = await playLegacyEras(kit, sizes, odd);
   const { wrappedNames } = await playWrappedEra(kit, sizes, odd, legacyNames, legacySubs);

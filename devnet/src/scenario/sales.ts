@@ -57,11 +57,14 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
 
   // Names whose holder the chain confirms, held by a plain account other than the cross-chain one.
   const holders = new Set(ctx.owners.filter((a) => a !== ctx.crossChainAccount).map((a) => a.toLowerCase()));
-  const eth2lds = [...ctx.book.byNode.values()].filter((f) => f.labels.length === 2 && f.labels[1] === "eth" && !f.deleted);
+  const eth2lds = [...ctx.book.byNode.values()].filter(
+    (f) => f.labels.length === 2 && f.labels[1] === "eth" && !f.deleted,
+  );
   const unwrapped = eth2lds.filter((f) => !f.wrappedOwner && f.registrant && holders.has(f.registrant.toLowerCase()));
   const wrapped = eth2lds.filter((f) => f.wrappedOwner && holders.has(f.wrappedOwner.toLowerCase()));
   // The chain's holder of each candidate (a revert, e.g. an expired name, leaves it out).
-  const holderOf = (to: Address, abi: import("viem").Abi, id: bigint) => chain.read<Address>(to, abi, "ownerOf", [id]).catch(() => undefined);
+  const holderOf = (to: Address, abi: import("viem").Abi, id: bigint) =>
+    chain.read<Address>(to, abi, "ownerOf", [id]).catch(() => undefined);
   const live721: NameFacts[] = [];
   for (const f of unwrapped) {
     const owner = await holderOf(registrar, real.BaseRegistrarImplementation.abi, BigInt(labelhash(f.labels[0]!)));
@@ -76,10 +79,32 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
   const [ethListed, bidFor, bundleA, bundleB] = ctx.sample(live721, 4) as (NameFacts | undefined)[];
   const [wrappedListed] = ctx.sample(live1155, 1) as (NameFacts | undefined)[];
 
-  const erc721 = (f: NameFacts): Item => ({ itemType: ERC721, token: registrar, identifier: BigInt(labelhash(f.labels[0]!)), amount: 1n });
-  const erc1155 = (f: NameFacts): Item => ({ itemType: ERC1155, token: wrapper, identifier: BigInt(f.node), amount: 1n });
-  const ethTo = (amount: bigint, recipient: Address): Received => ({ itemType: NATIVE, token: zeroAddress, identifier: 0n, amount, recipient });
-  const dstTo = (amount: bigint, recipient: Address): Received => ({ itemType: ERC20, token, identifier: 0n, amount, recipient });
+  const erc721 = (f: NameFacts): Item => ({
+    itemType: ERC721,
+    token: registrar,
+    identifier: BigInt(labelhash(f.labels[0]!)),
+    amount: 1n,
+  });
+  const erc1155 = (f: NameFacts): Item => ({
+    itemType: ERC1155,
+    token: wrapper,
+    identifier: BigInt(f.node),
+    amount: 1n,
+  });
+  const ethTo = (amount: bigint, recipient: Address): Received => ({
+    itemType: NATIVE,
+    token: zeroAddress,
+    identifier: 0n,
+    amount,
+    recipient,
+  });
+  const dstTo = (amount: bigint, recipient: Address): Received => ({
+    itemType: ERC20,
+    token,
+    identifier: 0n,
+    amount,
+    recipient,
+  });
   let salt = 1n;
   const listing = (seller: Address, name: Item[], pay: Received[], buyer: Address): Order => ({
     offerer: seller,
@@ -99,7 +124,17 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
   };
 
   const lower = (a: Address) => a.toLowerCase() as Address;
-  const fact = (f: NameFacts, item: Item, kind: NameSaleFact["kind"], seller: Address, buyer: Address, currency: "ETH" | "ERC20", price: bigint, proceeds: bigint, tx: Hex): NameSaleFact => ({
+  const fact = (
+    f: NameFacts,
+    item: Item,
+    kind: NameSaleFact["kind"],
+    seller: Address,
+    buyer: Address,
+    currency: "ETH" | "ERC20",
+    price: bigint,
+    proceeds: bigint,
+    tx: Hex,
+  ): NameSaleFact => ({
     name: f.name,
     node: f.node,
     kind,
@@ -124,7 +159,8 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
     approvals.add(key);
     setup.push(call(owner, tokenContract, abi, "setApprovalForAll", [seaport, true]));
   };
-  const fund = (who: Address, amount: bigint) => setup.push(call(chain.deployer, token, own.DevnetERC20.abi, "mint", [who, amount]));
+  const fund = (who: Address, amount: bigint) =>
+    setup.push(call(chain.deployer, token, own.DevnetERC20.abi, "mint", [who, amount]));
   const allowTokens = (who: Address) => {
     const key = `${who}|${token}`.toLowerCase();
     if (approvals.has(key)) return;
@@ -138,13 +174,19 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
   if (ethListed) {
     const seller = ethListed.registrant!;
     const buyer = buyerOtherThan(seller);
-    const pay = [ethTo(parseEther("0.95"), seller), ethTo(parseEther("0.025"), MARKETPLACE_FEE_RECIPIENT), ethTo(parseEther("0.025"), ROYALTY_RECIPIENT)];
+    const pay = [
+      ethTo(parseEther("0.95"), seller),
+      ethTo(parseEther("0.025"), MARKETPLACE_FEE_RECIPIENT),
+      ethTo(parseEther("0.025"), ROYALTY_RECIPIENT),
+    ];
     approveNfts(seller, registrar, real.BaseRegistrarImplementation.abi);
     plays.push({
       order: listing(seller, [erc721(ethListed)], pay, buyer),
       round: 1,
       done: (tx) => {
-        sales.push(fact(ethListed, erc721(ethListed), "listing", seller, buyer, "ETH", parseEther("1"), parseEther("0.95"), tx));
+        sales.push(
+          fact(ethListed, erc721(ethListed), "listing", seller, buyer, "ETH", parseEther("1"), parseEther("0.95"), tx),
+        );
         ethListed.registrant = buyer;
       },
     });
@@ -156,18 +198,53 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
     fund(buyer, parseEther("500"));
     allowTokens(buyer);
     plays.push({
-      order: listing(seller, [erc1155(wrappedListed)], [dstTo(parseEther("490"), seller), dstTo(parseEther("10"), MARKETPLACE_FEE_RECIPIENT)], buyer),
+      order: listing(
+        seller,
+        [erc1155(wrappedListed)],
+        [dstTo(parseEther("490"), seller), dstTo(parseEther("10"), MARKETPLACE_FEE_RECIPIENT)],
+        buyer,
+      ),
       round: 1,
-      done: (tx) => sales.push(fact(wrappedListed, erc1155(wrappedListed), "listing", seller, buyer, "ERC20", parseEther("500"), parseEther("490"), tx)),
+      done: (tx) =>
+        sales.push(
+          fact(
+            wrappedListed,
+            erc1155(wrappedListed),
+            "listing",
+            seller,
+            buyer,
+            "ERC20",
+            parseEther("500"),
+            parseEther("490"),
+            tx,
+          ),
+        ),
     });
     // Its buyer sells it on for ETH.
     const next = buyerOtherThan(buyer);
     approveNfts(buyer, wrapper, own.NameWrapper.abi);
     plays.push({
-      order: listing(buyer, [erc1155(wrappedListed)], [ethTo(parseEther("1.5"), buyer), ethTo(parseEther("0.05"), ROYALTY_RECIPIENT)], next),
+      order: listing(
+        buyer,
+        [erc1155(wrappedListed)],
+        [ethTo(parseEther("1.5"), buyer), ethTo(parseEther("0.05"), ROYALTY_RECIPIENT)],
+        next,
+      ),
       round: 2,
       done: (tx) => {
-        sales.push(fact(wrappedListed, erc1155(wrappedListed), "listing", buyer, next, "ETH", parseEther("1.55"), parseEther("1.5"), tx));
+        sales.push(
+          fact(
+            wrappedListed,
+            erc1155(wrappedListed),
+            "listing",
+            buyer,
+            next,
+            "ETH",
+            parseEther("1.55"),
+            parseEther("1.5"),
+            tx,
+          ),
+        );
         wrappedListed.wrappedOwner = next;
       },
     });
@@ -192,7 +269,9 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
       },
       round: 1,
       done: (tx) => {
-        sales.push(fact(bidFor, erc721(bidFor), "offer", seller, bidder, "ERC20", parseEther("300"), parseEther("294"), tx));
+        sales.push(
+          fact(bidFor, erc721(bidFor), "offer", seller, bidder, "ERC20", parseEther("300"), parseEther("294"), tx),
+        );
         bidFor.registrant = bidder;
       },
     });
@@ -202,7 +281,13 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
     const seller = bundleA.registrant!;
     const buyer = buyerOtherThan(seller);
     if (bundleB.registrant!.toLowerCase() !== seller.toLowerCase()) {
-      setup.push(call(bundleB.registrant!, registrar, real.BaseRegistrarImplementation.abi, "transferFrom", [bundleB.registrant!, seller, erc721(bundleB).identifier]));
+      setup.push(
+        call(bundleB.registrant!, registrar, real.BaseRegistrarImplementation.abi, "transferFrom", [
+          bundleB.registrant!,
+          seller,
+          erc721(bundleB).identifier,
+        ]),
+      );
     }
     approveNfts(seller, registrar, real.BaseRegistrarImplementation.abi);
     plays.push({
@@ -215,9 +300,24 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
       },
     });
   }
-  for (const p of plays) setup.push(call(p.order.offerer, seaport, own.DevnetSeaport.abi, "validate", [p.order.offer, p.order.consideration, p.order.salt]));
+  for (const p of plays)
+    setup.push(
+      call(p.order.offerer, seaport, own.DevnetSeaport.abi, "validate", [
+        p.order.offer,
+        p.order.consideration,
+        p.order.salt,
+      ]),
+    );
   if (setup.length > 0) await chain.send(setup);
-  const fill = (o: Order) => call(o.fulfiller, seaport, own.DevnetSeaport.abi, "fulfill", [o.offerer, o.offer, o.consideration, o.salt, o.recipient], o.value);
+  const fill = (o: Order) =>
+    call(
+      o.fulfiller,
+      seaport,
+      own.DevnetSeaport.abi,
+      "fulfill",
+      [o.offerer, o.offer, o.consideration, o.salt, o.recipient],
+      o.value,
+    );
   for (const round of [1, 2] as const) {
     const now = plays.filter((p) => p.round === round);
     if (now.length === 0) continue;
@@ -226,5 +326,11 @@ export async function playSales(ctx: ScenarioContext, d: ChainDeployment<RootCon
   }
 
   ctx.log(`root: ${plays.length} Seaport fills (${sales.length} name sales)`);
-  return { sales, notSales, seaport: lower(seaport), saleToken: lower(token), feeRecipients: [MARKETPLACE_FEE_RECIPIENT, ROYALTY_RECIPIENT] };
+  return {
+    sales,
+    notSales,
+    seaport: lower(seaport),
+    saleToken: lower(token),
+    feeRecipients: [MARKETPLACE_FEE_RECIPIENT, ROYALTY_RECIPIENT],
+  };
 }

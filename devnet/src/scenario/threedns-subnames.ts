@@ -14,12 +14,18 @@ const ZERO: Address = "0x0000000000000000000000000000000000000000";
  * the subname owners set records on the 3DNS resolver; one subname changes hands (Transfer) and one is deleted
  * (NewOwner to the zero address).
  */
-export async function playThreeDNSSubnames(ctx: ScenarioContext, token: Address, threednsResolver: Address, registrations: NameFacts[]): Promise<void> {
+export async function playThreeDNSSubnames(
+  ctx: ScenarioContext,
+  token: Address,
+  threednsResolver: Address,
+  registrations: NameFacts[],
+): Promise<void> {
   const parents = registrations.filter((f) => !f.deleted && f.registryOwner && f.registryOwner !== ZERO).slice(0, 2);
   if (parents.length === 0) return;
   const { own } = loadDevnetContracts();
   const { chain, book, labels, rng } = ctx;
-  const call = (from: Address, fn: string, args: unknown[]) => Chain.call(from, token, own.ThreeDNSToken.abi, fn, args, `ThreeDNSToken.${fn}`);
+  const call = (from: Address, fn: string, args: unknown[]) =>
+    Chain.call(from, token, own.ThreeDNSToken.abi, fn, args, `ThreeDNSToken.${fn}`);
   const subname = (parent: NameFacts, owner: Address) => {
     const label = labels.word();
     return book.add({
@@ -36,17 +42,36 @@ export async function playThreeDNSSubnames(ctx: ScenarioContext, token: Address,
 
   const step1: Tx[] = [];
   const subs = parents.map((p) => subname(p, ctx.otherThan(p.registryOwner!)));
-  subs.forEach((s, i) => step1.push(call(parents[i]!.registryOwner!, "setSubnodeOwner", [parents[i]!.node, labelhash(s.labels[0]!), s.registryOwner])));
+  subs.forEach((s, i) =>
+    step1.push(
+      call(parents[i]!.registryOwner!, "setSubnodeOwner", [parents[i]!.node, labelhash(s.labels[0]!), s.registryOwner]),
+    ),
+  );
   const doomed = subname(parents[0]!, ctx.otherThan(parents[0]!.registryOwner!));
-  step1.push(call(parents[0]!.registryOwner!, "setSubnodeOwner", [parents[0]!.node, labelhash(doomed.labels[0]!), doomed.registryOwner]));
+  step1.push(
+    call(parents[0]!.registryOwner!, "setSubnodeOwner", [
+      parents[0]!.node,
+      labelhash(doomed.labels[0]!),
+      doomed.registryOwner,
+    ]),
+  );
   await chain.send(step1);
 
   const deep = subname(subs[0]!, ctx.otherThan(subs[0]!.registryOwner!));
-  const step2: Tx[] = [call(subs[0]!.registryOwner!, "setSubnodeOwner", [subs[0]!.node, labelhash(deep.labels[0]!), deep.registryOwner])];
+  const step2: Tx[] = [
+    call(subs[0]!.registryOwner!, "setSubnodeOwner", [subs[0]!.node, labelhash(deep.labels[0]!), deep.registryOwner]),
+  ];
   subs.forEach((s, i) =>
-    step2.push({ from: s.registryOwner!, to: threednsResolver, data: multicallData(own.ThreeDNSResolver.abi, recordCalls(s, s.registryOwner!, i, rng)), note: "ThreeDNSResolver.multicall(subname)" }),
+    step2.push({
+      from: s.registryOwner!,
+      to: threednsResolver,
+      data: multicallData(own.ThreeDNSResolver.abi, recordCalls(s, s.registryOwner!, i, rng)),
+      note: "ThreeDNSResolver.multicall(subname)",
+    }),
   );
-  step2.push(call(parents[0]!.registryOwner!, "setSubnodeOwner", [parents[0]!.node, labelhash(doomed.labels[0]!), ZERO]));
+  step2.push(
+    call(parents[0]!.registryOwner!, "setSubnodeOwner", [parents[0]!.node, labelhash(doomed.labels[0]!), ZERO]),
+  );
   doomed.registryOwner = ZERO;
   doomed.resolver = undefined;
   doomed.deleted = true;
@@ -55,7 +80,12 @@ export async function playThreeDNSSubnames(ctx: ScenarioContext, token: Address,
   const moved = subs[subs.length - 1]!;
   const to = ctx.otherThan(moved.registryOwner!);
   await chain.send([
-    { from: deep.registryOwner!, to: threednsResolver, data: multicallData(own.ThreeDNSResolver.abi, recordCalls(deep, deep.registryOwner!, 2, rng)), note: "ThreeDNSResolver.multicall(deep subname)" },
+    {
+      from: deep.registryOwner!,
+      to: threednsResolver,
+      data: multicallData(own.ThreeDNSResolver.abi, recordCalls(deep, deep.registryOwner!, 2, rng)),
+      note: "ThreeDNSResolver.multicall(deep subname)",
+    },
     call(moved.registryOwner!, "setOwner", [moved.node, to]),
   ]);
   moved.registryOwner = to;

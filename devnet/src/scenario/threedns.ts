@@ -20,7 +20,8 @@ export async function playThreeDNS(ctx: ScenarioContext, d: ChainDeployment<Thre
   const { chain, book, rng, labels } = ctx;
   const token = own.ThreeDNSToken.abi;
   const A = (k: ThreeDNSContract) => d.contracts[k].address;
-  const tx = (from: Address, fn: string, args: unknown[]): Tx => Chain.call(from, A("ThreeDNSToken"), token, fn, args, `ThreeDNSToken.${fn}`);
+  const tx = (from: Address, fn: string, args: unknown[]): Tx =>
+    Chain.call(from, A("ThreeDNSToken"), token, fn, args, `ThreeDNSToken.${fn}`);
   const me = chain.deployer;
 
   ctx.log(`base: ${count} 3DNS registrations`);
@@ -32,7 +33,16 @@ export async function playThreeDNS(ctx: ScenarioContext, d: ChainDeployment<Thre
     const owner = i < 2 ? batchOwner : ctx.owner();
     const tld = TLDS[i % TLDS.length];
     const label = labels.maybeUnhealable(0.1);
-    const f = book.add({ name: `${label}.${tld}`, labels: [label, tld], node: childNode(nodeOf([tld]), label), chainId: chain.chainId, via: "3dns", registryOwner: owner, wrappedOwner: owner, resolver: A("ThreeDNSResolver") });
+    const f = book.add({
+      name: `${label}.${tld}`,
+      labels: [label, tld],
+      node: childNode(nodeOf([tld]), label),
+      chainId: chain.chainId,
+      via: "3dns",
+      registryOwner: owner,
+      wrappedOwner: owner,
+      resolver: A("ThreeDNSResolver"),
+    });
     names.push(f);
     step1.push(tx(me, "register", [dnsWire(f.labels), owner, 0, BigInt(YEAR_SECONDS), A("ThreeDNSResolver")]));
   }
@@ -40,18 +50,36 @@ export async function playThreeDNS(ctx: ScenarioContext, d: ChainDeployment<Thre
 
   const step2: Tx[] = [];
   names.forEach((f, i) => {
-    step2.push({ from: f.registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ThreeDNSResolver.abi, recordCalls(f, f.registryOwner!, i, rng)), note: "ThreeDNSResolver.multicall" });
+    step2.push({
+      from: f.registryOwner!,
+      to: A("ThreeDNSResolver"),
+      data: multicallData(own.ThreeDNSResolver.abi, recordCalls(f, f.registryOwner!, i, rng)),
+      note: "ThreeDNSResolver.multicall",
+    });
     if (i % 3 === 2) step2.push(tx(me, "extend", [f.node, BigInt(YEAR_SECONDS)]));
   });
   // The first name (batch-transferred later, never burned) gets every record kind.
-  step2.push({ from: names[0].registryOwner!, to: A("ThreeDNSResolver"), data: multicallData(own.ThreeDNSResolver.abi, everyRecordKind(names[0], names[0].registryOwner!, rng)), note: "ThreeDNSResolver.multicall(every kind)" });
+  step2.push({
+    from: names[0].registryOwner!,
+    to: A("ThreeDNSResolver"),
+    data: multicallData(own.ThreeDNSResolver.abi, everyRecordKind(names[0], names[0].registryOwner!, rng)),
+    note: "ThreeDNSResolver.multicall(every kind)",
+  });
   await chain.send(step2);
 
   const step3: Tx[] = [];
   const moved = new Set<NameFacts>();
   if (names.length >= 2) {
     const to = ctx.otherThan(batchOwner);
-    step3.push(tx(batchOwner, "safeBatchTransferFrom", [batchOwner, to, [BigInt(names[0].node), BigInt(names[1].node)], [1n, 1n], "0x"]));
+    step3.push(
+      tx(batchOwner, "safeBatchTransferFrom", [
+        batchOwner,
+        to,
+        [BigInt(names[0].node), BigInt(names[1].node)],
+        [1n, 1n],
+        "0x",
+      ]),
+    );
     for (const f of names.slice(0, 2)) {
       f.registryOwner = to;
       f.wrappedOwner = to;

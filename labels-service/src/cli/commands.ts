@@ -1,12 +1,17 @@
 import { existsSync, rmSync } from "node:fs";
 import { ingestDemoLabelSet } from "../ingest/demo-label-set.js";
-import { ingestFile, type InputFormat } from "../ingest/ingest-file.js";
+import { type InputFormat, ingestFile } from "../ingest/ingest-file.js";
+import { startLabelsServer } from "../server/start-server.js";
 import { LabelStore } from "../store/label-store.js";
 import { validateStore } from "../store/validate-store.js";
-import { startLabelsServer } from "../server/start-server.js";
 import { createProgressReporter } from "./progress-reporter.js";
 
-export async function ingestCommand(o: { db: string; file: string; format?: InputFormat; labelSetId?: string }): Promise<number> {
+export async function ingestCommand(o: {
+  db: string;
+  file: string;
+  format?: InputFormat;
+  labelSetId?: string;
+}): Promise<number> {
   if (!existsSync(o.file)) {
     console.error(`Input file not found: ${o.file}`);
     return 1;
@@ -45,7 +50,10 @@ export async function ingestCommand(o: { db: string; file: string; format?: Inpu
 
 export async function ingestDemoCommand(o: { db: string }): Promise<number> {
   const result = await ingestDemoLabelSet({ dbPath: o.db });
-  if (result.created) console.log(`Created demo label set "${result.labelSetId}" version ${result.labelSetVersion}: ${result.added} labels.`);
+  if (result.created)
+    console.log(
+      `Created demo label set "${result.labelSetId}" version ${result.labelSetVersion}: ${result.added} labels.`,
+    );
   else console.log(`Skipped: ${result.reason}.`);
   return 0;
 }
@@ -76,7 +84,9 @@ export function countCommand(o: { db: string }): number {
       console.error(readiness.reason);
       return 1;
     }
-    console.log(`${readiness.recordsCount} labels (label set "${readiness.labelSetId}", highest version ${readiness.highestVersion})`);
+    console.log(
+      `${readiness.recordsCount} labels (label set "${readiness.labelSetId}", highest version ${readiness.highestVersion})`,
+    );
     return 0;
   } finally {
     store.close();
@@ -90,7 +100,9 @@ export function validateCommand(o: { db: string }): number {
   }
   const report = validateStore(o.db, (n) => console.error(`validate: ${n.toLocaleString("en-US")} records checked`));
   if (report.ok) {
-    console.log(`OK: ${report.records} records; every labelhash is keccak256 of its label and the stored count matches.`);
+    console.log(
+      `OK: ${report.records} records; every labelhash is keccak256 of its label and the stored count matches.`,
+    );
     return 0;
   }
   console.error(`Validation failed (${report.records} records read):`);

@@ -9,7 +9,11 @@ const thousands = (n: number) => Math.round(n).toLocaleString("en-US");
 function duration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return "?";
   const s = Math.round(seconds);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
+      : `${s}s`;
 }
 
 /** A progress bar with rate and ETA on a terminal; plain periodic lines otherwise. */

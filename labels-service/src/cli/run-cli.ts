@@ -25,7 +25,9 @@ Options:
 
 const optionsSchema = z.object({
   db: z.string().min(1, "--db must not be empty").default("data/labels.sqlite"),
-  format: z.enum(INPUT_FORMATS, { errorMap: () => ({ message: `--format must be one of: ${INPUT_FORMATS.join(", ")}` }) }).optional(),
+  format: z
+    .enum(INPUT_FORMATS, { errorMap: () => ({ message: `--format must be one of: ${INPUT_FORMATS.join(", ")}` }) })
+    .optional(),
   "label-set-id": labelSetIdSchema.optional(),
   port: z.coerce
     .number({ invalid_type_error: "--port must be a number" })

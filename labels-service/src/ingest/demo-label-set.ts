@@ -37,7 +37,9 @@ export async function ingestDemoLabelSet(options: DemoLabelSetOptions): Promise<
     }
   }
   const excluded = new Set(options.excludeLabels ?? []);
-  const words = readFileSync(wordListPath, "utf8").split("\n").filter((w) => w.length > 0);
+  const words = readFileSync(wordListPath, "utf8")
+    .split("\n")
+    .filter((w) => w.length > 0);
   const labels = [...words, ...(options.extraLabels ?? [])].filter((label) => !excluded.has(label));
   const result = await ingestLabels({ dbPath: options.dbPath, labels, labelSetId });
   return { created: true, labelSetId, labelSetVersion: result.labelSetVersion, added: result.added };

@@ -1,4 +1,4 @@
-import { createReadStream, openSync, readSync, closeSync, statSync } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
@@ -7,7 +7,7 @@ import { readCsv } from "./formats/csv.js";
 import { readEnsrainbow } from "./formats/ensrainbow.js";
 import { readSqlDump } from "./formats/sql-dump.js";
 import { readText } from "./formats/text.js";
-import { runIngest, type RunIngestOptions } from "./run-ingest.js";
+import { type RunIngestOptions, runIngest } from "./run-ingest.js";
 import type { FormatReader } from "./sink.js";
 
 export const INPUT_FORMATS = ["text", "csv", "ensrainbow", "sql-dump"] as const;
@@ -64,10 +64,14 @@ export async function ingestFile(options: IngestFileOptions): Promise<IngestResu
     : fileStream;
   fileStream.on("error", () => {});
   try {
-    return await runIngest({ ...options, inputName: options.file }, (sink) => READERS[format](chunks, options.file, sink, options.labelSetId), {
-      bytesRead: () => fileStream.bytesRead,
-      totalBytes,
-    });
+    return await runIngest(
+      { ...options, inputName: options.file },
+      (sink) => READERS[format](chunks, options.file, sink, options.labelSetId),
+      {
+        bytesRead: () => fileStream.bytesRead,
+        totalBytes,
+      },
+    );
   } finally {
     fileStream.destroy();
   }

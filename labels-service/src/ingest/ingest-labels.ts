@@ -1,5 +1,5 @@
 import type { IngestCounts } from "../store/label-writer.js";
-import { runIngest, type RunIngestOptions } from "./run-ingest.js";
+import { type RunIngestOptions, runIngest } from "./run-ingest.js";
 
 export interface IngestLabelsOptions extends RunIngestOptions {
   labels: Iterable<string>;

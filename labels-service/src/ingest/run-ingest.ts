@@ -1,4 +1,4 @@
-import { LabelWriter, type IngestCounts } from "../store/label-writer.js";
+import { type IngestCounts, LabelWriter } from "../store/label-writer.js";
 import { MalformedInputError } from "./malformed-input.js";
 import { LabelhashMismatchError, ParallelHasher } from "./parallel-hasher.js";
 import type { IngestSink } from "./sink.js";
@@ -56,7 +56,14 @@ export async function runIngest(
     const byteRate = elapsedSeconds > 0 ? bytesRead / elapsedSeconds : 0;
     const etaSeconds =
       input.totalBytes !== null && byteRate > 0 ? Math.max(0, (input.totalBytes - bytesRead) / byteRate) : null;
-    options.onProgress?.({ records: writer.processed, bytesRead, totalBytes: input.totalBytes, elapsedSeconds, recordsPerSecond, etaSeconds });
+    options.onProgress?.({
+      records: writer.processed,
+      bytesRead,
+      totalBytes: input.totalBytes,
+      elapsedSeconds,
+      recordsPerSecond,
+      etaSeconds,
+    });
   };
 
   const sink: IngestSink = {

@@ -16,8 +16,11 @@ export interface IngestSink {
   chunkDone(): Promise<void>;
 }
 
-export interface FormatReader {
-  (chunks: AsyncIterable<Buffer>, file: string, sink: IngestSink, labelSetId: string | undefined): Promise<void>;
-}
+export type FormatReader = (
+  chunks: AsyncIterable<Buffer>,
+  file: string,
+  sink: IngestSink,
+  labelSetId: string | undefined,
+) => Promise<void>;
 
 export const lineLocation = (line: number) => `line ${line}`;

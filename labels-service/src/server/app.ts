@@ -1,14 +1,14 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ZodError } from "zod";
 import { LabelServiceError, MESSAGES } from "../errors.js";
-import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
+import { type Labelhash, normalizeLabelhash } from "../labelhash.js";
 import type { LabelStore } from "../store/label-store.js";
+import { maxVersionFor } from "../store/pin.js";
 import { SERVICE_VERSION } from "../version.js";
 import { allowAnyOrigin } from "./cors.js";
-import { maxVersionFor } from "../store/pin.js";
 import { healOne, NOT_FOUND_BODY, readyStore, servedStore } from "./heal.js";
-import { MAX_BATCH, MAX_BATCH_BODY_BYTES, batchBodySchema, pinQuerySchema } from "./request-schemas.js";
+import { batchBodySchema, MAX_BATCH, MAX_BATCH_BODY_BYTES, pinQuerySchema } from "./request-schemas.js";
 
 type ErrorStatus = LabelServiceError["status"];
 
@@ -18,7 +18,9 @@ function errorBody(c: Context, status: ErrorStatus, message: string) {
 
 function firstIssue(error: ZodError): string {
   const issue = error.issues[0];
-  return issue.path.length > 0 && typeof issue.path[0] === "number" ? `${issue.message} (at index ${issue.path[0]})` : issue.message;
+  return issue.path.length > 0 && typeof issue.path[0] === "number"
+    ? `${issue.message} (at index ${issue.path[0]})`
+    : issue.message;
 }
 
 /** Parses the label set pin of a heal request; 400 on bad parameters. */
@@ -59,7 +61,11 @@ export function createLabelsApp(getStore: () => LabelStore | null): Hono {
       onError: (c) => {
         // The rest of the body is never read, so this connection cannot carry another request.
         c.header("Connection", "close");
-        return errorBody(c, 413, `Request body too large: at most ${MAX_BATCH_BODY_BYTES} bytes (256 KiB) and ${MAX_BATCH} labelhashes per request`);
+        return errorBody(
+          c,
+          413,
+          `Request body too large: at most ${MAX_BATCH_BODY_BYTES} bytes (256 KiB) and ${MAX_BATCH} labelhashes per request`,
+        );
       },
     }),
     async (c) => {
@@ -81,7 +87,8 @@ export function createLabelsApp(getStore: () => LabelStore | null): Hono {
       const { store, served } = servedStore(getStore);
       const maxVersion = maxVersionFor(pin, served);
       const labels: Record<string, string | null> = {};
-      for (const labelhash of labelhashes) labels[labelhash] = store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), maxVersion);
+      for (const labelhash of labelhashes)
+        labels[labelhash] = store.lookupBytes(Buffer.from(labelhash.slice(2), "hex"), maxVersion);
       return c.json({ status: "success", labels });
     },
   );

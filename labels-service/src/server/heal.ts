@@ -8,9 +8,13 @@ import { maxVersionFor } from "../store/pin.js";
  * The store when it serves a completed label set, with what it serves; 503 otherwise. The readiness check is
  * one SQLite round per event-loop turn (see LabelStore), not per request.
  */
-export function servedStore(getStore: () => LabelStore | null): { store: LabelStore; served: ReturnType<LabelStore["requireReady"]> } {
+export function servedStore(getStore: () => LabelStore | null): {
+  store: LabelStore;
+  served: ReturnType<LabelStore["requireReady"]>;
+} {
   const store = getStore();
-  if (store === null) throw new LabelServiceError(503, "Label database is not ready: no database file yet; run the ingest command");
+  if (store === null)
+    throw new LabelServiceError(503, "Label database is not ready: no database file yet; run the ingest command");
   return { store, served: store.requireReady() };
 }
 

@@ -1,9 +1,9 @@
 import Database from "better-sqlite3";
 import { LabelServiceError, MESSAGES } from "../errors.js";
 import type { LabelSetPin } from "../label-set.js";
-import { normalizeLabelhash, type Labelhash } from "../labelhash.js";
+import { type Labelhash, normalizeLabelhash } from "../labelhash.js";
 import { maxVersionFor } from "./pin.js";
-import { readinessOf, type Readiness } from "./readiness.js";
+import { type Readiness, readinessOf } from "./readiness.js";
 import { readMeta } from "./schema.js";
 
 export interface LabelStoreConfig {

@@ -95,7 +95,8 @@ export class LabelWriter {
   begin(target: IngestTarget): IngestPlan {
     if (target.labelSetId !== undefined) {
       const id = labelSetIdSchema.safeParse(target.labelSetId);
-      if (!id.success) throw new IngestConflictError(`Invalid label set id "${target.labelSetId}": ${id.error.issues[0].message}`);
+      if (!id.success)
+        throw new IngestConflictError(`Invalid label set id "${target.labelSetId}": ${id.error.issues[0].message}`);
     }
     const plan = this.planFor(target);
     if (plan.firstIngest) {
@@ -114,7 +115,9 @@ export class LabelWriter {
     }
     this.plan = plan;
     this.previousCount = readMeta(this.db).recordsCount ?? 0;
-    this.db.exec("DROP TABLE IF EXISTS temp.staging; CREATE TEMP TABLE staging (labelhash BLOB NOT NULL, label BLOB NOT NULL)");
+    this.db.exec(
+      "DROP TABLE IF EXISTS temp.staging; CREATE TEMP TABLE staging (labelhash BLOB NOT NULL, label BLOB NOT NULL)",
+    );
     this.insertOne = this.db.prepare("INSERT INTO temp.staging (labelhash, label) VALUES (?, ?)");
     const values = Array.from({ length: ROWS_PER_STATEMENT }, () => "(?, ?)").join(", ");
     this.insertMany = this.db.prepare(`INSERT INTO temp.staging (labelhash, label) VALUES ${values}`);
@@ -208,7 +211,13 @@ export class LabelWriter {
     } catch {
       /* reclaimed at a later checkpoint */
     }
-    return { labelSetId: plan.labelSetId, labelSetVersion: plan.labelSetVersion, added: this.added, skipped, recordsCount };
+    return {
+      labelSetId: plan.labelSetId,
+      labelSetVersion: plan.labelSetVersion,
+      added: this.added,
+      skipped,
+      recordsCount,
+    };
   }
 
   /** Discards everything since begin(). A failed first ingest leaves the database marked failed (served as 503). */

@@ -7,15 +7,24 @@ export type Readiness =
 
 export function readinessOf(meta: StoreMeta): Readiness {
   if (meta.schemaVersion !== null && meta.schemaVersion !== SCHEMA_VERSION) {
-    return { ready: false, reason: `Label database has schema version ${meta.schemaVersion}; this service reads ${SCHEMA_VERSION}` };
+    return {
+      ready: false,
+      reason: `Label database has schema version ${meta.schemaVersion}; this service reads ${SCHEMA_VERSION}`,
+    };
   }
   switch (meta.ingestState) {
     case null:
       return { ready: false, reason: "Label database is not ready: no label set has been ingested yet" };
     case "ingesting":
-      return { ready: false, reason: "Label database is not ready: the first ingest is in progress or was interrupted" };
+      return {
+        ready: false,
+        reason: "Label database is not ready: the first ingest is in progress or was interrupted",
+      };
     case "failed":
-      return { ready: false, reason: "Label database is not ready: the first ingest failed; run the ingest command again" };
+      return {
+        ready: false,
+        reason: "Label database is not ready: the first ingest failed; run the ingest command again",
+      };
     case "ready":
       break;
     default:

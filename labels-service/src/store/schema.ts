@@ -45,7 +45,9 @@ const META_KEYS = {
 } as const satisfies Record<keyof StoreMeta, string>;
 
 export function hasSchema(db: Database.Database): boolean {
-  const row = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('labels', 'meta')").get() as {
+  const row = db
+    .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('labels', 'meta')")
+    .get() as {
     n: number;
   };
   return row.n === 2;
@@ -67,7 +69,9 @@ export function readMeta(db: Database.Database): StoreMeta {
 }
 
 export function writeMeta(db: Database.Database, meta: Partial<StoreMeta>): void {
-  const upsert = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  const upsert = db.prepare(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  );
   for (const [field, value] of Object.entries(meta)) {
     upsert.run(META_KEYS[field as keyof StoreMeta], value);
   }

@@ -28,14 +28,17 @@ export function validateStore(dbPath: string, onProgress?: (records: number) => 
     };
     const hash = Buffer.alloc(32);
     let records = 0;
-    const rows = db.prepare("SELECT labelhash, label, version FROM labels").raw().iterate() as IterableIterator<[Buffer, Buffer, number]>;
+    const rows = db.prepare("SELECT labelhash, label, version FROM labels").raw().iterate() as IterableIterator<
+      [Buffer, Buffer, number]
+    >;
     for (const [labelhash, label, version] of rows) {
       records++;
       if (records % 1_000_000 === 0) onProgress?.(records);
       keccak256Into(label, hash);
       if (!hash.equals(labelhash)) note(`${bytesToLabelhash(labelhash)}: not keccak256 of its label`);
       if (!isUtf8(label)) note(`${bytesToLabelhash(labelhash)}: label is not valid UTF-8`);
-      if (version > readiness.highestVersion) note(`${bytesToLabelhash(labelhash)}: version ${version} above the highest ${readiness.highestVersion}`);
+      if (version > readiness.highestVersion)
+        note(`${bytesToLabelhash(labelhash)}: version ${version} above the highest ${readiness.highestVersion}`);
     }
     if (records !== readiness.recordsCount) {
       bad++;

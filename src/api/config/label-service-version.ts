@@ -27,7 +27,10 @@ async function ask(labelsServiceUrl: string): Promise<LabelServiceVersion> {
   if (!res.ok) throw new Error(`label service answered ${res.status} on /v1/config`);
   const body = (await res.json()) as { version?: unknown; schemaVersion?: unknown };
   if (typeof body.version !== "string") throw new Error("label service /v1/config has no version");
-  const value = { version: body.version, schemaVersion: typeof body.schemaVersion === "number" ? body.schemaVersion : 0 };
+  const value = {
+    version: body.version,
+    schemaVersion: typeof body.schemaVersion === "number" ? body.schemaVersion : 0,
+  };
   cached = { at: Date.now(), value };
   return value;
 }

@@ -11,7 +11,8 @@ function packageVersion(name: string): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {
-      return (JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+      return (JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string })
+        .version;
     } catch {
       // Not installed at this level; keep walking up.
     }

@@ -37,7 +37,8 @@ export function completedEventsReader(metricsUrl: string | undefined): Completed
       const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(2_000) });
       if (!res.ok) return undefined;
       let total = 0;
-      for (const m of (await res.text()).matchAll(new RegExp(`^${COUNTER}\\{[^}]*\\}\\s+(\\S+)`, "gm"))) total += Number(m[1]);
+      for (const m of (await res.text()).matchAll(new RegExp(`^${COUNTER}\\{[^}]*\\}\\s+(\\S+)`, "gm")))
+        total += Number(m[1]);
       return total;
     } catch {
       return undefined;

@@ -1,8 +1,8 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { AppConfig } from "../../config";
 import { composeContracts } from "../../plugins/compose";
+import type { BlockRef, ChainFacts } from "../shared/indexing-snapshot";
 import { decodeCheckpointBlock } from "./checkpoint";
-import type { BlockRef, ChainFacts } from "./snapshot";
 import type { SyncGaugeReader } from "./sync-gauges";
 
 /** A read-only SQL runner over the indexer's schema (Ponder's API `db`, or `pg` in tests). */
@@ -73,7 +73,10 @@ export class IndexingFactsGatherer {
         if (known !== undefined && known > 0) {
           facts.latestKnownBlock = {
             number: known,
-            timestamp: knownTimestamp && knownTimestamp > 0 ? knownTimestamp : (await this.blockRef(plan.chainId, known)).timestamp,
+            timestamp:
+              knownTimestamp && knownTimestamp > 0
+                ? knownTimestamp
+                : (await this.blockRef(plan.chainId, known)).timestamp,
           };
         }
         return facts;
@@ -95,7 +98,9 @@ export class IndexingFactsGatherer {
   private client(chainId: number): PublicClient {
     let client = this.clients.get(chainId);
     if (!client) {
-      client = createPublicClient({ transport: http(this.config.rpcUrls.get(chainId), { retryCount: 2, timeout: 5_000 }) });
+      client = createPublicClient({
+        transport: http(this.config.rpcUrls.get(chainId), { retryCount: 2, timeout: 5_000 }),
+      });
       this.clients.set(chainId, client);
     }
     return client;
@@ -110,7 +115,12 @@ export function planChains(config: AppConfig): ChainPlan[] {
     const chainId = idByName.get(contract.chain)!;
     const plan = plans.get(contract.chain);
     if (!plan) {
-      plans.set(contract.chain, { chainId, chainName: contract.chain, startBlock: contract.startBlock, endBlock: config.endBlocks.get(chainId) });
+      plans.set(contract.chain, {
+        chainId,
+        chainName: contract.chain,
+        startBlock: contract.startBlock,
+        endBlock: config.endBlocks.get(chainId),
+      });
     } else {
       plan.startBlock = Math.min(plan.startBlock, contract.startBlock);
     }
@@ -120,8 +130,13 @@ export function planChains(config: AppConfig): ChainPlan[] {
 
 /** PostgreSQL's undefined_table (42P01), however deep the driver or query builder wrapped it. */
 export function isUndefinedTable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === "42P01" || (typeof e.message === "string" && /relation .* does not exist/.test(e.message))) return true;
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
+    if (e.code === "42P01" || (typeof e.message === "string" && /relation .* does not exist/.test(e.message)))
+      return true;
   }
   return false;
 }

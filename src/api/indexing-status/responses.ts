@@ -1,4 +1,4 @@
-import type { IndexingSnapshot } from "./snapshot";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
 
 /** Bounds the entries per second, whatever query values clients invent. */
 const MAX_ENTRIES = 64;

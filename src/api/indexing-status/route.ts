@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { z, type ZodError } from "zod";
-import { invalidInput } from "../http-errors";
+import { type ZodError, z } from "zod";
+import { invalidInput } from "../shared/http-errors";
+import { type IndexingSnapshot, projectRealtime } from "../shared/indexing-snapshot";
 import { PreparedResponses } from "./responses";
 import type { IndexingStatusService } from "./service";
-import { projectRealtime, type IndexingSnapshot } from "./snapshot";
 
 export const AMIREALTIME_DEFAULT_MAX_WORST_CASE_DISTANCE = 60;
 
@@ -62,7 +62,10 @@ function amIRealtime(raw: string | undefined, snapshot: IndexingSnapshot | undef
   if (!parsed.success) return { invalid: parsed.error };
   const maxWorstCaseDistance = parsed.data.maxWorstCaseDistance;
   if (!snapshot) {
-    return { status: 503, body: JSON.stringify({ message: "Indexing has not started yet: no indexing status exists." }) };
+    return {
+      status: 503,
+      body: JSON.stringify({ message: "Indexing has not started yet: no indexing status exists." }),
+    };
   }
   const { worstCaseDistance } = projectRealtime(snapshot, now).realtimeProjection;
   const body = {

@@ -1,5 +1,5 @@
+import { buildSnapshot, type IndexingSnapshot } from "../shared/indexing-snapshot";
 import type { IndexingFactsGatherer } from "./gather";
-import { buildSnapshot, type IndexingSnapshot } from "./snapshot";
 
 const REFRESH_MS = 1_000;
 
@@ -46,7 +46,8 @@ export class IndexingStatusService {
       (error: unknown) => {
         // Logged once per distinct failure: an RPC outage would otherwise log every second.
         const message = error instanceof Error ? error.message : String(error);
-        if (message !== this.lastError) console.warn(`indexing status: refresh failed, serving the previous snapshot: ${message}`);
+        if (message !== this.lastError)
+          console.warn(`indexing status: refresh failed, serving the previous snapshot: ${message}`);
         this.lastError = message;
       },
     );

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Hex } from "viem";
-import { type SqlDb, nameOf, rowsOf } from "../registrar-actions/find";
+import { nameOf } from "../shared/managed-names";
+import { rowsOf, type SqlDb } from "../shared/read-db";
 
 export interface SaleFilter {
   domainId?: Hex;
@@ -89,18 +90,29 @@ interface SaleRow {
 }
 
 export function toSaleJson(row: SaleRow, managedNameByNode: ReadonlyMap<string, string>): NameSaleJson {
-  const price = (amount: string): SalePrice => ({ currency: row.currency, token: row.currency_token, amount: String(amount) });
+  const price = (amount: string): SalePrice => ({
+    currency: row.currency,
+    token: row.currency_token,
+    amount: String(amount),
+  });
   const name =
     row.domain_name ??
     (row.labelhash !== null && row.parent_node !== null
-      ? nameOf({ domain_name: null, label: row.label, labelhash: row.labelhash, parent_node: row.parent_node }, managedNameByNode)
+      ? nameOf(
+          { domain_name: null, label: row.label, labelhash: row.labelhash, parent_node: row.parent_node },
+          managedNameByNode,
+        )
       : null);
   return {
     id: row.id,
     orderHash: row.order_hash,
     domainId: row.domain_id,
     name,
-    token: { assetNamespace: row.asset_namespace, contract: { chainId: Number(row.chain_id), address: row.contract }, tokenId: row.token_id },
+    token: {
+      assetNamespace: row.asset_namespace,
+      contract: { chainId: Number(row.chain_id), address: row.contract },
+      tokenId: row.token_id,
+    },
     seller: row.seller,
     buyer: row.buyer,
     price: price(row.price),
@@ -118,7 +130,10 @@ export async function findNameSales(
   limit: number,
   managedNameByNode: ReadonlyMap<string, string>,
 ): Promise<{ sales: NameSaleJson[]; totalRecords: number }> {
-  const [rows, count] = await Promise.all([db.execute(salesPageQuery(filter, limit, (page - 1) * limit)), db.execute(salesCountQuery(filter))]);
+  const [rows, count] = await Promise.all([
+    db.execute(salesPageQuery(filter, limit, (page - 1) * limit)),
+    db.execute(salesCountQuery(filter)),
+  ]);
   return {
     sales: rowsOf<SaleRow>(rows).map((r) => toSaleJson(r, managedNameByNode)),
     totalRecords: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0),

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { domainIdParam, normalizedName } from "../name-tokens/query";
-import { DEFAULT_LIMIT, MAX_LIMIT, absentIfEmpty, positiveInt, timestamp } from "../registrar-actions/query";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/paging";
+import { absentIfEmpty, domainIdParam, normalizedName, positiveInt, timestamp } from "../shared/params";
 
 /*
  * Query rules of /api/name-sales: the registrar actions' paging (`limit` 1–100, default 25; 1-based `page`) and

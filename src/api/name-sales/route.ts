@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import type { Hex } from "viem";
 import { namehash } from "../../lib/names";
-import { invalidInput } from "../http-errors";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
-import { type PageContext, pageContext } from "../registrar-actions/query";
-import { type NameSaleJson, findNameSales } from "./find";
+import { invalidInput } from "../shared/http-errors";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import { type PageContext, pageContext } from "../shared/paging";
+import type { SqlDb } from "../shared/read-db";
+import { findNameSales, type NameSaleJson } from "./find";
 import { nameSalesQuery } from "./query";
 
 export interface NameSalesDeps {
@@ -30,13 +30,25 @@ export function nameSalesRoutes(deps: NameSalesDeps): Hono {
     const snapshot = await deps.indexingStatus.snapshot();
     if (!snapshot) {
       return c.json(
-        { responseCode: "error", error: { message: "Name sales are not available yet", details: "Indexing has not started: no indexing status exists." } },
+        {
+          responseCode: "error",
+          error: {
+            message: "Name sales are not available yet",
+            details: "Indexing has not started: no indexing status exists.",
+          },
+        },
         503,
       );
     }
     const { page, limit, name, domainId, ...filter } = query.data;
     const node = domainId ?? (name !== undefined ? (namehash(name) as Hex) : undefined);
-    const { sales, totalRecords } = await findNameSales(deps.db, { ...filter, ...(node ? { domainId: node } : {}) }, page, limit, deps.managedNameByNode);
+    const { sales, totalRecords } = await findNameSales(
+      deps.db,
+      { ...filter, ...(node ? { domainId: node } : {}) },
+      page,
+      limit,
+      deps.managedNameByNode,
+    );
     const body: NameSalesResponse = {
       responseCode: "ok",
       nameSales: sales,

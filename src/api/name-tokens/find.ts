@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
-import { type SqlDb, nameOf, rowsOf } from "../registrar-actions/find";
+import { nameOf } from "../shared/managed-names";
+import { rowsOf, type SqlDb } from "../shared/read-db";
 import { type ChainAccount, type OwnershipType, ownershipType } from "./ownership";
 
 export interface NameTokenJson {
@@ -64,7 +65,10 @@ export async function findNameTokens(db: SqlDb, o: FindNameTokensOptions): Promi
     o.name ??
     first.domain_name ??
     (first.labelhash !== null && first.parent_node !== null
-      ? nameOf({ domain_name: null, label: first.label, labelhash: first.labelhash, parent_node: first.parent_node }, o.managedNameByNode)
+      ? nameOf(
+          { domain_name: null, label: first.label, labelhash: first.labelhash, parent_node: first.parent_node },
+          o.managedNameByNode,
+        )
       : null);
   // The registrar's expiry (without grace period) when the registrars plugin has it; for a wrapped subname the
   // NameWrapper's (set by its parent, what the ENS app shows); else the registry plugins' one (3DNS). An unwrapped
@@ -76,7 +80,11 @@ export async function findNameTokens(db: SqlDb, o: FindNameTokensOptions): Promi
     tokens: rows.map((r) => {
       const owner = { chainId: Number(r.chain_id), address: r.owner };
       return {
-        token: { assetNamespace: r.asset_namespace, contract: { chainId: Number(r.chain_id), address: r.contract }, tokenId: r.token_id },
+        token: {
+          assetNamespace: r.asset_namespace,
+          contract: { chainId: Number(r.chain_id), address: r.contract },
+          tokenId: r.token_id,
+        },
         ownership: { ownershipType: ownershipType(owner, name, o.nameWrappers), owner },
         mintStatus: r.mint_status,
       };

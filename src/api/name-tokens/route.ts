@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { Hex } from "viem";
 import { namehash } from "../../lib/names";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import type { SqlDb } from "../shared/read-db";
 import { findNameTokens } from "./find";
 import type { ChainAccount } from "./ownership";
 import { nameTokensQuery } from "./query";
@@ -33,7 +33,13 @@ export function nameTokensRoutes(deps: NameTokensDeps): Hono {
       const details = parsed.error.issues.map((i) => ({ field: i.path.join(".") || "(query)", message: i.message }));
       // The notes' generic 400 fields (`message`, `details`) ride along, so clients of either error shape read it.
       return c.json(
-        { responseCode: "error", errorCode: "invalid-input", error: { message: "Invalid Input", details }, message: "Invalid Input", details },
+        {
+          responseCode: "error",
+          errorCode: "invalid-input",
+          error: { message: "Invalid Input", details },
+          message: "Invalid Input",
+          details,
+        },
         400,
       );
     }

@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import type { AppConfig } from "../../config";
 import { composeContracts } from "../../plugins/compose";
-import { managedNames } from "../registrar-actions/subregistries";
+import { managedNames } from "../shared/managed-names";
 import type { ChainAccount } from "./ownership";
 
 /** What the registrar-actions and name-tokens routes derive from the configuration, once at startup. */
@@ -15,10 +15,14 @@ export function registrarApiSettings(config: AppConfig) {
     if (source && address) nameWrappers.push({ chainId: source.chain.id, address: address.toLowerCase() as Hex });
   }
   const datasourceOf = (name: string) =>
-    (["ensroot", "basenames", "lineanames"] as const).find((ds) => config.namespace.datasources[ds]?.managedName === name);
+    (["ensroot", "basenames", "lineanames"] as const).find(
+      (ds) => config.namespace.datasources[ds]?.managedName === name,
+    );
   return {
     managedNameByNode: new Map(managed.map((m) => [m.node.toLowerCase(), m.name])) as ReadonlyMap<string, string>,
     nameWrappers,
-    indexedParents: managed.map((m) => m.name).filter((n) => contracts.has(`tokenscope/${datasourceOf(n)}/BaseRegistrar`)),
+    indexedParents: managed
+      .map((m) => m.name)
+      .filter((n) => contracts.has(`tokenscope/${datasourceOf(n)}/BaseRegistrar`)),
   };
 }

@@ -2,7 +2,7 @@ import type { SQL } from "drizzle-orm";
 import type { Namespace } from "../../namespaces/types";
 import type { ResolutionService } from "../resolution/service";
 import type { SubgraphDb } from "../subgraph";
-import { Batcher } from "./batch";
+import type { Batcher } from "./batch";
 
 export interface OmnigraphDeps {
   db: SubgraphDb;
@@ -16,7 +16,9 @@ export interface OmnigraphDeps {
 export const MAX_RESOLUTIONS_PER_REQUEST = 50;
 
 const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  Array.isArray(result) ? (result as Record<string, unknown>[]) : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+  Array.isArray(result)
+    ? (result as Record<string, unknown>[])
+    : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
 
 /** What every resolver of one request shares: the database (counted), the request's batchers, its budgets. */
 export class OmnigraphContext {

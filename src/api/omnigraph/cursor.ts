@@ -22,8 +22,13 @@ export function decodeCursor(cursor: string, keyKind: "text" | "number"): [SortV
     Array.isArray(parsed) &&
     parsed.length === 2 &&
     typeof parsed[1] === "string" &&
-    (keyKind === "text" ? typeof parsed[0] === "string" : typeof parsed[0] === "number" || /^-?\d{1,20}$/.test(String(parsed[0])));
-  if (!valid) throw new GraphQLError(`Invalid cursor "${cursor.slice(0, 100)}": use a cursor from this connection's pageInfo or edges`);
+    (keyKind === "text"
+      ? typeof parsed[0] === "string"
+      : typeof parsed[0] === "number" || /^-?\d{1,20}$/.test(String(parsed[0])));
+  if (!valid)
+    throw new GraphQLError(
+      `Invalid cursor "${cursor.slice(0, 100)}": use a cursor from this connection's pageInfo or edges`,
+    );
   return parsed as [SortValue, string];
 }
 
@@ -43,7 +48,9 @@ export function pageWindow(args: PageArgs): { size: number; backward: boolean } 
   if (first != null && last != null) throw new GraphQLError("Pass `first` or `last`, not both");
   const size = first ?? last ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
-    throw new GraphQLError(`\`${first != null ? "first" : "last"}\` must be between 0 and ${MAX_PAGE_SIZE}, but is ${size}`);
+    throw new GraphQLError(
+      `\`${first != null ? "first" : "last"}\` must be between 0 and ${MAX_PAGE_SIZE}, but is ${size}`,
+    );
   }
   return { size, backward: last != null };
 }
@@ -55,7 +62,11 @@ export interface Connection<T> {
 }
 
 export function emptyConnection(): Connection<never> {
-  return { edges: [], pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false }, totalCount: 0 };
+  return {
+    edges: [],
+    pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false },
+    totalCount: 0,
+  };
 }
 
 /** Edges from rows fetched one past the page size (in the page's own direction), in the connection's order. */

@@ -38,7 +38,10 @@ export type DomainScope =
 export type NameFilter = { eq?: string | null; in?: string[] | null; starts_with?: string | null };
 
 export interface DomainListArgs extends PageArgs {
-  order?: { by: "NAME" | "DEPTH" | "REGISTRATION_TIMESTAMP" | "REGISTRATION_EXPIRY"; dir?: "ASC" | "DESC" | null } | null;
+  order?: {
+    by: "NAME" | "DEPTH" | "REGISTRATION_TIMESTAMP" | "REGISTRATION_EXPIRY";
+    dir?: "ASC" | "DESC" | null;
+  } | null;
   /** Nodes the list is limited to (a name filter's `eq`/`in`, already hashed). */
   nodes?: string[];
   /** Text the name (or, for children, the label) starts with. */
@@ -56,9 +59,19 @@ function orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): { expr: SQL; 
     case "NAME":
       return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
     case "DEPTH":
-      return { expr: sql.raw("(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint"), kind: "number" };
+      return {
+        expr: sql.raw(
+          "(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint",
+        ),
+        kind: "number",
+      };
     case "REGISTRATION_TIMESTAMP":
-      return { expr: sql.raw(`coalesce((select max(r.registration_date) from registration r where r.domain_id = d.id), ${NO_VALUE})`), kind: "number" };
+      return {
+        expr: sql.raw(
+          `coalesce((select max(r.registration_date) from registration r where r.domain_id = d.id), ${NO_VALUE})`,
+        ),
+        kind: "number",
+      };
     case "REGISTRATION_EXPIRY":
       return {
         expr: sql.raw(
@@ -69,7 +82,11 @@ function orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): { expr: SQL; 
   }
 }
 
-const list = (values: string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+const list = (values: string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
 
 function scopeOf(scope: DomainScope, keys: string[]): { expr: SQL; where: SQL } {
   switch (scope.kind) {
@@ -101,7 +118,11 @@ function filters(scope: DomainScope, args: DomainListArgs): SQL[] {
 }
 
 /** One page per key (a parent, an owner), each fetched one past its size; rows in each page's own direction. */
-export function domainPageQuery(scope: DomainScope, keys: string[], args: DomainListArgs): { query: SQL; keyKind: "text" | "number" } {
+export function domainPageQuery(
+  scope: DomainScope,
+  keys: string[],
+  args: DomainListArgs,
+): { query: SQL; keyKind: "text" | "number" } {
   const { size, backward } = pageWindow(args);
   const key = orderKey(args.order?.by ?? "NAME");
   const descending = (args.order?.dir === "DESC") !== backward;
@@ -112,12 +133,16 @@ export function domainPageQuery(scope: DomainScope, keys: string[], args: Domain
   if (cursor != null) {
     const [value, id] = decodeCursor(cursor, key.kind);
     const bound = key.kind === "number" ? sql`${String(value)}::numeric` : sql`${String(value)}`;
-    where.push(descending ? sql`(${key.expr}, d.id) < (${bound}, ${id})` : sql`(${key.expr}, d.id) > (${bound}, ${id})`);
+    where.push(
+      descending ? sql`(${key.expr}, d.id) < (${bound}, ${id})` : sql`(${key.expr}, d.id) > (${bound}, ${id})`,
+    );
   }
   if (other != null) {
     const [value, id] = decodeCursor(other, key.kind);
     const bound = key.kind === "number" ? sql`${String(value)}::numeric` : sql`${String(value)}`;
-    where.push(descending ? sql`(${key.expr}, d.id) > (${bound}, ${id})` : sql`(${key.expr}, d.id) < (${bound}, ${id})`);
+    where.push(
+      descending ? sql`(${key.expr}, d.id) > (${bound}, ${id})` : sql`(${key.expr}, d.id) < (${bound}, ${id})`,
+    );
   }
   const scopeExpr = scopeOf(scope, keys).expr;
   const whereSql = sql.join(where, sql` and `);
@@ -143,7 +168,10 @@ export function domainsByIdQuery(ids: string[]): SQL {
 }
 
 /** A name filter's nodes or prefix; `in` is bounded so one argument cannot ask for an unbounded statement. */
-export function nameFilterArgs(filter: NameFilter | null | undefined, nodeOf: (name: string) => string): Pick<DomainListArgs, "nodes" | "startsWith"> {
+export function nameFilterArgs(
+  filter: NameFilter | null | undefined,
+  nodeOf: (name: string) => string,
+): Pick<DomainListArgs, "nodes" | "startsWith"> {
   if (!filter) return {};
   if (filter.eq != null) return { nodes: [nodeOf(filter.eq)] };
   if (filter.in != null) {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type Address, type Hex, type PublicClient, createPublicClient, http } from "viem";
+import { type Address, createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { LruCache } from "../../lib/healing/lru";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
@@ -21,7 +21,13 @@ export interface EventModel {
 }
 
 /** `<block>-<logIndex>[-<sub>][-<chainId>]` of the subgraph tables. */
-export function eventOf(id: string, transactionHash: string, rootChainId: number, timestamp?: bigint | string | null, hasSubIndex = false): EventModel {
+export function eventOf(
+  id: string,
+  transactionHash: string,
+  rootChainId: number,
+  timestamp?: bigint | string | null,
+  hasSubIndex = false,
+): EventModel {
   const parts = id.split("-");
   // Root-chain ids have 2 parts (3 with an ERC-1155 batch's sub-index); other chains' append the chain id.
   const hasChain = parts.length > (hasSubIndex ? 3 : 2);
@@ -52,7 +58,8 @@ function clientFor(ctx: OmnigraphContext, chainId: number): PublicClient {
   const url = ctx.deps.rpcUrls.get(chainId);
   if (!url) throw new Error(`no RPC URL for chain ${chainId}`);
   let client = clients.get(url);
-  if (!client) clients.set(url, (client = createPublicClient({ transport: http(url, { batch: true }) }) as PublicClient));
+  if (!client)
+    clients.set(url, (client = createPublicClient({ transport: http(url, { batch: true }) }) as PublicClient));
   return client;
 }
 
@@ -69,7 +76,12 @@ async function readFacts(ctx: OmnigraphContext, chainId: number, tx: Hex): Promi
     transactionIndex: receipt.transactionIndex,
     blockHash: receipt.blockHash,
     timestamp: block.timestamp,
-    logs: receipt.logs.map((l) => ({ logIndex: l.logIndex, address: l.address.toLowerCase() as Address, topics: l.topics as Hex[], data: l.data })),
+    logs: receipt.logs.map((l) => ({
+      logIndex: l.logIndex,
+      address: l.address.toLowerCase() as Address,
+      topics: l.topics as Hex[],
+      data: l.data,
+    })),
   };
   facts.set(key, read);
   return read;
@@ -77,17 +89,19 @@ async function readFacts(ctx: OmnigraphContext, chainId: number, tx: Hex): Promi
 
 /** The chain's facts of an event's transaction, batched per request (the transactions of one level together). */
 export function chainFactsOf(ctx: OmnigraphContext, event: EventModel): Promise<ChainFacts> {
-  const batcher = ctx.batcher("event-facts", () =>
-    new Batcher<string, ChainFacts | null>(async (keys) => {
-      const out = new Map<string, ChainFacts | null>();
-      await Promise.all(
-        keys.map(async (k) => {
-          const [chain, tx] = k.split(":");
-          out.set(k, await readFacts(ctx, Number(chain), tx as Hex));
-        }),
-      );
-      return out;
-    }, null),
+  const batcher = ctx.batcher(
+    "event-facts",
+    () =>
+      new Batcher<string, ChainFacts | null>(async (keys) => {
+        const out = new Map<string, ChainFacts | null>();
+        await Promise.all(
+          keys.map(async (k) => {
+            const [chain, tx] = k.split(":");
+            out.set(k, await readFacts(ctx, Number(chain), tx as Hex));
+          }),
+        );
+        return out;
+      }, null),
   );
   return batcher.load(`${event.chainId}:${event.transactionHash}`).then((f) => {
     if (!f) throw new Error(`transaction ${event.transactionHash} not found on chain ${event.chainId}`);
@@ -108,9 +122,11 @@ export const eventResolvers = {
   blockNumber: (e: EventModel) => e.blockNumber,
   logIndex: (e: EventModel) => e.logIndex,
   transactionHash: (e: EventModel) => e.transactionHash,
-  timestamp: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => e.timestamp ?? (await chainFactsOf(ctx, e)).timestamp,
+  timestamp: async (e: EventModel, _: unknown, ctx: OmnigraphContext) =>
+    e.timestamp ?? (await chainFactsOf(ctx, e)).timestamp,
   blockHash: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).blockHash,
-  transactionIndex: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).transactionIndex,
+  transactionIndex: async (e: EventModel, _: unknown, ctx: OmnigraphContext) =>
+    (await chainFactsOf(ctx, e)).transactionIndex,
   from: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).from,
   sender: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).from,
   to: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).to,
@@ -121,11 +137,25 @@ export const eventResolvers = {
 
 /** The subgraph's event tables of a domain (registry, NameWrapper) and of its registration (base registrar). */
 const DOMAIN_EVENTS = sql.raw(
-  ["transfer", "new_owner", "new_resolver", "new_ttl", "wrapped_transfer", "name_wrapped", "name_unwrapped", "fuses_set", "expiry_extended"]
-    .map((t) => `select id, block_number, transaction_id, domain_id as scope, ${t === "wrapped_transfer"} as has_sub from ${t}`)
+  [
+    "transfer",
+    "new_owner",
+    "new_resolver",
+    "new_ttl",
+    "wrapped_transfer",
+    "name_wrapped",
+    "name_unwrapped",
+    "fuses_set",
+    "expiry_extended",
+  ]
+    .map(
+      (t) =>
+        `select id, block_number, transaction_id, domain_id as scope, ${t === "wrapped_transfer"} as has_sub from ${t}`,
+    )
     .concat(
       ["name_registered", "name_renewed", "name_transferred"].map(
-        (t) => `select e.id, e.block_number, e.transaction_id, r.domain_id as scope, false as has_sub from ${t} e join registration r on r.id = e.registration_id`,
+        (t) =>
+          `select e.id, e.block_number, e.transaction_id, r.domain_id as scope, false as has_sub from ${t} e join registration r on r.id = e.registration_id`,
       ),
     )
     .join(" union all "),
@@ -139,36 +169,52 @@ interface EventRow {
   has_sub: boolean;
 }
 
-const list = (values: string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+const list = (values: string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
 
 /** A domain's events, oldest first (block, then id); one statement per level for every domain of the level. */
-export function domainEvents(ctx: OmnigraphContext, domainId: string, args: PageArgs, rootChainId: number): Promise<Connection<EventModel>> {
+export function domainEvents(
+  ctx: OmnigraphContext,
+  domainId: string,
+  args: PageArgs,
+  rootChainId: number,
+): Promise<Connection<EventModel>> {
   const signature = JSON.stringify(args);
-  const pages = ctx.batcher(`domain-events:${signature}`, () =>
-    new Batcher<string, EventRow[]>(async (keys) => {
-      const { size, backward } = pageWindow(args);
-      const dir = sql.raw(backward ? "desc" : "asc");
-      const conds = [sql`scope in (${list(keys)})`];
-      for (const [cursor, op] of [[args.after, ">"], [args.before, "<"]] as const) {
-        if (cursor == null) continue;
-        const [block, id] = decodeCursor(cursor, "number");
-        conds.push(sql`(block_number, id) ${sql.raw(op)} (${Number(block)}, ${id})`);
-      }
-      const rows = await ctx.query<EventRow>(
-        sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, id ${dir}) as rn from (${DOMAIN_EVENTS}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
-      );
-      const byKey = new Map<string, EventRow[]>();
-      for (const r of rows) byKey.set(r.scope, [...(byKey.get(r.scope) ?? []), r]);
-      return byKey;
-    }, []),
+  const pages = ctx.batcher(
+    `domain-events:${signature}`,
+    () =>
+      new Batcher<string, EventRow[]>(async (keys) => {
+        const { size, backward } = pageWindow(args);
+        const dir = sql.raw(backward ? "desc" : "asc");
+        const conds = [sql`scope in (${list(keys)})`];
+        for (const [cursor, op] of [
+          [args.after, ">"],
+          [args.before, "<"],
+        ] as const) {
+          if (cursor == null) continue;
+          const [block, id] = decodeCursor(cursor, "number");
+          conds.push(sql`(block_number, id) ${sql.raw(op)} (${Number(block)}, ${id})`);
+        }
+        const rows = await ctx.query<EventRow>(
+          sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, id ${dir}) as rn from (${DOMAIN_EVENTS}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
+        );
+        const byKey = new Map<string, EventRow[]>();
+        for (const r of rows) byKey.set(r.scope, [...(byKey.get(r.scope) ?? []), r]);
+        return byKey;
+      }, []),
   );
-  const counts = ctx.batcher("domain-event-counts", () =>
-    new Batcher<string, number>(async (keys) => {
-      const rows = await ctx.query<{ scope: string; count: number }>(
-        sql`select scope, count(*)::int as count from (${DOMAIN_EVENTS}) x where scope in (${list(keys)}) group by scope`,
-      );
-      return new Map(rows.map((r) => [r.scope, Number(r.count)]));
-    }, 0),
+  const counts = ctx.batcher(
+    "domain-event-counts",
+    () =>
+      new Batcher<string, number>(async (keys) => {
+        const rows = await ctx.query<{ scope: string; count: number }>(
+          sql`select scope, count(*)::int as count from (${DOMAIN_EVENTS}) x where scope in (${list(keys)}) group by scope`,
+        );
+        return new Map(rows.map((r) => [r.scope, Number(r.count)]));
+      }, 0),
   );
   return pages.load(domainId).then((rows) =>
     toConnection(

@@ -1,6 +1,16 @@
-import { type DocumentNode, execute, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, parse, print, specifiedRules, validate } from "graphql";
-import { checkDocumentShape, type ShapeLimits } from "../subgraph/limits";
+import {
+  type DocumentNode,
+  execute,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  parse,
+  print,
+  specifiedRules,
+  validate,
+} from "graphql";
 import { type QueryCache, stableJson } from "../subgraph/cache";
+import { checkDocumentShape, type ShapeLimits } from "../subgraph/limits";
 import { OmnigraphContext, type OmnigraphDeps } from "./context";
 import { checkOmnigraphLimits, DEFAULT_OMNIGRAPH_LIMITS, type OmnigraphLimits } from "./limits";
 import { buildOmnigraphSchema } from "./schema";
@@ -26,12 +36,21 @@ export interface OmnigraphResponse {
   cache?: string;
 }
 
-const SHAPE: ShapeLimits & { maxQueryBytes: number } = { maxAliases: 30, maxFields: 1000, maxOperations: 20, maxDirectives: 50, maxQueryBytes: 20 * 1024 };
+const SHAPE: ShapeLimits & { maxQueryBytes: number } = {
+  maxAliases: 30,
+  maxFields: 1000,
+  maxOperations: 20,
+  maxDirectives: 50,
+  maxQueryBytes: 20 * 1024,
+};
 
 let schema: GraphQLSchema | undefined;
 export const omnigraphSchema = () => (schema ??= buildOmnigraphSchema());
 
-const documents = new Map<string, { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] }>();
+const documents = new Map<
+  string,
+  { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] }
+>();
 
 function prepare(query: string, shape: typeof SHAPE) {
   const known = documents.get(query);
@@ -40,8 +59,10 @@ function prepare(query: string, shape: typeof SHAPE) {
   try {
     const document = parse(query, { maxTokens: 10_000 });
     const shapeErrors = checkDocumentShape(document, shape);
-    const errors = shapeErrors.length > 0 ? shapeErrors : validate(omnigraphSchema(), document, specifiedRules, { maxErrors: 10 });
-    prepared = errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { document, normalized: print(document) };
+    const errors =
+      shapeErrors.length > 0 ? shapeErrors : validate(omnigraphSchema(), document, specifiedRules, { maxErrors: 10 });
+    prepared =
+      errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { document, normalized: print(document) };
   } catch (e) {
     prepared = { errors: [e instanceof GraphQLError ? e.toJSON() : { message: "Query could not be parsed" }] };
   }
@@ -50,15 +71,23 @@ function prepare(query: string, shape: typeof SHAPE) {
   return prepared;
 }
 
-const failure = (status: number, message: string): OmnigraphResponse => ({ status, body: { errors: [{ message }] }, statements: 0 });
+const failure = (status: number, message: string): OmnigraphResponse => ({
+  status,
+  body: { errors: [{ message }] },
+  statements: 0,
+});
 
-export async function executeOmnigraphRequest(request: { query?: unknown; variables?: unknown; operationName?: unknown }, options: OmnigraphOptions): Promise<OmnigraphResponse> {
+export async function executeOmnigraphRequest(
+  request: { query?: unknown; variables?: unknown; operationName?: unknown },
+  options: OmnigraphOptions,
+): Promise<OmnigraphResponse> {
   const shape = { ...SHAPE, ...options.limits };
   const limits = { ...DEFAULT_OMNIGRAPH_LIMITS, ...options.limits };
   const { query, operationName } = request;
   let { variables } = request;
   if (typeof query !== "string" || !/\S/.test(query)) return failure(400, "Must provide a query string");
-  if (Buffer.byteLength(query) > shape.maxQueryBytes) return failure(200, `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${shape.maxQueryBytes}`);
+  if (Buffer.byteLength(query) > shape.maxQueryBytes)
+    return failure(200, `Query is too large: ${Buffer.byteLength(query)} bytes, the limit is ${shape.maxQueryBytes}`);
   if (typeof variables === "string" && variables.trim() !== "") {
     try {
       variables = JSON.parse(variables);
@@ -67,7 +96,8 @@ export async function executeOmnigraphRequest(request: { query?: unknown; variab
     }
   }
   if (variables === "" || variables === undefined) variables = null;
-  if (variables !== null && (typeof variables !== "object" || Array.isArray(variables))) return failure(400, "Variables must be a JSON object");
+  if (variables !== null && (typeof variables !== "object" || Array.isArray(variables)))
+    return failure(400, "Variables must be a JSON object");
   if (operationName != null && typeof operationName !== "string") return failure(400, "operationName must be a string");
   const vars = (variables ?? {}) as Record<string, unknown>;
   const opName = (operationName ?? undefined) as string | undefined;
@@ -75,13 +105,20 @@ export async function executeOmnigraphRequest(request: { query?: unknown; variab
   const prepared = prepare(query, shape);
   if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
   const limitErrors = checkOmnigraphLimits(omnigraphSchema(), prepared.document, opName, vars, limits);
-  if (limitErrors.length > 0) return { status: 200, body: { errors: limitErrors.map((e) => e.toJSON()) }, statements: 0 };
+  if (limitErrors.length > 0)
+    return { status: 200, body: { errors: limitErrors.map((e) => e.toJSON()) }, statements: 0 };
 
   const run = async () => {
     const ctx = new OmnigraphContext(options);
     let body: OmnigraphResponse["body"];
     try {
-      const result = await execute({ schema: omnigraphSchema(), document: prepared.document, variableValues: vars, operationName: opName, contextValue: ctx });
+      const result = await execute({
+        schema: omnigraphSchema(),
+        document: prepared.document,
+        variableValues: vars,
+        operationName: opName,
+        contextValue: ctx,
+      });
       body = {};
       if (result.errors?.length) body.errors = result.errors.map((e) => format(e, options));
       if (result.data !== undefined) body.data = result.data;
@@ -103,7 +140,13 @@ export async function executeOmnigraphRequest(request: { query?: unknown; variab
   const key = `omnigraph\n${opName ?? ""}\n${stableJson(vars)}\n${prepared.normalized}`;
   const { result, outcome } = await options.cache.run(head, key, run);
   if ("body" in result) return { ...result, cache: outcome };
-  return { status: 200, encoded: result.encoded, body: JSON.parse(result.encoded.toString("utf8")), statements: 0, cache: outcome };
+  return {
+    status: 200,
+    encoded: result.encoded,
+    body: JSON.parse(result.encoded.toString("utf8")),
+    statements: 0,
+    cache: outcome,
+  };
 }
 
 function format(e: unknown, options: OmnigraphOptions): GraphQLFormattedError {

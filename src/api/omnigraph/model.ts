@@ -60,17 +60,20 @@ export function concreteRegistries(namespace: Namespace): RegistryModel[] {
   const out: RegistryModel[] = [];
   const ds = namespace.datasources;
   const add = (chainId: number | undefined, address: string | undefined, node: Hex) => {
-    if (chainId !== undefined && address) out.push({ __typename: "ENSv1Registry", contract: { chainId, address: address.toLowerCase() as Address }, node });
+    if (chainId !== undefined && address)
+      out.push({ __typename: "ENSv1Registry", contract: { chainId, address: address.toLowerCase() as Address }, node });
   };
   add(ds.ensroot?.chain.id, ds.ensroot?.contracts.Registry?.address, ROOT_NODE);
   for (const l2 of [ds.basenames, ds.lineanames]) {
     if (l2?.managedName) add(l2.chain.id, l2.contracts.Registry?.address, nodeOfManaged(l2.managedName));
   }
-  for (const t of [ds.threednsOptimism, ds.threednsBase]) add(t?.chain.id, t?.contracts.ThreeDNSToken?.address, ROOT_NODE);
+  for (const t of [ds.threednsOptimism, ds.threednsBase])
+    add(t?.chain.id, t?.contracts.ThreeDNSToken?.address, ROOT_NODE);
   return out;
 }
 
 import { namehash } from "../../lib/names";
+
 const nodeOfManaged = (name: string) => namehash(name);
 
 export function rootRegistry(namespace: Namespace): RegistryModel {
@@ -80,7 +83,10 @@ export function rootRegistry(namespace: Namespace): RegistryModel {
 /** The registry contract that holds a name's record (where ENSIP-10 would look it up). */
 export function registryContractOf(name: string, namespace: Namespace): AccountIdModel {
   const route = routeName(name, namespace);
-  const source = route.registry && !name.endsWith(".eth") && route.threedns.length === 1 ? route.threedns[0]! : route.registry ?? route.threedns[0];
+  const source =
+    route.registry && !name.endsWith(".eth") && route.threedns.length === 1
+      ? route.threedns[0]!
+      : (route.registry ?? route.threedns[0]);
   if (!source) return rootRegistry(namespace).contract;
   return { chainId: source.chainId, address: source.registry };
 }
@@ -88,7 +94,11 @@ export function registryContractOf(name: string, namespace: Namespace): AccountI
 /** The Registry a domain lives in: the root registry for top-level names, else its parent's virtual registry. */
 export function registryOfDomain(row: DomainRow, namespace: Namespace): RegistryModel {
   if (row.id === ROOT_NODE || row.parent_id === null || row.parent_id === ROOT_NODE) return rootRegistry(namespace);
-  return { __typename: "ENSv1VirtualRegistry", contract: registryContractOf(row.name ?? "", namespace), node: row.parent_id as Hex };
+  return {
+    __typename: "ENSv1VirtualRegistry",
+    contract: registryContractOf(row.name ?? "", namespace),
+    node: row.parent_id as Hex,
+  };
 }
 
 /** The virtual registry of a domain's subnames. */

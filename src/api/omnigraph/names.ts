@@ -51,3 +51,9 @@ export function ancestorNodes(name: string): Hex[] {
 export function depthOf(name: string): number {
   return name === "" ? 0 : name.split(".").length;
 }
+
+/** A name as stored (interpreted) and as shown (beautified); used by the domain and resolution resolvers. */
+export function canonicalName(name: string) {
+  const interpreted = interpretName(name);
+  return { interpreted, beautified: beautifyName(interpreted) };
+}

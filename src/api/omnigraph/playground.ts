@@ -13,4 +13,7 @@ const EXAMPLE = `{
 /** /subgraph's playground (it posts to its own path) with the Omnigraph's title and an Omnigraph example. */
 export const OMNIGRAPH_PLAYGROUND_HTML = PLAYGROUND_HTML.replace(/nameindex \/subgraph/g, "nameindex /api/omnigraph")
   .replace("nameindex · subgraph", "nameindex · omnigraph")
-  .replace(/(<textarea id="query" spellcheck="false">)[\s\S]*?(<\/textarea>)/, (_, open: string, close: string) => `${open}${EXAMPLE}${close}`);
+  .replace(
+    /(<textarea id="query" spellcheck="false">)[\s\S]*?(<\/textarea>)/,
+    (_, open: string, close: string) => `${open}${EXAMPLE}${close}`,
+  );

@@ -24,21 +24,26 @@ function scalar(name: string, parse: Check, serialize: Check = (v) => v): GraphQ
 }
 
 const fail = (name: string, value: unknown, why: string): never => {
-  throw new GraphQLError(`Invalid ${name} ${JSON.stringify(typeof value === "bigint" ? value.toString() : value)?.slice(0, 120)}: ${why}`);
+  throw new GraphQLError(
+    `Invalid ${name} ${JSON.stringify(typeof value === "bigint" ? value.toString() : value)?.slice(0, 120)}: ${why}`,
+  );
 };
 
 const hexOf = (name: string, bytes?: number) => (value: unknown) => {
-  if (typeof value !== "string" || !/^0x[0-9a-fA-F]*$/.test(value)) return fail(name, value, "expected 0x-prefixed hex");
+  if (typeof value !== "string" || !/^0x[0-9a-fA-F]*$/.test(value))
+    return fail(name, value, "expected 0x-prefixed hex");
   if (bytes !== undefined && value.length !== 2 + 2 * bytes) return fail(name, value, `expected ${bytes} bytes`);
   if (bytes === undefined && value.length % 2 !== 0) return fail(name, value, "expected whole bytes");
   return value.toLowerCase();
 };
 
-const text = (name: string, max = 2048) => (value: unknown) => {
-  if (typeof value !== "string") return fail(name, value, "expected a string");
-  if (value.length > max) return fail(name, value, `longer than ${max} characters`);
-  return value;
-};
+const text =
+  (name: string, max = 2048) =>
+  (value: unknown) => {
+    if (typeof value !== "string") return fail(name, value, "expected a string");
+    if (value.length > max) return fail(name, value, `longer than ${max} characters`);
+    return value;
+  };
 
 const bigInteger = (name: string, min: bigint, max: bigint) => (value: unknown) => {
   let n: bigint;

@@ -2,7 +2,7 @@ import {
   buildASTSchema,
   type GraphQLFieldResolver,
   GraphQLInterfaceType,
-  GraphQLObjectType,
+  type GraphQLObjectType,
   GraphQLScalarType,
   type GraphQLSchema,
   getNamedType,
@@ -11,15 +11,20 @@ import {
 } from "graphql";
 import { emptyConnection } from "./cursor";
 import { eventResolvers } from "./events";
-import { omnigraphScalars } from "./scalars";
-import { OMNIGRAPH_SDL } from "./sdl";
 import { accountResolvers } from "./resolvers/account";
 import { domainResolvers } from "./resolvers/domain";
 import { queryResolvers } from "./resolvers/query";
 import { registrationResolvers } from "./resolvers/registration";
 import { registryResolvers } from "./resolvers/registry";
-import { forwardResolveResolvers, primaryNameRecordResolvers, resolvedRecordsResolvers, reverseResolveResolvers } from "./resolvers/resolution";
+import {
+  forwardResolveResolvers,
+  primaryNameRecordResolvers,
+  resolvedRecordsResolvers,
+  reverseResolveResolvers,
+} from "./resolvers/resolution";
 import { resolverResolvers } from "./resolvers/resolver";
+import { omnigraphScalars } from "./scalars";
+import { OMNIGRAPH_SDL } from "./sdl";
 
 type Resolvers = Record<string, GraphQLFieldResolver<never, never, never>>;
 
@@ -62,7 +67,11 @@ export function buildOmnigraphSchema(): GraphQLSchema {
   for (const custom of omnigraphScalars()) {
     const target = schema.getType(custom.name);
     if (!(target instanceof GraphQLScalarType)) throw new Error(`scalar ${custom.name} is not in the SDL`);
-    Object.assign(target, { serialize: custom.serialize, parseValue: custom.parseValue, parseLiteral: custom.parseLiteral });
+    Object.assign(target, {
+      serialize: custom.serialize,
+      parseValue: custom.parseValue,
+      parseLiteral: custom.parseLiteral,
+    });
   }
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith("__")) continue;
@@ -76,7 +85,11 @@ export function buildOmnigraphSchema(): GraphQLSchema {
     for (const field of Object.values((type as GraphQLObjectType).getFields())) {
       const resolve = own[field.name] ?? inherited[field.name];
       if (resolve) field.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
-      else if (getNamedType(field.type).name.endsWith("Connection") && !(type.name in RESOLVERS) && !(type.name in IMPLEMENTS)) {
+      else if (
+        getNamedType(field.type).name.endsWith("Connection") &&
+        !(type.name in RESOLVERS) &&
+        !(type.name in IMPLEMENTS)
+      ) {
         field.resolve = () => emptyConnection();
       }
     }

@@ -58,7 +58,8 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
     info: {
       title: "nameindex",
       version: options.version,
-      description: "Multichain ENS-style name indexer: configuration, indexing status, registrar actions, name tokens, name sales, resolution.",
+      description:
+        "Multichain ENS-style name indexer: configuration, indexing status, registrar actions, name tokens, name sales, resolution.",
     },
     paths: {
       "/api/config": {
@@ -78,11 +79,15 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
       },
       "/api/indexing-status/events": {
         get: {
-          summary: "Events indexed since the indexer started, and when that was read: two readings give events per second",
+          summary:
+            "Events indexed since the indexer started, and when that was read: two readings give events per second",
           responses: {
             200: json("The counter", {
               type: "object",
-              properties: { completedEvents: { type: "integer", minimum: 0 }, measuredAt: { type: "integer", description: "Unix milliseconds" } },
+              properties: {
+                completedEvents: { type: "integer", minimum: 0 },
+                measuredAt: { type: "integer", description: "Unix milliseconds" },
+              },
               required: ["completedEvents", "measuredAt"],
             }),
             503: json("The indexer's counter cannot be read (an API replica whose INDEXER_URL does not answer)"),
@@ -107,7 +112,11 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
         get: {
           summary: "Registrations and renewals of one subregistry's names",
           parameters: [
-            pathParameter("parentNode", "Namehash of the managed name (eth, base.eth, linea.eth)", "^0x[0-9a-fA-F]{64}$"),
+            pathParameter(
+              "parentNode",
+              "Namehash of the managed name (eth, base.eth, linea.eth)",
+              "^0x[0-9a-fA-F]{64}$",
+            ),
             ...queryParameters(registrarActionsQuery),
           ],
           responses: { 200: json("A page of actions"), 400: invalidInput, 503: json("No indexing status exists yet") },
@@ -127,7 +136,8 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
       },
       "/api/name-sales": {
         get: {
-          summary: "Seaport sales of name tokens, newest first (at most one of name or domainId; buyer, seller, time range)",
+          summary:
+            "Seaport sales of name tokens, newest first (at most one of name or domainId; buyer, seller, time range)",
           parameters: queryParameters(nameSalesQuery),
           responses: { 200: json("A page of sales"), 400: invalidInput, 503: json("No indexing status exists yet") },
         },

@@ -1,17 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Hex } from "viem";
-import { encodeLabelhash, isNormalizedLabel } from "../../lib/labels";
+import { nameOf } from "../shared/managed-names";
+import { rowsOf, type SqlDb } from "../shared/read-db";
 import type { RegistrarActionsQuery } from "./query";
-
-/** What the API needs from a database handle: drizzle's `execute` (Ponder's read-only db, node-postgres or PGlite). */
-export interface SqlDb {
-  execute(query: SQL): Promise<unknown>;
-}
-
-export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
 
 export interface ActionFilter extends Omit<RegistrarActionsQuery, "page" | "limit"> {
   parentNode?: Hex;
@@ -103,17 +94,6 @@ interface ActionRow {
 
 const eth = (amount: string): PriceEth => ({ currency: "ETH", amount });
 
-/** The domain's name when the subgraph tables have it, else the controller's label, else the encoded labelhash. */
-export function nameOf(
-  row: Pick<ActionRow, "domain_name" | "label" | "labelhash" | "parent_node">,
-  managedNameByNode: ReadonlyMap<string, string>,
-): string {
-  if (row.domain_name) return row.domain_name;
-  const parent = managedNameByNode.get(row.parent_node.toLowerCase()) ?? encodeLabelhash(row.parent_node);
-  const label = row.label !== null && isNormalizedLabel(row.label) ? row.label : encodeLabelhash(row.labelhash);
-  return `${label}.${parent}`;
-}
-
 export function toNamedAction(row: ActionRow, managedNameByNode: ReadonlyMap<string, string>): NamedRegistrarAction {
   const pricing =
     row.base_cost !== null && row.premium !== null && row.total !== null
@@ -130,7 +110,10 @@ export function toNamedAction(row: ActionRow, managedNameByNode: ReadonlyMap<str
       incrementalDuration: Number(row.incremental_duration),
       registrant: row.registrant,
       registrationLifecycle: {
-        subregistry: { subregistryId: { chainId: Number(row.sub_chain_id), address: row.sub_address }, node: row.sub_node },
+        subregistry: {
+          subregistryId: { chainId: Number(row.sub_chain_id), address: row.sub_address },
+          node: row.sub_node,
+        },
         node: row.node,
         expiresAt: Number(row.expires_at),
       },

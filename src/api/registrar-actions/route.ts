@@ -1,9 +1,11 @@
 import { type Context, Hono } from "hono";
 import { ZodError } from "zod";
-import { invalidInput } from "../http-errors";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import { type NamedRegistrarAction, type SqlDb, findRegistrarActions } from "./find";
-import { type PageContext, pageContext, parentNodeParam, registrarActionsQuery } from "./query";
+import { invalidInput } from "../shared/http-errors";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import { type PageContext, pageContext } from "../shared/paging";
+import type { SqlDb } from "../shared/read-db";
+import { findRegistrarActions, type NamedRegistrarAction } from "./find";
+import { parentNodeParam, registrarActionsQuery } from "./query";
 
 export interface RegistrarActionsDeps {
   db: SqlDb;
@@ -26,7 +28,10 @@ export function registrarActionsRoutes(deps: RegistrarActionsDeps): Hono {
     const param = params ? parentNodeParam.safeParse(params) : undefined;
     if (!query.success || (param && !param.success)) {
       // Report every bad field at once: the path segment's and the query's.
-      const issues = [...(param && !param.success ? param.error.issues : []), ...(query.success ? [] : query.error.issues)];
+      const issues = [
+        ...(param && !param.success ? param.error.issues : []),
+        ...(query.success ? [] : query.error.issues),
+      ];
       return invalidInput(c, new ZodError(issues));
     }
     const snapshot = await deps.indexingStatus.snapshot();
@@ -34,7 +39,10 @@ export function registrarActionsRoutes(deps: RegistrarActionsDeps): Hono {
       return c.json(
         {
           responseCode: "error",
-          error: { message: "Registrar actions are not available yet", details: "Indexing has not started: no indexing status exists." },
+          error: {
+            message: "Registrar actions are not available yet",
+            details: "Indexing has not started: no indexing status exists.",
+          },
         },
         503,
       );

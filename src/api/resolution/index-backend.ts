@@ -1,17 +1,21 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../plugins/protocol-acceleration/lib/ids";
-import { type SqlDb, rowsOf } from "../registrar-actions/find";
+import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../lib/resolution-ids";
+import { rowsOf, type SqlDb } from "../shared/read-db";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
-import { NotInIndex, type RecordsAnswer, type RecordsRequest, type ResolutionBackend, emptyAnswer } from "./resolve";
-import { type RegistryRecord, type RegistrySource, effectiveResolver, nearestResolver } from "./routing";
+import { emptyAnswer, NotInIndex, type RecordsAnswer, type RecordsRequest, type ResolutionBackend } from "./resolve";
+import { effectiveResolver, nearestResolver, type RegistryRecord, type RegistrySource } from "./routing";
 
 /*
  * Resolution from the protocol-acceleration tables: primary-key lookups only (one query per table per request).
  * Whether a resolver is ENSIP-10 extended is not an event: that probe is the onchain backend's, cached.
  */
 
-const idList = (ids: string[]): SQL => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+const idList = (ids: string[]): SQL =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
 
 export class IndexBackend implements ResolutionBackend {
   constructor(
@@ -25,7 +29,9 @@ export class IndexBackend implements ResolutionBackend {
     const rows = rowsOf<{ id: string; resolver: Address | null; has_owner: boolean }>(
       await this.db.execute(sql`select id, resolver, has_owner from registry_node where id in (${idList(ids)})`),
     );
-    const byId = new Map<string, RegistryRecord>(rows.map((r) => [r.id, { resolver: r.resolver, hasOwner: r.has_owner }]));
+    const byId = new Map<string, RegistryRecord>(
+      rows.map((r) => [r.id, { resolver: r.resolver, hasOwner: r.has_owner }]),
+    );
     const chain = ancestors.map((a) => ({
       resolver: effectiveResolver(
         byId.get(registryNodeId(source.chainId, source.registry, a.node)),
@@ -40,9 +46,16 @@ export class IndexBackend implements ResolutionBackend {
     return this.probe.isExtendedResolver(chainId, resolver);
   }
 
-  async records(chainId: number, resolver: Address, node: Hex, request: RecordsRequest, extendedName?: string): Promise<RecordsAnswer> {
+  async records(
+    chainId: number,
+    resolver: Address,
+    node: Hex,
+    request: RecordsRequest,
+    extendedName?: string,
+  ): Promise<RecordsAnswer> {
     // An extended resolver computes its answers (often offchain): events do not tell them.
-    if (extendedName !== undefined) throw new NotInIndex(`resolver ${resolver} on chain ${chainId} is an ENSIP-10 extended resolver`);
+    if (extendedName !== undefined)
+      throw new NotInIndex(`resolver ${resolver} on chain ${chainId} is an ENSIP-10 extended resolver`);
     const recordsId = resolverRecordsId(chainId, resolver, node);
     const [records] = rowsOf<{ version: string | number | bigint; name: string | null }>(
       await this.db.execute(sql`select version, name from resolver_records where id = ${recordsId}`),

@@ -1,5 +1,5 @@
-import { type Hex, bytesToHex, hexToBytes } from "viem";
-import { isEvmCoinType } from "../../plugins/protocol-acceleration/lib/coin-types";
+import { bytesToHex, type Hex, hexToBytes } from "viem";
+import { isEvmCoinType } from "../../lib/coin-types";
 
 /*
  * How a record's raw value becomes an answer, the same for the index and onchain reads: unset reads (empty bytes,

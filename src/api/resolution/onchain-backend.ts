@@ -1,24 +1,24 @@
 import {
   type Address,
-  type Hex,
-  type PublicClient,
   BaseError,
+  createPublicClient,
+  decodeFunctionResult,
   ExecutionRevertedError,
+  encodeFunctionData,
+  type Hex,
   HttpRequestError,
+  hexToBytes,
+  http,
+  type PublicClient,
+  parseAbi,
   RpcRequestError,
   TimeoutError,
   WebSocketRequestError,
-  createPublicClient,
-  decodeFunctionResult,
-  encodeFunctionData,
-  hexToBytes,
-  http,
-  parseAbi,
   zeroAddress,
 } from "viem";
 import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
+import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE } from "../../lib/coin-types";
 import { dnsEncode } from "../../lib/dns-wire";
-import { DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
 import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
 import { interpretAddress, interpretName, interpretText } from "./interpret";
 import type { RecordsAnswer, RecordsRequest, ResolutionBackend } from "./resolve";
@@ -46,13 +46,23 @@ const EXTENDED_CACHE_MS = 10 * 60_000;
  */
 export function isTransportError(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
-  if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError)) return true;
+  if (
+    error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError)
+  )
+    return true;
   // viem wraps some provider errors (-32603 with data) as ContractFunctionRevertedError: only an execution revert is the chain's answer.
-  return Boolean(error.walk((e) => e instanceof RpcRequestError)) && !error.walk((e) => e instanceof ExecutionRevertedError);
+  return (
+    Boolean(error.walk((e) => e instanceof RpcRequestError)) && !error.walk((e) => e instanceof ExecutionRevertedError)
+  );
 }
 
 type Call = {
-  abi: typeof ResolverAbi | typeof RegistryAbi | typeof StandaloneReverseRegistrarAbi | typeof ExtendedResolverAbi | typeof UniversalResolverAbi;
+  abi:
+    | typeof ResolverAbi
+    | typeof RegistryAbi
+    | typeof StandaloneReverseRegistrarAbi
+    | typeof ExtendedResolverAbi
+    | typeof UniversalResolverAbi;
   functionName: string;
   args: readonly unknown[];
 };
@@ -119,7 +129,13 @@ export class OnchainBackend implements ResolutionBackend {
     const root = this.namespace.datasources.ensroot;
     const universal = root?.contracts.UniversalResolver?.address;
     const registry = root?.contracts.Registry?.address;
-    if (!universal || source.chainId !== root.chain.id || source.registry !== registry?.toLowerCase() || source.exactOnly || ancestors.length === 0) {
+    if (
+      !universal ||
+      source.chainId !== root.chain.id ||
+      source.registry !== registry?.toLowerCase() ||
+      source.exactOnly ||
+      ancestors.length === 0
+    ) {
       return "unanswered";
     }
     const wire = dnsEncode(ancestors[0]!.name);
@@ -150,7 +166,13 @@ export class OnchainBackend implements ResolutionBackend {
     return value;
   }
 
-  async records(chainId: number, resolver: Address, node: Hex, request: RecordsRequest, extendedName?: string): Promise<RecordsAnswer> {
+  async records(
+    chainId: number,
+    resolver: Address,
+    node: Hex,
+    request: RecordsRequest,
+    extendedName?: string,
+  ): Promise<RecordsAnswer> {
     const call = async <T>(functionName: string, args: readonly unknown[]): Promise<T | undefined> => {
       if (extendedName === undefined) return this.read<T>(chainId, resolver, { abi: ResolverAbi, functionName, args });
       const data = encodeFunctionData({ abi: ResolverAbi, functionName, args } as never);
@@ -169,7 +191,8 @@ export class OnchainBackend implements ResolutionBackend {
     const address = async (coinType: bigint): Promise<string | null> => {
       const raw = await call<Hex>("addr", [node, coinType]);
       // Resolvers older than multicoin (ENSIP-9) only answer addr(node), for ETH.
-      if (raw === undefined && coinType === ETH_COIN_TYPE) return interpretAddress(coinType, await call<Address>("addr", [node]));
+      if (raw === undefined && coinType === ETH_COIN_TYPE)
+        return interpretAddress(coinType, await call<Address>("addr", [node]));
       return interpretAddress(coinType, raw);
     };
     const [name, addresses, texts] = await Promise.all([

@@ -16,7 +16,12 @@ export const MAX_CHAIN_IDS = 20;
 const list = z
   .array(z.string())
   .optional()
-  .transform((values) => (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== ""));
+  .transform((values) =>
+    (values ?? [])
+      .flatMap((v) => v.split(","))
+      .map((v) => v.trim())
+      .filter((v) => v !== ""),
+  );
 
 const coinTypes = list
   .pipe(
@@ -39,7 +44,12 @@ const textKeys = z
   .transform((values) => (values ?? []).filter((v) => v !== "").flatMap((v) => v.split(",")))
   .pipe(
     z
-      .array(z.string().min(1, "text keys must not be empty").max(MAX_TEXT_KEY_LENGTH, `text keys are at most ${MAX_TEXT_KEY_LENGTH} characters`))
+      .array(
+        z
+          .string()
+          .min(1, "text keys must not be empty")
+          .max(MAX_TEXT_KEY_LENGTH, `text keys are at most ${MAX_TEXT_KEY_LENGTH} characters`),
+      )
       .max(MAX_TEXT_KEYS, `at most ${MAX_TEXT_KEYS} text keys`),
   )
   .transform((v) => [...new Set(v)]);
@@ -100,6 +110,7 @@ export function primaryNamesQuery(indexedChainIds: readonly number[]) {
 /** Hono's `c.req.queries()` gives arrays; single-valued flags take their last value. */
 export function queryInput(all: Record<string, string[]>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(all)) out[k] = k === "addresses" || k === "texts" || k === "chainIds" ? v : v[v.length - 1];
+  for (const [k, v] of Object.entries(all))
+    out[k] = k === "addresses" || k === "texts" || k === "chainIds" ? v : v[v.length - 1];
   return out;
 }

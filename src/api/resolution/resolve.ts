@@ -1,9 +1,9 @@
 import type { Address, Hex } from "viem";
-import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain } from "../../plugins/protocol-acceleration/lib/coin-types";
-import { reverseLabel } from "../../plugins/protocol-acceleration/lib/reverse";
-import type { Namespace } from "../../namespaces/types";
+import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE } from "../../lib/coin-types";
 import { isNormalizedName } from "../../lib/name-input";
-import { type RegistrySource, ancestorsOf, routeName } from "./routing";
+import { reverseLabel } from "../../lib/reverse-nodes";
+import type { Namespace } from "../../namespaces/types";
+import { ancestorsOf, type RegistrySource, routeName } from "./routing";
 
 /*
  * Forward resolution (ENSIP-10) and primary names (ENSIP-19), written once over a backend: the index or the chains'
@@ -33,11 +33,20 @@ export class NotInIndex extends Error {
 
 export interface ResolutionBackend {
   /** ENSIP-10's walk: the first of `ancestors` (nearest first) the source has a resolver for. */
-  findResolver(source: RegistrySource, ancestors: { name: string; node: Hex }[]): Promise<{ resolver: Address; index: number } | undefined>;
+  findResolver(
+    source: RegistrySource,
+    ancestors: { name: string; node: Hex }[],
+  ): Promise<{ resolver: Address; index: number } | undefined>;
   /** Whether the resolver implements ENSIP-10's `resolve(bytes,bytes)` (IExtendedResolver). */
   isExtendedResolver(chainId: number, resolver: Address): Promise<boolean>;
   /** The requested records of `node`; through `resolve(dnsName, …)` when `extendedName` is given. */
-  records(chainId: number, resolver: Address, node: Hex, request: RecordsRequest, extendedName?: string): Promise<RecordsAnswer>;
+  records(
+    chainId: number,
+    resolver: Address,
+    node: Hex,
+    request: RecordsRequest,
+    extendedName?: string,
+  ): Promise<RecordsAnswer>;
   /** A standalone reverse registrar's name for the address under the coin type (default or an L2's), or null. */
   reverseName(address: Address, coinType: bigint): Promise<string | null>;
 }
@@ -45,7 +54,9 @@ export interface ResolutionBackend {
 export function emptyAnswer(request: RecordsRequest): RecordsAnswer {
   return {
     ...(request.name ? { name: null } : {}),
-    ...(request.coinTypes.length > 0 ? { addresses: Object.fromEntries(request.coinTypes.map((c) => [c.toString(), null])) } : {}),
+    ...(request.coinTypes.length > 0
+      ? { addresses: Object.fromEntries(request.coinTypes.map((c) => [c.toString(), null])) }
+      : {}),
     ...(request.texts.length > 0 ? { texts: Object.fromEntries(request.texts.map((k) => [k, null])) } : {}),
   };
 }
@@ -70,9 +81,17 @@ export class Resolution {
     return this.read(route.registry.chainId, found.resolver, name, ancestors[0].node, found.index === 0, request);
   }
 
-  private async read(chainId: number, resolver: Address, name: string, node: Hex, exact: boolean, request: RecordsRequest) {
+  private async read(
+    chainId: number,
+    resolver: Address,
+    name: string,
+    node: Hex,
+    exact: boolean,
+    request: RecordsRequest,
+  ) {
     // ENSIP-10: an extended resolver answers through resolve(); any other answers only for its own name.
-    if (await this.backend.isExtendedResolver(chainId, resolver)) return this.backend.records(chainId, resolver, node, request, name);
+    if (await this.backend.isExtendedResolver(chainId, resolver))
+      return this.backend.records(chainId, resolver, node, request, name);
     if (!exact) return emptyAnswer(request);
     return this.backend.records(chainId, resolver, node, request);
   }
@@ -87,7 +106,8 @@ export class Resolution {
     const coinType = coinTypeForChain(chainId, rootChainId);
     const specific =
       chainId === rootChainId
-        ? ((await this.records(`${reverseLabel(address)}.addr.reverse`, { coinTypes: [], texts: [], name: true })).name ?? null)
+        ? ((await this.records(`${reverseLabel(address)}.addr.reverse`, { coinTypes: [], texts: [], name: true }))
+            .name ?? null)
         : await this.backend.reverseName(address, coinType);
     const name = specific || (await this.backend.reverseName(address, DEFAULT_EVM_COIN_TYPE));
     if (!name || !isNormalizedName(name)) return null;

@@ -1,11 +1,19 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { Namespace } from "../../namespaces/types";
-import { invalidInput } from "../http-errors";
-import type { IndexingSnapshot } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
+import { invalidInput } from "../shared/http-errors";
+import type { IndexingSnapshot } from "../shared/indexing-snapshot";
+import type { SqlDb } from "../shared/read-db";
 import { isTransportError } from "./onchain-backend";
-import { addressParam, chainIdParam, nameParam, primaryNameQuery, primaryNamesQuery, queryInput, recordsQuery } from "./query";
+import {
+  addressParam,
+  chainIdParam,
+  nameParam,
+  primaryNameQuery,
+  primaryNamesQuery,
+  queryInput,
+  recordsQuery,
+} from "./query";
 import type { Resolution } from "./resolve";
 import { ResolutionService } from "./service";
 
@@ -39,7 +47,8 @@ function parseBoth<P extends z.ZodTypeAny, Q extends z.ZodTypeAny>(params: P, qu
  */
 export function resolutionRoutes(deps: ResolutionDeps): Hono {
   const service = deps.service ?? new ResolutionService(deps);
-  const answer = <T>(accelerate: boolean, run: (r: Resolution) => Promise<T>) => service.answer(deps.db, accelerate, run);
+  const answer = <T>(accelerate: boolean, run: (r: Resolution) => Promise<T>) =>
+    service.answer(deps.db, accelerate, run);
 
   /** A chain's RPC that cannot be reached is a dependency failure, not a bug: 503 saying which. */
   async function guarded(c: Context, handle: () => Promise<Response>): Promise<Response> {
@@ -66,7 +75,11 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
 
   app.get("/primary-name/:address/:chainId", (c) =>
     guarded(c, async () => {
-      const parsed = parseBoth(z.object({ address: addressParam, chainId: chainIdParam(deps.indexedChainIds) }), primaryNameQuery, c);
+      const parsed = parseBoth(
+        z.object({ address: addressParam, chainId: chainIdParam(deps.indexedChainIds) }),
+        primaryNameQuery,
+        c,
+      );
       if (!parsed.ok) return invalidInput(c, parsed.error);
       const { address, chainId } = parsed.params;
       const { result, accelerated } = await answer(parsed.query.accelerate, (r) => r.primaryName(address, chainId));
@@ -81,7 +94,9 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
       const { address } = parsed.params;
       const { chainIds, accelerate } = parsed.query;
       const { result, accelerated } = await answer(accelerate, async (r) =>
-        Object.fromEntries(await Promise.all(chainIds.map(async (id) => [String(id), await r.primaryName(address, id)] as const))),
+        Object.fromEntries(
+          await Promise.all(chainIds.map(async (id) => [String(id), await r.primaryName(address, id)] as const)),
+        ),
       );
       return c.json({ names: result, accelerated });
     }),

@@ -51,7 +51,8 @@ export function routeName(name: string, namespace: Namespace): Route {
   const oldRegistry = lower(root?.contracts.RegistryOld?.address);
   return {
     threedns,
-    registry: root && registry ? { chainId: root.chain.id, registry, ...(oldRegistry ? { oldRegistry } : {}) } : undefined,
+    registry:
+      root && registry ? { chainId: root.chain.id, registry, ...(oldRegistry ? { oldRegistry } : {}) } : undefined,
   };
 }
 
@@ -74,13 +75,19 @@ export interface RegistryRecord {
  * `resolver(node)` of a source from registry records: the registry with fallback answers from its own record while
  * that record has an owner (ENSRegistryWithFallback's `recordExists`), else from the old registry's.
  */
-export function effectiveResolver(current: RegistryRecord | undefined, old: RegistryRecord | undefined, hasOld: boolean): Address | null {
+export function effectiveResolver(
+  current: RegistryRecord | undefined,
+  old: RegistryRecord | undefined,
+  hasOld: boolean,
+): Address | null {
   if (!hasOld || current?.hasOwner) return current?.resolver ?? null;
   return old?.resolver ?? null;
 }
 
 /** ENSIP-10: the nearest of the ancestors (nearest first) with a resolver, and whether it is the name's own. */
-export function nearestResolver<T extends { resolver: Address | null }>(chain: T[]): { resolver: Address; index: number } | undefined {
+export function nearestResolver<T extends { resolver: Address | null }>(
+  chain: T[],
+): { resolver: Address; index: number } | undefined {
   const index = chain.findIndex((c) => c.resolver !== null);
   return index < 0 ? undefined : { resolver: chain[index].resolver!, index };
 }

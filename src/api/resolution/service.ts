@@ -1,6 +1,6 @@
 import type { Namespace } from "../../namespaces/types";
-import { type IndexingSnapshot, projectRealtime } from "../indexing-status/snapshot";
-import type { SqlDb } from "../registrar-actions/find";
+import { type IndexingSnapshot, projectRealtime } from "../shared/indexing-snapshot";
+import type { SqlDb } from "../shared/read-db";
 import { IndexBackend } from "./index-backend";
 import { OnchainBackend } from "./onchain-backend";
 import { NotInIndex, Resolution } from "./resolve";
@@ -47,7 +47,10 @@ export class ResolutionService {
   async indexIsRealtime(): Promise<boolean> {
     if (!this.deps.accelerationIndexed) return false;
     const snapshot = await this.deps.indexingStatus.snapshot();
-    return snapshot !== undefined && projectRealtime(snapshot, this.now()).realtimeProjection.worstCaseDistance <= this.maxDistance;
+    return (
+      snapshot !== undefined &&
+      projectRealtime(snapshot, this.now()).realtimeProjection.worstCaseDistance <= this.maxDistance
+    );
   }
 
   /** The index's answer when allowed and able, else the chains'. */

@@ -1,8 +1,11 @@
-import { type AppConfig, chainsOf } from "../../config";
+import type { AppConfig } from "../../config";
+import { chainsOf } from "../../plugins/requirements";
 import type { ResolutionDeps } from "./route";
 
 /** What the resolution routes take from the app's config. */
-export function resolutionSettings(config: AppConfig): Pick<ResolutionDeps, "namespace" | "rpcUrls" | "accelerationIndexed" | "indexedChainIds"> {
+export function resolutionSettings(
+  config: AppConfig,
+): Pick<ResolutionDeps, "namespace" | "rpcUrls" | "accelerationIndexed" | "indexedChainIds"> {
   return {
     namespace: config.namespace,
     rpcUrls: config.rpcUrls,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { WriteGeneration } from "../pglite-writes";
+import type { WriteGeneration } from "../shared/pglite-writes";
 import type { SubgraphDb } from "./loader";
 import { INDEXING_ERROR_SQL } from "./meta";
 

@@ -1,16 +1,16 @@
 import {
   type DocumentNode,
-  getNamedType,
   type GraphQLNamedType,
   type GraphQLSchema,
+  getNamedType,
   isEnumType,
   Kind,
   type NamedTypeNode,
   NoUnusedFragmentsRule,
   NoUnusedVariablesRule,
   type OperationDefinitionNode,
-  type TypeNode,
   TypeInfo,
+  type TypeNode,
   visit,
   visitWithTypeInfo,
 } from "graphql";
@@ -77,7 +77,8 @@ export function asGraphNodeCoerces(schema: GraphQLSchema, document: DocumentNode
         if (declared === position!.name || !RETYPE_INTO[declared]?.(position!)) return definition;
         changed = true;
         const { defaultValue } = definition;
-        const enumDefault = defaultValue?.kind === Kind.STRING && isEnumType(position) && position.getValue(defaultValue.value);
+        const enumDefault =
+          defaultValue?.kind === Kind.STRING && isEnumType(position) && position.getValue(defaultValue.value);
         return {
           ...definition,
           type: renamed(definition.type, position!.name),

@@ -1,28 +1,88 @@
 import {
+  type ASTVisitor,
   type DocumentNode,
   type FieldNode,
-  getNamedType,
-  getNullableType,
   GraphQLError,
   type GraphQLField,
-  type GraphQLNamedType,
   GraphQLList,
+  type GraphQLNamedType,
   type GraphQLSchema,
+  type GraphQLType,
+  getNamedType,
+  getNullableType,
   isInterfaceType,
   isListType,
-  isObjectType,
   isNonNullType,
+  isObjectType,
   Kind,
-  type GraphQLType,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValidationContext,
-  type ASTVisitor,
   typeFromAST,
-  type VariableDefinitionNode,
+  type ValidationContext,
   type ValueNode,
+  type VariableDefinitionNode,
   visit,
 } from "graphql";
+
+/*
+ * Every limit of /subgraph, in one place: what a request may ask (DEFAULT_LIMITS, overridable per app), how deep its
+ * text may nest, how many entries each in-process cache keeps, and how many values one SQL statement binds.
+ */
+
+/** Page bounds of a list field (`first`, `skip`), read by the schema's resolvers. */
+export interface SubgraphLimits {
+  maxFirst: number;
+  maxSkip: number;
+}
+
+export interface Limits extends SubgraphLimits, DocumentLimits {
+  /** Bytes of query text. */
+  maxQueryBytes: number;
+  /** Bytes of a POST body (query plus variables). */
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxFirst: 1000,
+  maxSkip: 5000,
+  maxDepth: 10,
+  maxAliases: 30,
+  maxFields: 1000,
+  maxOperations: 20,
+  maxDirectives: 50,
+  maxRows: 100_000,
+  maxQueryBytes: 20 * 1024,
+  maxBodyBytes: 256 * 1024,
+};
+
+/** Brackets and braces a query or its variables may nest: deeper input would only exhaust the stack. */
+export const MAX_NESTING = 64;
+
+/** Tokens graphql-js's parser reads before it gives up: far beyond any real query, far below a stack-exhausting one. */
+export const MAX_PARSE_TOKENS = 10_000;
+
+/** Validation stops after this many errors: listing a thousand unknown fields (with suggestions) is wasted work. */
+export const MAX_VALIDATION_ERRORS = 10;
+
+/** Query texts whose parsed and validated document is kept (caches.ts preparedDocuments). */
+export const PREPARED_DOCUMENTS_MAX = 500;
+
+/** Introspection answers kept (caches.ts introspectionAnswers). */
+export const INTROSPECTION_ANSWERS_MAX = 20;
+
+/** Values in one `_in` / list filter: keeps a statement far below PostgreSQL's 65,535 parameters. */
+export const MAX_LIST_VALUES = 1000;
+
+/** Parent ids per statement of the Loader; bounded so a statement's parameter list stays far below 65,535. */
+export const IDS_PER_STATEMENT = 1000;
+
+/**
+ * A body over maxBodyBytes but at most this large is read to its end and thrown away, so the connection stays
+ * usable and a client still writing reads the 413 instead of a reset; a larger one closes the connection.
+ */
+export function discardableBodyBytes(maxBodyBytes: number): number {
+  return Math.max(maxBodyBytes * 4, 4 * 1024 * 1024);
+}
 
 /*
  * Protections applied after parsing and before execution: query depth, aliases and an estimate of the rows a query
@@ -72,11 +132,13 @@ export function checkDocumentShape(document: DocumentNode, limits: ShapeLimits):
   if (operations > limits.maxOperations) {
     errors.push(new GraphQLError(`Document has ${operations} operations, the limit is ${limits.maxOperations}`));
   }
-  if (aliases > limits.maxAliases) errors.push(new GraphQLError(`Query uses ${aliases} aliases, the limit is ${limits.maxAliases}`));
+  if (aliases > limits.maxAliases)
+    errors.push(new GraphQLError(`Query uses ${aliases} aliases, the limit is ${limits.maxAliases}`));
   if (directives > limits.maxDirectives) {
     errors.push(new GraphQLError(`Query uses ${directives} directives, the limit is ${limits.maxDirectives}`));
   }
-  if (fields > limits.maxFields) errors.push(new GraphQLError(`Query selects ${fields} fields, the limit is ${limits.maxFields}`));
+  if (fields > limits.maxFields)
+    errors.push(new GraphQLError(`Query selects ${fields} fields, the limit is ${limits.maxFields}`));
   return errors;
 }
 

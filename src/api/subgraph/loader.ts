@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import { IDS_PER_STATEMENT } from "./limits";
 import { type EntityDef, entityOf, type FieldDef } from "./model";
 import {
   byIdQuery,
@@ -27,9 +28,6 @@ interface Batch<T> {
   run: (keys: string[]) => Promise<Map<string, T>>;
   empty: () => T;
 }
-
-/** Parent ids per statement; bounded so a statement's parameter list stays far below PostgreSQL's 65,535. */
-const CHUNK = 1000;
 
 /**
  * Per-request batching (DataLoader-style): every resolver of the same nested field at one level of the response
@@ -198,6 +196,6 @@ export class Loader {
 
 function chunks<T>(items: T[]): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  for (let i = 0; i < items.length; i += IDS_PER_STATEMENT) out.push(items.slice(i, i + IDS_PER_STATEMENT));
   return out;
 }

@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
 import { toSnakeCase } from "drizzle-orm/casing";
+import type { PgTable } from "drizzle-orm/pg-core";
 import * as tables from "../../../ponder.schema";
 
 /*
@@ -63,11 +63,7 @@ const one = (name: string, target: string, foreign: string): FieldDef => ({
   nonNull: false,
 });
 
-const eventBase = (): FieldDef[] => [
-  id(),
-  scalar("blockNumber", "Int", true),
-  scalar("transactionID", "Bytes", true),
-];
+const eventBase = (): FieldDef[] => [id(), scalar("blockNumber", "Int", true), scalar("transactionID", "Bytes", true)];
 const domainEvent = (...extra: FieldDef[]): FieldDef[] => [...eventBase(), ref("domain", "Domain", true), ...extra];
 const registrationEvent = (...extra: FieldDef[]): FieldDef[] => [
   ...eventBase(),
@@ -82,7 +78,12 @@ const resolverEvent = (...extra: FieldDef[]): FieldDef[] => [
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
 
-function entity(name: string, table: PgTable | undefined, fields: FieldDef[], extra: Partial<EntityDef> = {}): EntityDef {
+function entity(
+  name: string,
+  table: PgTable | undefined,
+  fields: FieldDef[],
+  extra: Partial<EntityDef> = {},
+): EntityDef {
   const singular = lowerFirst(name);
   return { name, table, fields, singular, plural: `${singular}s`, ...extra };
 }
@@ -272,4 +273,3 @@ export function columnOf(entity: EntityDef, field: FieldDef): string {
   if (!col) throw new Error(`${entity.name}.${field.name}: table has no column ${field.column}`);
   return col;
 }
-

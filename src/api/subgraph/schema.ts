@@ -7,8 +7,8 @@ import {
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   GraphQLID,
-  GraphQLInputObjectType,
   type GraphQLInputFieldConfigMap,
+  GraphQLInputObjectType,
   type GraphQLInputType,
   GraphQLInt,
   GraphQLInterfaceType,
@@ -16,14 +16,15 @@ import {
   GraphQLNonNull,
   GraphQLObjectType,
   type GraphQLOutputType,
+  type GraphQLResolveInfo,
   GraphQLScalarType,
   GraphQLSchema,
-  type GraphQLResolveInfo,
   GraphQLString,
   Kind,
   type SelectionSetNode,
 } from "graphql";
 import { SubgraphQueryError } from "./errors";
+import type { SubgraphLimits } from "./limits";
 import type { Loader } from "./loader";
 import { ENTITIES, type EntityDef, entityOf, type FieldDef, type ScalarKind } from "./model";
 import { type ListArgs, opsFor, type Row, textValue } from "./sql";
@@ -45,11 +46,6 @@ export interface SubgraphMeta {
   block: BlockRef | null;
   deployment: string;
   hasIndexingErrors: boolean;
-}
-
-export interface SubgraphLimits {
-  maxFirst: number;
-  maxSkip: number;
 }
 
 export interface SubgraphContext {
@@ -149,7 +145,10 @@ const BlockType = new GraphQLObjectType({
   fields: {
     hash: { type: BytesScalar, description: "The hash of the block" },
     number: { type: new GraphQLNonNull(GraphQLInt), description: "The block number" },
-    timestamp: { type: GraphQLInt, description: "Integer representation of the timestamp stored in blocks for the chain" },
+    timestamp: {
+      type: GraphQLInt,
+      description: "Integer representation of the timestamp stored in blocks for the chain",
+    },
     parentHash: { type: BytesScalar, description: "The hash of the parent block" },
   },
 });
@@ -245,9 +244,7 @@ export function embeddable(entity: EntityDef, info: GraphQLResolveInfo): FieldDe
   };
   for (const node of info.fieldNodes) visit(node.selectionSet, new Set());
   return entity.fields.filter(
-    (f) =>
-      names.has(f.name) &&
-      ((f.kind === "ref" && f.target !== "Account") || (f.kind === "derived" && !f.many)),
+    (f) => names.has(f.name) && ((f.kind === "ref" && f.target !== "Account") || (f.kind === "derived" && !f.many)),
   );
 }
 

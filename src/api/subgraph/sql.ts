@@ -1,4 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
+import { SubgraphQueryError } from "./errors";
+import { MAX_LIST_VALUES } from "./limits";
 import {
   columnOf,
   concreteEntities,
@@ -9,7 +11,6 @@ import {
   type ScalarKind,
   tableInfo,
 } from "./model";
-import { SubgraphQueryError } from "./errors";
 
 /*
  * SQL for The Graph's query semantics, generated with drizzle's `sql` builder: `where` filters, `orderBy` with the
@@ -119,9 +120,6 @@ function param(kind: ScalarKind, value: unknown, key: string): SQL {
   }
 }
 
-/** Values in one `_in` / list filter: keeps a statement far below PostgreSQL's 65,535 parameters. */
-export const MAX_LIST_VALUES = 1000;
-
 function checkList(values: unknown, key: string): unknown[] {
   if (!Array.isArray(values)) throw new SubgraphQueryError(`\`${key}\` expects a list`);
   if (values.length > MAX_LIST_VALUES) {
@@ -174,7 +172,7 @@ function scalarCondition(expr: SQL, kind: ScalarKind, op: FilterOp, value: unkno
     }
     default: {
       if (value === null) throw new SubgraphQueryError(`\`${key}\` does not accept null`);
-      let text = textValue(value);
+      const text = textValue(value);
       const negate = op.startsWith("not_");
       if (kind === "Bytes") {
         // Bytes are stored as 0x-hex text; a match must start on a byte, as The Graph compares the bytes themselves
@@ -410,15 +408,14 @@ function branch(
 function pageSql(entity: EntityDef, args: ListArgs, scope?: { foreign: string; parent: SQL }): SQL {
   const impls = concreteEntities(entity);
   const keys = columnKeys(impls);
-  const fkOf = (e: EntityDef) => (scope ? { fk: columnOf(e, fieldOf(e, scope.foreign)!), parent: scope.parent } : undefined);
+  const fkOf = (e: EntityDef) =>
+    scope ? { fk: columnOf(e, fieldOf(e, scope.foreign)!), parent: scope.parent } : undefined;
   if (impls.length === 1 && !entity.implementations) {
     return branch(entity, keys, args, args.first, args.skip, fkOf(entity), false);
   }
   // Interface: each table's best first+skip rows, then the page over their union.
   const sorted = !!args.orderBy && args.orderBy !== "id";
-  const parts = impls.map(
-    (e) => sql`(${branch(e, keys, args, args.first + args.skip, 0, fkOf(e), sorted)})`,
-  );
+  const parts = impls.map((e) => sql`(${branch(e, keys, args, args.first + args.skip, 0, fkOf(e), sorted)})`);
   const d = dir(args.orderDirection ?? "asc");
   const order = sorted ? sql`"u"."__sort" ${d}, "u"."id" ${d}` : sql`"u"."id" ${d}`;
   const cols = sql.join(

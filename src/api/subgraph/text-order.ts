@@ -9,7 +9,9 @@
 const BYTE_ORDER_PROBE = "SELECT ('B' < 'a' AND '100-2' < '1000-1' AND 'f' < 'é') AS byte_order";
 
 /** A warning for the operator when the database orders text other than byte-wise; undefined when it is byte-wise. */
-export async function textOrderWarning(readSql: (query: string) => Promise<Record<string, unknown>[]>): Promise<string | undefined> {
+export async function textOrderWarning(
+  readSql: (query: string) => Promise<Record<string, unknown>[]>,
+): Promise<string | undefined> {
   const [row] = await readSql(BYTE_ORDER_PROBE);
   if (row?.byte_order === true) return undefined;
   return (

@@ -1,4 +1,5 @@
 import type { Hex } from "viem";
+import { DEFAULT_LABELS_RETRY_BUDGET_MS } from "../../config/env-schema";
 import { labelhashOf } from "../labels";
 import { LabelHealingError, TransientLabelSourceError } from "./errors";
 import { LruCache } from "./lru";
@@ -11,7 +12,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { totalMs: 120_000, initialDelayMs: 250, maxDelayMs: 10_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  totalMs: DEFAULT_LABELS_RETRY_BUDGET_MS,
+  initialDelayMs: 250,
+  maxDelayMs: 10_000,
+};
 
 export interface LabelHealerOptions {
   source: LabelSource;
@@ -42,7 +47,17 @@ export interface HealingMetrics {
 }
 
 export function emptyHealingMetrics(): HealingMetrics {
-  return { calls: 0, cacheHits: 0, sourceRequests: 0, healed: 0, notFound: 0, mismatches: 0, retries: 0, totalMs: 0, batchMs: 0 };
+  return {
+    calls: 0,
+    cacheHits: 0,
+    sourceRequests: 0,
+    healed: 0,
+    notFound: 0,
+    mismatches: 0,
+    retries: 0,
+    totalMs: 0,
+    batchMs: 0,
+  };
 }
 
 /**

@@ -70,7 +70,9 @@ export class HttpLabelSource implements LabelSource {
       const req = client.request(url, { method: init.method, headers: init.headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", (error) => reject(new TransientLabelSourceError(`${this.description}: ${error.message}`, { cause: error })));
+        res.on("error", (error) =>
+          reject(new TransientLabelSourceError(`${this.description}: ${error.message}`, { cause: error })),
+        );
         res.on("end", () => {
           let body: unknown = null;
           try {

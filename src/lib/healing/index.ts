@@ -1,17 +1,17 @@
 import type { Address, Hex } from "viem";
 import { type AppConfig, getConfig } from "../../config";
-import { runWhenIdle } from "../idle";
 import { isNormalizedLabel } from "../labels";
 import { emptyHealingMetrics, type HealingMetrics, LabelHealer, type LabelHealerOptions } from "./healer";
 import { HttpLabelSource } from "./http-source";
+import { runWhenIdle } from "./idle";
 import { LabelPrefetcher } from "./prefetch";
 import { SqliteLabelSource } from "./sqlite-source";
 
-export { LabelHealer, DEFAULT_RETRY, type HealingMetrics, type LabelHealerOptions, type RetryPolicy } from "./healer";
 export { LabelHealingError, TransientLabelSourceError } from "./errors";
+export { DEFAULT_RETRY, type HealingMetrics, LabelHealer, type LabelHealerOptions, type RetryPolicy } from "./healer";
 export { HttpLabelSource } from "./http-source";
-export { SqliteLabelSource } from "./sqlite-source";
 export { LabelPrefetcher } from "./prefetch";
+export { SqliteLabelSource } from "./sqlite-source";
 
 let healer: LabelHealer | undefined;
 
@@ -60,7 +60,9 @@ function registryPrefetchers(): Map<number, ChainPrefetch> {
   for (const name of REGISTRY_DATASOURCES) {
     const datasource = config.namespace.datasources[name];
     if (!datasource || !config.rpcUrls.has(datasource.chain.id)) continue;
-    const registries = [datasource.contracts.RegistryOld, datasource.contracts.Registry].filter((c) => c?.address !== undefined);
+    const registries = [datasource.contracts.RegistryOld, datasource.contracts.Registry].filter(
+      (c) => c?.address !== undefined,
+    );
     if (registries.length === 0) continue;
     const chain: ChainRegistries = byChain.get(datasource.chain.id) ?? { registries: [], startBlocks: new Map() };
     chain.registries.push(...registries.map((c) => c!.address!));
@@ -87,7 +89,6 @@ export function healLabel(labelhash: Hex): Promise<string | null> {
   return getHealer().heal(labelhash);
 }
 
-
 /** Counters since start (all zero before the first heal). */
 export function healingMetrics(): HealingMetrics {
   return healer?.metrics() ?? emptyHealingMetrics();
@@ -102,7 +103,9 @@ export function healingMetrics(): HealingMetrics {
  */
 export function warmUpHealing(): void {
   if (getConfig().noopHandlers) return;
-  void getHealer().warmUp().catch(() => {});
+  void getHealer()
+    .warmUp()
+    .catch(() => {});
   runWhenIdle(() => isNormalizedLabel("warmup"));
 }
 

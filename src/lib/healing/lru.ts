@@ -3,7 +3,8 @@ export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`LRU capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`LRU capacity must be a positive integer, got ${capacity}`);
   }
 
   get size(): number {

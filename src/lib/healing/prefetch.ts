@@ -1,4 +1,12 @@
-import { type Address, BaseError, createPublicClient, type Hex, numberToHex, parseAbiItem, toEventSelector } from "viem";
+import {
+  type Address,
+  BaseError,
+  createPublicClient,
+  type Hex,
+  numberToHex,
+  parseAbiItem,
+  toEventSelector,
+} from "viem";
 import { rpcTransport } from "../rpc-transport";
 import type { LabelHealer } from "./healer";
 
@@ -19,7 +27,9 @@ const WARN_AFTER_FAILURES = 3;
 /** Successful windows after which a window that failed may be tried again (its refusal may have been transient). */
 const SUCCESSES_BEFORE_RAISING_CEILING = 100;
 
-const NEW_OWNER_TOPIC = toEventSelector(parseAbiItem("event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)"));
+const NEW_OWNER_TOPIC = toEventSelector(
+  parseAbiItem("event NewOwner(bytes32 indexed node, bytes32 indexed label, address owner)"),
+);
 
 export interface LabelPrefetcherOptions {
   healer: LabelHealer;
@@ -116,7 +126,14 @@ export class LabelPrefetcher {
         try {
           logs = await this.client.request({
             method: "eth_getLogs",
-            params: [{ address: this.options.registries, topics: [NEW_OWNER_TOPIC], fromBlock: numberToHex(from), toBlock: numberToHex(to) }],
+            params: [
+              {
+                address: this.options.registries,
+                topics: [NEW_OWNER_TOPIC],
+                fromBlock: numberToHex(from),
+                toBlock: numberToHex(to),
+              },
+            ],
           });
         } catch (error) {
           // Only the provider's refusal of this window says anything about its size.
@@ -124,7 +141,9 @@ export class LabelPrefetcher {
           throw error;
         }
         this.stats.requests += 1;
-        const labelhashes = logs.map((log) => log.topics[2]).filter((h): h is Hex => typeof h === "string" && h.length === 66);
+        const labelhashes = logs
+          .map((log) => log.topics[2])
+          .filter((h): h is Hex => typeof h === "string" && h.length === 66);
         if (labelhashes.length > 0) await this.options.healer.healMany(labelhashes);
         // The window counts as done (and ahead) only once its labels are cached: a failed batch fetches it again.
         this.succeeded();
@@ -140,7 +159,8 @@ export class LabelPrefetcher {
 
   /** Whether the cache may be filled further ahead of `block`, within both bounds (blocks and logs). */
   private hasRoomAhead(block: bigint): boolean {
-    while (this.fetchedAhead.length > 0 && this.fetchedAhead[0]!.to < block) this.logsAhead -= this.fetchedAhead.shift()!.logs;
+    while (this.fetchedAhead.length > 0 && this.fetchedAhead[0]!.to < block)
+      this.logsAhead -= this.fetchedAhead.shift()!.logs;
     return this.next! <= block + this.ahead && this.logsAhead < this.maxAheadLogs;
   }
 
@@ -167,7 +187,8 @@ export class LabelPrefetcher {
   }
 
   private succeeded(): void {
-    if (this.warned) this.warn(`Label prefetching resumed after ${this.failures} failures, ${this.window} blocks per request`);
+    if (this.warned)
+      this.warn(`Label prefetching resumed after ${this.failures} failures, ${this.window} blocks per request`);
     this.failures = 0;
     this.warned = false;
     this.retryAt = 0;
@@ -180,7 +201,10 @@ export class LabelPrefetcher {
 
 /** One line: viem's errors carry the provider's words in `details`, and their message adds the request body. */
 function describe(error: unknown): string {
-  const text = error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ""}` : String((error as Error)?.message ?? error).split("\n")[0];
+  const text =
+    error instanceof BaseError
+      ? `${error.shortMessage} ${error.details ?? ""}`
+      : String((error as Error)?.message ?? error).split("\n")[0];
   return text!.replace(/\s+/g, " ").trim();
 }
 

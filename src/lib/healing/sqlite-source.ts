@@ -56,7 +56,9 @@ export class SqliteLabelSource implements LabelSource {
         return await open(this.dbPath);
       } catch (error) {
         this.store = null;
-        throw new LabelHealingError(`Cannot open the ${this.description}: ${(error as Error).message}`, { cause: error });
+        throw new LabelHealingError(`Cannot open the ${this.description}: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     })();
     return this.store;
@@ -65,7 +67,9 @@ export class SqliteLabelSource implements LabelSource {
 
 async function loadOpenLabelStore(): Promise<OpenLabelStore> {
   for (const path of LABELS_SERVICE_MODULES) {
-    const module = (await import(/* @vite-ignore */ path).catch(() => null)) as { openLabelStore?: OpenLabelStore } | null;
+    const module = (await import(/* @vite-ignore */ path).catch(() => null)) as {
+      openLabelStore?: OpenLabelStore;
+    } | null;
     if (typeof module?.openLabelStore === "function") return module.openLabelStore;
   }
   throw new Error("labels-service/src/index.ts exports no openLabelStore");

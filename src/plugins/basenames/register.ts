@@ -5,12 +5,7 @@ import * as Resolver from "./handlers/Resolver";
 
 /** The basenames plugin: Basenames on Base. Each handler file registers only the contracts Ponder indexes. */
 export function register(): void {
-  for (const handlers of [
-    BaseRegistrar,
-    RegistrarControllers,
-    Registry,
-    Resolver,
-  ]) {
+  for (const handlers of [BaseRegistrar, RegistrarControllers, Registry, Resolver]) {
     handlers.register();
   }
 }

@@ -1,4 +1,10 @@
-import { BaseRegistrarAbi, LineanamesRegistrarControllerAbi, NameWrapperAbi, RegistryAbi, ResolverAbi } from "../../../abis";
+import {
+  BaseRegistrarAbi,
+  LineanamesRegistrarControllerAbi,
+  NameWrapperAbi,
+  RegistryAbi,
+  ResolverAbi,
+} from "../../../abis";
 import { definePlugin } from "../define";
 
 /** Lineanames: names under linea.eth, registered on Linea. */

@@ -6,13 +6,7 @@ import * as Resolver from "./handlers/Resolver";
 
 /** The lineanames plugin: Lineanames on Linea. Each handler file registers only the contracts Ponder indexes. */
 export function register(): void {
-  for (const handlers of [
-    BaseRegistrar,
-    EthRegistrarController,
-    NameWrapper,
-    Registry,
-    Resolver,
-  ]) {
+  for (const handlers of [BaseRegistrar, EthRegistrarController, NameWrapper, Registry, Resolver]) {
     handlers.register();
   }
 }

@@ -10,22 +10,46 @@ export const protocolAccelerationPlugin = definePlugin({
   requiredDatasources: ["ensroot"],
   contracts: [
     ...REGISTRY_DATASOURCES.flatMap((datasource) => [
-      { name: `${datasource}/Registry` as const, datasource, contract: "Registry", abi: RegistryAbi, optional: datasource !== "ensroot" },
-      { name: `${datasource}/Resolver` as const, datasource, contract: "Resolver", abi: ResolverAbi, optional: datasource !== "ensroot" },
+      {
+        name: `${datasource}/Registry` as const,
+        datasource,
+        contract: "Registry",
+        abi: RegistryAbi,
+        optional: datasource !== "ensroot",
+      },
+      {
+        name: `${datasource}/Resolver` as const,
+        datasource,
+        contract: "Resolver",
+        abi: ResolverAbi,
+        optional: datasource !== "ensroot",
+      },
     ]),
     { name: "ensroot/RegistryOld", datasource: "ensroot", contract: "RegistryOld", abi: RegistryAbi, optional: true },
     // A 3DNS resolver on a chain whose resolvers are matched at any address (Base, with Basenames) is left to that match.
     ...(["threednsOptimism", "threednsBase"] as const).map((datasource) => ({
-        name: `${datasource}/Resolver` as const,
-        datasource,
-        contract: "ThreeDNSResolver",
-        abi: ResolverAbi,
-        optional: true,
-        coveredBy: REGISTRY_DATASOURCES.map((ds) => `${ds}/Resolver`),
-      })),
+      name: `${datasource}/Resolver` as const,
+      datasource,
+      contract: "ThreeDNSResolver",
+      abi: ResolverAbi,
+      optional: true,
+      coveredBy: REGISTRY_DATASOURCES.map((ds) => `${ds}/Resolver`),
+    })),
     // 3DNS names have no registry: the token's registrations are their node→resolver links.
-    { name: "threednsOptimism/Token", datasource: "threednsOptimism", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
-    { name: "threednsBase/Token", datasource: "threednsBase", contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
+    {
+      name: "threednsOptimism/Token",
+      datasource: "threednsOptimism",
+      contract: "ThreeDNSToken",
+      abi: ThreeDNSTokenAbi,
+      optional: true,
+    },
+    {
+      name: "threednsBase/Token",
+      datasource: "threednsBase",
+      contract: "ThreeDNSToken",
+      abi: ThreeDNSTokenAbi,
+      optional: true,
+    },
     {
       name: "ensroot/DefaultReverseRegistrar",
       datasource: "ensroot",

@@ -1,7 +1,7 @@
 import {
-  BaseRegistrarAbi,
   BasenamesBaseRegistrarAbi,
   BasenamesRegistrarControllerAbi,
+  BaseRegistrarAbi,
   LegacyEthRegistrarControllerAbi,
   LineanamesRegistrarControllerAbi,
   RenewalWithReferrerAbi,
@@ -44,15 +44,29 @@ export const registrarsPlugin = definePlugin({
       abi: RenewalWithReferrerAbi,
       optional: true,
     },
-    { name: "basenames/BaseRegistrar", datasource: "basenames", contract: "BaseRegistrar", abi: BasenamesBaseRegistrarAbi, optional: true },
-    ...(["EARegistrarController", "RegistrarController", "UpgradeableRegistrarController"] as const).map((contract) => ({
-      name: `basenames/${contract}` as const,
-      datasource: "basenames" as const,
-      contract,
-      abi: BasenamesRegistrarControllerAbi,
+    {
+      name: "basenames/BaseRegistrar",
+      datasource: "basenames",
+      contract: "BaseRegistrar",
+      abi: BasenamesBaseRegistrarAbi,
       optional: true,
-    })),
-    { name: "lineanames/BaseRegistrar", datasource: "lineanames", contract: "BaseRegistrar", abi: BaseRegistrarAbi, optional: true },
+    },
+    ...(["EARegistrarController", "RegistrarController", "UpgradeableRegistrarController"] as const).map(
+      (contract) => ({
+        name: `basenames/${contract}` as const,
+        datasource: "basenames" as const,
+        contract,
+        abi: BasenamesRegistrarControllerAbi,
+        optional: true,
+      }),
+    ),
+    {
+      name: "lineanames/BaseRegistrar",
+      datasource: "lineanames",
+      contract: "BaseRegistrar",
+      abi: BaseRegistrarAbi,
+      optional: true,
+    },
     {
       name: "lineanames/EthRegistrarController",
       datasource: "lineanames",

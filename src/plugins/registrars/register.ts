@@ -4,11 +4,7 @@ import * as L2Controllers from "./handlers/L2Controllers";
 
 /** The registrars plugin: registrations and renewals with their prices and referrals. Each handler file registers only the contracts Ponder indexes. */
 export function register(): void {
-  for (const handlers of [
-    BaseRegistrars,
-    EthControllers,
-    L2Controllers,
-  ]) {
+  for (const handlers of [BaseRegistrars, EthControllers, L2Controllers]) {
     handlers.register();
   }
 }

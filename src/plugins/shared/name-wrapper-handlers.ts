@@ -1,4 +1,4 @@
-import { makeNameWrapperHandlers } from "../../lib/ens-handlers/name-wrapper";
+import { makeNameWrapperHandlers } from "./ens-handlers/name-wrapper";
 import { type ContractWithEvent, isIndexed, on } from "./register";
 
 /**

@@ -1,6 +1,6 @@
 import { type Context, type Event, type EventNames, ponder } from "ponder:registry";
 import { getConfig } from "../../config";
-import { handlerTotalsOf } from "../../lib/metrics";
+import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
 // Loaded with every handler: tells Ponder's row cache how the handlers derive row keys from events.
 import "../../lib/row-key-derivations";
@@ -23,14 +23,24 @@ type SetupEventName = Extract<EventNames, `${string}:setup`>;
 /** A contract's Ponder name, as `on` and `onSetup` take it. */
 export type ContractName = SetupEventName extends `${infer C}:setup` ? C : never;
 /** The contracts whose ABI has the event `E` (its name, or its full signature where the ABI overloads it). */
-export type ContractWithEvent<E extends string> = LogEventName extends infer N ? (N extends `${infer C}:${E}` ? C : never) : never;
+export type ContractWithEvent<E extends string> = LogEventName extends infer N
+  ? N extends `${infer C}:${E}`
+    ? C
+    : never
+  : never;
 
 /**
  * `ponder.on` for logic written as `(context, event) => …`, with Ponder's own types for the event's arguments. Adds
  * the handler-time metrics, and honours the benchmark's no-op switch.
  */
-export function on<N extends LogEventName>(name: N, handler: (context: Context<N>, event: Event<N>) => Promise<void>): void {
-  if (handlersAreNoops()) return ponder.on(name, async () => {});
+export function on<N extends LogEventName>(
+  name: N,
+  handler: (context: Context<N>, event: Event<N>) => Promise<void>,
+): void {
+  if (handlersAreNoops()) {
+    ponder.on(name, async () => {});
+    return;
+  }
   const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
   ponder.on(name, async ({ event, context }) => {
     const started = performance.now();
@@ -50,6 +60,9 @@ export function on<N extends LogEventName>(name: N, handler: (context: Context<N
 const handlersAreNoops = (): boolean => getConfig().noopHandlers;
 
 /** A contract's setup function, run once before its first event. */
-export function onSetup<C extends ContractName>(contract: C, handler: (context: Context<`${C}:setup`>) => Promise<void>): void {
+export function onSetup<C extends ContractName>(
+  contract: C,
+  handler: (context: Context<`${C}:setup`>) => Promise<void>,
+): void {
   ponder.on(`${contract}:setup`, ({ context }) => handler(context));
 }

@@ -9,7 +9,19 @@ export const threednsPlugin = definePlugin({
   requiredDatasources: [],
   requiresOneOf: [...THREEDNS_DATASOURCES],
   contracts: THREEDNS_DATASOURCES.flatMap((datasource) => [
-    { name: `${datasource}/Token` as const, datasource, contract: "ThreeDNSToken", abi: ThreeDNSTokenAbi, optional: true },
-    { name: `${datasource}/Resolver` as const, datasource, contract: "ThreeDNSResolver", abi: ResolverAbi, optional: true },
+    {
+      name: `${datasource}/Token` as const,
+      datasource,
+      contract: "ThreeDNSToken",
+      abi: ThreeDNSTokenAbi,
+      optional: true,
+    },
+    {
+      name: `${datasource}/Resolver` as const,
+      datasource,
+      contract: "ThreeDNSResolver",
+      abi: ResolverAbi,
+      optional: true,
+    },
   ]),
 });

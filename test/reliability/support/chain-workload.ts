@@ -86,11 +86,20 @@ export class ChainWorkload {
     byId["31337"] = {
       name: "root",
       contracts: {
-        names: { registry: root.Registry!, baseRegistrar: root.BaseRegistrar!, resolver: root.ModernResolver!, parentNode: namehash("eth"), suffix: "eth" },
+        names: {
+          registry: root.Registry!,
+          baseRegistrar: root.BaseRegistrar!,
+          resolver: root.ModernResolver!,
+          parentNode: namehash("eth"),
+          suffix: "eth",
+        },
         reverseRegistrar: root.DefaultReverseRegistrar!,
       },
     };
-    for (const [key, id, suffix] of [["basenames", "31338", "base.eth"], ["lineanames", "31339", "linea.eth"]] as const) {
+    for (const [key, id, suffix] of [
+      ["basenames", "31338", "base.eth"],
+      ["lineanames", "31339", "linea.eth"],
+    ] as const) {
       const c = other[key]!;
       byId[id] = {
         name: key,
@@ -101,13 +110,18 @@ export class ChainWorkload {
             resolver: c.Resolver!,
             parentNode: namehash(suffix),
             suffix,
-            ...(key === "lineanames" ? { wrapped: { controller: c.EthRegistrarController!, nameWrapper: c.NameWrapper! } } : {}),
+            ...(key === "lineanames"
+              ? { wrapped: { controller: c.EthRegistrarController!, nameWrapper: c.NameWrapper! } }
+              : {}),
           },
           reverseRegistrar: c.L2ReverseRegistrar!,
         },
       };
     }
-    for (const [key, id] of [["arbitrum", "31340"], ["scroll", "31341"]] as const) {
+    for (const [key, id] of [
+      ["arbitrum", "31340"],
+      ["scroll", "31341"],
+    ] as const) {
       if (other[key]) byId[id] = { name: key, contracts: { reverseRegistrar: other[key]!.L2ReverseRegistrar! } };
     }
     const out: ChainWorkload[] = [];
@@ -140,7 +154,8 @@ export class ChainWorkload {
   /** Mines one block: empty, or with 1–4 new actions. */
   mineBlock(): Promise<void> {
     return this.queue.run(async () => {
-      const actions = this.random() < 0.6 ? Array.from({ length: 1 + Math.floor(this.random() * 4) }, () => this.newAction()) : [];
+      const actions =
+        this.random() < 0.6 ? Array.from({ length: 1 + Math.floor(this.random() * 4) }, () => this.newAction()) : [];
       const latest = await this.chain.latestTimestamp();
       await this.mine(actions, Math.max(Math.floor(Date.now() / 1000), latest + 1));
     });
@@ -160,12 +175,16 @@ export class ChainWorkload {
       if (depth < 1) throw new Error(`chain ${this.chainId}: no blocks above fork ${fork} (head ${head})`);
       // A range replayed: checked here, after any block queued before it, so it stays within finality.
       if ("fork" in target && this.maxHeadSeen - fork > target.finality - 1) return undefined;
-      const forkTime = Number((await this.chain.rpc.call<{ timestamp: Hex }>("eth_getBlockByNumber", [`0x${fork.toString(16)}`, false])).timestamp);
+      const forkTime = Number(
+        (await this.chain.rpc.call<{ timestamp: Hex }>("eth_getBlockByNumber", [`0x${fork.toString(16)}`, false]))
+          .timestamp,
+      );
       const old: Action[] = [];
       for (let n = fork + 1; n <= head; n++) old.push(...(this.history.get(n) ?? []));
       await this.chain.rpc.call("anvil_rollback", [depth]);
       const after = await this.head();
-      if (after !== fork) throw new Error(`chain ${this.chainId}: after anvil_rollback(${depth}) the head is ${after}, expected ${fork}`);
+      if (after !== fork)
+        throw new Error(`chain ${this.chainId}: after anvil_rollback(${depth}) the head is ${after}, expected ${fork}`);
       for (const n of [...this.history.keys()]) if (n > fork) this.history.delete(n);
       await this.chain.syncNonces();
 
@@ -183,7 +202,14 @@ export class ChainWorkload {
       for (const [i, actions] of perBlock.entries()) {
         await this.mine(actions, forkTime + Math.max(i + 1, Math.floor(((i + 1) * (now - forkTime)) / blocks)));
       }
-      return { chainId: this.chainId, depth, fork, newBlocks: blocks, oldActions: old.length, newActions: changed.length };
+      return {
+        chainId: this.chainId,
+        depth,
+        fork,
+        newBlocks: blocks,
+        oldActions: old.length,
+        newActions: changed.length,
+      };
     });
   }
 
@@ -237,7 +263,10 @@ export class ChainWorkload {
     else await this.chain.mineEmpty(1);
     const number = before + 1;
     if ((await this.head()) !== number) throw new Error(`chain ${this.chainId}: expected one new block ${number}`);
-    this.history.set(number, txs.map((t) => t.action));
+    this.history.set(
+      number,
+      txs.map((t) => t.action),
+    );
     this.actionsMined += txs.length;
     this.actionsSkipped += actions.length - txs.length;
     this.maxHeadSeen = Math.max(this.maxHeadSeen, number);
@@ -251,21 +280,32 @@ export class ChainWorkload {
     if (names) {
       const labels = [...new Set(actions.flatMap((a) => (a.kind === "primary" || !("label" in a) ? [] : [a.label])))];
       const read = await this.chain.readMany<Address>(
-        labels.map((l) => ({ to: names.registry, abi: real.ENSRegistry.abi as Abi, functionName: "owner", args: [nodeOf(l)] })),
+        labels.map((l) => ({
+          to: names.registry,
+          abi: real.ENSRegistry.abi as Abi,
+          functionName: "owner",
+          args: [nodeOf(l)],
+        })),
       );
       labels.forEach((l, i) => owners.set(l, read[i]!));
       // A wrapped name's owner is the NameWrapper's token holder.
       const wrapper = names.wrapped?.nameWrapper;
       const wrappedLabels = labels.filter((l) => wrapper && owners.get(l)!.toLowerCase() === wrapper.toLowerCase());
       const holders = await this.chain.readMany<Address>(
-        wrappedLabels.map((l) => ({ to: wrapper!, abi: own.NameWrapper.abi as Abi, functionName: "ownerOf", args: [BigInt(nodeOf(l))] })),
+        wrappedLabels.map((l) => ({
+          to: wrapper!,
+          abi: own.NameWrapper.abi as Abi,
+          functionName: "ownerOf",
+          args: [BigInt(nodeOf(l))],
+        })),
       );
       wrappedLabels.forEach((l, i) => owners.set(l, holders[i]!));
     }
     const acct = (i: number) => this.chain.accounts[i]!;
     const touched = new Set<string>();
     const out: { action: Action; tx: Tx }[] = [];
-    const call = (from: Address, to: Address, abi: Abi, fn: string, args: unknown[]): Tx => Chain.call(from, to, abi, fn, args, `reorg workload: ${fn}`);
+    const call = (from: Address, to: Address, abi: Abi, fn: string, args: unknown[]): Tx =>
+      Chain.call(from, to, abi, fn, args, `reorg workload: ${fn}`);
     for (const a of actions) {
       // One action per name and block: actions of different senders on one name would depend on their order.
       if (a.kind !== "primary") {
@@ -277,11 +317,25 @@ export class ChainWorkload {
       let tx: Tx | undefined;
       if (a.kind === "primary") {
         const name = names ? `${a.label}.${names.suffix}` : `${a.label}.eth`;
-        tx = call(acct(a.account), this.contracts.reverseRegistrar, own.StandaloneReverseRegistrar.abi, "setName", [name]);
+        tx = call(acct(a.account), this.contracts.reverseRegistrar, own.StandaloneReverseRegistrar.abi, "setName", [
+          name,
+        ]);
       } else if (a.kind === "register") {
         if (exists) tx = undefined;
-        else if (names!.wrapped) tx = call(this.chain.deployer, names!.wrapped.controller, own.LineanamesRegistrarController.abi, "ownerRegister", [a.label, acct(a.owner), YEAR, zeroAddress]);
-        else tx = call(this.chain.deployer, names!.baseRegistrar, real.BaseRegistrarImplementation.abi, "register", [BigInt(labelhash(a.label)), acct(a.owner), YEAR]);
+        else if (names!.wrapped)
+          tx = call(
+            this.chain.deployer,
+            names!.wrapped.controller,
+            own.LineanamesRegistrarController.abi,
+            "ownerRegister",
+            [a.label, acct(a.owner), YEAR, zeroAddress],
+          );
+        else
+          tx = call(this.chain.deployer, names!.baseRegistrar, real.BaseRegistrarImplementation.abi, "register", [
+            BigInt(labelhash(a.label)),
+            acct(a.owner),
+            YEAR,
+          ]);
       } else if (exists && this.chain.accounts.some((x) => x.toLowerCase() === owner!.toLowerCase())) {
         const node = nodeOf(a.label);
         const wrapper = names!.wrapped?.nameWrapper;

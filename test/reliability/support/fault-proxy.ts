@@ -69,8 +69,16 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   };
 
   const forward = async (body: Buffer): Promise<{ status: number; contentType: string; body: Buffer }> => {
-    const res = await fetch(options.upstream, { method: "POST", headers: { "content-type": "application/json" }, body: new Uint8Array(body) });
-    return { status: res.status, contentType: res.headers.get("content-type") ?? "application/json", body: Buffer.from(await res.arrayBuffer()) };
+    const res = await fetch(options.upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Uint8Array(body),
+    });
+    return {
+      status: res.status,
+      contentType: res.headers.get("content-type") ?? "application/json",
+      body: Buffer.from(await res.arrayBuffer()),
+    };
   };
 
   const delay = (ms: number) =>
@@ -126,7 +134,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     }
     if (kind === "truncated") {
       // Promise the whole length, send part of it, then cut the connection: the client sees a body ending early.
-      res.writeHead(upstream.status, { "content-type": upstream.contentType, "content-length": String(upstream.body.length) });
+      res.writeHead(upstream.status, {
+        "content-type": upstream.contentType,
+        "content-length": String(upstream.body.length),
+      });
       res.write(upstream.body.subarray(0, Math.floor(upstream.body.length / 2)));
       setTimeout(() => req.socket.destroy(), 10);
       return;

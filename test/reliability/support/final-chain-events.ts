@@ -1,7 +1,7 @@
 import { type AbiEvent, type Hex, toEventSelector } from "viem";
 import { ponderSignature } from "../../../devnet/src/index";
 import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
-import { PLUGIN_NAMES, pluginDefinition, type PluginName } from "../../../src/plugins";
+import { PLUGIN_NAMES, type PluginName, pluginDefinition } from "../../../src/plugins";
 import { rpc } from "../../support/devnet-fixture";
 
 /*
@@ -34,7 +34,9 @@ export async function compareWithFinalChains(
     if (!logs) {
       const url = manifest.chains[String(chainId)]!.rpcUrl;
       const head = await rpc<Hex>(url, "eth_blockNumber");
-      logs = await rpc<LogRow[]>(url, "eth_getLogs", [{ fromBlock: `0x${startBlock.toString(16)}`, toBlock: head, ...(address ? { address } : {}) }]);
+      logs = await rpc<LogRow[]>(url, "eth_getLogs", [
+        { fromBlock: `0x${startBlock.toString(16)}`, toBlock: head, ...(address ? { address } : {}) },
+      ]);
       logsCache.set(key, logs);
     }
     return logs;
@@ -47,10 +49,17 @@ export async function compareWithFinalChains(
     const [, plugin, name, label] = key.match(/^([^/]+)\/([^:]+):(.+)$/) ?? [];
     // A setup event runs once per contract at the start, no log behind it.
     if (label === "setup") continue;
-    const pc = (PLUGIN_NAMES as readonly string[]).includes(plugin!) ? pluginDefinition(plugin as PluginName).contracts.find((c) => c.name === name) : undefined;
+    const pc = (PLUGIN_NAMES as readonly string[]).includes(plugin!)
+      ? pluginDefinition(plugin as PluginName).contracts.find((c) => c.name === name)
+      : undefined;
     const datasource = pc && manifest.datasources[pc.datasource];
     const ref = datasource?.contracts[pc!.contract];
-    const selector = pc && selectorOf(pc.abi.filter((i): i is AbiEvent => i.type === "event"), label!);
+    const selector =
+      pc &&
+      selectorOf(
+        pc.abi.filter((i): i is AbiEvent => i.type === "event"),
+        label!,
+      );
     if (!pc || !datasource || !ref || !selector) {
       differences.push(`${key}: no plugin contract, manifest contract or event found for it`);
       continue;

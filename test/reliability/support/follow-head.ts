@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { waitFor, type RunningIndexer } from "../../support/indexer-harness";
+import { type RunningIndexer, waitFor } from "../../support/indexer-harness";
 import type { BlockRef } from "./reorg-scenario";
 
 /* Following the head: what an indexer's API shows of the chain it follows, and the reorgs it reconciled. */
@@ -11,12 +11,16 @@ export async function subgraph<T>(url: string, query: string): Promise<T> {
     body: JSON.stringify({ query }),
   });
   const body = (await res.json()) as { data?: T; errors?: unknown };
-  if (!res.ok || body.errors || !body.data) throw new Error(`subgraph query failed (${res.status}): ${JSON.stringify(body.errors)}`);
+  if (!res.ok || body.errors || !body.data)
+    throw new Error(`subgraph query failed (${res.status}): ${JSON.stringify(body.errors)}`);
   return body.data;
 }
 
 export async function metaBlock(url: string): Promise<{ number: number; hash: string | null } | null> {
-  const data = await subgraph<{ _meta: { block: { number: number; hash: string | null } | null } }>(url, "{ _meta { block { number hash } } }");
+  const data = await subgraph<{ _meta: { block: { number: number; hash: string | null } | null } }>(
+    url,
+    "{ _meta { block { number hash } } }",
+  );
   return data._meta.block;
 }
 

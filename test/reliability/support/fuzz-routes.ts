@@ -1,5 +1,5 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
-import { Fuzz, type FuzzRequest, ODD_CONTENT_TYPES, oddBody, tryDecode } from "./fuzz-inputs";
+import { type Fuzz, type FuzzRequest, ODD_CONTENT_TYPES, oddBody, tryDecode } from "./fuzz-inputs";
 
 /*
  * Request builders per route, from the seeded hostile values. A builder sets `expectStatus` only where the documented
@@ -28,7 +28,23 @@ function isNormalized(name: string): boolean {
   }
 }
 
-const NUMBER_INVALID = new Set(["-1", "1.5", "1e309", "-1e309", "1e21", "9007199254740993", "NaN", "Infinity", "1_000", "1%00", "%D9%A3", "abc", "true", "[1]", "%7B%22a%22%3A1%7D"]);
+const NUMBER_INVALID = new Set([
+  "-1",
+  "1.5",
+  "1e309",
+  "-1e309",
+  "1e21",
+  "9007199254740993",
+  "NaN",
+  "Infinity",
+  "1_000",
+  "1%00",
+  "%D9%A3",
+  "abc",
+  "true",
+  "[1]",
+  "%7B%22a%22%3A1%7D",
+]);
 const NUMBER_VALID = new Set(["0", "1", "100", "101", ""]);
 
 /** A number param's certainty: "invalid" for anything not a whole non-negative safe number, undefined when unsure. */
@@ -46,7 +62,12 @@ function withJunk(f: Fuzz, req: FuzzRequest, known: readonly string[]): FuzzRequ
   if (junk === "") return req;
   const sep = req.path.includes("?") ? "" : "?";
   const repeatsKnown = known.some((k) => junk.includes(`&${k}`));
-  return { ...req, path: req.path + sep + junk, expectStatus: repeatsKnown ? undefined : req.expectStatus, what: `${req.what} +junk` };
+  return {
+    ...req,
+    path: req.path + sep + junk,
+    expectStatus: repeatsKnown ? undefined : req.expectStatus,
+    what: `${req.what} +junk`,
+  };
 }
 
 /**
@@ -74,7 +95,9 @@ function pagingParams(f: Fuzz): { params: Record<string, string | undefined>; in
 }
 
 function q(params: Record<string, string | undefined>): string {
-  const parts = Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`);
+  const parts = Object.entries(params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`);
   return parts.length > 0 ? `?${parts.join("&")}` : "";
 }
 
@@ -88,7 +111,17 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
     () => {
       const v = f.oddNumber().value;
       const verdict = numberVerdict(v, 0, Number.MAX_SAFE_INTEGER);
-      return withJunk(f, { route: "/amirealtime", method: "GET", path: `/amirealtime?maxWorstCaseDistance=${v}`, expectStatus: verdict === "invalid" ? 400 : undefined, what: v }, ["maxWorstCaseDistance"]);
+      return withJunk(
+        f,
+        {
+          route: "/amirealtime",
+          method: "GET",
+          path: `/amirealtime?maxWorstCaseDistance=${v}`,
+          expectStatus: verdict === "invalid" ? 400 : undefined,
+          what: v,
+        },
+        ["maxWorstCaseDistance"],
+      );
     },
     () => {
       const paging = pagingParams(f);
@@ -140,7 +173,17 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       } else {
         expectStatus = 400; // neither given
       }
-      return withJunk(f, { route: "/api/name-tokens", method: "GET", path: `/api/name-tokens${q(params)}`, expectStatus, what: JSON.stringify(params) }, ["name", "domainId"]);
+      return withJunk(
+        f,
+        {
+          route: "/api/name-tokens",
+          method: "GET",
+          path: `/api/name-tokens${q(params)}`,
+          expectStatus,
+          what: JSON.stringify(params),
+        },
+        ["name", "domainId"],
+      );
     },
     () => {
       // /api/name-sales: the registrar actions' paging and time range, at most one of name/domainId, buyer/seller.
@@ -167,8 +210,23 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
         }
       }
       const path = `/api/name-sales${q(params)}`;
-      const req: FuzzRequest = { route: "/api/name-sales", method: "GET", path, expectStatus: invalid ? 400 : unsure ? undefined : 200, what: path };
-      return withJunk(f, req, ["limit", "page", "name", "domainId", "buyer", "seller", "beginTimestamp", "endTimestamp"]);
+      const req: FuzzRequest = {
+        route: "/api/name-sales",
+        method: "GET",
+        path,
+        expectStatus: invalid ? 400 : unsure ? undefined : 200,
+        what: path,
+      };
+      return withJunk(f, req, [
+        "limit",
+        "page",
+        "name",
+        "domainId",
+        "buyer",
+        "seller",
+        "beginTimestamp",
+        "endTimestamp",
+      ]);
     },
     () => {
       const name = f.oddText();
@@ -176,12 +234,25 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       let invalid = decoded !== undefined && !isNormalized(decoded);
       const params: Record<string, string | undefined> = {};
       if (f.random() < 0.5) {
-        const coins = Array.from({ length: 1 + f.int(3) }, () => f.pick(["60", "0", "2147492101", "-1", "1.5", "abc", "1" + "0".repeat(80), "115792089237316195423570985008687907853269984665640564039457584007913129639936"]));
+        const coins = Array.from({ length: 1 + f.int(3) }, () =>
+          f.pick([
+            "60",
+            "0",
+            "2147492101",
+            "-1",
+            "1.5",
+            "abc",
+            "1" + "0".repeat(80),
+            "115792089237316195423570985008687907853269984665640564039457584007913129639936",
+          ]),
+        );
         params.addresses = coins.join(",");
         if (coins.some((c) => !/^\d{1,78}$/.test(c) || BigInt(c) >= 2n ** 256n)) invalid = true;
       }
       if (f.random() < 0.5) {
-        const keys = Array.from({ length: 1 + f.int(3) }, () => f.pick(["avatar", "url", "x".repeat(300), "%00", encodeURIComponent("😀")]));
+        const keys = Array.from({ length: 1 + f.int(3) }, () =>
+          f.pick(["avatar", "url", "x".repeat(300), "%00", encodeURIComponent("😀")]),
+        );
         params.texts = keys.join(",");
         if (keys.some((k) => k.length > 256)) invalid = true;
       }
@@ -196,32 +267,81 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       const path = `/api/resolve/records/${name}${q(params)}`;
       // An empty name segment is another route (a 404); an undecodable one is kept raw by the server.
       const expectStatus = name === "" ? undefined : invalid ? 400 : undefined;
-      return withJunk(f, { route: "/api/resolve/records", method: "GET", path, expectStatus, what: path }, ["addresses", "texts", "name", "accelerate"]);
+      return withJunk(f, { route: "/api/resolve/records", method: "GET", path, expectStatus, what: path }, [
+        "addresses",
+        "texts",
+        "name",
+        "accelerate",
+      ]);
     },
     () => {
       const addr = f.oddHex();
-      const chain = f.pick([...chainIds.map(String), ...["1", "0", "-1", "8453", "1e3", "abc", "99999999999999999999", "31337.0"]]);
+      const chain = f.pick([
+        ...chainIds.map(String),
+        ...["1", "0", "-1", "8453", "1e3", "abc", "99999999999999999999", "31337.0"],
+      ]);
       const invalid = !addr.valid20 || !chainIds.map(String).includes(chain);
       const expectStatus = invalid ? 400 : undefined;
       const path = `/api/resolve/primary-name/${addr.value}/${chain}`;
-      return withJunk(f, { route: "/api/resolve/primary-name", method: "GET", path, expectStatus, what: path }, ["accelerate"]);
+      return withJunk(f, { route: "/api/resolve/primary-name", method: "GET", path, expectStatus, what: path }, [
+        "accelerate",
+      ]);
     },
     () => {
       const addr = f.oddHex();
       const ids = Array.from({ length: f.int(4) }, () => f.pick([...chainIds.map(String), "1", "-5", "abc", ""]));
       const invalid = !addr.valid20 || ids.some((id) => id !== "" && !chainIds.map(String).includes(id));
       const path = `/api/resolve/primary-names/${addr.value}${ids.length ? `?chainIds=${ids.join(",")}` : ""}`;
-      return withJunk(f, { route: "/api/resolve/primary-names", method: "GET", path, expectStatus: invalid ? 400 : undefined, what: path }, ["chainIds", "accelerate"]);
+      return withJunk(
+        f,
+        {
+          route: "/api/resolve/primary-names",
+          method: "GET",
+          path,
+          expectStatus: invalid ? 400 : undefined,
+          what: path,
+        },
+        ["chainIds", "accelerate"],
+      );
     },
     () => {
       // /subgraph as a transport: odd bodies, content types and parameters (graphql-abuse.test.ts covers the queries).
       if (f.random() < 0.4) {
-        const params = q({ query: f.pick([undefined, "", "%7B", encodeURIComponent("{ domains(first: 1) { id } }"), f.oddText()]), variables: f.pick([undefined, "", "%7B", "null", "[1]", f.oddText()]), operationName: f.pick([undefined, "", f.oddText()]) });
-        return withJunk(f, { route: "/subgraph", method: "GET", path: `/subgraph${params}`, headers: { accept: "application/json" }, what: `/subgraph${params}` }, ["query", "variables", "operationName"]);
+        const params = q({
+          query: f.pick([undefined, "", "%7B", encodeURIComponent("{ domains(first: 1) { id } }"), f.oddText()]),
+          variables: f.pick([undefined, "", "%7B", "null", "[1]", f.oddText()]),
+          operationName: f.pick([undefined, "", f.oddText()]),
+        });
+        return withJunk(
+          f,
+          {
+            route: "/subgraph",
+            method: "GET",
+            path: `/subgraph${params}`,
+            headers: { accept: "application/json" },
+            what: `/subgraph${params}`,
+          },
+          ["query", "variables", "operationName"],
+        );
       }
-      const body = f.random() < 0.5 ? oddBody(f, 300 * 1024) : JSON.stringify({ query: f.pick([1, null, [], "{ domains { id } }", "{"]), variables: f.pick([1, "x", [], null, "{}", {}]), operationName: f.pick([1, null, "x", undefined]) });
+      const body =
+        f.random() < 0.5
+          ? oddBody(f, 300 * 1024)
+          : JSON.stringify({
+              query: f.pick([1, null, [], "{ domains { id } }", "{"]),
+              variables: f.pick([1, "x", [], null, "{}", {}]),
+              operationName: f.pick([1, null, "x", undefined]),
+            });
       const expectStatus = Buffer.byteLength(body) > 256 * 1024 ? 413 : undefined;
-      return { route: "/subgraph", method: "POST", path: f.pick(["/subgraph", "/subgraph/"]), body, headers: { "content-type": f.pick(ODD_CONTENT_TYPES) }, expectStatus, what: `POST /subgraph ${body.length} bytes: ${body.slice(0, 80)}` };
+      return {
+        route: "/subgraph",
+        method: "POST",
+        path: f.pick(["/subgraph", "/subgraph/"]),
+        body,
+        headers: { "content-type": f.pick(ODD_CONTENT_TYPES) },
+        expectStatus,
+        what: `POST /subgraph ${body.length} bytes: ${body.slice(0, 80)}`,
+      };
     },
     () => {
       // Traversal and unknown paths: never a file, never a 5xx.
@@ -251,14 +371,36 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
     },
     () => {
       // Methods the routes do not take, with or without a body.
-      const path = f.pick(["/api/config", "/api/registrar-actions", "/api/name-sales", "/api/name-tokens?name=alice.eth", "/amirealtime", "/api/indexing-status", "/"]);
+      const path = f.pick([
+        "/api/config",
+        "/api/registrar-actions",
+        "/api/name-sales",
+        "/api/name-tokens?name=alice.eth",
+        "/amirealtime",
+        "/api/indexing-status",
+        "/",
+      ]);
       const method = f.pick(["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]);
       const body = method === "HEAD" || method === "OPTIONS" ? undefined : oddBody(f, 64 * 1024);
-      return { route: "(other methods)", method, path, body, headers: { "content-type": f.pick(ODD_CONTENT_TYPES) }, what: `${method} ${path}` };
+      return {
+        route: "(other methods)",
+        method,
+        path,
+        body,
+        headers: { "content-type": f.pick(ODD_CONTENT_TYPES) },
+        what: `${method} ${path}`,
+      };
     },
     () => {
       // A long query string: within Node's header limit it reaches the route; beyond, Node itself says 431.
-      const route = f.pick(["/api/registrar-actions", "/api/name-sales", "/api/name-tokens", "/api/resolve/records/alice.eth", "/amirealtime", "/api/config"]);
+      const route = f.pick([
+        "/api/registrar-actions",
+        "/api/name-sales",
+        "/api/name-tokens",
+        "/api/resolve/records/alice.eth",
+        "/amirealtime",
+        "/api/config",
+      ]);
       const bytes = f.pick([4 * 1024, 12 * 1024, 100 * 1024]);
       const path = `${route}?${f.longQuery(bytes, ["limit", "page", "name", "domainId", "addresses", "texts", "maxWorstCaseDistance", "foo"])}`;
       return { route: "(long query)", method: "GET", path, what: `${route} with a ${bytes}-byte query` };
@@ -282,7 +424,10 @@ export function labelsRequest(f: Fuzz): FuzzRequest {
         // The demo set is "demo" version 0: any other id (empty included), a higher or malformed version, is a 400.
         if (id !== "demo" || (version !== undefined && version !== "0")) expectStatus = 400;
       }
-      return withJunk(f, { route: "GET /v1/heal/:labelhash", method: "GET", path, expectStatus, what: path }, ["label_set_id", "label_set_version"]);
+      return withJunk(f, { route: "GET /v1/heal/:labelhash", method: "GET", path, expectStatus, what: path }, [
+        "label_set_id",
+        "label_set_version",
+      ]);
     },
     () => {
       const body = oddBody(f, 300 * 1024);
@@ -298,11 +443,22 @@ export function labelsRequest(f: Fuzz): FuzzRequest {
           expectStatus = 400;
         }
         if (expectStatus === undefined) {
-          const ok = Array.isArray(parsed) && parsed.length <= 1000 && parsed.every((x) => typeof x === "string" && /^0x[0-9a-fA-F]{64}$/.test(x));
+          const ok =
+            Array.isArray(parsed) &&
+            parsed.length <= 1000 &&
+            parsed.every((x) => typeof x === "string" && /^0x[0-9a-fA-F]{64}$/.test(x));
           expectStatus = ok ? 200 : 400;
         }
       }
-      return { route: "POST /v1/heal", method: "POST", path: "/v1/heal", body, headers: contentType ? { "content-type": contentType } : {}, expectStatus, what: `POST ${body.length} bytes as ${contentType || "(no type)"}: ${body.slice(0, 60)}` };
+      return {
+        route: "POST /v1/heal",
+        method: "POST",
+        path: "/v1/heal",
+        body,
+        headers: contentType ? { "content-type": contentType } : {},
+        expectStatus,
+        what: `POST ${body.length} bytes as ${contentType || "(no type)"}: ${body.slice(0, 60)}`,
+      };
     },
     () => {
       const route = f.pick(["/health", "/v1/labels/count", "/v1/config"]);
@@ -344,5 +500,10 @@ export function labelsRequest(f: Fuzz): FuzzRequest {
 
 /** Bytes of the request line and headers, to tell Node's own 431 from a route's answer. */
 export function headBytes(req: FuzzRequest): number {
-  return req.method.length + req.path.length + 64 + Object.entries(req.headers ?? {}).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+  return (
+    req.method.length +
+    req.path.length +
+    64 +
+    Object.entries(req.headers ?? {}).reduce((n, [k, v]) => n + k.length + v.length + 4, 0)
+  );
 }

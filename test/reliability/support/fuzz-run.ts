@@ -42,7 +42,10 @@ export async function runFuzz(
     if (problem) problems.push(`${req.method} ${req.what.slice(0, 200)} → ${res.status}: ${problem}`);
   });
 
-  report(test, `${requests.length} requests (seed ${options.seed}, ${options.concurrency} at a time) in ${seconds.toFixed(1)} s, slowest ${slowest.toFixed(0)} ms`);
+  report(
+    test,
+    `${requests.length} requests (seed ${options.seed}, ${options.concurrency} at a time) in ${seconds.toFixed(1)} s, slowest ${slowest.toFixed(0)} ms`,
+  );
   for (const line of histogram.lines()) report(test, line);
   report(test, `${problems.length} problems${problems.length ? `: ${problems.slice(0, 10).join(" | ")}` : ""}`);
   return { problems };

@@ -16,7 +16,9 @@ export async function sampleIndex(url: string): Promise<IndexedSample> {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ query: "{ domains(first: 1000, orderBy: createdAt) { id name owner { id } } }" }),
   });
-  const body = (await res.json()) as { data?: { domains: { id: string; name: string | null; owner: { id: string } }[] } };
+  const body = (await res.json()) as {
+    data?: { domains: { id: string; name: string | null; owner: { id: string } }[] };
+  };
   const domains = body.data?.domains ?? [];
   if (domains.length === 0) throw new Error(`the index has no domains to query: ${JSON.stringify(body).slice(0, 300)}`);
   return {
@@ -42,26 +44,37 @@ export function normalQuery(sample: IndexedSample, i: number): { shape: string; 
     case 1:
       return {
         shape: "domains of an owner",
-        body: body("query($owner: String!) { domains(first: 100, where: { owner: $owner }, orderBy: name) { id name createdAt expiryDate } }", {
-          owner: pick(sample.owners),
-        }),
+        body: body(
+          "query($owner: String!) { domains(first: 100, where: { owner: $owner }, orderBy: name) { id name createdAt expiryDate } }",
+          {
+            owner: pick(sample.owners),
+          },
+        ),
       };
     case 2:
       return {
         shape: "subdomains of a parent",
-        body: body("query($id: ID!) { domain(id: $id) { name subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id name owner { id } } } }", {
-          id: pick(sample.ids),
-        }),
+        body: body(
+          "query($id: ID!) { domain(id: $id) { name subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { id name owner { id } } } }",
+          {
+            id: pick(sample.ids),
+          },
+        ),
       };
     case 3:
       return {
         shape: "latest registrations",
-        body: body("{ registrations(first: 100, orderBy: registrationDate, orderDirection: desc) { id labelName registrationDate expiryDate registrant { id } domain { name } } }"),
+        body: body(
+          "{ registrations(first: 100, orderBy: registrationDate, orderDirection: desc) { id labelName registrationDate expiryDate registrant { id } domain { name } } }",
+        ),
       };
     default:
       return {
         shape: "resolver records",
-        body: body("query($id: ID!) { domain(id: $id) { name resolver { texts coinTypes addr { id } } } _meta { block { number } } }", { id: pick(sample.ids) }),
+        body: body(
+          "query($id: ID!) { domain(id: $id) { name resolver { texts coinTypes addr { id } } } _meta { block { number } } }",
+          { id: pick(sample.ids) },
+        ),
       };
   }
 }

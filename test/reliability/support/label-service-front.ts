@@ -1,5 +1,5 @@
 import http from "node:http";
-import { startLabelsServer, type LabelsServer } from "../../../labels-service/src/index";
+import { type LabelsServer, startLabelsServer } from "../../../labels-service/src/index";
 import { findFreePort } from "../../../scripts/lib/ports";
 import { seededRandom } from "../../support/seeded-random";
 
@@ -36,9 +36,17 @@ export interface LabelServiceFront {
   close(): Promise<void>;
 }
 
-export async function startLabelServiceFront(options: { dbPath: string; seed: number; port?: number }): Promise<LabelServiceFront> {
+export async function startLabelServiceFront(options: {
+  dbPath: string;
+  seed: number;
+  port?: number;
+}): Promise<LabelServiceFront> {
   const random = seededRandom(options.seed);
-  let backend: LabelsServer | undefined = await startLabelsServer({ dbPath: options.dbPath, port: 0, host: "127.0.0.1" });
+  let backend: LabelsServer | undefined = await startLabelsServer({
+    dbPath: options.dbPath,
+    port: 0,
+    host: "127.0.0.1",
+  });
   const backendPort = Number(new URL(backend.url).port);
   let mix: LabelFaultMix = {};
   const counts = { healRequests: 0, unavailable: 0, error: 0, corrupted: 0, flaps: 0 };

@@ -1,7 +1,7 @@
-import { type Abi, type Address, type Hex, getAddress, labelhash } from "viem";
+import { type Abi, type Address, getAddress, type Hex, labelhash } from "viem";
 import { Chain, type Tx } from "../../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../../devnet/src/index";
-import { ETH_NODE, childNode } from "../../../devnet/src/names";
+import { childNode, ETH_NODE } from "../../../devnet/src/names";
 import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
 
 /*
@@ -14,9 +14,37 @@ const YEAR = 365n * 24n * 3600n;
 
 /** Words of the demo label set (so names heal) that the devnet scenario does not use; each branch takes fresh ones. */
 const WORDS = [
-  "marmalade", "pinecone", "quasar", "tangerine", "walrus", "zeppelin", "avalanche", "bramble", "cobalt", "dandelion",
-  "ember", "falcon", "glacier", "harbor", "indigo", "juniper", "kestrel", "lantern", "meadow", "nectar", "orchard",
-  "pebble", "quill", "raven", "saffron", "thistle", "umber", "velvet", "willow", "yonder", "zenith",
+  "marmalade",
+  "pinecone",
+  "quasar",
+  "tangerine",
+  "walrus",
+  "zeppelin",
+  "avalanche",
+  "bramble",
+  "cobalt",
+  "dandelion",
+  "ember",
+  "falcon",
+  "glacier",
+  "harbor",
+  "indigo",
+  "juniper",
+  "kestrel",
+  "lantern",
+  "meadow",
+  "nectar",
+  "orchard",
+  "pebble",
+  "quill",
+  "raven",
+  "saffron",
+  "thistle",
+  "umber",
+  "velvet",
+  "willow",
+  "yonder",
+  "zenith",
 ];
 
 export interface BlockRef {
@@ -91,7 +119,10 @@ export class ReorgDriver {
   }
 
   async blockHash(number: number): Promise<Hex | null> {
-    const b = await this.chain.rpc.call<{ hash: Hex } | null>("eth_getBlockByNumber", [`0x${number.toString(16)}`, false]);
+    const b = await this.chain.rpc.call<{ hash: Hex } | null>("eth_getBlockByNumber", [
+      `0x${number.toString(16)}`,
+      false,
+    ]);
     return b?.hash ?? null;
   }
 
@@ -111,7 +142,8 @@ export class ReorgDriver {
     const ok = await this.chain.rpc.call<boolean>("evm_revert", [snapshot.id]);
     if (!ok) throw new Error(`evm_revert ${snapshot.id} failed`);
     const head = await this.head();
-    if (head.number !== snapshot.block) throw new Error(`after evm_revert the head is ${head.number}, expected ${snapshot.block}`);
+    if (head.number !== snapshot.block)
+      throw new Error(`after evm_revert the head is ${head.number}, expected ${snapshot.block}`);
   }
 
   /**
@@ -121,7 +153,8 @@ export class ReorgDriver {
   async transferableName(registry: Address, abi: Abi): Promise<{ name: string; node: Hex; owner: Address }> {
     const names = scenarioOf(this.manifest).names;
     const f = names.find(
-      (n) => n.via === "unwrapped-controller" && n.labels.length === 2 && n.registryOwner && !n.deleted && !n.wrappedOwner,
+      (n) =>
+        n.via === "unwrapped-controller" && n.labels.length === 2 && n.registryOwner && !n.deleted && !n.wrappedOwner,
     );
     if (!f) throw new Error("the scenario has no transferable unwrapped .eth name");
     const [owner] = await this.chain.readMany<Address>([{ to: registry, abi, functionName: "owner", args: [f.node] }]);
@@ -148,14 +181,23 @@ export class ReorgDriver {
     // Block 1: registrations (the deployer is a BaseRegistrar controller) and the transfer of a scenario name.
     await this.chain.send([
       ...registered.map((r) =>
-        call(this.chain.deployer, rc.BaseRegistrar!, real.BaseRegistrarImplementation.abi, "register", [BigInt(labelhash(r.label)), r.owner, YEAR]),
+        call(this.chain.deployer, rc.BaseRegistrar!, real.BaseRegistrarImplementation.abi, "register", [
+          BigInt(labelhash(r.label)),
+          r.owner,
+          YEAR,
+        ]),
       ),
-      call(transfer.owner, rc.Registry!, real.ENSRegistryWithFallback.abi, "setOwner", [transfer.node, plan.transferTo]),
+      call(transfer.owner, rc.Registry!, real.ENSRegistryWithFallback.abi, "setOwner", [
+        transfer.node,
+        plan.transferTo,
+      ]),
     ]);
     // Block 2: the owner points each name at a resolver; block 3: records on it (this resolver's TextChanged carries
     // the value, so the index holds each branch's values too).
     await this.chain.send(
-      registered.map((r) => call(plan.owner, rc.Registry!, real.ENSRegistryWithFallback.abi, "setResolver", [r.node, rc.ModernResolver!])),
+      registered.map((r) =>
+        call(plan.owner, rc.Registry!, real.ENSRegistryWithFallback.abi, "setResolver", [r.node, rc.ModernResolver!]),
+      ),
     );
     await this.chain.send(
       registered.flatMap((r) => [
@@ -166,7 +208,16 @@ export class ReorgDriver {
     const padding = forkBlock + plan.blocks - (await this.head()).number;
     if (padding > 0) await this.chain.mineEmpty(padding);
     const head = await this.head();
-    if (head.number !== forkBlock + plan.blocks) throw new Error(`branch ${plan.tag} ends at ${head.number}, expected ${forkBlock + plan.blocks}`);
-    return { tag: plan.tag, registered, textKey, textValue, transferred: { name: transfer.name, node: transfer.node, to: plan.transferTo }, forkBlock, head };
+    if (head.number !== forkBlock + plan.blocks)
+      throw new Error(`branch ${plan.tag} ends at ${head.number}, expected ${forkBlock + plan.blocks}`);
+    return {
+      tag: plan.tag,
+      registered,
+      textKey,
+      textValue,
+      transferred: { name: transfer.name, node: transfer.node, to: plan.transferTo },
+      forkBlock,
+      head,
+    };
   }
 }

@@ -1,12 +1,12 @@
 const BACKSLASH = 0x5c;
 
 const SIMPLE_ESCAPES: Record<number, number> = {
-  0x62: 0x08, // \b
-  0x66: 0x0c, // \f
-  0x6e: 0x0a, // \n
-  0x72: 0x0d, // \r
-  0x74: 0x09, // \t
-  0x76: 0x0b, // \v
+  98: 0x08, // \b
+  102: 0x0c, // \f
+  110: 0x0a, // \n
+  114: 0x0d, // \r
+  116: 0x09, // \t
+  118: 0x0b, // \v
 };
 
 const isOctal = (c: number) => c >= 0x30 && c <= 0x37;
@@ -29,7 +29,8 @@ export function unescapeCopyField(field: Buffer): Buffer {
       out[n++] = SIMPLE_ESCAPES[next];
     } else if (isOctal(next)) {
       let value = next - 0x30;
-      for (let k = 0; k < 2 && i + 1 < field.length && isOctal(field[i + 1]); k++) value = value * 8 + (field[++i] - 0x30);
+      for (let k = 0; k < 2 && i + 1 < field.length && isOctal(field[i + 1]); k++)
+        value = value * 8 + (field[++i] - 0x30);
       out[n++] = value & 0xff;
     } else if (next === 0x78 && i + 1 < field.length && hexValue(field[i + 1]) !== -1) {
       let value = hexValue(field[++i]);

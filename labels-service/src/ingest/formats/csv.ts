@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { normalizeLabelhash } from "../../labelhash.js";
 import { forEachLine } from "../lines.js";
 import { MalformedInputError } from "../malformed-input.js";
-import { lineLocation, type FormatReader } from "../sink.js";
+import { type FormatReader, lineLocation } from "../sink.js";
 import { parseCsvRecord } from "./csv-record.js";
 
 /**
@@ -23,13 +23,15 @@ export const readCsv: FormatReader = async (chunks, file, sink, labelSetId) => {
     if ("error" in parsed) throw new MalformedInputError(file, where, parsed.error);
     if ("incomplete" in parsed) return false;
     const { fields } = parsed;
-    if (fields.length > 2) throw new MalformedInputError(file, where, `expected 1 or 2 columns (label[,labelhash]), found ${fields.length}`);
+    if (fields.length > 2)
+      throw new MalformedInputError(file, where, `expected 1 or 2 columns (label[,labelhash]), found ${fields.length}`);
     const label = fields[0];
     if (!isUtf8(label)) throw new MalformedInputError(file, where, "the label is not valid UTF-8");
     let expected: Buffer | null = null;
     if (fields.length === 2) {
       const given = normalizeLabelhash(fields[1].toString("latin1"));
-      if (given === null) throw new MalformedInputError(file, where, "the second column is not a labelhash (0x + 64 hex digits)");
+      if (given === null)
+        throw new MalformedInputError(file, where, "the second column is not a labelhash (0x + 64 hex digits)");
       expected = Buffer.from(given.slice(2), "hex");
     }
     sink.record(label, expected, lineNumber);

@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { labelSetIdSchema } from "../../label-set.js";
 import { MalformedInputError } from "../malformed-input.js";
 import type { FormatReader } from "../sink.js";
-import { readField, readVarint, type Cursor } from "./protobuf-wire.js";
+import { type Cursor, readField, readVarint } from "./protobuf-wire.js";
 
 const FORMAT_IDENTIFIER = "ensrainbow";
 const SUPPORTED_FILE_FORMAT_VERSION = 1;
@@ -62,7 +62,8 @@ export const readEnsrainbow: FormatReader = async (chunks, file, sink, labelSetI
     for (;;) {
       const messageStart = c.pos;
       const length = readVarint(c, buf.length);
-      if (length > MAX_MESSAGE_BYTES) fail(`byte ${offsetOfCarry + messageStart}`, `message length ${length} is not plausible`);
+      if (length > MAX_MESSAGE_BYTES)
+        fail(`byte ${offsetOfCarry + messageStart}`, `message length ${length} is not plausible`);
       if (length < 0 || c.pos + length > buf.length) {
         c.pos = messageStart;
         break;
@@ -97,7 +98,9 @@ function parseHeader(c: Cursor, end: number, fail: (reason: string) => never): H
   }
   if (identifier !== FORMAT_IDENTIFIER) fail(`not an .ensrainbow file (format identifier "${identifier}")`);
   if (fileFormatVersion !== SUPPORTED_FILE_FORMAT_VERSION) {
-    fail(`file format version ${fileFormatVersion} is not supported (this service reads version ${SUPPORTED_FILE_FORMAT_VERSION})`);
+    fail(
+      `file format version ${fileFormatVersion} is not supported (this service reads version ${SUPPORTED_FILE_FORMAT_VERSION})`,
+    );
   }
   const id = labelSetIdSchema.safeParse(labelSetId);
   if (!id.success) fail(`invalid label set id "${labelSetId}": ${id.error.issues[0].message}`);

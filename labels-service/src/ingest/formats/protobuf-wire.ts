@@ -19,7 +19,10 @@ export function readVarint(c: Cursor, end: number): number {
   throw new Error("varint longer than 10 bytes");
 }
 
-export type FieldValue = { field: number; bytes: Buffer } | { field: number; varint: number } | { field: number; skipped: true };
+export type FieldValue =
+  | { field: number; bytes: Buffer }
+  | { field: number; varint: number }
+  | { field: number; skipped: true };
 
 /** Reads one field of a complete message that ends at `end`. */
 export function readField(c: Cursor, end: number): FieldValue {

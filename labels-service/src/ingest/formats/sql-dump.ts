@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { normalizeLabelhash } from "../../labelhash.js";
 import { forEachLine } from "../lines.js";
 import { MalformedInputError } from "../malformed-input.js";
-import { lineLocation, type FormatReader } from "../sink.js";
+import { type FormatReader, lineLocation } from "../sink.js";
 import { unescapeCopyField } from "./copy-text.js";
 
 const COPY_PATTERN = /^COPY\s+(?:[\w".]+\.)?"?ens_names"?\s*\(([^)]*)\)\s+FROM\s+stdin;$/i;
@@ -32,7 +32,11 @@ export const readSqlDump: FormatReader = async (chunks, file, sink, labelSetId) 
         hashColumn = columns.findIndex((c) => c === "hash" || c === "labelhash");
         labelColumn = columns.findIndex((c) => c === "name" || c === "label");
         if (hashColumn === -1 || labelColumn === -1) {
-          throw new MalformedInputError(file, `line ${lineNumber}`, `the COPY columns (${copy[1]}) name no hash and name column`);
+          throw new MalformedInputError(
+            file,
+            `line ${lineNumber}`,
+            `the COPY columns (${copy[1]}) name no hash and name column`,
+          );
         }
         columnCount = columns.length;
         phase = "rows";
@@ -45,19 +49,31 @@ export const readSqlDump: FormatReader = async (chunks, file, sink, labelSetId) 
       }
       const fields = splitTabs(line);
       if (fields.length !== columnCount) {
-        throw new MalformedInputError(file, where, `expected ${columnCount} tab-separated columns, found ${fields.length}`);
+        throw new MalformedInputError(
+          file,
+          where,
+          `expected ${columnCount} tab-separated columns, found ${fields.length}`,
+        );
       }
-      if (fields[labelColumn].toString("latin1") === NULL_FIELD) throw new MalformedInputError(file, where, "the label is NULL");
+      if (fields[labelColumn].toString("latin1") === NULL_FIELD)
+        throw new MalformedInputError(file, where, "the label is NULL");
       const label = unescapeCopyField(fields[labelColumn]);
       if (!isUtf8(label)) throw new MalformedInputError(file, where, "the label is not valid UTF-8");
       const given = normalizeLabelhash(fields[hashColumn].toString("latin1"));
-      if (given === null) throw new MalformedInputError(file, where, "the hash column is not a labelhash (0x + 64 hex digits)");
+      if (given === null)
+        throw new MalformedInputError(file, where, "the hash column is not a labelhash (0x + 64 hex digits)");
       sink.record(label, Buffer.from(given.slice(2), "hex"), lineNumber);
     },
     () => sink.chunkDone(),
   );
-  if (phase === "preamble") throw new MalformedInputError(file, "end of file", "no `COPY ... ens_names (...) FROM stdin;` block found");
-  if (phase === "rows") throw new MalformedInputError(file, "end of file", "the COPY block ends without its `\\.` end-of-data line (truncated dump?)");
+  if (phase === "preamble")
+    throw new MalformedInputError(file, "end of file", "no `COPY ... ens_names (...) FROM stdin;` block found");
+  if (phase === "rows")
+    throw new MalformedInputError(
+      file,
+      "end of file",
+      "the COPY block ends without its `\\.` end-of-data line (truncated dump?)",
+    );
 };
 
 function splitTabs(line: Buffer): Buffer[] {

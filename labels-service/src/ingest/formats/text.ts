@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { forEachLine } from "../lines.js";
 import { MalformedInputError } from "../malformed-input.js";
-import { lineLocation, type FormatReader } from "../sink.js";
+import { type FormatReader, lineLocation } from "../sink.js";
 
 /**
  * Plain text: one label per line, taken byte for byte (only the line ending is removed).

@@ -7,24 +7,30 @@ import { domainConnection } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
 import { domainEvents } from "../events";
-import { type DomainModel, accountOf, registryOfDomain, resolverOfSubgraphId, rootChainIdOf, subregistryOfDomain, v1Domain } from "../model";
-import { ancestorNodes, beautifyLabel, beautifyName, depthOf, interpretLabel, interpretName, nodeOfNameInput } from "../names";
+import {
+  accountOf,
+  type DomainModel,
+  registryOfDomain,
+  resolverOfSubgraphId,
+  rootChainIdOf,
+  subregistryOfDomain,
+  v1Domain,
+} from "../model";
+import { ancestorNodes, beautifyLabel, canonicalName, depthOf, interpretLabel, nodeOfNameInput } from "../names";
 import { loadRegistration } from "./registration";
 import { forwardResolve } from "./resolution";
 
 type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
-
-export function canonicalName(name: string) {
-  const interpreted = interpretName(name);
-  return { interpreted, beautified: beautifyName(interpreted) };
-}
 
 export const domainResolvers = {
   id: (d: DomainModel) => d.row.id,
   node: (d: DomainModel) => d.row.id,
   label: (d: DomainModel) => {
     const first = d.row.name?.split(".")[0];
-    const interpreted = first !== undefined && first !== "" ? interpretLabel(first) : encodeLabelhash((d.row.labelhash ?? ROOT_NODE) as Hex);
+    const interpreted =
+      first !== undefined && first !== ""
+        ? interpretLabel(first)
+        : encodeLabelhash((d.row.labelhash ?? ROOT_NODE) as Hex);
     return { interpreted, beautified: beautifyLabel(interpreted), hash: d.row.labelhash ?? ROOT_NODE };
   },
   canonical: (d: DomainModel) => {
@@ -36,7 +42,9 @@ export const domainResolvers = {
       node: d.row.id,
       path: async (_: unknown, ctx: OmnigraphContext) => {
         // From the top-level name down to this one.
-        const nodes = ancestorNodes(name).filter((n) => n !== ROOT_NODE).reverse();
+        const nodes = ancestorNodes(name)
+          .filter((n) => n !== ROOT_NODE)
+          .reverse();
         const rows = await Promise.all(nodes.map((n) => loadDomain(ctx, n)));
         return [...rows.filter((r) => r !== null).map((r) => v1Domain(r!)), d];
       },
@@ -58,7 +66,11 @@ export const domainResolvers = {
       return { ...emptyConnection(), totalCount: r ? 1 : 0 };
     }
     const cursor = Buffer.from(JSON.stringify([r.id, r.id])).toString("base64url");
-    return { edges: [{ cursor, node: r }], pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false }, totalCount: 1 };
+    return {
+      edges: [{ cursor, node: r }],
+      pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false },
+      totalCount: 1,
+    };
   },
   resolver: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
     const rootChainId = rootChainIdOf(ctx.deps.namespace);
@@ -79,10 +91,20 @@ export const domainResolvers = {
   },
   resolve: (d: DomainModel, args: { accelerate: boolean }) => forwardResolve(d.row.name, args.accelerate),
   subdomains: (d: DomainModel, args: ListArgs, ctx: OmnigraphContext) =>
-    domainConnection(ctx, { kind: "children" }, d.row.id, { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) }),
-  events: (d: DomainModel, args: PageArgs, ctx: OmnigraphContext) => domainEvents(ctx, d.row.id, pageOf(args), rootChainIdOf(ctx.deps.namespace)),
+    domainConnection(ctx, { kind: "children" }, d.row.id, {
+      ...pageOf(args),
+      order: args.order,
+      ...nameFilterArgs(args.where?.name, nodeOfNameInput),
+    }),
+  events: (d: DomainModel, args: PageArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, d.row.id, pageOf(args), rootChainIdOf(ctx.deps.namespace)),
   permissions: (): Connection<never> => emptyConnection(),
   tokenId: () => 0n,
 };
 
-export const pageOf = (args: PageArgs): PageArgs => ({ first: args.first, last: args.last, after: args.after, before: args.before });
+export const pageOf = (args: PageArgs): PageArgs => ({
+  first: args.first,
+  last: args.last,
+  after: args.after,
+  before: args.before,
+});

@@ -9,7 +9,13 @@ import type { RecordsAnswer } from "../../resolution/resolve";
 const BASE_COIN_TYPE = 0x80000000n | 8453n;
 const ROOTSTOCK_COIN_TYPE = 137n;
 export const PROFILE_COIN_TYPES = [60n, BASE_COIN_TYPE, ROOTSTOCK_COIN_TYPE];
-const SOCIALS = { twitter: "com.twitter", github: "com.github", telegram: "org.telegram", linkedin: "com.linkedin", keybase: "io.keybase" } as const;
+const SOCIALS = {
+  twitter: "com.twitter",
+  github: "com.github",
+  telegram: "org.telegram",
+  linkedin: "com.linkedin",
+  keybase: "io.keybase",
+} as const;
 export const PROFILE_TEXT_KEYS = ["description", "avatar", "header", "url", "email", ...Object.values(SOCIALS)];
 
 const SOCIAL_URLS: Record<keyof typeof SOCIALS, (handle: string) => string> = {

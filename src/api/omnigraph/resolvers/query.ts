@@ -6,7 +6,15 @@ import { emptyConnection, type PageArgs } from "../cursor";
 import { domainConnection } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
-import { type AccountIdModel, type RegistryModel, concreteRegistries, parseAccountId, registryId, rootRegistry, v1Domain } from "../model";
+import {
+  type AccountIdModel,
+  concreteRegistries,
+  parseAccountId,
+  type RegistryModel,
+  registryId,
+  rootRegistry,
+  v1Domain,
+} from "../model";
 import { nodeOfNameInput } from "../names";
 import { pageOf } from "./domain";
 
@@ -14,7 +22,8 @@ type ById<T extends string> = { [K in T]?: string | AccountIdModel | null };
 
 function findRegistry(ctx: OmnigraphContext, by: ById<"id" | "contract">): RegistryModel | null {
   const registries = concreteRegistries(ctx.deps.namespace);
-  const same = (a: AccountIdModel, b: AccountIdModel) => a.chainId === b.chainId && a.address === b.address.toLowerCase();
+  const same = (a: AccountIdModel, b: AccountIdModel) =>
+    a.chainId === b.chainId && a.address === b.address.toLowerCase();
   if (by.contract) return registries.find((r) => same(r.contract, by.contract as AccountIdModel)) ?? null;
   const parsed = parseAccountId(String(by.id ?? ""));
   if (!parsed) return null;
@@ -23,7 +32,11 @@ function findRegistry(ctx: OmnigraphContext, by: ById<"id" | "contract">): Regis
   if (parsed.rest.length === 0) return concrete;
   const node = parsed.rest.join("-");
   if (!/^0x[0-9a-f]{64}$/.test(node)) return null;
-  const virtual: RegistryModel = { __typename: "ENSv1VirtualRegistry", contract: concrete.contract, node: node as `0x${string}` };
+  const virtual: RegistryModel = {
+    __typename: "ENSv1VirtualRegistry",
+    contract: concrete.contract,
+    node: node as `0x${string}`,
+  };
   return registryId(virtual) === by.id ? virtual : null;
 }
 
@@ -34,16 +47,32 @@ export const queryResolvers = {
     const row = await loadDomain(ctx, id);
     return row ? v1Domain(row) : null;
   },
-  domains: (_: unknown, args: PageArgs & { order?: DomainListArgs["order"]; where: { name: NameFilter; version?: string | null } }, ctx: OmnigraphContext) => {
+  domains: (
+    _: unknown,
+    args: PageArgs & { order?: DomainListArgs["order"]; where: { name: NameFilter; version?: string | null } },
+    ctx: OmnigraphContext,
+  ) => {
     if (args.where.version === "ENSv2") return emptyConnection();
     const filter = nameFilterArgs(args.where.name, nodeOfNameInput);
-    if (filter.nodes === undefined && filter.startsWith === undefined) throw new GraphQLError("`where.name` needs one of `eq`, `in` or `starts_with`");
+    if (filter.nodes === undefined && filter.startsWith === undefined)
+      throw new GraphQLError("`where.name` needs one of `eq`, `in` or `starts_with`");
     // Canonical domains only: the ones with a name.
-    return domainConnection(ctx, { kind: "all" }, "", { ...pageOf(args), order: args.order, canonical: true, ...filter });
+    return domainConnection(ctx, { kind: "all" }, "", {
+      ...pageOf(args),
+      order: args.order,
+      canonical: true,
+      ...filter,
+    });
   },
-  account: (_: unknown, args: { by: { id?: string | null; address?: string | null } }) => ({ address: (args.by.address ?? args.by.id) as Address }),
+  account: (_: unknown, args: { by: { id?: string | null; address?: string | null } }) => ({
+    address: (args.by.address ?? args.by.id) as Address,
+  }),
   registry: (_: unknown, args: { by: ById<"id" | "contract"> }, ctx: OmnigraphContext) => findRegistry(ctx, args.by),
-  resolver: async (_: unknown, args: { by: { id?: string | null; contract?: AccountIdModel | null } }, ctx: OmnigraphContext) => {
+  resolver: async (
+    _: unknown,
+    args: { by: { id?: string | null; contract?: AccountIdModel | null } },
+    ctx: OmnigraphContext,
+  ) => {
     const target = args.by.contract ?? (args.by.id ? parseAccountId(args.by.id) : undefined);
     if (!target || (args.by.id && parseAccountId(args.by.id)?.rest.length)) return null;
     const address = target.address.toLowerCase();

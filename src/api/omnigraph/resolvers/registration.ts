@@ -6,8 +6,8 @@ import { routeName } from "../../resolution/routing";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { type Connection, emptyConnection } from "../cursor";
-import type { DomainRow } from "../domain-sql";
 import { loadDomain } from "../domain-loader";
+import type { DomainRow } from "../domain-sql";
 import { type EventModel, eventOf } from "../events";
 import { type AccountIdModel, accountOf, rootChainIdOf, v1Domain } from "../model";
 
@@ -50,51 +50,69 @@ interface WrapRow {
   event_tx: string | null;
 }
 
-const list = (values: string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+const list = (values: string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
 
 function registrarOf(name: string, namespace: Namespace, wrapper: boolean): AccountIdModel {
   const ds = namespace.datasources;
   const pick = (d: (typeof ds)[keyof typeof ds], contract: string): AccountIdModel | undefined =>
-    d?.contracts[contract]?.address ? { chainId: d.chain.id, address: d.contracts[contract]!.address!.toLowerCase() as Address } : undefined;
+    d?.contracts[contract]?.address
+      ? { chainId: d.chain.id, address: d.contracts[contract]!.address!.toLowerCase() as Address }
+      : undefined;
   for (const l2 of [ds.basenames, ds.lineanames]) {
     if (l2?.managedName && name.endsWith(`.${l2.managedName}`)) {
       return (wrapper ? pick(l2, "NameWrapper") : undefined) ?? pick(l2, "BaseRegistrar")!;
     }
   }
   const route = routeName(name, namespace);
-  if (!name.endsWith(".eth") && route.threedns.length > 0) return { chainId: route.threedns[0]!.chainId, address: route.threedns[0]!.registry };
-  return (wrapper ? pick(ds.ensroot, "NameWrapper") : pick(ds.ensroot, "BaseRegistrar")) ?? { chainId: rootChainIdOf(namespace), address: "0x0000000000000000000000000000000000000000" };
+  if (!name.endsWith(".eth") && route.threedns.length > 0)
+    return { chainId: route.threedns[0]!.chainId, address: route.threedns[0]!.registry };
+  return (
+    (wrapper ? pick(ds.ensroot, "NameWrapper") : pick(ds.ensroot, "BaseRegistrar")) ?? {
+      chainId: rootChainIdOf(namespace),
+      address: "0x0000000000000000000000000000000000000000",
+    }
+  );
 }
 
 /** The current registration of each domain of a level: two statements (registrars' and NameWrapper's) for all of them. */
 export function loadRegistration(ctx: OmnigraphContext, domain: DomainRow): Promise<RegistrationModel | null> {
   const namespace = ctx.deps.namespace;
   const rootChainId = rootChainIdOf(namespace);
-  const registrations = ctx.batcher("registrations", () =>
-    new Batcher<string, RegistrationRow | null>(async (ids) => {
-      const rows = await ctx.query<RegistrationRow>(
-        sql`select r.id, r.domain_id, r.registration_date, r.expiry_date, r.registrant_id, e.id as event_id, e.transaction_id as event_tx
+  const registrations = ctx.batcher(
+    "registrations",
+    () =>
+      new Batcher<string, RegistrationRow | null>(async (ids) => {
+        const rows = await ctx.query<RegistrationRow>(
+          sql`select r.id, r.domain_id, r.registration_date, r.expiry_date, r.registrant_id, e.id as event_id, e.transaction_id as event_tx
             from registration r left join lateral (select id, transaction_id from name_registered n where n.registration_id = r.id order by n.block_number desc, n.id desc limit 1) e on true
             where r.domain_id in (${list(ids)})`,
-      );
-      return new Map(rows.map((r) => [r.domain_id, r]));
-    }, null),
+        );
+        return new Map(rows.map((r) => [r.domain_id, r]));
+      }, null),
   );
-  const wraps = ctx.batcher("wraps", () =>
-    new Batcher<string, WrapRow | null>(async (ids) => {
-      const rows = await ctx.query<WrapRow>(
-        sql`select w.domain_id, w.expiry_date, w.fuses, w.owner_id, e.id as event_id, e.transaction_id as event_tx
+  const wraps = ctx.batcher(
+    "wraps",
+    () =>
+      new Batcher<string, WrapRow | null>(async (ids) => {
+        const rows = await ctx.query<WrapRow>(
+          sql`select w.domain_id, w.expiry_date, w.fuses, w.owner_id, e.id as event_id, e.transaction_id as event_tx
             from wrapped_domain w left join lateral (select id, transaction_id from name_wrapped n where n.domain_id = w.domain_id order by n.block_number desc, n.id desc limit 1) e on true
             where w.domain_id in (${list(ids)})`,
-      );
-      return new Map(rows.map((r) => [r.domain_id, r]));
-    }, null),
+        );
+        return new Map(rows.map((r) => [r.domain_id, r]));
+      }, null),
   );
   return Promise.all([registrations.load(domain.id), wraps.load(domain.id)]).then(([r, w]) => {
     const name = domain.name ?? "";
     const labelhash = (domain.labelhash ?? "0x0") as Hex;
     if (r) {
-      const threedns = registrarOf(name, namespace, false).address === routeName(name, namespace).threedns[0]?.registry && !name.endsWith(".eth");
+      const threedns =
+        registrarOf(name, namespace, false).address === routeName(name, namespace).threedns[0]?.registry &&
+        !name.endsWith(".eth");
       return {
         __typename: threedns ? "ThreeDNSRegistration" : "BaseRegistrarRegistration",
         id: r.id,
@@ -144,7 +162,8 @@ export const registrationResolvers = {
     const grace = r.__typename === "BaseRegistrarRegistration" ? GRACE_PERIOD_SECONDS : 0n;
     return r.expiry + grace < nowSeconds();
   },
-  isInGracePeriod: (r: RegistrationModel) => r.expiry !== null && r.expiry < nowSeconds() && r.expiry + GRACE_PERIOD_SECONDS >= nowSeconds(),
+  isInGracePeriod: (r: RegistrationModel) =>
+    r.expiry !== null && r.expiry < nowSeconds() && r.expiry + GRACE_PERIOD_SECONDS >= nowSeconds(),
   registrant: (r: RegistrationModel) => accountOf(r.registrant),
   unregistrant: () => null,
   registrar: (r: RegistrationModel) => r.registrar,

@@ -16,14 +16,28 @@ export const registryResolvers = {
   canonical: () => true,
   permissions: () => null,
   domains: (r: RegistryModel, args: ListArgs, ctx: OmnigraphContext) =>
-    domainConnection(ctx, { kind: "children" }, r.node, { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) }),
+    domainConnection(ctx, { kind: "children" }, r.node, {
+      ...pageOf(args),
+      order: args.order,
+      ...nameFilterArgs(args.where?.name, nodeOfNameInput),
+    }),
   parents: async (r: RegistryModel, args: PageArgs, ctx: OmnigraphContext) => {
-    if (r.__typename !== "ENSv1VirtualRegistry" || args.after != null || args.before != null || args.first === 0 || args.last === 0) {
+    if (
+      r.__typename !== "ENSv1VirtualRegistry" ||
+      args.after != null ||
+      args.before != null ||
+      args.first === 0 ||
+      args.last === 0
+    ) {
       return emptyConnection();
     }
     const row = await loadDomain(ctx, r.node);
     if (!row) return emptyConnection();
     const cursor = Buffer.from(JSON.stringify([row.id, row.id])).toString("base64url");
-    return { edges: [{ cursor, node: v1Domain(row) }], pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false }, totalCount: 1 };
+    return {
+      edges: [{ cursor, node: v1Domain(row) }],
+      pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false },
+      totalCount: 1,
+    };
   },
 };

@@ -1,11 +1,11 @@
 import { GraphQLError } from "graphql";
 import type { Address } from "viem";
-import { type RecordsAnswer, emptyAnswer } from "../../resolution/resolve";
+import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
+import { emptyAnswer, type RecordsAnswer } from "../../resolution/resolve";
 import { Batcher } from "../batch";
 import { MAX_RESOLUTIONS_PER_REQUEST, type OmnigraphContext } from "../context";
 import { rootChainIdOf } from "../model";
-import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
-import { canonicalName } from "./domain";
+import { canonicalName } from "../names";
 import { PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS, profileOf } from "./profile";
 
 /*
@@ -48,7 +48,9 @@ class RecordsGatherer {
           this.wanted.delete(n);
           spend(ctx);
           const request = { coinTypes: [...w.coinTypes], texts: [...w.texts], name: false };
-          const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, accelerate, (r) => r.records(n, request));
+          const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, accelerate, (r) =>
+            r.records(n, request),
+          );
           out.set(n, { answer: result, accelerated });
         }),
       );
@@ -61,16 +63,26 @@ class RecordsGatherer {
     for (const c of coinTypes) w.coinTypes.add(c);
     for (const t of texts) w.texts.add(t);
     this.wanted.set(name, w);
-    return this.batcher.load(name).then((r) => r ?? { answer: emptyAnswer({ coinTypes, texts, name: false }), accelerated: false });
+    return this.batcher
+      .load(name)
+      .then((r) => r ?? { answer: emptyAnswer({ coinTypes, texts, name: false }), accelerated: false });
   }
 }
 
-function recordsOf(ctx: OmnigraphContext, f: ForwardResolveModel, coinTypes: bigint[], texts: string[]): Promise<Resolved> {
-  return ctx.shared(`records:${f.accelerate}`, () => new RecordsGatherer(ctx, f.accelerate)).load(f.name!, coinTypes, texts);
+function recordsOf(
+  ctx: OmnigraphContext,
+  f: ForwardResolveModel,
+  coinTypes: bigint[],
+  texts: string[],
+): Promise<Resolved> {
+  return ctx
+    .shared(`records:${f.accelerate}`, () => new RecordsGatherer(ctx, f.accelerate))
+    .load(f.name!, coinTypes, texts);
 }
 
 /** Names the resolution routes accept; any other has no records to read. */
-const resolvable = (name: string | null): name is string => name !== null && name !== "" && nameInputProblem(name) === undefined;
+const resolvable = (name: string | null): name is string =>
+  name !== null && name !== "" && nameInputProblem(name) === undefined;
 
 const MAX_KEYS = 20;
 
@@ -101,7 +113,8 @@ export const resolvedRecordsResolvers = {
   dnszonehash: () => null,
   pubkey: () => null,
   abi: () => null,
-  interfaces: (_: ForwardResolveModel, args: { ids: string[] }) => args.ids.map((interfaceId) => ({ interfaceId, implementer: null })),
+  interfaces: (_: ForwardResolveModel, args: { ids: string[] }) =>
+    args.ids.map((interfaceId) => ({ interfaceId, implementer: null })),
   reverseName: () => null,
   version: () => null,
 };
@@ -131,7 +144,8 @@ function chainsByName(ctx: OmnigraphContext): Map<ChainName, number> {
   return out;
 }
 
-const coinTypeOfChain = (chainId: number, rootChainId: number) => (chainId === rootChainId ? 60n : 0x80000000n | BigInt(chainId));
+const coinTypeOfChain = (chainId: number, rootChainId: number) =>
+  chainId === rootChainId ? 60n : 0x80000000n | BigInt(chainId);
 
 interface PrimaryNameModel {
   chainName: ChainName | null;
@@ -140,7 +154,11 @@ interface PrimaryNameModel {
   owner: ReverseResolveModel;
 }
 
-function primaryNameTarget(ctx: OmnigraphContext, r: ReverseResolveModel, by: { chainName?: ChainName | null; coinType?: bigint | null }): PrimaryNameModel {
+function primaryNameTarget(
+  ctx: OmnigraphContext,
+  r: ReverseResolveModel,
+  by: { chainName?: ChainName | null; coinType?: bigint | null },
+): PrimaryNameModel {
   const chains = chainsByName(ctx);
   const rootChainId = rootChainIdOf(ctx.deps.namespace);
   if (by.chainName) {
@@ -149,7 +167,12 @@ function primaryNameTarget(ctx: OmnigraphContext, r: ReverseResolveModel, by: { 
     return { chainName: by.chainName, coinType, chainId, owner: r };
   }
   const coinType = by.coinType ?? 60n;
-  const chainId = coinType === 60n ? rootChainId : coinType >= 0x80000000n && coinType < 0x100000000n ? Number(coinType & 0x7fffffffn) : undefined;
+  const chainId =
+    coinType === 60n
+      ? rootChainId
+      : coinType >= 0x80000000n && coinType < 0x100000000n
+        ? Number(coinType & 0x7fffffffn)
+        : undefined;
   const known = [...chains.entries()].find(([, id]) => id === chainId);
   return { chainName: known?.[0] ?? null, coinType, chainId: known ? chainId : undefined, owner: r };
 }
@@ -157,21 +180,23 @@ function primaryNameTarget(ctx: OmnigraphContext, r: ReverseResolveModel, by: { 
 async function primaryNameOf(ctx: OmnigraphContext, p: PrimaryNameModel): Promise<string | null> {
   if (p.chainId === undefined) return null;
   const chainId = p.chainId;
-  const batcher = ctx.batcher(`primary-name:${p.owner.accelerate}`, () =>
-    new Batcher<string, { name: string | null; accelerated: boolean } | null>(async (keys) => {
-      const out = new Map<string, { name: string | null; accelerated: boolean }>();
-      await Promise.all(
-        keys.map(async (k) => {
-          spend(ctx);
-          const [address, chain] = k.split(":");
-          const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, p.owner.accelerate, (r) =>
-            r.primaryName(address as Address, Number(chain)),
-          );
-          out.set(k, { name: result, accelerated });
-        }),
-      );
-      return out;
-    }, null),
+  const batcher = ctx.batcher(
+    `primary-name:${p.owner.accelerate}`,
+    () =>
+      new Batcher<string, { name: string | null; accelerated: boolean } | null>(async (keys) => {
+        const out = new Map<string, { name: string | null; accelerated: boolean }>();
+        await Promise.all(
+          keys.map(async (k) => {
+            spend(ctx);
+            const [address, chain] = k.split(":");
+            const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, p.owner.accelerate, (r) =>
+              r.primaryName(address as Address, Number(chain)),
+            );
+            out.set(k, { name: result, accelerated });
+          }),
+        );
+        return out;
+      }, null),
   );
   return (await batcher.load(`${p.owner.address}:${chainId}`))?.name ?? null;
 }
@@ -181,8 +206,16 @@ export const reverseResolveResolvers = {
     requested: r.accelerate,
     attempted: r.accelerate && (await ctx.deps.resolution.indexIsRealtime()),
   }),
-  primaryName: (r: ReverseResolveModel, args: { by: { chainName?: ChainName; coinType?: bigint } }, ctx: OmnigraphContext) => primaryNameTarget(ctx, r, args.by),
-  primaryNames: (r: ReverseResolveModel, args: { where: { chainNames?: ChainName[] | null; coinTypes?: bigint[] | null } }, ctx: OmnigraphContext) => {
+  primaryName: (
+    r: ReverseResolveModel,
+    args: { by: { chainName?: ChainName; coinType?: bigint } },
+    ctx: OmnigraphContext,
+  ) => primaryNameTarget(ctx, r, args.by),
+  primaryNames: (
+    r: ReverseResolveModel,
+    args: { where: { chainNames?: ChainName[] | null; coinTypes?: bigint[] | null } },
+    ctx: OmnigraphContext,
+  ) => {
     const targets = args.where.chainNames
       ? args.where.chainNames.map((chainName) => primaryNameTarget(ctx, r, { chainName }))
       : (args.where.coinTypes ?? []).map((coinType) => primaryNameTarget(ctx, r, { coinType }));
@@ -200,5 +233,6 @@ export const primaryNameRecordResolvers = {
     const name = await primaryNameOf(ctx, p);
     return name !== null && isNormalizedName(name) ? canonicalName(name) : null;
   },
-  resolve: async (p: PrimaryNameModel, _: unknown, ctx: OmnigraphContext) => forwardResolve(await primaryNameOf(ctx, p), p.owner.accelerate),
+  resolve: async (p: PrimaryNameModel, _: unknown, ctx: OmnigraphContext) =>
+    forwardResolve(await primaryNameOf(ctx, p), p.owner.accelerate),
 };

@@ -32,7 +32,8 @@ const recordsOf = (row: ResolverRow) => ({
 export const resolverResolvers = {
   id: (r: ResolverModel) => resolverId(r),
   contract: (r: ResolverModel) => r,
-  extended: (r: ResolverModel, _: unknown, ctx: OmnigraphContext) => ctx.deps.resolution.onchainBackend.isExtendedResolver(r.chainId, r.address),
+  extended: (r: ResolverModel, _: unknown, ctx: OmnigraphContext) =>
+    ctx.deps.resolution.onchainBackend.isExtendedResolver(r.chainId, r.address),
   bridged: () => null,
   permissions: () => null,
   events: () => emptyConnection(),
@@ -45,18 +46,30 @@ export const resolverResolvers = {
     const rows = await ctx.query<ResolverRow>(
       sql`select id, domain_id, texts, coin_types from resolver where ${where} order by id ${sql.raw(backward ? "desc" : "asc")} limit ${size + 1}`,
     );
-    return toConnection(rows, args, (row) => encodeCursor(row.id, row.id), recordsOf, async () => {
-      const [count] = await ctx.query<{ count: number }>(
-        sql`select count(*)::int as count from resolver where address = ${r.address} and ${chainCondition(r, rootChainIdOf(ctx.deps.namespace))}`,
-      );
-      return Number(count?.count ?? 0);
-    });
+    return toConnection(
+      rows,
+      args,
+      (row) => encodeCursor(row.id, row.id),
+      recordsOf,
+      async () => {
+        const [count] = await ctx.query<{ count: number }>(
+          sql`select count(*)::int as count from resolver where address = ${r.address} and ${chainCondition(r, rootChainIdOf(ctx.deps.namespace))}`,
+        );
+        return Number(count?.count ?? 0);
+      },
+    );
   },
-  records_: async (r: ResolverModel, args: { by: { name?: string | null; node?: string | null } }, ctx: OmnigraphContext) => {
+  records_: async (
+    r: ResolverModel,
+    args: { by: { name?: string | null; node?: string | null } },
+    ctx: OmnigraphContext,
+  ) => {
     const node = args.by.node ?? nodeOfNameInput(args.by.name ?? "");
     const rootChainId = rootChainIdOf(ctx.deps.namespace);
     const id = `${r.address}-${node.toLowerCase()}${r.chainId === rootChainId ? "" : `-${r.chainId}`}`;
-    const [row] = await ctx.query<ResolverRow>(sql`select id, domain_id, texts, coin_types from resolver where id = ${id}`);
+    const [row] = await ctx.query<ResolverRow>(
+      sql`select id, domain_id, texts, coin_types from resolver where id = ${id}`,
+    );
     return row ? recordsOf(row) : null;
   },
 };

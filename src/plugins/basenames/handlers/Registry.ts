@@ -1,5 +1,5 @@
+import { wireL2Registry } from "../../shared/l2-registry";
 import { isIndexed } from "../../shared/register";
-import { wireL2Registry } from "./l2-registry";
 
 export function register(): void {
   // Base's registry: names under base.eth; `eth` and `base.eth` themselves stay the root chain's rows.

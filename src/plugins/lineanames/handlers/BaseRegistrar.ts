@@ -1,6 +1,6 @@
-import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
+import { makeRegistrarHandlers } from "../../shared/ens-handlers/registrar";
+import { managedNameOf } from "../../shared/l2-registry";
 import { isIndexed, on } from "../../shared/register";
-import { managedNameOf } from "../../basenames/handlers/l2-registry";
 
 export function register(): void {
   const C = "lineanames/BaseRegistrar";

@@ -1,6 +1,6 @@
-import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
+import { makeRegistrarHandlers } from "../../shared/ens-handlers/registrar";
+import { managedNameOf } from "../../shared/l2-registry";
 import { isIndexed, on } from "../../shared/register";
-import { managedNameOf } from "../../basenames/handlers/l2-registry";
 
 export function register(): void {
   // Lineanames' controller: priced registrations (cost = baseCost + premium), owner and proof-of-humanity
@@ -16,7 +16,10 @@ export function register(): void {
     );
     for (const unpriced of ["OwnerNameRegistered", "PohNameRegistered"] as const) {
       on(`${C}:${unpriced}`, (context, event) =>
-        registrar.controllerNameRegistered(context, { ...event, args: { label: event.args.name, labelhash: event.args.label } }),
+        registrar.controllerNameRegistered(context, {
+          ...event,
+          args: { label: event.args.name, labelhash: event.args.label },
+        }),
       );
     }
     on(`${C}:NameRenewed`, (context, event) =>

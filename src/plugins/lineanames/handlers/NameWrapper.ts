@@ -1,4 +1,4 @@
-import { managedNameOf } from "../../basenames/handlers/l2-registry";
+import { managedNameOf } from "../../shared/l2-registry";
 import { onNameWrapper } from "../../shared/name-wrapper-handlers";
 
 export function register(): void {

@@ -1,5 +1,5 @@
+import { wireL2Registry } from "../../shared/l2-registry";
 import { isIndexed } from "../../shared/register";
-import { wireL2Registry } from "../../basenames/handlers/l2-registry";
 
 export function register(): void {
   // Linea's registry: names under linea.eth; `eth` and `linea.eth` themselves stay the root chain's rows.

@@ -1,5 +1,5 @@
+import { isIndexed, on } from "../../shared/register";
 import * as registry from "../lib/registry";
-import { isIndexed, on } from "../../registrars/lib/register";
 
 export function register(): void {
   // Every registry's node→resolver links: ENS (the registry with fallback and the old registry), Basenames, Lineanames.

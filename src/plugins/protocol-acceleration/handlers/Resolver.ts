@@ -1,7 +1,7 @@
 import { getConfig } from "../../../config";
 import type { DatasourceName } from "../../../namespaces/types";
+import { isIndexed, on } from "../../shared/register";
 import * as resolver from "../lib/resolver";
-import { isIndexed, on } from "../../registrars/lib/register";
 
 export function register(): void {
   const THREEDNS = ["threednsOptimism", "threednsBase"] as const;
@@ -17,7 +17,9 @@ export function register(): void {
   // Only 3DNS resolvers answer text() from DNS TXT records; ens-contracts' DNSResolver keeps them apart (its
   // TTL-less DNSRecordChanged is not indexed: it changes nothing the API answers).
   const threednsResolvers = new Set(
-    THREEDNS.map((ds) => getConfig().namespace.datasources[ds]?.contracts.ThreeDNSResolver?.address?.toLowerCase()).filter((a): a is string => !!a),
+    THREEDNS.map((ds) =>
+      getConfig().namespace.datasources[ds]?.contracts.ThreeDNSResolver?.address?.toLowerCase(),
+    ).filter((a): a is string => !!a),
   );
   const dnsRecordChanged = resolver.dnsRecordChanged(threednsResolvers);
   const dnsChains = new Set<number | undefined>(THREEDNS.map(chainOf).filter((id) => id !== undefined));
@@ -29,12 +31,18 @@ export function register(): void {
     on(`${C}:ABIChanged`, resolver.abiChanged);
     on(`${C}:PubkeyChanged`, resolver.pubkeyChanged);
     on(`${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)`, resolver.textChanged);
-    on(`${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)`, resolver.textChanged);
+    on(
+      `${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)`,
+      resolver.textChanged,
+    );
     on(`${C}:ContenthashChanged`, resolver.contenthashChanged);
     on(`${C}:InterfaceChanged`, resolver.interfaceChanged);
     on(`${C}:VersionChanged`, resolver.versionChanged);
     if (threednsResolvers.size > 0 && dnsChains.has(chainOf(datasourceOf(C)))) {
-      on(`${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, dnsRecordChanged);
+      on(
+        `${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`,
+        dnsRecordChanged,
+      );
       on(`${C}:DNSRecordDeleted`, dnsRecordChanged);
     }
   }

@@ -1,8 +1,8 @@
-import { DEFAULT_EVM_COIN_TYPE, coinTypeForChain } from "../lib/coin-types";
-import { nameForAddrChanged } from "../lib/reverse-names";
 import { getConfig } from "../../../config";
+import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE } from "../../../lib/coin-types";
 import { L2_REVERSE_DATASOURCES } from "../../../namespaces/types";
-import { isIndexed, on } from "../../registrars/lib/register";
+import { isIndexed, on } from "../../shared/register";
+import { nameForAddrChanged } from "../lib/reverse-names";
 
 export function register(): void {
   // Primary names of the standalone reverse registrars (ENSIP-19): the default one on the ENS root chain, one per L2.
@@ -14,6 +14,7 @@ export function register(): void {
   for (const ds of L2_REVERSE_DATASOURCES) {
     const C = `protocol-acceleration/${ds}/L2ReverseRegistrar` as const;
     const chainId = datasources[ds]?.chain.id;
-    if (chainId !== undefined && isIndexed(C)) on(`${C}:NameForAddrChanged`, nameForAddrChanged(coinTypeForChain(chainId, rootChainId)));
+    if (chainId !== undefined && isIndexed(C))
+      on(`${C}:NameForAddrChanged`, nameForAddrChanged(coinTypeForChain(chainId, rootChainId)));
   }
 }

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { getConfig } from "../../../config";
+import { isIndexed, on } from "../../shared/register";
 import * as registry from "../lib/registry";
-import { isIndexed, on } from "../../registrars/lib/register";
 
 export function register(): void {
   // 3DNS registrations and the token's registry events are the node→resolver links of 3DNS names: each points at its

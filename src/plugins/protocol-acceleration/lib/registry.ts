@@ -1,11 +1,10 @@
 import * as schema from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
-import { makeSubnode, ROOT_NODE } from "../../../lib/names";
 import type { RegistryAbi, ThreeDNSTokenAbi } from "../../../../abis";
-import type { EventArgs } from "../../../lib/ens-handlers/context";
-import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
-import { registryNodeId } from "./ids";
-import { ADDR_REVERSE_NODE, reversedAddress } from "./reverse";
+import { makeSubnode, ROOT_NODE } from "../../../lib/names";
+import { registryNodeId } from "../../../lib/resolution-ids";
+import { ADDR_REVERSE_NODE, reversedAddress } from "../../../lib/reverse-nodes";
+import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
 
 /*
  * Node→resolver links as each registry (or the 3DNS token) records them. The registry's own address keys them, so
@@ -14,15 +13,29 @@ import { ADDR_REVERSE_NODE, reversedAddress } from "./reverse";
 
 const orNull = (a: Address): Hex | null => (a.toLowerCase() === zeroAddress ? null : (a.toLowerCase() as Hex));
 
-async function upsert(context: HandlerContext, registry: Address, node: Hex, set: { resolver?: Hex | null; hasOwner?: boolean }) {
+async function upsert(
+  context: IndexingContext,
+  registry: Address,
+  node: Hex,
+  set: { resolver?: Hex | null; hasOwner?: boolean },
+) {
   await context.db
     .insert(schema.registryNode)
-    .values({ id: registryNodeId(context.chain.id, registry, node), chainId: context.chain.id, registry: registry.toLowerCase() as Hex, node, ...set })
+    .values({
+      id: registryNodeId(context.chain.id, registry, node),
+      chainId: context.chain.id,
+      registry: registry.toLowerCase() as Hex,
+      node,
+      ...set,
+    })
     .onConflictDoUpdate(set);
 }
 
 /** NewOwner: the subnode exists (or, with a zero owner, no longer counts as existing); addr.reverse subnodes map to their address. */
-export async function newOwner(context: HandlerContext, event: LogEvent<EventArgs<typeof RegistryAbi, "NewOwner">>) {
+export async function newOwner(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof RegistryAbi, "NewOwner">>,
+) {
   const { node: parent, label, owner } = event.args;
   const node = makeSubnode(parent, label);
   await upsert(context, event.log.address, node, { hasOwner: owner.toLowerCase() !== zeroAddress });
@@ -34,17 +47,25 @@ export async function newOwner(context: HandlerContext, event: LogEvent<EventArg
 }
 
 /** Transfer: a zero owner makes the registry with fallback defer to the old registry again. */
-export async function transfer(context: HandlerContext, event: LogEvent<EventArgs<typeof RegistryAbi, "Transfer">>) {
-  await upsert(context, event.log.address, event.args.node, { hasOwner: event.args.owner.toLowerCase() !== zeroAddress });
+export async function transfer(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof RegistryAbi, "Transfer">>,
+) {
+  await upsert(context, event.log.address, event.args.node, {
+    hasOwner: event.args.owner.toLowerCase() !== zeroAddress,
+  });
 }
 
-export async function newResolver(context: HandlerContext, event: LogEvent<EventArgs<typeof RegistryAbi, "NewResolver">>) {
+export async function newResolver(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof RegistryAbi, "NewResolver">>,
+) {
   await upsert(context, event.log.address, event.args.node, { resolver: orNull(event.args.resolver) });
 }
 
 /** 3DNS RegistrationCreated: the token answers `resolver(node)` with the 3DNS resolver it registered the name with. */
 export function threednsRegistered(resolver: Address) {
-  return async (context: HandlerContext, event: LogEvent<{ node: Hex }>) =>
+  return async (context: IndexingContext, event: IndexedEvent<{ node: Hex }>) =>
     upsert(context, event.log.address, event.args.node, { resolver: orNull(resolver), hasOwner: true });
 }
 
@@ -54,7 +75,7 @@ export function threednsRegistered(resolver: Address) {
  * owner deletes the subname.
  */
 export function threednsNewOwner(resolver: Address) {
-  return async (context: HandlerContext, event: LogEvent<{ node: Hex; label: Hex; owner: Address }>) => {
+  return async (context: IndexingContext, event: IndexedEvent<{ node: Hex; label: Hex; owner: Address }>) => {
     const node = makeSubnode(event.args.node, event.args.label);
     const hasOwner = event.args.owner.toLowerCase() !== zeroAddress;
     if (event.args.node === ROOT_NODE) return upsert(context, event.log.address, node, { hasOwner });
@@ -63,6 +84,9 @@ export function threednsNewOwner(resolver: Address) {
 }
 
 /** 3DNS RegistrationBurned: the registration, and with it the resolver link, is deleted. */
-export async function threednsBurned(context: HandlerContext, event: LogEvent<EventArgs<typeof ThreeDNSTokenAbi, "RegistrationBurned">>) {
+export async function threednsBurned(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ThreeDNSTokenAbi, "RegistrationBurned">>,
+) {
   await upsert(context, event.log.address, event.args.node, { resolver: null, hasOwner: false });
 }

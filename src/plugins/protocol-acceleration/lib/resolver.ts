@@ -1,11 +1,10 @@
 import * as schema from "ponder:schema";
-import { type Address, type Hex, bytesToHex, hexToBytes } from "viem";
+import { type Address, bytesToHex, type Hex, hexToBytes } from "viem";
 import type { ResolverAbi } from "../../../../abis";
-import type { EventArgs } from "../../../lib/ens-handlers/context";
-import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import { ETH_COIN_TYPE } from "../../../lib/coin-types";
 import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
-import { ETH_COIN_TYPE } from "./coin-types";
-import { recordKeyId, resolverRecordsId } from "./ids";
+import { recordKeyId, resolverRecordsId } from "../../../lib/resolution-ids";
+import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
 
 /*
  * Resolver records keyed by (chain, resolver, node), as the resolver would answer reads. Keyed records carry the
@@ -13,10 +12,10 @@ import { recordKeyId, resolverRecordsId } from "./ids";
  * PublicResolver's clearRecords does.
  */
 
-type NodeEvent<A = object> = LogEvent<{ node: Hex } & A>;
+type NodeEvent<A = object> = IndexedEvent<{ node: Hex } & A>;
 
 /** The node's records on the emitting resolver, created on first write. */
-async function recordsOf(context: HandlerContext, event: NodeEvent) {
+async function recordsOf(context: IndexingContext, event: NodeEvent) {
   const id = resolverRecordsId(context.chain.id, event.log.address, event.args.node);
   const found = await context.db.find(schema.resolverRecords, { id });
   if (found) return found;
@@ -25,30 +24,44 @@ async function recordsOf(context: HandlerContext, event: NodeEvent) {
     .values({ id, chainId: context.chain.id, resolver: event.log.address.toLowerCase() as Hex, node: event.args.node });
 }
 
-async function setAddress(context: HandlerContext, event: NodeEvent, coinType: bigint, value: Hex) {
+async function setAddress(context: IndexingContext, event: NodeEvent, coinType: bigint, value: Hex) {
   const records = await recordsOf(context, event);
   await context.db
     .insert(schema.resolverAddressRecord)
-    .values({ id: recordKeyId(records.id, records.version, coinType.toString()), recordsId: records.id, coinType, value })
+    .values({
+      id: recordKeyId(records.id, records.version, coinType.toString()),
+      recordsId: records.id,
+      coinType,
+      value,
+    })
     .onConflictDoUpdate({ value });
 }
 
-export async function addrChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>) {
+export async function addrChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>,
+) {
   await setAddress(context, event, ETH_COIN_TYPE, event.args.a.toLowerCase() as Hex);
 }
 
-export async function addressChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "AddressChanged">>) {
+export async function addressChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddressChanged">>,
+) {
   // Normalise the hex (lowercase; `0x` when empty).
   await setAddress(context, event, event.args.coinType, bytesToHex(hexToBytes(event.args.newAddress)));
 }
 
-export async function nameChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "NameChanged">>) {
+export async function nameChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "NameChanged">>,
+) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ name: event.args.name });
 }
 
 /** Both TextChanged variants: the older one has no value, so the key is present with an unknown value. */
-export async function textChanged(context: HandlerContext, event: NodeEvent<{ key: string; value?: string }>) {
+export async function textChanged(context: IndexingContext, event: NodeEvent<{ key: string; value?: string }>) {
   const records = await recordsOf(context, event);
   const { key, value } = event.args;
   const set = { value: value ?? null, hasValue: value !== undefined };
@@ -64,7 +77,7 @@ export async function textChanged(context: HandlerContext, event: NodeEvent<{ ke
  * DNSRecordDeleted (the same event) changes no text.
  */
 export function dnsRecordChanged(threedns: ReadonlySet<string>) {
-  return async (context: HandlerContext, event: NodeEvent<{ name: Hex; resource: number; record?: Hex }>) => {
+  return async (context: IndexingContext, event: NodeEvent<{ name: Hex; resource: number; record?: Hex }>) => {
     if (!threedns.has(event.log.address.toLowerCase())) return;
     const text = textOfDnsTxtRecord(event.args.name, event.args.resource, event.args.record);
     if (text === null) return;
@@ -73,35 +86,59 @@ export function dnsRecordChanged(threedns: ReadonlySet<string>) {
   };
 }
 
-export async function contenthashChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>) {
+export async function contenthashChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>,
+) {
   const records = await recordsOf(context, event);
-  await context.db.update(schema.resolverRecords, { id: records.id }).set({ contenthash: event.args.hash.toLowerCase() as Hex });
+  await context.db
+    .update(schema.resolverRecords, { id: records.id })
+    .set({ contenthash: event.args.hash.toLowerCase() as Hex });
 }
 
-export async function pubkeyChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>) {
+export async function pubkeyChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>,
+) {
   const records = await recordsOf(context, event);
-  await context.db.update(schema.resolverRecords, { id: records.id }).set({ pubkeyX: event.args.x, pubkeyY: event.args.y });
+  await context.db
+    .update(schema.resolverRecords, { id: records.id })
+    .set({ pubkeyX: event.args.x, pubkeyY: event.args.y });
 }
 
-export async function abiChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>) {
+export async function abiChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>,
+) {
   const records = await recordsOf(context, event);
   if (records.abiContentTypes.includes(event.args.contentType)) return;
   const abiContentTypes = [...records.abiContentTypes, event.args.contentType].sort((a, b) => (a < b ? -1 : 1));
   await context.db.update(schema.resolverRecords, { id: records.id }).set({ abiContentTypes });
 }
 
-export async function interfaceChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "InterfaceChanged">>) {
+export async function interfaceChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "InterfaceChanged">>,
+) {
   const records = await recordsOf(context, event);
   const interfaceId = event.args.interfaceID.toLowerCase() as Hex;
   const implementer = event.args.implementer.toLowerCase() as Hex;
   await context.db
     .insert(schema.resolverInterfaceRecord)
-    .values({ id: recordKeyId(records.id, records.version, interfaceId), recordsId: records.id, interfaceId, implementer })
+    .values({
+      id: recordKeyId(records.id, records.version, interfaceId),
+      recordsId: records.id,
+      interfaceId,
+      implementer,
+    })
     .onConflictDoUpdate({ implementer });
 }
 
 /** VersionChanged (clearRecords): every record of the node on this resolver is gone; later writes use the new version. */
-export async function versionChanged(context: HandlerContext, event: LogEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>) {
+export async function versionChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>,
+) {
   const records = await recordsOf(context, event);
   await context.db.update(schema.resolverRecords, { id: records.id }).set({
     version: event.args.newVersion,

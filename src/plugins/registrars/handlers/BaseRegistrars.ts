@@ -1,6 +1,6 @@
 import type { DatasourceName } from "../../../namespaces/types";
+import { isIndexed, on } from "../../shared/register";
 import { nameRegistered, nameRenewed } from "../lib/actions";
-import { isIndexed, on } from "../lib/register";
 import { subregistryOf } from "../lib/subregistries";
 
 export function register(): void {
@@ -13,7 +13,9 @@ export function register(): void {
     on(`${C}:NameRenewed`, (context, event) => nameRenewed(context, sub, event));
     // Basenames' registrar announces a registration with its resolver and TTL under another event name.
     if (datasource === "basenames") {
-      on("registrars/basenames/BaseRegistrar:NameRegisteredWithRecord", (context, event) => nameRegistered(context, sub, event));
+      on("registrars/basenames/BaseRegistrar:NameRegisteredWithRecord", (context, event) =>
+        nameRegistered(context, sub, event),
+      );
     }
   }
 }

@@ -1,6 +1,6 @@
+import { isIndexed, on } from "../../shared/register";
 import { controllerFactsOf } from "../lib/on-controller-event";
 import { priced, referralOf } from "../lib/pricing";
-import { isIndexed, on } from "../lib/register";
 import { subregistryOf } from "../lib/subregistries";
 
 /*
@@ -20,10 +20,18 @@ export function register(): void {
   // Legacy controller: one `cost` for registrations and renewals, no premium.
   if (isIndexed(LEGACY)) {
     on(`${LEGACY}:NameRegistered`, (context, event) =>
-      merge(context, event, `${LEGACY}:NameRegistered`, { labelhash: event.args.label, label: event.args.name, pricing: priced(event.args.cost) }),
+      merge(context, event, `${LEGACY}:NameRegistered`, {
+        labelhash: event.args.label,
+        label: event.args.name,
+        pricing: priced(event.args.cost),
+      }),
     );
     on(`${LEGACY}:NameRenewed`, (context, event) =>
-      merge(context, event, `${LEGACY}:NameRenewed`, { labelhash: event.args.label, label: event.args.name, pricing: priced(event.args.cost) }),
+      merge(context, event, `${LEGACY}:NameRenewed`, {
+        labelhash: event.args.label,
+        label: event.args.name,
+        pricing: priced(event.args.cost),
+      }),
     );
   }
 
@@ -37,7 +45,11 @@ export function register(): void {
       }),
     );
     on(`${WRAPPED}:NameRenewed`, (context, event) =>
-      merge(context, event, `${WRAPPED}:NameRenewed`, { labelhash: event.args.label, label: event.args.name, pricing: priced(event.args.cost) }),
+      merge(context, event, `${WRAPPED}:NameRenewed`, {
+        labelhash: event.args.label,
+        label: event.args.name,
+        pricing: priced(event.args.cost),
+      }),
     );
   }
 

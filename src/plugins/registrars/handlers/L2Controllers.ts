@@ -1,6 +1,6 @@
+import { isIndexed, on } from "../../shared/register";
 import { controllerFactsOf } from "../lib/on-controller-event";
 import { priced } from "../lib/pricing";
-import { isIndexed, on } from "../lib/register";
 import { subregistryOf } from "../lib/subregistries";
 
 /*
@@ -18,10 +18,18 @@ export function register(): void {
     const merge = controllerFactsOf(subregistryOf("basenames"));
     for (const C of BASENAMES.filter(isIndexed)) {
       on(`${C}:NameRegistered`, (context, event) =>
-        merge(context, event, `${C}:NameRegistered`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+        merge(context, event, `${C}:NameRegistered`, {
+          labelhash: event.args.label,
+          label: event.args.name,
+          pricing: null,
+        }),
       );
       on(`${C}:NameRenewed`, (context, event) =>
-        merge(context, event, `${C}:NameRenewed`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+        merge(context, event, `${C}:NameRenewed`, {
+          labelhash: event.args.label,
+          label: event.args.name,
+          pricing: null,
+        }),
       );
     }
   }
@@ -36,13 +44,25 @@ export function register(): void {
       }),
     );
     on(`${LINEA}:OwnerNameRegistered`, (context, event) =>
-      merge(context, event, `${LINEA}:OwnerNameRegistered`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+      merge(context, event, `${LINEA}:OwnerNameRegistered`, {
+        labelhash: event.args.label,
+        label: event.args.name,
+        pricing: null,
+      }),
     );
     on(`${LINEA}:PohNameRegistered`, (context, event) =>
-      merge(context, event, `${LINEA}:PohNameRegistered`, { labelhash: event.args.label, label: event.args.name, pricing: null }),
+      merge(context, event, `${LINEA}:PohNameRegistered`, {
+        labelhash: event.args.label,
+        label: event.args.name,
+        pricing: null,
+      }),
     );
     on(`${LINEA}:NameRenewed`, (context, event) =>
-      merge(context, event, `${LINEA}:NameRenewed`, { labelhash: event.args.label, label: event.args.name, pricing: priced(event.args.cost) }),
+      merge(context, event, `${LINEA}:NameRenewed`, {
+        labelhash: event.args.label,
+        label: event.args.name,
+        pricing: priced(event.args.cost),
+      }),
     );
   }
 }

@@ -1,11 +1,11 @@
 import * as schema from "ponder:schema";
 import type { Hex } from "viem";
 import type { BaseRegistrarAbi } from "../../../../abis";
-import { type EventArgs, handlerSettings } from "../../../lib/ens-handlers/context";
 import { eventId } from "../../../lib/ids";
 import { labelhashOf } from "../../../lib/labels";
 import { makeSubnode, tokenIdToHex32 } from "../../../lib/names";
-import type { HandlerContext, LogEvent } from "./register";
+import type { IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
+import { type EventArgs, handlerSettings } from "../../shared/ens-handlers/context";
 import { mergeControllerEvent, type Pricing, type Referral } from "./pricing";
 import type { SubregistryRef } from "./subregistries";
 
@@ -16,7 +16,7 @@ import type { SubregistryRef } from "./subregistries";
  */
 
 // The subgraph tables' event ids, so an action's eventIds name the NameRegistered/NameRenewed rows of /subgraph.
-const idOf = (context: HandlerContext, event: LogEvent<unknown>) =>
+const idOf = (context: IndexingContext, event: IndexedEvent<unknown>) =>
   eventId(handlerSettings(), context.chain.id, event.block.number, event.log.logIndex);
 
 export function actionLinkId(chainId: number, transactionHash: Hex, node: Hex): string {
@@ -24,9 +24,9 @@ export function actionLinkId(chainId: number, transactionHash: Hex, node: Hex): 
 }
 
 async function insertAction(
-  context: HandlerContext,
+  context: IndexingContext,
   sub: SubregistryRef,
-  event: LogEvent<unknown>,
+  event: IndexedEvent<unknown>,
   action: { type: "registration" | "renewal"; node: Hex; incrementalDuration: bigint },
 ): Promise<void> {
   const id = idOf(context, event);
@@ -52,9 +52,9 @@ async function insertAction(
 
 /** Base registrar `NameRegistered` (and Basenames' `NameRegisteredWithRecord`): a new lifecycle or a re-registration. */
 export async function nameRegistered(
-  context: HandlerContext,
+  context: IndexingContext,
   sub: SubregistryRef,
-  event: LogEvent<EventArgs<typeof BaseRegistrarAbi, "NameRenewed">>,
+  event: IndexedEvent<EventArgs<typeof BaseRegistrarAbi, "NameRenewed">>,
 ): Promise<void> {
   const labelhash = tokenIdToHex32(event.args.id);
   const node = makeSubnode(sub.node, labelhash);
@@ -75,9 +75,9 @@ export async function nameRegistered(
 
 /** Base registrar `NameRenewed`: the lifecycle's expiry moves, and the action records by how much. */
 export async function nameRenewed(
-  context: HandlerContext,
+  context: IndexingContext,
   sub: SubregistryRef,
-  event: LogEvent<EventArgs<typeof BaseRegistrarAbi, "NameRenewed">>,
+  event: IndexedEvent<EventArgs<typeof BaseRegistrarAbi, "NameRenewed">>,
 ): Promise<void> {
   const labelhash = tokenIdToHex32(event.args.id);
   const node = makeSubnode(sub.node, labelhash);
@@ -112,9 +112,9 @@ export interface ControllerEvent {
  * none is an invariant failure (a controller never registers or renews without the registrar), so it stops indexing.
  */
 export async function controllerEvent(
-  context: HandlerContext,
+  context: IndexingContext,
   sub: SubregistryRef,
-  event: LogEvent<unknown>,
+  event: IndexedEvent<unknown>,
   c: ControllerEvent,
 ): Promise<void> {
   const node = makeSubnode(sub.node, c.labelhash);

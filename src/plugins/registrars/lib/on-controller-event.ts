@@ -1,5 +1,5 @@
-import { controllerEvent, type ControllerEvent } from "./actions";
-import type { HandlerContext, LogEvent } from "./register";
+import type { IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
+import { type ControllerEvent, controllerEvent } from "./actions";
 import type { SubregistryRef } from "./subregistries";
 
 /** What a controller event's arguments say about the name it registered or renewed. */
@@ -11,6 +11,10 @@ export type ControllerFacts = Omit<ControllerEvent, "source" | "referral"> & Par
  * to none. `source` (`<contract>:<event>`) names the event in errors.
  */
 export function controllerFactsOf(sub: SubregistryRef) {
-  return (context: HandlerContext, event: LogEvent<unknown>, source: string, facts: ControllerFacts): Promise<void> =>
-    controllerEvent(context, sub, event, { source, referral: null, ...facts });
+  return (
+    context: IndexingContext,
+    event: IndexedEvent<unknown>,
+    source: string,
+    facts: ControllerFacts,
+  ): Promise<void> => controllerEvent(context, sub, event, { source, referral: null, ...facts });
 }

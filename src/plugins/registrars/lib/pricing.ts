@@ -1,4 +1,4 @@
-import { type Address, type Hex, getAddress, zeroAddress } from "viem";
+import { type Address, getAddress, type Hex, zeroAddress } from "viem";
 
 /*
  * The pure rules of a logical registrar action (docs/api.md, "GET /api/registrar-actions"): referrer decoding and how a controller's

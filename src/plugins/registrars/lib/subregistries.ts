@@ -24,7 +24,9 @@ export function subregistryOf(datasource: DatasourceName): SubregistryRef {
   const ds = getConfig().namespace.datasources[datasource];
   const address = ds?.contracts.BaseRegistrar?.address;
   if (!ds || !address || !ds.managedName) {
-    throw new Error(`registrars: datasource "${datasource}" has no BaseRegistrar address or managed name in this namespace`);
+    throw new Error(
+      `registrars: datasource "${datasource}" has no BaseRegistrar address or managed name in this namespace`,
+    );
   }
   const lower = address.toLowerCase() as Address;
   const node = namehash(ds.managedName);

@@ -1,4 +1,4 @@
-import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
+import { makeRegistrarHandlers } from "../../shared/ens-handlers/registrar";
 import { isIndexed, on } from "../../shared/register";
 
 export function register(): void {
@@ -7,10 +7,16 @@ export function register(): void {
   if (isIndexed(C)) {
     const registrar = makeRegistrarHandlers({ managedName: "eth" });
     on(`${C}:NameRegistered`, (context, event) =>
-      registrar.controllerNameRegistered(context, { ...event, args: { label: event.args.name, labelhash: event.args.label, cost: event.args.cost } }),
+      registrar.controllerNameRegistered(context, {
+        ...event,
+        args: { label: event.args.name, labelhash: event.args.label, cost: event.args.cost },
+      }),
     );
     on(`${C}:NameRenewed`, (context, event) =>
-      registrar.controllerNameRenewed(context, { ...event, args: { label: event.args.name, labelhash: event.args.label, cost: event.args.cost } }),
+      registrar.controllerNameRenewed(context, {
+        ...event,
+        args: { label: event.args.name, labelhash: event.args.label, cost: event.args.cost },
+      }),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { makeRegistryHandlers, setupRootDomain } from "../../../lib/ens-handlers/registry";
+import { makeRegistryHandlers, setupRootDomain } from "../../shared/ens-handlers/registry";
 import { isIndexed, on, onSetup } from "../../shared/register";
 
 export function register(): void {

@@ -1,4 +1,4 @@
-import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
+import { makeRegistrarHandlers } from "../../shared/ens-handlers/registrar";
 import { isIndexed, on } from "../../shared/register";
 
 export function register(): void {
@@ -9,7 +9,11 @@ export function register(): void {
     on(`${C}:NameRegistered`, (context, event) =>
       registrar.controllerNameRegistered(context, {
         ...event,
-        args: { label: event.args.label, labelhash: event.args.labelhash, cost: event.args.baseCost + event.args.premium },
+        args: {
+          label: event.args.label,
+          labelhash: event.args.labelhash,
+          cost: event.args.baseCost + event.args.premium,
+        },
       }),
     );
     on(`${C}:NameRenewed`, (context, event) =>

@@ -1,4 +1,4 @@
-import { makeRegistrarHandlers } from "../../../lib/ens-handlers/registrar";
+import { makeRegistrarHandlers } from "../../shared/ens-handlers/registrar";
 import { isIndexed, on } from "../../shared/register";
 
 export function register(): void {

@@ -1,4 +1,4 @@
-import * as resolver from "../../../lib/ens-handlers/resolver";
+import * as resolver from "../../shared/ens-handlers/resolver";
 import { isIndexed, on } from "../../shared/register";
 import { onResolverEvents } from "../../shared/resolver-handlers";
 
@@ -7,7 +7,10 @@ export function register(): void {
   for (const C of ["threedns/threednsOptimism/Resolver", "threedns/threednsBase/Resolver"] as const) {
     onResolverEvents(C);
     if (!isIndexed(C)) continue;
-    on(`${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`, resolver.dnsTxtRecordChanged);
+    on(
+      `${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`,
+      resolver.dnsTxtRecordChanged,
+    );
     on(`${C}:DNSRecordDeleted`, resolver.dnsTxtRecordChanged);
   }
 }

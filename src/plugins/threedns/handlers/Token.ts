@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { getConfig } from "../../../config";
-import { setupRootDomain } from "../../../lib/ens-handlers/registry";
+import { setupRootDomain } from "../../shared/ens-handlers/registry";
 import { isIndexed, on, onSetup } from "../../shared/register";
 import { makeThreeDNSHandlers } from "../lib/registrations";
 

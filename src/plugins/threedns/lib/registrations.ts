@@ -1,13 +1,18 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import type { ThreeDNSTokenAbi } from "../../../../abis";
-import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "../../../lib/ens-handlers/context";
-import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../../lib/ens-handlers/db";
-import { makeRegistryHandlers, type NewOwnerArgs } from "../../../lib/ens-handlers/registry";
 import { decodeDnsWireName } from "../../../lib/dns-wire";
 import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel } from "../../../lib/labels";
 import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
+import {
+  type EventArgs,
+  handlerSettings,
+  type IndexedEvent,
+  type IndexingContext,
+} from "../../shared/ens-handlers/context";
+import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../shared/ens-handlers/db";
+import { makeRegistryHandlers, type NewOwnerArgs } from "../../shared/ens-handlers/registry";
 
 /**
  * 3DNS (Optimism and Base) as domains of the shared tables. The token speaks registry: its NewOwner creates every
@@ -34,7 +39,10 @@ export function makeThreeDNSHandlers({ resolver }: { resolver: Address | undefin
       const { node: parent, label, owner } = event.args;
       if (!resolver || parent === ROOT_NODE) return;
       const node = makeSubnode(parent, label);
-      const link = owner.toLowerCase() === ZERO_ADDRESS ? { resolverId: null, resolvedAddressId: null } : await linkResolver(context, node, resolver);
+      const link =
+        owner.toLowerCase() === ZERO_ADDRESS
+          ? { resolverId: null, resolvedAddressId: null }
+          : await linkResolver(context, node, resolver);
       const before = (await context.db.find(schema.domain, { id: domainId(node) })) ?? null;
       const after = await context.db.update(schema.domain, { id: domainId(node) }).set(link);
       // A deleted subname without its resolver link is empty: it no longer counts under its parent.
@@ -58,7 +66,9 @@ async function registrationCreated(
   const { node, fqdn, registrant, expiry } = event.args;
   const labels = decodeDnsWireName(fqdn);
   if (labels === null || labels.length === 0) {
-    console.warn(`3DNS RegistrationCreated in tx ${event.transaction.hash}: fqdn ${fqdn} is not a DNS wire-format name; ignored`);
+    console.warn(
+      `3DNS RegistrationCreated in tx ${event.transaction.hash}: fqdn ${fqdn} is not a DNS wire-format name; ignored`,
+    );
     return;
   }
   // Walk from the TLD down to the registered name, creating what is missing.
@@ -91,7 +101,8 @@ async function registrationCreated(
       });
     } else {
       // NewOwner created it from a labelhash: the fqdn names a label the label service could not heal.
-      const naming = existing.name === null || (existing.labelName === null && labelName !== null) ? { name, labelName } : {};
+      const naming =
+        existing.name === null || (existing.labelName === null && labelName !== null) ? { name, labelName } : {};
       after = isLeaf
         ? await context.db.update(schema.domain, { id }).set({ ownerId, expiryDate: expiry, ...link, ...naming })
         : Object.keys(naming).length > 0
@@ -103,7 +114,9 @@ async function registrationCreated(
     parentName = after.name;
   }
   if (domainId(parentNode) !== domainId(node)) {
-    console.warn(`3DNS RegistrationCreated in tx ${event.transaction.hash}: fqdn hashes to ${parentNode}, not the event's node ${node}`);
+    console.warn(
+      `3DNS RegistrationCreated in tx ${event.transaction.hash}: fqdn hashes to ${parentNode}, not the event's node ${node}`,
+    );
   }
 }
 
@@ -111,11 +124,17 @@ async function registrationCreated(
 async function linkResolver(context: IndexingContext, node: Hex, resolver: Address) {
   const id = makeResolverId(handlerSettings(), context.chain.id, resolver, node);
   const existing = await context.db.find(schema.resolver, { id });
-  if (!existing) await context.db.insert(schema.resolver).values({ id, domainId: domainId(node), address: resolver.toLowerCase() as Address });
+  if (!existing)
+    await context.db
+      .insert(schema.resolver)
+      .values({ id, domainId: domainId(node), address: resolver.toLowerCase() as Address });
   return { resolverId: id, resolvedAddressId: existing?.addrId ?? null };
 }
 
-async function registrationExtended(context: IndexingContext, event: IndexedEvent<RegistrationExtendedArgs>): Promise<void> {
+async function registrationExtended(
+  context: IndexingContext,
+  event: IndexedEvent<RegistrationExtendedArgs>,
+): Promise<void> {
   const id = domainId(event.args.node);
   if (!(await context.db.find(schema.domain, { id }))) return;
   await context.db.update(schema.domain, { id }).set({ expiryDate: event.args.newExpiry });
@@ -133,12 +152,18 @@ async function setOwner(context: IndexingContext, node: Hex, owner: Address, del
   await settleSubdomainCounts(settings, context, before, after);
 }
 
-async function registrationTransferred(context: IndexingContext, event: IndexedEvent<RegistrationTransferredArgs>): Promise<void> {
+async function registrationTransferred(
+  context: IndexingContext,
+  event: IndexedEvent<RegistrationTransferredArgs>,
+): Promise<void> {
   await setOwner(context, event.args.node, event.args.newOwner);
 }
 
 // The token deletes a burned registration, resolver and expiry included (`resolver(node)` and `expiry(node)` read
 // zero afterwards).
-async function registrationBurned(context: IndexingContext, event: IndexedEvent<RegistrationBurnedArgs>): Promise<void> {
+async function registrationBurned(
+  context: IndexingContext,
+  event: IndexedEvent<RegistrationBurnedArgs>,
+): Promise<void> {
   await setOwner(context, event.args.node, ZERO_ADDRESS, true);
 }

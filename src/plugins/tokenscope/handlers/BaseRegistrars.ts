@@ -1,7 +1,7 @@
+import { getConfig } from "../../../config";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
 import type { DatasourceName } from "../../../namespaces/types";
-import { getConfig } from "../../../config";
-import { isIndexed, on } from "../../registrars/lib/register";
+import { isIndexed, on } from "../../shared/register";
 import { tokenTransferred } from "../lib/tokens";
 
 export function register(): void {

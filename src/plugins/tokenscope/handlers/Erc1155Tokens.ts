@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { tokenIdToHex32 } from "../../../lib/names";
-import { isIndexed, on } from "../../registrars/lib/register";
-import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import type { IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
+import { isIndexed, on } from "../../shared/register";
 import { tokenTransferred } from "../lib/tokens";
 
 /*
@@ -10,7 +10,13 @@ import { tokenTransferred } from "../lib/tokens";
  * already burns the token here.
  */
 
-async function transfer(context: HandlerContext, event: LogEvent<unknown>, id: bigint, value: bigint, to: Address) {
+async function transfer(
+  context: IndexingContext,
+  event: IndexedEvent<unknown>,
+  id: bigint,
+  value: bigint,
+  to: Address,
+) {
   // A name token has a supply of one; a zero-value transfer moves nothing.
   if (value === 0n) return;
   const tokenId = tokenIdToHex32(id);

@@ -1,9 +1,9 @@
 import * as schema from "ponder:schema";
 import { getConfig } from "../../../config";
-import { handlerSettings } from "../../../lib/ens-handlers/context";
 import { eventId } from "../../../lib/ids";
 import { tokenIdToHex32 } from "../../../lib/names";
-import { isIndexed, on } from "../../registrars/lib/register";
+import { handlerSettings } from "../../shared/ens-handlers/context";
+import { isIndexed, on } from "../../shared/register";
 import { nameTokenContractsOn } from "../lib/name-token-contracts";
 import { saleOf } from "../lib/seaport-sales";
 

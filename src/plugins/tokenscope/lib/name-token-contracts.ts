@@ -20,7 +20,10 @@ export function nameTokenContractsOn(namespace: Namespace, chainId: number): Map
     const address = source?.contracts.BaseRegistrar?.address;
     if (!source || source.chain.id !== chainId || !address || !source.managedName) continue;
     const parentNode = namehash(source.managedName);
-    out.set(address.toLowerCase(), { assetNamespace: "erc721", domainIdOf: (id) => makeSubnode(parentNode, tokenIdToHex32(id)) });
+    out.set(address.toLowerCase(), {
+      assetNamespace: "erc721",
+      domainIdOf: (id) => makeSubnode(parentNode, tokenIdToHex32(id)),
+    });
   }
   for (const [ds, contract] of ERC1155_TOKENS) {
     const source = namespace.datasources[ds];

@@ -19,7 +19,14 @@ import type { AssetNamespace } from "./transfers";
  *   such fills are left out rather than counted twice or with a party missing.
  */
 
-export const SeaportItemType = { NATIVE: 0, ERC20: 1, ERC721: 2, ERC1155: 3, ERC721_WITH_CRITERIA: 4, ERC1155_WITH_CRITERIA: 5 } as const;
+export const SeaportItemType = {
+  NATIVE: 0,
+  ERC20: 1,
+  ERC721: 2,
+  ERC1155: 3,
+  ERC721_WITH_CRITERIA: 4,
+  ERC1155_WITH_CRITERIA: 5,
+} as const;
 
 export interface SpentItem {
   itemType: number;
@@ -62,10 +69,15 @@ export interface NameSale {
   sellerProceeds: bigint;
 }
 
-const ITEM_TYPE_OF: Record<AssetNamespace, number> = { erc721: SeaportItemType.ERC721, erc1155: SeaportItemType.ERC1155 };
+const ITEM_TYPE_OF: Record<AssetNamespace, number> = {
+  erc721: SeaportItemType.ERC721,
+  erc1155: SeaportItemType.ERC1155,
+};
 
-const isNft = (item: SpentItem) => item.itemType >= SeaportItemType.ERC721 && item.itemType <= SeaportItemType.ERC1155_WITH_CRITERIA;
-const isPayment = (item: SpentItem) => item.itemType === SeaportItemType.NATIVE || item.itemType === SeaportItemType.ERC20;
+const isNft = (item: SpentItem) =>
+  item.itemType >= SeaportItemType.ERC721 && item.itemType <= SeaportItemType.ERC1155_WITH_CRITERIA;
+const isPayment = (item: SpentItem) =>
+  item.itemType === SeaportItemType.NATIVE || item.itemType === SeaportItemType.ERC20;
 const lower = (a: Address) => a.toLowerCase() as Address;
 const sum = (items: readonly SpentItem[]) => items.reduce((total, i) => total + i.amount, 0n);
 
@@ -82,7 +94,9 @@ export function saleOf(args: OrderFulfilledArgs, nameTokens: ReadonlyMap<string,
   if (lower(args.recipient) === zeroAddress) return null;
 
   const payments = items.filter(isPayment);
-  const currencies = new Set(payments.map((p) => (p.itemType === SeaportItemType.NATIVE ? "ETH" : `ERC20:${lower(p.token)}`)));
+  const currencies = new Set(
+    payments.map((p) => (p.itemType === SeaportItemType.NATIVE ? "ETH" : `ERC20:${lower(p.token)}`)),
+  );
   if (currencies.size !== 1) return null;
   const currencyToken = payments[0]!.itemType === SeaportItemType.ERC20 ? lower(payments[0]!.token) : null;
 

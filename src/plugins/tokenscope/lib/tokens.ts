@@ -1,6 +1,6 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import type { HandlerContext, LogEvent } from "../../registrars/lib/register";
+import type { IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
 import { type AssetNamespace, nameTokenId, stateAfterTransfer } from "./transfers";
 
 export interface TokenTransfer {
@@ -13,8 +13,8 @@ export interface TokenTransfer {
 
 /** Records one token transfer (mint, transfer or burn) of the emitting contract. */
 export async function tokenTransferred(
-  context: HandlerContext,
-  event: LogEvent<unknown>,
+  context: IndexingContext,
+  event: IndexedEvent<unknown>,
   t: TokenTransfer,
 ): Promise<void> {
   const contract = event.log.address.toLowerCase() as Address;

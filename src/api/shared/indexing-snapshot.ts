@@ -33,7 +33,11 @@ export type ChainConfigRef =
   | { configType: "indefinite"; startBlock: BlockRef }
   | { configType: "definite"; startBlock: BlockRef; endBlock: BlockRef };
 
-export type OmnichainStatus = "omnichain-unstarted" | "omnichain-backfill" | "omnichain-following" | "omnichain-completed";
+export type OmnichainStatus =
+  | "omnichain-unstarted"
+  | "omnichain-backfill"
+  | "omnichain-following"
+  | "omnichain-completed";
 
 export interface IndexingSnapshot {
   strategy: "omnichain";
@@ -61,7 +65,8 @@ export function chainSnapshot(facts: ChainFacts): ChainSnapshot {
     return { chainStatus: "chain-completed", config, latestIndexedBlock: latest };
   }
   if (facts.historicalComplete && !facts.endBlock) {
-    const known = facts.latestKnownBlock && facts.latestKnownBlock.number >= latest.number ? facts.latestKnownBlock : latest;
+    const known =
+      facts.latestKnownBlock && facts.latestKnownBlock.number >= latest.number ? facts.latestKnownBlock : latest;
     return { chainStatus: "chain-following", config, latestIndexedBlock: latest, latestKnownBlock: known };
   }
   const target = facts.endBlock ?? facts.backfillEndBlock;
@@ -83,7 +88,9 @@ export function omnichainStatus(chains: ChainSnapshot[]): OmnichainStatus {
 export function buildSnapshot(facts: ChainFacts[], snapshotTime: number): IndexingSnapshot {
   const chains = facts.map(chainSnapshot);
   const status = omnichainStatus(chains);
-  const started = chains.filter((c): c is Exclude<ChainSnapshot, { chainStatus: "chain-queued" }> => c.chainStatus !== "chain-queued");
+  const started = chains.filter(
+    (c): c is Exclude<ChainSnapshot, { chainStatus: "chain-queued" }> => c.chainStatus !== "chain-queued",
+  );
   const cursor =
     status === "omnichain-unstarted" || started.length === 0
       ? Math.min(...facts.map((f) => f.startBlock.timestamp)) - 1

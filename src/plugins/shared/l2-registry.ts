@@ -1,21 +1,21 @@
 import * as schema from "ponder:schema";
 import type { Hex } from "viem";
-import { getConfig } from "../../../config";
-import type { IndexedEvent, IndexingContext } from "../../../lib/ens-handlers/context";
-import { upsertAccount } from "../../../lib/ens-handlers/db";
+import { getConfig } from "../../config";
+import { DEFAULT_EVM_COIN_TYPE } from "../../lib/coin-types";
+import { domainId } from "../../lib/ids";
+import { labelhashOf } from "../../lib/labels";
+import { makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../lib/names";
+import type { IndexedEvent, IndexingContext } from "./ens-handlers/context";
+import { upsertAccount } from "./ens-handlers/db";
 import {
   makeRegistryHandlers,
-  setupRootDomain,
   type NewOwnerArgs,
   type NewResolverArgs,
   type NewTTLArgs,
+  setupRootDomain,
   type TransferArgs,
-} from "../../../lib/ens-handlers/registry";
-import { domainId } from "../../../lib/ids";
-import { labelhashOf } from "../../../lib/labels";
-import { makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
-import { DEFAULT_EVM_COIN_TYPE } from "../../protocol-acceleration/lib/coin-types";
-import { on, onSetup } from "../../shared/register";
+} from "./ens-handlers/registry";
+import { on, onSetup } from "./register";
 
 /**
  * An L2 registry (Basenames on Base, Lineanames on Linea) whose nodes share mainnet's namehashes. The ENS root
@@ -48,7 +48,9 @@ function nodesAtOrAbove(managedName: string): Set<string> {
 function sharedReverseNamespace(chainId: number): Map<string, string> {
   // ENSIP-19: the chain's ENSIP-11 coin type in lowercase hex names its reverse namespace (80002105 for Base).
   const coinTypeLabel = (DEFAULT_EVM_COIN_TYPE | BigInt(chainId)).toString(16);
-  return new Map(["reverse", "addr.reverse", `${coinTypeLabel}.reverse`].map((name) => [domainId(namehash(name)), name]));
+  return new Map(
+    ["reverse", "addr.reverse", `${coinTypeLabel}.reverse`].map((name) => [domainId(namehash(name)), name]),
+  );
 }
 
 export function wireL2Registry(contract: "basenames/Registry" | "lineanames/Registry", datasource: L2Datasource): void {
@@ -101,7 +103,8 @@ export function wireL2Registry(contract: "basenames/Registry" | "lineanames/Regi
           name: parentName,
           labelName: parentLabels[0]!,
           labelhash: labelhashOf(parentLabels[0]!),
-          parentId: parentLabels.length === 1 ? domainId(ROOT_NODE) : domainId(namehash(parentLabels.slice(1).join("."))),
+          parentId:
+            parentLabels.length === 1 ? domainId(ROOT_NODE) : domainId(namehash(parentLabels.slice(1).join("."))),
           createdAt: event.block.timestamp,
           ownerId: ZERO_ADDRESS,
           // Not migrated, so an old ENS registry may still create it.

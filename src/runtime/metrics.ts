@@ -1,5 +1,5 @@
 import client from "prom-client";
-import { healingMetrics, prefetchMetrics } from "./healing";
+import { healingMetrics, prefetchMetrics } from "../lib/healing";
 
 /**
  * nameindex's own Prometheus metrics: time spent in each plugin's handlers and what healing costs. They are served on
@@ -56,14 +56,42 @@ function healCounter(name: string, help: string, read: () => number): void {
 }
 
 healCounter("nameindex_heal_calls_total", "Labelhashes the indexer asked to heal", () => healingMetrics().calls);
-healCounter("nameindex_heal_cache_hits_total", "Heals answered from the in-memory cache", () => healingMetrics().cacheHits);
-healCounter("nameindex_heal_source_requests_total", "Requests to the label service or label file", () => healingMetrics().sourceRequests);
+healCounter(
+  "nameindex_heal_cache_hits_total",
+  "Heals answered from the in-memory cache",
+  () => healingMetrics().cacheHits,
+);
+healCounter(
+  "nameindex_heal_source_requests_total",
+  "Requests to the label service or label file",
+  () => healingMetrics().sourceRequests,
+);
 healCounter("nameindex_heal_found_total", "Labelhashes healed", () => healingMetrics().healed);
-healCounter("nameindex_heal_not_found_total", "Labelhashes the label set does not know", () => healingMetrics().notFound);
-healCounter("nameindex_heal_retries_total", "Transient label service failures that were retried", () => healingMetrics().retries);
-healCounter("nameindex_heal_seconds_total", "Wall time handlers spent waiting for heals", () => healingMetrics().totalMs / 1000);
-healCounter("nameindex_heal_prefetch_requests_total", "eth_getLogs windows the label prefetch read", () => prefetchMetrics().requests);
-healCounter("nameindex_heal_prefetch_failures_total", "Label prefetch windows that failed (tried again smaller)", () => prefetchMetrics().failures);
+healCounter(
+  "nameindex_heal_not_found_total",
+  "Labelhashes the label set does not know",
+  () => healingMetrics().notFound,
+);
+healCounter(
+  "nameindex_heal_retries_total",
+  "Transient label service failures that were retried",
+  () => healingMetrics().retries,
+);
+healCounter(
+  "nameindex_heal_seconds_total",
+  "Wall time handlers spent waiting for heals",
+  () => healingMetrics().totalMs / 1000,
+);
+healCounter(
+  "nameindex_heal_prefetch_requests_total",
+  "eth_getLogs windows the label prefetch read",
+  () => prefetchMetrics().requests,
+);
+healCounter(
+  "nameindex_heal_prefetch_failures_total",
+  "Label prefetch windows that failed (tried again smaller)",
+  () => prefetchMetrics().failures,
+);
 
 const PATCHED = Symbol.for("nameindex.metrics.exposed");
 

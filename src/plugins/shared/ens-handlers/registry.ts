@@ -1,9 +1,9 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { domainId, resolverId as makeResolverId } from "../ids";
-import { interpretLabel, labelhashOf } from "../labels";
-import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../names";
-import type { RegistryAbi } from "../../../abis";
+import type { RegistryAbi } from "../../../../abis";
+import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
+import { interpretLabel, labelhashOf } from "../../../lib/labels";
+import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
 
@@ -111,7 +111,9 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
     });
     await settleSubdomainCounts(settings, context, before, after);
 
-    await context.db.insert(schema.transfer).values({ ...eventFields(settings, context, event), domainId: id, ownerId });
+    await context.db
+      .insert(schema.transfer)
+      .values({ ...eventFields(settings, context, event), domainId: id, ownerId });
   }
 
   async function newResolver(context: IndexingContext, event: IndexedEvent<NewResolverArgs>): Promise<void> {
@@ -129,7 +131,9 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
       if (resolver) {
         resolvedAddressId = resolver.addrId;
       } else {
-        await context.db.insert(schema.resolver).values({ id: resolverId, domainId: id, address: address.toLowerCase() as Address });
+        await context.db
+          .insert(schema.resolver)
+          .values({ id: resolverId, domainId: id, address: address.toLowerCase() as Address });
       }
     }
     let before: DomainRow | null = null;
@@ -163,7 +167,11 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
 }
 
 /** Old-registry Transfer/NewResolver/NewTTL count only for nodes the new registry has not taken over. */
-async function isOldRegistryEventCounted(context: IndexingContext, id: string, rootAlwaysCounts: boolean): Promise<boolean> {
+async function isOldRegistryEventCounted(
+  context: IndexingContext,
+  id: string,
+  rootAlwaysCounts: boolean,
+): Promise<boolean> {
   if (rootAlwaysCounts && id === ROOT_NODE) return true;
   const domain = await context.db.find(schema.domain, { id });
   if (!domain) throw new Error(`Old registry event for domain ${id}, which the index does not have`);
@@ -183,7 +191,9 @@ async function nameFor(
 ): Promise<{ name: string | null; labelName: string | null }> {
   const settings = handlerSettings();
   const parentRow = parent ?? (context ? ((await context.db.find(schema.domain, { id: parentId })) ?? null) : null);
-  const literal = (parentId === ADDR_REVERSE_NODE && healReverseLabel(labelhash, reverse, settings.isSubgraphCompatible)) || (await settings.heal(labelhash));
+  const literal =
+    (parentId === ADDR_REVERSE_NODE && healReverseLabel(labelhash, reverse, settings.isSubgraphCompatible)) ||
+    (await settings.heal(labelhash));
   const { label, labelName } = interpretLabel(literal, labelhash, settings.labelMode);
   return { name: joinName(label, parentRow?.name ?? null, parentId === ROOT_NODE), labelName };
 }

@@ -1,11 +1,11 @@
-import { PGlite } from "@electric-sql/pglite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedPgliteDirectory } from "../../src/lib/pglite-template";
-import { ponderPgliteVersion, ponderSyncMigrations } from "../../src/lib/ponder-sync-migrations";
+import { seedPgliteDirectory } from "../../src/runtime/pglite-template";
+import { ponderPgliteVersion, ponderSyncMigrations } from "../../src/runtime/ponder-sync-migrations";
 import { ponderCommon } from "../support/ponder-common";
 
 /*
@@ -47,14 +47,18 @@ async function syncStoreShape(pglite: PGlite) {
     columns: await rows(`
       SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
       WHERE table_schema = 'ponder_sync' ORDER BY table_name, column_name`),
-    indexes: await rows(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'ponder_sync' ORDER BY indexname`),
+    indexes: await rows(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'ponder_sync' ORDER BY indexname`,
+    ),
     constraints: await rows(`
       SELECT conrelid::regclass::text AS rel, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
       WHERE connamespace = 'ponder_sync'::regnamespace ORDER BY rel, conname`),
     functions: await rows(`
       SELECT proname, pg_get_functiondef(oid) AS def FROM pg_proc WHERE pronamespace = 'ponder_sync'::regnamespace
       ORDER BY proname`),
-    migrations: (await rows(`SELECT name FROM ponder_sync.kysely_migration ORDER BY name`)).map((r) => (r as { name: string }).name),
+    migrations: (await rows(`SELECT name FROM ponder_sync.kysely_migration ORDER BY name`)).map(
+      (r) => (r as { name: string }).name,
+    ),
   };
 }
 
@@ -81,7 +85,12 @@ describe("seedPgliteDirectory", () => {
     expect(before.length).toBeGreaterThan(20);
     expect(after).toEqual(before); // Nothing applied again, nothing added.
     // Only the database PGlite connects to: the other two would be copied into every new directory for nothing.
-    const databases = await withPglite(seeded, async (pglite) => (await pglite.query(`SELECT current_database() AS current, array_agg(datname) AS all FROM pg_database`)).rows[0]);
+    const databases = await withPglite(
+      seeded,
+      async (pglite) =>
+        (await pglite.query(`SELECT current_database() AS current, array_agg(datname) AS all FROM pg_database`))
+          .rows[0],
+    );
     expect(databases).toEqual({ current: "template1", all: ["template1"] });
 
     const fresh = join(work, "fresh");

@@ -1,5 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { AppConfig } from "../../config";
+import { encodeLabelhash, isNormalizedLabel } from "../../lib/labels";
 import { namehash } from "../../lib/names";
 import type { DatasourceName } from "../../namespaces/types";
 
@@ -28,4 +29,20 @@ export function managedNames(config: Pick<AppConfig, "namespace">): ManagedName[
     });
   }
   return out;
+}
+
+/** What nameOf reads of a registration row (registrar actions, name tokens, name sales). */
+export interface RegisteredNameRow {
+  domain_name: string | null;
+  label: string | null;
+  labelhash: Hex;
+  parent_node: Hex;
+}
+
+/** The domain's name when the subgraph tables have it, else the controller's label, else the encoded labelhash. */
+export function nameOf(row: RegisteredNameRow, managedNameByNode: ReadonlyMap<string, string>): string {
+  if (row.domain_name) return row.domain_name;
+  const parent = managedNameByNode.get(row.parent_node.toLowerCase()) ?? encodeLabelhash(row.parent_node);
+  const label = row.label !== null && isNormalizedLabel(row.label) ? row.label : encodeLabelhash(row.labelhash);
+  return `${label}.${parent}`;
 }

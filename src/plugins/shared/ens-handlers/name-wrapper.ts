@@ -1,11 +1,11 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { decodeWrappedName } from "../dns-wire";
-import { domainId } from "../ids";
-import { namehash, tokenIdToHex32 } from "../names";
-import { deriveTransferEventIds } from "../row-key-derivations";
-import type { NameWrapperAbi } from "../../../abis";
-import { handlerSettings, type IndexedEvent, type IndexingContext , type EventArgs } from "./context";
+import type { NameWrapperAbi } from "../../../../abis";
+import { decodeWrappedName } from "../../../lib/dns-wire";
+import { domainId } from "../../../lib/ids";
+import { namehash, tokenIdToHex32 } from "../../../lib/names";
+import { deriveTransferEventIds } from "../../../lib/row-key-derivations";
+import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 
 /**
@@ -21,9 +21,9 @@ const PARENT_CANNOT_CONTROL = 0x10000;
 /** With PARENT_CANNOT_CONTROL burned the wrapper's expiry bounds the name, so the domain's expiry follows it up. */
 async function raiseDomainExpiry(context: IndexingContext, id: string, fuses: number, expiry: bigint) {
   if ((fuses & PARENT_CANNOT_CONTROL) !== PARENT_CANNOT_CONTROL) return;
-  await context.db.update(schema.domain, { id }).set((row) =>
-    row.expiryDate === null || expiry > row.expiryDate ? { expiryDate: expiry } : {},
-  );
+  await context.db
+    .update(schema.domain, { id })
+    .set((row) => (row.expiryDate === null || expiry > row.expiryDate ? { expiryDate: expiry } : {}));
 }
 
 export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
@@ -48,7 +48,10 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     await raiseDomainExpiry(context, id, fuses, expiry);
 
     const wrapped = { domainId: id, expiryDate: expiry, fuses, ownerId, name };
-    await context.db.insert(schema.wrappedDomain).values({ id, ...wrapped }).onConflictDoUpdate(wrapped);
+    await context.db
+      .insert(schema.wrappedDomain)
+      .values({ id, ...wrapped })
+      .onConflictDoUpdate(wrapped);
     await context.db.insert(schema.nameWrapped).values({
       ...eventFields(settings, context, event),
       domainId: id,
@@ -59,7 +62,10 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     });
   }
 
-  async function nameUnwrapped(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "NameUnwrapped">>) {
+  async function nameUnwrapped(
+    context: IndexingContext,
+    event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "NameUnwrapped">>,
+  ) {
     const settings = handlerSettings();
     const id = domainId(event.args.node);
     const ownerId = await upsertAccount(context, event.args.owner);
@@ -69,7 +75,9 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
       ...(row.expiryDate !== null && row.parentId !== managedNodeId ? { expiryDate: null } : {}),
     }));
     await context.db.delete(schema.wrappedDomain, { id });
-    await context.db.insert(schema.nameUnwrapped).values({ ...eventFields(settings, context, event), domainId: id, ownerId });
+    await context.db
+      .insert(schema.nameUnwrapped)
+      .values({ ...eventFields(settings, context, event), domainId: id, ownerId });
   }
 
   async function fusesSet(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "FusesSet">>) {
@@ -80,10 +88,15 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
       await context.db.update(schema.wrappedDomain, { id }).set({ fuses: event.args.fuses });
       await raiseDomainExpiry(context, id, event.args.fuses, wrapped.expiryDate);
     }
-    await context.db.insert(schema.fusesSet).values({ ...eventFields(settings, context, event), domainId: id, fuses: event.args.fuses });
+    await context.db
+      .insert(schema.fusesSet)
+      .values({ ...eventFields(settings, context, event), domainId: id, fuses: event.args.fuses });
   }
 
-  async function expiryExtended(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "ExpiryExtended">>) {
+  async function expiryExtended(
+    context: IndexingContext,
+    event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "ExpiryExtended">>,
+  ) {
     const settings = handlerSettings();
     const id = domainId(event.args.node);
     const wrapped = await context.db.find(schema.wrappedDomain, { id });
@@ -121,7 +134,10 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     });
   }
 
-  async function transferSingle(context: IndexingContext, event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "TransferSingle">>) {
+  async function transferSingle(
+    context: IndexingContext,
+    event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "TransferSingle">>,
+  ) {
     await wrappedTransfer(context, event, 0, event.args.id, event.args.to);
   }
 
@@ -129,7 +145,8 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     context: IndexingContext,
     event: IndexedEvent<EventArgs<typeof NameWrapperAbi, "TransferBatch">>,
   ) {
-    for (const [i, tokenId] of event.args.ids.entries()) await wrappedTransfer(context, event, i, tokenId, event.args.to);
+    for (const [i, tokenId] of event.args.ids.entries())
+      await wrappedTransfer(context, event, i, tokenId, event.args.to);
   }
 
   return { nameWrapped, nameUnwrapped, fusesSet, expiryExtended, transferSingle, transferBatch };

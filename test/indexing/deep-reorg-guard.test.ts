@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FinalityGuard, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../../src/lib/finality-guard";
+import { FinalityGuard, ponderFinalityBlocks, ReorgBeyondFinalityError } from "../../src/indexing/deep-reorg-guard";
 
 /** A chain as a list of hashes by block number; tests rewrite its tail to reorganize it. */
 function fakeChain(finality: number) {

@@ -1,8 +1,8 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
-import { accountId, eventId } from "../ids";
-import { ZERO_ADDRESS } from "../names";
-import { type HandlerSettings, type IndexedEvent, type IndexingContext } from "./context";
+import { accountId, eventId } from "../../../lib/ids";
+import { ZERO_ADDRESS } from "../../../lib/names";
+import type { HandlerSettings, IndexedEvent, IndexingContext } from "./context";
 
 export type DomainRow = typeof schema.domain.$inferSelect;
 

@@ -1,10 +1,10 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { domainId, registrationId } from "../ids";
-import { interpretLabel, isShowableLabel, labelhashOf } from "../labels";
-import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../names";
-import { deriveSubnodesOf } from "../row-key-derivations";
-import type { BaseRegistrarAbi } from "../../../abis";
+import type { BaseRegistrarAbi } from "../../../../abis";
+import { domainId, registrationId } from "../../../lib/ids";
+import { interpretLabel, isShowableLabel, labelhashOf } from "../../../lib/labels";
+import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
+import { deriveSubnodesOf } from "../../../lib/row-key-derivations";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 import { makeRegistryHandlers } from "./registry";
@@ -123,7 +123,9 @@ export function makeRegistrarHandlers({ managedName, supportsPremintedNames = fa
     // Controllers derive the labelhash from the label; a mismatch would mean a foreign contract, not a name.
     const verified = labelhashOf(label) === labelhash;
     if (!verified) {
-      console.warn(`Controller event in tx ${event.transaction.hash}: label ${JSON.stringify(label)} does not hash to ${labelhash}; label ignored`);
+      console.warn(
+        `Controller event in tx ${event.transaction.hash}: label ${JSON.stringify(label)} does not hash to ${labelhash}; label ignored`,
+      );
     }
     const showable = verified && isShowableLabel(label, settings.labelMode);
     // The subgraph ignores the whole event for a label it cannot show.
@@ -132,9 +134,12 @@ export function makeRegistrarHandlers({ managedName, supportsPremintedNames = fa
 
     if (showable) {
       const domain = await context.db.find(schema.domain, { id: id.node });
-      if (!domain) throw new Error(`Controller event for ${label}.${managedName} (${id.node}) before its domain exists`);
+      if (!domain)
+        throw new Error(`Controller event for ${label}.${managedName} (${id.node}) before its domain exists`);
       if (domain.labelName !== label) {
-        await context.db.update(schema.domain, { id: id.node }).set({ labelName: label, name: `${label}.${managedName}` });
+        await context.db
+          .update(schema.domain, { id: id.node })
+          .set({ labelName: label, name: `${label}.${managedName}` });
       }
     }
     if (!(await context.db.find(schema.registration, { id: id.registration }))) return;

@@ -1,8 +1,8 @@
-import type { PGlite } from "@electric-sql/pglite";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { PGlite } from "@electric-sql/pglite";
 
 /**
  * Ponder's own `ponder_sync` migrations (its sync store's schema), run the way `database.migrateSync()` runs them:
@@ -28,7 +28,10 @@ const MIGRATIONS_FILE = "dist/esm/sync-store/migrations.js";
 export function ponderSyncMigrations(fromDir: string): PonderSyncMigrations {
   const ponderDir = packageDir("ponder", fromDir);
   const version = (JSON.parse(readFileSync(join(ponderDir, "package.json"), "utf8")) as { version: string }).version;
-  const hash = createHash("sha256").update(readFileSync(join(ponderDir, MIGRATIONS_FILE))).digest("hex").slice(0, 12);
+  const hash = createHash("sha256")
+    .update(readFileSync(join(ponderDir, MIGRATIONS_FILE)))
+    .digest("hex")
+    .slice(0, 12);
   return {
     version: `ponder-${version}-${hash}`,
     async migrate(pglite) {

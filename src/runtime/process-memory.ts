@@ -1,6 +1,6 @@
-import { PGlite } from "@electric-sql/pglite";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { PGlite } from "@electric-sql/pglite";
 
 /**
  * How far V8 lets the heap grow past what survived the last full collection before it collects again, in percent.

@@ -1,7 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
 import { type PonderSyncMigrations, ponderPgliteVersion, ponderSyncMigrations } from "./ponder-sync-migrations";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -13,7 +13,7 @@ const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
  * runs its 27 `ponder_sync` migrations on it (~1 s of CPU). A data directory is relocatable, so this copies one made
  * earlier instead (a copy of ~430 files, 0.2–0.5 s): the template is made once per PGlite version and Ponder sync-store migrations under
  * `.cache/pglite-template/`, by PGlite itself with the same (default) options Ponder opens its directory with, migrated
- * by Ponder's own migration code (src/lib/ponder-sync-migrations.ts; Ponder finds them applied and runs none), and
+ * by Ponder's own migration code (src/runtime/ponder-sync-migrations.ts; Ponder finds them applied and runs none), and
  * closed cleanly. Another Ponder version or a changed migrations file names another template, so one made by an older
  * Ponder is never used. Only an absent or empty directory is seeded; a directory with data is left alone, and so is
  * `memory://`. Both the template and the seeded directory are written under a temporary name and renamed into place,
@@ -24,7 +24,11 @@ export async function seedPgliteDirectory(directory: string, cacheDir = join(pro
   const target = resolve(directory);
   if (existsSync(target) && readdirSync(target).length > 0) return false;
   const migrations = ponderSyncMigrations(projectRoot);
-  const template = join(cacheDir, "pglite-template", `pglite-${ponderPgliteVersion(projectRoot)}-${migrations.version}-${TEMPLATE_LAYOUT}`);
+  const template = join(
+    cacheDir,
+    "pglite-template",
+    `pglite-${ponderPgliteVersion(projectRoot)}-${migrations.version}-${TEMPLATE_LAYOUT}`,
+  );
   if (!existsSync(join(template, "PG_VERSION"))) await makeTemplate(template, migrations);
   const staging = `${target}.seed-${process.pid}-${Date.now().toString(36)}`;
   mkdirSync(dirname(target), { recursive: true });

@@ -1,14 +1,14 @@
-import { PGlite } from "@electric-sql/pglite";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPgliteSettings, PGLITE_SETTINGS } from "../../src/lib/pglite-settings";
-import { seedPgliteDirectory } from "../../src/lib/pglite-template";
+import { applyPgliteSettings, PGLITE_SETTINGS } from "../../src/runtime/pglite-settings";
+import { seedPgliteDirectory } from "../../src/runtime/pglite-template";
 
 /*
- * The indexer's PGlite directory gets WAL settings for the host file system (src/lib/pglite-settings.ts). What must
+ * The indexer's PGlite directory gets WAL settings for the host file system (src/runtime/pglite-settings.ts). What must
  * hold: PostgreSQL runs with them, an operator's other ALTER SYSTEM settings survive, and a transaction that committed
  * is still there after the process that committed it is killed (the reason the settings are safe).
  */
@@ -27,7 +27,8 @@ async function show(directory: string, names: string[]): Promise<Record<string, 
   const pglite = new PGlite(directory);
   try {
     const shown: Record<string, string> = {};
-    for (const name of names) shown[name] = (await pglite.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
+    for (const name of names)
+      shown[name] = (await pglite.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
     return shown;
   } finally {
     await pglite.close();
@@ -82,7 +83,10 @@ describe("applyPgliteSettings", () => {
       process.stdout.write("committed\\n");
       setInterval(() => {}, 1000);
     `;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise<void>((resolvePromise, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
         if (chunk.toString().includes("committed")) resolvePromise();
@@ -95,7 +99,9 @@ describe("applyPgliteSettings", () => {
 
     const reopened = new PGlite(directory);
     try {
-      const { rows } = await reopened.query<{ count: number; max: number }>("SELECT count(*)::int AS count, max(n) AS max FROM t");
+      const { rows } = await reopened.query<{ count: number; max: number }>(
+        "SELECT count(*)::int AS count, max(n) AS max FROM t",
+      );
       expect(rows[0]).toEqual({ count: 200, max: 199 });
     } finally {
       await reopened.close();

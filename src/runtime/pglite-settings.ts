@@ -39,7 +39,10 @@ const settingLine = (name: string, value: string) => `${name} = '${value.replace
  * same settings and keeping every other line. Returns whether the file changed; a directory PGlite has not initialized
  * yet (no PG_VERSION) is left alone.
  */
-export function applyPgliteSettings(directory: string, settings: Readonly<Record<string, string>> = PGLITE_SETTINGS): boolean {
+export function applyPgliteSettings(
+  directory: string,
+  settings: Readonly<Record<string, string>> = PGLITE_SETTINGS,
+): boolean {
   if (directory === "memory://" || !existsSync(join(directory, "PG_VERSION"))) return false;
   const path = join(directory, AUTO_CONF);
   const before = existsSync(path) ? readFileSync(path, "utf8") : AUTO_CONF_HEADER;
@@ -48,7 +51,8 @@ export function applyPgliteSettings(directory: string, settings: Readonly<Record
     return name === undefined || !(name in settings);
   });
   while (kept.length > 0 && kept[kept.length - 1] === "") kept.pop();
-  const after = [...kept, ...Object.entries(settings).map(([name, value]) => settingLine(name, value))].join("\n") + "\n";
+  const after =
+    [...kept, ...Object.entries(settings).map(([name, value]) => settingLine(name, value))].join("\n") + "\n";
   if (after === before) return false;
   // Renamed into place: a crash mid-write must not leave PostgreSQL a half-written configuration file.
   const staging = `${path}.tmp-${process.pid}`;

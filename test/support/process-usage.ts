@@ -1,5 +1,30 @@
 import { readdirSync, readFileSync } from "node:fs";
 
+/*
+ * What a process costs, read from Linux's /proc: CPU time (of one process, or of a process tree and the database's
+ * backends) and resident memory. Benches, the rehearsal and the load test all measure through these.
+ */
+
+/** CPU time (user + system) the process has used so far, in ms, its threads included (clock ticks at USER_HZ = 100). */
+export function processCpuMs(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
+ * Resident memory in MiB, NaN once the process has exited. `RssAnon` leaves out file pages (a memory-mapped
+ * database: the OS page cache).
+ */
+export function processRssMb(pid: number, field: "VmRSS" | "RssAnon" = "VmRSS"): number {
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 interface ProcStat {
   ppid: number;
   /** user + system, in clock ticks (100 per second on Linux). */
@@ -52,7 +77,8 @@ export function cpuSpentMs(before: CpuReading, after: CpuReading): { tree: numbe
   return { tree: after.tree - before.tree, postgres };
 }
 
-const isBackendOf = (s: ProcStat, database: string) => s.cmdline.startsWith("postgres: ") && s.cmdline.includes(` ${database} `);
+const isBackendOf = (s: ProcStat, database: string) =>
+  s.cmdline.startsWith("postgres: ") && s.cmdline.includes(` ${database} `);
 
 function cpuMs(stats: Map<number, ProcStat>, root: number): number {
   let ticks = 0;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ponderCommon } from "./indexing-status/sync-gauges";
-import type { SubgraphServer } from "./subgraph";
+import { ponderCommon } from "../indexing-status/sync-gauges";
+import type { SubgraphServer } from "../subgraph";
 
 /**
  * A Node.js request listener that Ponder's server runs before its Hono app, returning true for the requests it
@@ -31,7 +31,11 @@ export type AnswerRecorder = (status: number, requestBytes: number, responseByte
  * The fast path for a /subgraph mounted at `mountPath`: its POSTs, with or without a trailing slash and without a
  * query string (anything else, GETs and preflights included, is left to the Hono app).
  */
-export function subgraphPostFastPath(mountPath: string, subgraph: Pick<SubgraphServer, "handleNodePost">, record: AnswerRecorder): NodeFastPath {
+export function subgraphPostFastPath(
+  mountPath: string,
+  subgraph: Pick<SubgraphServer, "handleNodePost">,
+  record: AnswerRecorder,
+): NodeFastPath {
   const withSlash = `${mountPath}/`;
   return (req, res) => {
     if (req.method !== "POST" || (req.url !== mountPath && req.url !== withSlash)) return false;
@@ -58,7 +62,9 @@ export function corsPreflightFastPath(routes: Record<string, readonly string[]>)
   return (req, res) => {
     if (req.method !== "OPTIONS" || req.url === undefined) return false;
     const path = req.url.split("?")[0]!;
-    const methods = entries.find(([prefix]) => path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`))?.[1];
+    const methods = entries.find(
+      ([prefix]) => path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`),
+    )?.[1];
     if (!methods) return false;
     const allow = methods.join(", ");
     res.writeHead(204, {

@@ -1,8 +1,8 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { textOfDnsTxtRecord } from "../dns-wire";
-import { domainId, resolverId as makeResolverId } from "../ids";
-import type { ResolverAbi } from "../../../abis";
+import type { ResolverAbi } from "../../../../abis";
+import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
+import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 
@@ -41,7 +41,10 @@ async function upsertResolver(
     .onConflictDoUpdate((row) => changes(row));
 }
 
-export async function addrChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>) {
+export async function addrChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>,
+) {
   const settings = handlerSettings();
   const addrId = await upsertAccount(context, event.args.a);
   const resolver = await upsertResolver(context, event, () => ({ addrId }));
@@ -50,7 +53,9 @@ export async function addrChanged(context: IndexingContext, event: IndexedEvent<
   if (domain && domain.resolverId === resolver.id) {
     await context.db.update(schema.domain, { id: domain.id }).set({ resolvedAddressId: addrId });
   }
-  await context.db.insert(schema.addrChanged).values({ ...eventFields(settings, context, event), resolverId: resolver.id, addrId });
+  await context.db
+    .insert(schema.addrChanged)
+    .values({ ...eventFields(settings, context, event), resolverId: resolver.id, addrId });
 }
 
 export async function addressChanged(
@@ -70,7 +75,10 @@ export async function addressChanged(
   });
 }
 
-export async function nameChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "NameChanged">>) {
+export async function nameChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "NameChanged">>,
+) {
   // The subgraph skips reverse names with a NUL byte altogether.
   if (event.args.name.includes("\0")) return;
   const settings = handlerSettings();
@@ -81,7 +89,10 @@ export async function nameChanged(context: IndexingContext, event: IndexedEvent<
   });
 }
 
-export async function abiChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>) {
+export async function abiChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "ABIChanged">>,
+) {
   const settings = handlerSettings();
   await context.db.insert(schema.abiChanged).values({
     ...eventFields(settings, context, event),
@@ -90,7 +101,10 @@ export async function abiChanged(context: IndexingContext, event: IndexedEvent<E
   });
 }
 
-export async function pubkeyChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>) {
+export async function pubkeyChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "PubkeyChanged">>,
+) {
   const settings = handlerSettings();
   await context.db.insert(schema.pubkeyChanged).values({
     ...eventFields(settings, context, event),
@@ -145,7 +159,10 @@ export async function dnsTxtRecordChanged(
   });
 }
 
-export async function contenthashChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>) {
+export async function contenthashChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "ContenthashChanged">>,
+) {
   const settings = handlerSettings();
   const resolver = await upsertResolver(context, event, () => ({ contentHash: event.args.hash }));
   await context.db.insert(schema.contenthashChanged).values({
@@ -183,7 +200,10 @@ export async function authorisationChanged(
 }
 
 /** A version bump clears every record of the node on that resolver. */
-export async function versionChanged(context: IndexingContext, event: IndexedEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>) {
+export async function versionChanged(
+  context: IndexingContext,
+  event: IndexedEvent<EventArgs<typeof ResolverAbi, "VersionChanged">>,
+) {
   const settings = handlerSettings();
   const id = idOf(context, event);
   await context.db.insert(schema.versionChanged).values({
@@ -197,5 +217,3 @@ export async function versionChanged(context: IndexingContext, event: IndexedEve
   }
   await upsertResolver(context, event, () => ({ addrId: null, contentHash: null, texts: null, coinTypes: null }));
 }
-
-

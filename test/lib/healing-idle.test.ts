@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runWhenIdle } from "../../src/lib/idle";
+import { runWhenIdle } from "../../src/lib/healing/idle";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
-import { argOf, deriveRowKey, type DerivationEvent, word } from "../../../lib/row-key-derivations";
 import { ETH_COIN_TYPE } from "./coin-types";
+import { argOf, type DerivationEvent, deriveRowKey, word } from "./row-key-derivations";
 
 /** Ids of the protocol-acceleration tables; addresses and nodes lowercase. */
 
@@ -45,12 +45,19 @@ const stringArg = (name: string) => (event: DerivationEvent) => {
   const value = argOf(event, name);
   return typeof value === "string" ? value : undefined;
 };
-deriveRowKey("resolver record at version 0 (args.coinType)", recordAtVersionZero((event) => {
-  const coinType = argOf(event, "coinType");
-  return typeof coinType === "bigint" ? coinType.toString() : undefined;
-}));
-deriveRowKey("resolver record at version 0 (args.a: coin type 60)", recordAtVersionZero((event) =>
-  typeof argOf(event, "a") === "string" ? ETH_COIN_TYPE.toString() : undefined,
-));
+deriveRowKey(
+  "resolver record at version 0 (args.coinType)",
+  recordAtVersionZero((event) => {
+    const coinType = argOf(event, "coinType");
+    return typeof coinType === "bigint" ? coinType.toString() : undefined;
+  }),
+);
+deriveRowKey(
+  "resolver record at version 0 (args.a: coin type 60)",
+  recordAtVersionZero((event) => (typeof argOf(event, "a") === "string" ? ETH_COIN_TYPE.toString() : undefined)),
+);
 deriveRowKey("resolver record at version 0 (args.key)", recordAtVersionZero(stringArg("key")));
-deriveRowKey("resolver record at version 0 (args.interfaceID)", recordAtVersionZero((event) => stringArg("interfaceID")(event)?.toLowerCase()));
+deriveRowKey(
+  "resolver record at version 0 (args.interfaceID)",
+  recordAtVersionZero((event) => stringArg("interfaceID")(event)?.toLowerCase()),
+);

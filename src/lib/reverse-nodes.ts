@@ -1,5 +1,5 @@
 import { type Address, type Hex, namehash } from "viem";
-import { labelhashOf } from "../../../lib/labels";
+import { labelhashOf } from "./labels";
 
 /** namehash("addr.reverse"): the parent of every legacy reverse node. */
 export const ADDR_REVERSE_NODE: Hex = namehash("addr.reverse");

@@ -1,9 +1,9 @@
 import type { Context } from "ponder:registry";
 import type { Abi, Address, ContractEventName, GetEventArgs, Hex } from "viem";
-import { getConfig } from "../../config";
-import { healLabel, noteIndexedBlock } from "../healing";
-import type { IdContext } from "../ids";
-import type { LabelMode } from "../labels";
+import { getConfig } from "../../../config";
+import { healLabel, noteIndexedBlock } from "../../../lib/healing";
+import type { IdContext } from "../../../lib/ids";
+import type { LabelMode } from "../../../lib/labels";
 
 /** The part of Ponder's handler context the shared logic uses: the store and which chain the event is from. */
 export interface IndexingContext {

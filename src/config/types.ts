@@ -1,0 +1,51 @@
+import type { Namespace } from "../namespaces/types";
+import type { PluginName } from "../plugins/names";
+
+/*
+ * The configuration's shape, apart from the code that builds it (app-config.ts): plugin definitions read this type
+ * (a contract an operator may switch off), and buildConfig reads the plugin definitions, so the type must not import
+ * the builder. Only type imports of two leaf modules (the namespace shape, the plugin names).
+ */
+
+export interface LabelSetPin {
+  labelSetId: string;
+  labelSetVersion: number;
+}
+
+export interface AppConfig {
+  namespace: Namespace;
+  plugins: PluginName[];
+  /** Chain id → RPC URL, for exactly the chains the active plugins index. */
+  rpcUrls: Map<number, string>;
+  /** Chain id → last block to index (`END_BLOCK_<chainId>`); absent means follow the chain forever. */
+  endBlocks: Map<number, number>;
+  /**
+   * Chain id → the widest block range of one eth_getLogs (`ETH_GETLOGS_BLOCK_RANGE_<chainId>`), for a provider whose
+   * range refusal Ponder cannot read; absent means Ponder learns the range from the provider's errors.
+   */
+  getLogsBlockRanges: Map<number, number>;
+  database: { kind: "pglite"; directory: string } | { kind: "postgres"; connectionString: string };
+  databaseSchema: string;
+  labelsServiceUrl: string;
+  /** A local label SQLite file the indexer may read directly instead of asking the service over HTTP. */
+  labelsDbPath: string | undefined;
+  labelSet: LabelSetPin;
+  /** How long healing retries an unreachable label source before it stops indexing (LABELS_RETRY_BUDGET_MS). */
+  labelsRetryBudgetMs: number;
+  isSubgraphCompatible: boolean;
+  /** Bytes the /subgraph query-result cache may hold (SUBGRAPH_QUERY_CACHE_MB); 0 is off. */
+  subgraphQueryCacheBytes: number;
+  /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
+  noopHandlers: boolean;
+  /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */
+  tokenscopeSales: boolean;
+  /** NAMEINDEX_ANALYZE (formerly NAMEINDEX_PGLITE_ANALYZE): ANALYZE the index's tables once the backfill is done (default true). */
+  analyzeTables: boolean;
+  port: number;
+  /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
+  publicApiUrl: string | undefined;
+  labelsPort: number;
+  /** Where the writing indexer answers (its /metrics refine the indexing status); API replicas point it at the indexer. */
+  indexerUrl: string;
+  devnetManifestPath: string;
+}
