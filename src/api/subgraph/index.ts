@@ -13,14 +13,24 @@ import {
   validate,
   VariablesInAllowedPositionRule,
 } from "graphql";
-import { IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { discardNodeBody, readNodeBody, unreadNodeRequest } from "../node-body";
 import { type CacheOutcome, type QueryCache, stableJson } from "./cache";
 import { SubgraphQueryError } from "./errors";
 import { asGraphNodeCoerces, RULES_GRAPH_NODE_SKIPS } from "./graph-node-coercion";
-import { checkDocumentLimits, checkDocumentShape, type DocumentLimits, LenientVariablesInAllowedPositionRule, type ShapeLimits } from "./limits";
+import {
+  checkDocumentLimits,
+  checkDocumentShape,
+  type DocumentLimits,
+  jsonDepth,
+  LenientVariablesInAllowedPositionRule,
+  MAX_NESTING,
+  nestingDepth,
+  type ShapeLimits,
+} from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
 import { ponderCheckpointMeta } from "./meta";
 import { PLAYGROUND_HTML } from "./playground";
@@ -110,43 +120,6 @@ const failure = (status: number, message: string): SubgraphResponse => ({
   body: { errors: [{ message }] },
   statements: 0,
 });
-
-/** Brackets and braces a query or its variables may nest: deeper input would only exhaust the stack. */
-const MAX_NESTING = 64;
-
-/** Nesting of `{`/`[`/`(` in a query text, outside strings and comments. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"') {
-      // Skip a string (block strings included): to the next unescaped quote.
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (ch === "#") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (ch === "{" || ch === "[" || ch === "(") {
-      if (++depth > max) max = depth;
-    } else if (ch === "}" || ch === "]" || ch === ")") {
-      depth--;
-    }
-  }
-  return max;
-}
-
-/** Nesting of a JSON value, without recursion. */
-function jsonDepth(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (d + 1 > max) max = d + 1;
-    if (max > MAX_NESTING) return max;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
 
 type Prepared = { document: DocumentNode; normalized?: string } | { errors: GraphQLFormattedError[] };
 
@@ -469,56 +442,6 @@ function settle(c: Context, answer: Response): Response {
   return answer;
 }
 
-/** The Node.js request under @hono/node-server (Ponder's server), while its body is still unread. */
-function unreadNodeRequest(c: Context): IncomingMessage | undefined {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  return incoming instanceof IncomingMessage && !incoming.readableDidRead && !incoming.complete ? incoming : undefined;
-}
-
-/**
- * Reads a Node.js request body as text, or undefined once it passes `maxBytes` (the rest is left unread). Reading
- * the stream directly spares @hono/node-server building a WHATWG Request (abort signal, web stream) per request.
- */
-function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(incoming.headers["content-length"]) > maxBytes) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onError);
-      incoming.off("close", onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        incoming.pause();
-        resolve(undefined);
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new Error("the client closed the connection before sending the whole body"));
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onError);
-    incoming.on("close", onClose);
-  });
-}
-
 /** /subgraph's Hono sub-app, and the same POST answered on a bare Node.js request (see `handleNodePost`). */
 export interface SubgraphServer {
   app: Hono;
@@ -591,16 +514,7 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
   // `connection: close`, makes its next write fail with EPIPE before it ever sees the answer).
   const discardLimit = Math.max(limits.maxBodyBytes * 4, 4 * 1024 * 1024);
   const tooLargeKeepAlive = errorAnswer(413, tooLargeMessage);
-  const refuseBody = (req: IncomingMessage): SubgraphAnswer => {
-    if (Number(req.headers["content-length"] ?? 0) > discardLimit) return tooLarge;
-    let discarded = 0;
-    req.on("data", (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > discardLimit) req.socket.destroy();
-    });
-    req.resume();
-    return tooLargeKeepAlive;
-  };
+  const refuseBody = (req: IncomingMessage): SubgraphAnswer => (discardNodeBody(req, discardLimit) ? tooLargeKeepAlive : tooLarge);
 
   const handleNodePost: SubgraphServer["handleNodePost"] = (req, res, onAnswered) => {
     const send = (answer: SubgraphAnswer) => {

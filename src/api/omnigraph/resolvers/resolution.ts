@@ -2,7 +2,8 @@ import { GraphQLError } from "graphql";
 import type { Address } from "viem";
 import { type RecordsAnswer, emptyAnswer } from "../../resolution/resolve";
 import { Batcher } from "../batch";
-import { MAX_RESOLUTIONS_PER_REQUEST, type OmnigraphContext } from "../context";
+import type { OmnigraphContext } from "../context";
+import { MAX_RECORD_KEYS, MAX_RESOLUTIONS_PER_REQUEST } from "../limits";
 import { rootChainIdOf } from "../model";
 import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
 import { canonicalName } from "./domain";
@@ -72,8 +73,6 @@ function recordsOf(ctx: OmnigraphContext, f: ForwardResolveModel, coinTypes: big
 /** Names the resolution routes accept; any other has no records to read. */
 const resolvable = (name: string | null): name is string => name !== null && name !== "" && nameInputProblem(name) === undefined;
 
-const MAX_KEYS = 20;
-
 export const forwardResolveResolvers = {
   acceleration: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) => ({
     requested: f.accelerate,
@@ -87,12 +86,12 @@ export const forwardResolveResolvers = {
 
 export const resolvedRecordsResolvers = {
   addresses: async (f: ForwardResolveModel, args: { coinTypes: bigint[] }, ctx: OmnigraphContext) => {
-    if (args.coinTypes.length > MAX_KEYS) throw new GraphQLError(`\`coinTypes\` takes at most ${MAX_KEYS} coin types`);
+    if (args.coinTypes.length > MAX_RECORD_KEYS) throw new GraphQLError(`\`coinTypes\` takes at most ${MAX_RECORD_KEYS} coin types`);
     const { answer } = await recordsOf(ctx, f, args.coinTypes, []);
     return args.coinTypes.map((c) => ({ coinType: c, address: answer.addresses?.[c.toString()] ?? null }));
   },
   texts: async (f: ForwardResolveModel, args: { keys: string[] }, ctx: OmnigraphContext) => {
-    if (args.keys.length > MAX_KEYS) throw new GraphQLError(`\`keys\` takes at most ${MAX_KEYS} keys`);
+    if (args.keys.length > MAX_RECORD_KEYS) throw new GraphQLError(`\`keys\` takes at most ${MAX_RECORD_KEYS} keys`);
     const { answer } = await recordsOf(ctx, f, [], args.keys);
     return args.keys.map((key) => ({ key, value: answer.texts?.[key] ?? null }));
   },
@@ -186,7 +185,7 @@ export const reverseResolveResolvers = {
     const targets = args.where.chainNames
       ? args.where.chainNames.map((chainName) => primaryNameTarget(ctx, r, { chainName }))
       : (args.where.coinTypes ?? []).map((coinType) => primaryNameTarget(ctx, r, { coinType }));
-    if (targets.length > MAX_KEYS) throw new GraphQLError(`\`primaryNames\` takes at most ${MAX_KEYS} chains`);
+    if (targets.length > MAX_RECORD_KEYS) throw new GraphQLError(`\`primaryNames\` takes at most ${MAX_RECORD_KEYS} chains`);
     return targets;
   },
   // A trace of the resolution steps is not recorded here (docs/api.md).
