@@ -368,3 +368,21 @@ describe("the same names through every API: owner, registrant and expiry, resolv
     expect(compared.records).toBeGreaterThan(0);
   });
 });
+
+describe("docs/api.md's /api/omnigraph examples", () => {
+  it("run on the devnet without errors and find data", async () => {
+    const docs = readFileSync(join(import.meta.dirname, "..", "..", "docs", "api.md"), "utf8");
+    const section = docs.slice(docs.indexOf("## /api/omnigraph"), docs.indexOf("## Limits and errors of every route"));
+    const examples = [...section.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(examples.length).toBe(3);
+    const first = (await omnigraph(examples[0]!)).domain.subdomains;
+    expect(first.totalCount).toBeGreaterThan(0);
+    const name = first.edges[0].node.canonical.name.interpreted as string;
+    const records = await omnigraph(examples[1]!, { name });
+    expect(records.domain.resolve.acceleration.requested).toBe(true);
+    const owner = names((f) => f.chainId === ROOT && f.registrant !== undefined && f.wrappedOwner === undefined && !f.deleted)[0]!.registrant!.toLowerCase();
+    const account = await omnigraph(examples[2]!, { address: owner, after: null });
+    expect(account.account.domains.totalCount).toBeGreaterThan(0);
+    expect(account.account.resolve.primaryNames).toHaveLength(3);
+  }, 60_000);
+});

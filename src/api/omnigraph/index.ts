@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { discardNodeBody, readNodeBody, unreadNodeRequest } from "../node-body";
+import { settle } from "../settle-response";
 import { executeOmnigraphRequest, type OmnigraphOptions, type OmnigraphResponse } from "./execute";
 import { MAX_BODY_BYTES } from "./limits";
 import { OMNIGRAPH_PLAYGROUND_HTML } from "./playground";
@@ -37,7 +38,9 @@ const TOO_LARGE = `Request body is larger than ${MAX_BODY_BYTES} bytes`;
 
 export function omnigraphRoutes(options: OmnigraphOptions): Hono {
   const app = new Hono();
-  app.use("*", cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["content-type"] }));
+  // Every answer carries its own CORS header; the middleware answers preflights only (as /subgraph's).
+  const preflight = cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["content-type"] });
+  app.use("*", (c, next) => (c.req.method === "OPTIONS" ? preflight(c, next) : next()));
   const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(413, TOO_LARGE, { connection: "close" }) });
 
   app.get("/", async (c: Context) => {
@@ -45,7 +48,7 @@ export function omnigraphRoutes(options: OmnigraphOptions): Hono {
     if (query === undefined && (c.req.method === "HEAD" || (c.req.header("accept") ?? "").includes("text/html"))) {
       return c.html(OMNIGRAPH_PLAYGROUND_HTML);
     }
-    return toResponse(await executeOmnigraphRequest({ query, variables: c.req.query("variables"), operationName: c.req.query("operationName") }, options));
+    return settle(c, toResponse(await executeOmnigraphRequest({ query, variables: c.req.query("variables"), operationName: c.req.query("operationName") }, options)));
   });
 
   app.post("/", async (c: Context) => {
@@ -65,7 +68,7 @@ export function omnigraphRoutes(options: OmnigraphOptions): Hono {
       if (limited) return limited;
       text = await c.req.text();
     }
-    if ((c.req.header("content-type") ?? "").includes("application/graphql")) return toResponse(await executeOmnigraphRequest({ query: text }, options));
+    if ((c.req.header("content-type") ?? "").includes("application/graphql")) return settle(c, toResponse(await executeOmnigraphRequest({ query: text }, options)));
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -73,7 +76,8 @@ export function omnigraphRoutes(options: OmnigraphOptions): Hono {
       return errorResponse(400, "Request body is not valid JSON");
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) return errorResponse(400, "Request body must be a JSON object with a `query`");
-    return toResponse(await executeOmnigraphRequest(body as Record<string, unknown>, options));
+    // settle: the answer as it is, not rebuilt by hono around a stream to merge Ponder's CORS placeholder.
+    return settle(c, toResponse(await executeOmnigraphRequest(body as Record<string, unknown>, options)));
   });
 
   // Any other method on the endpoint: 405 with the methods it takes (an unknown path below it stays a 404).
