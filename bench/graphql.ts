@@ -31,7 +31,7 @@ import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { FIXTURE_HEAD } from "../test/subgraph-api/fixture";
 import { PG_URL } from "../test/subgraph-api/pg";
-import { type FixtureRows, type ForkedServer, forkServer, seedFixture, serveOverIpc } from "./lib/fixture-server";
+import { type FixtureRows, type ForkedServer, forkServer, seedFixture, serveOrRun, serveOverIpc } from "./lib/fixture-server";
 import { treeCpuMs } from "./lib/process-cpu";
 import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
@@ -195,11 +195,4 @@ async function main() {
   console.table(table);
 }
 
-if (process.argv[2] === "--serve") {
-  void serveChild(process.argv[3]!);
-} else {
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+serveOrRun(serveChild, main);

@@ -22,10 +22,9 @@ import pg from "pg";
 import { omnigraphRoutes } from "../src/api/omnigraph";
 import { ResolutionService } from "../src/api/resolution/service";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
-import type { Namespace } from "../src/namespaces/types";
-import { FIXTURE_HEAD } from "../test/subgraph-api/fixture";
+import { FIXTURE_HEAD, FIXTURE_NAMESPACE as NAMESPACE } from "../test/subgraph-api/fixture";
 import { PG_URL } from "../test/subgraph-api/pg";
-import { type FixtureRows, forkServer, seedFixture, serveOverIpc, type ServerStats } from "./lib/fixture-server";
+import { type FixtureRows, forkServer, seedFixture, serveOrRun, serveOverIpc, type ServerStats } from "./lib/fixture-server";
 import { type Case, run } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -35,18 +34,6 @@ const CACHE = process.env.BENCH_CACHE === "on";
 const ONLY = process.env.BENCH_ONLY;
 /** The fixture's domains per second-level name (its subtrees, the TLDs, reverse names): ~1.54. */
 const DOMAINS_PER_SECOND_LEVEL = 10_000 / 6500;
-
-const NAMESPACE: Namespace = {
-  name: "devnet",
-  defaultRpcUrls: {},
-  datasources: {
-    ensroot: {
-      chain: { id: 31337, name: "devnetRoot" },
-      managedName: "eth",
-      contracts: { Registry: { address: "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e", startBlock: 0 } },
-    },
-  },
-};
 
 /** Child mode: both endpoints over one pool whose statements are counted. */
 async function serveChild(schemaName: string) {
@@ -237,11 +224,4 @@ async function main() {
   console.table(table);
 }
 
-if (process.argv[2] === "--serve") {
-  void serveChild(process.argv[3]!);
-} else {
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+serveOrRun(serveChild, main);

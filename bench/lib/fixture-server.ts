@@ -82,3 +82,15 @@ export function serveOverIpc(server: { address(): unknown; close(): void }, stat
     setTimeout(() => void onEnd().then(() => process.exit(0)), 2000);
   });
 }
+
+/** A bench script's entry: the forked child serves (`--serve <schema>`), the parent runs the bench. */
+export function serveOrRun(serve: (schemaName: string) => unknown, main: () => Promise<void>): void {
+  if (process.argv[2] === "--serve") {
+    void serve(process.argv[3]!);
+  } else {
+    main().catch((e) => {
+      console.error(e);
+      process.exit(1);
+    });
+  }
+}
