@@ -18,9 +18,7 @@
  *
  * The server runs in another process than autocannon, which would otherwise compete with it for the event loop.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -28,13 +26,20 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Hono } from "hono";
 import pg from "pg";
 import { namehash } from "viem";
-import { withProductionNodeEnv } from "../scripts/lib/production-node-env";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
-import { buildFixture, FIXTURE_HEAD } from "../test/subgraph-api/fixture";
-import { createTestDatabase, PG_URL } from "../test/subgraph-api/pg";
+import { FIXTURE_HEAD } from "../test/subgraph-api/fixture";
+import { PG_URL } from "../test/subgraph-api/pg";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { treeCpuMs } from "../test/support/process-usage";
+import {
+  type FixtureRows,
+  type ForkedServer,
+  forkServer,
+  seedFixture,
+  serveOrRun,
+  serveOverIpc,
+} from "./lib/fixture-server";
 import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -63,21 +68,16 @@ async function serveChild(schemaName: string) {
     createSubgraphApp({ db, getMeta, cache: new QueryCache({ maxBytes: CACHE_BYTES, head: ponderHeadToken(db) }) }),
   );
   app.route("/off/subgraph", createSubgraphApp({ db, getMeta }));
-  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => {
-    process.send!({ port: (server.address() as AddressInfo).port });
-  });
-  // The parent asks for our CPU time around each run: CPU per request does not depend on the machine's load.
-  process.on("message", (m) => {
-    if (m === "cpu") process.send!({ cpu: process.cpuUsage() });
-  });
-  process.on("disconnect", () => {
-    // Let requests autocannon left in flight finish before the pool goes away.
-    server.close();
-    setTimeout(() => void pool.end().then(() => process.exit(0)), 2000);
-  });
+  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () =>
+    serveOverIpc(
+      server,
+      () => 0,
+      () => pool.end(),
+    ),
+  );
 }
 
-function fixtureSubjects(rows: ReturnType<typeof buildFixture>): Subjects {
+function fixtureSubjects(rows: FixtureRows): Subjects {
   const domains = rows.domain!;
   return {
     names: domains
@@ -148,59 +148,25 @@ async function benchAll(
 }
 
 async function benchFixture(): Promise<Row[]> {
-  const t0 = Date.now();
-  const db = await createTestDatabase("sg_bench");
-  let child: ChildProcess | undefined;
+  const { db, rows } = await seedFixture("sg_bench", SECOND_LEVEL);
+  let server: ForkedServer | undefined;
   try {
-    const rows = buildFixture({ secondLevel: SECOND_LEVEL, accounts: 500 });
-    await db.insert(rows);
-    await db.pool.query(`INSERT INTO _ponder_checkpoint VALUES ('anvil', 31337, '0', $1, '0')`, [
-      `${FIXTURE_HEAD.timestamp}${"31337".padStart(16, "0")}${String(FIXTURE_HEAD.number).padStart(16, "0")}${"9".repeat(33)}`,
-    ]);
-    const events = Object.entries(rows)
-      .filter(([t]) => !["domain", "account", "resolver", "registration", "wrapped_domain"].includes(t))
-      .reduce((n, [, r]) => n + r.length, 0);
-    console.log(
-      `seeded ${rows.domain!.length} domains, ${rows.registration!.length} registrations, ${rows.resolver!.length} resolvers, ${events} events in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-    );
-
-    child = fork(fileURLToPath(import.meta.url), ["--serve", db.schemaName], {
-      execArgv: [
-        "--import",
-        "tsx",
-        ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-      ],
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      // As the app's servers run (`NODE_ENV=development npm run bench:graphql` measures graphql-js's development mode).
-      env: withProductionNodeEnv(process.env),
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      child!.once("message", (m) => resolve((m as { port: number }).port));
-      child!.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-    });
-    const serverCpu = () =>
-      new Promise<number>((resolve) => {
-        child!.once("message", (m) => {
-          const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
-          resolve((user + system) / 1000);
-        });
-        child!.send("cpu");
-      });
+    server = await forkServer(fileURLToPath(import.meta.url), [db.schemaName]);
+    const serverCpu = async () => (await server!.stats()).cpuMs;
     const table: Row[] = [];
     for (const mode of CACHE_MODES) {
       table.push(
-        ...(await benchAll(`http://127.0.0.1:${port}/${mode}/subgraph`, cases(fixtureSubjects(rows)), serverCpu, {
-          cache: mode,
-        })),
+        ...(await benchAll(
+          `http://127.0.0.1:${server.port}/${mode}/subgraph`,
+          cases(fixtureSubjects(rows)),
+          serverCpu,
+          { cache: mode },
+        )),
       );
     }
     return table;
   } finally {
-    if (child?.pid && child.connected) {
-      const exited = new Promise((r) => child!.once("exit", r));
-      child.disconnect();
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    }
+    await server?.stop();
     await db.drop();
   }
 }
@@ -277,11 +243,4 @@ async function main() {
   console.table(table);
 }
 
-if (process.argv[2] === "--serve") {
-  void serveChild(process.argv[3]!);
-} else {
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+serveOrRun(serveChild, main);

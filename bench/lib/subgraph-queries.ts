@@ -150,7 +150,7 @@ export async function run(url: string, c: Case, duration: number, connections: n
         headers: { "content-type": "application/json" },
         setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] }),
         onResponse: (_status, body, _context, headers) => {
-          const outcome = headers["x-subgraph-cache"] ?? "none";
+          const outcome = headers["x-subgraph-cache"] ?? headers["x-omnigraph-cache"] ?? "none";
           outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
           if (body.includes('"errors":')) graphqlErrors++;
         },

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Address } from "viem";
+import { type Address, labelhash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
 import type { NameFacts } from "../../devnet/src/scenario/model";
@@ -11,9 +11,10 @@ import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * /api/omnigraph on a devnet indexed with every ENSv1 source (PLUGINS=subgraph,basenames,lineanames,threedns,
- * protocol-acceleration, PostgreSQL), over HTTP: the peer's cookbook queries run unchanged with devnet variables and
- * answer without GraphQL errors; the Omnigraph's answers for names of every chain equal /subgraph's and
- * /api/resolve's for the same names; paging through a connection with cursors yields the whole list once.
+ * protocol-acceleration,registrars,tokenscope, PostgreSQL), over HTTP: the peer's cookbook queries run unchanged with
+ * devnet variables and answer without GraphQL errors; the Omnigraph's answers for names of every chain equal
+ * /subgraph's, /api/resolve's, /api/registrar-actions' and /api/name-tokens' for the same names, and the scenario's
+ * own record of what it did on chain; paging through a connection with cursors yields the whole list once.
  */
 
 const ROOT = 31337;
@@ -66,7 +67,7 @@ beforeAll(async () => {
   indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
-    plugins: ["subgraph", "basenames", "lineanames", "threedns", "protocol-acceleration"],
+    plugins: ["subgraph", "basenames", "lineanames", "threedns", "protocol-acceleration", "registrars", "tokenscope"],
     database: "postgres",
   });
   await indexer.process.ready();
@@ -168,7 +169,7 @@ describe("the same answers as /subgraph and /api/resolve", () => {
         ).domain;
         const sg = (
           await subgraph(
-            `{ domain(id: "${node}") { id name owner { id } registrant { id } wrappedOwner { id } subdomainCount resolver { address id } registration { expiryDate registrant { id } } wrappedDomain { expiryDate owner { id } } subdomains(first: 1000) { id } } }`,
+            `{ domain(id: "${node}") { id name expiryDate owner { id } registrant { id } wrappedOwner { id } subdomainCount resolver { address id } registration { expiryDate registrant { id } } wrappedDomain { expiryDate owner { id } } subdomains(first: 1000) { id } } }`,
           )
         ).domain;
         if (!sg) {
@@ -190,12 +191,15 @@ describe("the same answers as /subgraph and /api/resolve", () => {
             ? sg.resolver.address
             : null,
         );
-        const expiry = sg.registration?.expiryDate ?? sg.wrappedDomain?.expiryDate ?? null;
+        // 3DNS keeps its expiry on the domain (no registration entity).
+        const expiry =
+          sg.registration?.expiryDate ?? sg.wrappedDomain?.expiryDate ?? (f.via === "3dns" ? sg.expiryDate : null);
         expect(og.registration?.expiry ?? null, f.name).toBe(expiry);
         if (og.registration?.__typename === "BaseRegistrarRegistration")
           expect(og.registration.registrant?.address).toBe(sg.registration.registrant.id);
+        // A 3DNS name is a ThreeDNSRegistration while its token has an expiry (a burned one has none, and no registration).
         if (f.via === "3dns")
-          expect(og.registration?.__typename ?? "ThreeDNSRegistration").toBe("ThreeDNSRegistration");
+          expect(og.registration?.__typename ?? null, f.name).toBe(expiry === null ? null : "ThreeDNSRegistration");
       }
     }, 120_000);
   }
@@ -270,4 +274,193 @@ describe("the same answers as /subgraph and /api/resolve", () => {
   it("answers nothing with a 5xx", () => {
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
   });
+});
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+const lower = (a: string | undefined) => a?.toLowerCase();
+
+/** Every registrar action of the index, newest first: the current expiry of each name's lifecycle by node. */
+async function registrarExpiries(): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let page = 1; page < 100; page++) {
+    const body = (await (await fetch(`${indexer.url}/api/registrar-actions?limit=100&page=${page}`)).json()) as any;
+    for (const a of body.registrarActions) {
+      const lifecycle = a.action.registrationLifecycle;
+      if (!out.has(lifecycle.node)) out.set(lifecycle.node, lifecycle.expiresAt);
+    }
+    if (!body.pageContext.hasNext) break;
+  }
+  return out;
+}
+
+const CROSS_FIELDS = `
+  id
+  label { interpreted hash }
+  canonical { name { interpreted } }
+  owner { address }
+  parent { canonical { name { interpreted } } }
+  ... on ENSv1Domain { node rootRegistryOwner { address } }
+  registration { __typename expiry }
+  registrations(first: 10) { totalCount edges { node { __typename expiry registrant { address } ... on BaseRegistrarRegistration { wrapped { fuses } } } } }
+  resolver { assigned { contract { address } } }
+`;
+
+describe("the same names through every API: owner, registrant and expiry, resolver, records, name and labels", () => {
+  const live = (f: NameFacts) => !f.deleted;
+  const cases: [string, (f: NameFacts) => boolean][] = [
+    ["root .eth names", (f) => live(f) && f.chainId === ROOT && f.labels.length === 2 && f.labels[1] === "eth"],
+    ["Basenames", (f) => live(f) && f.chainId === BASE && f.name.endsWith(".base.eth")],
+    ["Lineanames", (f) => live(f) && f.chainId === LINEA && f.name.endsWith(".linea.eth")],
+    ["3DNS names", (f) => live(f) && f.via.startsWith("3dns")],
+    ["wrapped names", (f) => live(f) && f.wrappedOwner !== undefined && !f.unwrapped && !f.via.startsWith("3dns")],
+    ["subnames", (f) => live(f) && f.labels.length >= 3 && !f.via.startsWith("3dns")],
+  ];
+  let expiries: Map<string, number>;
+  const compared = { registrar: 0, wrapped: 0, tokens: 0, records: 0 };
+
+  beforeAll(async () => {
+    expiries = await registrarExpiries();
+    expect(expiries.size).toBeGreaterThan(0);
+  }, 60_000);
+
+  for (const [kind, filter] of cases) {
+    it(kind, async () => {
+      const facts = names(filter);
+      expect(facts.length, kind).toBeGreaterThan(0);
+      let answered = 0;
+      for (const f of facts) {
+        const what = `${f.name} (${f.via})`;
+        const og = (
+          await omnigraph(`query($name: InterpretedName!) { domain(by: { name: $name }) { ${CROSS_FIELDS} } }`, {
+            name: f.name,
+          })
+        ).domain;
+        const sg = (
+          await subgraph(
+            `{ domain(id: "${f.node.toLowerCase()}") { name labelName labelhash parent { name } owner { id } resolver { address } } }`,
+          )
+        ).domain;
+        expect(og, what).not.toBeNull();
+        answered++;
+
+        // Name and labels: the scenario's, /subgraph's and ours.
+        expect(og.id, what).toBe(f.node.toLowerCase());
+        expect(og.node, what).toBe(f.node.toLowerCase());
+        expect(og.canonical.name.interpreted, what).toBe(f.name);
+        expect(og.label, what).toEqual({ interpreted: f.labels[0], hash: labelhash(f.labels[0]!) });
+        expect(og.parent?.canonical.name.interpreted ?? null, what).toBe(f.labels.slice(1).join(".") || null);
+        if (sg) {
+          expect([sg.name, sg.labelName, sg.labelhash, sg.parent?.name ?? null], what).toEqual([
+            f.name,
+            f.labels[0],
+            labelhash(f.labels[0]!),
+            og.parent?.canonical.name.interpreted ?? null,
+          ]);
+          expect(og.rootRegistryOwner?.address ?? ZERO, what).toBe(sg.owner.id);
+        }
+
+        // The registry's owner and the resolver, as the scenario left them on chain.
+        if (f.registryOwner !== undefined && !f.via.startsWith("3dns"))
+          expect(og.rootRegistryOwner?.address ?? ZERO, what).toBe(lower(f.registryOwner));
+        if (f.resolver !== undefined) expect(og.resolver.assigned?.contract.address, what).toBe(lower(f.resolver));
+
+        // The effective owner: the ERC-1155 holder when wrapped, else the ERC-721 holder, else the registry's owner.
+        const effective = (f.unwrapped ? undefined : f.wrappedOwner) ?? f.registrant ?? f.registryOwner;
+        if (effective !== undefined && !f.via.startsWith("3dns"))
+          expect(og.owner?.address ?? ZERO, what).toBe(lower(effective));
+
+        const registrations = og.registrations.edges.map((e: any) => e.node);
+        const tokens = (await (
+          await fetch(`${indexer.url}/api/name-tokens?name=${encodeURIComponent(f.name)}`)
+        ).json()) as any;
+        const registrarExpiry = expiries.get(f.node.toLowerCase());
+        if (registrarExpiry !== undefined) {
+          // A registrar's name: its registration's registrant and expiry are the registrar actions' and the ERC-721's.
+          const base = registrations.find((r: any) => r.__typename === "BaseRegistrarRegistration");
+          expect(base, what).toBeDefined();
+          expect(Number(base.expiry), what).toBe(registrarExpiry);
+          if (f.registrant !== undefined) expect(base.registrant?.address, what).toBe(lower(f.registrant));
+          expect(tokens.responseCode, what).toBe("ok");
+          expect(tokens.registeredNameTokens.expiresAt, what).toBe(registrarExpiry);
+          const erc721 = tokens.registeredNameTokens.tokens.find((t: any) => t.token.assetNamespace === "erc721");
+          expect(erc721?.ownership.owner.address, what).toBe(base.registrant?.address ?? ZERO);
+          compared.registrar++;
+        }
+        if (f.wrappedOwner !== undefined && !f.unwrapped && !f.via.startsWith("3dns")) {
+          // A wrapped registrar name is its base registrar's registration with `wrapped` (as the peer's schema has
+          // it); a wrapped subname is the NameWrapper's.
+          const wrapped = registrations.find(
+            (r: any) =>
+              r.__typename === "NameWrapperRegistration" || (r.__typename === "BaseRegistrarRegistration" && r.wrapped),
+          );
+          expect(wrapped, what).toBeDefined();
+          const erc1155 = tokens.registeredNameTokens.tokens.find((t: any) => t.token.assetNamespace === "erc1155");
+          expect(erc1155?.ownership.owner.address, what).toBe(lower(f.wrappedOwner));
+          expect(og.owner?.address, what).toBe(lower(f.wrappedOwner));
+          compared.wrapped++;
+        }
+        if (f.via === "3dns") {
+          // 3DNS: the token's holder and expiry, through the name tokens.
+          expect(og.registration?.__typename, what).toBe("ThreeDNSRegistration");
+          expect(tokens.responseCode, what).toBe("ok");
+          const token = tokens.registeredNameTokens.tokens[0];
+          expect(og.owner?.address ?? ZERO, what).toBe(token.ownership.owner.address);
+          expect(Number(og.registration.expiry), what).toBe(tokens.registeredNameTokens.expiresAt);
+          compared.tokens++;
+        }
+
+        // Records the scenario set, through our resolution and the REST route's.
+        const keys = Object.keys(f.texts ?? {});
+        if (keys.length > 0 || f.addr !== undefined) {
+          const records = (
+            await omnigraph(
+              `query($name: InterpretedName!, $keys: [String!]!) { domain(by: { name: $name }) { resolve { records { texts(keys: $keys) { key value } addresses(coinTypes: [60]) { address } } } } }`,
+              { name: f.name, keys },
+            )
+          ).domain.resolve.records;
+          const rest = (await (
+            await fetch(
+              `${indexer.url}/api/resolve/records/${encodeURIComponent(f.name)}?addresses=60${keys.length ? `&texts=${keys.map(encodeURIComponent).join(",")}` : ""}`,
+            )
+          ).json()) as any;
+          expect(records.texts, what).toEqual(keys.map((key) => ({ key, value: f.texts![key] })));
+          expect(records.texts, what).toEqual(keys.map((key) => ({ key, value: rest.records.texts[key] })));
+          if (f.addr !== undefined)
+            expect([lower(records.addresses[0].address), lower(rest.records.addresses["60"])], what).toEqual([
+              lower(f.addr),
+              lower(f.addr),
+            ]);
+          compared.records++;
+        }
+      }
+      expect(answered, kind).toBe(facts.length);
+    }, 180_000);
+  }
+
+  it("compared registrations, wrapped names, 3DNS tokens and records (none skipped)", () => {
+    expect(compared.registrar).toBeGreaterThan(0);
+    expect(compared.wrapped).toBeGreaterThan(0);
+    expect(compared.tokens).toBeGreaterThan(0);
+    expect(compared.records).toBeGreaterThan(0);
+  });
+});
+
+describe("docs/api.md's /api/omnigraph examples", () => {
+  it("run on the devnet without errors and find data", async () => {
+    const docs = readFileSync(join(import.meta.dirname, "..", "..", "docs", "api.md"), "utf8");
+    const section = docs.slice(docs.indexOf("## /api/omnigraph"), docs.indexOf("## Limits and errors of every route"));
+    const examples = [...section.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(examples.length).toBe(3);
+    const first = (await omnigraph(examples[0]!)).domain.subdomains;
+    expect(first.totalCount).toBeGreaterThan(0);
+    const name = first.edges[0].node.canonical.name.interpreted as string;
+    const records = await omnigraph(examples[1]!, { name });
+    expect(records.domain.resolve.acceleration.requested).toBe(true);
+    const owner = names(
+      (f) => f.chainId === ROOT && f.registrant !== undefined && f.wrappedOwner === undefined && !f.deleted,
+    )[0]!.registrant!.toLowerCase();
+    const account = await omnigraph(examples[2]!, { address: owner, after: null });
+    expect(account.account.domains.totalCount).toBeGreaterThan(0);
+    expect(account.account.resolve.primaryNames).toHaveLength(3);
+  }, 60_000);
 });

@@ -1,26 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { ResolutionService } from "../../src/api/resolution/service";
-import type { Namespace } from "../../src/namespaces/types";
-import { buildFixture } from "../subgraph-api/fixture";
+import { buildFixture, FIXTURE_NAMESPACE as NAMESPACE } from "../subgraph-api/fixture";
 import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
 
 /*
  * No N+1: the SQL statements of an Omnigraph request grow with the depth of its query, not with its page sizes.
  * Over the /subgraph tests' seeded PostgreSQL dataset (no chain: nothing here resolves or reads events' logs).
  */
-
-const NAMESPACE: Namespace = {
-  name: "devnet",
-  defaultRpcUrls: {},
-  datasources: {
-    ensroot: {
-      chain: { id: 31337, name: "devnetRoot" },
-      managedName: "eth",
-      contracts: { Registry: { address: "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e", startBlock: 0 } },
-    },
-  },
-};
 
 let t: TestDatabase;
 let options: OmnigraphOptions;

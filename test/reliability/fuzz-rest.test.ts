@@ -94,7 +94,7 @@ function messageOf(req: FuzzRequest, status: number): (b: Record<string, unknown
     };
   }
   // GraphQL transport errors are `{ errors: [{ message }] }`; an unknown path under /subgraph is the generic 404.
-  if (req.path.startsWith("/subgraph"))
+  if (req.path.startsWith("/subgraph") || req.path.startsWith("/api/omnigraph"))
     return (b) => (b.errors as { message?: unknown }[] | undefined)?.[0]?.message ?? b.message;
   if (status === 400) return invalidInput;
   return (b) => b.message;

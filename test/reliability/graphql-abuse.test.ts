@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 import { keepAliveAgent, send } from "./support/fuzz-inputs";
-import { type AbuseCase, abuseCases } from "./support/graphql-abuse";
+import { type AbuseCase, abuseCases, omnigraphAbuseCases } from "./support/graphql-abuse";
 import { fmt, type IndexedSample, normalQuery, percentiles, sampleIndex } from "./support/graphql-shapes";
 import { bySize, report } from "./support/scale";
 
@@ -12,55 +14,60 @@ const NORMAL_QUERIES = bySize({ ci: 300, full: 1_500 });
 const ABUSERS = 4;
 
 /*
- * /subgraph against abuse on a live index (PostgreSQL): every abusive request is answered within a bound, as a
- * GraphQL error with HTTP 200 (or the documented 400/413 for what is not GraphQL at all), and while a stream of
- * them runs, the common queries keep their latency within a generous factor of their baseline.
+ * /subgraph and /api/omnigraph against abuse on a live index (PostgreSQL, one indexer for both): every abusive request
+ * is answered within a bound, as a GraphQL error with HTTP 200 (or the documented 400/405/413 for what is not GraphQL
+ * at all), and while a stream of them runs, /subgraph's common queries keep their latency within a generous factor
+ * of their baseline.
  */
+let env: DevnetWithLabels;
+let indexer: RunningIndexer;
+const agent = keepAliveAgent(ABUSERS + 2);
+
+beforeAll(async () => {
+  env = await startDevnetWithLabels({ seed: 31, names: 12 });
+  indexer = await startIndexer({
+    manifestPath: env.devnet.manifestPath,
+    labelsServiceUrl: env.labelsUrl,
+    plugins: ["subgraph", "protocol-acceleration"],
+    database: "postgres",
+  });
+  await indexer.process.ready();
+}, 400_000);
+
+afterAll(async () => {
+  agent.destroy();
+  await indexer?.stop();
+  await env?.stop();
+});
+
+/** Sends a case with a unique comment, so the server's parsed-document cache cannot answer it. */
+async function attempt(path: string, c: AbuseCase, salt: number): Promise<{ ms: number; problem?: string }> {
+  const res = await send(
+    indexer.url,
+    {
+      route: path,
+      method: "POST",
+      path,
+      headers: { "content-type": c.contentType ?? "application/json" },
+      body: salted(c.body, salt),
+      what: c.name,
+    },
+    agent,
+  );
+  return { ms: res.ms, problem: verdict(c, res.status, res.body) };
+}
+
 describe("/subgraph under GraphQL abuse", () => {
-  let env: DevnetWithLabels;
-  let indexer: RunningIndexer;
   let sample: IndexedSample;
-  const agent = keepAliveAgent(ABUSERS + 2);
 
   beforeAll(async () => {
-    env = await startDevnetWithLabels({ seed: 31, names: 12 });
-    indexer = await startIndexer({
-      manifestPath: env.devnet.manifestPath,
-      labelsServiceUrl: env.labelsUrl,
-      plugins: ["subgraph"],
-      database: "postgres",
-    });
-    await indexer.process.ready();
     sample = await sampleIndex(indexer.url);
-  }, 400_000);
-
-  afterAll(async () => {
-    agent.destroy();
-    await indexer?.stop();
-    await env?.stop();
-  });
-
-  /** Sends a case with a unique comment, so the server's parsed-document cache cannot answer it. */
-  async function attempt(c: AbuseCase, salt: number): Promise<{ ms: number; problem?: string }> {
-    const res = await send(
-      indexer.url,
-      {
-        route: "/subgraph",
-        method: "POST",
-        path: "/subgraph",
-        headers: { "content-type": c.contentType ?? "application/json" },
-        body: salted(c.body, salt),
-        what: c.name,
-      },
-      agent,
-    );
-    return { ms: res.ms, problem: verdict(c, res.status, res.body) };
-  }
+  }, 60_000);
 
   it("answers every abusive request within the bound, as GraphQL errors (or the documented 400/413)", async () => {
     const problems: string[] = [];
     for (const [i, c] of abuseCases().entries()) {
-      const { ms, problem } = await attempt(c, i);
+      const { ms, problem } = await attempt("/subgraph", c, i);
       report("graphql-abuse", `${c.name}: ${ms.toFixed(0)} ms${problem ? ` — ${problem}` : ""}`);
       if (problem) problems.push(`${c.name}: ${problem}`);
       else if (ms > ANSWER_BOUND_MS) problems.push(`${c.name}: ${ms.toFixed(0)} ms, over ${ANSWER_BOUND_MS} ms`);
@@ -106,7 +113,7 @@ describe("/subgraph under GraphQL abuse", () => {
       const abusers = Array.from({ length: ABUSERS }, async (_, worker) => {
         for (let i = worker; !stop; i += ABUSERS) {
           const c = cases[i % cases.length];
-          const r = await attempt(c, 1_000 + i).catch((e: Error) => ({ ms: 0, problem: e.message }));
+          const r = await attempt("/subgraph", c, 1_000 + i).catch((e: Error) => ({ ms: 0, problem: e.message }));
           abuse.sent++;
           abuse.ms.push(r.ms);
           if (r.problem) abuse.problems.push(`${c.name}: ${r.problem}`);
@@ -138,6 +145,87 @@ describe("/subgraph under GraphQL abuse", () => {
   it("is alive afterwards", async () => {
     expect(indexer.process.child.exitCode).toBeNull();
     expect((await fetch(`${indexer.url}/health`)).status).toBe(200);
+  });
+});
+
+describe("/api/omnigraph under GraphQL abuse", () => {
+  it("answers every abusive request within the bound, as GraphQL errors (or the documented 400/413)", async () => {
+    const problems: string[] = [];
+    const cases = omnigraphAbuseCases();
+    for (const [i, c] of cases.entries()) {
+      const { ms, problem } = await attempt("/api/omnigraph", c, i);
+      report("graphql-abuse", `${c.name}: ${ms.toFixed(0)} ms${problem ? ` — ${problem}` : ""}`);
+      if (problem) problems.push(`${c.name}: ${problem}`);
+      else if (ms > ANSWER_BOUND_MS) problems.push(`${c.name}: ${ms.toFixed(0)} ms, over ${ANSWER_BOUND_MS} ms`);
+    }
+    expect(problems).toEqual([]);
+    expect(cases.length).toBeGreaterThan(30);
+  }, 180_000);
+
+  it("refuses what is not a GraphQL request: a GET without a query (400), another method (405 with Allow)", async () => {
+    const get = await fetch(`${indexer.url}/api/omnigraph`, { headers: { accept: "application/json" } });
+    expect(get.status).toBe(400);
+    expect(((await get.json()) as { errors: { message: string }[] }).errors[0]!.message).toMatch(
+      /Must provide a query string/,
+    );
+    for (const method of ["PUT", "DELETE", "PATCH"]) {
+      const res = await fetch(`${indexer.url}/api/omnigraph`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe("GET, HEAD, POST, OPTIONS");
+      expect(((await res.json()) as { errors: { message: string }[] }).errors[0]!.message).toMatch(
+        /Method not allowed/,
+      );
+    }
+    const playground = await fetch(`${indexer.url}/api/omnigraph`, { headers: { accept: "text/html" } });
+    expect(playground.status).toBe(200);
+    expect(await playground.text()).toContain("<");
+  });
+
+  it("refuses a body over the limit with 413 while it streams, and serves the next request on the same connection", async () => {
+    // Chunked (no Content-Length): the limit is found while the body arrives; 1 MiB is drained, not buffered.
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${indexer.url}/api/omnigraph`,
+        { method: "POST", agent, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d.toString()));
+          res.on("end", () => resolve({ status: res.statusCode!, body }));
+        },
+      );
+      req.on("error", reject);
+      for (let i = 0; i < 16; i++) req.write(chunk);
+      req.end();
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.body).toMatch(/larger than 262144 bytes/);
+    const next = await send(
+      indexer.url,
+      {
+        route: "/api/omnigraph",
+        method: "POST",
+        path: "/api/omnigraph",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ root { id } }" }),
+        what: "after 413",
+      },
+      agent,
+    );
+    expect(next.status).toBe(200);
+    expect(JSON.parse(next.body).data.root.id).toBeTruthy();
+  });
+
+  it("is alive afterwards, with no server error in its log", async () => {
+    expect(indexer.process.child.exitCode).toBeNull();
+    expect((await fetch(`${indexer.url}/health`)).status).toBe(200);
+    expect(readFileSync(indexer.logFile, "utf8")).not.toMatch(
+      /Internal Server Error|UnhandledPromiseRejection|uncaughtException/,
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { keccak256, labelhash, namehash, toHex } from "viem";
+import type { Namespace } from "../../src/namespaces/types";
 import { seededRandom } from "../support/seeded-random";
 
 /*
@@ -294,4 +295,17 @@ export const FIXTURE_HEAD = {
   timestamp: 1_700_000_000,
   hash: `0x${"ab".repeat(32)}`,
   parentHash: `0x${"cd".repeat(32)}`,
+};
+
+/** A namespace for APIs served over the fixture alone (the Omnigraph): the ENS root chain, no RPC. */
+export const FIXTURE_NAMESPACE: Namespace = {
+  name: "devnet",
+  defaultRpcUrls: {},
+  datasources: {
+    ensroot: {
+      chain: { id: 31337, name: "devnetRoot" },
+      managedName: "eth",
+      contracts: { Registry: { address: "0x00000000000c2e074ec69a0dfb2997ba6c7d2e1e", startBlock: 0 } },
+    },
+  },
 };

@@ -12,9 +12,6 @@ export interface OmnigraphDeps {
   rpcUrls: ReadonlyMap<number, string>;
 }
 
-/** Resolutions (forward or reverse) one request may run: each costs several statements or RPC calls. */
-export const MAX_RESOLUTIONS_PER_REQUEST = 50;
-
 const rowsOf = (result: unknown): Record<string, unknown>[] =>
   Array.isArray(result)
     ? (result as Record<string, unknown>[])

@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./limits";
 
 /*
  * Relay cursors: the row's sort key and id, base64url JSON. A page after a cursor is the rows strictly after that
@@ -38,9 +39,6 @@ export interface PageArgs {
   after?: string | null;
   before?: string | null;
 }
-
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 1000;
 
 /** The page's size and direction; `first` with `last` is refused (ambiguous), as are sizes out of range. */
 export function pageWindow(args: PageArgs): { size: number; backward: boolean } {

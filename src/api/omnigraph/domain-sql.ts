@@ -18,6 +18,8 @@ export interface DomainRow {
   wrapped_owner_id: string | null;
   resolver_id: string | null;
   created_at: string;
+  /** The registry plugins' expiry (3DNS sets it on the domain; registrar names keep theirs on `registration`). */
+  expiry_date?: string | null;
 }
 
 export interface ListedDomainRow extends DomainRow {
@@ -26,7 +28,7 @@ export interface ListedDomainRow extends DomainRow {
 }
 
 export const DOMAIN_COLUMNS = sql.raw(
-  "d.id, d.name, d.label_name, d.labelhash, d.parent_id, d.owner_id, d.registrant_id, d.wrapped_owner_id, d.resolver_id, d.created_at",
+  "d.id, d.name, d.label_name, d.labelhash, d.parent_id, d.owner_id, d.registrant_id, d.wrapped_owner_id, d.resolver_id, d.created_at, d.expiry_date",
 );
 
 /** Which domains a list holds, for each of several parents (keys) at once. */

@@ -10,9 +10,15 @@ import {
   validate,
 } from "graphql";
 import { type QueryCache, stableJson } from "../subgraph/cache";
-import { checkDocumentShape, type ShapeLimits } from "../subgraph/limits";
+import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../subgraph/limits";
 import { OmnigraphContext, type OmnigraphDeps } from "./context";
-import { checkOmnigraphLimits, DEFAULT_OMNIGRAPH_LIMITS, type OmnigraphLimits } from "./limits";
+import {
+  checkOmnigraphLimits,
+  DEFAULT_OMNIGRAPH_LIMITS,
+  MAX_PARSE_TOKENS,
+  type OmnigraphLimits,
+  SHAPE_LIMITS,
+} from "./limits";
 import { buildOmnigraphSchema } from "./schema";
 
 /*
@@ -36,14 +42,6 @@ export interface OmnigraphResponse {
   cache?: string;
 }
 
-const SHAPE: ShapeLimits & { maxQueryBytes: number } = {
-  maxAliases: 30,
-  maxFields: 1000,
-  maxOperations: 20,
-  maxDirectives: 50,
-  maxQueryBytes: 20 * 1024,
-};
-
 let schema: GraphQLSchema | undefined;
 export const omnigraphSchema = () => (schema ??= buildOmnigraphSchema());
 
@@ -52,17 +50,24 @@ const documents = new Map<
   { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] }
 >();
 
-function prepare(query: string, shape: typeof SHAPE) {
+function prepare(query: string, shape: typeof SHAPE_LIMITS) {
   const known = documents.get(query);
   if (known) return known;
   let prepared: { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] };
   try {
-    const document = parse(query, { maxTokens: 10_000 });
+    if (nestingDepth(query) > MAX_NESTING)
+      throw new GraphQLError(`Query or variables are nested more than ${MAX_NESTING} levels deep`);
+    const document = parse(query, { maxTokens: MAX_PARSE_TOKENS });
     const shapeErrors = checkDocumentShape(document, shape);
     const errors =
       shapeErrors.length > 0 ? shapeErrors : validate(omnigraphSchema(), document, specifiedRules, { maxErrors: 10 });
-    prepared =
-      errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { document, normalized: print(document) };
+    // graphql-js's own budget for comparing overlapping fields ends in a bare "Validation aborted.": say what it means.
+    const formatted = errors.map((e) =>
+      e.message === "Validation aborted."
+        ? { message: "Query is too complex to validate: it has too many overlapping fields" }
+        : e.toJSON(),
+    );
+    prepared = errors.length > 0 ? { errors: formatted } : { document, normalized: print(document) };
   } catch (e) {
     prepared = { errors: [e instanceof GraphQLError ? e.toJSON() : { message: "Query could not be parsed" }] };
   }
@@ -81,7 +86,7 @@ export async function executeOmnigraphRequest(
   request: { query?: unknown; variables?: unknown; operationName?: unknown },
   options: OmnigraphOptions,
 ): Promise<OmnigraphResponse> {
-  const shape = { ...SHAPE, ...options.limits };
+  const shape = { ...SHAPE_LIMITS, ...options.limits };
   const limits = { ...DEFAULT_OMNIGRAPH_LIMITS, ...options.limits };
   const { query, operationName } = request;
   let { variables } = request;
@@ -99,6 +104,9 @@ export async function executeOmnigraphRequest(
   if (variables !== null && (typeof variables !== "object" || Array.isArray(variables)))
     return failure(400, "Variables must be a JSON object");
   if (operationName != null && typeof operationName !== "string") return failure(400, "operationName must be a string");
+  // Deeper variables would only exhaust the stack (coercion, the cache key) before any rule could refuse them.
+  if (jsonDepth(variables) > MAX_NESTING)
+    return failure(200, `Query or variables are nested more than ${MAX_NESTING} levels deep`);
   const vars = (variables ?? {}) as Record<string, unknown>;
   const opName = (operationName ?? undefined) as string | undefined;
 

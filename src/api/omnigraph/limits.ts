@@ -12,21 +12,63 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./cursor";
+import type { ShapeLimits } from "../subgraph/limits";
 
 /*
- * Limits checked before execution, /subgraph's (limits.ts there) applied to Relay connections: depth in object
- * levels, aliases, and the entities a query could return, each connection's `first`/`last` (default 100) times its
- * parents' count. Page sizes over the peer's maximum (1000) are refused here, before any SQL runs.
+ * Every limit of /api/omnigraph, in one place (docs/api.md lists them). Most are /subgraph's (its limits.ts) applied
+ * to Relay connections; the page size is the peer's published maximum. Checked in this order:
+ *   transport: POST body bytes (413), query bytes, parse tokens;
+ *   shape (before validation, /subgraph's checkDocumentShape): aliases, fields, operations, directives;
+ *   this file's walk (after validation, before any SQL): depth in object levels, aliases, entities (each
+ *     connection's `first`/`last`, default 100, times its parents' count), resolution fields in the document;
+ *   during execution: names and addresses actually resolved (records, profile, primary names read per name).
  */
+
+/** The peer's maximum `first`/`last`; 100 when neither is given. */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+/** A POST body larger than this is refused with 413 while it arrives (as /subgraph's). */
+export const MAX_BODY_BYTES = 256 * 1024;
+/** graphql-js's parser stops after this many tokens. */
+export const MAX_PARSE_TOKENS = 10_000;
+
+/** Checked on the parsed document, before validation: /subgraph's numbers. */
+export const SHAPE_LIMITS: ShapeLimits & { maxQueryBytes: number } = {
+  maxAliases: 30,
+  maxFields: 1000,
+  maxOperations: 20,
+  maxDirectives: 50,
+  maxQueryBytes: 20 * 1024,
+};
+
+/** Names or addresses one request may resolve while it runs: each costs several statements or RPC calls. */
+export const MAX_RESOLUTIONS_PER_REQUEST = 50;
+/** Text keys or coin types one `records` selection may ask for. */
+export const MAX_RECORD_KEYS = 20;
+
+/**
+ * Resolution fields (ForwardResolve's `records`/`profile`, ReverseResolve's `primaryName`/`primaryNames`) one
+ * document may select, counted after fragments are expanded: each is a separate read of the resolution backend.
+ */
+const RESOLUTION_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  ForwardResolve: ["records", "profile"],
+  ReverseResolve: ["primaryName", "primaryNames"],
+};
 
 export interface OmnigraphLimits {
   maxDepth: number;
   maxAliases: number;
   maxRows: number;
+  maxResolutionFields: number;
 }
 
-export const DEFAULT_OMNIGRAPH_LIMITS: OmnigraphLimits = { maxDepth: 12, maxAliases: 30, maxRows: 100_000 };
+export const DEFAULT_OMNIGRAPH_LIMITS: OmnigraphLimits = {
+  maxDepth: 12,
+  maxAliases: 30,
+  maxRows: 100_000,
+  maxResolutionFields: 50,
+};
 
 function intArg(node: FieldNode, name: string, vars: Record<string, unknown>): number | undefined {
   const value: ValueNode | undefined = node.arguments?.find((a) => a.name.value === name)?.value;
@@ -55,6 +97,7 @@ export function checkOmnigraphLimits(
   let aliases = 0;
   let rows = 0;
   let visits = 0;
+  let resolutionFields = 0;
   const errors = new Set<string>();
 
   const walk = (
@@ -86,6 +129,7 @@ export function checkOmnigraphLimits(
         );
       } else {
         if (sel.alias) aliases++;
+        if (RESOLUTION_FIELDS[parent.name]?.includes(sel.name.value)) resolutionFields++;
         if (sel.name.value.startsWith("__") || !sel.selectionSet) continue;
         const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[sel.name.value] : undefined;
         if (!def) continue;
@@ -112,6 +156,13 @@ export function checkOmnigraphLimits(
     out.push(new GraphQLError(`Query is too deep: ${maxDepthSeen} levels, the limit is ${limits.maxDepth}`));
   if (aliases > limits.maxAliases)
     out.push(new GraphQLError(`Query uses ${aliases} aliases, the limit is ${limits.maxAliases}`));
+  if (resolutionFields > limits.maxResolutionFields) {
+    out.push(
+      new GraphQLError(
+        `Query selects ${resolutionFields} resolution fields (records, profile, primaryName, primaryNames), the limit is ${limits.maxResolutionFields}`,
+      ),
+    );
+  }
   if (rows > limits.maxRows) {
     out.push(
       new GraphQLError(

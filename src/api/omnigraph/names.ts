@@ -10,9 +10,27 @@ import { namehash } from "../../lib/names";
  * the default label mode already are; a subgraph-compatible index may hold unnormalized labels, shown encoded here.
  */
 
-export function interpretLabel(label: string): string {
-  return isEncodedLabelhash(label) || isNormalizedLabel(label) ? label : encodeLabelhash(labelhashOf(label));
+/**
+ * Labels recur across answers (every name under `eth` ends in it; a page of 100 names is 200 labels): their
+ * normalization check and beautified form are kept, bounded, instead of running ENSIP-15 again per label per answer.
+ */
+const MEMO_LIMIT = 50_000;
+function memo(fn: (label: string) => string): (label: string) => string {
+  const known = new Map<string, string>();
+  return (label) => {
+    let out = known.get(label);
+    if (out === undefined) {
+      out = fn(label);
+      if (known.size >= MEMO_LIMIT) known.clear();
+      known.set(label, out);
+    }
+    return out;
+  };
 }
+
+export const interpretLabel = memo((label: string): string =>
+  isEncodedLabelhash(label) || isNormalizedLabel(label) ? label : encodeLabelhash(labelhashOf(label)),
+);
 
 export function interpretName(name: string): string {
   return name === "" ? "" : name.split(".").map(interpretLabel).join(".");
@@ -23,14 +41,14 @@ export function beautifyName(interpreted: string): string {
   return interpreted === "" ? "" : interpreted.split(".").map(beautifyLabel).join(".");
 }
 
-export function beautifyLabel(label: string): string {
+export const beautifyLabel = memo((label: string): string => {
   if (isEncodedLabelhash(label)) return label;
   try {
     return ens_beautify(label);
   } catch {
     return label;
   }
-}
+});
 
 /** A name argument (`InterpretedName`): checked as /api/resolve checks names, then its node. */
 export function nodeOfNameInput(name: string): Hex {

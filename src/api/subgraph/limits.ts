@@ -319,3 +319,37 @@ function compatible(v: GraphQLType, loc: GraphQLType): boolean {
   const b = (loc as GraphQLNamedType).name;
   return a === b || (["ID", "String"].includes(b) && ["ID", "String", "Bytes", "BigInt"].includes(a));
 }
+
+/** Nesting of `{`/`[`/`(` in a query text, outside strings and comments. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      // Skip a string (block strings included): to the next unescaped quote.
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (ch === "#") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (ch === "{" || ch === "[" || ch === "(") {
+      if (++depth > max) max = depth;
+    } else if (ch === "}" || ch === "]" || ch === ")") {
+      depth--;
+    }
+  }
+  return max;
+}
+
+/** Nesting of a JSON value, without recursion. */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > MAX_NESTING) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}

@@ -21,11 +21,13 @@ import {
   checkDocumentLimits,
   checkDocumentShape,
   DEFAULT_LIMITS,
+  jsonDepth,
   LenientVariablesInAllowedPositionRule,
   type Limits,
   MAX_NESTING,
   MAX_PARSE_TOKENS,
   MAX_VALIDATION_ERRORS,
+  nestingDepth,
   type ShapeLimits,
 } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
@@ -86,40 +88,6 @@ const failure = (status: number, message: string): SubgraphResponse => ({
   body: { errors: [{ message }] },
   statements: 0,
 });
-
-/** Nesting of `{`/`[`/`(` in a query text, outside strings and comments. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"') {
-      // Skip a string (block strings included): to the next unescaped quote.
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (ch === "#") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (ch === "{" || ch === "[" || ch === "(") {
-      if (++depth > max) max = depth;
-    } else if (ch === "}" || ch === "]" || ch === ")") {
-      depth--;
-    }
-  }
-  return max;
-}
-
-/** Nesting of a JSON value, without recursion. */
-function jsonDepth(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (d + 1 > max) max = d + 1;
-    if (max > MAX_NESTING) return max;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
 
 function prepare(
   schema: GraphQLSchema,

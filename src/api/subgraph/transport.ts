@@ -1,7 +1,9 @@
-import { IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { discardNodeBody, readNodeBody, unreadNodeRequest } from "../shared/node-body";
+import { settle } from "../shared/settle-response";
 import { DEFAULT_LIMITS, discardableBodyBytes } from "./limits";
 import {
   executeSubgraphRequest,
@@ -91,74 +93,6 @@ const toResponse = (answer: SubgraphAnswer) =>
     headers: { ...answer.headers },
   });
 
-/**
- * Makes `answer` the context's response as it is. Ponder's server runs hono's cors middleware on every route, which
- * sets its header on a placeholder response before we run; hono would then rebuild our answer around a stream of its
- * body to merge the two (an undici Response and a ReadableStream per request, ~40 % of a cached answer's CPU on the
- * indexer). The placeholder's headers are copied into the answer here instead, and the placeholder dropped.
- */
-function settle(c: Context, answer: Response): Response {
-  const placeholder = c.finalized ? undefined : c.res;
-  if (placeholder) {
-    placeholder.headers.forEach((value, name) => {
-      if (name !== "content-type" && !answer.headers.has(name)) answer.headers.set(name, value);
-    });
-    c.res = undefined as unknown as Response;
-  }
-  c.res = answer;
-  return answer;
-}
-
-/** The Node.js request under @hono/node-server (Ponder's server), while its body is still unread. */
-function unreadNodeRequest(c: Context): IncomingMessage | undefined {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  return incoming instanceof IncomingMessage && !incoming.readableDidRead && !incoming.complete ? incoming : undefined;
-}
-
-/**
- * Reads a Node.js request body as text, or undefined once it passes `maxBytes` (the rest is left unread). Reading
- * the stream directly spares @hono/node-server building a WHATWG Request (abort signal, web stream) per request.
- */
-function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(incoming.headers["content-length"]) > maxBytes) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onError);
-      incoming.off("close", onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        incoming.pause();
-        resolve(undefined);
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new Error("the client closed the connection before sending the whole body"));
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onError);
-    incoming.on("close", onClose);
-  });
-}
-
 /** /subgraph's Hono sub-app, and the same POST answered on a bare Node.js request (see `handleNodePost`). */
 export interface SubgraphServer {
   app: Hono;
@@ -237,16 +171,8 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
   // `connection: close`, makes its next write fail with EPIPE before it ever sees the answer).
   const discardLimit = discardableBodyBytes(limits.maxBodyBytes);
   const tooLargeKeepAlive = errorAnswer(413, tooLargeMessage);
-  const refuseBody = (req: IncomingMessage): SubgraphAnswer => {
-    if (Number(req.headers["content-length"] ?? 0) > discardLimit) return tooLarge;
-    let discarded = 0;
-    req.on("data", (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > discardLimit) req.socket.destroy();
-    });
-    req.resume();
-    return tooLargeKeepAlive;
-  };
+  const refuseBody = (req: IncomingMessage): SubgraphAnswer =>
+    discardNodeBody(req, discardLimit) ? tooLargeKeepAlive : tooLarge;
 
   const handleNodePost: SubgraphServer["handleNodePost"] = (req, res, onAnswered) => {
     const send = (answer: SubgraphAnswer) => {

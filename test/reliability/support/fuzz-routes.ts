@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ens_normalize } from "@adraffy/ens-normalize";
 import { type Fuzz, type FuzzRequest, ODD_CONTENT_TYPES, oddBody, tryDecode } from "./fuzz-inputs";
 
@@ -344,6 +346,61 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       };
     },
     () => {
+      // /api/omnigraph as a transport, the same odd bodies, content types and parameters as /subgraph's.
+      if (f.random() < 0.4) {
+        const params = q({
+          query: f.pick([undefined, "", "%7B", encodeURIComponent("{ root { id } }"), f.oddText()]),
+          variables: f.pick([undefined, "", "%7B", "null", "[1]", f.oddText()]),
+          operationName: f.pick([undefined, "", f.oddText()]),
+        });
+        const expectStatus = params === "" ? 400 : undefined; // a GET without a query (and not a browser's)
+        return withJunk(
+          f,
+          {
+            route: "/api/omnigraph",
+            method: "GET",
+            path: `/api/omnigraph${params}`,
+            headers: { accept: "application/json" },
+            expectStatus,
+            what: `/api/omnigraph${params}`,
+          },
+          ["query", "variables", "operationName"],
+        );
+      }
+      const body =
+        f.random() < 0.5
+          ? oddBody(f, 300 * 1024)
+          : JSON.stringify({
+              query: f.pick([1, null, [], "{ root { id } }", "{"]),
+              variables: f.pick([1, "x", [], null, "{}", {}]),
+              operationName: f.pick([1, null, "x", undefined]),
+            });
+      const expectStatus = Buffer.byteLength(body) > 256 * 1024 ? 413 : undefined;
+      return {
+        route: "/api/omnigraph",
+        method: "POST",
+        path: "/api/omnigraph",
+        body,
+        headers: { "content-type": f.pick(ODD_CONTENT_TYPES) },
+        expectStatus,
+        what: `POST /api/omnigraph ${body.length} bytes: ${body.slice(0, 80)}`,
+      };
+    },
+    () => omnigraphQuery(f),
+    () => {
+      // Methods /api/omnigraph does not take: 405 (with Allow), whatever the body.
+      const method = f.pick(["PUT", "DELETE", "PATCH"]);
+      return {
+        route: "/api/omnigraph (other methods)",
+        method,
+        path: "/api/omnigraph",
+        body: oddBody(f, 64 * 1024),
+        headers: { "content-type": f.pick(ODD_CONTENT_TYPES) },
+        expectStatus: 405,
+        what: `${method} /api/omnigraph`,
+      };
+    },
+    () => {
       // Traversal and unknown paths: never a file, never a 5xx.
       const path = f.pick([
         "/../../../../etc/passwd",
@@ -506,4 +563,53 @@ export function headBytes(req: FuzzRequest): number {
     64 +
     Object.entries(req.headers ?? {}).reduce((n, [k, v]) => n + k.length + v.length + 4, 0)
   );
+}
+
+/**
+ * A GraphQL fuzz of /api/omnigraph: one of the peer's cookbook queries (test/omnigraph/fixtures) with each variable
+ * replaced, half the time, by a hostile value (odd text, odd hex, a huge or negative number, a wrong shape). Every
+ * answer must be a 200 (data or GraphQL errors), never a 5xx; a 400 only for what is not GraphQL.
+ */
+function omnigraphQuery(f: Fuzz): FuzzRequest {
+  const example = f.pick(cookbook());
+  const odd = (): unknown =>
+    f.pick<() => unknown>([
+      () => f.oddText(),
+      () => f.oddHex().value,
+      () => f.oddNumber().value,
+      () => Number(f.pick(["-1", "1e308", "9007199254740993", "1001", "0"])),
+      () => ({ name: f.oddText() }),
+      () => ({ address: f.oddHex().value }),
+      () => ({ starts_with: f.oddText() }),
+      () => [f.oddText(), f.oddHex().value],
+      () => null,
+    ])();
+  const variables = Object.fromEntries(
+    Object.entries(example.variables).map(([k, v]) => [k, f.random() < 0.5 ? odd() : v]),
+  );
+  const extra =
+    f.random() < 0.3 ? { first: f.pick([0, 1, 1000, 1001, -5]), after: f.pick(["", "x", f.oddText()]) } : {};
+  const body = JSON.stringify({ query: example.query, variables: { ...variables, ...extra } });
+  return {
+    route: "/api/omnigraph (queries)",
+    method: "POST",
+    path: "/api/omnigraph",
+    body,
+    headers: { "content-type": "application/json" },
+    expectStatus: 200,
+    what: `omnigraph ${example.id} ${body.slice(0, 120)}`,
+  };
+}
+
+interface CookbookQuery {
+  id: string;
+  query: string;
+  variables: Record<string, unknown>;
+}
+
+let cookbookQueries: CookbookQuery[] | undefined;
+function cookbook(): CookbookQuery[] {
+  return (cookbookQueries ??= JSON.parse(
+    readFileSync(join(import.meta.dirname, "..", "..", "omnigraph", "fixtures", "peer-cookbook.json"), "utf8"),
+  ) as CookbookQuery[]);
 }

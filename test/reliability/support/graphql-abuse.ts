@@ -238,3 +238,233 @@ export function abuseCases(): AbuseCase[] {
     },
   ];
 }
+
+/** `{ domain(by: { name: "eth" }) { subdomains { edges { node { owner { domains { edges { node … } } } } } } } }`. */
+function omnigraphNested(levels: number): string {
+  let open = "";
+  let close = "";
+  for (let i = 0; i < levels; i++) {
+    open +=
+      i % 2 === 0 ? "subdomains(first: 1) { edges { node { id " : "owner { domains(first: 1) { edges { node { id ";
+    close += i % 2 === 0 ? "} } } " : "} } } } ";
+  }
+  return `{ domain(by: { name: "eth" }) { id ${open}${close}} }`;
+}
+
+/** The same abuses against /api/omnigraph's schema, plus its own limits (page size 1000, resolution fields 50). */
+export function omnigraphAbuseCases(): AbuseCase[] {
+  const meta = 'domain(by: { name: "eth" }) { id }';
+  const aliases = (n: number, field = meta) =>
+    `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(" ")} }`;
+  const bombDepth = 24;
+  const bomb =
+    'query { domain(by: { name: "eth" }) { ...F0 } } ' +
+    Array.from({ length: bombDepth }, (_, i) =>
+      i < bombDepth - 1
+        ? `fragment F${i} on Domain { id ...F${i + 1} ...F${i + 1} }`
+        : `fragment F${i} on Domain { id }`,
+    ).join(" ");
+  // Two resolution fields per aliased `resolve` (the alias limit, 30, would refuse 51 aliases first).
+  const resolutions = (n: number) =>
+    `{ domain(by: { name: "eth" }) { ${Array.from({ length: n }, (_, i) => `r${i}: resolve { records { texts(keys: ["k${i}"]) { value } } profile { description } }`).join(" ")} } }`;
+  return [
+    {
+      name: "omnigraph: deep nesting (30 object levels)",
+      body: json(omnigraphNested(10)),
+      status: 200,
+      error: /too deep|nested more than/,
+    },
+    {
+      name: "omnigraph: deep brackets (5,000 levels)",
+      body: json("{".repeat(5000) + "}".repeat(5000)),
+      status: 200,
+      error: /nested more than|too large|Syntax Error|token/,
+    },
+    {
+      name: "omnigraph: variables nested 10,000 levels",
+      body: `{"query":"query($w: DomainsWhereInput!) { domains(where: $w) { totalCount } }","variables":{"w":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`,
+      status: 200,
+      error: /nested more than/,
+    },
+    { name: "omnigraph: 500 aliases", body: json(aliases(500)), status: 200, error: /aliases, the limit is/ },
+    {
+      name: "omnigraph: 3,000 aliases (over the size limit)",
+      body: json(aliases(3000)),
+      status: 200,
+      error: /too large/,
+    },
+    {
+      name: "omnigraph: first: 1000000000",
+      body: json('{ domains(first: 1000000000, where: { name: { starts_with: "a" } }) { totalCount } }'),
+      status: 200,
+      error: /must be between 0 and 1000/,
+    },
+    {
+      name: "omnigraph: last: 1001 via a variable",
+      body: json('query($n: Int) { domains(last: $n, where: { name: { starts_with: "a" } }) { totalCount } }', {
+        n: 1001,
+      }),
+      status: 200,
+      error: /must be between 0 and 1000/,
+    },
+    {
+      name: "omnigraph: first: 2^53 via a variable",
+      body: json('query($n: Int) { domains(first: $n, where: { name: { starts_with: "a" } }) { totalCount } }', {
+        n: 2 ** 53,
+      }),
+      status: 200,
+      error: /Int cannot represent|must be between/,
+    },
+    {
+      name: "omnigraph: negative first",
+      body: json('{ domains(first: -1, where: { name: { starts_with: "a" } }) { totalCount } }'),
+      status: 200,
+      error: /must be between/,
+    },
+    {
+      name: "omnigraph: first and last",
+      body: json('{ domains(first: 1, last: 1, where: { name: { starts_with: "a" } }) { totalCount } }'),
+      status: 200,
+      error: /not both/,
+    },
+    {
+      name: "omnigraph: a cursor that is not ours",
+      body: json('{ domains(first: 1, after: "not-a-cursor", where: { name: { starts_with: "a" } }) { totalCount } }'),
+      status: 200,
+      error: /cursor/i,
+    },
+    {
+      name: "omnigraph: entities multiplied by nesting",
+      body: json(
+        '{ domain(by: { name: "eth" }) { subdomains(first: 1000) { edges { node { subdomains(first: 1000) { edges { node { id } } } } } } } }',
+      ),
+      status: 200,
+      error: /more than 100000 entities/,
+    },
+    {
+      name: "omnigraph: 52 resolution fields",
+      body: json(resolutions(26)),
+      status: 200,
+      error: /52 resolution fields .*the limit is 50/,
+    },
+    { name: "omnigraph: 24 resolution fields", body: json(resolutions(12)), status: 200, error: undefined },
+    {
+      name: "omnigraph: both @oneOf members",
+      body: json('{ domain(by: { name: "eth", id: "0x00" }) { id } }'),
+      status: 200,
+      error: /exactly one|oneOf|must specify exactly one/i,
+    },
+    {
+      name: "omnigraph: a name that is not normalized",
+      body: json('{ domain(by: { name: "ALICE..eth" }) { id } }'),
+      status: 200,
+      error: /InterpretedName|normaliz|name/i,
+    },
+    {
+      name: "omnigraph: unknown field",
+      body: json("{ root { nope } }"),
+      status: 200,
+      error: /Cannot query field "nope"/,
+    },
+    {
+      name: "omnigraph: 2,000 unknown fields",
+      body: json(`{ root { ${Array.from({ length: 2000 }, (_, i) => `f${i}`).join(" ")} } }`),
+      status: 200,
+      error: /fields, the limit is 1000/,
+    },
+    {
+      name: "omnigraph: 990 repeated fields",
+      body: json(`{ root { ${"id ".repeat(990)}} }`),
+      status: 200,
+      error: /too complex to validate/,
+    },
+    {
+      name: "omnigraph: 200 repeated fields",
+      body: json(`{ root { ${"id ".repeat(200)}} }`),
+      status: 200,
+      error: undefined,
+    },
+    {
+      name: "omnigraph: 9,000 repeated fields",
+      body: json(`{ root { ${"id ".repeat(9000)}} }`),
+      status: 200,
+      error: /too large|fields, the limit/,
+    },
+    {
+      name: "omnigraph: 400 operations",
+      body: json(Array.from({ length: 400 }, (_, i) => `query q${i} { root { id } }`).join(" ")),
+      status: 200,
+      error: /400 operations, the limit is 20/,
+    },
+    {
+      name: "omnigraph: fragment cycle",
+      body: json(
+        'query { domain(by: { name: "eth" }) { ...A } } fragment A on Domain { owner { ...B } } fragment B on Account { domains { edges { node { ...A } } } }',
+      ),
+      status: 200,
+      error: /Cannot spread fragment/,
+    },
+    {
+      name: `omnigraph: fragment bomb (2^${bombDepth} selections)`,
+      body: json(bomb),
+      status: 200,
+      error: /too complex|too deep|entities|fields/,
+    },
+    {
+      name: "omnigraph: variable of the wrong type",
+      body: json("query($by: DomainIdInput!) { domain(by: $by) { id } }", { by: { name: { $ne: 1 } } }),
+      status: 200,
+      error: /Variable "\$by"/,
+    },
+    {
+      name: "omnigraph: missing required variable",
+      body: json("query($by: DomainIdInput!) { domain(by: $by) { id } }", {}),
+      status: 200,
+      error: /was not provided/,
+    },
+    {
+      name: "omnigraph: variables as an array",
+      body: JSON.stringify({ query: "{ root { id } }", variables: [1, 2] }),
+      status: 400,
+      error: /Variables must be a JSON object/,
+    },
+    {
+      name: "omnigraph: query is a number",
+      body: JSON.stringify({ query: 42 }),
+      status: 400,
+      error: /Must provide a query string/,
+    },
+    { name: "omnigraph: body not JSON", body: "{ root { id } ", status: 400, error: /not valid JSON/ },
+    {
+      name: "omnigraph: 1 MiB query string",
+      body: json(`{ root { id } } # ${"x".repeat(1 << 20)}`),
+      status: 413,
+      error: /larger than/,
+    },
+    {
+      name: "omnigraph: 200 KiB query string",
+      body: json(`{ root { id } } # ${"x".repeat(200 << 10)}`),
+      status: 200,
+      error: /too large/,
+    },
+    { name: "omnigraph: syntax error", body: json("{ root { id }"), status: 200, error: /Syntax Error/ },
+    {
+      name: "omnigraph: mutation",
+      body: json("mutation { x }"),
+      status: 200,
+      error: /mutation|Schema is not configured/i,
+    },
+    {
+      name: "omnigraph: directive flood",
+      body: json(`{ root ${"@include(if: true) ".repeat(1000)}{ id } }`),
+      status: 200,
+      error: /1000 directives, the limit is 50/,
+    },
+    {
+      name: "omnigraph: full introspection",
+      body: json(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, inputValueDeprecation: true })),
+      status: 200,
+      error: undefined,
+    },
+  ];
+}

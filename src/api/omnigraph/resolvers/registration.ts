@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { GraphQLError } from "graphql";
 import type { Address, Hex } from "viem";
 import { GRACE_PERIOD_SECONDS } from "../../../lib/names";
 import type { Namespace } from "../../../namespaces/types";
@@ -78,41 +79,77 @@ function registrarOf(name: string, namespace: Namespace, wrapper: boolean): Acco
   );
 }
 
-/** The current registration of each domain of a level: two statements (registrars' and NameWrapper's) for all of them. */
+/** Whether a name is under a 3DNS TLD of the namespace (its registrar is the 3DNS token). */
+function isThreeDnsName(name: string, namespace: Namespace): boolean {
+  return (
+    !name.endsWith(".eth") &&
+    registrarOf(name, namespace, false).address === routeName(name, namespace).threedns[0]?.registry
+  );
+}
+
+/** The current registration of each domain of a level: one statement (registrars' and NameWrapper's rows) for all of them. */
 export function loadRegistration(ctx: OmnigraphContext, domain: DomainRow): Promise<RegistrationModel | null> {
   const namespace = ctx.deps.namespace;
   const rootChainId = rootChainIdOf(namespace);
-  const registrations = ctx.batcher(
+  // The registrar's row and the NameWrapper's for every domain of the level, in one statement (each with its latest
+  // event): the two joins are by primary or unique key, so the statement costs what two would, minus a round trip.
+  const both = ctx.batcher(
     "registrations",
     () =>
-      new Batcher<string, RegistrationRow | null>(async (ids) => {
-        const rows = await ctx.query<RegistrationRow>(
-          sql`select r.id, r.domain_id, r.registration_date, r.expiry_date, r.registrant_id, e.id as event_id, e.transaction_id as event_tx
-            from registration r left join lateral (select id, transaction_id from name_registered n where n.registration_id = r.id order by n.block_number desc, n.id desc limit 1) e on true
-            where r.domain_id in (${list(ids)})`,
+      new Batcher<string, { r: RegistrationRow | null; w: WrapRow | null } | null>(async (ids) => {
+        const rows = await ctx.query<Record<string, string | number | null>>(
+          sql`select ids.id as domain_id,
+              r.id as r_id, r.registration_date as r_registration_date, r.expiry_date as r_expiry_date, r.registrant_id as r_registrant_id,
+              re.id as r_event_id, re.transaction_id as r_event_tx,
+              w.domain_id as w_domain_id, w.expiry_date as w_expiry_date, w.fuses as w_fuses, w.owner_id as w_owner_id,
+              we.id as w_event_id, we.transaction_id as w_event_tx
+            from unnest(array[${list(ids)}]::text[]) as ids(id)
+            left join registration r on r.domain_id = ids.id
+            left join lateral (select id, transaction_id from name_registered n where n.registration_id = r.id order by n.block_number desc, n.id desc limit 1) re on r.id is not null
+            left join wrapped_domain w on w.domain_id = ids.id
+            left join lateral (select id, transaction_id from name_wrapped n where n.domain_id = w.domain_id order by n.block_number desc, n.id desc limit 1) we on w.domain_id is not null
+            where r.id is not null or w.domain_id is not null`,
         );
-        return new Map(rows.map((r) => [r.domain_id, r]));
+        return new Map(
+          rows.map((row) => [
+            row.domain_id as string,
+            {
+              r:
+                row.r_id === null
+                  ? null
+                  : {
+                      id: row.r_id as string,
+                      domain_id: row.domain_id as string,
+                      registration_date: String(row.r_registration_date),
+                      expiry_date: String(row.r_expiry_date),
+                      registrant_id: row.r_registrant_id as string,
+                      event_id: row.r_event_id as string | null,
+                      event_tx: row.r_event_tx as string | null,
+                    },
+              w:
+                row.w_domain_id === null
+                  ? null
+                  : {
+                      domain_id: row.domain_id as string,
+                      expiry_date: String(row.w_expiry_date),
+                      fuses: Number(row.w_fuses),
+                      owner_id: row.w_owner_id as string,
+                      created_at: null,
+                      event_id: row.w_event_id as string | null,
+                      event_tx: row.w_event_tx as string | null,
+                    },
+            },
+          ]),
+        );
       }, null),
   );
-  const wraps = ctx.batcher(
-    "wraps",
-    () =>
-      new Batcher<string, WrapRow | null>(async (ids) => {
-        const rows = await ctx.query<WrapRow>(
-          sql`select w.domain_id, w.expiry_date, w.fuses, w.owner_id, e.id as event_id, e.transaction_id as event_tx
-            from wrapped_domain w left join lateral (select id, transaction_id from name_wrapped n where n.domain_id = w.domain_id order by n.block_number desc, n.id desc limit 1) e on true
-            where w.domain_id in (${list(ids)})`,
-        );
-        return new Map(rows.map((r) => [r.domain_id, r]));
-      }, null),
-  );
-  return Promise.all([registrations.load(domain.id), wraps.load(domain.id)]).then(([r, w]) => {
+  return both.load(domain.id).then((found) => {
+    const r = found?.r ?? null;
+    const w = found?.w ?? null;
     const name = domain.name ?? "";
     const labelhash = (domain.labelhash ?? "0x0") as Hex;
     if (r) {
-      const threedns =
-        registrarOf(name, namespace, false).address === routeName(name, namespace).threedns[0]?.registry &&
-        !name.endsWith(".eth");
+      const threedns = isThreeDnsName(name, namespace);
       return {
         __typename: threedns ? "ThreeDNSRegistration" : "BaseRegistrarRegistration",
         id: r.id,
@@ -125,6 +162,22 @@ export function loadRegistration(ctx: OmnigraphContext, domain: DomainRow): Prom
         fuses: null,
         wrapped: w ? { fuses: w.fuses, tokenId: BigInt(domain.id) } : null,
         event: r.event_id ? eventOf(r.event_id, r.event_tx!, rootChainId, r.registration_date) : null,
+      };
+    }
+    if (!w && domain.expiry_date != null && isThreeDnsName(name, namespace)) {
+      // 3DNS keeps no registration row: its token sets the domain's owner and expiry (the 3DNS plugin's handlers).
+      return {
+        __typename: "ThreeDNSRegistration",
+        id: `${domain.id}-3dns`,
+        domainId: domain.id,
+        start: BigInt(domain.created_at),
+        expiry: BigInt(domain.expiry_date),
+        registrant: domain.owner_id,
+        registrar: registrarOf(name, namespace, false),
+        tokenId: BigInt(domain.id),
+        fuses: null,
+        wrapped: null,
+        event: null,
       };
     }
     if (w) {
@@ -174,6 +227,9 @@ export const registrationResolvers = {
   fuses: (r: RegistrationModel) => r.fuses ?? 0,
   wrapped: (r: RegistrationModel) => r.wrapped,
   event: (r: RegistrationModel) => {
+    // 3DNS's RegistrationCreated is not kept as an event row: a clear error for that field, not an internal one.
+    if (!r.event && r.__typename === "ThreeDNSRegistration")
+      throw new GraphQLError("The event of a 3DNS registration is not indexed");
     if (!r.event) throw new Error(`registration ${r.id} has no event in the index`);
     return r.event;
   },

@@ -3,7 +3,8 @@ import type { Address } from "viem";
 import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
 import { emptyAnswer, type RecordsAnswer } from "../../resolution/resolve";
 import { Batcher } from "../batch";
-import { MAX_RESOLUTIONS_PER_REQUEST, type OmnigraphContext } from "../context";
+import type { OmnigraphContext } from "../context";
+import { MAX_RECORD_KEYS, MAX_RESOLUTIONS_PER_REQUEST } from "../limits";
 import { rootChainIdOf } from "../model";
 import { canonicalName } from "../names";
 import { PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS, profileOf } from "./profile";
@@ -84,8 +85,6 @@ function recordsOf(
 const resolvable = (name: string | null): name is string =>
   name !== null && name !== "" && nameInputProblem(name) === undefined;
 
-const MAX_KEYS = 20;
-
 export const forwardResolveResolvers = {
   acceleration: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) => ({
     requested: f.accelerate,
@@ -99,12 +98,13 @@ export const forwardResolveResolvers = {
 
 export const resolvedRecordsResolvers = {
   addresses: async (f: ForwardResolveModel, args: { coinTypes: bigint[] }, ctx: OmnigraphContext) => {
-    if (args.coinTypes.length > MAX_KEYS) throw new GraphQLError(`\`coinTypes\` takes at most ${MAX_KEYS} coin types`);
+    if (args.coinTypes.length > MAX_RECORD_KEYS)
+      throw new GraphQLError(`\`coinTypes\` takes at most ${MAX_RECORD_KEYS} coin types`);
     const { answer } = await recordsOf(ctx, f, args.coinTypes, []);
     return args.coinTypes.map((c) => ({ coinType: c, address: answer.addresses?.[c.toString()] ?? null }));
   },
   texts: async (f: ForwardResolveModel, args: { keys: string[] }, ctx: OmnigraphContext) => {
-    if (args.keys.length > MAX_KEYS) throw new GraphQLError(`\`keys\` takes at most ${MAX_KEYS} keys`);
+    if (args.keys.length > MAX_RECORD_KEYS) throw new GraphQLError(`\`keys\` takes at most ${MAX_RECORD_KEYS} keys`);
     const { answer } = await recordsOf(ctx, f, [], args.keys);
     return args.keys.map((key) => ({ key, value: answer.texts?.[key] ?? null }));
   },
@@ -219,7 +219,8 @@ export const reverseResolveResolvers = {
     const targets = args.where.chainNames
       ? args.where.chainNames.map((chainName) => primaryNameTarget(ctx, r, { chainName }))
       : (args.where.coinTypes ?? []).map((coinType) => primaryNameTarget(ctx, r, { coinType }));
-    if (targets.length > MAX_KEYS) throw new GraphQLError(`\`primaryNames\` takes at most ${MAX_KEYS} chains`);
+    if (targets.length > MAX_RECORD_KEYS)
+      throw new GraphQLError(`\`primaryNames\` takes at most ${MAX_RECORD_KEYS} chains`);
     return targets;
   },
   // A trace of the resolution steps is not recorded here (docs/api.md).
