@@ -80,6 +80,8 @@ export const REFERENCE_NAMES: Record<DatasourceName, Record<string, string>> = {
   reverseOptimism: { L2ReverseRegistrar: "rrOptimism/L2ReverseRegistrar" },
   reverseArbitrum: { L2ReverseRegistrar: "rrArbitrum/L2ReverseRegistrar" },
   reverseScroll: { L2ReverseRegistrar: "rrScroll/L2ReverseRegistrar" },
+  // The mainnet and sepolia namespaces the rehearsal plays have no ENSv2 deployment (sepolia-v2 is not rehearsed yet).
+  ensv2: {},
 };
 
 export interface TheirContract {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_RETRY } from "../lib/healing/healer";
 import { NAMESPACE_NAMES } from "../namespaces/types";
-import { PLUGIN_NAMES, type PluginName } from "../plugins/names";
+import { DEFAULT_PLUGIN_NAMES, PLUGIN_NAMES, type PluginName } from "../plugins/names";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
@@ -75,7 +75,7 @@ export const envSchema = processTuningSchema.extend({
   NAMESPACE: z
     .enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` })
     .default("devnet"),
-  PLUGINS: pluginList.default(PLUGIN_NAMES.join(",")),
+  PLUGINS: pluginList.default(DEFAULT_PLUGIN_NAMES.join(",")),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// connection string")

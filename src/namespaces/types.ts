@@ -19,6 +19,7 @@ export const DATASOURCE_NAMES = [
   "reverseOptimism",
   "reverseArbitrum",
   "reverseScroll",
+  "ensv2",
 ] as const;
 export type DatasourceName = (typeof DATASOURCE_NAMES)[number];
 

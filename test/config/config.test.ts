@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildConfig, ConfigError } from "../../src/config";
-import { PLUGIN_NAMES } from "../../src/plugins";
+import { DEFAULT_PLUGIN_NAMES, PLUGIN_NAMES } from "../../src/plugins";
 import { composeChains, composeContracts } from "../../src/plugins/compose";
 import { ensrootOnly, fullDevnet, writeManifest } from "./fixtures";
 
@@ -100,7 +100,7 @@ describe("environment validation", () => {
 
   it("keeps subgraph-compatible mode to the subgraph plugin and the subgraph label set", () => {
     expect(problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_COMPAT: "true" })).toEqual([
-      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${PLUGIN_NAMES.join(",")}" (set PLUGINS=subgraph)`,
+      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${DEFAULT_PLUGIN_NAMES.join(",")}" (set PLUGINS=subgraph)`,
     ]);
     expect(
       problemsOf({
@@ -196,7 +196,7 @@ describe("environment validation", () => {
     const manifest = writeManifest(fullDevnet);
     const config = buildConfig({ DEVNET_MANIFEST: manifest, PORT: "", DATABASE_URL: "" });
     expect(config.namespace.name).toBe("devnet");
-    expect(config.plugins).toEqual([...PLUGIN_NAMES]);
+    expect(config.plugins).toEqual([...DEFAULT_PLUGIN_NAMES]);
     expect(config.port).toBe(42069);
     expect(config.labelsPort).toBe(3223);
     expect(config.labelsServiceUrl).toBe("http://127.0.0.1:3223");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, startIndexer, type RunningIndexer } from "../support/indexer-harness";
 
@@ -22,9 +22,9 @@ let evicting: RunningIndexer;
 beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 21, names: 300 });
   // Trace logs name each sync interval's range (see syncIntervalRanges).
-  full = await startIndexer(indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_LOG_LEVEL: "trace" } }));
+  full = await startIndexer(indexerOptionsFor(env, { plugins: [...DEFAULT_PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_LOG_LEVEL: "trace" } }));
   evicting = await startIndexer(
-    indexerOptionsFor(env, { plugins: [...PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_CACHE_BYTES: String(1024 * 1024), PONDER_SYNC_INTERVAL_MAX_LOGS: "20", PONDER_LOG_LEVEL: "trace" } }),
+    indexerOptionsFor(env, { plugins: [...DEFAULT_PLUGIN_NAMES], database: "postgres", extraEnv: { PONDER_CACHE_BYTES: String(1024 * 1024), PONDER_SYNC_INTERVAL_MAX_LOGS: "20", PONDER_LOG_LEVEL: "trace" } }),
   );
   await Promise.all([full.process.ready(), evicting.process.ready()]);
 }, 600_000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "../../devnet/src/index";
 import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { ponderFinalityBlocks } from "../../src/lib/finality-guard";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { EVENT_TABLES } from "../e2e/subgraph-compare";
 import { rpc, startDevnetWithLabels, type DevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
@@ -44,7 +44,7 @@ const RUNS: Run[] = bySize<Run[]>({
 /** Milliseconds between reorg rounds (uniform), and each chain's block time (its own, ± 30 %). */
 const REORG_GAP_MS = bySize({ ci: [500, 3500], full: [300, 1500] });
 const BLOCK_MS: Record<number, number> = { 31337: 1200, 31338: 1000, 31339: 1500, 31340: 1300, 31341: 1700 };
-const PLUGINS = [...PLUGIN_NAMES];
+const PLUGINS = [...DEFAULT_PLUGIN_NAMES];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Mines blocks on every chain, each on its own clock, until stopped. */
