@@ -80,6 +80,9 @@ async function nameThrough(context: IndexingContext, start: string, domainId: st
   return null;
 }
 
+/** Labels in a name; normalized labels hold no dot, and others are spelled `[labelhash]`. */
+const labelCount = (name: string): number => (name === "" ? 0 : name.split(".").length);
+
 /**
  * Gives registry `id` the name `name` and renames its domains, then does the same for each registry whose canonical
  * link is one of those domains: breadth first, each registry once.
@@ -93,10 +96,12 @@ async function renameBelow(context: IndexingContext, id: string, name: string | 
     const registry = await context.db.find(schema.ensv2Registry, { id: next.id });
     if (!registry || (registry.isRoot && next.id !== id)) continue;
     if (registry.canonicalName !== next.name) await context.db.update(schema.ensv2Registry, { id: next.id }).set({ canonicalName: next.name });
+    // A name of more than MAX_TREE_DEPTH labels is as unreachable as the walk upwards finds it.
+    const tooDeep = next.name !== null && labelCount(next.name) >= MAX_TREE_DEPTH;
     for (let domainId = registry.firstDomainId; domainId; ) {
       const domain = await context.db.find(schema.ensv2Domain, { id: domainId });
       if (!domain) break;
-      const domainName = joinLabel(labelInName(domain), next.name);
+      const domainName = tooDeep ? null : joinLabel(labelInName(domain), next.name);
       if (domain.name !== domainName) await context.db.update(schema.ensv2Domain, { id: domain.id }).set({ name: domainName });
       if (domain.subregistry) {
         const child = await context.db.find(schema.ensv2Registry, { id: registryId(domain.chainId, domain.subregistry) });
