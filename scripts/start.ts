@@ -12,6 +12,8 @@ import { printEndpoints } from "./lib/endpoints";
 import { forgetDevnetSyncData } from "./lib/forget-devnet-sync";
 import { devnetPgliteDirectory } from "./lib/devnet-pglite-directory";
 import { readLauncherEnv } from "../src/config/launcher-env";
+import { readDevnetManifest } from "../src/namespaces/devnet-manifest";
+import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(projectRoot);
@@ -67,6 +69,11 @@ async function main(): Promise<void> {
       scenarioLabels = { labels: scenario.labels ?? [], unhealable: scenario.unhealableLabels ?? [] };
       for (const [chainId, chain] of Object.entries(devnet.manifest.chains)) log(`chain ${chainId} (${chain.name}) at ${chain.rpcUrl}`);
     }
+  }
+
+  // The devnet plays ENSv2 beside ENSv1: the demo indexes it too, unless PLUGINS names the plugins itself.
+  if (namespace === "devnet" && !env.PLUGINS && env.DEVNET_MANIFEST && readDevnetManifest(env.DEVNET_MANIFEST).ensv2) {
+    env.PLUGINS = [...DEFAULT_PLUGIN_NAMES, "ensv2"].join(",");
   }
 
   if (settings.LABELS_SERVICE_URL) {
