@@ -575,6 +575,8 @@ export const ensv2Domain = onchainTable(
     label: t.text(),
     /** Canonical name, null while the registry is not reachable from the root. */
     name: t.text(),
+    /** namehash of the canonical name (what ENSv1 tables and the APIs key names by); null with it. */
+    node: t.hex(),
     subregistry: t.hex(),
     /** The ERC-1155 holder of the current token (null when burned or never minted, e.g. reserved). */
     owner: t.hex(),
@@ -589,11 +591,31 @@ export const ensv2Domain = onchainTable(
   }),
   (table) => ({
     byName: index().on(table.name),
+    byNode: index().on(table.node),
     byRegistry: index().on(table.registryId),
     byOwner: index().on(table.owner),
     byLabelhash: index().on(table.labelhash),
     bySubregistry: index().on(table.subregistry),
   }),
+);
+
+/**
+ * One ERC-1155 token of a registry (`<chainId>-<registry>-<tokenId>`): every id a name had, the regenerated and
+ * re-registered ones included, with its last holder (burned ones keep the zero address).
+ */
+export const ensv2Token = onchainTable(
+  "ensv2_token",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    contract: t.hex().notNull(),
+    /** 0x + 64 hex. */
+    tokenId: t.hex().notNull(),
+    domainId: t.text().notNull(),
+    owner: t.hex().notNull(),
+    mintStatus: t.text().notNull().$type<"minted" | "burned">(),
+  }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
 );
 
 /** Columns of a row that is one log (`<block>-<logIndex>`, with `-<chainId>` off the ENS root chain). */

@@ -154,3 +154,24 @@ describe("ensv2 index against the scenario's expected end state (manifest scenar
     }
   });
 });
+
+describe("ENSv2 names in the other APIs", () => {
+  it("/api/name-tokens lists every token id of a regenerated ENSv2 name: the old ones burned, the current one held", async () => {
+    const f = v2.names.find((n) => n.regenerations > 0)!;
+    const res = await fetch(`${indexer.url}/api/name-tokens?name=${encodeURIComponent(f.name)}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      registeredNameTokens: { name: string; expiresAt: number; tokens: { token: { contract: { address: string }; tokenId: string }; ownership: { owner: { address: string } }; mintStatus: string }[] };
+    };
+    const found = body.registeredNameTokens;
+    expect([found.name, found.expiresAt]).toEqual([f.name, f.expiry]);
+    const current = BigInt(f.tokenId);
+    const ofRegistry = found.tokens.filter((t) => t.token.contract.address === lower(f.registry));
+    const byId = new Map(ofRegistry.map((t) => [BigInt(t.token.tokenId), t]));
+    for (let version = 0n; version < (current & 0xffffffffn); version++) {
+      expect(byId.get((current >> 32n << 32n) | version)?.mintStatus, `version ${version}`).toBe("burned");
+    }
+    expect([byId.get(current)?.mintStatus, byId.get(current)?.ownership.owner.address]).toEqual(["minted", lower(f.owner!)]);
+  });
+});
+

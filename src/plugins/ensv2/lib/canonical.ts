@@ -2,7 +2,7 @@ import * as schema from "ponder:schema";
 import type { Address } from "viem";
 import { labelhashOf } from "../../../lib/labels";
 import type { IndexingContext } from "./context";
-import { type DomainRow, labelInName } from "./domains";
+import { type DomainRow, labelInName, naming } from "./domains";
 import { registryId } from "./ids";
 import { ensureRegistry } from "./registries";
 import { MAX_TREE_DEPTH, type RegistryLink, canonicalLink, joinLabel, withLink, withoutLink } from "./tree";
@@ -102,7 +102,7 @@ async function renameBelow(context: IndexingContext, id: string, name: string | 
       const domain = await context.db.find(schema.ensv2Domain, { id: domainId });
       if (!domain) break;
       const domainName = tooDeep ? null : joinLabel(labelInName(domain), next.name);
-      if (domain.name !== domainName) await context.db.update(schema.ensv2Domain, { id: domain.id }).set({ name: domainName });
+      if (domain.name !== domainName) await context.db.update(schema.ensv2Domain, { id: domain.id }).set(naming(domainName));
       if (domain.subregistry) {
         const child = await context.db.find(schema.ensv2Registry, { id: registryId(domain.chainId, domain.subregistry) });
         if (child && !child.isRoot && child.canonicalDomainId === domain.id) queue.push({ id: child.id, name: domainName });

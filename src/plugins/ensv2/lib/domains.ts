@@ -2,6 +2,7 @@ import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import { handlerSettings } from "../../../lib/ens-handlers/context";
 import { encodeLabelhash, interpretLabel, labelhashOf } from "../../../lib/labels";
+import { namehash } from "../../../lib/names";
 import type { IndexingContext } from "./context";
 import { domainIdOf, hex32, storageIdOf, versionOf } from "./ids";
 import type { RegistryRow } from "./registries";
@@ -21,6 +22,9 @@ async function verifiedLabel(labelhash: Hex, literal: string | undefined): Promi
   const known = literal !== undefined && labelhashOf(literal) === labelhash.toLowerCase() ? literal : await settings.heal(labelhash);
   return interpretLabel(known, labelhash, "normalized").labelName;
 }
+
+/** The name columns: the canonical name and its namehash. */
+export const naming = (name: string | null): { name: string | null; node: Hex | null } => ({ name, node: name === null ? null : namehash(name) });
 
 export function findDomain(context: IndexingContext, registry: Address, anyId: bigint): Promise<DomainRow | null> {
   return context.db.find(schema.ensv2Domain, { id: domainIdOf(context.chain.id, registry, anyId) });
@@ -52,7 +56,7 @@ export async function ensureDomain(
     tokenVersion: versionOf(tokenId),
     labelhash: labelhash.toLowerCase() as Hex,
     label,
-    name: joinLabel(labelInName({ label, labelhash }), registry.canonicalName),
+    ...naming(joinLabel(labelInName({ label, labelhash }), registry.canonicalName)),
     expiry: 0n,
     status: "unregistered",
     nextInRegistry: registry.firstDomainId,

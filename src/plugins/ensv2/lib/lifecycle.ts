@@ -104,7 +104,19 @@ export async function tokensTransferred(
     // A name token has a supply of one; a zero-value transfer moves nothing.
     if (value === 0n) continue;
     const domainId = await setOnDomain(context, event, id, owner ? { owner, ...tokenIdValues(id) } : { owner: null });
-    if (domainId) moved.push(domainId);
+    if (!domainId) continue;
+    moved.push(domainId);
+    await tokenHeld(context, event, domainId, id, owner);
   }
   return moved;
+}
+
+/** The token's row in ensv2_token: minted to its holder, or burned. */
+async function tokenHeld(context: IndexingContext, event: IndexedEvent<unknown>, domainId: string, id: bigint, owner: Address | null): Promise<void> {
+  const contract = emitter(event);
+  const state = { owner: owner ?? zeroAddress, mintStatus: owner ? ("minted" as const) : ("burned" as const) };
+  await context.db
+    .insert(schema.ensv2Token)
+    .values({ id: `${context.chain.id}-${contract}-${hex32(id)}`, chainId: context.chain.id, contract, tokenId: hex32(id), domainId, ...state })
+    .onConflictDoUpdate(state);
 }
