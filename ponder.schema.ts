@@ -671,6 +671,44 @@ export const ensv2Renewal = onchainTable(
 );
 
 /**
+ * A registration or renewal through the ENSv2 `.eth` registrar, in the shape of `registrar_action` (which
+ * /api/registrar-actions lists together with it). id = eventIds[0]; prices are in `paymentToken`'s units.
+ */
+export const ensv2RegistrarAction = onchainTable(
+  "ensv2_registrar_action",
+  (t) => ({
+    id: t.text().primaryKey(),
+    type: t.text().notNull().$type<"registration" | "renewal">(),
+    domainId: t.text().notNull(),
+    node: t.hex().notNull(),
+    parentNode: t.hex().notNull(),
+    chainId: t.integer().notNull(),
+    registrar: t.hex().notNull(),
+    incrementalDuration: t.bigint().notNull(),
+    registrant: t.hex().notNull(),
+    paymentToken: t.hex().notNull(),
+    baseCost: t.bigint().notNull(),
+    premium: t.bigint().notNull(),
+    total: t.bigint().notNull(),
+    encodedReferrer: t.hex().notNull(),
+    decodedReferrer: t.hex().notNull(),
+    withReferral: t.boolean().notNull(),
+    blockNumber: t.bigint().notNull(),
+    blockTimestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    transactionHash: t.hex().notNull(),
+    eventIds: t.text().array().notNull(),
+  }),
+  // registrar_action's indexes: each filter's ends in the list's order, so the API merges both tables' index scans.
+  (table) => ({
+    byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byReferrerNewest: index().on(table.decodedReferrer, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+    byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+  }),
+);
+
+/**
  * An account's roles on one resource of one access-controlled contract (`<chainId>-<contract>-<resource>-<account>`),
  * as `roles(resource, account)` reads them. `domainId` is the registry's domain when the resource is one of its names.
  */

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { type Abi, type Address, type PublicClient, createPublicClient, http, zeroAddress } from "viem";
+import { type Abi, type Address, type PublicClient, createPublicClient, http, namehash, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PermissionedRegistryAbi } from "../../abis/ensv2";
 import { scenarioOf } from "../../devnet/src/index";
@@ -74,6 +74,9 @@ afterAll(async () => {
   await env?.stop();
 });
 
+/** The ERC-20s the devnet's registrar takes (MockUSDC, MockDAI), lowercase. */
+const manifestTokens = () =>
+  Object.fromEntries(["MockUSDC", "MockDAI"].map((c) => [c, env.devnet.manifest.ensv2!.contracts[c]?.address?.toLowerCase()]));
 const read = <T>(address: Address, functionName: string, args: unknown[]) =>
   client.readContract({ address, abi: REGISTRY, functionName, args } as never) as Promise<T>;
 const lower = (a: string) => a.toLowerCase();
@@ -173,5 +176,29 @@ describe("ENSv2 names in the other APIs", () => {
     }
     expect([byId.get(current)?.mintStatus, byId.get(current)?.ownership.owner.address]).toEqual(["minted", lower(f.owner!)]);
   });
-});
 
+  it("/api/registrar-actions lists the ENSv2 registrar's registrations and renewals, priced in their ERC-20", async () => {
+    const registered = v2.eventCounts["ETHRegistrar:NameRegistered"]!;
+    const renewed = v2.eventCounts["ETHRegistrar:NameRenewed"]!;
+    const res = await fetch(`${indexer.url}/api/registrar-actions/${namehash("eth")}?limit=100`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      pageContext: { totalRecords: number };
+      registrarActions: { name: string; action: { type: string; eventIds: string[]; incrementalDuration: number; pricing: { total: { currency: string; token: { address: string }; amount: string } } } }[];
+    };
+    // This index runs the ensv2 plugin alone: every action is an ENSv2 one.
+    expect(body.pageContext.totalRecords).toBe(registered + renewed);
+    const actions = body.registrarActions;
+    expect(actions.filter((a) => a.action.type === "registration").length).toBe(registered);
+    const names = new Set(v2.names.map((n) => n.name));
+    for (const { name, action } of actions) {
+      expect(names.has(name) || action.type === "renewal", name).toBe(true);
+      expect(action.pricing.total.currency, name).toBe("ERC20");
+      expect(Object.values(manifestTokens()).includes(action.pricing.total.token.address), name).toBe(true);
+      expect(BigInt(action.pricing.total.amount) > 0n, name).toBe(true);
+      expect(action.incrementalDuration, name).toBeGreaterThan(0);
+      // A registration is the registry's LabelRegistered and the registrar's NameRegistered.
+      expect(action.eventIds.length, name).toBe(action.type === "registration" ? 2 : 1);
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { emitter, ensv2Anchors, type IndexedEvent, type IndexingContext } from "
 import { type DomainRow, findDomain } from "./domains";
 import { logColumns } from "./events";
 import { hex32 } from "./ids";
+import { recordRegistrarAction } from "./registrar-actions";
 
 const lower = (a: Address): Address => a.toLowerCase() as Address;
 const nullIfZero = (a: Address): Address | null => (a === zeroAddress ? null : lower(a));
@@ -64,6 +65,8 @@ export async function priceRegistration(context: IndexingContext, event: Indexed
     base,
     premium,
   });
+  const eventIds = [registration.id, logColumns(context, event).id];
+  await recordRegistrarAction(context, event, domain, { type: "registration", eventIds, duration, paymentToken, referrer, base, premium });
 }
 
 export interface NameRenewedArgs {
@@ -78,8 +81,10 @@ export interface NameRenewedArgs {
 export async function recordRenewal(context: IndexingContext, event: IndexedEvent<NameRenewedArgs>): Promise<string> {
   const domain = await ethDomain(context, event);
   const { tokenId, duration, newExpiry, paymentToken, referrer, base } = event.args;
+  const log = logColumns(context, event);
+  await recordRegistrarAction(context, event, domain, { type: "renewal", eventIds: [log.id], duration, paymentToken, referrer, base, premium: 0n });
   await context.db.insert(schema.ensv2Renewal).values({
-    ...logColumns(context, event),
+    ...log,
     domainId: domain.id,
     tokenId: hex32(tokenId),
     registrar: emitter(event),
