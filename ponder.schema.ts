@@ -310,6 +310,49 @@ export const registrationLifecycle = onchainTable(
   (table) => ({ bySubregistry: index().on(table.subregistryId) }),
 );
 
+/** A registrar action's columns before its registrar (registrar_action and the ENSv2 registrar's ensv2_registrar_action). */
+const registrarActionHead = (t: ColumnBuilders) => ({
+  id: t.text().primaryKey(),
+  type: t.text().notNull().$type<"registration" | "renewal">(),
+  node: t.hex().notNull(),
+  parentNode: t.hex().notNull(),
+});
+
+/** A registrar action's columns after its registrar. */
+const registrarActionTail = (t: ColumnBuilders) => ({
+  chainId: t.integer().notNull(),
+  incrementalDuration: t.bigint().notNull(),
+  registrant: t.hex().notNull(),
+  /** Wei (ENSv2: the payment token's smallest unit); all three null while (or when) no controller published a price. */
+  baseCost: t.bigint(),
+  premium: t.bigint(),
+  total: t.bigint(),
+  encodedReferrer: t.hex(),
+  decodedReferrer: t.hex(),
+  /** Whether the action has a non-zero encoded referrer (the withReferral filter). */
+  withReferral: t.boolean().notNull().default(false),
+  blockNumber: t.bigint().notNull(),
+  blockTimestamp: t.bigint().notNull(),
+  logIndex: t.integer().notNull(),
+  transactionHash: t.hex().notNull(),
+  eventIds: t.text().array().notNull(),
+});
+
+type IndexedColumn = Parameters<ReturnType<typeof index>["on"]>[0];
+
+/**
+ * Every list is newest first with the tie-break (blockNumber, logIndex, id); each filter gets an index that ends in
+ * that order, so a page is an index range scan (PostgreSQL scans the btree backwards for DESC).
+ */
+const newestActionIndexes = (
+  table: Record<"id" | "parentNode" | "decodedReferrer" | "withReferral" | "blockTimestamp" | "blockNumber" | "logIndex", IndexedColumn>,
+) => ({
+  byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+  byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+  byReferrerNewest: index().on(table.decodedReferrer, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+  byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+});
+
 /**
  * A logical registration or renewal: the base registrar's event merged with its controller's events of the same
  * name in the same transaction. id = eventIds[0] (the base registrar event).
@@ -317,37 +360,11 @@ export const registrationLifecycle = onchainTable(
 export const registrarAction = onchainTable(
   "registrar_action",
   (t) => ({
-    id: t.text().primaryKey(),
-    type: t.text().notNull().$type<"registration" | "renewal">(),
-    node: t.hex().notNull(),
-    parentNode: t.hex().notNull(),
+    ...registrarActionHead(t),
     subregistryId: t.text().notNull(),
-    chainId: t.integer().notNull(),
-    incrementalDuration: t.bigint().notNull(),
-    registrant: t.hex().notNull(),
-    /** Wei; all three null while (or when) no controller published a price. */
-    baseCost: t.bigint(),
-    premium: t.bigint(),
-    total: t.bigint(),
-    encodedReferrer: t.hex(),
-    decodedReferrer: t.hex(),
-    /** Whether the action has a non-zero encoded referrer (the withReferral filter). */
-    withReferral: t.boolean().notNull().default(false),
-    blockNumber: t.bigint().notNull(),
-    blockTimestamp: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    transactionHash: t.hex().notNull(),
-    eventIds: t.text().array().notNull(),
+    ...registrarActionTail(t),
   }),
-  // Every list is newest first with the tie-break (blockNumber, logIndex, id); each filter gets an index that ends in
-  // that order, so a page is an index range scan (PostgreSQL scans the btree backwards for DESC).
-  (table) => ({
-    byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byReferrerNewest: index().on(table.decodedReferrer, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byNode: index().on(table.node),
-  }),
+  (table) => ({ ...newestActionIndexes(table), byNode: index().on(table.node) }),
 );
 
 /**
@@ -677,35 +694,14 @@ export const ensv2Renewal = onchainTable(
 export const ensv2RegistrarAction = onchainTable(
   "ensv2_registrar_action",
   (t) => ({
-    id: t.text().primaryKey(),
-    type: t.text().notNull().$type<"registration" | "renewal">(),
+    ...registrarActionHead(t),
     domainId: t.text().notNull(),
-    node: t.hex().notNull(),
-    parentNode: t.hex().notNull(),
-    chainId: t.integer().notNull(),
     registrar: t.hex().notNull(),
-    incrementalDuration: t.bigint().notNull(),
-    registrant: t.hex().notNull(),
     paymentToken: t.hex().notNull(),
-    baseCost: t.bigint().notNull(),
-    premium: t.bigint().notNull(),
-    total: t.bigint().notNull(),
-    encodedReferrer: t.hex().notNull(),
-    decodedReferrer: t.hex().notNull(),
-    withReferral: t.boolean().notNull(),
-    blockNumber: t.bigint().notNull(),
-    blockTimestamp: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    transactionHash: t.hex().notNull(),
-    eventIds: t.text().array().notNull(),
+    ...registrarActionTail(t),
   }),
-  // registrar_action's indexes: each filter's ends in the list's order, so the API merges both tables' index scans.
-  (table) => ({
-    byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byReferrerNewest: index().on(table.decodedReferrer, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-  }),
+  // registrar_action's indexes: /api/registrar-actions reads a range of each table's and merges them.
+  (table) => newestActionIndexes(table),
 );
 
 /**
