@@ -100,6 +100,16 @@ describe("ensv2 canonical names in the store", () => {
     expect([registryName(reg(2)), nameOf(reg(2), "deep"), nameOf(reg(3), "deeper")]).toEqual([null, null, null]);
   });
 
+  it("keeps a registry under its oldest link when that link is set again", async () => {
+    await register(ETH, "x", reg(1));
+    await register(ETH, "y", reg(1));
+    await register(reg(1), "sub");
+    await link(ETH, "x", reg(1));
+    expect(nameOf(reg(1), "sub")).toBe("sub.x.eth");
+    await link(ETH, "x", zeroAddress);
+    expect(nameOf(reg(1), "sub")).toBe("sub.y.eth");
+  });
+
   it("gives no name to a cycle of registries and ends every walk", async () => {
     await register(reg(1), "a", reg(2));
     await register(reg(2), "b", reg(1));

@@ -19,6 +19,8 @@ import { MAX_TREE_DEPTH, type RegistryLink, canonicalLink, joinLabel, withLink, 
  */
 export async function linkSubregistry(context: IndexingContext, domain: DomainRow, subregistry: Address | null, block: bigint): Promise<void> {
   const previous = domain.subregistry;
+  // The same link again is no new link: it keeps its age.
+  if (previous === subregistry) return;
   await context.db.update(schema.ensv2Domain, { id: domain.id }).set({ subregistry, updatedAt: block });
   if (previous) {
     const old = await ensureRegistry(context, previous, block);
@@ -94,7 +96,7 @@ async function renameBelow(context: IndexingContext, id: string, name: string | 
     if (visited.has(next.id)) continue;
     visited.add(next.id);
     const registry = await context.db.find(schema.ensv2Registry, { id: next.id });
-    if (!registry || (registry.isRoot && next.id !== id)) continue;
+    if (!registry) continue;
     if (registry.canonicalName !== next.name) await context.db.update(schema.ensv2Registry, { id: next.id }).set({ canonicalName: next.name });
     // A name of more than MAX_TREE_DEPTH labels is as unreachable as the walk upwards finds it.
     const tooDeep = next.name !== null && labelCount(next.name) >= MAX_TREE_DEPTH;
