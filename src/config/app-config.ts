@@ -1,5 +1,5 @@
 import { loadNamespace, type Namespace } from "../namespaces";
-import { pluginDefinition, type PluginName } from "../plugins";
+import { DEFAULT_PLUGIN_NAMES, pluginDefinition, type PluginName } from "../plugins";
 import { envSchema, readPerChainVariables } from "./env-schema";
 
 export interface LabelSetPin {
@@ -64,28 +64,29 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
   const problems: string[] = [];
 
   const isSubgraphCompatible = e.SUBGRAPH_COMPAT;
-  if (isSubgraphCompatible && (e.PLUGINS.length !== 1 || e.PLUGINS[0] !== "subgraph")) {
-    problems.push(
-      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${e.PLUGINS.join(",")}" (set PLUGINS=subgraph)`,
-    );
-  }
-
   const labelSet = resolveLabelSet(e, isSubgraphCompatible, problems);
 
   let namespace: Namespace | undefined;
   try {
-    namespace = loadNamespace(e.NAMESPACE, e.DEVNET_MANIFEST);
+    namespace = loadNamespace(e.NAMESPACE, { devnetManifestPath: e.DEVNET_MANIFEST, datasourcesFile: e.NAMESPACE_DATASOURCES_FILE });
   } catch (error) {
-    problems.push(`DEVNET_MANIFEST: ${(error as Error).message}`);
+    problems.push(`${e.NAMESPACE === "devnet" ? "DEVNET_MANIFEST" : "NAMESPACE_DATASOURCES_FILE"}: ${(error as Error).message}`);
+  }
+  const plugins = e.PLUGINS ?? (namespace ? defaultPluginsFor(namespace) : [...DEFAULT_PLUGIN_NAMES]);
+
+  if (isSubgraphCompatible && (plugins.length !== 1 || plugins[0] !== "subgraph")) {
+    problems.push(
+      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${plugins.join(",")}" (set PLUGINS=subgraph)`,
+    );
   }
 
   const rpcUrls = new Map<number, string>();
   const endBlocks = new Map<number, number>();
   const getLogsBlockRanges = new Map<number, number>();
   if (namespace) {
-    checkPluginDatasources(namespace, e.PLUGINS, problems);
+    checkPluginDatasources(namespace, plugins, problems);
     const explicitRpc = readPerChainVariables(env, "RPC_URL_");
-    for (const chain of chainsOf(namespace, e.PLUGINS)) {
+    for (const chain of chainsOf(namespace, plugins)) {
       const url = explicitRpc.get(chain.id) ?? namespace.defaultRpcUrls[chain.id];
       if (!url) {
         problems.push(`RPC_URL_${chain.id}: missing; the active plugins index chain ${chain.id} (${chain.name})`);
@@ -109,7 +110,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
 
   return {
     namespace,
-    plugins: e.PLUGINS,
+    plugins,
     rpcUrls,
     endBlocks,
     getLogsBlockRanges,
@@ -154,6 +155,25 @@ function resolveLabelSet(
   }
   const defaultId = e.NAMESPACE === "devnet" ? "demo" : "subgraph";
   return { labelSetId: e.LABEL_SET_ID ?? defaultId, labelSetVersion: e.LABEL_SET_VERSION ?? 0 };
+}
+
+/** Whether the namespace has every datasource the plugin needs. */
+function canRun(namespace: Namespace, pluginName: PluginName): boolean {
+  const plugin = pluginDefinition(pluginName);
+  return (
+    plugin.requiredDatasources.every((ds) => namespace.datasources[ds]) &&
+    (!plugin.requiresOneOf || plugin.requiresOneOf.some((ds) => namespace.datasources[ds]))
+  );
+}
+
+/**
+ * PLUGINS unset: the default plugins the namespace has datasources for (sepolia-v2 has no Basenames, Lineanames or
+ * 3DNS), and ensv2 where a public namespace lists an ENSv2 deployment, so that adding one to the datasources file is
+ * all it takes. On the devnet ensv2 stays opt-in: `npm start` adds it, tests name their plugins.
+ */
+export function defaultPluginsFor(namespace: Namespace): PluginName[] {
+  const withEnsv2 = namespace.name !== "devnet" && namespace.datasources.ensv2 !== undefined;
+  return [...DEFAULT_PLUGIN_NAMES, ...(withEnsv2 ? (["ensv2"] as const) : [])].filter((p) => canRun(namespace, p));
 }
 
 function checkPluginDatasources(namespace: Namespace, plugins: PluginName[], problems: string[]): void {

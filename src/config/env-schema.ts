@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_RETRY } from "../lib/healing/healer";
 import { NAMESPACE_NAMES } from "../namespaces/types";
-import { DEFAULT_PLUGIN_NAMES, PLUGIN_NAMES, type PluginName } from "../plugins/names";
+import { PLUGIN_NAMES, type PluginName } from "../plugins/names";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
@@ -75,7 +75,8 @@ export const envSchema = processTuningSchema.extend({
   NAMESPACE: z
     .enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` })
     .default("devnet"),
-  PLUGINS: pluginList.default(DEFAULT_PLUGIN_NAMES.join(",")),
+  /** Unset: the namespace's default plugins (defaultPluginsFor in app-config.ts). */
+  PLUGINS: pluginList.optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// connection string")
@@ -121,6 +122,8 @@ export const envSchema = processTuningSchema.extend({
     .max(65_536, "must be at most 65536 (MB)")
     .default(64),
   DEVNET_MANIFEST: z.string().min(1).default(".devnet/manifest.json"),
+  /** A replacement for src/namespaces/datasources.json (addresses and start blocks kept as data, e.g. sepolia-v2's). */
+  NAMESPACE_DATASOURCES_FILE: z.string().min(1).optional(),
   PUBLIC_API_URL: z.string().url("must be the URL clients use to reach this API").optional(),
   INDEXER_URL: z.string().url("must be the indexer's URL, e.g. http://10.0.0.5:42069").optional(),
   PORT: port.default(42069),

@@ -25,7 +25,7 @@ const mainnetRpc = {
 
 describe("environment validation", () => {
   it("rejects an unknown namespace and lists the valid ones", () => {
-    expect(problemsOf({ NAMESPACE: "holesky" })).toEqual(["NAMESPACE: must be one of mainnet, sepolia, devnet"]);
+    expect(problemsOf({ NAMESPACE: "holesky" })).toEqual(["NAMESPACE: must be one of mainnet, sepolia, sepolia-v2, devnet"]);
   });
 
   it("rejects unknown plugins, naming them and the valid ones", () => {
