@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildConfig, ConfigError } from "../../src/config";
+import { buildConfig } from "../../src/config";
 import { DEFAULT_PLUGIN_NAMES, PLUGIN_NAMES } from "../../src/plugins";
 import { composeChains, composeContracts } from "../../src/plugins/compose";
-import { ensrootOnly, fullDevnet, writeManifest } from "./fixtures";
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    buildConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error("expected the configuration to be rejected");
-}
+import { ensrootOnly, fullDevnet, problemsOf, writeManifest } from "./fixtures";
 
 const mainnetRpc = {
   RPC_URL_1: "https://eth.example",

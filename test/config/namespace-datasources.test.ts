@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildConfig, ConfigError } from "../../src/config";
+import { buildConfig } from "../../src/config";
 import { composeContracts } from "../../src/plugins/compose";
 import bundled from "../../src/namespaces/datasources.json";
+import { problemsOf } from "./fixtures";
 
 /** RPC URLs for every chain sepolia-v2's default plugins index. */
 const sepoliaV2Rpc = {
@@ -15,16 +16,6 @@ const sepoliaV2Rpc = {
   RPC_URL_421614: "https://arbitrum-sepolia.example",
   RPC_URL_534351: "https://scroll-sepolia.example",
 };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    buildConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error("expected the configuration to be rejected");
-}
 
 function writeFile(content: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), "nameindex-datasources-")), "datasources.json");
