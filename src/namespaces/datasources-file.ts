@@ -67,7 +67,7 @@ export const datasourcesFileSchema = z.record(
 );
 export type DatasourcesFile = z.infer<typeof datasourcesFileSchema>;
 
-/** `<file>: <field path>: <problem>` for the first problems of a file that does not parse. */
+/** `<file> is invalid: <field path>: <problem>; …` for every problem of a file that does not parse. */
 function invalid(file: string, error: z.ZodError): Error {
   const issues = error.issues.map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`);
   return new Error(`${file} is invalid: ${issues.join("; ")}`);
