@@ -310,6 +310,58 @@ export const registrationLifecycle = onchainTable(
   (table) => ({ bySubregistry: index().on(table.subregistryId) }),
 );
 
+/** A registrar action's columns before its registrar (registrar_action and the ENSv2 registrar's ensv2_registrar_action). */
+const registrarActionHead = (t: ColumnBuilders) => ({
+  id: t.text().primaryKey(),
+  type: t.text().notNull().$type<"registration" | "renewal">(),
+  node: t.hex().notNull(),
+  parentNode: t.hex().notNull(),
+});
+
+/** A registrar action's columns after its registrar. */
+const registrarActionTail = (t: ColumnBuilders) => ({
+  chainId: t.integer().notNull(),
+  incrementalDuration: t.bigint().notNull(),
+  registrant: t.hex().notNull(),
+  /** Wei (ENSv2: the payment token's smallest unit); all three null while (or when) no controller published a price. */
+  baseCost: t.bigint(),
+  premium: t.bigint(),
+  total: t.bigint(),
+  encodedReferrer: t.hex(),
+  decodedReferrer: t.hex(),
+  /** Whether the action has a non-zero encoded referrer (the withReferral filter). */
+  withReferral: t.boolean().notNull().default(false),
+  blockNumber: t.bigint().notNull(),
+  blockTimestamp: t.bigint().notNull(),
+  logIndex: t.integer().notNull(),
+  transactionHash: t.hex().notNull(),
+  eventIds: t.text().array().notNull(),
+});
+
+type IndexedColumn = Parameters<ReturnType<typeof index>["on"]>[0];
+
+/**
+ * Every list is newest first with the tie-break (blockNumber, logIndex, id); each filter gets an index that ends in
+ * that order, so a page is an index range scan (PostgreSQL scans the btree backwards for DESC).
+ */
+const newestActionIndexes = (
+  table: Record<
+    "id" | "parentNode" | "decodedReferrer" | "withReferral" | "blockTimestamp" | "blockNumber" | "logIndex",
+    IndexedColumn
+  >,
+) => ({
+  byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+  byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+  byReferrerNewest: index().on(
+    table.decodedReferrer,
+    table.blockTimestamp,
+    table.blockNumber,
+    table.logIndex,
+    table.id,
+  ),
+  byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
+});
+
 /**
  * A logical registration or renewal: the base registrar's event merged with its controller's events of the same
  * name in the same transaction. id = eventIds[0] (the base registrar event).
@@ -317,43 +369,11 @@ export const registrationLifecycle = onchainTable(
 export const registrarAction = onchainTable(
   "registrar_action",
   (t) => ({
-    id: t.text().primaryKey(),
-    type: t.text().notNull().$type<"registration" | "renewal">(),
-    node: t.hex().notNull(),
-    parentNode: t.hex().notNull(),
+    ...registrarActionHead(t),
     subregistryId: t.text().notNull(),
-    chainId: t.integer().notNull(),
-    incrementalDuration: t.bigint().notNull(),
-    registrant: t.hex().notNull(),
-    /** Wei; all three null while (or when) no controller published a price. */
-    baseCost: t.bigint(),
-    premium: t.bigint(),
-    total: t.bigint(),
-    encodedReferrer: t.hex(),
-    decodedReferrer: t.hex(),
-    /** Whether the action has a non-zero encoded referrer (the withReferral filter). */
-    withReferral: t.boolean().notNull().default(false),
-    blockNumber: t.bigint().notNull(),
-    blockTimestamp: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    transactionHash: t.hex().notNull(),
-    eventIds: t.text().array().notNull(),
+    ...registrarActionTail(t),
   }),
-  // Every list is newest first with the tie-break (blockNumber, logIndex, id); each filter gets an index that ends in
-  // that order, so a page is an index range scan (PostgreSQL scans the btree backwards for DESC).
-  (table) => ({
-    byNewest: index().on(table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byParentNewest: index().on(table.parentNode, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byReferrerNewest: index().on(
-      table.decodedReferrer,
-      table.blockTimestamp,
-      table.blockNumber,
-      table.logIndex,
-      table.id,
-    ),
-    byReferralNewest: index().on(table.withReferral, table.blockTimestamp, table.blockNumber, table.logIndex, table.id),
-    byNode: index().on(table.node),
-  }),
+  (table) => ({ ...newestActionIndexes(table), byNode: index().on(table.node) }),
 );
 
 /**
@@ -528,3 +548,225 @@ export const reverseName = onchainTable("reverse_name", (t) => ({
   chainId: t.integer().notNull(),
   name: t.text().notNull(),
 }));
+
+// ---- ensv2 plugin: ENSv2 registries, names, registrations, permissions (docs/ensv2.md) -------------------------
+
+/**
+ * One ENSv2 registry contract (`<chainId>-<address>`), created when it emits its first registry event or is linked.
+ * Its canonical place in the tree (docs/ensv2.md, "Canonical names") is `canonicalDomainId`, the domain whose
+ * subregistry it is; `canonicalName` is that domain's name ("" for the root registry), null while the registry is not
+ * reachable from the root.
+ */
+export const ensv2Registry = onchainTable(
+  "ensv2_registry",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    address: t.hex().notNull(),
+    isRoot: t.boolean().notNull().default(false),
+    /** The registry's own claim (ParentUpdated): its parent registry and its label there. */
+    declaredParent: t.hex(),
+    declaredLabel: t.text(),
+    /** Domains whose subregistry is this registry now, oldest link first. */
+    linkedBy: t.text().array().notNull().default([]),
+    canonicalDomainId: t.text(),
+    canonicalName: t.text(),
+    /** Head of the list of the registry's domains (each domain's `nextInRegistry`): how moves reach its names. */
+    firstDomainId: t.text(),
+    createdAt: t.bigint().notNull(),
+  }),
+  (table) => ({ byName: index().on(table.canonicalName), byCanonicalDomain: index().on(table.canonicalDomainId) }),
+);
+
+/**
+ * One label of one registry (`<chainId>-<registry>-<storageId>`): the storage id is the token id with its low 32
+ * version bits cleared, stable across regenerations and re-registrations.
+ */
+export const ensv2Domain = onchainTable(
+  "ensv2_domain",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    registryId: t.text().notNull(),
+    registry: t.hex().notNull(),
+    /** 0x + 64 hex. */
+    storageId: t.hex().notNull(),
+    tokenId: t.hex().notNull(),
+    /** The token id's low 32 bits. */
+    tokenVersion: t.bigint().notNull(),
+    /** The EAC resource of the name's roles (TokenResource); null until the first registration. */
+    resource: t.hex(),
+    labelhash: t.hex().notNull(),
+    /** The plaintext label when it is known and normalized, else null (the name then holds `[labelhash]`). */
+    label: t.text(),
+    /** Canonical name, null while the registry is not reachable from the root. */
+    name: t.text(),
+    /** namehash of the canonical name (what ENSv1 tables and the APIs key names by); null with it. */
+    node: t.hex(),
+    subregistry: t.hex(),
+    /** The ERC-1155 holder of the current token (null when burned or never minted, e.g. reserved). */
+    owner: t.hex(),
+    expiry: t.bigint().notNull(),
+    resolver: t.hex(),
+    /** As of the last event; expiry is not an event: a `registered` name past its expiry is expired. */
+    status: t.text().notNull().$type<"registered" | "reserved" | "unregistered">(),
+    nextInRegistry: t.text(),
+    latestRegistrationId: t.text(),
+    createdAt: t.bigint().notNull(),
+    updatedAt: t.bigint().notNull(),
+  }),
+  (table) => ({
+    byName: index().on(table.name),
+    byNode: index().on(table.node),
+    byRegistry: index().on(table.registryId),
+    byOwner: index().on(table.owner),
+    byLabelhash: index().on(table.labelhash),
+    bySubregistry: index().on(table.subregistry),
+  }),
+);
+
+/**
+ * One ERC-1155 token of a registry (`<chainId>-<registry>-<tokenId>`): every id a name had, the regenerated and
+ * re-registered ones included, with its last holder (burned ones keep the zero address).
+ */
+export const ensv2Token = onchainTable(
+  "ensv2_token",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    contract: t.hex().notNull(),
+    /** 0x + 64 hex. */
+    tokenId: t.hex().notNull(),
+    domainId: t.text().notNull(),
+    owner: t.hex().notNull(),
+    mintStatus: t.text().notNull().$type<"minted" | "burned">(),
+  }),
+  (table) => ({ byDomain: index().on(table.domainId) }),
+);
+
+/** Columns of a row that is one log (`<block>-<logIndex>`, with `-<chainId>` off the ENS root chain). */
+const ensv2LogColumns = (t: ColumnBuilders) => ({
+  id: t.text().primaryKey(),
+  chainId: t.integer().notNull(),
+  blockNumber: t.bigint().notNull(),
+  blockTimestamp: t.bigint().notNull(),
+  logIndex: t.integer().notNull(),
+  transactionHash: t.hex().notNull(),
+});
+
+/**
+ * A registration (LabelRegistered) or reservation (LabelReserved) of a domain, id of the registry's event. The
+ * registrar's NameRegistered in the same transaction adds its price: all registrar columns null otherwise.
+ */
+export const ensv2Registration = onchainTable(
+  "ensv2_registration",
+  (t) => ({
+    ...ensv2LogColumns(t),
+    domainId: t.text().notNull(),
+    kind: t.text().notNull().$type<"registration" | "reservation">(),
+    tokenId: t.hex().notNull(),
+    /** Null for a reservation. */
+    owner: t.hex(),
+    expiry: t.bigint().notNull(),
+    sender: t.hex().notNull(),
+    registrar: t.hex(),
+    duration: t.bigint(),
+    paymentToken: t.hex(),
+    referrer: t.hex(),
+    base: t.bigint(),
+    premium: t.bigint(),
+  }),
+  (table) => ({ byDomain: index().on(table.domainId), byNewest: index().on(table.blockNumber, table.logIndex) }),
+);
+
+/** A renewal through the ENSv2 registrar (NameRenewed). */
+export const ensv2Renewal = onchainTable(
+  "ensv2_renewal",
+  (t) => ({
+    ...ensv2LogColumns(t),
+    domainId: t.text().notNull(),
+    tokenId: t.hex().notNull(),
+    registrar: t.hex().notNull(),
+    duration: t.bigint().notNull(),
+    newExpiry: t.bigint().notNull(),
+    paymentToken: t.hex().notNull(),
+    referrer: t.hex().notNull(),
+    base: t.bigint().notNull(),
+  }),
+  (table) => ({ byDomain: index().on(table.domainId), byNewest: index().on(table.blockNumber, table.logIndex) }),
+);
+
+/**
+ * A registration or renewal through the ENSv2 `.eth` registrar, in the shape of `registrar_action` (which
+ * /api/registrar-actions lists together with it). id = eventIds[0]; prices are in `paymentToken`'s units.
+ */
+export const ensv2RegistrarAction = onchainTable(
+  "ensv2_registrar_action",
+  (t) => ({
+    ...registrarActionHead(t),
+    domainId: t.text().notNull(),
+    registrar: t.hex().notNull(),
+    paymentToken: t.hex().notNull(),
+    ...registrarActionTail(t),
+  }),
+  // registrar_action's indexes: /api/registrar-actions reads a range of each table's and merges them.
+  (table) => newestActionIndexes(table),
+);
+
+/**
+ * An account's roles on one resource of one access-controlled contract (`<chainId>-<contract>-<resource>-<account>`),
+ * as `roles(resource, account)` reads them. `domainId` is the registry's domain when the resource is one of its names.
+ */
+export const ensv2Permission = onchainTable(
+  "ensv2_permission",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    contract: t.hex().notNull(),
+    resource: t.hex().notNull(),
+    account: t.hex().notNull(),
+    roles: t.bigint().notNull(),
+    domainId: t.text(),
+    updatedAt: t.bigint().notNull(),
+  }),
+  (table) => ({
+    byContractResource: index().on(table.contract, table.resource),
+    byAccount: index().on(table.account),
+    byDomain: index().on(table.domainId),
+  }),
+);
+
+/** Every EACRolesChanged: the history of `ensv2_permission`. */
+export const ensv2PermissionChange = onchainTable(
+  "ensv2_permission_change",
+  (t) => ({
+    ...ensv2LogColumns(t),
+    contract: t.hex().notNull(),
+    resource: t.hex().notNull(),
+    account: t.hex().notNull(),
+    oldRoles: t.bigint().notNull(),
+    newRoles: t.bigint().notNull(),
+    domainId: t.text(),
+  }),
+  (table) => ({
+    byPermission: index().on(table.contract, table.resource, table.account),
+    byDomain: index().on(table.domainId),
+  }),
+);
+
+/** The ENSv2 events as emitted, for history: `args` holds the decoded arguments (uint256 as decimal strings). */
+export const ensv2Event = onchainTable(
+  "ensv2_event",
+  (t) => ({
+    ...ensv2LogColumns(t),
+    contract: t.hex().notNull(),
+    eventName: t.text().notNull(),
+    /** The domain the event is about, when it is about one. */
+    domainId: t.text(),
+    args: t.json().notNull(),
+  }),
+  (table) => ({
+    byDomain: index().on(table.domainId),
+    byContract: index().on(table.contract, table.blockNumber, table.logIndex),
+  }),
+);

@@ -4,6 +4,8 @@
  * Ponder itself costs for those events) as a ratio.
  *
  *   BENCH_NAMES=10000 (scenario size)  BENCH_PLUGINS=subgraph  BENCH_RUNS=pglite,postgres,noop
+ *   BENCH_PLUGIN_SETS="subgraph;subgraph,ensv2"   several plugin sets (";"-separated) on the same devnet, each with
+ *                                                 every run, e.g. the ensv2 plugin on against off (docs/benchmarks.md)
  */
 import { loadavg } from "node:os";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
@@ -12,10 +14,13 @@ import { startIndexer } from "../test/support/indexer-harness";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
 
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
-const plugins = (process.env.BENCH_PLUGINS ?? "subgraph").split(",");
+const pluginSets = (process.env.BENCH_PLUGIN_SETS ?? process.env.BENCH_PLUGINS ?? "subgraph")
+  .split(";")
+  .map((set) => set.split(","));
 const runs = (process.env.BENCH_RUNS ?? "pglite,postgres,noop").split(",") as IndexRunKind[];
 
 interface RunResult {
+  plugins: string;
   run: string;
   events: number;
   seconds: number;
@@ -27,39 +32,50 @@ async function completedEvents(url: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:index — ${names} names, plugins ${plugins.join(",")}, load average ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `bench:index — ${names} names, plugins ${pluginSets.map((p) => p.join(",")).join(" / ")}, load average ${loadavg()[0].toFixed(1)}`,
+  );
   const t0 = Date.now();
   const env = await startDevnetWithLabels({ seed: 1, names });
   console.log(`devnet ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const results: RunResult[] = [];
   try {
-    for (const run of runs) {
-      const started = Date.now();
-      const indexer = await startIndexer(indexRunOptions(env, plugins, run));
-      const rss = watchPeakRss(indexer.process.child.pid!, 500);
-      try {
-        // ready() rejects as soon as the indexer exits, where polling /ready would wait out its timeout. Every 200 ms:
-        // the default second would add 0–1 s to the time measured (each poll is a query on the indexer's database).
-        await indexer.process.ready(undefined, 200);
-        const seconds = (Date.now() - started) / 1000;
-        results.push({ run, events: await completedEvents(indexer.url), seconds, peakRssMb: rss.stop() });
-        console.log(`${run}: ready after ${seconds.toFixed(1)} s`);
-      } finally {
-        rss.stop();
-        await indexer.stop();
+    for (const plugins of pluginSets)
+      for (const run of runs) {
+        const started = Date.now();
+        const indexer = await startIndexer(indexRunOptions(env, plugins, run));
+        const rss = watchPeakRss(indexer.process.child.pid!, 500);
+        try {
+          // ready() rejects as soon as the indexer exits, where polling /ready would wait out its timeout. Every 200 ms:
+          // the default second would add 0–1 s to the time measured (each poll is a query on the indexer's database).
+          await indexer.process.ready(undefined, 200);
+          const seconds = (Date.now() - started) / 1000;
+          results.push({
+            plugins: plugins.join(","),
+            run,
+            events: await completedEvents(indexer.url),
+            seconds,
+            peakRssMb: rss.stop(),
+          });
+          console.log(
+            `${plugins.join(",")} ${run}: ready after ${seconds.toFixed(1)} s, load average ${loadavg()[0].toFixed(1)}`,
+          );
+        } finally {
+          rss.stop();
+          await indexer.stop();
+        }
       }
-    }
   } finally {
     await env.stop();
   }
-  const noop = results.find((r) => r.run === "noop");
   console.log("");
-  console.log("| run | events | wall s (start → ready) | events/s | peak RSS MiB | × no-op time |");
-  console.log("|---|---|---|---|---|---|");
+  console.log("| plugins | run | events | wall s (start → ready) | events/s | peak RSS MiB | × no-op time |");
+  console.log("|---|---|---|---|---|---|---|");
   for (const r of results) {
+    const noop = results.find((n) => n.run === "noop" && n.plugins === r.plugins);
     const ratio = noop && r !== noop ? (r.seconds / noop.seconds).toFixed(2) : "—";
     console.log(
-      `| ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} |`,
+      `| ${r.plugins} | ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} |`,
     );
   }
   console.log(

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLauncherEnv } from "../src/config/launcher-env";
+import { readDevnetManifest } from "../src/namespaces/devnet-manifest";
+import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
 import { devnetPgliteDirectory } from "./lib/devnet-pglite-directory";
 import { printEndpoints } from "./lib/endpoints";
 import { forgetDevnetSyncData } from "./lib/forget-devnet-sync";
@@ -68,6 +70,11 @@ async function main(): Promise<void> {
       for (const [chainId, chain] of Object.entries(devnet.manifest.chains))
         log(`chain ${chainId} (${chain.name}) at ${chain.rpcUrl}`);
     }
+  }
+
+  // The devnet plays ENSv2 beside ENSv1: the demo indexes it too, unless PLUGINS names the plugins itself.
+  if (namespace === "devnet" && !env.PLUGINS && env.DEVNET_MANIFEST && readDevnetManifest(env.DEVNET_MANIFEST).ensv2) {
+    env.PLUGINS = [...DEFAULT_PLUGIN_NAMES, "ensv2"].join(",");
   }
 
   if (settings.LABELS_SERVICE_URL) {

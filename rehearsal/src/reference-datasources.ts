@@ -4,10 +4,10 @@ import { pathToFileURL } from "node:url";
 import type { Abi, Address } from "viem";
 import { npmPackOnce } from "../../devnet/src/npm-pack";
 import { cacheDir } from "../../devnet/src/paths";
-import type { DatasourceName } from "../../src/namespaces/types";
+import type { DatasourceName, NamespaceName } from "../../src/namespaces/types";
 
 /*
- * The independent source of mainnet and sepolia addresses, start blocks and ABIs: the peer's published
+ * The independent source of mainnet, sepolia and sepolia-v2 addresses, start blocks and ABIs: the peer's published
  * `@ensnode/datasources`. The rehearsal places contracts and starts its indexing from these, never from our own
  * src/namespaces/ files, so a wrong address or start block of ours shows up as a missing event.
  *
@@ -18,7 +18,10 @@ import type { DatasourceName } from "../../src/namespaces/types";
  */
 export const REFERENCE_PACKAGE = { name: "@ensnode/datasources", version: "1.17.0" } as const;
 
+/** The namespaces the rehearsal plays. */
 export type ReferenceNamespaceName = "mainnet" | "sepolia";
+/** Every namespace of ours the package also ships: the rehearsed ones and sepolia-v2 (compared, not rehearsed). */
+export type PublishedNamespaceName = Exclude<NamespaceName, "devnet">;
 
 export interface ReferenceContract {
   /** Absent for contracts matched at any address (resolvers). */
@@ -80,6 +83,13 @@ export const REFERENCE_NAMES: Record<DatasourceName, Record<string, string>> = {
   reverseOptimism: { L2ReverseRegistrar: "rrOptimism/L2ReverseRegistrar" },
   reverseArbitrum: { L2ReverseRegistrar: "rrArbitrum/L2ReverseRegistrar" },
   reverseScroll: { L2ReverseRegistrar: "rrScroll/L2ReverseRegistrar" },
+  // sepolia-v2 only: mainnet and sepolia have no ENSv2 deployment (and the rehearsal does not play sepolia-v2 yet).
+  ensv2: {
+    Registry: "ENSv2Root/Registry",
+    RootRegistry: "ENSv2Root/RootRegistry",
+    ETHRegistry: "ENSv2Root/ETHRegistry",
+    ETHRegistrar: "ENSv2Root/ETHRegistrar",
+  },
 };
 
 export interface TheirContract {
@@ -107,7 +117,7 @@ async function importPackage(log: (line: string) => void): Promise<{ getENSNames
 
 /** The package's whole namespace as it ships (every datasource, their names), for comparisons. */
 export async function loadTheirNamespace(
-  name: ReferenceNamespaceName,
+  name: PublishedNamespaceName,
   log: (line: string) => void = () => {},
 ): Promise<TheirNamespace> {
   const pkg = await importPackage(log);
@@ -116,7 +126,7 @@ export async function loadTheirNamespace(
 
 /** The package's datasources that we index, in our names. A contract the package lacks is left out. */
 export async function loadReferenceNamespace(
-  name: ReferenceNamespaceName,
+  name: PublishedNamespaceName,
   log: (line: string) => void = () => {},
 ): Promise<ReferenceNamespace> {
   const theirs = await loadTheirNamespace(name, log);

@@ -16,6 +16,7 @@ const DEVNET_CHAIN_OF: Record<DatasourceName, keyof Omit<DevnetShape, "paddingBl
   reverseOptimism: "optimism",
   reverseArbitrum: "arbitrum",
   reverseScroll: "scroll",
+  ensv2: "root",
 };
 
 /** Block times of the empty history below genesis (Ethereum's 12 s; the L2s' 2 s). */

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { mainnetNamespace } from "../../src/namespaces/mainnet";
-import { sepoliaNamespace } from "../../src/namespaces/sepolia";
+import { loadNamespace } from "../../src/namespaces";
 import { PLUGINS } from "../../src/plugins";
 import {
   anyAddressResolverFor,
@@ -12,14 +11,14 @@ import {
 import {
   loadReferenceNamespace,
   loadTheirNamespace,
+  type PublishedNamespaceName,
   REFERENCE_PACKAGE,
   type ReferenceNamespace,
-  type ReferenceNamespaceName,
   type TheirNamespace,
 } from "../src/reference-datasources";
 
 /*
- * Our mainnet and sepolia namespace files against @ensnode/datasources, without chains: same chains, addresses and
+ * Our mainnet, sepolia and sepolia-v2 namespaces (code and src/namespaces/datasources.json) against @ensnode/datasources, without chains: same chains, addresses and
  * start blocks; our plugins' event signatures present in the reference's ABIs; and the reference's contracts we leave
  * out limited to the ones below. docs/maintainers.md ("Namespace files against @ensnode/datasources") explains each.
  */
@@ -31,12 +30,16 @@ type Why =
   // An L1 resolver answering an L2's (or 3DNS's) names by CCIP-Read: we route those names to that registry itself.
   | "l1Bridge"
   // Ethereum Follow Protocol lists: not name data.
-  | "efp";
+  | "efp"
+  // Listed at the zero address: the deployment has no such contract (sepolia-v2's redeployed ENSv1 has no old registry).
+  | "zeroAddress"
+  // Any contract's EnhancedAccessControl events: our any-address ensv2 Registry has EACRolesChanged in its ABI.
+  | "ensv2AnyAddress";
 
 const RR_ROOT_RESOLVERS = (names: string[]): Record<string, Why> =>
   Object.fromEntries(names.map((n) => [`rrRoot/${n}`, "resolver"]));
 
-const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
+const KNOWN_OMISSIONS: Record<PublishedNamespaceName, Record<string, Why>> = {
   mainnet: {
     "ensroot/BasenamesL1Resolver": "l1Bridge",
     "ensroot/LineanamesL1Resolver": "l1Bridge",
@@ -85,6 +88,19 @@ const KNOWN_OMISSIONS: Record<ReferenceNamespaceName, Record<string, Why>> = {
       "ScrollReverseResolver",
     ]),
   },
+  "sepolia-v2": {
+    "ensroot/ENSv1RegistryOld": "zeroAddress",
+    "ENSv2Root/Resolver": "resolver",
+    "ENSv2Root/EnhancedAccessControl": "ensv2AnyAddress",
+    ...RR_ROOT_RESOLVERS([
+      "DefaultPublicResolver5",
+      "BaseReverseResolver",
+      "LineaReverseResolver",
+      "OptimismReverseResolver",
+      "ArbitrumReverseResolver",
+      "ScrollReverseResolver",
+    ]),
+  },
 };
 
 // Basenames' three controllers share one ABI and one handler; the early-access one only registers (its source has
@@ -96,18 +112,33 @@ const SEPOLIA_L2_REVERSE = ["reverseBase", "reverseLinea", "reverseOptimism", "r
   (ds) => `${ds}/L2ReverseRegistrar: NameForAddrChanged(address indexed,string)`,
 );
 
+// sepolia-v2's ETHRegistrar is a later contracts-v2 than our pin (5677359d, docs/ensv2.md). Its referrer is indexed in
+// NameRegistered and NameRenewed: same topic 0, other layout, so our ABI cannot decode them there (Ponder skips a
+// log it cannot decode): a known gap, in docs/ensv2.md. The rest are events of our pin's registrar that the reference
+// leaves out (its EnhancedAccessControl stands for every contract's EACRolesChanged, which our any-address Registry
+// receives anyway).
+const SEPOLIA_V2_ETH_REGISTRAR = [
+  "NameRegistered(uint256 indexed,string,address,address,address,uint64,address,bytes32,uint256,uint256)",
+  "NameRenewed(uint256 indexed,string,uint64,uint64,address,bytes32,uint256)",
+  "EACRolesChanged(uint256 indexed,address indexed,uint256,uint256)",
+  "PaymentTokenAdded(address indexed)",
+  "PaymentTokenRemoved(address indexed)",
+  "RentPriceOracleChanged(address)",
+].map((sig) => `ensv2/ETHRegistrar: ${sig}`);
+
 /** Events our ABIs declare that the reference's ABI of the same contract lacks, each explained above. */
-const KNOWN_EVENT_DIFFERENCES: Record<ReferenceNamespaceName, string[]> = {
+const KNOWN_EVENT_DIFFERENCES: Record<PublishedNamespaceName, string[]> = {
   mainnet: [EA_RENEWED],
   sepolia: [EA_RENEWED, ...SEPOLIA_L2_REVERSE],
+  "sepolia-v2": SEPOLIA_V2_ETH_REGISTRAR,
 };
 
 const sorted = (xs: string[]) => [...xs].sort();
 
-describe.each(["mainnet", "sepolia"] as const)(
+describe.each(["mainnet", "sepolia", "sepolia-v2"] as const)(
   `%s namespace against ${REFERENCE_PACKAGE.name}@${REFERENCE_PACKAGE.version}`,
   (name) => {
-    const ours = { mainnet: mainnetNamespace, sepolia: sepoliaNamespace }[name];
+    const ours = loadNamespace(name, { devnetManifestPath: "(unused)" });
     let reference: ReferenceNamespace;
     let theirs: TheirNamespace;
     beforeAll(async () => {
@@ -149,6 +180,32 @@ describe.each(["mainnet", "sepolia"] as const)(
       expect(unseen, "left out as a resolver, but no Resolver of ours matches its chain from its start block").toEqual(
         [],
       );
+    });
+
+    it("leaves out a zero-address contract only where the reference lists the zero address", () => {
+      const listed = Object.entries(KNOWN_OMISSIONS[name]).filter(([, why]) => why === "zeroAddress");
+      const notZero = listed.filter(([n]) => {
+        const [ds, contract] = n.split("/");
+        return theirs[ds!]?.contracts[contract!]?.address !== `0x${"0".repeat(40)}`;
+      });
+      expect(notZero.map(([n]) => n)).toEqual([]);
+    });
+
+    it("sees every left-out EnhancedAccessControl through our any-address ensv2 Registry", () => {
+      const listed = Object.entries(KNOWN_OMISSIONS[name]).filter(([, why]) => why === "ensv2AnyAddress");
+      const registry = ours.datasources.ensv2?.contracts.Registry;
+      const unseen = listed.filter(([n]) => {
+        const [ds, contract] = n.split("/");
+        const c = theirs[ds!]?.contracts[contract!];
+        return (
+          !c ||
+          !registry ||
+          registry.address !== undefined ||
+          ours.datasources.ensv2!.chain.id !== theirs[ds!]!.chain.id ||
+          registry.startBlock > c.startBlock
+        );
+      });
+      expect(unseen.map(([n]) => n)).toEqual([]);
     });
   },
 );

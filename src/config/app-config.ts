@@ -1,5 +1,6 @@
 import { loadNamespace, type Namespace } from "../namespaces";
-import { chainsOf, pluginRequirementProblems } from "../plugins/requirements";
+import { DEFAULT_PLUGIN_NAMES } from "../plugins";
+import { chainsOf, defaultPluginsFor, pluginRequirementProblems } from "../plugins/requirements";
 import { envSchema, readPerChainVariables } from "./env-schema";
 import type { AppConfig, LabelSetPin } from "./types";
 
@@ -22,28 +23,34 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
   const problems: string[] = [];
 
   const isSubgraphCompatible = e.SUBGRAPH_COMPAT;
-  if (isSubgraphCompatible && (e.PLUGINS.length !== 1 || e.PLUGINS[0] !== "subgraph")) {
-    problems.push(
-      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${e.PLUGINS.join(",")}" (set PLUGINS=subgraph)`,
-    );
-  }
-
   const labelSet = resolveLabelSet(e, isSubgraphCompatible, problems);
 
   let namespace: Namespace | undefined;
   try {
-    namespace = loadNamespace(e.NAMESPACE, e.DEVNET_MANIFEST);
+    namespace = loadNamespace(e.NAMESPACE, {
+      devnetManifestPath: e.DEVNET_MANIFEST,
+      datasourcesFile: e.NAMESPACE_DATASOURCES_FILE,
+    });
   } catch (error) {
-    problems.push(`DEVNET_MANIFEST: ${(error as Error).message}`);
+    problems.push(
+      `${e.NAMESPACE === "devnet" ? "DEVNET_MANIFEST" : "NAMESPACE_DATASOURCES_FILE"}: ${(error as Error).message}`,
+    );
+  }
+  const plugins = e.PLUGINS ?? (namespace ? defaultPluginsFor(namespace) : [...DEFAULT_PLUGIN_NAMES]);
+
+  if (isSubgraphCompatible && (plugins.length !== 1 || plugins[0] !== "subgraph")) {
+    problems.push(
+      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${plugins.join(",")}" (set PLUGINS=subgraph)`,
+    );
   }
 
   const rpcUrls = new Map<number, string>();
   const endBlocks = new Map<number, number>();
   const getLogsBlockRanges = new Map<number, number>();
   if (namespace) {
-    problems.push(...pluginRequirementProblems(namespace, e.PLUGINS));
+    problems.push(...pluginRequirementProblems(namespace, plugins));
     const explicitRpc = readPerChainVariables(env, "RPC_URL_");
-    for (const chain of chainsOf(namespace, e.PLUGINS)) {
+    for (const chain of chainsOf(namespace, plugins)) {
       const url = explicitRpc.get(chain.id) ?? namespace.defaultRpcUrls[chain.id];
       if (!url) {
         problems.push(`RPC_URL_${chain.id}: missing; the active plugins index chain ${chain.id} (${chain.name})`);
@@ -68,7 +75,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
 
   return {
     namespace,
-    plugins: e.PLUGINS,
+    plugins,
     rpcUrls,
     endBlocks,
     getLogsBlockRanges,

@@ -73,7 +73,8 @@ export const processTuningSchema = z.object({
 /** The environment variables the indexer reads; `.env.example` documents each one. */
 export const envSchema = processTuningSchema.extend({
   NAMESPACE: z.enum(NAMESPACE_NAMES, { message: `must be one of ${NAMESPACE_NAMES.join(", ")}` }).default("devnet"),
-  PLUGINS: pluginList.default(PLUGIN_NAMES.join(",")),
+  /** Unset: the namespace's default plugins (defaultPluginsFor in src/plugins/requirements.ts). */
+  PLUGINS: pluginList.optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// connection string")
@@ -119,6 +120,8 @@ export const envSchema = processTuningSchema.extend({
     .max(65_536, "must be at most 65536 (MB)")
     .default(64),
   DEVNET_MANIFEST: z.string().min(1).default(".devnet/manifest.json"),
+  /** A replacement for src/namespaces/datasources.json (addresses and start blocks kept as data, e.g. sepolia-v2's). */
+  NAMESPACE_DATASOURCES_FILE: z.string().min(1).optional(),
   PUBLIC_API_URL: z.string().url("must be the URL clients use to reach this API").optional(),
   INDEXER_URL: z.string().url("must be the indexer's URL, e.g. http://10.0.0.5:42069").optional(),
   PORT: port.default(42069),

@@ -32,7 +32,8 @@ export const BUILD_RECORD_SETTINGS: Record<keyof BuildRecord, string> = {
   tokenscopeSales: "TOKENSCOPE_SALES",
   noopHandlers: "NAMEINDEX_NOOP_HANDLERS",
   endBlocks: "END_BLOCK_<chainId>",
-  contracts: "the namespace's contracts (DEVNET_MANIFEST, or the namespace's addresses and start blocks)",
+  contracts:
+    "the namespace's contracts (DEVNET_MANIFEST, NAMESPACE_DATASOURCES_FILE, or the namespace's addresses and start blocks)",
   code: "the indexing code (another nameindex version)",
 };
 

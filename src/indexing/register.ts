@@ -1,6 +1,7 @@
 import { type AppConfig, getConfig } from "../config";
 import { prefetchFirstLabels, warmUpHealing } from "../lib/healing";
 import { register as basenames } from "../plugins/basenames/register";
+import { register as ensv2 } from "../plugins/ensv2/register";
 import { register as lineanames } from "../plugins/lineanames/register";
 import type { PluginName } from "../plugins/names";
 import { register as protocolAcceleration } from "../plugins/protocol-acceleration/register";
@@ -19,6 +20,7 @@ const PLUGIN_REGISTRATIONS: Record<PluginName, () => void> = {
   "protocol-acceleration": protocolAcceleration,
   registrars,
   tokenscope,
+  ensv2,
 };
 
 /** The registries whose labels healing fetches ahead of their events, by the datasource they belong to. */

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { readDevnetManifest } from "./devnet-manifest";
+import { type DevnetManifest, readDevnetManifest } from "./devnet-manifest";
 import type { Datasource, DatasourceName, Namespace } from "./types";
 
 const DEVNET_MANAGED_NAMES: Partial<Record<DatasourceName, string>> = {
@@ -32,8 +32,32 @@ export function devnetNamespace(manifestPath: string): Namespace {
       contracts,
     };
   }
+  if (manifest.ensv2) datasources.ensv2 = ensv2Datasource(manifestPath, manifest);
   const defaultRpcUrls = Object.fromEntries(
     Object.entries(manifest.chains).map(([chainId, chain]) => [Number(chainId), chain.rpcUrl]),
   );
   return { name: "devnet", datasources, defaultRpcUrls };
+}
+
+/**
+ * The manifest's ENSv2 contracts, plus `Registry`: every ENSv2 registry, matched by ABI at any address from the first
+ * ENSv2 contract's block (registries below the root are deployed as names get subnames; docs/ensv2.md).
+ */
+function ensv2Datasource(manifestPath: string, manifest: DevnetManifest): Datasource {
+  const ensv2 = manifest.ensv2!;
+  const chain = manifest.chains[String(ensv2.chainId)];
+  if (!chain) {
+    throw new Error(
+      `Devnet manifest ${manifestPath}: "ensv2" is on chain ${ensv2.chainId}, which the manifest's "chains" lacks`,
+    );
+  }
+  const refs = Object.entries(ensv2.contracts).map(
+    ([name, ref]) => [name, { address: ref.address as Address | undefined, startBlock: ref.startBlock }] as const,
+  );
+  const firstBlock = Math.min(...refs.map(([, ref]) => ref.startBlock));
+  return {
+    chain: { id: ensv2.chainId, name: chain.name },
+    managedName: "eth",
+    contracts: { ...Object.fromEntries(refs), Registry: { startBlock: firstBlock } },
+  };
 }

@@ -1,7 +1,10 @@
 import type { Address } from "viem";
 
-/** The networks an operator can index. `devnet` reads its addresses from a manifest written by `npm run devnet`. */
-export const NAMESPACE_NAMES = ["mainnet", "sepolia", "devnet"] as const;
+/**
+ * The networks an operator can index. `devnet` reads its addresses from a manifest written by `npm run devnet`;
+ * `sepolia-v2` (ENS's ENSv1 + ENSv2 test deployment on Sepolia) entirely from src/namespaces/datasources.json.
+ */
+export const NAMESPACE_NAMES = ["mainnet", "sepolia", "sepolia-v2", "devnet"] as const;
 export type NamespaceName = (typeof NAMESPACE_NAMES)[number];
 
 /**
@@ -19,6 +22,7 @@ export const DATASOURCE_NAMES = [
   "reverseOptimism",
   "reverseArbitrum",
   "reverseScroll",
+  "ensv2",
 ] as const;
 export type DatasourceName = (typeof DATASOURCE_NAMES)[number];
 

@@ -1,5 +1,6 @@
 import { basenamesPlugin } from "./basenames/plugin";
 import type { PluginDefinition } from "./define";
+import { ensv2Plugin } from "./ensv2/plugin";
 import { lineanamesPlugin } from "./lineanames/plugin";
 import type { PluginName } from "./names";
 import { protocolAccelerationPlugin } from "./protocol-acceleration/plugin";
@@ -16,9 +17,10 @@ export const PLUGINS = {
   "protocol-acceleration": protocolAccelerationPlugin,
   registrars: registrarsPlugin,
   tokenscope: tokenscopePlugin,
+  ensv2: ensv2Plugin,
 } as const satisfies Record<PluginName, PluginDefinition>;
 
-export { PLUGIN_NAMES, type PluginName } from "./names";
+export { DEFAULT_PLUGIN_NAMES, PLUGIN_NAMES, type PluginName } from "./names";
 
 /** A plugin's definition as the generic shape that code walking every plugin reads (PLUGINS keeps the literal types). */
 export function pluginDefinition(name: PluginName): PluginDefinition {

@@ -1,5 +1,5 @@
 import type { Namespace } from "../namespaces/types";
-import { type PluginName, pluginDefinition } from ".";
+import { DEFAULT_PLUGIN_NAMES, type PluginName, pluginDefinition } from ".";
 
 /*
  * The plugins' own checks against a namespace: which datasources and contracts each needs, and the chains their
@@ -45,4 +45,23 @@ export function chainsOf(namespace: Namespace, plugins: readonly PluginName[]): 
     }
   }
   return [...chains.values()].sort((a, b) => a.id - b.id);
+}
+
+/** Whether the namespace has every datasource the plugin needs. */
+function canRun(namespace: Namespace, pluginName: PluginName): boolean {
+  const plugin = pluginDefinition(pluginName);
+  return (
+    plugin.requiredDatasources.every((ds) => namespace.datasources[ds]) &&
+    (!plugin.requiresOneOf || plugin.requiresOneOf.some((ds) => namespace.datasources[ds]))
+  );
+}
+
+/**
+ * PLUGINS unset: the default plugins the namespace has datasources for (sepolia-v2 has no Basenames, Lineanames or
+ * 3DNS), and ensv2 where a public namespace lists an ENSv2 deployment, so that adding one to the datasources file is
+ * all it takes. On the devnet ensv2 stays opt-in: `npm start` adds it, tests name their plugins.
+ */
+export function defaultPluginsFor(namespace: Namespace): PluginName[] {
+  const withEnsv2 = namespace.name !== "devnet" && namespace.datasources.ensv2 !== undefined;
+  return [...DEFAULT_PLUGIN_NAMES, ...(withEnsv2 ? (["ensv2"] as const) : [])].filter((p) => canRun(namespace, p));
 }

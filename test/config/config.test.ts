@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildConfig, ConfigError } from "../../src/config";
-import { PLUGIN_NAMES } from "../../src/plugins";
+import { buildConfig } from "../../src/config";
+import { DEFAULT_PLUGIN_NAMES, PLUGIN_NAMES } from "../../src/plugins";
 import { composeChains, composeContracts } from "../../src/plugins/compose";
-import { ensrootOnly, fullDevnet, writeManifest } from "./fixtures";
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    buildConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error("expected the configuration to be rejected");
-}
+import { ensrootOnly, fullDevnet, problemsOf, writeManifest } from "./fixtures";
 
 const mainnetRpc = {
   RPC_URL_1: "https://eth.example",
@@ -25,7 +15,9 @@ const mainnetRpc = {
 
 describe("environment validation", () => {
   it("rejects an unknown namespace and lists the valid ones", () => {
-    expect(problemsOf({ NAMESPACE: "holesky" })).toEqual(["NAMESPACE: must be one of mainnet, sepolia, devnet"]);
+    expect(problemsOf({ NAMESPACE: "holesky" })).toEqual([
+      "NAMESPACE: must be one of mainnet, sepolia, sepolia-v2, devnet",
+    ]);
   });
 
   it("rejects unknown plugins, naming them and the valid ones", () => {
@@ -100,7 +92,7 @@ describe("environment validation", () => {
 
   it("keeps subgraph-compatible mode to the subgraph plugin and the subgraph label set", () => {
     expect(problemsOf({ NAMESPACE: "mainnet", ...mainnetRpc, SUBGRAPH_COMPAT: "true" })).toEqual([
-      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${PLUGIN_NAMES.join(",")}" (set PLUGINS=subgraph)`,
+      `SUBGRAPH_COMPAT: subgraph-compatible mode runs only the "subgraph" plugin, but PLUGINS is "${DEFAULT_PLUGIN_NAMES.join(",")}" (set PLUGINS=subgraph)`,
     ]);
     expect(
       problemsOf({
@@ -210,7 +202,7 @@ describe("environment validation", () => {
     const manifest = writeManifest(fullDevnet);
     const config = buildConfig({ DEVNET_MANIFEST: manifest, PORT: "", DATABASE_URL: "" });
     expect(config.namespace.name).toBe("devnet");
-    expect(config.plugins).toEqual([...PLUGIN_NAMES]);
+    expect(config.plugins).toEqual([...DEFAULT_PLUGIN_NAMES]);
     expect(config.port).toBe(42069);
     expect(config.labelsPort).toBe(3223);
     expect(config.labelsServiceUrl).toBe("http://127.0.0.1:3223");

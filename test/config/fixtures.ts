@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "vitest";
+import { buildConfig, ConfigError } from "../../src/config";
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 
@@ -69,3 +71,14 @@ export const fullDevnet = {
     },
   },
 };
+
+/** The problems buildConfig reports for `env`; fails the test when it accepts it. */
+export function problemsOf(env: Record<string, string>): string[] {
+  try {
+    buildConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error("expected the configuration to be rejected");
+}

@@ -30,7 +30,7 @@ describe("npm start's settings", () => {
         "Invalid configuration:",
         "  - PONDER_CACHE_BYTES: must be a number of bytes, e.g. 268435456 (256 MiB)",
         "  - MALLOC_ARENA_MAX: must be 1 or more",
-        "  - NAMESPACE: must be one of mainnet, sepolia, devnet",
+        "  - NAMESPACE: must be one of mainnet, sepolia, sepolia-v2, devnet",
         "  - PORT: must be between 1 and 65535",
         "  - DEVNET_SEED: must be a whole number (the scenario's random seed)",
         "  - DEVNET_NAMES: must be 1 or more",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
@@ -24,14 +24,14 @@ beforeAll(async () => {
   // Trace logs name each sync interval's range (see syncIntervalRanges).
   full = await startIndexer(
     indexerOptionsFor(env, {
-      plugins: [...PLUGIN_NAMES],
+      plugins: [...DEFAULT_PLUGIN_NAMES],
       database: "postgres",
       extraEnv: { PONDER_LOG_LEVEL: "trace" },
     }),
   );
   evicting = await startIndexer(
     indexerOptionsFor(env, {
-      plugins: [...PLUGIN_NAMES],
+      plugins: [...DEFAULT_PLUGIN_NAMES],
       database: "postgres",
       extraEnv: {
         PONDER_CACHE_BYTES: String(1024 * 1024),

@@ -6,7 +6,7 @@ import { chainsOfShape } from "../../devnet/src/shape";
 import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
 import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { diffDumps, dumpPostgres } from "../support/canonical-dump";
 import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
 import { bySize, report } from "./support/scale";
@@ -52,7 +52,7 @@ describe("the mainnet configuration through a hosted provider's faults (rehearsa
   let clean: IndexRunResult;
   const proxies = new Map<number, HostedRpc>();
   const databases: string[] = [];
-  const plugins = [...PLUGIN_NAMES];
+  const plugins = [...DEFAULT_PLUGIN_NAMES];
 
   const rehearsalEnv = () => ({
     NAMESPACE: "mainnet",

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
 import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { diffDumps } from "../support/canonical-dump";
 import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
 import { report } from "./support/scale";
@@ -28,7 +28,7 @@ describe("a provider whose eth_getLogs range refusal Ponder cannot read (Infura'
   let clean: IndexRunResult;
   const proxies = new Map<number, HostedRpc>();
   const databases: string[] = [];
-  const plugins = [...PLUGIN_NAMES];
+  const plugins = [...DEFAULT_PLUGIN_NAMES];
 
   const freshDatabase = async (tag: string) => {
     const name = `range_${tag}_${Date.now().toString(36)}`;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
 import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { diffDumps, dumpPostgres } from "../support/canonical-dump";
 import { rpc } from "../support/devnet-fixture";
 import {
@@ -87,7 +87,7 @@ describe("following the head through a lagging hosted provider (mainnet rehearsa
   const proxies = new Map<number, HostedRpc>();
   const databases: string[] = [];
   const indexers: RunningIndexer[] = [];
-  const plugins = [...PLUGIN_NAMES];
+  const plugins = [...DEFAULT_PLUGIN_NAMES];
 
   const freshDatabase = async (tag: string) => {
     const name = `realtime_${tag}_${Date.now().toString(36)}`;

@@ -4,7 +4,7 @@ import { LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "../../devnet/src/index";
 import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
 import { completedEventsByName } from "../../scripts/lib/peak-rss";
 import { ponderFinalityBlocks } from "../../src/indexing/deep-reorg-guard";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { EVENT_TABLES } from "../e2e/subgraph-compare";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../support/canonical-dump";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
@@ -44,7 +44,7 @@ const RUNS: Run[] = bySize<Run[]>({
 /** Milliseconds between reorg rounds (uniform), and each chain's block time (its own, ± 30 %). */
 const REORG_GAP_MS = bySize({ ci: [500, 3500], full: [300, 1500] });
 const BLOCK_MS: Record<number, number> = { 31337: 1200, 31338: 1000, 31339: 1500, 31340: 1300, 31341: 1700 };
-const PLUGINS = [...PLUGIN_NAMES];
+const PLUGINS = [...DEFAULT_PLUGIN_NAMES];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Mines blocks on every chain, each on its own clock, until stopped. */

@@ -1,9 +1,11 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REGISTRY_ROLES } from "../../devnet/ensv2/roles";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { ensv2TruthOf, indexedRolesOn } from "./support/ensv2-truth";
 import { metaBlock, reorgMetric, reorgsLogged, subgraph, waitForHead } from "./support/follow-head";
 import { type BranchFacts, ReorgDriver } from "./support/reorg-scenario";
 import { bySize, report } from "./support/scale";
@@ -14,7 +16,9 @@ import { bySize, report } from "./support/scale";
  * mines branch B (other names, owners, records, and more blocks, so it is the longest chain). Once the index reaches B's
  * head, /subgraph must show B and nothing of A, and the whole index must equal a fresh index of the same chain.
  * Ponder 0.16.10 treats the newest 30 blocks of an unknown chain as unfinalized (see docs/operations.md), so a reorg up
- * to 30 blocks deep is within finality.
+ * to 30 blocks deep is within finality. The ensv2 plugin runs too: each branch registers its names in the ENSv2 .eth
+ * registry as well (resolvers, a role grant that regenerates a token), and on PostgreSQL that registry's rows must
+ * equal the chain (eth_call) after every branch, with nothing of the abandoned one.
  */
 
 interface Round {
@@ -97,6 +101,52 @@ async function expectBranchVisible(url: string, facts: BranchFacts): Promise<voi
   );
 }
 
+const rootRpcUrl = (env: DevnetWithLabels) => env.devnet.manifest.chains["31337"]!.rpcUrl;
+
+/**
+ * The ENSv2 .eth registry's rows equal the chain, the branch's names are there with its owner and resolver and the
+ * role it granted, and (after a reorg) the abandoned branch's own names are gone. PostgreSQL only: PGlite cannot be
+ * read while its indexer runs (its final dump is compared with a fresh index instead).
+ */
+async function expectEnsv2Branch(
+  env: DevnetWithLabels,
+  indexer: RunningIndexer,
+  facts: BranchFacts,
+  abandoned?: BranchFacts,
+): Promise<string> {
+  const v2 = facts.ensv2!;
+  if (!indexer.env.DATABASE_URL) return "ENSv2 rows not read (PGlite)";
+  const truth = await ensv2TruthOf(indexer, rootRpcUrl(env), v2.registry);
+  expect(truth.differences, `${facts.tag}: ENSv2 .eth registry index against eth_call`).toEqual([]);
+  for (const label of v2.labels) {
+    const d = truth.domains.get(label);
+    expect(d, `${facts.tag}: ${label}.eth in ensv2_domain`).toBeDefined();
+    expect([d!.status, d!.owner, d!.resolver], `${facts.tag}: ${label}.eth`).toEqual([
+      "registered",
+      lower(v2.owner),
+      lower(v2.resolver),
+    ]);
+  }
+  const granted = await indexedRolesOn(indexer, rootRpcUrl(env), v2.registry, v2.labels[0]!, v2.granted);
+  expect(granted & REGISTRY_ROLES.SET_RESOLVER, `${facts.tag}: ROLE_SET_RESOLVER granted on ${v2.labels[0]}.eth`).toBe(
+    REGISTRY_ROLES.SET_RESOLVER,
+  );
+  if (abandoned) {
+    const gone = abandoned.ensv2!.labels.filter((l) => !v2.labels.includes(l));
+    expect(
+      gone.filter((l) => truth.domains.has(l)),
+      `${abandoned.tag}: its own ENSv2 names must be gone`,
+    ).toEqual([]);
+    if (abandoned.ensv2!.granted !== v2.granted) {
+      expect(
+        await indexedRolesOn(indexer, rootRpcUrl(env), v2.registry, v2.labels[0]!, abandoned.ensv2!.granted),
+        `${abandoned.tag}: its role grant must be gone`,
+      ).toBe(0n);
+    }
+  }
+  return `ENSv2: ${truth.namesCompared} names, ${truth.rolesCompared} role entries of the .eth registry equal eth_call`;
+}
+
 /** Nothing only the abandoned branch wrote is visible: its own names, its records, its owners. */
 async function expectBranchGone(url: string, abandoned: BranchFacts, canonical: BranchFacts): Promise<void> {
   const canonicalNodes = new Set(canonical.registered.map((r) => r.node));
@@ -125,7 +175,7 @@ for (const database of DATABASES) {
     // Debug logs carry Ponder's "Reconciled reorg" lines.
     const start = () =>
       startIndexer(
-        indexerOptionsFor(env, { plugins: ["subgraph"], database, extraEnv: { PONDER_LOG_LEVEL: "debug" } }),
+        indexerOptionsFor(env, { plugins: ["subgraph", "ensv2"], database, extraEnv: { PONDER_LOG_LEVEL: "debug" } }),
       );
 
     beforeAll(async () => {
@@ -155,9 +205,11 @@ for (const database of DATABASES) {
             sharedLabel: shared,
             owner: ownerA!,
             transferTo: ownerA!,
+            ensv2: true,
           });
           const tA = await waitForHead(indexer.url, a.head, `round ${i} branch A`);
           await expectBranchVisible(indexer.url, a);
+          await expectEnsv2Branch(env, indexer, a);
 
           // The query expectBranchGone repeats after the reorg, cached now at A's head: it must not be served on B.
           await expectCached(indexer.url, domainsQuery(a.registered.map((r) => r.node)));
@@ -174,6 +226,7 @@ for (const database of DATABASES) {
             sharedLabel: shared,
             owner: ownerB!,
             transferTo: other!,
+            ensv2: true,
           });
           const tSame = await waitForHead(indexer.url, b.head, `round ${i} branch B at A's height`);
           // Same block number as A's head, another branch: nothing cached at A's head may answer.
@@ -182,6 +235,7 @@ for (const database of DATABASES) {
           const tB = tSame + (await waitForHead(indexer.url, b.head, `round ${i} branch B`));
           await expectBranchGone(indexer.url, a, b);
           await expectBranchVisible(indexer.url, b);
+          const ensv2Outcome = await expectEnsv2Branch(env, indexer, b, a);
           // The abandoned head's number now holds B's block, and _meta names that one.
           expect(await driver.blockHash(a.head.number)).not.toBe(a.head.hash);
           const reorgs = reorgsLogged(indexer).slice(reorgsBefore);
@@ -194,7 +248,7 @@ for (const database of DATABASES) {
             "reorg",
             `${database} round ${i}: fork at ${fork.block}, A ${fork.block + 1}-${a.head.number} (depth ${round.depthA}, ` +
               `${a.registered.length} names, indexed in ${tA} ms), B ${fork.block + 1}-${b.head.number} (${round.blocksB} blocks, ` +
-              `caught up in ${tB} ms, Ponder: ${reorgs.map((l) => l.replace(/^.*?(reorg_depth\S*).*$/, "$1")).join(", ")}): A's names/records/owners gone, B's visible, _meta at B's head`,
+              `caught up in ${tB} ms, Ponder: ${reorgs.map((l) => l.replace(/^.*?(reorg_depth\S*).*$/, "$1")).join(", ")}): A's names/records/owners gone, B's visible, _meta at B's head; ${ensv2Outcome}`,
           );
         }
       },
@@ -215,6 +269,8 @@ for (const database of DATABASES) {
         );
         expect(problems).toEqual([]);
         expect(reorged.domain?.rows ?? 0).toBeGreaterThan(10);
+        // The ENSv2 tables took part: the scenario's names and every branch's surviving ones.
+        expect(reorged.ensv2_domain?.rows ?? 0).toBeGreaterThan(10);
       } finally {
         await fresh.stop();
       }

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { namehash, normalize } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
-import { PLUGIN_NAMES } from "../../src/plugins/names";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
@@ -91,7 +91,7 @@ describe("indexing through faulty RPC endpoints", () => {
     env = await startDevnetWithLabels({ seed: 8, names: SIZE.names });
     const common = {
       labelsServiceUrl: env.labelsUrl,
-      plugins: [...PLUGIN_NAMES],
+      plugins: [...DEFAULT_PLUGIN_NAMES],
       database: "postgres" as const,
       extraEnv: endBlockEnv(env),
     };

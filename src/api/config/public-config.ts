@@ -30,7 +30,7 @@ export const publicConfigSchema = z.object({
   databaseSchemaName: z.string(),
   isSubgraphCompatible: z.boolean(),
   labelSet: z.object({ labelSetId: z.string(), labelSetVersion: z.number().int().nonnegative() }),
-  namespace: z.enum(["mainnet", "sepolia", "holesky", "devnet"]),
+  namespace: z.enum(["mainnet", "sepolia", "sepolia-v2", "holesky", "devnet"]),
   plugins: z.array(z.string()),
   versionInfo: z.object({
     runtime: z.string(),

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { nameOf } from "../shared/managed-names";
 import { rowsOf, type SqlDb } from "../shared/read-db";
+import { type Ensv2TokenRow, ensv2TokensQuery } from "./ensv2";
 import { type ChainAccount, type OwnershipType, ownershipType } from "./ownership";
 
 export interface NameTokenJson {
@@ -56,39 +57,46 @@ export interface FindNameTokensOptions {
   managedNameByNode: ReadonlyMap<string, string>;
 }
 
-/** The name's tokens, or null when none is indexed. */
+/**
+ * The name's tokens, or null when none is indexed: ENSv1's (base registrar, NameWrapper, 3DNS) first, then every
+ * ENSv2 registry token id of the name (docs/api.md).
+ */
 export async function findNameTokens(db: SqlDb, o: FindNameTokensOptions): Promise<RegisteredNameTokens | null> {
   const rows = rowsOf<TokenRow>(await db.execute(tokensQuery(o.domainId)));
+  const v2 = rowsOf<Ensv2TokenRow>(await db.execute(ensv2TokensQuery(o.domainId)));
   const first = rows[0];
-  if (!first) return null;
+  if (!first && !v2[0]) return null;
   const name =
     o.name ??
-    first.domain_name ??
-    (first.labelhash !== null && first.parent_node !== null
+    first?.domain_name ??
+    (first && first.labelhash !== null && first.parent_node !== null
       ? nameOf(
           { domain_name: null, label: first.label, labelhash: first.labelhash, parent_node: first.parent_node },
           o.managedNameByNode,
         )
-      : null);
+      : null) ??
+    v2[0]?.domain_name ??
+    null;
   // The registrar's expiry (without grace period) when the registrars plugin has it; for a wrapped subname the
   // NameWrapper's (set by its parent, what the ENS app shows); else the registry plugins' one (3DNS). An unwrapped
   // subname has none: registry names do not expire (null, see docs/api.md).
-  const expiry = first.lifecycle_expiry ?? first.wrapped_expiry ?? first.domain_expiry;
+  // A name only ENSv2 holds (ENSv2 has no grace period) expires when its registry says.
+  const expiry = first ? (first.lifecycle_expiry ?? first.wrapped_expiry ?? first.domain_expiry) : v2[0]!.expiry;
+  const token = (
+    r: { chain_id: number; contract: Hex; token_id: Hex; owner: Hex; mint_status: "minted" | "burned" },
+    assetNamespace: "erc721" | "erc1155",
+  ): NameTokenJson => {
+    const owner = { chainId: Number(r.chain_id), address: r.owner };
+    return {
+      token: { assetNamespace, contract: { chainId: Number(r.chain_id), address: r.contract }, tokenId: r.token_id },
+      ownership: { ownershipType: ownershipType(owner, name, o.nameWrappers), owner },
+      mintStatus: r.mint_status,
+    };
+  };
   return {
     domainId: o.domainId,
     name,
-    tokens: rows.map((r) => {
-      const owner = { chainId: Number(r.chain_id), address: r.owner };
-      return {
-        token: {
-          assetNamespace: r.asset_namespace,
-          contract: { chainId: Number(r.chain_id), address: r.contract },
-          tokenId: r.token_id,
-        },
-        ownership: { ownershipType: ownershipType(owner, name, o.nameWrappers), owner },
-        mintStatus: r.mint_status,
-      };
-    }),
+    tokens: [...rows.map((r) => token(r, r.asset_namespace)), ...v2.map((r) => token(r, "erc1155"))],
     expiresAt: expiry === null ? null : Number(expiry),
     accurateAsOf: o.accurateAsOf,
   };

@@ -14,7 +14,8 @@ export const subgraphPlugin = definePlugin({
   name: "subgraph",
   requiredDatasources: ["ensroot"],
   contracts: [
-    { name: "RegistryOld", datasource: "ensroot", contract: "RegistryOld", abi: RegistryAbi },
+    // Optional: sepolia-v2's redeployed ENSv1 has no pre-2020 registry (its nodes all start in the new one).
+    { name: "RegistryOld", datasource: "ensroot", contract: "RegistryOld", abi: RegistryAbi, optional: true },
     { name: "Registry", datasource: "ensroot", contract: "Registry", abi: RegistryAbi },
     { name: "Resolver", datasource: "ensroot", contract: "Resolver", abi: ResolverAbi },
     { name: "BaseRegistrar", datasource: "ensroot", contract: "BaseRegistrar", abi: BaseRegistrarAbi },
@@ -23,6 +24,7 @@ export const subgraphPlugin = definePlugin({
       datasource: "ensroot",
       contract: "LegacyEthRegistrarController",
       abi: LegacyEthRegistrarControllerAbi,
+      optional: true,
     },
     {
       name: "WrappedEthRegistrarController",

@@ -1,4 +1,6 @@
-import { type Abi, type Address, getAddress, type Hex, labelhash } from "viem";
+import { type Abi, type Address, getAddress, type Hex, labelhash, zeroAddress } from "viem";
+import { PermissionedRegistryAbi } from "../../../abis/ensv2";
+import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES } from "../../../devnet/ensv2/roles";
 import { Chain, type Tx } from "../../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../../devnet/src/index";
 import { childNode, ETH_NODE } from "../../../devnet/src/names";
@@ -7,7 +9,9 @@ import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
 /*
  * Alternative histories on the devnet's ENS root chain, written through the real contracts: anvil's evm_snapshot marks
  * a fork point, a branch registers names, sets owners and resolver records, transfers a scenario name, then pads
- * itself with empty blocks to its length; evm_revert returns to the fork point for the next branch.
+ * itself with empty blocks to its length; evm_revert returns to the fork point for the next branch. Asked to
+ * (`ensv2`), a branch also registers its names in the devnet's ENSv2 .eth registry, points them at a resolver and
+ * grants another account ROLE_SET_RESOLVER on one (its token regenerates), so that ENSv2 rows are reorged too.
  */
 
 const YEAR = 365n * 24n * 3600n;
@@ -62,6 +66,11 @@ export interface BranchFacts {
   textValue: string;
   /** A scenario name this branch transferred in the registry, and to whom. */
   transferred: { name: string; node: Hex; to: Address };
+  /**
+   * ENSv2 (when the devnet has it): the same labels registered in the .eth registry to the branch's owner, each with
+   * `resolver`; `granted` got ROLE_SET_RESOLVER on the first (shared) one.
+   */
+  ensv2?: { registry: Address; labels: string[]; owner: Address; resolver: Address; granted: Address };
   /** The branch's first and last blocks: its depth is head.number - forkBlock. */
   forkBlock: number;
   head: BlockRef;
@@ -77,6 +86,8 @@ export interface BranchPlan {
   sharedLabel: string;
   owner: Address;
   transferTo: Address;
+  /** Also write ENSv2 (the devnet's .eth registry): registrations, resolvers, a role grant. */
+  ensv2?: boolean;
 }
 
 export class ReorgDriver {
@@ -87,7 +98,8 @@ export class ReorgDriver {
     private readonly chain: Chain,
     private readonly manifest: DevnetManifest,
   ) {
-    this.taken = new Set(scenarioOf(manifest).labels);
+    const scenario = scenarioOf(manifest);
+    this.taken = new Set([...scenario.labels, ...(scenario.ensv2?.names ?? []).map((n) => n.labels[0]!)]);
   }
 
   /**
@@ -178,7 +190,24 @@ export class ReorgDriver {
     const call = (from: Address, to: Address, abi: Abi, fn: string, args: unknown[]): Tx =>
       Chain.call(from, to, abi, fn, args, `${plan.tag}: ${fn}`);
 
-    // Block 1: registrations (the deployer is a BaseRegistrar controller) and the transfer of a scenario name.
+    if (plan.ensv2 && !this.manifest.ensv2) throw new Error(`branch ${plan.tag}: the devnet has no ENSv2`);
+    const v2 =
+      plan.ensv2 && this.manifest.ensv2
+        ? {
+            registry: this.manifest.ensv2.contracts.ETHRegistry!.address as Address,
+            labels,
+            owner: plan.owner,
+            resolver: rc.ModernResolver!,
+            // A grant changes roles only for an account without them: not the owner itself.
+            granted: getAddress(plan.transferTo) !== getAddress(plan.owner) ? plan.transferTo : this.chain.deployer,
+          }
+        : undefined;
+    const v2Call = (from: Address, fn: string, args: unknown[]) =>
+      call(from, v2!.registry, PermissionedRegistryAbi as Abi, fn, args);
+    const yearFromNow = BigInt(await this.chain.latestTimestamp()) + YEAR;
+
+    // Block 1: registrations (the deployer is a BaseRegistrar controller, and a registrar of the ENSv2 .eth registry)
+    // and the transfer of a scenario name.
     await this.chain.send([
       ...registered.map((r) =>
         call(this.chain.deployer, rc.BaseRegistrar!, real.BaseRegistrarImplementation.abi, "register", [
@@ -191,20 +220,36 @@ export class ReorgDriver {
         transfer.node,
         plan.transferTo,
       ]),
+      ...(v2
+        ? labels.map((l) =>
+            v2Call(this.chain.deployer, "register", [
+              l,
+              plan.owner,
+              zeroAddress,
+              zeroAddress,
+              REGISTRATION_ROLE_BITMAP,
+              yearFromNow,
+            ]),
+          )
+        : []),
     ]);
     // Block 2: the owner points each name at a resolver; block 3: records on it (this resolver's TextChanged carries
-    // the value, so the index holds each branch's values too).
-    await this.chain.send(
-      registered.map((r) =>
+    // the value, so the index holds each branch's values too), and on ENSv2 a role grant that regenerates a token.
+    await this.chain.send([
+      ...registered.map((r) =>
         call(plan.owner, rc.Registry!, real.ENSRegistryWithFallback.abi, "setResolver", [r.node, rc.ModernResolver!]),
       ),
-    );
-    await this.chain.send(
-      registered.flatMap((r) => [
+      ...(v2 ? labels.map((l) => v2Call(plan.owner, "setResolver", [BigInt(labelhash(l)), v2.resolver])) : []),
+    ]);
+    await this.chain.send([
+      ...registered.flatMap((r) => [
         call(plan.owner, rc.ModernResolver!, own.ModernResolver.abi, "setText", [r.node, textKey, textValue]),
         call(plan.owner, rc.ModernResolver!, own.ModernResolver.abi, "setAddr", [r.node, plan.owner]),
       ]),
-    );
+      ...(v2
+        ? [v2Call(plan.owner, "grantRoles", [BigInt(labelhash(labels[0]!)), REGISTRY_ROLES.SET_RESOLVER, v2.granted])]
+        : []),
+    ]);
     const padding = forkBlock + plan.blocks - (await this.head()).number;
     if (padding > 0) await this.chain.mineEmpty(padding);
     const head = await this.head();
@@ -216,6 +261,7 @@ export class ReorgDriver {
       textKey,
       textValue,
       transferred: { name: transfer.name, node: transfer.node, to: plan.transferTo },
+      ...(v2 ? { ensv2: v2 } : {}),
       forkBlock,
       head,
     };

@@ -1,0 +1,85 @@
+import { isIndexed, on } from "../../shared/register";
+import { declareParent } from "../lib/canonical";
+import { emitter } from "../lib/context";
+import { recordEvent } from "../lib/events";
+import { hex32 } from "../lib/ids";
+import {
+  labelRegisteredOrReserved,
+  labelUnregistered,
+  resolverValue,
+  setOnDomain,
+  subregistryUpdated,
+  tokenIdValues,
+  tokensTransferred,
+} from "../lib/lifecycle";
+import { rolesChanged } from "../lib/permissions";
+
+/**
+ * Every ENSv2 registry (PermissionedRegistry, UserRegistry, WrapperRegistry), matched by ABI at any address. Each
+ * event updates the tree, then joins ensv2_event. EACRolesChanged arrives here from every access-controlled
+ * contract (resolvers and the registrar too): one contract matching the event at any address receives each log once.
+ */
+export function register(): void {
+  const C = "ensv2/Registry";
+  if (!isIndexed(C)) return;
+
+  on(`${C}:LabelRegistered`, async (context, event) => {
+    await recordEvent(context, event, "LabelRegistered", await labelRegisteredOrReserved(context, event));
+  });
+  on(`${C}:LabelReserved`, async (context, event) => {
+    await recordEvent(context, event, "LabelReserved", await labelRegisteredOrReserved(context, event));
+  });
+  on(`${C}:LabelUnregistered`, async (context, event) => {
+    await recordEvent(context, event, "LabelUnregistered", await labelUnregistered(context, event));
+  });
+  on(`${C}:ExpiryUpdated`, async (context, event) => {
+    const domainId = await setOnDomain(context, event, event.args.tokenId, { expiry: event.args.newExpiry });
+    await recordEvent(context, event, "ExpiryUpdated", domainId);
+  });
+  on(`${C}:SubregistryUpdated`, async (context, event) => {
+    await recordEvent(context, event, "SubregistryUpdated", await subregistryUpdated(context, event));
+  });
+  on(`${C}:ResolverUpdated`, async (context, event) => {
+    const domainId = await setOnDomain(context, event, event.args.tokenId, resolverValue(event.args.resolver));
+    await recordEvent(context, event, "ResolverUpdated", domainId);
+  });
+  on(`${C}:TokenRegenerated`, async (context, event) => {
+    const domainId = await setOnDomain(context, event, event.args.newTokenId, tokenIdValues(event.args.newTokenId));
+    await recordEvent(context, event, "TokenRegenerated", domainId);
+  });
+  on(`${C}:TokenResource`, async (context, event) => {
+    const domainId = await setOnDomain(context, event, event.args.tokenId, { resource: hex32(event.args.resource) });
+    await recordEvent(context, event, "TokenResource", domainId);
+  });
+  on(`${C}:ParentUpdated`, async (context, event) => {
+    await declareParent(context, emitter(event), event.args.parent, event.args.label, event.block.number);
+    await recordEvent(context, event, "ParentUpdated");
+  });
+  on(`${C}:TransferSingle`, async (context, event) => {
+    const moved = await tokensTransferred(
+      context,
+      event,
+      [{ id: event.args.id, value: event.args.value }],
+      event.args.to,
+    );
+    if (moved) await recordEvent(context, event, "TransferSingle", moved[0] ?? null);
+  });
+  on(`${C}:TransferBatch`, async (context, event) => {
+    const { ids, values, to } = event.args;
+    if (ids.length !== values.length) {
+      throw new Error(
+        `ensv2: TransferBatch in tx ${event.transaction.hash} has ${ids.length} ids but ${values.length} values`,
+      );
+    }
+    const moved = await tokensTransferred(
+      context,
+      event,
+      ids.map((id, i) => ({ id, value: values[i]! })),
+      to,
+    );
+    if (moved) await recordEvent(context, event, "TransferBatch", moved.length === 1 ? moved[0]! : null);
+  });
+  on(`${C}:EACRolesChanged`, async (context, event) => {
+    await recordEvent(context, event, "EACRolesChanged", await rolesChanged(context, event));
+  });
+}

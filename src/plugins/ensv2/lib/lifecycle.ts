@@ -1,0 +1,146 @@
+import * as schema from "ponder:schema";
+import { type Address, type Hex, zeroAddress } from "viem";
+import { linkSubregistry } from "./canonical";
+import { emitter, type IndexedEvent, type IndexingContext } from "./context";
+import { ensureDomain, findDomain, updateDomain } from "./domains";
+import { domainIdOf, hex32, versionOf, withVersion } from "./ids";
+import { recordRegistration } from "./registrations";
+import { ensureRegistry, findRegistry } from "./registries";
+
+/*
+ * What a registry's events do to its domains, in the order PermissionedRegistry emits them (docs/ensv2.md): a
+ * (re-)registration or reservation resets the label's subregistry and resolver, which its SubregistryUpdated and
+ * ResolverUpdated then set; the ERC-1155 mint, burn or transfer follows LabelRegistered and precedes
+ * TokenRegenerated's new id.
+ */
+
+const asAddress = (a: Address): Address | null => (a === zeroAddress ? null : (a.toLowerCase() as Address));
+
+export interface LabelArgs {
+  tokenId: bigint;
+  labelHash: Hex;
+  label: string;
+  expiry: bigint;
+  sender: Address;
+  /** LabelRegistered only. */
+  owner?: Address;
+}
+
+/** LabelRegistered (with an owner) or LabelReserved (without): returns the domain's id. */
+export async function labelRegisteredOrReserved(
+  context: IndexingContext,
+  event: IndexedEvent<LabelArgs>,
+): Promise<string> {
+  const { tokenId, labelHash, label, expiry, owner } = event.args;
+  const block = event.block.number;
+  const registry = await ensureRegistry(context, emitter(event), block);
+  const domain = await ensureDomain(context, registry, tokenId, labelHash, label, block);
+  if (domain.subregistry) await linkSubregistry(context, domain, null, block);
+  await context.db.update(schema.ensv2Domain, { id: domain.id }).set({
+    tokenId: hex32(tokenId),
+    tokenVersion: versionOf(tokenId),
+    status: owner === undefined ? "reserved" : "registered",
+    owner: owner === undefined ? null : asAddress(owner),
+    expiry,
+    resolver: null,
+    updatedAt: block,
+  });
+  await recordRegistration(context, event, domain);
+  return domain.id;
+}
+
+/**
+ * LabelUnregistered: expired now; a registered token is burnt (its TransferSingle follows) and the label's next
+ * token id is one version up, as the registry's `getTokenId` then reads.
+ */
+export async function labelUnregistered(
+  context: IndexingContext,
+  event: IndexedEvent<{ tokenId: bigint }>,
+): Promise<string | null> {
+  const registry = emitter(event);
+  const domain = await findDomain(context, registry, event.args.tokenId);
+  if (!domain) return null;
+  const wasMinted = domain.owner !== null;
+  const nextId = wasMinted ? withVersion(event.args.tokenId, versionOf(event.args.tokenId) + 1n) : event.args.tokenId;
+  await updateDomain(context, registry, event.args.tokenId, event.block.number, {
+    status: "unregistered",
+    expiry: event.block.timestamp,
+    tokenId: hex32(nextId),
+    tokenVersion: versionOf(nextId),
+  });
+  return domain.id;
+}
+
+/** SubregistryUpdated: the label's subregistry (zero: none), moving the registries' canonical names with it. */
+export async function subregistryUpdated(
+  context: IndexingContext,
+  event: IndexedEvent<{ tokenId: bigint; subregistry: Address }>,
+): Promise<string | null> {
+  const domain = await findDomain(context, emitter(event), event.args.tokenId);
+  if (!domain) return null;
+  await linkSubregistry(context, domain, asAddress(event.args.subregistry), event.block.number);
+  return domain.id;
+}
+
+/** A column of the label set from an event (expiry, resolver, token id, resource); returns the domain id if known. */
+export async function setOnDomain(
+  context: IndexingContext,
+  event: IndexedEvent<unknown>,
+  anyId: bigint,
+  values: Parameters<typeof updateDomain>[4],
+): Promise<string | null> {
+  const registry = emitter(event);
+  return (await updateDomain(context, registry, anyId, event.block.number, values))
+    ? domainIdOf(context.chain.id, registry, anyId)
+    : null;
+}
+
+export const resolverValue = (resolver: Address) => ({ resolver: asAddress(resolver) });
+export const tokenIdValues = (tokenId: bigint) => ({ tokenId: hex32(tokenId), tokenVersion: versionOf(tokenId) });
+
+/**
+ * An ERC-1155 mint, transfer or burn of a registry token: the holder (null once burnt). Only known registries count
+ * (the registry ABI matches every ERC-1155 on the chain, e.g. the NameWrapper); returns the domain ids it moved.
+ */
+export async function tokensTransferred(
+  context: IndexingContext,
+  event: IndexedEvent<unknown>,
+  transfers: { id: bigint; value: bigint }[],
+  to: Address,
+): Promise<string[] | undefined> {
+  if (!(await findRegistry(context, emitter(event)))) return undefined;
+  const owner = asAddress(to);
+  const moved: string[] = [];
+  for (const { id, value } of transfers) {
+    // A name token has a supply of one; a zero-value transfer moves nothing.
+    if (value === 0n) continue;
+    const domainId = await setOnDomain(context, event, id, owner ? { owner, ...tokenIdValues(id) } : { owner: null });
+    if (!domainId) continue;
+    moved.push(domainId);
+    await tokenHeld(context, event, domainId, id, owner);
+  }
+  return moved;
+}
+
+/** The token's row in ensv2_token: minted to its holder, or burned. */
+async function tokenHeld(
+  context: IndexingContext,
+  event: IndexedEvent<unknown>,
+  domainId: string,
+  id: bigint,
+  owner: Address | null,
+): Promise<void> {
+  const contract = emitter(event);
+  const state = { owner: owner ?? zeroAddress, mintStatus: owner ? ("minted" as const) : ("burned" as const) };
+  await context.db
+    .insert(schema.ensv2Token)
+    .values({
+      id: `${context.chain.id}-${contract}-${hex32(id)}`,
+      chainId: context.chain.id,
+      contract,
+      tokenId: hex32(id),
+      domainId,
+      ...state,
+    })
+    .onConflictDoUpdate(state);
+}

@@ -1,0 +1,260 @@
+import pg from "pg";
+import { type Abi, type Address, createPublicClient, http, namehash, type PublicClient, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PermissionedRegistryAbi } from "../../abis/ensv2";
+import { scenarioOf } from "../../devnet/src/index";
+import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+
+/*
+ * Chain truth for the ensv2 plugin: after the devnet's ENSv2 scenario, every name the index holds is read back from
+ * its registry with eth_call (token id, holder, expiry, resolver, subregistry) and every role entry with
+ * `roles(resource, account)`, and each must equal the index; then the index must hold the scenario's expected end
+ * state (manifest `scenario.ensv2`), canonical names included.
+ */
+
+const SEED = 3;
+const NAMES = 30;
+const REGISTRY = PermissionedRegistryAbi as Abi;
+
+interface DomainRow {
+  id: string;
+  registry: Address;
+  storage_id: string;
+  token_id: string;
+  label: string | null;
+  name: string | null;
+  owner: Address | null;
+  expiry: string;
+  resolver: Address | null;
+  subregistry: Address | null;
+  status: "registered" | "reserved" | "unregistered";
+}
+interface PermissionRow {
+  contract: Address;
+  resource: string;
+  account: Address;
+  roles: string;
+}
+interface RegistryRow {
+  address: Address;
+  canonical_name: string | null;
+}
+
+let env: DevnetWithLabels;
+let indexer: RunningIndexer;
+let client: PublicClient;
+let v2: Ensv2Scenario;
+let domains: DomainRow[];
+let permissions: PermissionRow[];
+let registries: RegistryRow[];
+let now: bigint;
+
+beforeAll(async () => {
+  env = await startDevnetWithLabels({ seed: SEED, names: NAMES });
+  const manifest = env.devnet.manifest;
+  v2 = scenarioOf(manifest).ensv2;
+  client = createPublicClient({
+    transport: http(manifest.chains[String(manifest.ensv2!.chainId)]!.rpcUrl, { batch: { batchSize: 200 } }),
+  });
+  indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["ensv2"], database: "postgres" }));
+  await settledStatus(indexer, 3_000, 300_000);
+  const db = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+  await db.connect();
+  try {
+    const rows = async <T>(table: string) =>
+      (await db.query(`SELECT * FROM "${indexer.schema}"."${table}"`)).rows as T[];
+    [domains, permissions, registries] = [
+      await rows("ensv2_domain"),
+      await rows("ensv2_permission"),
+      await rows("ensv2_registry"),
+    ];
+  } finally {
+    await db.end();
+  }
+  now = (await client.getBlock()).timestamp;
+}, 600_000);
+
+afterAll(async () => {
+  await indexer?.stop();
+  await env?.stop();
+});
+
+/** The ERC-20s the devnet's registrar takes (MockUSDC, MockDAI), lowercase. */
+const manifestTokens = () =>
+  Object.fromEntries(
+    ["MockUSDC", "MockDAI"].map((c) => [c, env.devnet.manifest.ensv2!.contracts[c]?.address?.toLowerCase()]),
+  );
+const read = <T>(address: Address, functionName: string, args: unknown[]) =>
+  client.readContract({ address, abi: REGISTRY, functionName, args } as never) as Promise<T>;
+const lower = (a: string) => a.toLowerCase();
+/** What the registry's getters answer for a label: nothing past its expiry. */
+const whileLive = (d: DomainRow, value: Address | null) => (BigInt(d.expiry) > now && value ? value : zeroAddress);
+
+describe("ensv2 index against the chain (eth_call)", () => {
+  it("every name's token id, holder, expiry, resolver and subregistry equal the registry's", async () => {
+    expect(domains.length).toBeGreaterThan(0);
+    let compared = 0;
+    for (const d of domains) {
+      const what = `${d.name ?? d.id}`;
+      expect(d.label, `${what}: label`).not.toBeNull();
+      const storageId = BigInt(d.storage_id);
+      const tokenId = BigInt(d.token_id);
+      const [chainTokenId, holder, expiry, resolver, subregistry] = await Promise.all([
+        read<bigint>(d.registry, "getTokenId", [storageId]),
+        read<Address>(d.registry, "latestOwnerOf", [tokenId]),
+        read<bigint>(d.registry, "getExpiry", [storageId]),
+        read<Address>(d.registry, "getResolver", [d.label]),
+        read<Address>(d.registry, "getSubregistry", [d.label]),
+      ]);
+      expect(chainTokenId, `${what}: token id`).toBe(tokenId);
+      expect(lower(holder), `${what}: latestOwnerOf`).toBe(d.owner ?? zeroAddress);
+      expect(expiry, `${what}: expiry`).toBe(BigInt(d.expiry));
+      expect(lower(resolver), `${what}: resolver`).toBe(whileLive(d, d.resolver));
+      expect(lower(subregistry), `${what}: subregistry`).toBe(whileLive(d, d.subregistry));
+      compared++;
+    }
+    let rolesEqual = 0;
+    const registryAddresses = new Set(registries.map((r) => r.address));
+    const indexedRoles = (contract: Address, resource: bigint, account: Address) =>
+      BigInt(
+        permissions.find((p) => p.contract === contract && BigInt(p.resource) === resource && p.account === account)
+          ?.roles ?? 0n,
+      );
+    for (const p of permissions) {
+      const resource = BigInt(p.resource);
+      const roles = await read<bigint>(p.contract, "roles", [resource, p.account]);
+      // A registry answers roles(anyId, …) for the name's current resource, which moves on once the name expires
+      // (contracts-v2 PermissionedRegistry.getResource): compare with the index's entry of that resource.
+      const current =
+        resource !== 0n && registryAddresses.has(p.contract)
+          ? await read<bigint>(p.contract, "getResource", [resource])
+          : resource;
+      expect(roles, `roles(${p.resource}, ${p.account}) on ${p.contract}`).toBe(
+        indexedRoles(p.contract, current, p.account),
+      );
+      rolesEqual++;
+    }
+    console.log(`chain truth: ${compared} names, ${rolesEqual} role entries equal`);
+  });
+});
+
+describe("ensv2 index against the scenario's expected end state (manifest scenario.ensv2)", () => {
+  const domainOf = (registry: Address, label: string) =>
+    domains.find((d) => d.registry === lower(registry) && d.label === label);
+
+  it("holds every name with its canonical name, registry, status, holder, expiry, token id, resolver and subregistry", () => {
+    for (const f of v2.names) {
+      const d = domainOf(f.registry, f.labels[0]!);
+      expect(d, f.name).toBeDefined();
+      const status = d!.status === "unregistered" || BigInt(d!.expiry) <= now ? "expired" : d!.status;
+      expect(
+        {
+          name: d!.name,
+          status,
+          expiry: Number(d!.expiry),
+          tokenId: BigInt(d!.token_id).toString(),
+          resolver: d!.resolver ?? undefined,
+          subregistry: d!.subregistry ?? undefined,
+        },
+        f.name,
+      ).toEqual({
+        name: f.name,
+        status: f.status,
+        expiry: f.expiry,
+        tokenId: f.tokenId,
+        resolver: f.resolver?.toLowerCase(),
+        subregistry: f.subregistry?.toLowerCase(),
+      });
+      if (f.owner) expect(d!.owner, `${f.name}: owner`).toBe(lower(f.owner));
+    }
+    // Every name the index has from a registry reachable from the root is one the scenario expects (whose list
+    // leaves out the root registry's own "eth").
+    const named = domains
+      .filter((d) => d.name !== null && d.name !== "eth")
+      .map((d) => d.name)
+      .sort();
+    expect(named).toEqual(v2.names.map((f) => f.name).sort());
+  });
+
+  it("gives each registry of the tree the canonical name the scenario expects, the re-parented one included", () => {
+    for (const r of v2.registries) {
+      const row = registries.find((x) => x.address === lower(r.address));
+      expect(row?.canonical_name, `registry ${r.address} (${r.kind})`).toBe(r.name);
+    }
+  });
+
+  it("holds every role the scenario granted, and a zero bitmap for every one it revoked", () => {
+    for (const change of v2.roleChanges) {
+      const rows = permissions.filter(
+        (p) => p.contract === lower(change.contract) && p.account === lower(change.account),
+      );
+      expect(rows.length, `${change.on} ${change.account} on ${change.contract}`).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("ENSv2 names in the other APIs", () => {
+  it("/api/name-tokens lists every token id of a regenerated ENSv2 name: the old ones burned, the current one held", async () => {
+    const f = v2.names.find((n) => n.regenerations > 0)!;
+    const res = await fetch(`${indexer.url}/api/name-tokens?name=${encodeURIComponent(f.name)}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      registeredNameTokens: {
+        name: string;
+        expiresAt: number;
+        tokens: {
+          token: { contract: { address: string }; tokenId: string };
+          ownership: { owner: { address: string } };
+          mintStatus: string;
+        }[];
+      };
+    };
+    const found = body.registeredNameTokens;
+    expect([found.name, found.expiresAt]).toEqual([f.name, f.expiry]);
+    const current = BigInt(f.tokenId);
+    const ofRegistry = found.tokens.filter((t) => t.token.contract.address === lower(f.registry));
+    const byId = new Map(ofRegistry.map((t) => [BigInt(t.token.tokenId), t]));
+    for (let version = 0n; version < (current & 0xffffffffn); version++) {
+      expect(byId.get(((current >> 32n) << 32n) | version)?.mintStatus, `version ${version}`).toBe("burned");
+    }
+    expect([byId.get(current)?.mintStatus, byId.get(current)?.ownership.owner.address]).toEqual([
+      "minted",
+      lower(f.owner!),
+    ]);
+  });
+
+  it("/api/registrar-actions lists the ENSv2 registrar's registrations and renewals, priced in their ERC-20", async () => {
+    const registered = v2.eventCounts["ETHRegistrar:NameRegistered"]!;
+    const renewed = v2.eventCounts["ETHRegistrar:NameRenewed"]!;
+    const res = await fetch(`${indexer.url}/api/registrar-actions/${namehash("eth")}?limit=100`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      pageContext: { totalRecords: number };
+      registrarActions: {
+        name: string;
+        action: {
+          type: string;
+          eventIds: string[];
+          incrementalDuration: number;
+          pricing: { total: { currency: string; token: { address: string }; amount: string } };
+        };
+      }[];
+    };
+    // This index runs the ensv2 plugin alone: every action is an ENSv2 one.
+    expect(body.pageContext.totalRecords).toBe(registered + renewed);
+    const actions = body.registrarActions;
+    expect(actions.filter((a) => a.action.type === "registration").length).toBe(registered);
+    const names = new Set(v2.names.map((n) => n.name));
+    for (const { name, action } of actions) {
+      expect(names.has(name) || action.type === "renewal", name).toBe(true);
+      expect(action.pricing.total.currency, name).toBe("ERC20");
+      expect(Object.values(manifestTokens()).includes(action.pricing.total.token.address), name).toBe(true);
+      expect(BigInt(action.pricing.total.amount) > 0n, name).toBe(true);
+      expect(action.incrementalDuration, name).toBeGreaterThan(0);
+      // A registration is the registry's LabelRegistered and the registrar's NameRegistered.
+      expect(action.eventIds.length, name).toBe(action.type === "registration" ? 2 : 1);
+    }
+  });
+});
