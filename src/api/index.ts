@@ -16,7 +16,8 @@ import { completedEventsReader, completedEventsRoutes } from "./indexing-status/
 import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
-import { ponderCommon, syncGaugeReader } from "./indexing-status/sync-gauges";
+import { ponderCommon } from "../runtime/ponder-hooks";
+import { syncGaugeReader } from "./indexing-status/sync-gauges";
 import { nameSalesRoutes } from "./name-sales/route";
 import { nameTokensRoutes } from "./name-tokens/route";
 import { registrarApiSettings } from "./name-tokens/settings";
@@ -32,7 +33,8 @@ import { trackPgliteWrites } from "./pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
 import { textOrderWarning } from "./subgraph/text-order";
-import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath, withNodeFastPath } from "./node-fast-path";
+import { withNodeFastPath } from "../runtime/ponder-hooks";
+import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath } from "./node-fast-path";
 
 const config = getConfig();
 exposeOnPonderMetrics();

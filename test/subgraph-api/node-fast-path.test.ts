@@ -4,7 +4,8 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeFastPathOf, subgraphPostFastPath, withNodeFastPath } from "../../src/api/node-fast-path";
+import { subgraphPostFastPath } from "../../src/api/node-fast-path";
+import { nodeFastPathOf, withNodeFastPath } from "../../src/runtime/ponder-hooks";
 import { createSubgraphServer, QueryCache } from "../../src/api/subgraph";
 import { type Harness, startHarness } from "./harness";
 

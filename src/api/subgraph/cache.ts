@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { WriteGeneration } from "../pglite-writes";
 import type { SubgraphDb } from "./loader";
-import { INDEXING_ERROR_SQL } from "./meta";
+import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 
 /*
  * The /subgraph query-result cache, after graph-node's (GRAPH_QUERY_CACHE_BLOCKS / GRAPH_QUERY_CACHE_MAX_MEM and its
