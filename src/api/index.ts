@@ -10,13 +10,14 @@ import { sql } from "ponder";
 import * as tables from "../../ponder.schema";
 import { getConfig } from "../config";
 import { exposeOnPonderMetrics } from "../runtime/metrics";
+import { ponderCommon, withNodeFastPath } from "../runtime/ponder-hooks";
 import { NAMEINDEX_VERSION } from "./config/public-config";
 import { configRoutes } from "./config/route";
 import { completedEventsReader, completedEventsRoutes } from "./indexing-status/completed-events";
 import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gather";
 import { amIRealtimeRoutes, indexingStatusRoutes } from "./indexing-status/route";
 import { IndexingStatusService } from "./indexing-status/service";
-import { ponderCommon, syncGaugeReader } from "./indexing-status/sync-gauges";
+import { syncGaugeReader } from "./indexing-status/sync-gauges";
 import { nameSalesRoutes } from "./name-sales/route";
 import { nameTokensRoutes } from "./name-tokens/route";
 import { registrarApiSettings } from "./name-tokens/settings";
@@ -26,13 +27,7 @@ import { registrarActionsRoutes } from "./registrar-actions/route";
 import { resolutionRoutes } from "./resolution/route";
 import { ResolutionService } from "./resolution/service";
 import { resolutionSettings } from "./resolution/settings";
-import {
-  corsPreflightFastPath,
-  firstOf,
-  ponderHttpMetrics,
-  subgraphPostFastPath,
-  withNodeFastPath,
-} from "./server/node-fast-path";
+import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath } from "./server/node-fast-path";
 import { qualifyTables } from "./server/pglite-safe-db";
 import { keepTablesAnalyzed } from "./server/table-statistics";
 import { trackPgliteWrites } from "./shared/pglite-writes";

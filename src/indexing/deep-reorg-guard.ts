@@ -1,3 +1,5 @@
+import { REFUSES_RESTART } from "../runtime/ponder-hooks";
+
 /*
  * Stops the indexer when a chain reorganizes deeper than Ponder's finality. Ponder 0.16.10 reverts reorgs within its
  * unfinalized window, but a deeper one only logs "Encountered unrecoverable reorg" as a warning and keeps serving the
@@ -22,12 +24,6 @@ export interface GuardedChain {
   /** The block's hash, or null when the chain has no such block; "latest" also returns its number. */
   block(tag: number | "latest"): Promise<{ number: number; hash: string } | null>;
 }
-
-/**
- * Marks an error after which the index must not be resumed: the ponder patch records it when the error stops
- * `ponder start`, and a later `ponder start` on the same schema refuses to run (ponder/dist/esm/database/index.js).
- */
-export const REFUSES_RESTART = Symbol.for("nameindex.refusesRestart");
 
 export class ReorgBeyondFinalityError extends Error {
   override name = "ReorgBeyondFinalityError";

@@ -1,4 +1,5 @@
 import type { Hex } from "viem";
+import { type DerivationEvent, type KeyDerivation, ponderKeyDerivations } from "../runtime/ponder-hooks";
 import { domainId, eventId, type IdContext } from "./ids";
 import { makeSubnode, tokenIdToHex32 } from "./names";
 
@@ -11,19 +12,9 @@ import { makeSubnode, tokenIdToHex32 } from "./names";
  * never a wrong row: the cache still reads what it did not predict.
  */
 
-/** The part of Ponder's event a derivation reads: the chain, the decoded arguments, the log and its block. */
-export interface DerivationEvent {
-  chain: { id: number };
-  event: { args?: unknown; log?: { address: string; logIndex?: number }; block?: { number: bigint } };
-}
-export type KeyDerivation = (event: DerivationEvent) => string | undefined;
+export type { DerivationEvent, KeyDerivation };
 
-declare global {
-  // Read by the patched node_modules/ponder/dist/esm/indexing-store/profile.js.
-  var PONDER_KEY_DERIVATIONS: Record<string, KeyDerivation> | undefined;
-}
-
-const derivations = (globalThis.PONDER_KEY_DERIVATIONS ??= {});
+const derivations = ponderKeyDerivations();
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 

@@ -4,8 +4,9 @@ import { connect } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeFastPathOf, subgraphPostFastPath, withNodeFastPath } from "../../src/api/server/node-fast-path";
+import { subgraphPostFastPath } from "../../src/api/server/node-fast-path";
 import { createSubgraphServer, QueryCache } from "../../src/api/subgraph";
+import { nodeFastPathOf, withNodeFastPath } from "../../src/runtime/ponder-hooks";
 import { type Harness, startHarness } from "./harness";
 
 /*

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ponderCommon } from "./sync-gauges";
+import { ponderCommon } from "../../runtime/ponder-hooks";
 
 /**
  * GET /api/indexing-status/events: how many events the indexer has completed, and when that was read. Two readings

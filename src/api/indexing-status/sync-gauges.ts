@@ -1,3 +1,4 @@
+import { ponderCommon } from "../../runtime/ponder-hooks";
 import { gaugeByChain } from "./prometheus";
 
 /** Ponder's per-chain sync gauges, keyed by chain name: the backfill's block count and the newest block seen. */
@@ -11,17 +12,6 @@ export type SyncGaugeReader = () => Promise<SyncGauges>;
 
 interface InProcessGauge {
   get(): Promise<{ values: { value: number; labels: Record<string, string | number | undefined> }[] }>;
-}
-
-/** The part of Ponder's `globalThis.PONDER_COMMON` read here (set by Ponder's build in the process that runs the API). */
-interface PonderCommon {
-  options?: { command?: string };
-  metrics?: Record<string, InProcessGauge | undefined>;
-  apiShutdown?: { add(callback: () => unknown): void };
-}
-
-export function ponderCommon(): PonderCommon | undefined {
-  return (globalThis as { PONDER_COMMON?: PonderCommon }).PONDER_COMMON;
 }
 
 const GAUGES = {

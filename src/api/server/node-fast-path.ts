@@ -1,28 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ponderCommon } from "../indexing-status/sync-gauges";
+import { type NodeFastPath, ponderCommon } from "../../runtime/ponder-hooks";
 import type { SubgraphServer } from "../subgraph";
 
-/**
- * A Node.js request listener that Ponder's server runs before its Hono app, returning true for the requests it
- * answered itself (ponder patch createServer-node-fast-path, docs/patches.md). Ponder's app runs a metrics and a cors middleware
- * on every request and hono builds a context and a WHATWG Response for each; for a cached /subgraph answer that was
- * most of the CPU (~0.18 ms a request, of which a third in prom-client and undici), on the one thread that also
- * indexes. Without the patch (or on another server) nothing calls it, and every request takes the Hono route.
+/*
+ * Fast paths for Ponder's server to run before its Hono app (the hook: src/runtime/ponder-hooks.ts). Ponder's app runs
+ * a metrics and a cors middleware on every request and hono builds a context and a WHATWG Response for each; for a
+ * cached /subgraph answer that was most of the CPU (~0.18 ms a request, of which a third in prom-client and undici),
+ * on the one thread that also indexes.
  */
-export type NodeFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
-
-const NODE_FAST_PATH = Symbol.for("ponder.api.nodeFastPath");
-
-/** Marks `app` (the API's default export) with its fast path. */
-export function withNodeFastPath<T extends object>(app: T, fastPath: NodeFastPath): T {
-  Object.defineProperty(app, NODE_FAST_PATH, { value: fastPath });
-  return app;
-}
-
-/** The fast path of an app, if it has one. */
-export function nodeFastPathOf(app: object): NodeFastPath | undefined {
-  return (app as { [NODE_FAST_PATH]?: NodeFastPath })[NODE_FAST_PATH];
-}
 
 /** What the fast path reports per answer (ponderHttpMetrics' recorder). */
 export type AnswerRecorder = (status: number, requestBytes: number, responseBytes: number, ms: number) => void;

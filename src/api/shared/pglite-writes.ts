@@ -1,3 +1,5 @@
+import { pgliteBehindReadGate } from "../../runtime/ponder-hooks";
+
 /*
  * On PGlite the indexer and the API share one PGlite instance in one process, so the process knows when the index may
  * have changed: after a call into PGlite that may write. This counts those calls, so the /subgraph cache can tell "no
@@ -39,18 +41,12 @@ export interface TrackedPglite<T> {
 const TRACKER = Symbol.for("nameindex.pgliteWriteTracker");
 
 /**
- * The ponder patch hands the API (`ponder:api`'s `db`) the instance behind a gate whose reads wait for the indexer's
- * open transaction to end (ponder/dist/esm/database/queryBuilder.js, `gatePgliteReads`); the gate names the instance.
- */
-const PGLITE_INSTANCE = Symbol.for("nameindex.pgliteInstance");
-
-/**
  * Counts the calls into `client` (a PGlite instance, or the patch's gate in front of one) that may write; returns the
  * counter and a reader that does not count. The indexer writes through the instance itself, so that is what is counted;
  * the reader calls `client`'s own methods (through the gate, if there is one).
  */
 export function trackPgliteWrites<T extends PgliteEntryPoints>(client: T): TrackedPglite<T> {
-  const instance = ((client as T & { [PGLITE_INSTANCE]?: T })[PGLITE_INSTANCE] ?? client) as T;
+  const instance = pgliteBehindReadGate(client);
   const holder = instance as T & { [TRACKER]?: TrackedPglite<T> };
   if (holder[TRACKER]) return holder[TRACKER];
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
+import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 import type { WriteGeneration } from "../shared/pglite-writes";
 import type { SubgraphDb } from "./loader";
-import { INDEXING_ERROR_SQL } from "./meta";
 
 /*
  * The /subgraph query-result cache, after graph-node's (GRAPH_QUERY_CACHE_BLOCKS / GRAPH_QUERY_CACHE_MAX_MEM and its

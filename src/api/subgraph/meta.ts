@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 import type { SubgraphDb } from "./loader";
 import type { BlockRef, SubgraphMeta } from "./schema";
 
@@ -26,12 +27,6 @@ export interface PonderMetaOptions {
   publicClient?: BlockHashSource;
   deployment?: string;
 }
-
-/**
- * The error that stopped `ponder start` on this schema, or NULL: the ponder patch records it in Ponder's meta row when
- * the app unlocks the schema (database/index.js, unlockedMetaValue), and the next start's new meta value drops it.
- */
-export const INDEXING_ERROR_SQL = sql`(SELECT value->>'indexing_error' FROM _ponder_meta WHERE key = 'app')`;
 
 const rows = (r: unknown) =>
   (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];

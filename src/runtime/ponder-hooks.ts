@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { sql } from "drizzle-orm";
+
+/*
+ * Every place the app meets Ponder outside its public API: the hooks our patches add (patches/, docs/patches.md) and
+ * the one unpatched internal global the API reads. Nothing else in src/ names these symbols, globals or meta fields,
+ * so an upgrade that drops a patch removes its hook here and the compiler lists the uses to change
+ * (docs/maintainers.md, "Ponder hooks the app relies on"). `PONDER_SYNC_INTERVAL_MAX_LOGS` (patch 024) is an
+ * environment variable Ponder reads itself; src/config/env-schema.ts validates it.
+ */
+
+/**
+ * A Node.js request listener that Ponder's server runs before its Hono app, returning true for the requests it answered
+ * (patch createServer-node-fast-path). Without the patch nothing calls it and every request takes the Hono route.
+ */
+export type NodeFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const NODE_FAST_PATH = Symbol.for("ponder.api.nodeFastPath");
+
+/** Marks `app` (the API's default export) with its fast path. */
+export function withNodeFastPath<T extends object>(app: T, fastPath: NodeFastPath): T {
+  Object.defineProperty(app, NODE_FAST_PATH, { value: fastPath });
+  return app;
+}
+
+/** The fast path of an app, if it has one. */
+export function nodeFastPathOf(app: object): NodeFastPath | undefined {
+  return (app as { [NODE_FAST_PATH]?: NodeFastPath })[NODE_FAST_PATH];
+}
+
+/** The part of Ponder's event a row-key derivation reads: the chain, the decoded arguments, the log and its block. */
+export interface DerivationEvent {
+  chain: { id: number };
+  event: { args?: unknown; log?: { address: string; logIndex?: number }; block?: { number: bigint } };
+}
+export type KeyDerivation = (event: DerivationEvent) => string | undefined;
+
+declare global {
+  // Read by the row cache's prefetch (patch recordProfilePattern-derived-keys, indexing-store/profile.js).
+  var PONDER_KEY_DERIVATIONS: Record<string, KeyDerivation> | undefined;
+}
+
+/** The row cache's table of derived keys, by name: what a handler puts here, Ponder's prefetch predicts. */
+export function ponderKeyDerivations(): Record<string, KeyDerivation> {
+  return (globalThis.PONDER_KEY_DERIVATIONS ??= {});
+}
+
+/**
+ * Marks an error after which the index must not be resumed: when it stops `ponder start`, patch
+ * createDatabase-refuse-restart records it, and a later `ponder start` on the same schema refuses to run.
+ */
+export const REFUSES_RESTART = Symbol.for("nameindex.refusesRestart");
+
+/**
+ * The error that stopped `ponder start` on this schema, or NULL: patch createDatabase-record-fatal-error writes it into
+ * Ponder's meta row when the app unlocks the schema, and the next start's meta value drops it.
+ */
+export const INDEXING_ERROR_SQL = sql`(SELECT value->>'indexing_error' FROM _ponder_meta WHERE key = 'app')`;
+
+const PGLITE_INSTANCE = Symbol.for("nameindex.pgliteInstance");
+
+/**
+ * The PGlite instance behind `ponder:api`'s client: patch createQB-pglite-transactions hands the API a gate whose reads
+ * wait for the indexer's open transaction, and the gate names the instance. Without the gate, the client itself.
+ */
+export function pgliteBehindReadGate<T extends object>(client: T): T {
+  return (client as T & { [PGLITE_INSTANCE]?: T })[PGLITE_INSTANCE] ?? client;
+}
+
+/** The part of Ponder's `globalThis.PONDER_COMMON` the API reads (set by Ponder's build in the process that runs it). */
+export interface PonderCommon {
+  options?: { command?: string };
+  /** prom-client metrics by name; callers cast the one they read. */
+  metrics?: Record<string, unknown>;
+  apiShutdown?: { add(callback: () => unknown): void };
+}
+
+/** Ponder's process-wide state, an unpatched internal (check it on every upgrade); undefined outside Ponder. */
+export function ponderCommon(): PonderCommon | undefined {
+  return (globalThis as { PONDER_COMMON?: PonderCommon }).PONDER_COMMON;
+}
