@@ -48,8 +48,9 @@ interface V2RenewalRow {
   base: string;
 }
 
+/** The current registration's expiry is the name's (renewals and ExpiryUpdated move it); an older one's, as registered. */
 const COLUMNS = sql.raw(
-  "r.id, r.chain_id, r.block_number::text as block_number, r.block_timestamp::text as block_timestamp, r.log_index, r.transaction_hash, r.domain_id, r.kind, r.owner, r.expiry::text as expiry, r.registrar, r.referrer, d.registry",
+  "r.id, r.chain_id, r.block_number::text as block_number, r.block_timestamp::text as block_timestamp, r.log_index, r.transaction_hash, r.domain_id, r.kind, r.owner, (case when d.latest_registration_id = r.id then d.expiry else r.expiry end)::text as expiry, r.registrar, r.referrer, d.registry",
 );
 
 const modelOf = (row: V2RegistrationRow): V2RegistrationModel => ({
