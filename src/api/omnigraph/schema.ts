@@ -72,7 +72,7 @@ const IMPLEMENTS: Record<string, string> = {
 
 /**
  * The Omnigraph schema: the SDL (sdl/) with our scalars and resolvers attached. A connection field no resolver
- * answers (ENSv2, EFP, permissions: not indexed here) answers an empty connection; any other such field, null.
+ * answers (EFP and the like: not indexed here) answers an empty connection; any other such field, null.
  */
 export function buildOmnigraphSchema(): GraphQLSchema {
   const schema = buildASTSchema(parse(OMNIGRAPH_SDL), { assumeValidSDL: false });
