@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { GraphQLError } from "graphql";
 import type { Address } from "viem";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
@@ -125,6 +126,7 @@ export function domainPermissions(
 ) {
   const user = args.where?.user;
   const users = user?.eq != null ? [user.eq] : (user?.in ?? null);
+  if (users && users.length > 1000) throw new GraphQLError("`user.in` takes at most 1000 addresses");
   const extra =
     users === null
       ? null
