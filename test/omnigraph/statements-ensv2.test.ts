@@ -191,4 +191,31 @@ describe("/api/omnigraph statements per request, ENSv2 lists", () => {
     const small = await run(q, { n: 3 });
     expect(small.statements).toBe(both.statements);
   });
+
+  it("odd ENSv2 ids and filters answer null or a GraphQL error, never an internal one", async () => {
+    const before = internalErrors.length;
+    const answers = await Promise.all(
+      [
+        `{ domain(by: { id: "1-0xzz-0x00" }) { id } }`,
+        `{ domain(by: { id: "1-${ETH_REGISTRY}-0x${"0".repeat(64)}" }) { id } }`,
+        `{ registry(by: { id: "99999999999-${ETH_REGISTRY}" }) { id } }`,
+        `{ registry(by: { id: "1-${ETH_REGISTRY}-extra" }) { id } }`,
+        `{ permissions(by: { id: "not-an-id" }) { id } }`,
+        `{ permissions(by: { contract: { chainId: 1, address: "${ETH_REGISTRY}" } }) { id root { resource users { totalCount } } resources(first: 2) { totalCount edges { cursor } } } }`,
+        `{ account(by: { address: "${OWNER}" }) { domains(first: 1, after: "garbage") { totalCount } } }`,
+        `{ account(by: { address: "${OWNER}" }) { registryPermissions(first: 1) { totalCount } resolverPermissions { totalCount } } }`,
+      ].map((query) => executeOmnigraphRequest({ query }, options)),
+    );
+    for (const a of answers) expect(a.status).toBe(200);
+    expect((answers[0]!.body.data as any).domain).toBeNull();
+    expect((answers[1]!.body.data as any).domain).toBeNull();
+    expect((answers[2]!.body.data as any).registry).toBeNull();
+    expect((answers[3]!.body.data as any).registry).toBeNull();
+    expect((answers[4]!.body.data as any).permissions).toBeNull();
+    const perms = (answers[5]!.body.data as any).permissions;
+    expect(perms.resources.totalCount).toBe(SECOND_LEVEL);
+    expect(answers[6]!.body.errors?.[0]?.message).toMatch(/Invalid cursor/);
+    expect((answers[7]!.body.data as any).account.registryPermissions.totalCount).toBe(SECOND_LEVEL * (1 + CHILDREN));
+    expect(internalErrors.length).toBe(before);
+  });
 });
