@@ -358,4 +358,26 @@ describe("/api/omnigraph answers the devnet's ENSv2 names as the manifest expect
     expect(data.domain.registration.expiry).toBe(String(f.expiry));
     expect(data.domain.permissions.edges.length).toBeGreaterThan(0);
   });
+
+  it("runs the peer's cookbook unchanged with ENSv2 variables (root is ENSv2's), without GraphQL errors", async () => {
+    const cookbook = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "peer-cookbook.json"), "utf8")) as {
+      id: string;
+      query: string;
+      variables: Record<string, unknown>;
+    }[];
+    const f = v2.names.find((n) => n.status === "registered" && n.via === "registrar" && n.subregistry)!;
+    const eth = v2.registries.find((r) => r.kind === "eth")!;
+    const chainId = env.devnet.manifest.ensv2!.chainId;
+    const value = (key: string, v: unknown): unknown => {
+      if (key === "name") return typeof v === "string" ? f.name : { starts_with: f.labels[0]!.slice(0, 3) };
+      if (key === "address") return lower(f.owner);
+      if (key === "registry" || key === "contract") return { chainId, address: lower(eth.address) };
+      return v;
+    };
+    for (const example of cookbook) {
+      const variables = Object.fromEntries(Object.entries(example.variables).map(([k, v]) => [k, value(k, v)]));
+      const data = await omnigraph(example.query, variables);
+      expect(data, example.id).toBeTruthy();
+    }
+  }, 120_000);
 });
