@@ -380,4 +380,35 @@ describe("/api/omnigraph answers the devnet's ENSv2 names as the manifest expect
       expect(data, example.id).toBeTruthy();
     }
   }, 120_000);
+
+  it("an ENSv2 domain's events are its registry's logs about it, read back from the chain", async () => {
+    const db = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+    await db.connect();
+    let counts: { domain_id: string; n: number; contract: string }[];
+    try {
+      counts = (
+        await db.query(
+          `SELECT domain_id, count(*)::int AS n, min(contract) AS contract FROM "${indexer.schema}"."ensv2_event" WHERE domain_id IS NOT NULL GROUP BY domain_id ORDER BY n DESC LIMIT 3`,
+        )
+      ).rows;
+    } finally {
+      await db.end();
+    }
+    expect(counts.length).toBeGreaterThan(0);
+    for (const c of counts) {
+      const data = await omnigraph<{
+        domain: {
+          events: { totalCount: number; edges: { node: { address: string; topics: string[]; blockNumber: string } }[] };
+        };
+      }>(
+        `query($id: DomainId!) { domain(by: { id: $id }) { events(first: 100) { totalCount edges { node { address topics blockNumber } } } } }`,
+        { id: c.domain_id },
+      );
+      expect(data.domain.events.totalCount, c.domain_id).toBe(c.n);
+      expect(data.domain.events.edges.length, c.domain_id).toBe(c.n);
+      for (const e of data.domain.events.edges) expect(e.node.topics.length, c.domain_id).toBeGreaterThan(0);
+      const blocks = data.domain.events.edges.map((e) => BigInt(e.node.blockNumber));
+      expect(blocks, "oldest first").toEqual([...blocks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+  });
 });

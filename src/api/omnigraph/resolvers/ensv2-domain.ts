@@ -1,13 +1,14 @@
 import type { Hex } from "viem";
 import { encodeLabelhash } from "../../../lib/labels";
 import type { OmnigraphContext } from "../context";
-import { type Connection, emptyConnection, type PageArgs } from "../cursor";
+import { emptyConnection, type PageArgs } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
 import { loadV2Domain, loadV2Registry } from "../ensv2/loaders";
 import { nonZeroAddress, type V2DomainModel, v2Domain, v2Registry } from "../ensv2/model";
 import type { V2DomainRow } from "../ensv2/sql";
-import { accountOf } from "../model";
+import { domainEvents, ENSV2_DOMAIN_EVENTS } from "../events";
+import { accountOf, rootChainIdOf } from "../model";
 import { beautifyLabel, canonicalName, depthOf, nodeOfNameInput } from "../names";
 import { pageOf } from "./domain";
 import { loadV2Registration, v2RegistrationsOf } from "./ensv2-registration";
@@ -101,8 +102,9 @@ export const ensv2DomainResolvers = {
       ...nameFilterArgs(args.where?.name, nodeOfNameInput),
     });
   },
-  // The registry's events are kept (ensv2_event) but not served as Omnigraph events yet (docs/api.md).
-  events: (): Connection<never> => emptyConnection(),
+  // The events about the name as its registry (and the registrar) emitted them, oldest first.
+  events: (d: V2DomainModel, args: PageArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, d.v2.id, pageOf(args), rootChainIdOf(ctx.deps.namespace), ENSV2_DOMAIN_EVENTS),
   permissions: (d: V2DomainModel, args: PageArgs & { where?: PermissionsWhere | null }, ctx: OmnigraphContext) =>
     domainPermissions(ctx, d.v2, args),
   tokenId: (d: V2DomainModel) => BigInt(d.v2.token_id),
