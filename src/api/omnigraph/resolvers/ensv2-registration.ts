@@ -14,13 +14,17 @@ import { accountOf } from "../model";
  * the registrar's NameRegistered in the same transaction) and their renewals (the registrar's NameRenewed).
  */
 
-interface V2RegistrationRow {
+/** The log columns every ENSv2 event row has. */
+interface LogRow {
   id: string;
   chain_id: number;
   block_number: string;
   block_timestamp: string;
   log_index: number;
   transaction_hash: string;
+}
+
+interface V2RegistrationRow extends LogRow {
   domain_id: string;
   kind: "registration" | "reservation";
   owner: string | null;
@@ -35,13 +39,7 @@ export interface V2RegistrationModel {
   row: V2RegistrationRow;
 }
 
-interface V2RenewalRow {
-  id: string;
-  chain_id: number;
-  block_number: string;
-  block_timestamp: string;
-  log_index: number;
-  transaction_hash: string;
+interface V2RenewalRow extends LogRow {
   registration_id: string;
   duration: string;
   referrer: string;
@@ -58,14 +56,7 @@ const modelOf = (row: V2RegistrationRow): V2RegistrationModel => ({
   row,
 });
 
-const eventOfLog = (row: {
-  id: string;
-  chain_id: number;
-  block_number: string;
-  block_timestamp: string;
-  log_index: number;
-  transaction_hash: string;
-}): EventModel => ({
+const eventOfLog = (row: LogRow): EventModel => ({
   id: row.id,
   chainId: row.chain_id,
   blockNumber: BigInt(row.block_number),
