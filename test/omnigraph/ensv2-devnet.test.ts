@@ -411,4 +411,63 @@ describe("/api/omnigraph answers the devnet's ENSv2 names as the manifest expect
       expect(blocks, "oldest first").toEqual([...blocks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     }
   });
+
+  it("Permissions.events and PermissionsUser.events are the contract's and the entry's EACRolesChanged", async () => {
+    const db = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+    await db.connect();
+    let changes: { chain_id: number; contract: string; resource: string; account: string; new_roles: string }[];
+    try {
+      changes = (
+        await db.query(
+          `SELECT chain_id, contract, resource, account, new_roles::text AS new_roles FROM "${indexer.schema}"."ensv2_permission_change" ORDER BY block_number, log_index`,
+        )
+      ).rows;
+    } finally {
+      await db.end();
+    }
+    expect(changes.length).toBeGreaterThan(0);
+    const entry = (x: (typeof changes)[number]) => `${x.contract} ${x.resource} ${x.account}`;
+    // The newest change that left its entry with roles (an entry whose roles were all revoked is not listed).
+    const lastOfEntry = new Map(changes.map((x) => [entry(x), x]));
+    const c = [...lastOfEntry.values()].filter((x) => x.new_roles !== "0").at(-1)!;
+    const ofContract = changes.filter((x) => x.contract === c.contract).length;
+    const ofEntry = changes.filter(
+      (x) => x.contract === c.contract && x.resource === c.resource && x.account === c.account,
+    ).length;
+    const data = await omnigraph<{
+      permissions: {
+        events: { totalCount: number };
+        resources: {
+          edges: {
+            node: {
+              resource: string;
+              users: {
+                edges: {
+                  node: {
+                    user: { address: string };
+                    events: { totalCount: number; edges: { node: { topics: string[] } }[] };
+                  };
+                }[];
+              };
+            };
+          }[];
+        };
+      } | null;
+    }>(
+      `query($c: AccountIdInput!) { permissions(by: { contract: $c }) { events(first: 1) { totalCount }
+        resources(first: 20) { edges { node { resource users(first: 10) { edges { node { user { address } events(first: 20) { totalCount edges { node { topics } } } } } } } } } } }`,
+      { c: { chainId: c.chain_id, address: c.contract } },
+    );
+    expect(data.permissions?.events.totalCount).toBe(ofContract);
+    const user = data
+      .permissions!.resources.edges.filter((e) => BigInt(e.node.resource) === BigInt(c.resource))
+      .flatMap((e) => e.node.users.edges)
+      .find((e) => e.node.user.address === c.account);
+    expect(user, `${c.account} on ${c.contract}`).toBeDefined();
+    if (user) {
+      expect(user.node.events.totalCount).toBe(ofEntry);
+      // EACRolesChanged(uint256 indexed resource, address indexed account, …): the selector and two indexed topics.
+      expect(user.node.events.edges.every((e) => e.node.topics.length === 3)).toBe(true);
+    }
+  });
 });

@@ -169,6 +169,22 @@ export const ENSV2_DOMAIN_EVENTS = {
   ),
 };
 
+/** Each EACRolesChanged (ensv2_permission_change), by its contract (`<chainId>-<contract>`). */
+export const PERMISSIONS_EVENTS = {
+  name: "ENSv2-permissions",
+  sql: sql.raw(
+    "select id, block_number, transaction_hash as transaction_id, chain_id::text || '-' || contract as scope, false as has_sub from ensv2_permission_change",
+  ),
+};
+
+/** Each EACRolesChanged, by the entry it changed (`<chainId>-<contract>-<resource>-<account>`, ensv2_permission's id). */
+export const PERMISSIONS_USER_EVENTS = {
+  name: "ENSv2-permissions-user",
+  sql: sql.raw(
+    "select id, block_number, transaction_hash as transaction_id, chain_id::text || '-' || contract || '-' || resource || '-' || account as scope, false as has_sub from ensv2_permission_change",
+  ),
+};
+
 interface EventRow {
   id: string;
   block_number: number;

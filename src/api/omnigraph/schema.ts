@@ -16,7 +16,7 @@ import { domainResolvers } from "./resolvers/domain";
 import { ensv2DomainResolvers } from "./resolvers/ensv2-domain";
 import { ensv2RegistrationResolvers, renewalResolvers } from "./resolvers/ensv2-registration";
 import { ensv2RegistryResolvers } from "./resolvers/ensv2-registry";
-import { permissionsResolvers, permissionsResourceResolvers } from "./resolvers/permissions";
+import { permissionsResolvers, permissionsResourceResolvers, permissionsUserResolvers } from "./resolvers/permissions";
 import { queryResolvers } from "./resolvers/query";
 import { registrationResolvers } from "./resolvers/registration";
 import { registryResolvers } from "./resolvers/registry";
@@ -53,6 +53,7 @@ const RESOLVERS: Record<string, Resolvers> = {
   Renewal: renewalResolvers as Resolvers,
   Permissions: permissionsResolvers as Resolvers,
   PermissionsResource: permissionsResourceResolvers as Resolvers,
+  PermissionsUser: permissionsUserResolvers as Resolvers,
 };
 
 /** What the ENSv1 objects implement: the interface whose resolvers they use. */

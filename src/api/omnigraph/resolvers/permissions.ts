@@ -3,19 +3,13 @@ import { GraphQLError } from "graphql";
 import type { Address } from "viem";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
-import {
-  type Connection,
-  decodeCursor,
-  emptyConnection,
-  encodeCursor,
-  type PageArgs,
-  pageWindow,
-  toConnection,
-} from "../cursor";
+import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow, toConnection } from "../cursor";
 import { list } from "../domain-sql";
 import { v2Registry } from "../ensv2/model";
 import type { V2DomainRow } from "../ensv2/sql";
-import { type AccountIdModel, type AccountModel, accountOf } from "../model";
+import { domainEvents, PERMISSIONS_EVENTS, PERMISSIONS_USER_EVENTS } from "../events";
+import { type AccountIdModel, type AccountModel, accountOf, rootChainIdOf } from "../model";
+import { pageOf } from "./domain";
 
 /*
  * ENSv2 permissions (EnhancedAccessControl) from `ensv2_permission`: each account's role bitmap per resource of one
@@ -113,8 +107,16 @@ const userOf = (r: PermissionRow) => ({
   resource: BigInt(r.resource),
   roles: BigInt(r.roles),
   user: accountOf(r.account),
-  events: () => emptyConnection(),
 });
+
+type PermissionsUserModel = ReturnType<typeof userOf>;
+
+/** PermissionsUser's connection (its other fields are the model's own). */
+export const permissionsUserResolvers = {
+  // Every EACRolesChanged of this entry, oldest first.
+  events: (u: PermissionsUserModel, args: PageArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, u.id, pageOf(args), rootChainIdOf(ctx.deps.namespace), PERMISSIONS_USER_EVENTS),
+};
 
 export type PermissionsWhere = { user?: { eq?: string | null; in?: string[] | null } | null };
 
@@ -134,8 +136,7 @@ export function domainPermissions(
           key: users.join(","),
           where: users.length === 0 ? sql.raw("false") : sql`p.account in (${list(users.map((u) => u.toLowerCase()))})`,
         };
-  const page: PageArgs = { first: args.first, last: args.last, after: args.after, before: args.before };
-  return permissionConnection(ctx, "domain", sql.raw("p.domain_id"), extra, row.id, page, userOf);
+  return permissionConnection(ctx, "domain", sql.raw("p.domain_id"), extra, row.id, pageOf(args), userOf);
 }
 
 const contractKey = (c: AccountIdModel) => `${c.chainId}-${c.address.toLowerCase()}`;
@@ -188,8 +189,9 @@ export const permissionsResolvers = {
       },
     );
   },
-  // EACRolesChanged is kept (ensv2_permission_change) but not served as Omnigraph events yet (docs/api.md).
-  events: () => emptyConnection(),
+  // Every EACRolesChanged of the contract, oldest first.
+  events: (p: PermissionsModel, args: PageArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, contractKey(p.contract), pageOf(args), rootChainIdOf(ctx.deps.namespace), PERMISSIONS_EVENTS),
 };
 
 export const permissionsResourceResolvers = {
@@ -218,8 +220,15 @@ export const accountPermissionResolvers = {
   ) => {
     const c = args.where?.contract;
     const extra = c ? { key: contractKey(c), where: sql`${CONTRACT_ID} = ${contractKey(c)}` } : null;
-    const page: PageArgs = { first: args.first, last: args.last, after: args.after, before: args.before };
-    return permissionConnection(ctx, "account", sql.raw("p.account"), extra, a.address.toLowerCase(), page, userOf);
+    return permissionConnection(
+      ctx,
+      "account",
+      sql.raw("p.account"),
+      extra,
+      a.address.toLowerCase(),
+      pageOf(args),
+      userOf,
+    );
   },
   registryPermissions: (a: AccountModel, args: PageArgs, ctx: OmnigraphContext) =>
     permissionConnection(
