@@ -1,9 +1,9 @@
 import { labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { ResolutionService } from "../../src/api/resolution/service";
-import { buildFixture, FIXTURE_NAMESPACE as NAMESPACE, type Rows } from "../subgraph-api/fixture";
+import { buildFixture, type Rows } from "../subgraph-api/fixture";
 import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
+import { omnigraphOverTestDb } from "./db-options";
 
 /*
  * No N+1 over ENSv2: an Omnigraph request's SQL statements grow with its depth, not its page sizes, for ENSv2 lists
@@ -108,13 +108,7 @@ beforeAll(async () => {
   t = await createTestDatabase("og2_test");
   await t.insert(buildFixture({ secondLevel: 40, accounts: 4 }));
   await t.insert(ensv2Rows());
-  const resolution = new ResolutionService({
-    indexingStatus: { snapshot: async () => undefined },
-    namespace: NAMESPACE,
-    rpcUrls: new Map(),
-    accelerationIndexed: false,
-  });
-  options = { db: t.db, namespace: NAMESPACE, rpcUrls: new Map(), resolution, onError: (e) => internalErrors.push(e) };
+  options = omnigraphOverTestDb(t, internalErrors);
 }, 120_000);
 
 afterAll(async () => {
