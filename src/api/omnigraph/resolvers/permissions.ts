@@ -42,6 +42,8 @@ const PERMISSION_COLUMNS = sql.raw(
   "p.id, p.chain_id, p.contract, p.resource, p.account, p.roles::text as roles, p.id as sort_key",
 );
 const CONTRACT_ID = sql.raw("(p.chain_id::text || '-' || p.contract)");
+/** One contract's entries, by the indexed (contract, resource) column first, then its chain. */
+const ofContract = (c: AccountIdModel) => sql`p.contract = ${c.address.toLowerCase()} and p.chain_id = ${c.chainId}`;
 const IS_RESOLVER = sql.raw("exists (select 1 from resolver s where s.address = p.contract)");
 const IS_REGISTRY = sql.raw(
   "exists (select 1 from ensv2_registry g where g.id = p.chain_id::text || '-' || p.contract)",
@@ -149,7 +151,7 @@ export function permissionsOf(ctx: OmnigraphContext, contract: AccountIdModel): 
       () =>
         new Batcher<string, boolean>(async (keys) => {
           const rows = await ctx.query<{ scope: string }>(
-            sql`select distinct ${CONTRACT_ID} as scope from ensv2_permission p where ${CONTRACT_ID} in (${list(keys)})`,
+            sql`select distinct ${CONTRACT_ID} as scope from ensv2_permission p where p.contract in (${list(keys.map((k) => k.split("-")[1]!))}) and ${CONTRACT_ID} in (${list(keys)})`,
           );
           return new Map(rows.map((r) => [r.scope, true]));
         }, false),
@@ -169,7 +171,7 @@ export const permissionsResolvers = {
   resources: async (p: PermissionsModel, args: PageArgs, ctx: OmnigraphContext) => {
     // One entry per resource: the page of the contract's entries grouped by resource, read as its first user's row.
     const { size, backward } = pageWindow(args);
-    const conds = [sql`${CONTRACT_ID} = ${contractKey(p.contract)}`, sql.raw("p.roles <> 0")];
+    const conds = [ofContract(p.contract), sql.raw("p.roles <> 0")];
     if (args.after != null) conds.push(sql`p.resource > ${decodeCursor(args.after, "text")[1]}`);
     if (args.before != null) conds.push(sql`p.resource < ${decodeCursor(args.before, "text")[1]}`);
     const where = sql.join(conds, sql` and `);
@@ -183,7 +185,7 @@ export const permissionsResolvers = {
       (r): ResourceModel => ({ contract: p.contract, resource: r.resource }),
       async () => {
         const [c] = await ctx.query<{ count: number }>(
-          sql`select count(distinct p.resource)::int as count from ensv2_permission p where ${CONTRACT_ID} = ${contractKey(p.contract)} and p.roles <> 0`,
+          sql`select count(distinct p.resource)::int as count from ensv2_permission p where ${ofContract(p.contract)} and p.roles <> 0`,
         );
         return Number(c?.count ?? 0);
       },
@@ -219,7 +221,7 @@ export const accountPermissionResolvers = {
     ctx: OmnigraphContext,
   ) => {
     const c = args.where?.contract;
-    const extra = c ? { key: contractKey(c), where: sql`${CONTRACT_ID} = ${contractKey(c)}` } : null;
+    const extra = c ? { key: contractKey(c), where: ofContract(c) } : null;
     return permissionConnection(
       ctx,
       "account",
