@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { ResolutionService } from "../../src/api/resolution/service";
-import { buildFixture, FIXTURE_NAMESPACE as NAMESPACE, type Rows } from "../subgraph-api/fixture";
-import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
+import { buildFixture, type Rows } from "../subgraph-api/fixture";
+import type { TestDatabase } from "../subgraph-api/pg";
+import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
  * `order: { by: REGISTRATION_EXPIRY }` pages: a domain's key is its registrations' latest expiry, else its wrapped
@@ -16,7 +16,7 @@ const NO_VALUE = 2n ** 63n - 1n;
 let t: TestDatabase;
 let options: OmnigraphOptions;
 let rows: Rows;
-const internalErrors: unknown[] = [];
+let internalErrors: unknown[] = [];
 
 function bend(r: Rows): Rows {
   const eth = r.domain!.find((d) => d.name === "eth")!.id as string;
@@ -82,16 +82,8 @@ async function run(query: string, variables: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase("og_expiry");
   rows = bend(buildFixture({ secondLevel: 120, accounts: 6 }));
-  await t.insert(rows);
-  const resolution = new ResolutionService({
-    indexingStatus: { snapshot: async () => undefined },
-    namespace: NAMESPACE,
-    rpcUrls: new Map(),
-    accelerationIndexed: false,
-  });
-  options = { db: t.db, namespace: NAMESPACE, rpcUrls: new Map(), resolution, onError: (e) => internalErrors.push(e) };
+  ({ t, options, internalErrors } = await seededOmnigraph("og_expiry", rows));
 }, 120_000);
 
 afterAll(async () => {
