@@ -2,8 +2,8 @@ import { labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { buildFixture, type Rows } from "../subgraph-api/fixture";
-import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
-import { omnigraphOverTestDb } from "./db-options";
+import type { TestDatabase } from "../subgraph-api/pg";
+import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
  * No N+1 over ENSv2: an Omnigraph request's SQL statements grow with its depth, not its page sizes, for ENSv2 lists
@@ -102,13 +102,13 @@ function ensv2Rows(): Rows {
 
 let t: TestDatabase;
 let options: OmnigraphOptions;
-const internalErrors: unknown[] = [];
+let internalErrors: unknown[] = [];
 
 beforeAll(async () => {
-  t = await createTestDatabase("og2_test");
-  await t.insert(buildFixture({ secondLevel: 40, accounts: 4 }));
-  await t.insert(ensv2Rows());
-  options = omnigraphOverTestDb(t, internalErrors);
+  ({ t, options, internalErrors } = await seededOmnigraph("og2_test", {
+    ...buildFixture({ secondLevel: 40, accounts: 4 }),
+    ...ensv2Rows(),
+  }));
 }, 120_000);
 
 afterAll(async () => {

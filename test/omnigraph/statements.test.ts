@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { buildFixture } from "../subgraph-api/fixture";
-import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
-import { omnigraphOverTestDb } from "./db-options";
+import type { TestDatabase } from "../subgraph-api/pg";
+import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
  * No N+1: the SQL statements of an Omnigraph request grow with the depth of its query, not with its page sizes.
@@ -11,12 +11,10 @@ import { omnigraphOverTestDb } from "./db-options";
 
 let t: TestDatabase;
 let options: OmnigraphOptions;
-const internalErrors: unknown[] = [];
+let internalErrors: unknown[] = [];
 
 beforeAll(async () => {
-  t = await createTestDatabase("og_test");
-  await t.insert(buildFixture({ secondLevel: 300, accounts: 12 }));
-  options = omnigraphOverTestDb(t, internalErrors);
+  ({ t, options, internalErrors } = await seededOmnigraph("og_test", buildFixture({ secondLevel: 300, accounts: 12 })));
 }, 120_000);
 
 afterAll(async () => {

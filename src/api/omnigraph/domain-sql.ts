@@ -56,30 +56,48 @@ export interface DomainListArgs extends PageArgs {
 export const EFFECTIVE_OWNER = sql.raw("coalesce(d.wrapped_owner_id, d.registrant_id, d.owner_id)");
 export const NO_VALUE = "9223372036854775807"; // sorts last ascending, first descending: the peer's place for a missing value
 
-function orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): { expr: SQL; kind: "text" | "number" } {
+/**
+ * The largest `column` of `table` per domain of the list, as a join. A subquery per row cost the same work, but the
+ * planner priced it as an index probe per child twice over (`eth`'s 32k children: ~550k), which switched on JIT
+ * compilation with inlining and optimisation: 250 ms of a 420 ms statement. Restricted to the list's domains
+ * (`scoped`: its scope and filters, not its cursor), it is hash-joined for a large parent and probed by index for a
+ * small one, and max() keeps the subquery's answer if a domain ever had two rows.
+ */
+function maxPerDomain(table: string, column: string, alias: string, scoped: SQL): SQL {
+  return sql`left join (select x.domain_id, max(x.${sql.raw(column)}) as v from ${sql.raw(table)} x where x.domain_id in (select d.id from domain d where ${scoped}) group by 1) ${sql.raw(alias)} on ${sql.raw(alias)}.domain_id = d.id`;
+}
+
+export interface OrderKey {
+  expr: SQL;
+  kind: "text" | "number";
+  /** The joins `expr` reads from, after `from domain d`. */
+  joins: SQL;
+}
+
+function orderKey(by: NonNullable<DomainListArgs["order"]>["by"], scoped: SQL): OrderKey {
+  const none = sql.raw("");
   switch (by) {
     case "NAME":
-      return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
+      return { expr: sql.raw("coalesce(d.name, '')"), kind: "text", joins: none };
     case "DEPTH":
       return {
         expr: sql.raw(
           "(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint",
         ),
         kind: "number",
+        joins: none,
       };
     case "REGISTRATION_TIMESTAMP":
       return {
-        expr: sql.raw(
-          `coalesce((select max(r.registration_date) from registration r where r.domain_id = d.id), ${NO_VALUE})`,
-        ),
+        expr: sql.raw(`coalesce(reg_start.v, ${NO_VALUE})`),
         kind: "number",
+        joins: maxPerDomain("registration", "registration_date", "reg_start", scoped),
       };
     case "REGISTRATION_EXPIRY":
       return {
-        expr: sql.raw(
-          `coalesce((select max(r.expiry_date) from registration r where r.domain_id = d.id), (select max(w.expiry_date) from wrapped_domain w where w.domain_id = d.id), ${NO_VALUE})`,
-        ),
+        expr: sql.raw(`coalesce(reg_expiry.v, wrap_expiry.v, ${NO_VALUE})`),
         kind: "number",
+        joins: sql`${maxPerDomain("registration", "expiry_date", "reg_expiry", scoped)} ${maxPerDomain("wrapped_domain", "expiry_date", "wrap_expiry", scoped)}`,
       };
   }
 }
@@ -127,7 +145,8 @@ export interface DomainTable<S> {
   /** `<table> d` */
   from: SQL;
   columns: SQL;
-  orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): { expr: SQL; kind: "text" | "number" };
+  /** `scoped`: the list's scope and filters (not its cursor), for joins that are worth restricting to the list. */
+  orderKey(by: NonNullable<DomainListArgs["order"]>["by"], scoped: SQL): OrderKey;
   scopeOf(scope: S, keys: string[]): { expr: SQL; where: SQL };
   filters(scope: S, args: DomainListArgs): SQL[];
 }
@@ -157,10 +176,10 @@ export function tablePageQuery<S>(
   columns: SQL = table.columns,
 ): { query: SQL; keyKind: "text" | "number" } {
   const { size, backward } = pageWindow(args);
-  const key = table.orderKey(args.order?.by ?? "NAME");
+  const where = [table.scopeOf(scope, keys).where, ...table.filters(scope, args)];
+  const key = table.orderKey(args.order?.by ?? "NAME", sql.join(where, sql` and `));
   const descending = (args.order?.dir === "DESC") !== backward;
   const dir = sql.raw(descending ? "desc" : "asc");
-  const where = [table.scopeOf(scope, keys).where, ...table.filters(scope, args)];
   const cursor = backward ? args.before : args.after;
   const other = backward ? args.after : args.before;
   if (cursor != null) {
@@ -181,12 +200,12 @@ export function tablePageQuery<S>(
   const whereSql = sql.join(where, sql` and `);
   if (keys.length === 1) {
     return {
-      query: sql`select ${columns}, ${keys[0]}::text as scope, ${key.expr} as sort_key from ${table.from} where ${whereSql} order by ${key.expr} ${dir}, d.id ${dir} limit ${size + 1}`,
+      query: sql`select ${columns}, ${keys[0]}::text as scope, ${key.expr} as sort_key from ${table.from} ${key.joins} where ${whereSql} order by ${key.expr} ${dir}, d.id ${dir} limit ${size + 1}`,
       keyKind: key.kind,
     };
   }
   return {
-    query: sql`select * from (select ${columns}, ${scopeExpr} as scope, ${key.expr} as sort_key, row_number() over (partition by ${scopeExpr} order by ${key.expr} ${dir}, d.id ${dir}) as rn from ${table.from} where ${whereSql}) x where rn <= ${size + 1} order by scope, rn`,
+    query: sql`select * from (select ${columns}, ${scopeExpr} as scope, ${key.expr} as sort_key, row_number() over (partition by ${scopeExpr} order by ${key.expr} ${dir}, d.id ${dir}) as rn from ${table.from} ${key.joins} where ${whereSql}) x where rn <= ${size + 1} order by scope, rn`,
     keyKind: key.kind,
   };
 }

@@ -34,6 +34,9 @@ export const V2_DOMAIN_COLUMNS = sql.raw(
 /** Which ENSv2 domains a list holds: a registry's (keys: registry ids), an owner's (addresses), or all (""). */
 export type V2DomainScope = { kind: "registry" } | { kind: "owner" } | { kind: "all" };
 
+// The registration keys read the current registration by primary key: one probe per row, no join worth scoping.
+const NO_JOINS = sql.raw("");
+
 const DEPTH = sql.raw(
   "(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint",
 );
@@ -44,9 +47,9 @@ export const V2_DOMAINS: DomainTable<V2DomainScope> = {
   orderKey(by) {
     switch (by) {
       case "NAME":
-        return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
+        return { expr: sql.raw("coalesce(d.name, '')"), kind: "text", joins: NO_JOINS };
       case "DEPTH":
-        return { expr: DEPTH, kind: "number" };
+        return { expr: DEPTH, kind: "number", joins: NO_JOINS };
       // The current registration's (or reservation's) block time and the name's expiry; none without one.
       case "REGISTRATION_TIMESTAMP":
         return {
@@ -54,11 +57,13 @@ export const V2_DOMAINS: DomainTable<V2DomainScope> = {
             `coalesce((select r.block_timestamp from ensv2_registration r where r.id = d.latest_registration_id), ${NO_VALUE})::numeric`,
           ),
           kind: "number",
+          joins: NO_JOINS,
         };
       case "REGISTRATION_EXPIRY":
         return {
           expr: sql.raw(`(case when d.latest_registration_id is null then ${NO_VALUE} else d.expiry end)::numeric`),
           kind: "number",
+          joins: NO_JOINS,
         };
     }
   },
