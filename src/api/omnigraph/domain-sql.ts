@@ -54,7 +54,7 @@ export interface DomainListArgs extends PageArgs {
 
 /** The domain's effective owner: the NameWrapper's, else the registrar's, else the registry's (as the peer's). */
 export const EFFECTIVE_OWNER = sql.raw("coalesce(d.wrapped_owner_id, d.registrant_id, d.owner_id)");
-const NO_VALUE = "9223372036854775807"; // sorts last ascending, first descending: the peer's place for a missing value
+export const NO_VALUE = "9223372036854775807"; // sorts last ascending, first descending: the peer's place for a missing value
 
 /**
  * The largest `column` of `table` per domain of the list, as a join. A subquery per row cost the same work, but the
@@ -67,7 +67,7 @@ function maxPerDomain(table: string, column: string, alias: string, scoped: SQL)
   return sql`left join (select x.domain_id, max(x.${sql.raw(column)}) as v from ${sql.raw(table)} x where x.domain_id in (select d.id from domain d where ${scoped}) group by 1) ${sql.raw(alias)} on ${sql.raw(alias)}.domain_id = d.id`;
 }
 
-interface OrderKey {
+export interface OrderKey {
   expr: SQL;
   kind: "text" | "number";
   /** The joins `expr` reads from, after `from domain d`. */
@@ -102,7 +102,7 @@ function orderKey(by: NonNullable<DomainListArgs["order"]>["by"], scoped: SQL): 
   }
 }
 
-const list = (values: string[]) =>
+export const list = (values: string[]) =>
   sql.join(
     values.map((v) => sql`${v}`),
     sql`, `,
@@ -123,7 +123,7 @@ function scopeOf(scope: DomainScope, keys: string[]): { expr: SQL; where: SQL } 
   }
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function filters(scope: DomainScope, args: DomainListArgs): SQL[] {
   const out: SQL[] = [sql.raw("d.id <> '0x0000000000000000000000000000000000000000000000000000000000000000'")];
@@ -137,15 +137,47 @@ function filters(scope: DomainScope, args: DomainListArgs): SQL[] {
   return out;
 }
 
+/**
+ * The parts of a domain table a page of it needs: ENSv1's `domain` (here) and ENSv2's `ensv2_domain` (ensv2/sql.ts)
+ * page the same way (keyset on the order key then id), so their pages can be merged into one list.
+ */
+export interface DomainTable<S> {
+  /** `<table> d` */
+  from: SQL;
+  columns: SQL;
+  /** `scoped`: the list's scope and filters (not its cursor), for joins that are worth restricting to the list. */
+  orderKey(by: NonNullable<DomainListArgs["order"]>["by"], scoped: SQL): OrderKey;
+  scopeOf(scope: S, keys: string[]): { expr: SQL; where: SQL };
+  filters(scope: S, args: DomainListArgs): SQL[];
+}
+
+export const V1_DOMAINS: DomainTable<DomainScope> = {
+  from: sql.raw("domain d"),
+  columns: DOMAIN_COLUMNS,
+  orderKey,
+  scopeOf,
+  filters,
+};
+
 /** One page per key (a parent, an owner), each fetched one past its size; rows in each page's own direction. */
 export function domainPageQuery(
   scope: DomainScope,
   keys: string[],
   args: DomainListArgs,
 ): { query: SQL; keyKind: "text" | "number" } {
+  return tablePageQuery(V1_DOMAINS, scope, keys, args);
+}
+
+export function tablePageQuery<S>(
+  table: DomainTable<S>,
+  scope: S,
+  keys: string[],
+  args: DomainListArgs,
+  columns: SQL = table.columns,
+): { query: SQL; keyKind: "text" | "number" } {
   const { size, backward } = pageWindow(args);
-  const where = [scopeOf(scope, keys).where, ...filters(scope, args)];
-  const key = orderKey(args.order?.by ?? "NAME", sql.join(where, sql` and `));
+  const where = [table.scopeOf(scope, keys).where, ...table.filters(scope, args)];
+  const key = table.orderKey(args.order?.by ?? "NAME", sql.join(where, sql` and `));
   const descending = (args.order?.dir === "DESC") !== backward;
   const dir = sql.raw(descending ? "desc" : "asc");
   const cursor = backward ? args.before : args.after;
@@ -164,23 +196,27 @@ export function domainPageQuery(
       descending ? sql`(${key.expr}, d.id) > (${bound}, ${id})` : sql`(${key.expr}, d.id) < (${bound}, ${id})`,
     );
   }
-  const scopeExpr = scopeOf(scope, keys).expr;
+  const scopeExpr = table.scopeOf(scope, keys).expr;
   const whereSql = sql.join(where, sql` and `);
   if (keys.length === 1) {
     return {
-      query: sql`select ${DOMAIN_COLUMNS}, ${keys[0]}::text as scope, ${key.expr} as sort_key from domain d ${key.joins} where ${whereSql} order by ${key.expr} ${dir}, d.id ${dir} limit ${size + 1}`,
+      query: sql`select ${columns}, ${keys[0]}::text as scope, ${key.expr} as sort_key from ${table.from} ${key.joins} where ${whereSql} order by ${key.expr} ${dir}, d.id ${dir} limit ${size + 1}`,
       keyKind: key.kind,
     };
   }
   return {
-    query: sql`select * from (select ${DOMAIN_COLUMNS}, ${scopeExpr} as scope, ${key.expr} as sort_key, row_number() over (partition by ${scopeExpr} order by ${key.expr} ${dir}, d.id ${dir}) as rn from domain d ${key.joins} where ${whereSql}) x where rn <= ${size + 1} order by scope, rn`,
+    query: sql`select * from (select ${columns}, ${scopeExpr} as scope, ${key.expr} as sort_key, row_number() over (partition by ${scopeExpr} order by ${key.expr} ${dir}, d.id ${dir}) as rn from ${table.from} ${key.joins} where ${whereSql}) x where rn <= ${size + 1} order by scope, rn`,
     keyKind: key.kind,
   };
 }
 
 export function domainCountQuery(scope: DomainScope, keys: string[], args: DomainListArgs): SQL {
-  const where = sql.join([scopeOf(scope, keys).where, ...filters(scope, args)], sql` and `);
-  return sql`select ${scopeOf(scope, keys).expr} as scope, count(*)::int as count from domain d where ${where} group by 1`;
+  return tableCountQuery(V1_DOMAINS, scope, keys, args);
+}
+
+export function tableCountQuery<S>(table: DomainTable<S>, scope: S, keys: string[], args: DomainListArgs): SQL {
+  const where = sql.join([table.scopeOf(scope, keys).where, ...table.filters(scope, args)], sql` and `);
+  return sql`select ${table.scopeOf(scope, keys).expr} as scope, count(*)::int as count from ${table.from} where ${where} group by 1`;
 }
 
 export function domainsByIdQuery(ids: string[]): SQL {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Address, createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { LruCache } from "../../lib/healing/lru";
 import { Batcher } from "./batch";
@@ -161,6 +161,30 @@ const DOMAIN_EVENTS = sql.raw(
     .join(" union all "),
 );
 
+/** ENSv2's events as emitted (ensv2_event), by the domain they are about: the same columns as DOMAIN_EVENTS. */
+export const ENSV2_DOMAIN_EVENTS = {
+  name: "ENSv2",
+  sql: sql.raw(
+    "select id, block_number, transaction_hash as transaction_id, domain_id as scope, false as has_sub from ensv2_event",
+  ),
+};
+
+/** Each EACRolesChanged (ensv2_permission_change), by its contract (`<chainId>-<contract>`). */
+export const PERMISSIONS_EVENTS = {
+  name: "ENSv2-permissions",
+  sql: sql.raw(
+    "select id, block_number, transaction_hash as transaction_id, chain_id::text || '-' || contract as scope, false as has_sub from ensv2_permission_change",
+  ),
+};
+
+/** Each EACRolesChanged, by the entry it changed (`<chainId>-<contract>-<resource>-<account>`, ensv2_permission's id). */
+export const PERMISSIONS_USER_EVENTS = {
+  name: "ENSv2-permissions-user",
+  sql: sql.raw(
+    "select id, block_number, transaction_hash as transaction_id, chain_id::text || '-' || contract || '-' || resource || '-' || account as scope, false as has_sub from ensv2_permission_change",
+  ),
+};
+
 interface EventRow {
   id: string;
   block_number: number;
@@ -181,8 +205,10 @@ export function domainEvents(
   domainId: string,
   args: PageArgs,
   rootChainId: number,
+  source: { name: string; sql: SQL } = { name: "ENSv1", sql: DOMAIN_EVENTS },
 ): Promise<Connection<EventModel>> {
-  const signature = JSON.stringify(args);
+  const eventRows = source.sql;
+  const signature = `${source.name}:${JSON.stringify(args)}`;
   const pages = ctx.batcher(
     `domain-events:${signature}`,
     () =>
@@ -199,7 +225,7 @@ export function domainEvents(
           conds.push(sql`(block_number, id) ${sql.raw(op)} (${Number(block)}, ${id})`);
         }
         const rows = await ctx.query<EventRow>(
-          sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, id ${dir}) as rn from (${DOMAIN_EVENTS}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
+          sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, id ${dir}) as rn from (${eventRows}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
         );
         const byKey = new Map<string, EventRow[]>();
         for (const r of rows) byKey.set(r.scope, [...(byKey.get(r.scope) ?? []), r]);
@@ -207,11 +233,11 @@ export function domainEvents(
       }, []),
   );
   const counts = ctx.batcher(
-    "domain-event-counts",
+    `domain-event-counts:${source.name}`,
     () =>
       new Batcher<string, number>(async (keys) => {
         const rows = await ctx.query<{ scope: string; count: number }>(
-          sql`select scope, count(*)::int as count from (${DOMAIN_EVENTS}) x where scope in (${list(keys)}) group by scope`,
+          sql`select scope, count(*)::int as count from (${eventRows}) x where scope in (${list(keys)}) group by scope`,
         );
         return new Map(rows.map((r) => [r.scope, Number(r.count)]));
       }, 0),

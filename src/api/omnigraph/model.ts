@@ -5,8 +5,7 @@ import { routeName } from "../resolution/routing";
 import type { DomainRow } from "./domain-sql";
 
 /*
- * The objects the Omnigraph's resolvers pass around, and the ids they answer with. ENSv1 only: ENSv2's types exist in
- * the schema, and no resolver ever returns one until the index has ENSv2 tables.
+ * The objects the Omnigraph's resolvers pass around for ENSv1, and the ids they answer with (ENSv2's: ensv2/model.ts).
  */
 
 export interface DomainModel {

@@ -13,6 +13,10 @@ import { emptyConnection } from "./cursor";
 import { eventResolvers } from "./events";
 import { accountResolvers } from "./resolvers/account";
 import { domainResolvers } from "./resolvers/domain";
+import { ensv2DomainResolvers } from "./resolvers/ensv2-domain";
+import { ensv2RegistrationResolvers, renewalResolvers } from "./resolvers/ensv2-registration";
+import { ensv2RegistryResolvers } from "./resolvers/ensv2-registry";
+import { permissionsResolvers, permissionsResourceResolvers, permissionsUserResolvers } from "./resolvers/permissions";
 import { queryResolvers } from "./resolvers/query";
 import { registrationResolvers } from "./resolvers/registration";
 import { registryResolvers } from "./resolvers/registry";
@@ -41,6 +45,15 @@ const RESOLVERS: Record<string, Resolvers> = {
   ResolvedRecords: resolvedRecordsResolvers as Resolvers,
   ReverseResolve: reverseResolveResolvers as Resolvers,
   PrimaryNameRecord: primaryNameRecordResolvers as Resolvers,
+  // ENSv2's objects have their own (every field: none falls back to the ENSv1 interface resolvers).
+  ENSv2Domain: ensv2DomainResolvers as Resolvers,
+  ENSv2Registry: ensv2RegistryResolvers as Resolvers,
+  ENSv2RegistryRegistration: ensv2RegistrationResolvers as Resolvers,
+  ENSv2RegistryReservation: ensv2RegistrationResolvers as Resolvers,
+  Renewal: renewalResolvers as Resolvers,
+  Permissions: permissionsResolvers as Resolvers,
+  PermissionsResource: permissionsResourceResolvers as Resolvers,
+  PermissionsUser: permissionsUserResolvers as Resolvers,
 };
 
 /** What the ENSv1 objects implement: the interface whose resolvers they use. */
@@ -60,7 +73,7 @@ const IMPLEMENTS: Record<string, string> = {
 
 /**
  * The Omnigraph schema: the SDL (sdl/) with our scalars and resolvers attached. A connection field no resolver
- * answers (ENSv2, EFP, permissions: not indexed here) answers an empty connection; any other such field, null.
+ * answers (EFP and the like: not indexed here) answers an empty connection; any other such field, null.
  */
 export function buildOmnigraphSchema(): GraphQLSchema {
   const schema = buildASTSchema(parse(OMNIGRAPH_SDL), { assumeValidSDL: false });

@@ -1,10 +1,11 @@
 import type { OmnigraphContext } from "../context";
 import { emptyConnection, type PageArgs } from "../cursor";
-import { domainConnection } from "../domain-lists";
+import { versionedDomainConnection } from "../domain-lists";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
 import type { AccountModel } from "../model";
 import { nodeOfNameInput } from "../names";
-import { pageOf } from "./domain";
+import { pageOf, scopesOf } from "./domain";
+import { accountPermissionResolvers } from "./permissions";
 import { reverseResolve } from "./resolution";
 
 type AccountDomainsArgs = PageArgs & {
@@ -16,9 +17,8 @@ export const accountResolvers = {
   id: (a: AccountModel) => a.address,
   address: (a: AccountModel) => a.address,
   domains: (a: AccountModel, args: AccountDomainsArgs, ctx: OmnigraphContext) => {
-    // The index has no ENSv2 domains yet.
-    if (args.where?.version === "ENSv2") return emptyConnection();
-    return domainConnection(ctx, { kind: "owner" }, a.address, {
+    const scopes = scopesOf(args.where?.version, { kind: "owner" }, { kind: "owner" });
+    return versionedDomainConnection(ctx, scopes, a.address.toLowerCase(), {
       ...pageOf(args),
       order: args.order,
       canonical: args.where?.canonical,
@@ -26,11 +26,9 @@ export const accountResolvers = {
     });
   },
   resolve: (a: AccountModel, args: { accelerate: boolean }) => reverseResolve(a.address, args.accelerate),
-  // Not indexed here (docs/api.md): the senders of transactions, EFP, ENSv2 permissions.
+  ...accountPermissionResolvers,
+  // Not indexed here (docs/api.md): the senders of transactions, EFP.
   events: () => emptyConnection(),
   nameReferences: () => emptyConnection(),
-  permissions: () => emptyConnection(),
-  registryPermissions: () => emptyConnection(),
-  resolverPermissions: () => emptyConnection(),
   efp: () => null,
 };

@@ -3,9 +3,12 @@ import { encodeLabelhash } from "../../../lib/labels";
 import { ROOT_NODE } from "../../../lib/names";
 import type { OmnigraphContext } from "../context";
 import { type Connection, emptyConnection, type PageArgs } from "../cursor";
-import { domainConnection } from "../domain-lists";
+import { domainConnection, type VersionedScope } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
-import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { type DomainListArgs, type DomainScope, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { loadV2DomainByNode } from "../ensv2/loaders";
+import { type AnyDomainModel, v2Domain } from "../ensv2/model";
+import type { V2DomainScope } from "../ensv2/sql";
 import { domainEvents } from "../events";
 import {
   accountOf,
@@ -108,3 +111,26 @@ export const pageOf = (args: PageArgs): PageArgs => ({
   after: args.after,
   before: args.before,
 });
+
+/**
+ * A name asked for by `domain(by: { name })`, when both versions index it: the ENSv2 domain while it is registered
+ * there (a migrated or ENSv2-only name: forward resolution from the ENSv2 root finds it), else the ENSv1 domain (a
+ * name reserved in ENSv2 still resolves through ENSv1, docs/ensv2.md), else the ENSv2 domain whatever its status.
+ */
+export async function domainByName(ctx: OmnigraphContext, node: string): Promise<AnyDomainModel | null> {
+  const [v1, v2] = await Promise.all([loadDomain(ctx, node), loadV2DomainByNode(ctx, node)]);
+  if (v2 && v2.status === "registered") return v2Domain(v2);
+  if (v1) return v1Domain(v1);
+  return v2 ? v2Domain(v2) : null;
+}
+
+/** The scopes of a list filtered by `version` (both when none). */
+export function scopesOf(
+  version: "ENSv1" | "ENSv2" | string | null | undefined,
+  v1: DomainScope,
+  v2: V2DomainScope,
+): VersionedScope {
+  if (version === "ENSv1") return { v1 };
+  if (version === "ENSv2") return { v2 };
+  return { v1, v2 };
+}

@@ -2,10 +2,12 @@ import { sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
 import type { Address } from "viem";
 import type { OmnigraphContext } from "../context";
-import { emptyConnection, type PageArgs } from "../cursor";
-import { domainConnection } from "../domain-lists";
+import type { PageArgs } from "../cursor";
+import { versionedDomainConnection } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { loadV2Domain, loadV2Registry, loadV2Root } from "../ensv2/loaders";
+import { isV2Id, type V2RegistryModel, v2Domain, v2RegistryOfRow } from "../ensv2/model";
 import {
   type AccountIdModel,
   concreteRegistries,
@@ -16,11 +18,25 @@ import {
   v1Domain,
 } from "../model";
 import { nodeOfNameInput } from "../names";
-import { pageOf } from "./domain";
+import { domainByName, pageOf, scopesOf } from "./domain";
+import { permissionsOf } from "./permissions";
 
 type ById<T extends string> = { [K in T]?: string | AccountIdModel | null };
 
-function findRegistry(ctx: OmnigraphContext, by: ById<"id" | "contract">): RegistryModel | null {
+async function findRegistry(
+  ctx: OmnigraphContext,
+  by: ById<"id" | "contract">,
+): Promise<RegistryModel | V2RegistryModel | null> {
+  const v1 = findV1Registry(ctx, by);
+  if (v1) return v1;
+  // An ENSv2 registry, by `<chainId>-<address>` or by contract.
+  const contract = by.contract ? (by.contract as AccountIdModel) : parseAccountId(String(by.id ?? ""));
+  if (!contract || (by.id && parseAccountId(String(by.id))?.rest.length)) return null;
+  const row = await loadV2Registry(ctx, `${contract.chainId}-${contract.address.toLowerCase()}`);
+  return row ? v2RegistryOfRow(row) : null;
+}
+
+function findV1Registry(ctx: OmnigraphContext, by: ById<"id" | "contract">): RegistryModel | null {
   const registries = concreteRegistries(ctx.deps.namespace);
   const same = (a: AccountIdModel, b: AccountIdModel) =>
     a.chainId === b.chainId && a.address === b.address.toLowerCase();
@@ -41,23 +57,33 @@ function findRegistry(ctx: OmnigraphContext, by: ById<"id" | "contract">): Regis
 }
 
 export const queryResolvers = {
-  root: (_: unknown, __: unknown, ctx: OmnigraphContext) => rootRegistry(ctx.deps.namespace),
+  // The ENSv2 root registry when the index has one (the peer's rule), else ENSv1's.
+  root: async (_: unknown, __: unknown, ctx: OmnigraphContext) => {
+    const v2 = await loadV2Root(ctx);
+    return v2 ? v2RegistryOfRow(v2) : rootRegistry(ctx.deps.namespace);
+  },
   domain: async (_: unknown, args: { by: { id?: string | null; name?: string | null } }, ctx: OmnigraphContext) => {
-    const id = args.by.id != null ? args.by.id.toLowerCase() : nodeOfNameInput(args.by.name ?? "");
-    const row = await loadDomain(ctx, id);
-    return row ? v1Domain(row) : null;
+    if (args.by.id != null) {
+      const id = args.by.id.toLowerCase();
+      if (isV2Id(id)) {
+        const v2 = await loadV2Domain(ctx, id);
+        return v2 ? v2Domain(v2) : null;
+      }
+      const row = await loadDomain(ctx, id);
+      return row ? v1Domain(row) : null;
+    }
+    return domainByName(ctx, nodeOfNameInput(args.by.name ?? ""));
   },
   domains: (
     _: unknown,
     args: PageArgs & { order?: DomainListArgs["order"]; where: { name: NameFilter; version?: string | null } },
     ctx: OmnigraphContext,
   ) => {
-    if (args.where.version === "ENSv2") return emptyConnection();
     const filter = nameFilterArgs(args.where.name, nodeOfNameInput);
     if (filter.nodes === undefined && filter.startsWith === undefined)
       throw new GraphQLError("`where.name` needs one of `eq`, `in` or `starts_with`");
     // Canonical domains only: the ones with a name.
-    return domainConnection(ctx, { kind: "all" }, "", {
+    return versionedDomainConnection(ctx, scopesOf(args.where.version, { kind: "all" }, { kind: "all" }), "", {
       ...pageOf(args),
       order: args.order,
       canonical: true,
@@ -79,6 +105,14 @@ export const queryResolvers = {
     const [known] = await ctx.query(sql`select 1 from resolver where address = ${address} limit 1`);
     return known ? { chainId: target.chainId, address } : null;
   },
-  permissions: () => null,
+  permissions: (
+    _: unknown,
+    args: { by: { id?: string | null; contract?: AccountIdModel | null } },
+    ctx: OmnigraphContext,
+  ) => {
+    const contract = args.by.contract ?? (args.by.id ? parseAccountId(args.by.id) : undefined);
+    if (!contract || (args.by.id && parseAccountId(args.by.id)?.rest.length)) return null;
+    return permissionsOf(ctx, contract);
+  },
   efp: () => null,
 };

@@ -3,6 +3,7 @@ import type { OmnigraphContext } from "../context";
 import { decodeCursor, emptyConnection, encodeCursor, type PageArgs, pageWindow, toConnection } from "../cursor";
 import { type ResolverModel, resolverId, rootChainIdOf } from "../model";
 import { nodeOfNameInput } from "../names";
+import { permissionsOf } from "./permissions";
 
 /*
  * A resolver contract and the names it holds records for (the subgraph's per-node resolver rows). Its events and
@@ -35,7 +36,7 @@ export const resolverResolvers = {
   extended: (r: ResolverModel, _: unknown, ctx: OmnigraphContext) =>
     ctx.deps.resolution.onchainBackend.isExtendedResolver(r.chainId, r.address),
   bridged: () => null,
-  permissions: () => null,
+  permissions: (r: ResolverModel, _: unknown, ctx: OmnigraphContext) => permissionsOf(ctx, r),
   events: () => emptyConnection(),
   records: async (r: ResolverModel, args: PageArgs, ctx: OmnigraphContext) => {
     const { size, backward } = pageWindow(args);

@@ -1,0 +1,118 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type DomainListArgs, type DomainTable, escapeLike, list, NO_VALUE } from "../domain-sql";
+
+/*
+ * The ENSv2 side of the Omnigraph's domain lists, over the ensv2 plugin's `ensv2_domain` (docs/ensv2.md). Paged
+ * like ENSv1's `domain` (domain-sql.ts), so a list of both versions is one merged statement.
+ */
+
+export interface V2DomainRow {
+  id: string;
+  chain_id: number;
+  registry_id: string;
+  registry: string;
+  storage_id: string;
+  token_id: string;
+  resource: string | null;
+  labelhash: string;
+  label: string | null;
+  name: string | null;
+  node: string | null;
+  subregistry: string | null;
+  owner: string | null;
+  expiry: string;
+  resolver: string | null;
+  status: "registered" | "reserved" | "unregistered";
+  latest_registration_id: string | null;
+  created_at: string;
+}
+
+export const V2_DOMAIN_COLUMNS = sql.raw(
+  "d.id, d.chain_id, d.registry_id, d.registry, d.storage_id, d.token_id, d.resource, d.labelhash, d.label, d.name, d.node, d.subregistry, d.owner, d.expiry::text as expiry, d.resolver, d.status, d.latest_registration_id, d.created_at::text as created_at",
+);
+
+/** Which ENSv2 domains a list holds: a registry's (keys: registry ids), an owner's (addresses), or all (""). */
+export type V2DomainScope = { kind: "registry" } | { kind: "owner" } | { kind: "all" };
+
+// The registration keys read the current registration by primary key: one probe per row, no join worth scoping.
+const NO_JOINS = sql.raw("");
+
+const DEPTH = sql.raw(
+  "(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint",
+);
+
+export const V2_DOMAINS: DomainTable<V2DomainScope> = {
+  from: sql.raw("ensv2_domain d"),
+  columns: V2_DOMAIN_COLUMNS,
+  orderKey(by) {
+    switch (by) {
+      case "NAME":
+        return { expr: sql.raw("coalesce(d.name, '')"), kind: "text", joins: NO_JOINS };
+      case "DEPTH":
+        return { expr: DEPTH, kind: "number", joins: NO_JOINS };
+      // The current registration's (or reservation's) block time and the name's expiry; none without one.
+      case "REGISTRATION_TIMESTAMP":
+        return {
+          expr: sql.raw(
+            `coalesce((select r.block_timestamp from ensv2_registration r where r.id = d.latest_registration_id), ${NO_VALUE})::numeric`,
+          ),
+          kind: "number",
+          joins: NO_JOINS,
+        };
+      case "REGISTRATION_EXPIRY":
+        return {
+          expr: sql.raw(`(case when d.latest_registration_id is null then ${NO_VALUE} else d.expiry end)::numeric`),
+          kind: "number",
+          joins: NO_JOINS,
+        };
+    }
+  },
+  scopeOf(scope, keys) {
+    switch (scope.kind) {
+      case "registry":
+        return { expr: sql.raw("d.registry_id"), where: sql`d.registry_id in (${list(keys)})` };
+      case "owner":
+        return { expr: sql.raw("d.owner"), where: sql`d.owner in (${list(keys)})` };
+      case "all":
+        return { expr: sql.raw("''"), where: sql.raw("true") };
+    }
+  },
+  filters(scope, args: DomainListArgs) {
+    const out: SQL[] = [];
+    if (args.nodes) out.push(args.nodes.length === 0 ? sql.raw("false") : sql`d.node in (${list(args.nodes)})`);
+    if (args.startsWith !== undefined) {
+      const pattern = `${escapeLike(args.startsWith)}%`;
+      out.push(scope.kind === "registry" ? sql`d.label like ${pattern}` : sql`d.name like ${pattern}`);
+    }
+    if (args.canonical === true) out.push(sql.raw("d.name is not null"));
+    if (args.canonical === false) out.push(sql.raw("d.name is null"));
+    return out;
+  },
+};
+
+export const v2DomainsByIdQuery = (ids: string[]) =>
+  sql`select ${V2_DOMAIN_COLUMNS} from ensv2_domain d where d.id in (${list(ids)})`;
+
+/** By canonical name's node; a registered row first (an unregistered label keeps its row and its name). */
+export const v2DomainsByNodeQuery = (nodes: string[]) =>
+  sql`select distinct on (d.node) ${V2_DOMAIN_COLUMNS} from ensv2_domain d where d.node in (${list(nodes)}) order by d.node, (d.status = 'registered') desc, d.updated_at desc`;
+
+export interface V2RegistryRow {
+  id: string;
+  chain_id: number;
+  address: string;
+  is_root: boolean;
+  linked_by: string[];
+  canonical_domain_id: string | null;
+  canonical_name: string | null;
+}
+
+const V2_REGISTRY_COLUMNS = sql.raw(
+  "r.id, r.chain_id, r.address, r.is_root, r.linked_by, r.canonical_domain_id, r.canonical_name",
+);
+
+export const v2RegistriesByIdQuery = (ids: string[]) =>
+  sql`select ${V2_REGISTRY_COLUMNS} from ensv2_registry r where r.id in (${list(ids)})`;
+
+export const v2RootRegistryQuery = () =>
+  sql`select ${V2_REGISTRY_COLUMNS} from ensv2_registry r where r.is_root order by r.created_at limit 1`;
