@@ -747,9 +747,13 @@ export const ensv2PermissionChange = onchainTable(
     oldRoles: t.bigint().notNull(),
     newRoles: t.bigint().notNull(),
     domainId: t.text(),
+    /** The changed entry's ensv2_permission id, and its contract's id (`<chainId>-<contract>`): the keys the API's history is read by. */
+    permissionId: t.text().notNull(),
+    contractId: t.text().notNull(),
   }),
   (table) => ({
-    byPermission: index().on(table.contract, table.resource, table.account),
+    byPermission: index().on(table.permissionId),
+    byContract: index().on(table.contractId),
     byDomain: index().on(table.domainId),
   }),
 );

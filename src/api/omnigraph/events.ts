@@ -173,7 +173,7 @@ export const ENSV2_DOMAIN_EVENTS = {
 export const PERMISSIONS_EVENTS = {
   name: "ENSv2-permissions",
   sql: sql.raw(
-    "select id, block_number, transaction_hash as transaction_id, chain_id::text || '-' || contract as scope, false as has_sub from ensv2_permission_change",
+    "select id, block_number, transaction_hash as transaction_id, contract_id as scope, false as has_sub from ensv2_permission_change",
   ),
 };
 
@@ -181,7 +181,7 @@ export const PERMISSIONS_EVENTS = {
 export const PERMISSIONS_USER_EVENTS = {
   name: "ENSv2-permissions-user",
   sql: sql.raw(
-    "select id, block_number, transaction_hash as transaction_id, chain_id::text || '-' || contract || '-' || resource || '-' || account as scope, false as has_sub from ensv2_permission_change",
+    "select id, block_number, transaction_hash as transaction_id, permission_id as scope, false as has_sub from ensv2_permission_change",
   ),
 };
 

@@ -2,7 +2,7 @@ import * as schema from "ponder:schema";
 import type { Address } from "viem";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import { logColumns } from "./events";
-import { domainIdOf, hex32, permissionId } from "./ids";
+import { domainIdOf, hex32, permissionId, registryId } from "./ids";
 import { findRegistry } from "./registries";
 
 /** EACRolesChanged's arguments (every EnhancedAccessControl contract: registries, resolvers, the registrar). */
@@ -26,10 +26,11 @@ export async function rolesChanged(
   const isRegistryName = resource !== ROOT_RESOURCE && (await findRegistry(context, contract)) !== null;
   const domainId = isRegistryName ? domainIdOf(context.chain.id, contract, resource) : null;
   const key = { contract, resource: hex32(resource), account: account.toLowerCase() as Address };
+  const id = permissionId(context.chain.id, contract, resource, account);
   await context.db
     .insert(schema.ensv2Permission)
     .values({
-      id: permissionId(context.chain.id, contract, resource, account),
+      id,
       chainId: context.chain.id,
       ...key,
       roles: newRoleBitmap,
@@ -37,8 +38,14 @@ export async function rolesChanged(
       updatedAt: event.block.number,
     })
     .onConflictDoUpdate({ roles: newRoleBitmap, updatedAt: event.block.number });
-  await context.db
-    .insert(schema.ensv2PermissionChange)
-    .values({ ...logColumns(context, event), ...key, oldRoles: oldRoleBitmap, newRoles: newRoleBitmap, domainId });
+  await context.db.insert(schema.ensv2PermissionChange).values({
+    ...logColumns(context, event),
+    ...key,
+    oldRoles: oldRoleBitmap,
+    newRoles: newRoleBitmap,
+    domainId,
+    permissionId: id,
+    contractId: registryId(context.chain.id, contract),
+  });
   return domainId;
 }
