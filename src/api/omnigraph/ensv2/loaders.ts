@@ -1,5 +1,5 @@
-import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
+import { loadRowByKey } from "../domain-loader";
 import {
   type V2DomainRow,
   type V2RegistryRow,
@@ -12,42 +12,15 @@ import {
 /** ENSv2 rows by key, every lookup of one level of the answer in one statement per kind. */
 
 export function loadV2Domain(ctx: OmnigraphContext, id: string): Promise<V2DomainRow | null> {
-  return ctx
-    .batcher(
-      "v2-domain-by-id",
-      () =>
-        new Batcher<string, V2DomainRow | null>(async (ids) => {
-          const rows = await ctx.query<V2DomainRow>(v2DomainsByIdQuery(ids));
-          return new Map(rows.map((r) => [r.id, r]));
-        }, null),
-    )
-    .load(id.toLowerCase());
+  return loadRowByKey(ctx, "v2-domain-by-id", v2DomainsByIdQuery, (r: V2DomainRow) => r.id, id);
 }
 
 export function loadV2DomainByNode(ctx: OmnigraphContext, node: string): Promise<V2DomainRow | null> {
-  return ctx
-    .batcher(
-      "v2-domain-by-node",
-      () =>
-        new Batcher<string, V2DomainRow | null>(async (nodes) => {
-          const rows = await ctx.query<V2DomainRow>(v2DomainsByNodeQuery(nodes));
-          return new Map(rows.map((r) => [r.node!, r]));
-        }, null),
-    )
-    .load(node.toLowerCase());
+  return loadRowByKey(ctx, "v2-domain-by-node", v2DomainsByNodeQuery, (r: V2DomainRow) => r.node!, node);
 }
 
 export function loadV2Registry(ctx: OmnigraphContext, id: string): Promise<V2RegistryRow | null> {
-  return ctx
-    .batcher(
-      "v2-registry-by-id",
-      () =>
-        new Batcher<string, V2RegistryRow | null>(async (ids) => {
-          const rows = await ctx.query<V2RegistryRow>(v2RegistriesByIdQuery(ids));
-          return new Map(rows.map((r) => [r.id, r]));
-        }, null),
-    )
-    .load(id.toLowerCase());
+  return loadRowByKey(ctx, "v2-registry-by-id", v2RegistriesByIdQuery, (r: V2RegistryRow) => r.id, id);
 }
 
 /** The ENSv2 root registry, when the index has one (the ensv2 plugin runs); once per request. */
