@@ -8,7 +8,7 @@ import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support
 /*
  * A mainnet backfill cannot keep its rows in Ponder's row cache (PONDER_CACHE_BYTES): every big table is evicted,
  * and each batch's rows are predicted and prefetched, or read one at a time (patch 021 and
- * src/lib/row-key-derivations.ts teach the prediction our row keys). Whatever the cache does, the index must be the
+ * src/plugins/shared/row-key-derivations.ts teach the prediction our row keys). Whatever the cache does, the index must be the
  * same: all seven plugins on one devnet, once with the default cache and once with a 1 MiB cache that evicts every
  * table, must write identical rows to every table. The second run also syncs in intervals of ~20 logs
  * (PONDER_SYNC_INTERVAL_MAX_LOGS, patch 024; 25,000 by default, which this small devnet never reaches), so the same

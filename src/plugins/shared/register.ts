@@ -3,7 +3,7 @@ import { getConfig } from "../../config";
 import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
 // Loaded with every handler: tells Ponder's row cache how the handlers derive row keys from events.
-import "../../lib/row-key-derivations";
+import "./row-key-derivations";
 
 let indexed: Set<string> | undefined;
 

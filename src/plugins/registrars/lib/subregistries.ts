@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
 import { getConfig } from "../../../config";
 import { namehash } from "../../../lib/names";
-import { deriveSubnodesOf } from "../../../lib/row-key-derivations";
 import type { DatasourceName } from "../../../namespaces/types";
+import { deriveSubnodesOf } from "../../shared/row-key-derivations";
 
 /** A base registrar and the name whose direct subnames it registers. */
 export interface SubregistryRef {

@@ -4,7 +4,7 @@ import type { NameWrapperAbi } from "../../../../abis";
 import { decodeWrappedName } from "../../../lib/dns-wire";
 import { domainId } from "../../../lib/ids";
 import { namehash, tokenIdToHex32 } from "../../../lib/names";
-import { deriveTransferEventIds } from "../../../lib/row-key-derivations";
+import { deriveTransferEventIds } from "../row-key-derivations";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 

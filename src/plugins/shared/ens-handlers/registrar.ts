@@ -4,7 +4,7 @@ import type { BaseRegistrarAbi } from "../../../../abis";
 import { domainId, registrationId } from "../../../lib/ids";
 import { interpretLabel, isShowableLabel, labelhashOf } from "../../../lib/labels";
 import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
-import { deriveSubnodesOf } from "../../../lib/row-key-derivations";
+import { deriveSubnodesOf } from "../row-key-derivations";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
 import { makeRegistryHandlers } from "./registry";

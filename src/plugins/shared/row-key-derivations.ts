@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
-import { type DerivationEvent, type KeyDerivation, ponderKeyDerivations } from "../runtime/ponder-hooks";
-import { domainId, eventId, type IdContext } from "./ids";
-import { makeSubnode, tokenIdToHex32 } from "./names";
+import { domainId, eventId, type IdContext } from "../../lib/ids";
+import { makeSubnode, tokenIdToHex32 } from "../../lib/names";
+import { type DerivationEvent, type KeyDerivation, ponderKeyDerivations } from "../../runtime/ponder-hooks";
 
 /*
  * Row keys the handlers compute from an event, told to Ponder's row cache (patch 021). Once a table outgrows the

@@ -9,7 +9,9 @@ import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-
 import { domainId, eventId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
 import { recordKeyId, resolverRecordsId } from "../../src/lib/resolution-ids";
-import { deriveSubnodesOf, deriveTransferEventIds, keyDerivations } from "../../src/lib/row-key-derivations";
+import { deriveSubnodesOf, deriveTransferEventIds, keyDerivations } from "../../src/plugins/shared/row-key-derivations";
+// The resolver handlers register their keyed-record derivations when they load.
+import "../../src/plugins/protocol-acceleration/lib/record-key-derivations";
 
 /*
  * Ponder's row cache, once a table is evicted, predicts the rows the next batch reads from patterns recorded on
@@ -59,7 +61,7 @@ function predict(
   return recoverProfilePattern(pattern, next).id;
 }
 
-describe("row keys Ponder's prefetch can predict (patch 021 and src/lib/row-key-derivations.ts)", () => {
+describe("row keys Ponder's prefetch can predict (patch 021 and src/plugins/shared/row-key-derivations.ts)", () => {
   it("predicts a NewOwner's subnode from (node, label)", () => {
     const first = logEvent({ node: word(1), label: word(2), owner: address(7) });
     const second = logEvent({ node: word(3), label: word(4), owner: address(8) });
