@@ -8,6 +8,12 @@ import type { BlockRef, SubgraphMeta } from "./schema";
  * latest indexed checkpoint, whose fixed-width digits encode the block timestamp and number. The block hash comes
  * from Ponder's sync store when it kept that block, else from the chain's RPC. Only finalized blocks' hashes are
  * cached: a reorg gives an unfinalized block number another hash, and `_meta` must never name an abandoned block.
+ *
+ * Ponder keeps no unfinalized block in its sync store, so the head's hash is the RPC's block at the indexed number.
+ * During a reorg that is the new branch's block while the index still holds the abandoned one's rows (the chain has
+ * moved, the revert has not run yet): the hash is answered only when that block's timestamp is the checkpoint's, and
+ * is null otherwise, until the index reaches the new branch. On Ethereum a block replaced at the same number has
+ * another slot, so another timestamp.
  */
 
 /** Checkpoint layout (ponder/src/utils/checkpoint.ts): timestamp(10) chainId(16) blockNumber(16) … */
@@ -16,8 +22,16 @@ export function decodeCheckpointBlock(checkpoint: string): { number: number; tim
 }
 
 interface BlockHashSource {
-  getBlock(args: { blockNumber: bigint }): Promise<{ hash: string | null; parentHash: string }>;
+  getBlock(args: { blockNumber: bigint }): Promise<{ hash: string | null; parentHash: string; timestamp: bigint }>;
 }
+
+interface BlockIdentity {
+  hash: string | null;
+  parentHash: string | null;
+  timestamp?: number;
+}
+
+const UNKNOWN_BLOCK: BlockIdentity = { hash: null, parentHash: null };
 
 export interface PonderMetaOptions {
   db: SubgraphDb;
@@ -32,11 +46,11 @@ const rows = (r: unknown) =>
   (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
 
 export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<SubgraphMeta> {
-  const hashes = new Map<number, Promise<{ hash: string | null; parentHash: string | null }>>();
+  const hashes = new Map<number, Promise<BlockIdentity>>();
   const hashOf = (n: number, finalized: boolean) => {
     let p = hashes.get(n);
     if (!p) {
-      p = lookupHash(options, n).catch(() => ({ hash: null, parentHash: null }));
+      p = lookupHash(options, n).catch(() => UNKNOWN_BLOCK);
       if (!finalized) return p;
       hashes.set(n, p);
       // A node that did not know the block yet (a lagging one behind a load balancer) is asked again next time.
@@ -65,24 +79,30 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
       // omnichain ordering the finalized checkpoint may name another chain's block (Arbitrum's numbers dwarf mainnet's).
       const finalized = finalizedCheckpoint !== undefined && finalizedCheckpoint >= checkpoint;
       // Ponder starts a chain's checkpoint just below its first block: nothing is indexed yet.
-      if (number > 0) block = { number, timestamp, ...(await hashOf(number, finalized)) };
+      if (number > 0) {
+        const found = await hashOf(number, finalized);
+        // Another block at the indexed number: the chain reorged and the index has not followed yet.
+        const { hash, parentHash } = found.timestamp === timestamp ? found : UNKNOWN_BLOCK;
+        block = { number, timestamp, hash, parentHash };
+      }
     }
     return { block, deployment: options.deployment ?? `nameindex-${options.chainId}`, hasIndexingErrors };
   };
 }
 
-async function lookupHash(options: PonderMetaOptions, n: number) {
+async function lookupHash(options: PonderMetaOptions, n: number): Promise<BlockIdentity> {
   try {
     const r = rows(
       await options.db.execute(
-        sql`SELECT hash, parent_hash FROM ponder_sync.blocks WHERE chain_id = ${options.chainId} AND number = ${n}`,
+        sql`SELECT hash, parent_hash, timestamp FROM ponder_sync.blocks WHERE chain_id = ${options.chainId} AND number = ${n}`,
       ),
     );
-    if (r[0]) return { hash: String(r[0].hash), parentHash: String(r[0].parent_hash) };
+    if (r[0])
+      return { hash: String(r[0].hash), parentHash: String(r[0].parent_hash), timestamp: Number(r[0].timestamp) };
   } catch {
     // The sync store is not always readable from the API's connection; fall back to the RPC.
   }
-  if (!options.publicClient) return { hash: null, parentHash: null };
+  if (!options.publicClient) return UNKNOWN_BLOCK;
   const b = await options.publicClient.getBlock({ blockNumber: BigInt(n) });
-  return { hash: b.hash, parentHash: b.parentHash };
+  return { hash: b.hash, parentHash: b.parentHash, timestamp: Number(b.timestamp) };
 }
