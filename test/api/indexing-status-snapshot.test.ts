@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { decodeCheckpointBlock } from "../../src/api/indexing-status/checkpoint";
 import { gaugeByChain } from "../../src/api/indexing-status/prometheus";
 import {
   buildSnapshot,
@@ -8,6 +7,7 @@ import {
   omnichainStatus,
   projectRealtime,
 } from "../../src/api/shared/indexing-snapshot";
+import { decodeCheckpointBlock } from "../../src/api/shared/ponder-checkpoint";
 
 const ref = (number: number, timestamp: number) => ({ number, timestamp });
 

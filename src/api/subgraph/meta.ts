@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
+import { decodeCheckpointBlock } from "../shared/ponder-checkpoint";
 import type { SubgraphDb } from "./loader";
 import type { BlockRef, SubgraphMeta } from "./schema";
 
@@ -15,11 +16,6 @@ import type { BlockRef, SubgraphMeta } from "./schema";
  * is null otherwise, until the index reaches the new branch. On Ethereum a block replaced at the same number has
  * another slot, so another timestamp.
  */
-
-/** Checkpoint layout (ponder/src/utils/checkpoint.ts): timestamp(10) chainId(16) blockNumber(16) … */
-export function decodeCheckpointBlock(checkpoint: string): { number: number; timestamp: number } {
-  return { timestamp: Number(checkpoint.slice(0, 10)), number: Number(checkpoint.slice(26, 42)) };
-}
 
 interface BlockHashSource {
   getBlock(args: { blockNumber: bigint }): Promise<{ hash: string | null; parentHash: string; timestamp: bigint }>;
