@@ -6,15 +6,22 @@ import type { NameBook, NameFacts } from "./model";
 
 /** The ENSv1 side of the root chain that migration reads and moves names out of. */
 export interface Ensv1ForMigration {
+  /** The ENSv1 registry (with fallback): ENSV1Resolver resolves through it. */
+  registry: Address;
   nameWrapper: Address;
   baseRegistrar: Address;
   nameWrapperAbi: Abi;
   baseRegistrarAbi: Abi;
+  /** The devnet's ENSv1 resolver with today's events, where the scenario writes ENSv1 records of new names. */
+  modernResolver: Address;
+  modernResolverAbi: Abi;
+  /** Names some account's ENSv1 primary name points at (their records must stay where they are). */
+  primaryNames: Set<string>;
   book: NameBook;
 }
 
 /** LibMigration.Data, the payload of the ERC-721 / ERC-1155 transfer to a migration controller. */
-const MIGRATION_DATA = [
+export const MIGRATION_DATA = [
   {
     type: "tuple",
     components: [

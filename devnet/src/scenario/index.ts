@@ -108,9 +108,15 @@ export async function runScenario(
     const ensv2 = await playEnsv2(
       rootCtx,
       {
+        registry: d.contracts.Registry.address,
         nameWrapper: d.contracts.NameWrapper.address,
         baseRegistrar: d.contracts.BaseRegistrar.address,
         nameWrapperAbi: own.NameWrapper.abi,
+        modernResolver: d.contracts.ModernResolver.address,
+        modernResolverAbi: own.ModernResolver.abi,
+        primaryNames: new Set(
+          Object.values(out.primaries).flatMap((p) => [p.legacy, p.default].filter((n) => n !== undefined)),
+        ),
         baseRegistrarAbi: real.BaseRegistrarImplementation.abi,
         book: rootCtx.book,
       },
