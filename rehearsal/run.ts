@@ -1,11 +1,11 @@
 /*
- * npm run rehearsal — the configuration an operator runs (NAMESPACE=mainnet, then sepolia), indexed on chains shaped
- * like those networks (real chain ids, the reference's addresses, genesis past the real start blocks, the history
+ * npm run rehearsal — the configuration an operator runs (NAMESPACE=mainnet, sepolia, sepolia-v2), indexed on chains
+ * shaped like those networks (real chain ids, the reference's addresses, genesis past the real start blocks, the history
  * below it as empty blocks) through an imitation of a hosted RPC provider, and compared row for row with the same
  * scenario indexed in devnet mode. Prints a table per network and database, and a last line:
  *   rehearsal: <equal>/<tables> tables equal; <events> events; <requests> RPC requests; <cold> s cold, <warm> s warm, <devnet> s devnet mode
  *
- *   REHEARSAL_NETWORKS=mainnet,sepolia  REHEARSAL_NAMES=200  REHEARSAL_DATABASES=postgres,pglite  REHEARSAL_SEED=1
+ *   REHEARSAL_NETWORKS=mainnet,sepolia,sepolia-v2  REHEARSAL_NAMES=200  REHEARSAL_DATABASES=postgres,pglite  REHEARSAL_SEED=1
  *   plus the provider imitation's REHEARSAL_* settings (rehearsal/README.md)
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,7 +28,7 @@ const settings = z
   .object({
     REHEARSAL_NETWORKS: z
       .string()
-      .default("mainnet,sepolia")
+      .default("mainnet,sepolia,sepolia-v2")
       .pipe(
         z
           .string()
@@ -168,6 +168,14 @@ async function rehearse(
       console.log(`  ENSv2 rows: ${ensv2.join(" ")}`);
     }
 
+    // Equal tables from unequal event counts: a contract of the namespace's that starts earlier than devnet mode's
+    // (below genesis) receives logs devnet mode does not hand to the handlers, which must then leave no trace.
+    const counted = [...new Set([...Object.keys(devnet.events), ...Object.keys(cold.events)])].sort();
+    const unequalCounts = counted.filter((k) => (devnet.events[k] ?? 0) !== (cold.events[k] ?? 0));
+    if (unequalCounts.length > 0)
+      console.log(
+        `  events counted apart (devnet mode → ${network}): ${unequalCounts.map((k) => `${k} ${devnet.events[k] ?? 0} → ${cold.events[k] ?? 0}`).join(", ")}`,
+      );
     const byChain = eventsByChain(cold.events, reference);
     if (byChain.has(-1)) console.log(`  ${byChain.get(-1)} events of contracts no plugin defines (not in the table)`);
     const methods = [...new Set(Object.values(coldCalls).flatMap((c) => Object.keys(c)))].sort();
