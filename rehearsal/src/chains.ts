@@ -4,7 +4,7 @@ import type { DevnetShape } from "../../devnet/src/shape";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../../test/support/devnet-fixture";
 import { type Prehistory, startPrehistory } from "./prehistory";
 import { loadReferenceNamespace, type ReferenceNamespace, type ReferenceNamespaceName } from "./reference-datasources";
-import { BLOCK_TIME_SECONDS, restrictToReference, shapeOf } from "./shape";
+import { BLOCK_TIME_SECONDS, restrictToReference, shapeOf, unplaced } from "./shape";
 
 export interface RehearsalChains {
   network: ReferenceNamespaceName;
@@ -46,8 +46,13 @@ export async function startRehearsalChains(options: {
         await startPrehistory({ upstream, chainId: chain.chainId, blockTimeSeconds: BLOCK_TIME_SECONDS[role] }),
       );
     }
+    const restricted = restrictToReference(env.devnet.manifest, reference);
+    const placed = unplaced(shape, restricted);
+    if (placed.missing.length > 0)
+      throw new Error(`reference contracts the devnet did not deploy at their address: ${placed.missing.join(", ")}`);
+    log(`${placed.count} contracts at the reference's addresses`);
     const devnetManifestPath = join(env.devnet.manifestPath, "..", "manifest-restricted.json");
-    writeManifest(devnetManifestPath, restrictToReference(env.devnet.manifest, reference));
+    writeManifest(devnetManifestPath, restricted);
     const endBlocks = (env.devnet.manifest.scenario as { blocks: Record<string, number> }).blocks;
     return {
       network: options.network,

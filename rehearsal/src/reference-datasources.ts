@@ -18,10 +18,15 @@ import type { DatasourceName, NamespaceName } from "../../src/namespaces/types";
  */
 export const REFERENCE_PACKAGE = { name: "@ensnode/datasources", version: "1.17.0" } as const;
 
-/** The namespaces the rehearsal plays. */
-export type ReferenceNamespaceName = "mainnet" | "sepolia";
-/** Every namespace of ours the package also ships: the rehearsed ones and sepolia-v2 (compared, not rehearsed). */
+/** Every namespace of ours the package also ships. */
 export type PublishedNamespaceName = Exclude<NamespaceName, "devnet">;
+/** The namespaces the rehearsal plays: all of them. */
+export const REHEARSED_NAMESPACES = [
+  "mainnet",
+  "sepolia",
+  "sepolia-v2",
+] as const satisfies readonly PublishedNamespaceName[];
+export type ReferenceNamespaceName = (typeof REHEARSED_NAMESPACES)[number];
 
 export interface ReferenceContract {
   /** Absent for contracts matched at any address (resolvers). */
@@ -83,7 +88,7 @@ export const REFERENCE_NAMES: Record<DatasourceName, Record<string, string>> = {
   reverseOptimism: { L2ReverseRegistrar: "rrOptimism/L2ReverseRegistrar" },
   reverseArbitrum: { L2ReverseRegistrar: "rrArbitrum/L2ReverseRegistrar" },
   reverseScroll: { L2ReverseRegistrar: "rrScroll/L2ReverseRegistrar" },
-  // sepolia-v2 only: mainnet and sepolia have no ENSv2 deployment (and the rehearsal does not play sepolia-v2 yet).
+  // sepolia-v2 only: mainnet and sepolia have no ENSv2 deployment.
   ensv2: {
     Registry: "ENSv2Root/Registry",
     RootRegistry: "ENSv2Root/RootRegistry",
@@ -124,7 +129,12 @@ export async function loadTheirNamespace(
   return pkg.getENSNamespace(name);
 }
 
-/** The package's datasources that we index, in our names. A contract the package lacks is left out. */
+const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
+
+/**
+ * The package's datasources that we index, in our names. A contract the package lacks is left out, and so is one it
+ * lists at the zero address: the deployment has no such contract (sepolia-v2's redeployed ENSv1 has no old registry).
+ */
 export async function loadReferenceNamespace(
   name: PublishedNamespaceName,
   log: (line: string) => void = () => {},
@@ -136,7 +146,7 @@ export async function loadReferenceNamespace(
       const [theirDs, theirContract] = source.split("/");
       const ds = theirs[theirDs!];
       const c = ds?.contracts[theirContract!];
-      if (!ds || !c) continue;
+      if (!ds || !c || c.address === ZERO_ADDRESS) continue;
       if (Array.isArray(c.address))
         throw new Error(`${source}: the package lists several addresses; the rehearsal places one`);
       const entry = (out[ours] ??= { chainId: ds.chain.id, chainName: ds.chain.name, contracts: {} });

@@ -32,11 +32,14 @@ export const BLOCK_TIME_SECONDS: Record<keyof Omit<DevnetShape, "paddingBlocks">
 
 /**
  * The names the L2 registrars manage on each network: a fact of the deployments that the reference package does not
- * list (Basenames on Base Sepolia manages basetest.eth, Lineanames on Linea Sepolia linea-sepolia.eth).
+ * list (Basenames on Base Sepolia manages basetest.eth, Lineanames on Linea Sepolia linea-sepolia.eth). sepolia-v2
+ * lists neither registrar: the devnet still plays them on its Base and Linea chains (which carry the L2 reverse
+ * registrars), under sepolia's names, and neither run indexes them.
  */
 const MANAGED_LABELS: Record<ReferenceNamespaceName, { base: string; linea: string }> = {
   mainnet: { base: "base", linea: "linea" },
   sepolia: { base: "basetest", linea: "linea-sepolia" },
+  "sepolia-v2": { base: "basetest", linea: "linea-sepolia" },
 };
 
 /**
@@ -68,7 +71,13 @@ export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNam
       throw new Error(`${ds} is on chain ${source.chainId}, but the devnet's ${role} chain is ${chain.chainId}`);
     for (const [contract, ref] of Object.entries(source.contracts)) {
       chain.genesisNumber = Math.max(chain.genesisNumber!, ref.startBlock);
-      if (ref.address) chain.placements![contract] = ref.address;
+      if (!ref.address) continue;
+      // Placements are keyed by the devnet's deploy names, one namespace per chain: ENSv1's and ENSv2's names on the
+      // root chain must not collide (ENSv2's any-address Registry has no address, so it places nothing).
+      const placed = chain.placements![contract];
+      if (placed && placed !== ref.address)
+        throw new Error(`chain ${source.chainId}: ${contract} is placed at ${placed} and at ${ref.address} (${ds})`);
+      chain.placements![contract] = ref.address;
     }
   }
   for (const chain of Object.values(chains)) chain.genesisNumber = Math.ceil((chain.genesisNumber! + 1) / 1000) * 1000;
@@ -105,7 +114,18 @@ export function restrictToReference(manifest: DevnetManifest, reference: Referen
     );
     datasources[ds] = { ...source, contracts };
   }
-  return { ...manifest, datasources };
+  const { ensv2, ...rest } = manifest;
+  const ref = reference.ensv2;
+  if (!ensv2 || !ref) return { ...rest, datasources };
+  // ENSv2 is the manifest's own section, not a datasource: keep the reference's fixed contracts, and give `Registry`
+  // (every registry by ABI) the devnet's first ENSv2 block, where devnet mode starts it with the whole section.
+  const fixed = Object.entries(ensv2.contracts).filter(([contract]) => contract in ref.contracts);
+  const firstBlock = Math.min(...Object.values(ensv2.contracts).map((c) => c.startBlock));
+  return {
+    ...rest,
+    datasources,
+    ensv2: { ...ensv2, contracts: { ...Object.fromEntries(fixed), Registry: { startBlock: firstBlock } } },
+  };
 }
 
 /** Addresses of placed contracts, for a report: `<chainId>/<contract>` → address. */
@@ -116,4 +136,23 @@ export function placementsOf(shape: DevnetShape): Record<string, Address> {
       out[`${chain.chainId}/${contract}`] = address;
   }
   return out;
+}
+
+/**
+ * Placements the devnet did not honour: a reference contract whose name no deploy step uses would be deployed
+ * nowhere, and the rehearsal would compare two indexes that both lack it. Every placed `<chainId>/<contract>` must
+ * be in the manifest (a datasource's or the ENSv2 section's contract of that name, on that chain) at that address.
+ */
+export function unplaced(shape: DevnetShape, manifest: DevnetManifest): { count: number; missing: string[] } {
+  const listed = new Set<string>();
+  const sections = [...Object.values(manifest.datasources), ...(manifest.ensv2 ? [manifest.ensv2] : [])];
+  for (const section of sections) {
+    for (const [contract, ref] of Object.entries(section?.contracts ?? {}))
+      if (ref.address) listed.add(`${section!.chainId}/${contract}@${ref.address.toLowerCase()}`);
+  }
+  const placements = Object.entries(placementsOf(shape));
+  const missing = placements
+    .filter(([key, address]) => !listed.has(`${key}@${address.toLowerCase()}`))
+    .map(([key, address]) => `${key} (${address})`);
+  return { count: placements.length, missing };
 }
