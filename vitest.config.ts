@@ -9,5 +9,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 300_000,
+    // Compiles the devnet's contracts once, before any worker (test/support/compile-contracts.ts says why).
+    globalSetup: ["test/support/compile-contracts.ts"],
   },
 });

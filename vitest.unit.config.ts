@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ["test/**/*.test.ts", "labels-service/test/**/*.test.ts"],
+    // No devnet here, so no contracts to compile first.
+    globalSetup: [],
     exclude: [
       ...(base.test?.exclude ?? []),
       "test/e2e/**",
