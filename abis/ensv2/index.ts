@@ -9,3 +9,5 @@ export { VerifiableFactoryAbi } from "./VerifiableFactory";
 export { UnlockedMigrationControllerAbi } from "./UnlockedMigrationController";
 export { LockedMigrationControllerAbi } from "./LockedMigrationController";
 export { BatchRegistrarAbi } from "./BatchRegistrar";
+export { UniversalResolverV2Abi } from "./UniversalResolverV2";
+export { ENSV1ResolverAbi } from "./ENSV1Resolver";

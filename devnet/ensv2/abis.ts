@@ -17,6 +17,8 @@ export const ENSV2_ABI_CONTRACTS = [
   "UnlockedMigrationController",
   "LockedMigrationController",
   "BatchRegistrar",
+  "UniversalResolverV2",
+  "ENSV1Resolver",
 ] as const;
 
 export const ensv2AbiDir = join(repoRoot, "abis", "ensv2");

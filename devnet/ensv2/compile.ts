@@ -61,6 +61,13 @@ export const ENSV2_ENTRY_POINTS: Record<string, string> = {
   UnlockedMigrationController: "src/migration/UnlockedMigrationController.sol",
   LockedMigrationController: "src/migration/LockedMigrationController.sol",
   BatchRegistrar: "src/registrar/BatchRegistrar.sol",
+  ApprovedUpgradeGate: "src/registry/ApprovedUpgradeGate.sol",
+  UniversalResolverV2: "src/universalResolver/UniversalResolverV2.sol",
+  ENSV1Resolver: "src/resolver/ENSV1Resolver.sol",
+  ENSV2Resolver: "src/resolver/ENSV2Resolver.sol",
+  // ens-contracts' gateway provider: contracts-v2's deploy scripts take the batch gateway provider that
+  // ens-contracts' deploy/utils/00_deploy_batch_gateway_provider.ts deploys (a GatewayProvider).
+  GatewayProvider: "lib/ens-contracts/contracts/ccipRead/GatewayProvider.sol",
   // contracts-v2 deploys these two test mocks itself (deploy/00_HCAFactory.ts, 02_MockTokens.ts).
   MockHCAFactoryBasic: "test/mocks/MockHCAFactoryBasic.sol",
   MockERC20: "test/mocks/MockERC20.sol",

@@ -6,13 +6,25 @@ import {
   type AbiEvent,
   type Address,
   createPublicClient,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
   http,
   type PublicClient,
+  parseAbi,
   toEventSelector,
+  toHex,
   zeroAddress,
 } from "viem";
+import { packetToBytes } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ETHRegistrarAbi, PermissionedRegistryAbi, PermissionedResolverAbi, UserRegistryAbi } from "../../abis/ensv2";
+import {
+  ETHRegistrarAbi,
+  PermissionedRegistryAbi,
+  PermissionedResolverAbi,
+  UniversalResolverV2Abi,
+  UserRegistryAbi,
+} from "../../abis/ensv2";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { abiModuleSource, ENSV2_ABI_CONTRACTS } from "../ensv2/abis";
 import { compileEnsv2 } from "../ensv2/compile";
@@ -50,6 +62,18 @@ const read = <T>(address: Address, abi: Abi, functionName: string, args: unknown
 const labelId = (label: string) => BigInt(labelhash(label));
 /** A manifest contract's address (the schema keeps it a plain string). */
 const at = (ref: { address?: string } | undefined) => ref!.address! as Address;
+const ADDR_ABI = parseAbi(["function addr(bytes32 node) view returns (address)"]);
+/** `UniversalResolverV2.resolve(dnsEncode(name), addr(node))` by eth_call: the address and the resolver that answered. */
+async function resolveAddr(name: string, labels: string[]): Promise<[Address, Address]> {
+  const [result, resolver] = await read<[Hex, Address]>(
+    at(manifest.ensv2!.contracts.UniversalResolverV2),
+    UniversalResolverV2Abi as Abi,
+    "resolve",
+    [toHex(packetToBytes(name)), encodeFunctionData({ abi: ADDR_ABI, functionName: "addr", args: [nodeOf(labels)] })],
+  );
+  const addr = decodeFunctionResult({ abi: ADDR_ABI, functionName: "addr", data: result });
+  return [addr.toLowerCase() as Address, resolver.toLowerCase() as Address];
+}
 
 describe("ENSv2 contracts compiled from contracts-v2 and the ABIs in abis/ensv2", () => {
   it("abis/ensv2 holds exactly the compiled ABIs (regenerate with `npx tsx devnet/ensv2/abis.ts`)", () => {
@@ -105,12 +129,18 @@ describe("ENSv2 on the devnet's root chain", () => {
     const [parent, label] = await read<[Address, string]>(ethAddr, PermissionedRegistryAbi as Abi, "getParent");
     expect([parent.toLowerCase(), label]).toEqual([rootAddr, "eth"]);
     for (const name of [
+      "BatchGatewayProvider",
+      "ENSV1Resolver",
       "ETHRegistrar",
       "StandardRentPriceOracle",
       "UnlockedMigrationController",
+      "ApprovedUpgradeGate",
+      "WrapperRegistryImpl",
+      "LockedMigrationController",
       "VerifiableFactory",
       "UserRegistryImpl",
       "PermissionedResolverImpl",
+      "UniversalResolverV2",
     ]) {
       expect(await client.getCode({ address: at(c[name]) }), name).toMatch(/^0x[0-9a-f]{100,}$/);
     }
@@ -218,6 +248,22 @@ describe("ENSv2 on the devnet's root chain", () => {
           f.addr.toLowerCase(),
         );
     }
+  });
+
+  it("UniversalResolverV2 answers addr(node) by eth_call for every ENSv2 name with a PermissionedResolver record", async () => {
+    const ur = at(manifest.ensv2!.contracts.UniversalResolverV2);
+    expect(
+      (await read<Address>(ur, UniversalResolverV2Abi as Abi, "ROOT_REGISTRY")).toLowerCase(),
+      "built on the root registry",
+    ).toBe(at(manifest.ensv2!.contracts.RootRegistry));
+    const withAddr = v2.names.filter((f) => f.addr && f.resolver && f.status === "registered");
+    expect(withAddr.length).toBeGreaterThan(2);
+    for (const f of withAddr) {
+      expect(await resolveAddr(f.name, f.labels), f.name).toEqual([f.addr!.toLowerCase(), f.resolver!.toLowerCase()]);
+    }
+    // A subname's resolver is found in the user registry three levels down, its canonical parent's name included.
+    const sub = v2.names.find((f) => f.via === "subname" && f.resolver);
+    if (sub) expect((await resolveAddr(sub.name, sub.labels))[1], sub.name).toBe(sub.resolver!.toLowerCase());
   });
 
   it("a role grant and its revocation each regenerate the token; the owner keeps the registrar's roles, the friend none", async () => {

@@ -5,6 +5,8 @@ import { Chain } from "../chain";
 import type { Deployed } from "./types";
 
 export type Ensv2Contract =
+  | "BatchGatewayProvider"
+  | "ENSV1Resolver"
   | "HCAFactory"
   | "SimpleRegistryMetadata"
   | "RootRegistry"
@@ -17,7 +19,11 @@ export type Ensv2Contract =
   | "StandardRentPriceOracle"
   | "ETHRegistrar"
   | "UnlockedMigrationController"
-  | "BatchRegistrar";
+  | "ApprovedUpgradeGate"
+  | "WrapperRegistryImpl"
+  | "BatchRegistrar"
+  | "LockedMigrationController"
+  | "UniversalResolverV2";
 
 export interface Ensv2Deployment {
   contracts: Record<Ensv2Contract, Deployed>;
@@ -53,6 +59,14 @@ export const ENSV2_MIN_COMMITMENT_AGE = 60;
 export const ENSV2_MAX_COMMITMENT_AGE = 86_400;
 export const ENSV2_MIN_REGISTER_DURATION = 28 * 86_400;
 
+/**
+ * The batch gateway URLs of contracts-v2's own devnet (script/deploy-constants.ts `LOCAL_BATCH_GATEWAY_URL`, set as
+ * `BATCH_GATEWAY_URLS` for ens-contracts' deploy/utils/00_deploy_batch_gateway_provider.ts): the client answers batch
+ * gateway requests itself (viem's `x-batch-gateway:true`). Resolution through onchain resolvers never asks for one:
+ * CCIPBatcher reverts `OffchainLookup` only when a resolver does.
+ */
+export const ENSV2_BATCH_GATEWAY_URLS = ["x-batch-gateway:true"];
+
 const PAYMENT_TOKENS = [
   { name: "MockUSDC", symbol: "USDC", decimals: 6 },
   { name: "MockDAI", symbol: "DAI", decimals: 18 },
@@ -60,12 +74,18 @@ const PAYMENT_TOKENS = [
 
 /**
  * The ENSv2 contracts on the ENS root chain, beside ENSv1, in the order and with the arguments of contracts-v2's own
- * deploy scripts: HCA factory (its mock, as there), registry metadata, the root registry, `eth` registered in it with
- * the `.eth` registry as its subregistry, the implementations behind user registries and resolvers (deployed as
- * proxies through the VerifiableFactory), two payment tokens, the rent price oracle, ETHRegistrar, the unlocked
- * migration controller (wired to the devnet's ENSv1 NameWrapper and base registrar) and the batch registrar.
+ * deploy scripts (after ens-contracts' batch gateway provider, which they take): the batch gateway provider, the
+ * ENSv1 fallback resolver (on the devnet's ENSv1 registry), HCA factory (its mock, as there), registry metadata, the
+ * root registry, `eth` registered in it with the `.eth` registry as its subregistry, the implementations behind user
+ * registries and resolvers (deployed as proxies through the VerifiableFactory), two payment tokens, the rent price
+ * oracle, the unlocked migration controller (wired to the devnet's ENSv1 NameWrapper), the upgrade gate,
+ * ETHRegistrar, the WrapperRegistry implementation, the batch registrar, the locked migration controller and last
+ * the UniversalResolverV2 (deploy/universalResolver/).
  */
-export async function deployEnsv2(chain: Chain, v1: { nameWrapper: Address }): Promise<Ensv2Deployment> {
+export async function deployEnsv2(
+  chain: Chain,
+  v1: { nameWrapper: Address; registry: Address },
+): Promise<Ensv2Deployment> {
   const artifacts = compileEnsv2();
   const abis = Object.fromEntries(Object.entries(artifacts).map(([name, a]) => [name, a.abi]));
   const me = chain.deployer;
@@ -77,6 +97,8 @@ export async function deployEnsv2(chain: Chain, v1: { nameWrapper: Address }): P
   const call = (name: Ensv2Contract, abiOf: string, fn: string, args: unknown[]) =>
     Chain.call(me, c[name].address, artifacts[abiOf].abi, fn, args, `ENSv2 ${name}.${fn}`);
 
+  await deploy("BatchGatewayProvider", "GatewayProvider", [me, ENSV2_BATCH_GATEWAY_URLS]);
+  await deploy("ENSV1Resolver", "ENSV1Resolver", [v1.registry, c.BatchGatewayProvider.address]);
   await deploy("HCAFactory", "MockHCAFactoryBasic");
   await deploy("SimpleRegistryMetadata", "SimpleRegistryMetadata", [c.HCAFactory.address]);
   await deploy("RootRegistry", "PermissionedRegistry", [
@@ -121,6 +143,8 @@ export async function deployEnsv2(chain: Chain, v1: { nameWrapper: Address }): P
     PREMIUM_PERIOD,
     paymentRatios,
   ]);
+  await deploy("UnlockedMigrationController", "UnlockedMigrationController", [v1.nameWrapper, c.ETHRegistry.address]);
+  await deploy("ApprovedUpgradeGate", "ApprovedUpgradeGate", [me]);
   await deploy("ETHRegistrar", "ETHRegistrar", [
     c.ETHRegistry.address,
     c.HCAFactory.address,
@@ -130,8 +154,22 @@ export async function deployEnsv2(chain: Chain, v1: { nameWrapper: Address }): P
     BigInt(ENSV2_MIN_REGISTER_DURATION),
     c.StandardRentPriceOracle.address,
   ]);
-  await deploy("UnlockedMigrationController", "UnlockedMigrationController", [v1.nameWrapper, c.ETHRegistry.address]);
+  await deploy("WrapperRegistryImpl", "WrapperRegistry", [
+    v1.nameWrapper,
+    c.VerifiableFactory.address,
+    c.ENSV1Resolver.address,
+    c.HCAFactory.address,
+    c.SimpleRegistryMetadata.address,
+    c.ApprovedUpgradeGate.address,
+  ]);
   await deploy("BatchRegistrar", "BatchRegistrar", [c.ETHRegistry.address, me]);
+  await deploy("LockedMigrationController", "LockedMigrationController", [
+    v1.nameWrapper,
+    c.ETHRegistry.address,
+    c.VerifiableFactory.address,
+    c.WrapperRegistryImpl.address,
+  ]);
+  await deploy("UniversalResolverV2", "UniversalResolverV2", [c.RootRegistry.address, c.BatchGatewayProvider.address]);
   await chain.send([
     call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
       DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT,
@@ -144,6 +182,10 @@ export async function deployEnsv2(chain: Chain, v1: { nameWrapper: Address }): P
     call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
       DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT,
       c.BatchRegistrar.address,
+    ]),
+    call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
+      DEPLOYMENT_ROLES.MIGRATION_CONTROLLER_ROOT,
+      c.LockedMigrationController.address,
     ]),
   ]);
   return { contracts: c, abis, firstBlock };

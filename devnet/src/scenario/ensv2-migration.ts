@@ -6,6 +6,8 @@ import type { NameBook, NameFacts } from "./model";
 
 /** The ENSv1 side of the root chain that migration reads and moves names out of. */
 export interface Ensv1ForMigration {
+  /** The ENSv1 registry (with fallback): ENSV1Resolver resolves through it. */
+  registry: Address;
   nameWrapper: Address;
   baseRegistrar: Address;
   nameWrapperAbi: Abi;

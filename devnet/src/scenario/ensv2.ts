@@ -34,7 +34,7 @@ export async function playEnsv2(
   v1: Ensv1ForMigration,
   totalNames: number,
 ): Promise<{ deployment: Ensv2Deployment; scenario: Ensv2Scenario }> {
-  const d = await deployEnsv2(ctx.chain, { nameWrapper: v1.nameWrapper });
+  const d = await deployEnsv2(ctx.chain, { nameWrapper: v1.nameWrapper, registry: v1.registry });
   const play = new Ensv2Play(ctx, d);
   const me = ctx.chain.deployer;
   const eth = play.address("ETHRegistry");

@@ -108,6 +108,7 @@ export async function runScenario(
     const ensv2 = await playEnsv2(
       rootCtx,
       {
+        registry: d.contracts.Registry.address,
         nameWrapper: d.contracts.NameWrapper.address,
         baseRegistrar: d.contracts.BaseRegistrar.address,
         nameWrapperAbi: own.NameWrapper.abi,

@@ -1,5 +1,7 @@
+//SPDX-License-Identifier: MIT
+pragma solidity ^0.8.4;
+
 import "../registry/ENS.sol";
-import "./IBaseRegistrar.sol";
 import "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 
 interface IBaseRegistrar is IERC721 {
@@ -32,9 +34,7 @@ interface IBaseRegistrar is IERC721 {
     // Returns true if the specified name is available for registration.
     function available(uint256 id) external view returns (bool);
 
-    /**
-     * @dev Register a name.
-     */
+    /// @dev Register a name.
     function register(
         uint256 id,
         address owner,
@@ -43,8 +43,6 @@ interface IBaseRegistrar is IERC721 {
 
     function renew(uint256 id, uint256 duration) external returns (uint256);
 
-    /**
-     * @dev Reclaim ownership of a name in ENS, if you own it in the registrar.
-     */
+    /// @dev Reclaim ownership of a name in ENS, if you own it in the registrar.
     function reclaim(uint256 id, address owner) external;
 }

@@ -2,45 +2,92 @@
 pragma solidity ^0.8.4;
 
 library HexUtils {
-    /// @dev Attempts to parse bytes32 from a hex string
-    /// @param str The string to parse
-    /// @param idx The offset to start parsing at
-    /// @param lastIdx The (exclusive) last index in `str` to consider. Use `str.length` to scan the whole string.
+    /// @dev Convert `hexString[off:end]` to `bytes32`.
+    ///      Accepts 0-64 hex-chars.
+    ///      Uses right alignment: `1` &rarr; `0000000000000000000000000000000000000000000000000000000000000001`.
+    /// @param hexString The string to parse.
+    /// @param off The index to start parsing.
+    /// @param end The (exclusive) index to stop parsing.
+    /// @return word The parsed bytes32.
+    /// @return valid True if the parse was successful.
     function hexStringToBytes32(
-        bytes memory str,
-        uint256 idx,
-        uint256 lastIdx
-    ) internal pure returns (bytes32, bool) {
-        require(lastIdx - idx <= 64);
-        (bytes memory r, bool valid) = hexToBytes(str, idx, lastIdx);
-        if (!valid) {
-            return (bytes32(0), false);
+        bytes memory hexString,
+        uint256 off,
+        uint256 end
+    ) internal pure returns (bytes32 word, bool valid) {
+        if (end < off) return ("", false); // invalid range
+        uint256 nibbles = end - off;
+        if (nibbles > 64 || end > hexString.length) {
+            return (bytes32(0), false); // too large or out of bounds
         }
-        bytes32 ret;
+        uint256 src;
         assembly {
-            ret := shr(mul(4, sub(64, sub(lastIdx, idx))), mload(add(r, 32)))
+            src := add(add(hexString, 32), off)
         }
-        return (ret, true);
+        valid = unsafeBytes(src, 0, nibbles);
+        assembly {
+            let pad := sub(32, shr(1, add(nibbles, 1))) // number of bytes
+            word := shr(shl(3, pad), mload(0)) // right align
+        }
     }
 
-    function hexToBytes(
-        bytes memory str,
-        uint256 idx,
-        uint256 lastIdx
-    ) internal pure returns (bytes memory r, bool valid) {
-        uint256 hexLength = lastIdx - idx;
-        if (hexLength % 2 == 1) {
-            revert("Invalid string length");
-        }
-        r = new bytes(hexLength / 2);
-        valid = true;
-        assembly {
-            // check that the index to read to is not past the end of the string
-            if gt(lastIdx, mload(str)) {
-                revert(0, 0)
-            }
+    /// @dev Convert `hexString[off:end]` to `address`.
+    ///      Accepts exactly 40 hex-chars.
+    /// @param hexString The string to parse.
+    /// @param off The index to start parsing.
+    /// @param end The (exclusive) index to stop parsing.
+    /// @return addr The parsed address.
+    /// @return valid True if the parse was successful.
+    function hexToAddress(
+        bytes memory hexString,
+        uint256 off,
+        uint256 end
+    ) internal pure returns (address addr, bool valid) {
+        if (off + 40 != end) return (address(0), false); // wrong length
+        bytes32 word;
+        (word, valid) = hexStringToBytes32(hexString, off, end);
+        addr = address(uint160(uint256(word)));
+    }
 
-            function getHex(c) -> ascii {
+    /// @dev Convert `hexString[off:end]` to `bytes`.
+    ///      Accepts 0+ hex-chars.
+    /// @param hexString The string to parse.
+    /// @param off The index to start parsing.
+    /// @param end The (exclusive) index to stop parsing.
+    /// @return v The parsed bytes.
+    /// @return valid True if the parse was successful.
+    function hexToBytes(
+        bytes memory hexString,
+        uint256 off,
+        uint256 end
+    ) internal pure returns (bytes memory v, bool valid) {
+        if (end < off) return ("", false); // invalid range
+        uint256 nibbles = end - off;
+        v = new bytes((1 + nibbles) >> 1); // round up
+        uint256 src;
+        uint256 dst;
+        assembly {
+            src := add(add(hexString, 32), off)
+            dst := add(v, 32)
+        }
+        valid = unsafeBytes(src, dst, nibbles);
+    }
+
+    /// @dev Convert arbitrary hex-encoded memory to bytes.
+    ///      If nibbles is odd, leading hex-char is padded, eg. `F` &rarr; `0x0F`.
+    ///      Matches: `/^[0-9a-f]*$/i`.
+    /// @param src The memory offset of first hex-char of input.
+    /// @param dst The memory offset of first byte of output (cannot alias `src`).
+    /// @param nibbles The number of hex-chars to convert.
+    /// @return valid True if all characters were hex.
+    function unsafeBytes(
+        uint256 src,
+        uint256 dst,
+        uint256 nibbles
+    ) internal pure returns (bool valid) {
+        assembly {
+            function getHex(c, i) -> ascii {
+                c := byte(i, c)
                 // chars 48-57: 0-9
                 if and(gt(c, 47), lt(c, 58)) {
                     ascii := sub(c, 48)
@@ -57,43 +104,37 @@ library HexUtils {
                     leave
                 }
                 // invalid char
-                ascii := 0xff
+                ascii := 0x100
             }
-
-            let ptr := add(str, 32)
-            for {
-                let i := idx
-            } lt(i, lastIdx) {
-                i := add(i, 2)
+            valid := true
+            let end := add(src, nibbles)
+            if and(nibbles, 1) {
+                let b := getHex(mload(src), 0) // "f" -> 15
+                mstore8(dst, b) // write ascii byte
+                src := add(src, 1) // update pointers
+                dst := add(dst, 1)
+                if gt(b, 255) {
+                    valid := false
+                    src := end // terminate loop
+                }
+            }
+            // prettier-ignore
+            for {} lt(src, end) {
+                src := add(src, 2) // 2 nibbles
+                dst := add(dst, 1) // per byte
             } {
-                let byte1 := getHex(byte(0, mload(add(ptr, i))))
-                let byte2 := getHex(byte(0, mload(add(ptr, add(i, 1)))))
-                // if either byte is invalid, set invalid and break loop
-                if or(eq(byte1, 0xff), eq(byte2, 0xff)) {
+                let word := mload(src) // read word (left aligned)
+                let b := or(shl(4, getHex(word, 0)), getHex(word, 1)) // "ff" -> 255
+                if gt(b, 255) {
                     valid := false
                     break
                 }
-                let combined := or(shl(4, byte1), byte2)
-                mstore8(add(add(r, 32), div(sub(i, idx), 2)), combined)
+                mstore8(dst, b) // write ascii byte
             }
         }
     }
 
-    /// @dev Attempts to parse an address from a hex string
-    /// @param str The string to parse
-    /// @param idx The offset to start parsing at
-    /// @param lastIdx The (exclusive) last index in `str` to consider. Use `str.length` to scan the whole string.
-    function hexToAddress(
-        bytes memory str,
-        uint256 idx,
-        uint256 lastIdx
-    ) internal pure returns (address, bool) {
-        if (lastIdx - idx < 40) return (address(0x0), false);
-        (bytes32 r, bool valid) = hexStringToBytes32(str, idx, lastIdx);
-        return (address(uint160(uint256(r))), valid);
-    }
-
-    /// @dev Format an address as a hex string.
+    /// @dev Format `address` as a hex string.
     /// @param addr The address to format.
     /// @return hexString The corresponding hex string w/o a 0x-prefix.
     function addressToHex(
@@ -109,14 +150,14 @@ library HexUtils {
         unsafeHex(12, dst, 40);
     }
 
-    /// @dev Format an integer as a variable-length hex string without zero padding.
+    /// @dev Format `uint256` as a variable-length hex string without zero padding.
     /// * unpaddedUintToHex(0, true)  = "0"
     /// * unpaddedUintToHex(1, true)  = "1"
     /// * unpaddedUintToHex(0, false) = "00"
     /// * unpaddedUintToHex(1, false) = "01"
     /// @param value The number to format.
     /// @param dropZeroNibble If true, the leading byte will use one nibble if less than 16.
-    /// @return hexString The corresponding hex string w/o a 0x-prefix.
+    /// @return hexString The corresponding hex string w/o an 0x-prefix.
     function unpaddedUintToHex(
         uint256 value,
         bool dropZeroNibble
@@ -141,7 +182,7 @@ library HexUtils {
         unsafeHex(0, dst, nibbles);
     }
 
-    /// @dev Format bytes as a hex string.
+    /// @dev Format `bytes` as a hex string.
     /// @param v The bytes to format.
     /// @return hexString The corresponding hex string w/o a 0x-prefix.
     function bytesToHex(
@@ -160,7 +201,7 @@ library HexUtils {
 
     /// @dev Converts arbitrary memory to a hex string.
     /// @param src The memory offset of first nibble of input.
-    /// @param dst The memory offset of first hex-char of output.
+    /// @param dst The memory offset of first hex-char of output (can alias `src`).
     /// @param nibbles The number of nibbles to convert and the byte-length of the output.
     function unsafeHex(
         uint256 src,

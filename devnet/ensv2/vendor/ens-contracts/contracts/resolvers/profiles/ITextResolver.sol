@@ -9,12 +9,10 @@ interface ITextResolver {
         string value
     );
 
-    /**
-     * Returns the text data associated with an ENS node and key.
-     * @param node The ENS node to query.
-     * @param key The text data key to query.
-     * @return The associated text data.
-     */
+    /// Returns the text data associated with an ENS node and key.
+    /// @param node The ENS node to query.
+    /// @param key The text data key to query.
+    /// @return The associated text data.
     function text(
         bytes32 node,
         string calldata key
