@@ -183,8 +183,11 @@ export class OnchainBackend implements ResolutionBackend {
     const registry = root?.contracts.Registry?.address;
     if (
       !universal ||
-      // A UniversalResolverV2 walks ENSv2, not this registry.
-      universal.toLowerCase() === this.ensv2?.universalResolver ||
+      // Beside ENSv2, the namespace's UniversalResolver is ENSv1's only where the namespace names its
+      // UniversalResolverV2 apart (the devnet). Otherwise it may be (or become: contracts-v2 deploys it as an
+      // upgradable proxy) the ENSv2 one, which walks ENSv2 rather than this registry (sepolia-v2).
+      (this.ensv2 !== undefined &&
+        (this.ensv2.universalResolver === undefined || this.ensv2.universalResolver === universal.toLowerCase())) ||
       source.chainId !== root.chain.id ||
       source.registry !== registry?.toLowerCase() ||
       source.exactOnly ||
@@ -260,7 +263,8 @@ export class OnchainBackend implements ResolutionBackend {
       });
       if (result === undefined) return undefined;
       try {
-        return decodeFunctionResult({ abi: ResolverAbi, functionName, data: result } as never) as T;
+        // `args` picks the overload: addr(node) returns an address, addr(node, coinType) bytes.
+        return decodeFunctionResult({ abi: ResolverAbi, functionName, args, data: result } as never) as T;
       } catch {
         return undefined;
       }
@@ -313,7 +317,7 @@ export class OnchainBackend implements ResolutionBackend {
         });
         if (result === undefined) return undefined;
         try {
-          return decodeFunctionResult({ abi: ResolverAbi, functionName, data: result[0] } as never) as T;
+          return decodeFunctionResult({ abi: ResolverAbi, functionName, args, data: result[0] } as never) as T;
         } catch {
           return undefined;
         }
