@@ -20,7 +20,8 @@ import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/de
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
- * The resolution API on the devnet (PLUGINS=subgraph,basenames,lineanames,protocol-acceleration), compared with the chains' own answers
+ * The resolution API on the devnet (PLUGINS=subgraph,basenames,lineanames,protocol-acceleration,ensv2; ENSv2's names
+ * are test/e2e/ensv2-resolution.test.ts's, the ENSv1 names here resolve as ENSv2 leaves them), compared with the chains' own answers
  * read here with eth_call: the registry's resolver(node) up the parents (ENSIP-10), the resolver's addr/text/name,
  * the reverse registrars' nameForAddr. Every scenario name's records and every account's primary names, answered
  * from the index (accelerated) and forced onchain (`accelerate=false`); the scenario's primary names must show (the
@@ -213,7 +214,8 @@ beforeAll(async () => {
   indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
-    plugins: ["subgraph", "basenames", "lineanames", "protocol-acceleration"],
+    // The devnet has ENSv2 beside ENSv1: every name resolves through ENSv2 first (its plugin lets the index do it).
+    plugins: ["subgraph", "basenames", "lineanames", "protocol-acceleration", "ensv2"],
     // PostgreSQL, as deployed. On PGlite the API shares the indexer's session, where Ponder's flush can leave
     // temporary tables named like ours: unqualified reads then see those, and some runs answered from empty tables.
     database: "postgres",
