@@ -72,6 +72,12 @@ contract NameWrapper {
         for (uint256 i = 0; i < accounts.length; i++) out[i] = balanceOf(accounts[i], ids[i]);
     }
 
+    /// Mainnet's per-token approval (ERC1155Fuse `approve`/`getApproved`), which ENSv2's LockedMigrationController
+    /// reads before it migrates a locked name. This wrapper only has approval for all: no token is ever approved.
+    function getApproved(uint256) external pure returns (address) {
+        return address(0);
+    }
+
     function isWrapped(bytes32 node) public view returns (bool) {
         return data[uint256(node)].owner != address(0) && ens.owner(node) == address(this);
     }

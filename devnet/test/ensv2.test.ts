@@ -19,16 +19,18 @@ import {
 import { packetToBytes } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ENSV1ResolverAbi,
   ETHRegistrarAbi,
   PermissionedRegistryAbi,
   PermissionedResolverAbi,
   UniversalResolverV2Abi,
   UserRegistryAbi,
+  WrapperRegistryAbi,
 } from "../../abis/ensv2";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { abiModuleSource, ENSV2_ABI_CONTRACTS } from "../ensv2/abis";
 import { compileEnsv2 } from "../ensv2/compile";
-import { REGISTRATION_ROLE_BITMAP, STATUS } from "../ensv2/roles";
+import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, STATUS } from "../ensv2/roles";
 import { devnetAbis, type RunningDevnet, scenarioOf, startDevnet } from "../src/index";
 import { labelhash, nodeOf } from "../src/names";
 import { repoRoot } from "../src/paths";
@@ -36,6 +38,8 @@ import type { Ensv2Scenario } from "../src/scenario/ensv2-model";
 
 const SEED = 3;
 const NAMES = 30;
+/** NameWrapper's CANNOT_SET_RESOLVER fuse. */
+const CANNOT_SET_RESOLVER = 8;
 
 let devnet: RunningDevnet;
 let manifest: DevnetManifest;
@@ -149,8 +153,11 @@ describe("ENSv2 on the devnet's root chain", () => {
   it("every name's token, owner, status, expiry, resolver and subregistry read from its registry as the scenario says", async () => {
     const vias = new Set(v2.names.map((f) => f.via));
     expect([...vias].sort()).toEqual([
+      "migrated-emancipated",
+      "migrated-locked",
       "migrated-unwrapped",
       "migrated-wrapped",
+      "premigrated",
       "registrar",
       "registry",
       "reserved",
@@ -297,7 +304,7 @@ describe("ENSv2 on the devnet's root chain", () => {
     const abis = devnetAbis();
     const controller = at(manifest.ensv2!.contracts.UnlockedMigrationController);
     const ensroot = manifest.datasources.ensroot!.contracts;
-    for (const f of v2.names.filter((x) => x.via.startsWith("migrated"))) {
+    for (const f of v2.names.filter((x) => x.via === "migrated-unwrapped" || x.via === "migrated-wrapped")) {
       const v1 = scenarioOf(manifest).names.find((n) => n.name === f.name && n.chainId === manifest.ensv2!.chainId)!;
       expect(
         await read<Address>(at(ensroot.Registry), abis.ENSRegistryWithFallback, "resolver", [nodeOf(f.labels)]),
@@ -322,6 +329,103 @@ describe("ENSv2 on the devnet's root chain", () => {
         expect(v1.wrappedOwner).toBe(controller);
       }
     }
+  });
+
+  it("locked wrapped names migrate through the LockedMigrationController, each into a WrapperRegistry of its own", async () => {
+    const abis = devnetAbis();
+    const c = manifest.ensv2!.contracts;
+    const ensroot = manifest.datasources.ensroot!.contracts;
+    const wrappers = v2.registries.filter((r) => r.kind === "wrapper");
+    // Two locked .eth 2LDs and a locked subname of the first, three levels deep.
+    expect(wrappers.map((r) => r.name.split(".").length).sort()).toEqual([2, 2, 3]);
+    const v1Names = scenarioOf(manifest).names.filter((n) => n.chainId === manifest.ensv2!.chainId);
+    for (const r of wrappers) {
+      // Canonical from birth: initialize() sets the parent; the parent registry links it.
+      const [parent, label] = await read<[Address, string]>(r.address, WrapperRegistryAbi as Abi, "getParent");
+      expect([parent.toLowerCase(), label], r.name).toEqual([r.parent, r.parentLabel]);
+      expect(
+        (await read<Address>(r.parent!, WrapperRegistryAbi as Abi, "getSubregistry", [r.parentLabel])).toLowerCase(),
+      ).toBe(r.address);
+      expect(await read<Hex>(r.address, WrapperRegistryAbi as Abi, "getWrappedNode"), r.name).toBe(
+        nodeOf(r.name.split(".")),
+      );
+      expect((await read<Address>(r.address, WrapperRegistryAbi as Abi, "V1_RESOLVER")).toLowerCase()).toBe(
+        at(c.ENSV1Resolver),
+      );
+      // ENSv1: the NameWrapper token went to the contract that migrated it (controller or parent WrapperRegistry).
+      const receiver = r.parent === at(c.ETHRegistry) ? at(c.LockedMigrationController) : r.parent!;
+      expect(
+        (
+          await read<Address>(at(ensroot.NameWrapper), abis.NameWrapper, "ownerOf", [BigInt(nodeOf(r.name.split(".")))])
+        ).toLowerCase(),
+        r.name,
+      ).toBe(receiver);
+      expect(v1Names.find((n) => n.name === r.name)?.wrappedOwner, r.name).toBe(receiver);
+    }
+    const locked = v2.names.filter((f) => f.via === "migrated-locked");
+    expect(locked.length).toBe(3);
+    for (const f of locked) {
+      const roles = await read<bigint>(f.registry, WrapperRegistryAbi as Abi, "roles", [BigInt(f.tokenId), f.owner]);
+      const rootRoles = await read<bigint>(f.subregistry!, WrapperRegistryAbi as Abi, "roles", [0n, f.owner]);
+      const v1Resolver = await read<Address>(at(ensroot.Registry), abis.ENSRegistryWithFallback, "resolver", [
+        nodeOf(f.labels),
+      ]);
+      // The frozen one (CANNOT_SET_RESOLVER, CANNOT_CREATE_SUBDOMAIN, CANNOT_BURN_FUSES) keeps its ENSv1 resolver
+      // as its ENSv2 one and gets neither the resolver role, nor admin roles, nor a registrar on its registry.
+      const frozen = (f.v1Fuses! & CANNOT_SET_RESOLVER) !== 0;
+      if (frozen) expect(v1Resolver.toLowerCase(), f.name).toBe(f.resolver ?? zeroAddress);
+      expect(roles & (REGISTRY_ROLES.SET_RESOLVER << 128n), f.name).toBe(
+        frozen ? 0n : REGISTRY_ROLES.SET_RESOLVER << 128n,
+      );
+      expect(roles & REGISTRY_ROLES.SET_RESOLVER, f.name).toBe(frozen ? 0n : REGISTRY_ROLES.SET_RESOLVER);
+      expect(roles & REGISTRY_ROLES.CAN_TRANSFER_ADMIN, f.name).toBe(REGISTRY_ROLES.CAN_TRANSFER_ADMIN);
+      expect(rootRoles & REGISTRY_ROLES.REGISTRAR, f.name).toBe(frozen ? 0n : REGISTRY_ROLES.REGISTRAR);
+      expect(rootRoles & REGISTRY_ROLES.UPGRADE, f.name).toBe(REGISTRY_ROLES.UPGRADE);
+      if (!frozen) expect(v1Resolver, `${f.name}: ENSv1 resolver cleared`).toBe(zeroAddress);
+    }
+    expect(locked.filter((f) => (f.v1Fuses! & CANNOT_SET_RESOLVER) !== 0).length).toBe(1);
+    // The emancipated, unlocked subname: unwrapped in ENSv1 (its WrapperRegistry holds the registry record) and
+    // registered with the registrar's roles.
+    const emancipated = v2.names.filter((f) => f.via === "migrated-emancipated");
+    expect(emancipated.length).toBe(1);
+    for (const f of emancipated) {
+      expect(
+        (
+          await read<Address>(at(ensroot.Registry), abis.ENSRegistryWithFallback, "owner", [nodeOf(f.labels)])
+        ).toLowerCase(),
+      ).toBe(f.registry);
+      expect(await read<bigint>(f.registry, WrapperRegistryAbi as Abi, "roles", [BigInt(f.tokenId), f.owner])).toBe(
+        REGISTRATION_ROLE_BITMAP,
+      );
+    }
+    // An emancipated subname still in ENSv1 cannot be registered over in its WrapperRegistry: it must migrate.
+    const pending = v2.v1Fallbacks.find((x) => x.registry !== at(c.ETHRegistry))!;
+    const parentOwner = v2.names.find((f) => f.subregistry === pending.registry)!.owner!;
+    await expect(
+      client.simulateContract({
+        address: pending.registry,
+        abi: WrapperRegistryAbi as Abi,
+        functionName: "register",
+        args: [pending.labels[0], parentOwner, zeroAddress, zeroAddress, 0n, BigInt(2 ** 40)],
+        account: parentOwner,
+      }),
+    ).rejects.toThrow(/NameRequiresMigration/);
+  });
+
+  it("UniversalResolverV2 resolves names waiting for migration through ENSV1Resolver to their ENSv1 records", async () => {
+    const fallback = at(manifest.ensv2!.contracts.ENSV1Resolver);
+    // A premigrated .eth reservation and an emancipated subname of a migrated locked name, not migrated yet.
+    expect(v2.v1Fallbacks.length).toBe(2);
+    for (const f of v2.v1Fallbacks) {
+      expect(await resolveAddr(f.name, f.labels), f.name).toEqual([f.addr.toLowerCase(), fallback]);
+      const [resolver] = await read<[Address, boolean]>(fallback, ENSV1ResolverAbi as Abi, "getResolver", [
+        toHex(packetToBytes(f.name)),
+      ]);
+      expect(resolver.toLowerCase(), `${f.name}: its ENSv1 resolver`).toBe(f.v1Resolver.toLowerCase());
+    }
+    const reserved = v2.names.find((f) => f.via === "premigrated")!;
+    expect(reserved.status).toBe("reserved");
+    expect(reserved.resolver).toBe(fallback);
   });
 
   it("counts every ENSv2 event it emitted; the counts equal eth_getLogs per contract and event", async () => {

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { type Abi, type Address, createPublicClient, http, namehash, type PublicClient, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PermissionedRegistryAbi } from "../../abis/ensv2";
+import { PermissionedRegistryAbi, WrapperRegistryAbi } from "../../abis/ensv2";
 import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
@@ -137,6 +137,52 @@ describe("ensv2 index against the chain (eth_call)", () => {
       rolesEqual++;
     }
     console.log(`chain truth: ${compared} names, ${rolesEqual} role entries equal`);
+  });
+
+  it("covers the names migrated through the LockedMigrationController and their WrapperRegistries", async () => {
+    const wrappers = new Set(v2.registries.filter((r) => r.kind === "wrapper").map((r) => r.address));
+    expect(wrappers.size).toBeGreaterThan(0);
+    // Each WrapperRegistry is a registry of the index, whose kind the chain confirms (it answers its wrapped node).
+    for (const address of wrappers) {
+      expect(
+        registries.some((r) => r.address === address),
+        address,
+      ).toBe(true);
+      expect(
+        await client.readContract({ address, abi: WrapperRegistryAbi, functionName: "getWrappedNode" }),
+        address,
+      ).toBe(namehash(v2.registries.find((r) => r.address === address)!.name));
+    }
+    const inWrappers = domains.filter((d) => wrappers.has(d.registry));
+    const lockedTwoLds = domains.filter((d) => d.subregistry !== null && wrappers.has(d.subregistry));
+    expect(inWrappers.length).toBeGreaterThan(0);
+    expect(lockedTwoLds.length).toBe(wrappers.size);
+    // The roles migration granted (from the NameWrapper fuses): on each name's token and each WrapperRegistry's root,
+    // the index's entry for the name's current resource holds what the registry answers.
+    const migrated = v2.names.filter((f) => f.via === "migrated-locked" || f.via === "migrated-emancipated");
+    let roles = 0;
+    for (const f of migrated) {
+      const onToken = v2.roleChanges.find((c) => c.contract === f.registry && c.on === f.labels[0] && c.grant);
+      const onRoot = v2.roleChanges.find((c) => c.contract === f.subregistry && c.on === "root" && c.grant);
+      for (const [change, resource] of [
+        [onToken, await read<bigint>(f.registry, "getResource", [BigInt(f.tokenId)])],
+        [onRoot, 0n],
+      ] as const) {
+        if (!change) continue;
+        const row = permissions.find(
+          (p) =>
+            p.contract === lower(change.contract) &&
+            BigInt(p.resource) === resource &&
+            p.account === lower(change.account),
+        );
+        expect(row?.roles, `${f.name}: ${change.on} on ${change.contract}`).toBe(change.roles);
+        roles++;
+      }
+    }
+    expect(roles).toBe(migrated.length + migrated.filter((f) => f.subregistry).length);
+    console.log(
+      `chain truth: ${inWrappers.length} names in ${wrappers.size} WrapperRegistries, ${roles} migration role entries equal`,
+    );
   });
 });
 

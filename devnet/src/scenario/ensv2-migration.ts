@@ -12,11 +12,16 @@ export interface Ensv1ForMigration {
   baseRegistrar: Address;
   nameWrapperAbi: Abi;
   baseRegistrarAbi: Abi;
+  /** The devnet's ENSv1 resolver with today's events, where the scenario writes ENSv1 records of new names. */
+  modernResolver: Address;
+  modernResolverAbi: Abi;
+  /** Names some account's ENSv1 primary name points at (their records must stay where they are). */
+  primaryNames: Set<string>;
   book: NameBook;
 }
 
 /** LibMigration.Data, the payload of the ERC-721 / ERC-1155 transfer to a migration controller. */
-const MIGRATION_DATA = [
+export const MIGRATION_DATA = [
   {
     type: "tuple",
     components: [

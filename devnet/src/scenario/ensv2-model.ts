@@ -1,7 +1,19 @@
 import type { Address } from "viem";
 
 /** How an ENSv2 name came to be. */
-export type Ensv2Via = "registrar" | "registry" | "subname" | "reserved" | "migrated-unwrapped" | "migrated-wrapped";
+export type Ensv2Via =
+  | "registrar"
+  | "registry"
+  | "subname"
+  | "reserved"
+  | "migrated-unwrapped"
+  | "migrated-wrapped"
+  /** A locked (CANNOT_UNWRAP) wrapped name: its own WrapperRegistry is its subregistry. */
+  | "migrated-locked"
+  /** An emancipated (PARENT_CANNOT_CONTROL), unlocked wrapped subname migrated into its parent's WrapperRegistry. */
+  | "migrated-emancipated"
+  /** Reserved by premigration with `ENSV1Resolver` as resolver, not migrated (yet). */
+  | "premigrated";
 
 /** What a user should see for one ENSv2 label in one registry when the scenario ends. */
 export interface Ensv2NameFacts {
@@ -25,6 +37,8 @@ export interface Ensv2NameFacts {
   subregistry?: Address;
   texts?: Record<string, string>;
   addr?: Address;
+  /** A migrated wrapped name: its NameWrapper fuses when it migrated (they set its roles). */
+  v1Fuses?: number;
 }
 
 /** One registry of the tree: the ETH registry, the root, or a user registry deployed through the VerifiableFactory. */
@@ -35,7 +49,21 @@ export interface Ensv2RegistryFacts {
   parentLabel?: string;
   /** The canonical name of the registry's names' parent ("eth" for the ETH registry, "" for the root). */
   name: string;
-  kind: "root" | "eth" | "user";
+  /** `wrapper`: the WrapperRegistry proxy a locked name's migration deploys (its parent is set at initialization). */
+  kind: "root" | "eth" | "user" | "wrapper";
+}
+
+/** A name whose ENSv2 resolver is `ENSV1Resolver`: resolving it in ENSv2 answers its ENSv1 records. */
+export interface Ensv2FallbackFacts {
+  name: string;
+  labels: string[];
+  /** The ENSv2 registry the lookup ends in: the .eth registry (a premigrated reservation) or a WrapperRegistry (an
+   * emancipated subname not migrated yet, for which it answers `ENSV1Resolver`). */
+  registry: Address;
+  /** The name's resolver in ENSv1, which `ENSV1Resolver` calls. */
+  v1Resolver: Address;
+  /** Its ETH address record there. */
+  addr: Address;
 }
 
 /** A role change the scenario made (`EACRolesChanged`), on a registry token or a resolver's root. */
@@ -55,6 +83,8 @@ export interface Ensv2Scenario {
   resolvers: Record<string, Address>;
   names: Ensv2NameFacts[];
   roleChanges: Ensv2RoleChange[];
+  /** Names that resolve in ENSv2 through the ENSv1 fallback resolver. */
+  v1Fallbacks: Ensv2FallbackFacts[];
   /** `<Contract>:<EventName>` → logs emitted by the ENSv2 contracts (registries, resolvers, registrar, factory). */
   eventCounts: Record<string, number>;
 }

@@ -3,7 +3,7 @@ import { ALL_ROLES } from "../../ensv2/roles";
 import { Chain, type Receipt, type Tx } from "../chain";
 import type { Ensv2Deployment } from "../deploy/ensv2";
 import type { ScenarioContext } from "./context";
-import type { Ensv2NameFacts, Ensv2RegistryFacts, Ensv2RoleChange } from "./ensv2-model";
+import type { Ensv2FallbackFacts, Ensv2NameFacts, Ensv2RegistryFacts, Ensv2RoleChange } from "./ensv2-model";
 
 /** The scenario's view of the ENSv2 tree while it plays; turned into `Ensv2Scenario` at the end. */
 export class Ensv2Play {
@@ -11,6 +11,7 @@ export class Ensv2Play {
   readonly registries: Ensv2RegistryFacts[] = [];
   readonly resolvers = new Map<Address, Address>();
   readonly roleChanges: Ensv2RoleChange[] = [];
+  readonly v1Fallbacks: Ensv2FallbackFacts[] = [];
   private salt = 0n;
 
   constructor(

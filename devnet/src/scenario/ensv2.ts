@@ -4,6 +4,7 @@ import type { Tx } from "../chain";
 import { deployEnsv2, ENSV2_MIN_COMMITMENT_AGE, type Ensv2Deployment } from "../deploy/ensv2";
 import { labelhash, nodeOf } from "../names";
 import type { ScenarioContext } from "./context";
+import { migrateLockedNames } from "./ensv2-locked";
 import { type Ensv1ForMigration, migrateEnsv1Names } from "./ensv2-migration";
 import type { Ensv2NameFacts, Ensv2RegistryFacts, Ensv2Scenario } from "./ensv2-model";
 import { Ensv2Play } from "./ensv2-play";
@@ -27,7 +28,8 @@ const ethNameOf = (label: string) => ({ name: `${label}.eth`, labels: [label, "e
  * ETHRegistrar (commit, wait, register; USDC and DAI), records on per-owner PermissionedResolver proxies, subname
  * registries three levels deep (one re-parented), role grants and revocations on names (each regenerates the token)
  * and on a resolver, ERC-1155 transfers, reservations, a name left to expire and one re-registered after expiry,
- * and ENSv1 names migrated through the UnlockedMigrationController.
+ * ENSv1 names migrated through the UnlockedMigrationController, and locked wrapped ENSv1 names (and emancipated
+ * subnames of one) migrated through the LockedMigrationController and their WrapperRegistry.
  */
 export async function playEnsv2(
   ctx: ScenarioContext,
@@ -87,6 +89,7 @@ export async function playEnsv2(
   await transferTokens(play, registered.slice(4, 6));
   await reserveAndExpire(play, tokens);
   await migrateEnsv1Names(play, v1);
+  await migrateLockedNames(play, v1);
 
   return { deployment: d, scenario: await finish(play) };
 }
@@ -455,6 +458,7 @@ async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
   const addresses = new Map<Address, string>();
   for (const [name, c] of Object.entries(play.d.contracts)) addresses.set(c.address, name);
   for (const r of play.registries) if (r.kind === "user") addresses.set(r.address, "UserRegistry");
+  for (const r of play.registries) if (r.kind === "wrapper") addresses.set(r.address, "WrapperRegistry");
   for (const r of play.resolvers.values()) addresses.set(r, "PermissionedResolver");
   const abiOf: Record<string, string> = {
     RootRegistry: "PermissionedRegistry",
@@ -464,6 +468,7 @@ async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
     ETHRegistrar: "ETHRegistrar",
     VerifiableFactory: "VerifiableFactory",
     UnlockedMigrationController: "UnlockedMigrationController",
+    WrapperRegistry: "WrapperRegistry",
   };
   const eventCounts: Record<string, number> = {};
   for (const [key, n] of play.chain.logTally) {
@@ -483,6 +488,7 @@ async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
     resolvers: Object.fromEntries([...play.resolvers].map(([o, r]) => [o.toLowerCase(), r])),
     names: play.names,
     roleChanges: play.roleChanges,
+    v1Fallbacks: play.v1Fallbacks,
     eventCounts: Object.fromEntries(Object.entries(eventCounts).sort(([a], [b]) => a.localeCompare(b))),
   };
 }

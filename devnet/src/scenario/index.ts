@@ -112,6 +112,11 @@ export async function runScenario(
         nameWrapper: d.contracts.NameWrapper.address,
         baseRegistrar: d.contracts.BaseRegistrar.address,
         nameWrapperAbi: own.NameWrapper.abi,
+        modernResolver: d.contracts.ModernResolver.address,
+        modernResolverAbi: own.ModernResolver.abi,
+        primaryNames: new Set(
+          Object.values(out.primaries).flatMap((p) => [p.legacy, p.default].filter((n) => n !== undefined)),
+        ),
         baseRegistrarAbi: real.BaseRegistrarImplementation.abi,
         book: rootCtx.book,
       },
