@@ -19,11 +19,20 @@ export const ResolverAbi = parseAbi([
   "event DNSRecordDeleted(bytes32 indexed node, bytes name, uint16 resource)",
   "event DNSZonehashChanged(bytes32 indexed node, bytes lastzonehash, bytes zonehash)",
   "event ZoneCreated(bytes32 indexed node, uint64 indexed version)",
-  // ENSv2's PermissionedResolver (contracts-v2): names under `fromName` resolve as under `toName`.
-  "event AliasChanged(bytes indexed indexedFromName, bytes indexed indexedToName, bytes fromName, bytes toName)",
   "function addr(bytes32 node) view returns (address)",
   "function addr(bytes32 node, uint256 coinType) view returns (bytes)",
   "function text(bytes32 node, string key) view returns (string)",
   "function contenthash(bytes32 node) view returns (bytes)",
   "function name(bytes32 node) view returns (string)",
 ]);
+
+/**
+ * The resolvers of the ENS root chain, where ENSv2 lives: every resolver event, and ENSv2's PermissionedResolver's
+ * AliasChanged (names under `fromName` resolve as under `toName`).
+ */
+export const RootResolverAbi = [
+  ...ResolverAbi,
+  ...parseAbi([
+    "event AliasChanged(bytes indexed indexedFromName, bytes indexed indexedToName, bytes fromName, bytes toName)",
+  ]),
+] as const;
