@@ -530,6 +530,20 @@ export const resolverInterfaceRecord = onchainTable(
   (table) => ({ byRecords: index().on(table.recordsId) }),
 );
 
+/**
+ * An alias of ENSv2's PermissionedResolver (`AliasChanged`, `<chainId>-<resolver>-<fromNode>`): the resolver answers
+ * names under `fromName` as under `toName` (DNS-encoded; `0x` once removed). `fromNode` is NameCoder's namehash of
+ * `fromName`, from each label's bytes, as the resolver keys it.
+ */
+export const resolverAlias = onchainTable("resolver_alias", (t) => ({
+  id: t.text().primaryKey(),
+  chainId: t.integer().notNull(),
+  resolver: t.hex().notNull(),
+  fromNode: t.hex().notNull(),
+  fromName: t.hex().notNull(),
+  toName: t.hex().notNull(),
+}));
+
 /** `<hex>.addr.reverse` node → the address it reverses (found when the registry creates it; its labelhash is checked). */
 export const reverseNode = onchainTable("reverse_node", (t) => ({
   id: t.hex().primaryKey(),

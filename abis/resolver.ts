@@ -25,3 +25,14 @@ export const ResolverAbi = parseAbi([
   "function contenthash(bytes32 node) view returns (bytes)",
   "function name(bytes32 node) view returns (string)",
 ]);
+
+/**
+ * The resolvers of the ENS root chain, where ENSv2 lives: every resolver event, and ENSv2's PermissionedResolver's
+ * AliasChanged (names under `fromName` resolve as under `toName`).
+ */
+export const RootResolverAbi = [
+  ...ResolverAbi,
+  ...parseAbi([
+    "event AliasChanged(bytes indexed indexedFromName, bytes indexed indexedToName, bytes fromName, bytes toName)",
+  ]),
+] as const;

@@ -126,11 +126,15 @@ const SEPOLIA_V2_ETH_REGISTRAR = [
   "RentPriceOracleChanged(address)",
 ].map((sig) => `ensv2/ETHRegistrar: ${sig}`);
 
+// ENSv2's PermissionedResolver sets aliases (contracts-v2 5677359d); /api/resolve follows them (docs/api.md, "ENSv2
+// names"). Our root-chain resolvers at any address listen for it; the reference's resolver ABI has no such event.
+const ALIAS_CHANGED = "ensroot/Resolver: AliasChanged(bytes indexed,bytes indexed,bytes,bytes)";
+
 /** Events our ABIs declare that the reference's ABI of the same contract lacks, each explained above. */
 const KNOWN_EVENT_DIFFERENCES: Record<PublishedNamespaceName, string[]> = {
-  mainnet: [EA_RENEWED],
-  sepolia: [EA_RENEWED, ...SEPOLIA_L2_REVERSE],
-  "sepolia-v2": SEPOLIA_V2_ETH_REGISTRAR,
+  mainnet: [EA_RENEWED, ALIAS_CHANGED],
+  sepolia: [EA_RENEWED, ...SEPOLIA_L2_REVERSE, ALIAS_CHANGED],
+  "sepolia-v2": [...SEPOLIA_V2_ETH_REGISTRAR, ALIAS_CHANGED],
 };
 
 const sorted = (xs: string[]) => [...xs].sort();

@@ -119,7 +119,8 @@ beforeAll(async () => {
   indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
-    plugins: ["subgraph", "protocol-acceleration"],
+    // The devnet has ENSv2 beside ENSv1: names resolve through ENSv2 first, which the index answers with its plugin.
+    plugins: ["subgraph", "protocol-acceleration", "ensv2"],
     database: "postgres",
   });
   await indexer.process.ready();

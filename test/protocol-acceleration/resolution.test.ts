@@ -64,6 +64,13 @@ class FakeBackend implements ResolutionBackend {
   async reverseName(address: Address, coinType: bigint) {
     return this.reverse.get(`${address}-${coinType}`) ?? null;
   }
+  // Mainnet has no ENSv2: never asked (test/ensv2/resolution-rules.test.ts covers ENSv2's walk).
+  async findEnsv2Resolver(): Promise<undefined> {
+    throw new Error("no ENSv2 in this namespace");
+  }
+  async ensv2Records(): Promise<RecordsAnswer> {
+    throw new Error("no ENSv2 in this namespace");
+  }
 }
 
 const ALL = { coinTypes: [60n], texts: ["url"], name: true };
@@ -230,7 +237,14 @@ describe("index backend", () => {
   const node = namehash("alice.eth");
   /** Answers each query in turn (the backend issues them in a fixed order). */
   const backend = (...answers: unknown[][]) =>
-    new IndexBackend({ execute: async () => answers.shift() ?? [] }, { isExtendedResolver: async () => false });
+    new IndexBackend(
+      { execute: async () => answers.shift() ?? [] },
+      {
+        isExtendedResolver: async () => false,
+        resolverKind: async () => ({ extended: false, permissioned: false }),
+        isPlainPermissionedRegistry: async () => true,
+      },
+    );
 
   it("reads the records' current version and interprets unset values", async () => {
     const b = backend(

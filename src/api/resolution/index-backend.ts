@@ -1,14 +1,30 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, namehash } from "viem";
 import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../lib/resolution-ids";
+import { domainIdOf } from "../../plugins/ensv2/lib/ids";
 import { rowsOf, type SqlDb } from "../shared/read-db";
-import { interpretAddress, interpretName, interpretText } from "./interpret";
+import {
+  AliasUnanswerable,
+  chainFromCoinType,
+  DEFAULT_COIN_TYPE,
+  type Ensv2Settings,
+  ensv2LabelsOf,
+  literalNamehash,
+  type RegistryStep,
+  resolveAlias,
+  walkEnsv2,
+  wireLabels,
+} from "./ensv2";
+import { interpretAddress, interpretBytes, interpretName, interpretText } from "./interpret";
+import type { OnchainBackend } from "./onchain-backend";
 import { emptyAnswer, NotInIndex, type RecordsAnswer, type RecordsRequest, type ResolutionBackend } from "./resolve";
 import { effectiveResolver, nearestResolver, type RegistryRecord, type RegistrySource } from "./routing";
 
 /*
- * Resolution from the protocol-acceleration tables: primary-key lookups only (one query per table per request).
- * Whether a resolver is ENSIP-10 extended is not an event: that probe is the onchain backend's, cached.
+ * Resolution from the index: the protocol-acceleration tables (resolvers, records, reverse names) and, for ENSv2,
+ * the ensv2 plugin's ensv2_domain (each label's resolver, subregistry and expiry). Primary-key lookups only.
+ * What events cannot tell — whether a resolver is ENSIP-10 extended or an ENSv2 PermissionedResolver, whether a
+ * registry is a plain PermissionedRegistry — is the onchain backend's probe, cached.
  */
 
 const idList = (ids: string[]): SQL =>
@@ -17,10 +33,20 @@ const idList = (ids: string[]): SQL =>
     sql`, `,
   );
 
+export interface IndexBackendOptions {
+  /** Whether the ensv2 plugin runs: without its tables the ENSv2 step cannot be answered from the index. */
+  ensv2Indexed: boolean;
+  /** The time ENSv2 expiries are compared with: the ENSv2 chain's latest indexed block (Unix seconds). */
+  ensv2Now?: bigint;
+}
+
+type Probe = Pick<OnchainBackend, "isExtendedResolver" | "resolverKind" | "isPlainPermissionedRegistry">;
+
 export class IndexBackend implements ResolutionBackend {
   constructor(
     private readonly db: SqlDb,
-    private readonly probe: Pick<ResolutionBackend, "isExtendedResolver">,
+    private readonly probe: Probe,
+    private readonly options: IndexBackendOptions = { ensv2Indexed: false },
   ) {}
 
   async findResolver(source: RegistrySource, ancestors: { node: Hex }[]) {
@@ -56,23 +82,42 @@ export class IndexBackend implements ResolutionBackend {
     // An extended resolver computes its answers (often offchain): events do not tell them.
     if (extendedName !== undefined)
       throw new NotInIndex(`resolver ${resolver} on chain ${chainId} is an ENSIP-10 extended resolver`);
+    return this.recordsAt(chainId, resolver, node, request, false);
+  }
+
+  /**
+   * The records a resolver holds for `node`, as its getters read them. `defaultAddress`: PermissionedResolver's
+   * `addr(node, coinType)`, which answers an EVM chain's empty record with the default EVM address.
+   */
+  private async recordsAt(
+    chainId: number,
+    resolver: Address,
+    node: Hex,
+    request: RecordsRequest,
+    defaultAddress: boolean,
+  ): Promise<RecordsAnswer> {
     const recordsId = resolverRecordsId(chainId, resolver, node);
-    const [records] = rowsOf<{ version: string | number | bigint; name: string | null }>(
-      await this.db.execute(sql`select version, name from resolver_records where id = ${recordsId}`),
+    const [records] = rowsOf<{ version: string | number | bigint; name: string | null; contenthash: Hex | null }>(
+      await this.db.execute(sql`select version, name, contenthash from resolver_records where id = ${recordsId}`),
     );
     if (!records) return emptyAnswer(request);
     const version = BigInt(records.version);
 
     const answer = emptyAnswer(request);
     if (request.name) answer.name = interpretName(records.name);
+    if (request.contenthash) answer.contenthash = interpretBytes(records.contenthash);
     if (request.coinTypes.length > 0) {
-      const ids = request.coinTypes.map((c) => recordKeyId(recordsId, version, c.toString()));
+      const wanted = [...request.coinTypes, ...(defaultAddress ? [DEFAULT_COIN_TYPE] : [])];
+      const ids = wanted.map((c) => recordKeyId(recordsId, version, c.toString()));
       const rows = rowsOf<{ coin_type: string | number | bigint; value: Hex }>(
         await this.db.execute(sql`select coin_type, value from resolver_address_record where id in (${idList(ids)})`),
       );
-      for (const row of rows) {
-        const coinType = BigInt(row.coin_type);
-        answer.addresses![coinType.toString()] = interpretAddress(coinType, row.value);
+      const raw = new Map(rows.map((r) => [BigInt(r.coin_type), r.value]));
+      for (const coinType of request.coinTypes) {
+        let value = raw.get(coinType);
+        if (defaultAddress && (!value || value === "0x") && chainFromCoinType(coinType) > 0n)
+          value = raw.get(DEFAULT_COIN_TYPE);
+        answer.addresses![coinType.toString()] = interpretAddress(coinType, value);
       }
     }
     if (request.texts.length > 0) {
@@ -94,5 +139,61 @@ export class IndexBackend implements ResolutionBackend {
       await this.db.execute(sql`select name from reverse_name where id = ${reverseNameId(address, coinType)}`),
     );
     return interpretName(row?.name);
+  }
+
+  /**
+   * LibRegistry.findResolver over ensv2_domain: each label's row in the registry the walk is in (by storage id),
+   * hidden once expired at the ENSv2 chain's latest indexed block, as `getResolver`/`getSubregistry` hide it.
+   */
+  async findEnsv2Resolver(ensv2: Ensv2Settings, name: string) {
+    if (!this.options.ensv2Indexed) throw new NotInIndex("the ensv2 plugin is not indexed");
+    const now = this.options.ensv2Now ?? BigInt(Math.floor(Date.now() / 1000));
+    const anchors = new Set([ensv2.rootRegistry, ensv2.ethRegistry]);
+    return walkEnsv2(ensv2.rootRegistry, ensv2LabelsOf(name).labels, async (registry, label) => {
+      // The index knows PermissionedRegistry's rules; a WrapperRegistry also reads the NameWrapper (ensv2.ts).
+      if (!anchors.has(registry) && !(await this.probe.isPlainPermissionedRegistry(ensv2.chainId, registry)))
+        throw new NotInIndex(`registry ${registry} is not a plain PermissionedRegistry`);
+      const id = domainIdOf(ensv2.chainId, registry, BigInt(label.labelhash));
+      const [row] = rowsOf<{ resolver: Address | null; subregistry: Address | null; expiry: string | number | bigint }>(
+        await this.db.execute(sql`select resolver, subregistry, expiry from ensv2_domain where id = ${id}`),
+      );
+      const none: RegistryStep = { resolver: null, subregistry: null };
+      if (!row || now >= BigInt(row.expiry)) return none;
+      return { resolver: row.resolver, subregistry: row.subregistry };
+    });
+  }
+
+  /**
+   * What UniversalResolverV2 reads from the resolver it found. A PermissionedResolver (extended) answers for its
+   * alias of the name from its records; another extended resolver computes its answers (onchain instead); any other
+   * answers for its own name only.
+   */
+  async ensv2Records(ensv2: Ensv2Settings, resolver: Address, name: string, index: number, request: RecordsRequest) {
+    const kind = await this.probe.resolverKind(ensv2.chainId, resolver);
+    if (kind.permissioned) {
+      const { wire, labels } = ensv2LabelsOf(name);
+      let alias: Hex | undefined;
+      try {
+        alias = await resolveAlias(wire, (nodes) => this.aliases(ensv2.chainId, resolver, nodes));
+      } catch (error) {
+        if (error instanceof AliasUnanswerable) throw new NotInIndex(`resolver ${resolver}: ${error.message}`);
+        throw error;
+      }
+      const node = literalNamehash(alias ? wireLabels(alias)! : labels);
+      return this.recordsAt(ensv2.chainId, resolver, node, request, true);
+    }
+    if (kind.extended)
+      throw new NotInIndex(`resolver ${resolver} on chain ${ensv2.chainId} is an ENSIP-10 extended resolver`);
+    if (index > 0) return emptyAnswer(request);
+    return this.recordsAt(ensv2.chainId, resolver, namehash(name), request, false);
+  }
+
+  /** The aliases a PermissionedResolver holds for some nodes: node → DNS-encoded target (`0x`: removed). */
+  private async aliases(chainId: number, resolver: Address, nodes: Hex[]): Promise<Map<Hex, Hex>> {
+    const ids = nodes.map((n) => `${chainId}-${resolver}-${n}`);
+    const rows = rowsOf<{ from_node: Hex; to_name: Hex }>(
+      await this.db.execute(sql`select from_node, to_name from resolver_alias where id in (${idList(ids)})`),
+    );
+    return new Map(rows.map((r) => [r.from_node, r.to_name]));
   }
 }

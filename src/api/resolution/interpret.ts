@@ -19,3 +19,10 @@ export function interpretText(raw: string | null | undefined): string | null {
 }
 
 export const interpretName = interpretText;
+
+/** Bytes records (contenthash): empty bytes are unset. */
+export function interpretBytes(raw: Hex | null | undefined): string | null {
+  if (!raw) return null;
+  const bytes = hexToBytes(raw);
+  return bytes.length === 0 ? null : bytesToHex(bytes);
+}

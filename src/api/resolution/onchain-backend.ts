@@ -9,6 +9,7 @@ import {
   HttpRequestError,
   hexToBytes,
   http,
+  namehash,
   type PublicClient,
   parseAbi,
   RpcRequestError,
@@ -20,8 +21,18 @@ import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../.
 import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE } from "../../lib/coin-types";
 import { dnsEncode } from "../../lib/dns-wire";
 import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
-import { interpretAddress, interpretName, interpretText } from "./interpret";
-import type { RecordsAnswer, RecordsRequest, ResolutionBackend } from "./resolve";
+import {
+  type Ensv2Settings,
+  ensv2LabelsOf,
+  ensv2SettingsOf,
+  PERMISSIONED_REGISTRY_INTERFACE,
+  PERMISSIONED_RESOLVER_INTERFACE,
+  type RegistryStep,
+  WRAPPER_REGISTRY_INTERFACE,
+  walkEnsv2,
+} from "./ensv2";
+import { interpretAddress, interpretBytes, interpretName, interpretText } from "./interpret";
+import { emptyAnswer, type RecordsAnswer, type RecordsRequest, type ResolutionBackend } from "./resolve";
 import type { RegistrySource } from "./routing";
 
 /*
@@ -37,8 +48,20 @@ const ExtendedResolverAbi = parseAbi([
   "function resolve(bytes name, bytes data) view returns (bytes)",
 ]);
 const EXTENDED_RESOLVER_INTERFACE = "0x9061b923";
-const UniversalResolverAbi = parseAbi(["function findResolver(bytes name) view returns (address, bytes32, uint256)"]);
+const UniversalResolverAbi = parseAbi([
+  "function findResolver(bytes name) view returns (address, bytes32, uint256)",
+  "function resolveWithGateways(bytes name, bytes data, string[] gateways) view returns (bytes, address)",
+]);
+const Ensv2RegistryAbi = parseAbi([
+  "function getResolver(string label) view returns (address)",
+  "function getSubregistry(string label) view returns (address)",
+]);
 const EXTENDED_CACHE_MS = 10 * 60_000;
+/**
+ * The batch gateway a client passes to `resolveWithGateways` (viem's `localBatchGatewayUrl`): viem answers the
+ * UniversalResolver's batched CCIP-Read itself. Onchain resolvers never need it.
+ */
+const LOCAL_BATCH_GATEWAY = "x-batch-gateway:true";
 
 /**
  * The RPC failed to answer (unreachable, timeout, 5xx, 429, or a JSON-RPC error that is not the chain's revert,
@@ -62,7 +85,8 @@ type Call = {
     | typeof RegistryAbi
     | typeof StandaloneReverseRegistrarAbi
     | typeof ExtendedResolverAbi
-    | typeof UniversalResolverAbi;
+    | typeof UniversalResolverAbi
+    | typeof Ensv2RegistryAbi;
   functionName: string;
   args: readonly unknown[];
 };
@@ -79,14 +103,42 @@ export function labelIndexAt(wire: Hex, offset: number): number | undefined {
   return undefined;
 }
 
+type RecordCall = <T>(functionName: string, args: readonly unknown[]) => Promise<T | undefined>;
+
+/** The requested records of `node` through `call` (one resolver read each; undefined: reverted or no data). */
+async function readRecords(node: Hex, request: RecordsRequest, call: RecordCall): Promise<RecordsAnswer> {
+  const address = async (coinType: bigint): Promise<string | null> => {
+    const raw = await call<Hex>("addr", [node, coinType]);
+    // Resolvers older than multicoin (ENSIP-9) only answer addr(node), for ETH.
+    if (raw === undefined && coinType === ETH_COIN_TYPE)
+      return interpretAddress(coinType, await call<Address>("addr", [node]));
+    return interpretAddress(coinType, raw);
+  };
+  const [name, contenthash, addresses, texts] = await Promise.all([
+    request.name ? call<string>("name", [node]).then(interpretName) : undefined,
+    request.contenthash ? call<Hex>("contenthash", [node]).then(interpretBytes) : undefined,
+    Promise.all(request.coinTypes.map(async (c) => [c.toString(), await address(c)] as const)),
+    Promise.all(request.texts.map(async (k) => [k, interpretText(await call<string>("text", [node, k]))] as const)),
+  ]);
+  return {
+    ...(request.name ? { name: name ?? null } : {}),
+    ...(request.coinTypes.length > 0 ? { addresses: Object.fromEntries(addresses) } : {}),
+    ...(request.texts.length > 0 ? { texts: Object.fromEntries(texts) } : {}),
+    ...(request.contenthash ? { contenthash: contenthash ?? null } : {}),
+  };
+}
+
 export class OnchainBackend implements ResolutionBackend {
   private readonly clients = new Map<number, PublicClient>();
-  private readonly extended = new Map<string, { at: number; value: Promise<boolean> }>();
+  private readonly interfaces = new Map<string, { at: number; value: Promise<boolean> }>();
+  private readonly ensv2: Ensv2Settings | undefined;
 
   constructor(
     private readonly namespace: Namespace,
     private readonly rpcUrls: ReadonlyMap<number, string>,
-  ) {}
+  ) {
+    this.ensv2 = ensv2SettingsOf(namespace);
+  }
 
   private client(chainId: number): PublicClient {
     let client = this.clients.get(chainId);
@@ -131,6 +183,11 @@ export class OnchainBackend implements ResolutionBackend {
     const registry = root?.contracts.Registry?.address;
     if (
       !universal ||
+      // Beside ENSv2, the namespace's UniversalResolver is ENSv1's only where the namespace names its
+      // UniversalResolverV2 apart (the devnet). Otherwise it may be (or become: contracts-v2 deploys it as an
+      // upgradable proxy) the ENSv2 one, which walks ENSv2 rather than this registry (sepolia-v2).
+      (this.ensv2 !== undefined &&
+        (this.ensv2.universalResolver === undefined || this.ensv2.universalResolver === universal.toLowerCase())) ||
       source.chainId !== root.chain.id ||
       source.registry !== registry?.toLowerCase() ||
       source.exactOnly ||
@@ -152,18 +209,41 @@ export class OnchainBackend implements ResolutionBackend {
     return { resolver: resolver.toLowerCase() as Address, index };
   }
 
-  isExtendedResolver(chainId: number, resolver: Address): Promise<boolean> {
-    const key = `${chainId}-${resolver}`;
-    const cached = this.extended.get(key);
+  /** ERC-165 `supportsInterface(id)` of a contract, cached for 10 minutes (a revert or no answer is false). */
+  supportsInterface(chainId: number, contract: Address, id: Hex): Promise<boolean> {
+    const key = `${chainId}-${contract}-${id}`;
+    const cached = this.interfaces.get(key);
     if (cached && Date.now() - cached.at < EXTENDED_CACHE_MS) return cached.value;
-    const value = this.read<boolean>(chainId, resolver, {
+    const value = this.read<boolean>(chainId, contract, {
       abi: ExtendedResolverAbi,
       functionName: "supportsInterface",
-      args: [EXTENDED_RESOLVER_INTERFACE],
+      args: [id],
     }).then((v) => v === true);
-    this.extended.set(key, { at: Date.now(), value });
-    value.catch(() => this.extended.delete(key));
+    this.interfaces.set(key, { at: Date.now(), value });
+    value.catch(() => this.interfaces.delete(key));
     return value;
+  }
+
+  isExtendedResolver(chainId: number, resolver: Address): Promise<boolean> {
+    return this.supportsInterface(chainId, resolver, EXTENDED_RESOLVER_INTERFACE);
+  }
+
+  /** Whether a resolver is ENSIP-10 extended, and whether it is ENSv2's PermissionedResolver (IPermissionedResolver). */
+  async resolverKind(chainId: number, resolver: Address): Promise<{ extended: boolean; permissioned: boolean }> {
+    const [extended, permissioned] = await Promise.all([
+      this.isExtendedResolver(chainId, resolver),
+      this.supportsInterface(chainId, resolver, PERMISSIONED_RESOLVER_INTERFACE),
+    ]);
+    return { extended, permissioned: extended && permissioned };
+  }
+
+  /** A PermissionedRegistry (or UserRegistry) that is no WrapperRegistry: its getters read only its own entries. */
+  async isPlainPermissionedRegistry(chainId: number, registry: Address): Promise<boolean> {
+    const [permissioned, wrapper] = await Promise.all([
+      this.supportsInterface(chainId, registry, PERMISSIONED_REGISTRY_INTERFACE),
+      this.supportsInterface(chainId, registry, WRAPPER_REGISTRY_INTERFACE),
+    ]);
+    return permissioned && !wrapper;
   }
 
   async records(
@@ -183,28 +263,70 @@ export class OnchainBackend implements ResolutionBackend {
       });
       if (result === undefined) return undefined;
       try {
-        return decodeFunctionResult({ abi: ResolverAbi, functionName, data: result } as never) as T;
+        // `args` picks the overload: addr(node) returns an address, addr(node, coinType) bytes.
+        return decodeFunctionResult({ abi: ResolverAbi, functionName, args, data: result } as never) as T;
       } catch {
         return undefined;
       }
     };
-    const address = async (coinType: bigint): Promise<string | null> => {
-      const raw = await call<Hex>("addr", [node, coinType]);
-      // Resolvers older than multicoin (ENSIP-9) only answer addr(node), for ETH.
-      if (raw === undefined && coinType === ETH_COIN_TYPE)
-        return interpretAddress(coinType, await call<Address>("addr", [node]));
-      return interpretAddress(coinType, raw);
-    };
-    const [name, addresses, texts] = await Promise.all([
-      request.name ? call<string>("name", [node]).then(interpretName) : undefined,
-      Promise.all(request.coinTypes.map(async (c) => [c.toString(), await address(c)] as const)),
-      Promise.all(request.texts.map(async (k) => [k, interpretText(await call<string>("text", [node, k]))] as const)),
-    ]);
-    return {
-      ...(request.name ? { name: name ?? null } : {}),
-      ...(request.coinTypes.length > 0 ? { addresses: Object.fromEntries(addresses) } : {}),
-      ...(request.texts.length > 0 ? { texts: Object.fromEntries(texts) } : {}),
-    };
+    return readRecords(node, request, call);
+  }
+
+  /**
+   * UniversalResolverV2's `findResolver` where the namespace has one; else the same walk by `eth_call` of the
+   * registries' `getResolver`/`getSubregistry` (LibRegistry.findResolver, ensv2.ts).
+   */
+  async findEnsv2Resolver(ensv2: Ensv2Settings, name: string) {
+    const { wire, labels } = ensv2LabelsOf(name);
+    if (ensv2.universalResolver) {
+      const found = await this.read<readonly [Address, Hex, bigint]>(ensv2.chainId, ensv2.universalResolver, {
+        abi: UniversalResolverAbi,
+        functionName: "findResolver",
+        args: [wire],
+      });
+      if (!found || found[0] === zeroAddress) return undefined;
+      const index = labelIndexAt(wire, Number(found[2]));
+      if (index === undefined) throw new Error(`UniversalResolverV2 answered offset ${found[2]} for ${wire}`);
+      return { resolver: found[0].toLowerCase() as Address, index };
+    }
+    return walkEnsv2(ensv2.rootRegistry, labels, async (registry, label): Promise<RegistryStep> => {
+      const at = (functionName: string) =>
+        this.read<Address>(ensv2.chainId, registry, { abi: Ensv2RegistryAbi, functionName, args: [label.text] });
+      const [resolver, subregistry] = await Promise.all([at("getResolver"), at("getSubregistry")]);
+      const some = (a: Address | undefined) => (a && a !== zeroAddress ? (a.toLowerCase() as Address) : null);
+      return { resolver: some(resolver), subregistry: some(subregistry) };
+    });
+  }
+
+  /**
+   * The records through UniversalResolverV2's `resolveWithGateways(name, data)` (it checks the resolver and calls it,
+   * through `resolve()` when extended); without one, as it would: an extended resolver through `resolve()`, any
+   * other for its own name only.
+   */
+  async ensv2Records(ensv2: Ensv2Settings, resolver: Address, name: string, index: number, request: RecordsRequest) {
+    const node = namehash(name);
+    const universal = ensv2.universalResolver;
+    if (universal) {
+      const { wire } = ensv2LabelsOf(name);
+      return readRecords(node, request, async <T>(functionName: string, args: readonly unknown[]) => {
+        const data = encodeFunctionData({ abi: ResolverAbi, functionName, args } as never);
+        const result = await this.read<readonly [Hex, Address]>(ensv2.chainId, universal, {
+          abi: UniversalResolverAbi,
+          functionName: "resolveWithGateways",
+          args: [wire, data, [LOCAL_BATCH_GATEWAY]],
+        });
+        if (result === undefined) return undefined;
+        try {
+          return decodeFunctionResult({ abi: ResolverAbi, functionName, args, data: result[0] } as never) as T;
+        } catch {
+          return undefined;
+        }
+      });
+    }
+    if (await this.isExtendedResolver(ensv2.chainId, resolver))
+      return this.records(ensv2.chainId, resolver, node, request, name);
+    if (index > 0) return emptyAnswer(request);
+    return this.records(ensv2.chainId, resolver, node, request);
   }
 
   async reverseName(address: Address, coinType: bigint): Promise<string | null> {

@@ -92,6 +92,7 @@ export const recordsQuery = z.object({
   addresses: coinTypes,
   texts: textKeys,
   name: flag("name", false),
+  contenthash: flag("contenthash", false),
   accelerate: flag("accelerate", true),
 });
 export type RecordsQuery = z.infer<typeof recordsQuery>;

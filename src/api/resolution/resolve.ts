@@ -3,17 +3,24 @@ import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE } from "../../lib/coin-types";
 import { isNormalizedName } from "../../lib/name-input";
 import { reverseLabel } from "../../lib/reverse-nodes";
 import type { Namespace } from "../../namespaces/types";
+import { type Ensv2Settings, ensv2SettingsOf } from "./ensv2";
 import { ancestorsOf, type RegistrySource, routeName } from "./routing";
 
 /*
  * Forward resolution (ENSIP-10) and primary names (ENSIP-19), written once over a backend: the index or the chains'
  * RPC. Both give the same answer for the same chain state; the index is faster.
+ *
+ * Where the namespace has an ENSv2 deployment, a name resolves first as UniversalResolverV2 resolves it, from the
+ * ENSv2 root registry (ensv2.ts); where ENSv2 has no resolver for it or any ancestor, or its resolver is the
+ * deployment's ENSV1Resolver (the fallback that mirrors ENSv1), it resolves through ENSv1 as before.
  */
 
 export interface RecordsRequest {
   coinTypes: bigint[];
   texts: string[];
   name: boolean;
+  /** ENSIP-7 contenthash; absent: not asked for. */
+  contenthash?: boolean;
 }
 
 export interface RecordsAnswer {
@@ -21,6 +28,8 @@ export interface RecordsAnswer {
   /** Coin type (decimal) → address (lowercase hex), null when unset. */
   addresses?: Record<string, string | null>;
   texts?: Record<string, string | null>;
+  /** The contenthash bytes (lowercase hex), null when unset. */
+  contenthash?: string | null;
 }
 
 /** The index cannot answer this request; the caller resolves it onchain instead. */
@@ -49,6 +58,19 @@ export interface ResolutionBackend {
   ): Promise<RecordsAnswer>;
   /** A standalone reverse registrar's name for the address under the coin type (default or an L2's), or null. */
   reverseName(address: Address, coinType: bigint): Promise<string | null>;
+  /**
+   * ENSv2: UniversalResolverV2's `findResolver(name)` from the ENSv2 root registry: the deepest resolver on the
+   * way down and its label index (0: the name's own), undefined when there is none.
+   */
+  findEnsv2Resolver(ensv2: Ensv2Settings, name: string): Promise<{ resolver: Address; index: number } | undefined>;
+  /** ENSv2: the requested records of `name` as UniversalResolverV2 reads them from the resolver it found. */
+  ensv2Records(
+    ensv2: Ensv2Settings,
+    resolver: Address,
+    name: string,
+    index: number,
+    request: RecordsRequest,
+  ): Promise<RecordsAnswer>;
 }
 
 export function emptyAnswer(request: RecordsRequest): RecordsAnswer {
@@ -58,17 +80,34 @@ export function emptyAnswer(request: RecordsRequest): RecordsAnswer {
       ? { addresses: Object.fromEntries(request.coinTypes.map((c) => [c.toString(), null])) }
       : {}),
     ...(request.texts.length > 0 ? { texts: Object.fromEntries(request.texts.map((k) => [k, null])) } : {}),
+    ...(request.contenthash ? { contenthash: null } : {}),
   };
 }
 
 export class Resolution {
+  private readonly ensv2: Ensv2Settings | undefined;
+
   constructor(
     private readonly namespace: Namespace,
     private readonly backend: ResolutionBackend,
-  ) {}
+  ) {
+    this.ensv2 = ensv2SettingsOf(namespace);
+  }
 
   /** The records of a normalized name; every requested record is present, null when unset. */
   async records(name: string, request: RecordsRequest): Promise<RecordsAnswer> {
+    const ensv2 = this.ensv2;
+    if (ensv2) {
+      const found = await this.backend.findEnsv2Resolver(ensv2, name);
+      // ENSV1Resolver answers as ENSv1 does: the same as no ENSv2 resolver at all (docs/api.md).
+      if (found && found.resolver !== ensv2.ensv1Resolver)
+        return this.backend.ensv2Records(ensv2, found.resolver, name, found.index, request);
+    }
+    return this.ensv1Records(name, request);
+  }
+
+  /** ENSv1: Basenames, Lineanames and 3DNS names on their chains, the rest on the ENS root chain's registry. */
+  private async ensv1Records(name: string, request: RecordsRequest): Promise<RecordsAnswer> {
     const route = routeName(name, this.namespace);
     const ancestors = ancestorsOf(name);
     for (const source of route.threedns) {

@@ -24,6 +24,8 @@ export interface ResolutionDeps {
   rpcUrls: ReadonlyMap<number, string>;
   /** Whether this instance runs the protocol-acceleration plugin (else every answer is onchain). */
   accelerationIndexed: boolean;
+  /** Whether it runs the ensv2 plugin (ENSv2's step of a namespace with ENSv2 is answered from its tables). */
+  ensv2Indexed?: boolean;
   indexedChainIds: number[];
   /** The index answers only while every chain is at most this far behind (seconds); 60 like /amirealtime. */
   maxWorstCaseDistance?: number;
@@ -66,8 +68,8 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
     guarded(c, async () => {
       const parsed = parseBoth(z.object({ name: nameParam }), recordsQuery, c);
       if (!parsed.ok) return invalidInput(c, parsed.error);
-      const { addresses, texts, name, accelerate } = parsed.query;
-      const request = { coinTypes: addresses, texts, name };
+      const { addresses, texts, name, contenthash, accelerate } = parsed.query;
+      const request = { coinTypes: addresses, texts, name, contenthash };
       const { result, accelerated } = await answer(accelerate, (r) => r.records(parsed.params.name, request));
       return c.json({ records: result, accelerated });
     }),

@@ -1,6 +1,7 @@
 import type { Namespace } from "../../namespaces/types";
 import { type IndexingSnapshot, projectRealtime } from "../shared/indexing-snapshot";
 import type { SqlDb } from "../shared/read-db";
+import { ensv2SettingsOf } from "./ensv2";
 import { IndexBackend } from "./index-backend";
 import { OnchainBackend } from "./onchain-backend";
 import { NotInIndex, Resolution } from "./resolve";
@@ -11,6 +12,8 @@ export interface ResolutionServiceDeps {
   rpcUrls: ReadonlyMap<number, string>;
   /** Whether this instance runs the protocol-acceleration plugin (else every answer is onchain). */
   accelerationIndexed: boolean;
+  /** Whether it runs the ensv2 plugin: a namespace with ENSv2 resolves through it first (else onchain). */
+  ensv2Indexed?: boolean;
   /** The index answers only while every chain is at most this far behind (seconds); 60 like /amirealtime. */
   maxWorstCaseDistance?: number;
   nowSeconds?: () => number;
@@ -39,25 +42,43 @@ export class ResolutionService {
     this.now = deps.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   }
 
-  /** A resolver over the index read through `db` (a request's own handle may count its statements). */
-  indexed(db: SqlDb): Resolution {
-    return new Resolution(this.deps.namespace, new IndexBackend(db, this.onchainBackend));
+  /**
+   * A resolver over the index read through `db` (a request's own handle may count its statements). ENSv2 expiries
+   * are compared with the ENSv2 chain's latest indexed block in `snapshot`: the index answers as of its own state.
+   */
+  indexed(db: SqlDb, snapshot?: IndexingSnapshot): Resolution {
+    const ensv2 = ensv2SettingsOf(this.deps.namespace);
+    const chain = ensv2 ? snapshot?.omnichainSnapshot.chains[String(ensv2.chainId)] : undefined;
+    const latest = chain && "latestIndexedBlock" in chain ? chain.latestIndexedBlock : undefined;
+    return new Resolution(
+      this.deps.namespace,
+      new IndexBackend(db, this.onchainBackend, {
+        ensv2Indexed: this.deps.ensv2Indexed ?? false,
+        ...(latest ? { ensv2Now: BigInt(latest.timestamp) } : {}),
+      }),
+    );
+  }
+
+  /** The indexing snapshot when the index may answer (protocol acceleration indexed, every chain realtime). */
+  async realtimeSnapshot(): Promise<IndexingSnapshot | undefined> {
+    if (!this.deps.accelerationIndexed) return undefined;
+    const snapshot = await this.deps.indexingStatus.snapshot();
+    return snapshot !== undefined &&
+      projectRealtime(snapshot, this.now()).realtimeProjection.worstCaseDistance <= this.maxDistance
+      ? snapshot
+      : undefined;
   }
 
   async indexIsRealtime(): Promise<boolean> {
-    if (!this.deps.accelerationIndexed) return false;
-    const snapshot = await this.deps.indexingStatus.snapshot();
-    return (
-      snapshot !== undefined &&
-      projectRealtime(snapshot, this.now()).realtimeProjection.worstCaseDistance <= this.maxDistance
-    );
+    return (await this.realtimeSnapshot()) !== undefined;
   }
 
   /** The index's answer when allowed and able, else the chains'. */
   async answer<T>(db: SqlDb, accelerate: boolean, run: (r: Resolution) => Promise<T>): Promise<Answered<T>> {
-    if (accelerate && (await this.indexIsRealtime())) {
+    const snapshot = accelerate ? await this.realtimeSnapshot() : undefined;
+    if (snapshot) {
       try {
-        return { result: await run(this.indexed(db)), accelerated: true };
+        return { result: await run(this.indexed(db, snapshot)), accelerated: true };
       } catch (error) {
         if (!(error instanceof NotInIndex)) throw error;
       }

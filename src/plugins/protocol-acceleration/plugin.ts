@@ -1,4 +1,10 @@
-import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi, ThreeDNSTokenAbi } from "../../../abis";
+import {
+  RegistryAbi,
+  ResolverAbi,
+  RootResolverAbi,
+  StandaloneReverseRegistrarAbi,
+  ThreeDNSTokenAbi,
+} from "../../../abis";
 import { L2_REVERSE_DATASOURCES } from "../../namespaces/types";
 import { definePlugin } from "../define";
 
@@ -21,7 +27,8 @@ export const protocolAccelerationPlugin = definePlugin({
         name: `${datasource}/Resolver` as const,
         datasource,
         contract: "Resolver",
-        abi: ResolverAbi,
+        // ENSv2's PermissionedResolver (and its AliasChanged) lives on the ENS root chain.
+        abi: datasource === "ensroot" ? RootResolverAbi : ResolverAbi,
         optional: datasource !== "ensroot",
       },
     ]),

@@ -25,6 +25,7 @@ export const forwardResolve = (name: string | null, accelerate: boolean): Forwar
 interface RecordsWanted {
   coinTypes: Set<bigint>;
   texts: Set<string>;
+  contenthash: boolean;
 }
 
 type Resolved = { answer: RecordsAnswer; accelerated: boolean };
@@ -48,7 +49,7 @@ class RecordsGatherer {
           const w = this.wanted.get(n)!;
           this.wanted.delete(n);
           spend(ctx);
-          const request = { coinTypes: [...w.coinTypes], texts: [...w.texts], name: false };
+          const request = { coinTypes: [...w.coinTypes], texts: [...w.texts], name: false, contenthash: w.contenthash };
           const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, accelerate, (r) =>
             r.records(n, request),
           );
@@ -59,10 +60,11 @@ class RecordsGatherer {
     }, null);
   }
 
-  load(name: string, coinTypes: bigint[], texts: string[]): Promise<Resolved> {
-    const w = this.wanted.get(name) ?? { coinTypes: new Set<bigint>(), texts: new Set<string>() };
+  load(name: string, coinTypes: bigint[], texts: string[], contenthash = false): Promise<Resolved> {
+    const w = this.wanted.get(name) ?? { coinTypes: new Set<bigint>(), texts: new Set<string>(), contenthash: false };
     for (const c of coinTypes) w.coinTypes.add(c);
     for (const t of texts) w.texts.add(t);
+    w.contenthash ||= contenthash;
     this.wanted.set(name, w);
     return this.batcher
       .load(name)
@@ -75,10 +77,11 @@ function recordsOf(
   f: ForwardResolveModel,
   coinTypes: bigint[],
   texts: string[],
+  contenthash = false,
 ): Promise<Resolved> {
   return ctx
     .shared(`records:${f.accelerate}`, () => new RecordsGatherer(ctx, f.accelerate))
-    .load(f.name!, coinTypes, texts);
+    .load(f.name!, coinTypes, texts, contenthash);
 }
 
 /** Names the resolution routes accept; any other has no records to read. */
@@ -108,8 +111,9 @@ export const resolvedRecordsResolvers = {
     const { answer } = await recordsOf(ctx, f, [], args.keys);
     return args.keys.map((key) => ({ key, value: answer.texts?.[key] ?? null }));
   },
+  contenthash: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
+    (await recordsOf(ctx, f, [], [], true)).answer.contenthash ?? null,
   // Not read by our resolution backends (docs/api.md): answered as unset.
-  contenthash: () => null,
   dnszonehash: () => null,
   pubkey: () => null,
   abi: () => null,

@@ -38,6 +38,7 @@ export function register(): void {
     on(`${C}:ContenthashChanged`, resolver.contenthashChanged);
     on(`${C}:InterfaceChanged`, resolver.interfaceChanged);
     on(`${C}:VersionChanged`, resolver.versionChanged);
+    if (C === "protocol-acceleration/ensroot/Resolver") on(`${C}:AliasChanged`, resolver.aliasChanged);
     if (threednsResolvers.size > 0 && dnsChains.has(chainOf(datasourceOf(C)))) {
       on(
         `${C}:DNSRecordChanged(bytes32 indexed node, bytes name, uint16 resource, uint32 ttl, bytes record)`,

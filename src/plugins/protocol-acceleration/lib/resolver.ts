@@ -1,8 +1,8 @@
 import * as schema from "ponder:schema";
-import { type Address, bytesToHex, type Hex, hexToBytes } from "viem";
+import { type Address, bytesToHex, concat, type Hex, hexToBytes, keccak256, zeroAddress } from "viem";
 import type { ResolverAbi } from "../../../../abis";
 import { ETH_COIN_TYPE } from "../../../lib/coin-types";
-import { textOfDnsTxtRecord } from "../../../lib/dns-wire";
+import { decodeDnsWireName, textOfDnsTxtRecord } from "../../../lib/dns-wire";
 import { recordKeyId, resolverRecordsId } from "../../../lib/resolution-ids";
 import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
 // Loaded with the resolver handlers: how their keyed-record rows derive from events (the row cache's prefetch).
@@ -43,7 +43,22 @@ export async function addrChanged(
   context: IndexingContext,
   event: IndexedEvent<EventArgs<typeof ResolverAbi, "AddrChanged">>,
 ) {
-  await setAddress(context, event, ETH_COIN_TYPE, event.args.a.toLowerCase() as Hex);
+  const a = event.args.a.toLowerCase() as Hex;
+  // A multicoin resolver clearing ETH's address (`setAddr(node, 60, "")`) emits AddressChanged with no bytes, then
+  // AddrChanged with the zero address: the record is empty, not 20 zero bytes (PermissionedResolver then answers
+  // the default EVM address for it).
+  if (a === zeroAddress) {
+    const records = await context.db.find(schema.resolverRecords, {
+      id: resolverRecordsId(context.chain.id, event.log.address, event.args.node),
+    });
+    const current =
+      records &&
+      (await context.db.find(schema.resolverAddressRecord, {
+        id: recordKeyId(records.id, records.version, ETH_COIN_TYPE.toString()),
+      }));
+    if (current?.value === "0x") return;
+  }
+  await setAddress(context, event, ETH_COIN_TYPE, a);
 }
 
 export async function addressChanged(
@@ -150,4 +165,28 @@ export async function versionChanged(
     pubkeyY: null,
     abiContentTypes: [],
   });
+}
+
+/**
+ * ENSv2 PermissionedResolver's setAlias: names under `fromName` resolve as under `toName` (`0x`: no alias). Keyed by
+ * NameCoder's namehash of `fromName` (each label's bytes hashed as they are), as the resolver stores it.
+ */
+export async function aliasChanged(context: IndexingContext, event: IndexedEvent<{ fromName: Hex; toName: Hex }>) {
+  const labels = decodeDnsWireName(event.args.fromName);
+  // setAlias reverts on a name NameCoder cannot read; such an event cannot come from a PermissionedResolver.
+  if (labels === null) return;
+  let fromNode: Hex = `0x${"00".repeat(32)}`;
+  for (let i = labels.length - 1; i >= 0; i--) fromNode = keccak256(concat([fromNode, labels[i]!.labelhash]));
+  const resolver = event.log.address.toLowerCase() as Address;
+  const values = { fromName: event.args.fromName.toLowerCase() as Hex, toName: event.args.toName.toLowerCase() as Hex };
+  await context.db
+    .insert(schema.resolverAlias)
+    .values({
+      id: `${context.chain.id}-${resolver}-${fromNode}`,
+      chainId: context.chain.id,
+      resolver,
+      fromNode,
+      ...values,
+    })
+    .onConflictDoUpdate(values);
 }
