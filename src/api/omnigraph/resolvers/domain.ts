@@ -1,15 +1,16 @@
+import type { GraphQLResolveInfo } from "graphql";
 import type { Hex } from "viem";
 import { encodeLabelhash } from "../../../lib/labels";
 import { ROOT_NODE } from "../../../lib/names";
 import type { OmnigraphContext } from "../context";
 import { type Connection, emptyConnection, type PageArgs } from "../cursor";
 import { domainConnection, type VersionedScope } from "../domain-lists";
-import { loadDomain } from "../domain-loader";
+import { loadDomain, loadDomainsByNode } from "../domain-loader";
 import { type DomainListArgs, type DomainScope, type NameFilter, nameFilterArgs } from "../domain-sql";
-import { loadV2DomainByNode } from "../ensv2/loaders";
 import { type AnyDomainModel, v2Domain } from "../ensv2/model";
 import type { V2DomainScope } from "../ensv2/sql";
 import { domainEvents } from "../events";
+import { asksNodesRegistration } from "../lookahead";
 import {
   accountOf,
   type DomainModel,
@@ -93,12 +94,14 @@ export const domainResolvers = {
     };
   },
   resolve: (d: DomainModel, args: { accelerate: boolean }) => forwardResolve(d.row.name, args.accelerate),
-  subdomains: (d: DomainModel, args: ListArgs, ctx: OmnigraphContext) =>
-    domainConnection(ctx, { kind: "children" }, d.row.id, {
-      ...pageOf(args),
-      order: args.order,
-      ...nameFilterArgs(args.where?.name, nodeOfNameInput),
-    }),
+  subdomains: (d: DomainModel, args: ListArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
+    domainConnection(
+      ctx,
+      { kind: "children" },
+      d.row.id,
+      { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) },
+      asksNodesRegistration(info),
+    ),
   events: (d: DomainModel, args: PageArgs, ctx: OmnigraphContext) =>
     domainEvents(ctx, d.row.id, pageOf(args), rootChainIdOf(ctx.deps.namespace)),
   permissions: (): Connection<never> => emptyConnection(),
@@ -117,8 +120,12 @@ export const pageOf = (args: PageArgs): PageArgs => ({
  * there (a migrated or ENSv2-only name: forward resolution from the ENSv2 root finds it), else the ENSv1 domain (a
  * name reserved in ENSv2 still resolves through ENSv1, docs/ensv2.md), else the ENSv2 domain whatever its status.
  */
-export async function domainByName(ctx: OmnigraphContext, node: string): Promise<AnyDomainModel | null> {
-  const [v1, v2] = await Promise.all([loadDomain(ctx, node), loadV2DomainByNode(ctx, node)]);
+export async function domainByName(
+  ctx: OmnigraphContext,
+  node: string,
+  withRegistration = false,
+): Promise<AnyDomainModel | null> {
+  const { v1, v2 } = await loadDomainsByNode(ctx, node, withRegistration);
   if (v2 && v2.status === "registered") return v2Domain(v2);
   if (v1) return v1Domain(v1);
   return v2 ? v2Domain(v2) : null;
