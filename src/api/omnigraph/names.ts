@@ -70,8 +70,25 @@ export function depthOf(name: string): number {
   return name === "" ? 0 : name.split(".").length;
 }
 
-/** A name as stored (interpreted) and as shown (beautified); used by the domain and resolution resolvers. */
-export function canonicalName(name: string) {
-  const interpreted = interpretName(name);
-  return { interpreted, beautified: beautifyName(interpreted) };
+export interface CanonicalName {
+  readonly interpreted: string;
+  readonly beautified: string;
+}
+
+/** Names recur across answers too (an owner's, a parent's children): their two forms are kept, bounded. */
+const canonicalNames = new Map<string, CanonicalName>();
+
+/**
+ * A name as stored (interpreted) and as shown (beautified); used by the domain and resolution resolvers. The object
+ * is shared between answers: read it, never change it.
+ */
+export function canonicalName(name: string): CanonicalName {
+  let out = canonicalNames.get(name);
+  if (out === undefined) {
+    const interpreted = interpretName(name);
+    out = Object.freeze({ interpreted, beautified: beautifyName(interpreted) });
+    if (canonicalNames.size >= MEMO_LIMIT) canonicalNames.clear();
+    canonicalNames.set(name, out);
+  }
+  return out;
 }

@@ -20,7 +20,15 @@ import {
   subregistryOfDomain,
   v1Domain,
 } from "../model";
-import { ancestorNodes, beautifyLabel, canonicalName, depthOf, interpretLabel, nodeOfNameInput } from "../names";
+import {
+  ancestorNodes,
+  beautifyLabel,
+  type CanonicalName,
+  canonicalName,
+  depthOf,
+  interpretLabel,
+  nodeOfNameInput,
+} from "../names";
 import { loadRegistration } from "./registration";
 import { forwardResolve } from "./resolution";
 
@@ -30,30 +38,16 @@ export const domainResolvers = {
   id: (d: DomainModel) => d.row.id,
   node: (d: DomainModel) => d.row.id,
   label: (d: DomainModel) => {
-    const first = d.row.name?.split(".")[0];
+    const name = d.row.name;
+    const dot = name == null ? -1 : name.indexOf(".");
+    const first = name == null ? undefined : dot === -1 ? name : name.slice(0, dot);
     const interpreted =
       first !== undefined && first !== ""
         ? interpretLabel(first)
         : encodeLabelhash((d.row.labelhash ?? ROOT_NODE) as Hex);
     return { interpreted, beautified: beautifyLabel(interpreted), hash: d.row.labelhash ?? ROOT_NODE };
   },
-  canonical: (d: DomainModel) => {
-    if (d.row.name === null) return null;
-    const name = d.row.name;
-    return {
-      depth: depthOf(name),
-      name: canonicalName(name),
-      node: d.row.id,
-      path: async (_: unknown, ctx: OmnigraphContext) => {
-        // From the top-level name down to this one.
-        const nodes = ancestorNodes(name)
-          .filter((n) => n !== ROOT_NODE)
-          .reverse();
-        const rows = await Promise.all(nodes.map((n) => loadDomain(ctx, n)));
-        return [...rows.filter((r) => r !== null).map((r) => v1Domain(r!)), d];
-      },
-    };
-  },
+  canonical: (d: DomainModel) => (d.row.name === null ? null : new DomainCanonical(d, d.row.name)),
   owner: (d: DomainModel) => accountOf(d.row.wrapped_owner_id ?? d.row.registrant_id ?? d.row.owner_id),
   rootRegistryOwner: (d: DomainModel) => accountOf(d.row.owner_id),
   parent: async (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
@@ -107,6 +101,35 @@ export const domainResolvers = {
   permissions: (): Connection<never> => emptyConnection(),
   tokenId: () => 0n,
 };
+
+/** A domain's `canonical`: each field worked out when a query reads it. */
+class DomainCanonical {
+  constructor(
+    private readonly domain: DomainModel,
+    private readonly fullName: string,
+  ) {}
+
+  get depth(): number {
+    return depthOf(this.fullName);
+  }
+
+  get name(): CanonicalName {
+    return canonicalName(this.fullName);
+  }
+
+  get node(): string {
+    return this.domain.row.id;
+  }
+
+  /** From the top-level name down to this one. */
+  async path(_: unknown, ctx: OmnigraphContext): Promise<DomainModel[]> {
+    const nodes = ancestorNodes(this.fullName)
+      .filter((n) => n !== ROOT_NODE)
+      .reverse();
+    const rows = await Promise.all(nodes.map((n) => loadDomain(ctx, n)));
+    return [...rows.filter((r) => r !== null).map((r) => v1Domain(r!)), this.domain];
+  }
+}
 
 export const pageOf = (args: PageArgs): PageArgs => ({
   first: args.first,
