@@ -50,11 +50,25 @@ export const beautifyLabel = memo((label: string): string => {
   }
 });
 
+/**
+ * Nodes of the valid name arguments seen, bounded: checking a name (ENSIP-15) and hashing it (keccak per label) is
+ * most of a lookup's own work, and the same names are asked again and again.
+ */
+const nodesOfNames = new Map<string, Hex>();
+
 /** A name argument (`InterpretedName`): checked as /api/resolve checks names, then its node. */
 export function nodeOfNameInput(name: string): Hex {
+  const known = nodesOfNames.get(name);
+  if (known !== undefined) return known;
   const problem = nameInputProblem(name);
   if (problem) throw new GraphQLError(`Invalid InterpretedName "${name.slice(0, 300)}": ${problem}`);
-  return namehash(name);
+  const node = namehash(name);
+  // Names up to 255 characters (DNS's bound, and then some): the memo stays a few MB at most.
+  if (name.length <= 255) {
+    if (nodesOfNames.size >= MEMO_LIMIT) nodesOfNames.clear();
+    nodesOfNames.set(name, node);
+  }
+  return node;
 }
 
 /** Nodes of a name's ancestors, nearest first, the name's own excluded and the root included. */
@@ -87,8 +101,10 @@ export function canonicalName(name: string): CanonicalName {
   if (out === undefined) {
     const interpreted = interpretName(name);
     out = Object.freeze({ interpreted, beautified: beautifyName(interpreted) });
-    if (canonicalNames.size >= MEMO_LIMIT) canonicalNames.clear();
-    canonicalNames.set(name, out);
+    if (name.length <= 255) {
+      if (canonicalNames.size >= MEMO_LIMIT) canonicalNames.clear();
+      canonicalNames.set(name, out);
+    }
   }
   return out;
 }
