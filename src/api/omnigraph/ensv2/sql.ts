@@ -127,11 +127,10 @@ export const V2_DOMAINS: DomainTable<V2DomainScope> = {
 export const v2DomainsByIdQuery = (ids: string[]) =>
   sql`select ${V2_DOMAIN_COLUMNS} from ensv2_domain d where d.id in (${list(ids)})`;
 
-/** By canonical name's node; a registered row first (an unregistered label keeps its row and its name). */
-export const v2DomainsByNodeQuery = (nodes: string[]) =>
-  sql`select distinct on (d.node) ${V2_DOMAIN_COLUMNS} from ensv2_domain d where d.node in (${list(nodes)}) order by d.node, ${V2_BY_NODE_ORDER}`;
-
-/** Which of a node's ENSv2 rows answers for it: a registered one first, then the latest updated. */
+/**
+ * Which of a node's ENSv2 rows answers for its canonical name: a registered one first (an unregistered label keeps
+ * its row and its name), then the latest updated.
+ */
 export const V2_BY_NODE_ORDER = sql.raw("(d.status = 'registered') desc, d.updated_at desc");
 
 /** The ENSv2 domain of the node `node` (an expression of the statement it joins) as `v2_*` columns (alias `v2d`). */
