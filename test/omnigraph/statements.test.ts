@@ -63,4 +63,38 @@ describe("/api/omnigraph statements per request", () => {
     expect((large.body.data as any).account.domains.edges.length).toBeGreaterThan(3);
     expect(large.statements).toBe(small.statements);
   });
+
+  it("read a domain or a list with its registrations in one statement (the registration joined)", async () => {
+    const byName = await run(
+      `{ domain(by: { name: "eth" }) { subdomains(first: 1) { edges { node { canonical { name { interpreted } } } } } } }`,
+    );
+    const name = (byName.body.data as any).domain.subdomains.edges[0].node.canonical.name.interpreted as string;
+    const lookup = await run(
+      `query($n: InterpretedName!) { domain(by: { name: $n }) { id registration { expiry } } }`,
+      {
+        n: name,
+      },
+    );
+    expect((lookup.body.data as any).domain.registration.expiry).toBeTruthy();
+    expect(lookup.statements).toBe(1);
+    const prefix = await run(
+      `query($p: String!) { domains(where: { name: { starts_with: $p } }, first: 20) { edges { node { id ...R } } } } fragment R on Domain { registration { expiry } }`,
+      { p: name.slice(0, 2) },
+    );
+    const nodes = (prefix.body.data as any).domains.edges.map((e: any) => e.node);
+    expect(nodes.some((n: any) => n.registration !== null)).toBe(true);
+    expect(prefix.statements).toBe(1);
+    // The same registrations as the level's own statement reads them (asked through `registrations` too).
+    const both = await run(
+      `query($p: String!) { domains(where: { name: { starts_with: $p } }, first: 20) { edges { node { id registration { id expiry } registrations { edges { node { id expiry } } } } } } }`,
+      { p: name.slice(0, 2) },
+    );
+    for (const e of (both.body.data as any).domains.edges) {
+      expect(e.node.registrations.edges.map((r: any) => r.node)).toEqual(
+        e.node.registration ? [e.node.registration] : [],
+      );
+    }
+    expect(both.statements).toBe(1);
+    expect(internalErrors).toEqual([]);
+  });
 });

@@ -67,6 +67,19 @@ export function emptyConnection(): Connection<never> {
   };
 }
 
+/** An edge whose cursor is encoded when a query reads it (most ask for nodes only). */
+class Edge<R, T> {
+  constructor(
+    private readonly row: R,
+    private readonly cursorOf: (row: R) => string,
+    readonly node: T,
+  ) {}
+
+  get cursor(): string {
+    return this.cursorOf(this.row);
+  }
+}
+
 /** Edges from rows fetched one past the page size (in the page's own direction), in the connection's order. */
 export function toConnection<R, T>(
   rows: R[],
@@ -77,14 +90,17 @@ export function toConnection<R, T>(
 ): Connection<T> {
   const { size, backward } = pageWindow(args);
   const more = rows.length > size;
-  const page = rows.slice(0, size);
+  // A copy when it is cut or turned (the rows may be shared with another field of the same level).
+  const page = rows.length > size || backward ? rows.slice(0, size) : rows;
   if (backward) page.reverse();
-  const edges = page.map((row) => ({ cursor: cursorOf(row), node: nodeOf(row) }));
+  const edges = page.map((row) => new Edge(row, cursorOf, nodeOf(row)));
+  const first = page[0];
+  const last = page[page.length - 1];
   return {
     edges,
     pageInfo: {
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      startCursor: first === undefined ? null : cursorOf(first),
+      endCursor: last === undefined ? null : cursorOf(last),
       hasNextPage: backward ? args.before != null : more,
       hasPreviousPage: backward ? more : args.after != null,
     },

@@ -2,8 +2,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
 import { type Connection, emptyConnection, encodeCursor, pageWindow, toConnection } from "./cursor";
-import { loadDomain } from "./domain-loader";
+import { carryRegistration } from "./domain-loader";
 import {
+  DOMAIN_COLUMNS,
   type DomainListArgs,
   type DomainRow,
   type DomainScope,
@@ -18,29 +19,41 @@ import { loadV2Domain } from "./ensv2/loaders";
 import { type AnyDomainModel, v2Domain } from "./ensv2/model";
 import { V2_DOMAINS, type V2DomainScope } from "./ensv2/sql";
 import { type DomainModel, v1Domain } from "./model";
+import { REGISTRATION_COLUMNS, registrationJoins } from "./registration-sql";
 
 /**
  * A page of domains for one key of a scope (a parent's children, an owner's names). Pages asked with the same
- * arguments at the same level of the answer share one statement; their counts share another.
+ * arguments at the same level of the answer share one statement; their counts share another. `withRegistration`
+ * (the query asks for the nodes' registration): the page's statement brings each row's registration too.
  */
 export function domainConnection(
   ctx: OmnigraphContext,
   scope: DomainScope,
   key: string,
   args: DomainListArgs,
+  withRegistration = false,
 ): Promise<Connection<DomainModel>> {
   const signature = `${scope.kind}:${JSON.stringify(args)}`;
   const pages = ctx.batcher(
-    `domains:${signature}`,
+    `domains:${withRegistration ? "+registration:" : ""}${signature}`,
     () =>
       new Batcher<string, ListedDomainRow[]>(async (keys) => {
         const { query } = domainPageQuery(scope, keys, args);
-        const rows = await ctx.query<ListedDomainRow>(query);
+        const rows = await ctx.query<ListedDomainRow>(
+          withRegistration ? pageWithRegistrations(query, keys.length > 1, args) : query,
+        );
         const byKey = new Map<string, ListedDomainRow[]>();
+        let current: ListedDomainRow[] | undefined;
+        let currentKey: string | undefined;
         for (const row of rows) {
-          const list = byKey.get(row.scope) ?? [];
-          list.push(row);
-          byKey.set(row.scope, list);
+          if (withRegistration) carryRegistration(row);
+          // Rows come grouped by key: look the list up only when the key changes.
+          if (row.scope !== currentKey) {
+            currentKey = row.scope;
+            current = byKey.get(currentKey);
+            if (!current) byKey.set(currentKey, (current = []));
+          }
+          current!.push(row);
         }
         return byKey;
       }, []),
@@ -64,6 +77,17 @@ export function domainConnection(
   );
 }
 
+/**
+ * A page statement (`domainPageQuery`'s) with each row's registration joined after the page is cut, in the page's
+ * order: by key then rank for several keys, by the sort key then id for one.
+ */
+function pageWithRegistrations(page: SQL, keyed: boolean, args: DomainListArgs): SQL {
+  const { backward } = pageWindow(args);
+  const dir = sql.raw((args.order?.dir === "DESC") !== backward ? "desc" : "asc");
+  const order = keyed ? sql.raw("p.scope, p.rn") : sql`p.sort_key ${dir}, p.id ${dir}`;
+  return sql`select p.*, ${REGISTRATION_COLUMNS} from (${page}) p ${registrationJoins(sql.raw("p.id"))} order by ${order}`;
+}
+
 export const noDomains = (): Connection<DomainModel> => emptyConnection();
 
 /** The scopes a list has in each version: ENSv1's, ENSv2's, or both (one merged list). */
@@ -72,24 +96,28 @@ export interface VersionedScope {
   v2?: V2DomainScope;
 }
 
+/** A row of a merged page: which version and id, and for ENSv1 the domain's columns (`id` null for ENSv2). */
 interface MergedRow {
   version: "ENSv1" | "ENSv2";
-  id: string;
+  merged_id: string;
+  id: string | null;
   scope: string;
   sort_key: string | number;
 }
 
 /**
  * A page of domains of both versions for one key: each version's page (keyset on the same order key, then id), merged
- * and cut in the same statement, then each row loaded by id (one statement per version per level).
+ * and cut in the same statement, which also reads the ENSv1 rows (and, `withRegistration`, their registrations);
+ * ENSv2 rows are loaded by id (one statement per level, only when a page has any).
  */
 export function versionedDomainConnection(
   ctx: OmnigraphContext,
   scopes: VersionedScope,
   key: string,
   args: DomainListArgs,
+  withRegistration = false,
 ): Promise<Connection<AnyDomainModel>> {
-  if (scopes.v1 && !scopes.v2) return domainConnection(ctx, scopes.v1, key, args);
+  if (scopes.v1 && !scopes.v2) return domainConnection(ctx, scopes.v1, key, args, withRegistration);
   const { size, backward } = pageWindow(args);
   const descending = (args.order?.dir === "DESC") !== backward;
   const dir = sql.raw(descending ? "desc" : "asc");
@@ -106,14 +134,29 @@ export function versionedDomainConnection(
     );
   };
   const pages = ctx.batcher(
-    `versioned-domains:${signature}`,
+    `versioned-domains:${withRegistration ? "+registration:" : ""}${signature}`,
     () =>
       new Batcher<string, MergedRow[]>(async (keys) => {
+        const merged = sql`select u.version, u.id, u.scope, u.sort_key, row_number() over (partition by u.scope order by u.sort_key ${dir}, u.id ${dir}) as merged_rn from (${parts(keys)}) u`;
+        const cut = sql`select * from (${merged}) w where merged_rn <= ${size + 1}`;
         const rows = await ctx.query<MergedRow>(
-          sql`select version, id, scope, sort_key from (select u.version, u.id, u.scope, u.sort_key, row_number() over (partition by u.scope order by u.sort_key ${dir}, u.id ${dir}) as merged_rn from (${parts(keys)}) u) m where merged_rn <= ${size + 1} order by scope, merged_rn`,
+          scopes.v1
+            ? sql`select m.version, m.id as merged_id, m.scope, m.sort_key, ${DOMAIN_COLUMNS}${withRegistration ? sql`, ${REGISTRATION_COLUMNS}` : sql``} from (${cut}) m left join domain d on m.version = 'ENSv1' and d.id = m.id${withRegistration ? sql` ${registrationJoins(sql.raw("d.id"))}` : sql``} order by m.scope, m.merged_rn`
+            : sql`select m.version, m.id as merged_id, m.scope, m.sort_key from (${cut}) m order by m.scope, m.merged_rn`,
         );
         const byKey = new Map<string, MergedRow[]>();
-        for (const row of rows) byKey.set(row.scope, [...(byKey.get(row.scope) ?? []), row]);
+        let current: MergedRow[] | undefined;
+        let currentKey: string | undefined;
+        for (const row of rows) {
+          if (row.version === "ENSv1" && row.id != null && withRegistration)
+            carryRegistration(row as unknown as DomainRow);
+          if (row.scope !== currentKey) {
+            currentKey = row.scope;
+            current = byKey.get(currentKey);
+            if (!current) byKey.set(currentKey, (current = []));
+          }
+          current!.push(row);
+        }
         return byKey;
       }, []),
   );
@@ -133,24 +176,30 @@ export function versionedDomainConnection(
         return new Map(rows.map((r) => [r.scope, Number(r.count)]));
       }, 0),
   );
-  return pages.load(key).then(async (rows) => {
-    const nodes = await Promise.all(
-      rows.map(async (row): Promise<AnyDomainModel | null> => {
-        if (row.version === "ENSv2") {
-          const v2 = await loadV2Domain(ctx, row.id);
-          return v2 ? v2Domain(v2) : null;
-        }
-        const v1 = await loadDomain(ctx, row.id);
-        return v1 ? v1Domain(v1) : null;
-      }),
-    );
-    const loaded = rows.map((row, i) => ({ row, node: nodes[i] })).filter((x) => x.node !== null);
-    return toConnection(
+  const connection = (loaded: { row: MergedRow; node: AnyDomainModel }[]) =>
+    toConnection(
       loaded,
       args,
-      (x) => encodeCursor(String(x.row.sort_key), x.row.id),
-      (x) => x.node!,
+      (x) => encodeCursor(String(x.row.sort_key), x.row.merged_id),
+      (x) => x.node,
       () => counts.load(key),
     );
+  return pages.load(key).then((rows) => {
+    // ENSv1 rows came with the page (one that vanished between the two reads of the old two-statement form is
+    // skipped, as it was); ENSv2 rows are loaded by id.
+    if (!rows.some((row) => row.version === "ENSv2")) {
+      const loaded: { row: MergedRow; node: AnyDomainModel }[] = [];
+      for (const row of rows) if (row.id != null) loaded.push({ row, node: v1Domain(row as unknown as DomainRow) });
+      return connection(loaded);
+    }
+    return Promise.all(
+      rows.map(async (row): Promise<AnyDomainModel | null> => {
+        if (row.version === "ENSv2") {
+          const v2 = await loadV2Domain(ctx, row.merged_id);
+          return v2 ? v2Domain(v2) : null;
+        }
+        return row.id != null ? v1Domain(row as unknown as DomainRow) : null;
+      }),
+    ).then((nodes) => connection(rows.flatMap((row, i) => (nodes[i] ? [{ row, node: nodes[i]! }] : []))));
   });
 }

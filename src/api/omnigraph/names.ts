@@ -50,11 +50,25 @@ export const beautifyLabel = memo((label: string): string => {
   }
 });
 
+/**
+ * Nodes of the valid name arguments seen, bounded: checking a name (ENSIP-15) and hashing it (keccak per label) is
+ * most of a lookup's own work, and the same names are asked again and again.
+ */
+const nodesOfNames = new Map<string, Hex>();
+
 /** A name argument (`InterpretedName`): checked as /api/resolve checks names, then its node. */
 export function nodeOfNameInput(name: string): Hex {
+  const known = nodesOfNames.get(name);
+  if (known !== undefined) return known;
   const problem = nameInputProblem(name);
   if (problem) throw new GraphQLError(`Invalid InterpretedName "${name.slice(0, 300)}": ${problem}`);
-  return namehash(name);
+  const node = namehash(name);
+  // Names up to 255 characters (DNS's bound, and then some): the memo stays a few MB at most.
+  if (name.length <= 255) {
+    if (nodesOfNames.size >= MEMO_LIMIT) nodesOfNames.clear();
+    nodesOfNames.set(name, node);
+  }
+  return node;
 }
 
 /** Nodes of a name's ancestors, nearest first, the name's own excluded and the root included. */
@@ -70,8 +84,27 @@ export function depthOf(name: string): number {
   return name === "" ? 0 : name.split(".").length;
 }
 
-/** A name as stored (interpreted) and as shown (beautified); used by the domain and resolution resolvers. */
-export function canonicalName(name: string) {
-  const interpreted = interpretName(name);
-  return { interpreted, beautified: beautifyName(interpreted) };
+export interface CanonicalName {
+  readonly interpreted: string;
+  readonly beautified: string;
+}
+
+/** Names recur across answers too (an owner's, a parent's children): their two forms are kept, bounded. */
+const canonicalNames = new Map<string, CanonicalName>();
+
+/**
+ * A name as stored (interpreted) and as shown (beautified); used by the domain and resolution resolvers. The object
+ * is shared between answers: read it, never change it.
+ */
+export function canonicalName(name: string): CanonicalName {
+  let out = canonicalNames.get(name);
+  if (out === undefined) {
+    const interpreted = interpretName(name);
+    out = Object.freeze({ interpreted, beautified: beautifyName(interpreted) });
+    if (name.length <= 255) {
+      if (canonicalNames.size >= MEMO_LIMIT) canonicalNames.clear();
+      canonicalNames.set(name, out);
+    }
+  }
+  return out;
 }

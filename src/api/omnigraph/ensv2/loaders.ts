@@ -4,7 +4,6 @@ import {
   type V2DomainRow,
   type V2RegistryRow,
   v2DomainsByIdQuery,
-  v2DomainsByNodeQuery,
   v2RegistriesByIdQuery,
   v2RootRegistryQuery,
 } from "./sql";
@@ -13,10 +12,6 @@ import {
 
 export function loadV2Domain(ctx: OmnigraphContext, id: string): Promise<V2DomainRow | null> {
   return loadRowByKey(ctx, "v2-domain-by-id", v2DomainsByIdQuery, (r: V2DomainRow) => r.id, id);
-}
-
-export function loadV2DomainByNode(ctx: OmnigraphContext, node: string): Promise<V2DomainRow | null> {
-  return loadRowByKey(ctx, "v2-domain-by-node", v2DomainsByNodeQuery, (r: V2DomainRow) => r.node!, node);
 }
 
 export function loadV2Registry(ctx: OmnigraphContext, id: string): Promise<V2RegistryRow | null> {

@@ -27,9 +27,43 @@ export interface V2DomainRow {
   created_at: string;
 }
 
+/** `V2DomainRow`'s fields: the column, as read (casts), and the field it is read into. */
+const V2_DOMAIN_FIELDS: readonly (readonly [expression: string, field: keyof V2DomainRow])[] = [
+  ["id", "id"],
+  ["chain_id", "chain_id"],
+  ["registry_id", "registry_id"],
+  ["registry", "registry"],
+  ["storage_id", "storage_id"],
+  ["token_id", "token_id"],
+  ["resource", "resource"],
+  ["labelhash", "labelhash"],
+  ["label", "label"],
+  ["name", "name"],
+  ["node", "node"],
+  ["subregistry", "subregistry"],
+  ["owner", "owner"],
+  ["expiry::text", "expiry"],
+  ["resolver", "resolver"],
+  ["status", "status"],
+  ["latest_registration_id", "latest_registration_id"],
+  ["created_at::text", "created_at"],
+];
+
 export const V2_DOMAIN_COLUMNS = sql.raw(
-  "d.id, d.chain_id, d.registry_id, d.registry, d.storage_id, d.token_id, d.resource, d.labelhash, d.label, d.name, d.node, d.subregistry, d.owner, d.expiry::text as expiry, d.resolver, d.status, d.latest_registration_id, d.created_at::text as created_at",
+  V2_DOMAIN_FIELDS.map(([e, f]) => (e === f ? `d.${e}` : `d.${e} as ${f}`)).join(", "),
 );
+
+/** The same columns of `alias`, each named `v2_<field>`, to ride along another table's row (`v2DomainOfPrefixed`). */
+export const v2DomainColumnsAs = (alias: string) =>
+  sql.raw(V2_DOMAIN_FIELDS.map(([e, f]) => `${alias}.${e} as v2_${f}`).join(", "));
+
+/** The ENSv2 domain carried by a row as `v2DomainColumnsAs`' columns, or null when it carries none. */
+export function v2DomainOfPrefixed(row: Record<string, unknown>): V2DomainRow | null {
+  if (row.v2_id == null) return null;
+  const out: Record<string, unknown> = {};
+  for (const [, f] of V2_DOMAIN_FIELDS) out[f] = row[`v2_${f}`];
+  return out as unknown as V2DomainRow;
+}
 
 /** Which ENSv2 domains a list holds: a registry's (keys: registry ids), an owner's (addresses), or all (""). */
 export type V2DomainScope = { kind: "registry" } | { kind: "owner" } | { kind: "all" };
@@ -93,9 +127,15 @@ export const V2_DOMAINS: DomainTable<V2DomainScope> = {
 export const v2DomainsByIdQuery = (ids: string[]) =>
   sql`select ${V2_DOMAIN_COLUMNS} from ensv2_domain d where d.id in (${list(ids)})`;
 
-/** By canonical name's node; a registered row first (an unregistered label keeps its row and its name). */
-export const v2DomainsByNodeQuery = (nodes: string[]) =>
-  sql`select distinct on (d.node) ${V2_DOMAIN_COLUMNS} from ensv2_domain d where d.node in (${list(nodes)}) order by d.node, (d.status = 'registered') desc, d.updated_at desc`;
+/**
+ * Which of a node's ENSv2 rows answers for its canonical name: a registered one first (an unregistered label keeps
+ * its row and its name), then the latest updated.
+ */
+export const V2_BY_NODE_ORDER = sql.raw("(d.status = 'registered') desc, d.updated_at desc");
+
+/** The ENSv2 domain of the node `node` (an expression of the statement it joins) as `v2_*` columns (alias `v2d`). */
+export const v2DomainByNodeJoin = (node: SQL) =>
+  sql`left join lateral (select ${v2DomainColumnsAs("d")} from ensv2_domain d where d.node = ${node} order by ${V2_BY_NODE_ORDER} limit 1) v2d on true`;
 
 export interface V2RegistryRow {
   id: string;

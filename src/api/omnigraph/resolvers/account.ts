@@ -1,7 +1,9 @@
+import type { GraphQLResolveInfo } from "graphql";
 import type { OmnigraphContext } from "../context";
 import { emptyConnection, type PageArgs } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { asksNodesRegistration } from "../lookahead";
 import type { AccountModel } from "../model";
 import { nodeOfNameInput } from "../names";
 import { pageOf, scopesOf } from "./domain";
@@ -16,14 +18,20 @@ type AccountDomainsArgs = PageArgs & {
 export const accountResolvers = {
   id: (a: AccountModel) => a.address,
   address: (a: AccountModel) => a.address,
-  domains: (a: AccountModel, args: AccountDomainsArgs, ctx: OmnigraphContext) => {
+  domains: (a: AccountModel, args: AccountDomainsArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) => {
     const scopes = scopesOf(args.where?.version, { kind: "owner" }, { kind: "owner" });
-    return versionedDomainConnection(ctx, scopes, a.address.toLowerCase(), {
-      ...pageOf(args),
-      order: args.order,
-      canonical: args.where?.canonical,
-      ...nameFilterArgs(args.where?.name, nodeOfNameInput),
-    });
+    return versionedDomainConnection(
+      ctx,
+      scopes,
+      a.address.toLowerCase(),
+      {
+        ...pageOf(args),
+        order: args.order,
+        canonical: args.where?.canonical,
+        ...nameFilterArgs(args.where?.name, nodeOfNameInput),
+      },
+      asksNodesRegistration(info),
+    );
   },
   resolve: (a: AccountModel, args: { accelerate: boolean }) => reverseResolve(a.address, args.accelerate),
   ...accountPermissionResolvers,

@@ -1,15 +1,16 @@
+import type { GraphQLResolveInfo } from "graphql";
 import type { Hex } from "viem";
 import { encodeLabelhash } from "../../../lib/labels";
 import { ROOT_NODE } from "../../../lib/names";
 import type { OmnigraphContext } from "../context";
 import { type Connection, emptyConnection, type PageArgs } from "../cursor";
 import { domainConnection, type VersionedScope } from "../domain-lists";
-import { loadDomain } from "../domain-loader";
+import { loadDomain, loadDomainsByNode } from "../domain-loader";
 import { type DomainListArgs, type DomainScope, type NameFilter, nameFilterArgs } from "../domain-sql";
-import { loadV2DomainByNode } from "../ensv2/loaders";
 import { type AnyDomainModel, v2Domain } from "../ensv2/model";
 import type { V2DomainScope } from "../ensv2/sql";
 import { domainEvents } from "../events";
+import { asksNodesRegistration } from "../lookahead";
 import {
   accountOf,
   type DomainModel,
@@ -19,7 +20,15 @@ import {
   subregistryOfDomain,
   v1Domain,
 } from "../model";
-import { ancestorNodes, beautifyLabel, canonicalName, depthOf, interpretLabel, nodeOfNameInput } from "../names";
+import {
+  ancestorNodes,
+  beautifyLabel,
+  type CanonicalName,
+  canonicalName,
+  depthOf,
+  interpretLabel,
+  nodeOfNameInput,
+} from "../names";
 import { loadRegistration } from "./registration";
 import { forwardResolve } from "./resolution";
 
@@ -29,30 +38,16 @@ export const domainResolvers = {
   id: (d: DomainModel) => d.row.id,
   node: (d: DomainModel) => d.row.id,
   label: (d: DomainModel) => {
-    const first = d.row.name?.split(".")[0];
+    const name = d.row.name;
+    const dot = name == null ? -1 : name.indexOf(".");
+    const first = name == null ? undefined : dot === -1 ? name : name.slice(0, dot);
     const interpreted =
       first !== undefined && first !== ""
         ? interpretLabel(first)
         : encodeLabelhash((d.row.labelhash ?? ROOT_NODE) as Hex);
     return { interpreted, beautified: beautifyLabel(interpreted), hash: d.row.labelhash ?? ROOT_NODE };
   },
-  canonical: (d: DomainModel) => {
-    if (d.row.name === null) return null;
-    const name = d.row.name;
-    return {
-      depth: depthOf(name),
-      name: canonicalName(name),
-      node: d.row.id,
-      path: async (_: unknown, ctx: OmnigraphContext) => {
-        // From the top-level name down to this one.
-        const nodes = ancestorNodes(name)
-          .filter((n) => n !== ROOT_NODE)
-          .reverse();
-        const rows = await Promise.all(nodes.map((n) => loadDomain(ctx, n)));
-        return [...rows.filter((r) => r !== null).map((r) => v1Domain(r!)), d];
-      },
-    };
-  },
+  canonical: (d: DomainModel) => (d.row.name === null ? null : new DomainCanonical(d, d.row.name)),
   owner: (d: DomainModel) => accountOf(d.row.wrapped_owner_id ?? d.row.registrant_id ?? d.row.owner_id),
   rootRegistryOwner: (d: DomainModel) => accountOf(d.row.owner_id),
   parent: async (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
@@ -93,17 +88,48 @@ export const domainResolvers = {
     };
   },
   resolve: (d: DomainModel, args: { accelerate: boolean }) => forwardResolve(d.row.name, args.accelerate),
-  subdomains: (d: DomainModel, args: ListArgs, ctx: OmnigraphContext) =>
-    domainConnection(ctx, { kind: "children" }, d.row.id, {
-      ...pageOf(args),
-      order: args.order,
-      ...nameFilterArgs(args.where?.name, nodeOfNameInput),
-    }),
+  subdomains: (d: DomainModel, args: ListArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
+    domainConnection(
+      ctx,
+      { kind: "children" },
+      d.row.id,
+      { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) },
+      asksNodesRegistration(info),
+    ),
   events: (d: DomainModel, args: PageArgs, ctx: OmnigraphContext) =>
     domainEvents(ctx, d.row.id, pageOf(args), rootChainIdOf(ctx.deps.namespace)),
   permissions: (): Connection<never> => emptyConnection(),
   tokenId: () => 0n,
 };
+
+/** A domain's `canonical`: each field worked out when a query reads it. */
+class DomainCanonical {
+  constructor(
+    private readonly domain: DomainModel,
+    private readonly fullName: string,
+  ) {}
+
+  get depth(): number {
+    return depthOf(this.fullName);
+  }
+
+  get name(): CanonicalName {
+    return canonicalName(this.fullName);
+  }
+
+  get node(): string {
+    return this.domain.row.id;
+  }
+
+  /** From the top-level name down to this one. */
+  async path(_: unknown, ctx: OmnigraphContext): Promise<DomainModel[]> {
+    const nodes = ancestorNodes(this.fullName)
+      .filter((n) => n !== ROOT_NODE)
+      .reverse();
+    const rows = await Promise.all(nodes.map((n) => loadDomain(ctx, n)));
+    return [...rows.filter((r) => r !== null).map((r) => v1Domain(r!)), this.domain];
+  }
+}
 
 export const pageOf = (args: PageArgs): PageArgs => ({
   first: args.first,
@@ -117,8 +143,12 @@ export const pageOf = (args: PageArgs): PageArgs => ({
  * there (a migrated or ENSv2-only name: forward resolution from the ENSv2 root finds it), else the ENSv1 domain (a
  * name reserved in ENSv2 still resolves through ENSv1, docs/ensv2.md), else the ENSv2 domain whatever its status.
  */
-export async function domainByName(ctx: OmnigraphContext, node: string): Promise<AnyDomainModel | null> {
-  const [v1, v2] = await Promise.all([loadDomain(ctx, node), loadV2DomainByNode(ctx, node)]);
+export async function domainByName(
+  ctx: OmnigraphContext,
+  node: string,
+  withRegistration = false,
+): Promise<AnyDomainModel | null> {
+  const { v1, v2 } = await loadDomainsByNode(ctx, node, withRegistration);
   if (v2 && v2.status === "registered") return v2Domain(v2);
   if (v1) return v1Domain(v1);
   return v2 ? v2Domain(v2) : null;

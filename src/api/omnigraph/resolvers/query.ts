@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { GraphQLError } from "graphql";
+import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Address } from "viem";
 import type { OmnigraphContext } from "../context";
 import type { PageArgs } from "../cursor";
@@ -8,6 +8,7 @@ import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
 import { loadV2Domain, loadV2Registry, loadV2Root } from "../ensv2/loaders";
 import { isV2Id, type V2RegistryModel, v2Domain, v2RegistryOfRow } from "../ensv2/model";
+import { asksNodesRegistration, asksRegistration } from "../lookahead";
 import {
   type AccountIdModel,
   concreteRegistries,
@@ -62,33 +63,40 @@ export const queryResolvers = {
     const v2 = await loadV2Root(ctx);
     return v2 ? v2RegistryOfRow(v2) : rootRegistry(ctx.deps.namespace);
   },
-  domain: async (_: unknown, args: { by: { id?: string | null; name?: string | null } }, ctx: OmnigraphContext) => {
+  domain: async (
+    _: unknown,
+    args: { by: { id?: string | null; name?: string | null } },
+    ctx: OmnigraphContext,
+    info: GraphQLResolveInfo,
+  ) => {
     if (args.by.id != null) {
       const id = args.by.id.toLowerCase();
       if (isV2Id(id)) {
         const v2 = await loadV2Domain(ctx, id);
         return v2 ? v2Domain(v2) : null;
       }
-      const row = await loadDomain(ctx, id);
+      const row = await loadDomain(ctx, id, asksRegistration(info));
       return row ? v1Domain(row) : null;
     }
-    return domainByName(ctx, nodeOfNameInput(args.by.name ?? ""));
+    return domainByName(ctx, nodeOfNameInput(args.by.name ?? ""), asksRegistration(info));
   },
   domains: (
     _: unknown,
     args: PageArgs & { order?: DomainListArgs["order"]; where: { name: NameFilter; version?: string | null } },
     ctx: OmnigraphContext,
+    info: GraphQLResolveInfo,
   ) => {
     const filter = nameFilterArgs(args.where.name, nodeOfNameInput);
     if (filter.nodes === undefined && filter.startsWith === undefined)
       throw new GraphQLError("`where.name` needs one of `eq`, `in` or `starts_with`");
     // Canonical domains only: the ones with a name.
-    return versionedDomainConnection(ctx, scopesOf(args.where.version, { kind: "all" }, { kind: "all" }), "", {
-      ...pageOf(args),
-      order: args.order,
-      canonical: true,
-      ...filter,
-    });
+    return versionedDomainConnection(
+      ctx,
+      scopesOf(args.where.version, { kind: "all" }, { kind: "all" }),
+      "",
+      { ...pageOf(args), order: args.order, canonical: true, ...filter },
+      asksNodesRegistration(info),
+    );
   },
   account: (_: unknown, args: { by: { id?: string | null; address?: string | null } }) => ({
     address: (args.by.address ?? args.by.id) as Address,

@@ -11,6 +11,12 @@ import { loadDomain } from "../domain-loader";
 import type { DomainRow } from "../domain-sql";
 import { type EventModel, eventOf } from "../events";
 import { type AccountIdModel, accountOf, rootChainIdOf, v1Domain } from "../model";
+import {
+  type JoinedRow,
+  type RegistrationCarrier,
+  type RegistrationEntry,
+  registrationEntryOf,
+} from "../registration-sql";
 
 /*
  * ENSv1 registrations: a base registrar's (.eth, Basenames, Lineanames), 3DNS's, or, for a wrapped name no base
@@ -29,26 +35,6 @@ export interface RegistrationModel {
   fuses: number | null;
   wrapped: { fuses: number; tokenId: bigint } | null;
   event: EventModel | null;
-}
-
-interface RegistrationRow {
-  id: string;
-  domain_id: string;
-  registration_date: string;
-  expiry_date: string;
-  registrant_id: string;
-  event_id: string | null;
-  event_tx: string | null;
-}
-
-interface WrapRow {
-  domain_id: string;
-  expiry_date: string;
-  fuses: number;
-  owner_id: string;
-  created_at: string | null;
-  event_id: string | null;
-  event_tx: string | null;
 }
 
 const list = (values: string[]) =>
@@ -87,17 +73,23 @@ function isThreeDnsName(name: string, namespace: Namespace): boolean {
   );
 }
 
-/** The current registration of each domain of a level: one statement (registrars' and NameWrapper's rows) for all of them. */
-export function loadRegistration(ctx: OmnigraphContext, domain: DomainRow): Promise<RegistrationModel | null> {
-  const namespace = ctx.deps.namespace;
-  const rootChainId = rootChainIdOf(namespace);
+/**
+ * The current registration of a domain: at once when its row came with it (the list or lookup statement joined it,
+ * because the query asks for it), else every domain of the level in one statement (registrars' and NameWrapper's rows).
+ */
+export function loadRegistration(
+  ctx: OmnigraphContext,
+  domain: DomainRow,
+): RegistrationModel | null | Promise<RegistrationModel | null> {
+  const carried = (domain as RegistrationCarrier).registration;
+  if (carried !== undefined) return registrationModel(ctx.deps.namespace, domain, carried);
   // The registrar's row and the NameWrapper's for every domain of the level, in one statement (each with its latest
   // event): the two joins are by primary or unique key, so the statement costs what two would, minus a round trip.
   const both = ctx.batcher(
     "registrations",
     () =>
-      new Batcher<string, { r: RegistrationRow | null; w: WrapRow | null } | null>(async (ids) => {
-        const rows = await ctx.query<Record<string, string | number | null>>(
+      new Batcher<string, RegistrationEntry>(async (ids) => {
+        const rows = await ctx.query<JoinedRow>(
           sql`select ids.id as domain_id,
               r.id as r_id, r.registration_date as r_registration_date, r.expiry_date as r_expiry_date, r.registrant_id as r_registrant_id,
               re.id as r_event_id, re.transaction_id as r_event_tx,
@@ -110,93 +102,70 @@ export function loadRegistration(ctx: OmnigraphContext, domain: DomainRow): Prom
             left join lateral (select id, transaction_id from name_wrapped n where n.domain_id = w.domain_id order by n.block_number desc, n.id desc limit 1) we on w.domain_id is not null
             where r.id is not null or w.domain_id is not null`,
         );
-        return new Map(
-          rows.map((row) => [
-            row.domain_id as string,
-            {
-              r:
-                row.r_id === null
-                  ? null
-                  : {
-                      id: row.r_id as string,
-                      domain_id: row.domain_id as string,
-                      registration_date: String(row.r_registration_date),
-                      expiry_date: String(row.r_expiry_date),
-                      registrant_id: row.r_registrant_id as string,
-                      event_id: row.r_event_id as string | null,
-                      event_tx: row.r_event_tx as string | null,
-                    },
-              w:
-                row.w_domain_id === null
-                  ? null
-                  : {
-                      domain_id: row.domain_id as string,
-                      expiry_date: String(row.w_expiry_date),
-                      fuses: Number(row.w_fuses),
-                      owner_id: row.w_owner_id as string,
-                      created_at: null,
-                      event_id: row.w_event_id as string | null,
-                      event_tx: row.w_event_tx as string | null,
-                    },
-            },
-          ]),
-        );
+        return new Map(rows.map((row) => [row.domain_id as string, registrationEntryOf(row, row.domain_id as string)]));
       }, null),
   );
-  return both.load(domain.id).then((found) => {
-    const r = found?.r ?? null;
-    const w = found?.w ?? null;
-    const name = domain.name ?? "";
-    const labelhash = (domain.labelhash ?? "0x0") as Hex;
-    if (r) {
-      const threedns = isThreeDnsName(name, namespace);
-      return {
-        __typename: threedns ? "ThreeDNSRegistration" : "BaseRegistrarRegistration",
-        id: r.id,
-        domainId: domain.id,
-        start: BigInt(r.registration_date),
-        expiry: BigInt(r.expiry_date),
-        registrant: r.registrant_id,
-        registrar: registrarOf(name, namespace, false),
-        tokenId: BigInt(threedns ? domain.id : labelhash),
-        fuses: null,
-        wrapped: w ? { fuses: w.fuses, tokenId: BigInt(domain.id) } : null,
-        event: r.event_id ? eventOf(r.event_id, r.event_tx!, rootChainId, r.registration_date) : null,
-      };
-    }
-    if (!w && domain.expiry_date != null && isThreeDnsName(name, namespace)) {
-      // 3DNS keeps no registration row: its token sets the domain's owner and expiry (the 3DNS plugin's handlers).
-      return {
-        __typename: "ThreeDNSRegistration",
-        id: `${domain.id}-3dns`,
-        domainId: domain.id,
-        start: BigInt(domain.created_at),
-        expiry: BigInt(domain.expiry_date),
-        registrant: domain.owner_id,
-        registrar: registrarOf(name, namespace, false),
-        tokenId: BigInt(domain.id),
-        fuses: null,
-        wrapped: null,
-        event: null,
-      };
-    }
-    if (w) {
-      return {
-        __typename: "NameWrapperRegistration",
-        id: `${domain.id}-wrapped`,
-        domainId: domain.id,
-        start: BigInt(domain.created_at),
-        expiry: BigInt(w.expiry_date),
-        registrant: w.owner_id,
-        registrar: registrarOf(name, namespace, true),
-        tokenId: BigInt(domain.id),
-        fuses: w.fuses,
-        wrapped: null,
-        event: w.event_id ? eventOf(w.event_id, w.event_tx!, rootChainId) : null,
-      };
-    }
-    return null;
-  });
+  return both.load(domain.id).then((found) => registrationModel(ctx.deps.namespace, domain, found));
+}
+
+function registrationModel(
+  namespace: Namespace,
+  domain: DomainRow,
+  found: RegistrationEntry,
+): RegistrationModel | null {
+  const rootChainId = rootChainIdOf(namespace);
+  const r = found?.r ?? null;
+  const w = found?.w ?? null;
+  const name = domain.name ?? "";
+  const labelhash = (domain.labelhash ?? "0x0") as Hex;
+  if (r) {
+    const threedns = isThreeDnsName(name, namespace);
+    return {
+      __typename: threedns ? "ThreeDNSRegistration" : "BaseRegistrarRegistration",
+      id: r.id,
+      domainId: domain.id,
+      start: BigInt(r.registration_date),
+      expiry: BigInt(r.expiry_date),
+      registrant: r.registrant_id,
+      registrar: registrarOf(name, namespace, false),
+      tokenId: BigInt(threedns ? domain.id : labelhash),
+      fuses: null,
+      wrapped: w ? { fuses: w.fuses, tokenId: BigInt(domain.id) } : null,
+      event: r.event_id ? eventOf(r.event_id, r.event_tx!, rootChainId, r.registration_date) : null,
+    };
+  }
+  if (!w && domain.expiry_date != null && isThreeDnsName(name, namespace)) {
+    // 3DNS keeps no registration row: its token sets the domain's owner and expiry (the 3DNS plugin's handlers).
+    return {
+      __typename: "ThreeDNSRegistration",
+      id: `${domain.id}-3dns`,
+      domainId: domain.id,
+      start: BigInt(domain.created_at),
+      expiry: BigInt(domain.expiry_date),
+      registrant: domain.owner_id,
+      registrar: registrarOf(name, namespace, false),
+      tokenId: BigInt(domain.id),
+      fuses: null,
+      wrapped: null,
+      event: null,
+    };
+  }
+  if (w) {
+    return {
+      __typename: "NameWrapperRegistration",
+      id: `${domain.id}-wrapped`,
+      domainId: domain.id,
+      start: BigInt(domain.created_at),
+      expiry: BigInt(w.expiry_date),
+      registrant: w.owner_id,
+      registrar: registrarOf(name, namespace, true),
+      tokenId: BigInt(domain.id),
+      fuses: w.fuses,
+      wrapped: null,
+      event: w.event_id ? eventOf(w.event_id, w.event_tx!, rootChainId) : null,
+    };
+  }
+  return null;
 }
 
 const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000));

@@ -1,8 +1,10 @@
+import type { GraphQLResolveInfo } from "graphql";
 import type { OmnigraphContext } from "../context";
 import { emptyConnection, type PageArgs } from "../cursor";
 import { domainConnection } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { asksNodesRegistration } from "../lookahead";
 import { type RegistryModel, registryId, v1Domain } from "../model";
 import { nodeOfNameInput } from "../names";
 import { pageOf } from "./domain";
@@ -15,12 +17,14 @@ export const registryResolvers = {
   node: (r: RegistryModel) => r.node,
   canonical: () => true,
   permissions: () => null,
-  domains: (r: RegistryModel, args: ListArgs, ctx: OmnigraphContext) =>
-    domainConnection(ctx, { kind: "children" }, r.node, {
-      ...pageOf(args),
-      order: args.order,
-      ...nameFilterArgs(args.where?.name, nodeOfNameInput),
-    }),
+  domains: (r: RegistryModel, args: ListArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
+    domainConnection(
+      ctx,
+      { kind: "children" },
+      r.node,
+      { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) },
+      asksNodesRegistration(info),
+    ),
   parents: async (r: RegistryModel, args: PageArgs, ctx: OmnigraphContext) => {
     if (
       r.__typename !== "ENSv1VirtualRegistry" ||
