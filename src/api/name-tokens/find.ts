@@ -80,8 +80,13 @@ export async function findNameTokens(db: SqlDb, o: FindNameTokensOptions): Promi
   // The registrar's expiry (without grace period) when the registrars plugin has it; for a wrapped subname the
   // NameWrapper's (set by its parent, what the ENS app shows); else the registry plugins' one (3DNS). An unwrapped
   // subname has none: registry names do not expire (null, see docs/api.md).
-  // A name only ENSv2 holds (ENSv2 has no grace period) expires when its registry says.
-  const expiry = first ? (first.lifecycle_expiry ?? first.wrapped_expiry ?? first.domain_expiry) : v2[0]!.expiry;
+  // A name registered in ENSv2 (its current registry token minted: registered there, or migrated, when ENSv1's
+  // records of it go stale) expires when its registry says; ENSv2 has no grace period.
+  const registeredInEnsv2 = v2.some((r) => r.mint_status === "minted");
+  const expiry =
+    first && !registeredInEnsv2
+      ? (first.lifecycle_expiry ?? first.wrapped_expiry ?? first.domain_expiry)
+      : (v2[0]?.expiry ?? null);
   const token = (
     r: { chain_id: number; contract: Hex; token_id: Hex; owner: Hex; mint_status: "minted" | "burned" },
     assetNamespace: "erc721" | "erc1155",
