@@ -75,6 +75,7 @@ describe("/openapi.json document", () => {
       "query:addresses",
       "query:texts",
       "query:name",
+      "query:contenthash",
       "query:accelerate",
     ]);
   });

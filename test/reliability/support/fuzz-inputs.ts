@@ -181,8 +181,21 @@ export interface FuzzResponse {
   ms: number;
 }
 
-/** Sends one request exactly as built (raw path bytes, any method, any body); a socket error rejects. */
-export function send(base: string, req: FuzzRequest, agent: Agent, timeoutMs = 30_000): Promise<FuzzResponse> {
+/**
+ * Sends one request exactly as built (raw path bytes, any method, any body); a socket error rejects. A reset of a
+ * reused keep-alive socket before any answer is the race Node's documentation describes for `request.reusedSocket`
+ * (the server closed the idle socket as the request went out): that request is sent once more, on a new socket.
+ */
+export async function send(base: string, req: FuzzRequest, agent: Agent, timeoutMs = 30_000): Promise<FuzzResponse> {
+  try {
+    return await sendOnce(base, req, agent, timeoutMs);
+  } catch (error) {
+    if (!(error as { reusedSocketReset?: boolean }).reusedSocketReset) throw error;
+    return sendOnce(base, req, agent, timeoutMs);
+  }
+}
+
+function sendOnce(base: string, req: FuzzRequest, agent: Agent, timeoutMs: number): Promise<FuzzResponse> {
   const url = new URL(base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -205,7 +218,10 @@ export function send(base: string, req: FuzzRequest, agent: Agent, timeoutMs = 3
       },
     );
     r.on("timeout", () => r.destroy(new Error(`timed out after ${timeoutMs} ms`)));
-    r.on("error", reject);
+    r.on("error", (error: NodeJS.ErrnoException) => {
+      if (r.reusedSocket && error.code === "ECONNRESET") Object.assign(error, { reusedSocketReset: true });
+      reject(error);
+    });
     if (req.body !== undefined) r.write(req.body);
     r.end();
   });
