@@ -7,6 +7,7 @@ import base from "./vitest.config";
  * tests, the devnet's and the rehearsal's, and the files below that start a chain or a process run in `npm test` only.
  */
 export default defineConfig({
+  ...base,
   test: {
     ...base.test,
     include: ["test/**/*.test.ts", "labels-service/test/**/*.test.ts"],

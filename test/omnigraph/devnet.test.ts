@@ -4,6 +4,7 @@ import { type Address, labelhash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
 import type { NameFacts } from "../../devnet/src/scenario/model";
+import { COMPILER_UNAVAILABLE } from "../../src/api/omnigraph/compiled";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
@@ -273,6 +274,12 @@ describe("the same answers as /subgraph and /api/resolve", () => {
 
   it("answers nothing with a 5xx", () => {
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
+  });
+
+  it("gave these answers compiled under Ponder: the queries above asked for each name ran on graphql-jit", () => {
+    // A document is compiled from its second execution on (src/api/omnigraph/compiled.ts); had graphql-jit been
+    // loaded with another copy of graphql than Ponder's Vite server gives the app, the log would say so.
+    expect(readFileSync(indexer.logFile, "utf8")).not.toContain(COMPILER_UNAVAILABLE);
   });
 });
 

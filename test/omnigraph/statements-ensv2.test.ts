@@ -1,104 +1,16 @@
-import { labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { buildFixture, type Rows } from "../subgraph-api/fixture";
+import { buildFixture } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
+import { CHAIN, CHILDREN, ETH_REGISTRY, ensv2Rows, OWNER, SECOND_LEVEL } from "./ensv2-rows";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
  * No N+1 over ENSv2: an Omnigraph request's SQL statements grow with its depth, not its page sizes, for ENSv2 lists
  * (a registry's domains, a domain's subdomains through its subregistry, an owner's names of both versions) and the
- * fields each ENSv2 domain loads (registry, parent, registration, permissions). A hand-made ENSv2 tree (ensv2_* rows)
+ * fields each ENSv2 domain loads (registry, parent, registration, permissions). A hand-made ENSv2 tree (ensv2-rows.ts)
  * beside the /subgraph tests' ENSv1 dataset.
  */
-
-const CHAIN = 1;
-const address = (tag: string, i: number) => `0x${tag}${i.toString(16).padStart(40 - tag.length, "0")}`;
-const OWNER = address("a11ce", 1);
-const ETH_REGISTRY = address("e7e7", 1);
-const SECOND_LEVEL = 220;
-const CHILDREN = 3;
-
-function ensv2Rows(): Rows {
-  const rows: Rows = {
-    ensv2_registry: [],
-    ensv2_domain: [],
-    ensv2_registration: [],
-    ensv2_permission: [],
-  };
-  const registry = (addr: string, name: string, canonicalDomainId: string | null, isRoot = false) =>
-    rows.ensv2_registry!.push({
-      id: `${CHAIN}-${addr}`,
-      chainId: CHAIN,
-      address: addr,
-      isRoot,
-      linkedBy: canonicalDomainId ? [canonicalDomainId] : [],
-      canonicalDomainId,
-      canonicalName: name,
-      createdAt: 1n,
-    });
-  const domain = (reg: string, label: string, parentName: string, i: number, subregistry: string | null) => {
-    const storageId = `0x${BigInt(labelhash(label)).toString(16).padStart(64, "0").slice(0, 56)}00000000`;
-    const id = `${CHAIN}-${reg}-${storageId}`;
-    const name = `${label}.${parentName}`;
-    const registrationId = `${1000 + i}-${rows.ensv2_domain!.length}`;
-    rows.ensv2_domain!.push({
-      id,
-      chainId: CHAIN,
-      registryId: `${CHAIN}-${reg}`,
-      registry: reg,
-      storageId,
-      tokenId: storageId,
-      tokenVersion: 0n,
-      resource: storageId,
-      labelhash: labelhash(label),
-      label,
-      name,
-      node: namehash(name),
-      subregistry,
-      owner: OWNER,
-      expiry: 2_000_000_000n + BigInt(i),
-      resolver: null,
-      status: "registered",
-      latestRegistrationId: registrationId,
-      createdAt: 1n,
-      updatedAt: 1n,
-    });
-    rows.ensv2_registration!.push({
-      id: registrationId,
-      chainId: CHAIN,
-      blockNumber: BigInt(1000 + i),
-      blockTimestamp: BigInt(1_700_000_000 + i),
-      logIndex: rows.ensv2_domain!.length,
-      transactionHash: `0x${"ab".repeat(32)}`,
-      domainId: id,
-      kind: "registration",
-      tokenId: storageId,
-      owner: OWNER,
-      expiry: 2_000_000_000n + BigInt(i),
-      sender: OWNER,
-    });
-    rows.ensv2_permission!.push({
-      id: `${CHAIN}-${reg}-${storageId}-${OWNER}`,
-      chainId: CHAIN,
-      contract: reg,
-      resource: storageId,
-      account: OWNER,
-      roles: 1n,
-      domainId: id,
-      updatedAt: 1n,
-    });
-    return { id, name };
-  };
-  registry(ETH_REGISTRY, "eth", null);
-  for (let i = 0; i < SECOND_LEVEL; i++) {
-    const sub = address("5b", i);
-    const parent = domain(ETH_REGISTRY, `v2name${i}`, "eth", i, sub);
-    registry(sub, parent.name, parent.id);
-    for (let c = 0; c < CHILDREN; c++) domain(sub, `child${c}`, parent.name, i, null);
-  }
-  return rows;
-}
 
 let t: TestDatabase;
 let options: OmnigraphOptions;

@@ -11,6 +11,7 @@ import {
 } from "graphql";
 import { type QueryCache, stableJson } from "../subgraph/cache";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../subgraph/limits";
+import { COMPILE_AFTER_USES, executeCompiled, HotDocument } from "./compiled";
 import { OmnigraphContext, type OmnigraphDeps } from "./context";
 import {
   checkOmnigraphLimits,
@@ -31,6 +32,8 @@ export interface OmnigraphOptions extends OmnigraphDeps {
   cache?: QueryCache;
   limits?: Partial<OmnigraphLimits & ShapeLimits & { maxQueryBytes: number }>;
   onError?: (error: unknown) => void;
+  /** On which execution of a document it runs compiled (compiled.ts); `Infinity`: always on graphql-js. */
+  compileAfterUses?: number;
 }
 
 export interface OmnigraphResponse {
@@ -40,20 +43,23 @@ export interface OmnigraphResponse {
   json?: string;
   encoded?: Buffer;
   cache?: string;
+  /** Whether the answer came from the compiled executor. */
+  compiled?: boolean;
 }
 
 let schema: GraphQLSchema | undefined;
 export const omnigraphSchema = () => (schema ??= buildOmnigraphSchema());
 
-const documents = new Map<
-  string,
-  { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] }
->();
+type Prepared = { document: DocumentNode; normalized: string; hot: HotDocument } | { errors: GraphQLFormattedError[] };
 
-function prepare(query: string, shape: typeof SHAPE_LIMITS) {
-  const known = documents.get(query);
+/** Prepared documents by query text and compile threshold (tests compare executors over the same texts). */
+const documents = new Map<string, Prepared>();
+
+function prepare(query: string, shape: typeof SHAPE_LIMITS, compileAfterUses: number) {
+  const cacheKey = compileAfterUses === COMPILE_AFTER_USES ? query : `${compileAfterUses}\n${query}`;
+  const known = documents.get(cacheKey);
   if (known) return known;
-  let prepared: { document: DocumentNode; normalized: string } | { errors: GraphQLFormattedError[] };
+  let prepared: Prepared;
   try {
     if (nestingDepth(query) > MAX_NESTING)
       throw new GraphQLError(`Query or variables are nested more than ${MAX_NESTING} levels deep`);
@@ -67,11 +73,14 @@ function prepare(query: string, shape: typeof SHAPE_LIMITS) {
         ? { message: "Query is too complex to validate: it has too many overlapping fields" }
         : e.toJSON(),
     );
-    prepared = errors.length > 0 ? { errors: formatted } : { document, normalized: print(document) };
+    prepared =
+      errors.length > 0
+        ? { errors: formatted }
+        : { document, normalized: print(document), hot: new HotDocument(document, compileAfterUses) };
   } catch (e) {
     prepared = { errors: [e instanceof GraphQLError ? e.toJSON() : { message: "Query could not be parsed" }] };
   }
-  documents.set(query, prepared);
+  documents.set(cacheKey, prepared);
   if (documents.size > 500) documents.delete(documents.keys().next().value!);
   return prepared;
 }
@@ -110,7 +119,7 @@ export async function executeOmnigraphRequest(
   const vars = (variables ?? {}) as Record<string, unknown>;
   const opName = (operationName ?? undefined) as string | undefined;
 
-  const prepared = prepare(query, shape);
+  const prepared = prepare(query, shape, options.compileAfterUses ?? COMPILE_AFTER_USES);
   if ("errors" in prepared) return { status: 200, body: { errors: prepared.errors }, statements: 0 };
   const limitErrors = checkOmnigraphLimits(omnigraphSchema(), prepared.document, opName, vars, limits);
   if (limitErrors.length > 0)
@@ -119,14 +128,17 @@ export async function executeOmnigraphRequest(
   const run = async () => {
     const ctx = new OmnigraphContext(options);
     let body: OmnigraphResponse["body"];
+    const compiled = prepared.hot.compiledFor(omnigraphSchema(), opName);
     try {
-      const result = await execute({
-        schema: omnigraphSchema(),
-        document: prepared.document,
-        variableValues: vars,
-        operationName: opName,
-        contextValue: ctx,
-      });
+      const result = compiled
+        ? await executeCompiled(omnigraphSchema(), compiled, vars, ctx)
+        : await execute({
+            schema: omnigraphSchema(),
+            document: prepared.document,
+            variableValues: vars,
+            operationName: opName,
+            contextValue: ctx,
+          });
       body = {};
       if (result.errors?.length) body.errors = result.errors.map((e) => format(e, options));
       if (result.data !== undefined) body.data = result.data;
@@ -135,7 +147,14 @@ export async function executeOmnigraphRequest(
     }
     const json = JSON.stringify(body);
     // Resolutions read the chains too: only answers from the index alone are kept for the head.
-    return { status: 200, body, statements: ctx.statements, json, cacheable: !body.errors && ctx.resolutions === 0 };
+    return {
+      status: 200,
+      body,
+      statements: ctx.statements,
+      json,
+      compiled: compiled !== undefined,
+      cacheable: !body.errors && ctx.resolutions === 0,
+    };
   };
   if (!options.cache) return run();
   let head: string | undefined;

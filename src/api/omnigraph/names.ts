@@ -1,7 +1,13 @@
 import { ens_beautify } from "@adraffy/ens-normalize";
 import { GraphQLError } from "graphql";
 import type { Hex } from "viem";
-import { encodeLabelhash, isEncodedLabelhash, isNormalizedLabel, labelhashOf } from "../../lib/labels";
+import {
+  encodeLabelhash,
+  isEncodedLabelhash,
+  isNormalizedLabel,
+  isPlainAsciiLabel,
+  labelhashOf,
+} from "../../lib/labels";
 import { nameInputProblem } from "../../lib/name-input";
 import { namehash } from "../../lib/names";
 
@@ -28,9 +34,13 @@ function memo(fn: (label: string) => string): (label: string) => string {
   };
 }
 
-export const interpretLabel = memo((label: string): string =>
+const interpretOtherLabel = memo((label: string): string =>
   isEncodedLabelhash(label) || isNormalizedLabel(label) ? label : encodeLabelhash(labelhashOf(label)),
 );
+
+/** A label as the Omnigraph names it: itself when normalized (most are plain ASCII, checked without a lookup). */
+export const interpretLabel = (label: string): string =>
+  isPlainAsciiLabel(label) ? label : interpretOtherLabel(label);
 
 export function interpretName(name: string): string {
   return name === "" ? "" : name.split(".").map(interpretLabel).join(".");
@@ -41,7 +51,7 @@ export function beautifyName(interpreted: string): string {
   return interpreted === "" ? "" : interpreted.split(".").map(beautifyLabel).join(".");
 }
 
-export const beautifyLabel = memo((label: string): string => {
+const beautifyOtherLabel = memo((label: string): string => {
   if (isEncodedLabelhash(label)) return label;
   try {
     return ens_beautify(label);
@@ -49,6 +59,8 @@ export const beautifyLabel = memo((label: string): string => {
     return label;
   }
 });
+
+export const beautifyLabel = (label: string): string => (isPlainAsciiLabel(label) ? label : beautifyOtherLabel(label));
 
 /**
  * Nodes of the valid name arguments seen, bounded: checking a name (ENSIP-15) and hashing it (keccak per label) is

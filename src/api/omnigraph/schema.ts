@@ -1,5 +1,6 @@
 import {
   buildASTSchema,
+  defaultFieldResolver,
   type GraphQLFieldResolver,
   GraphQLInterfaceType,
   type GraphQLObjectType,
@@ -73,7 +74,8 @@ const IMPLEMENTS: Record<string, string> = {
 
 /**
  * The Omnigraph schema: the SDL (sdl/) with our scalars and resolvers attached. A connection field no resolver
- * answers (EFP and the like: not indexed here) answers an empty connection; any other such field, null.
+ * answers (EFP and the like: not indexed here) answers an empty connection; any other such field reads its model's
+ * property of that name (null when there is none).
  */
 export function buildOmnigraphSchema(): GraphQLSchema {
   const schema = buildASTSchema(parse(OMNIGRAPH_SDL), { assumeValidSDL: false });
@@ -104,6 +106,10 @@ export function buildOmnigraphSchema(): GraphQLSchema {
         !(type.name in IMPLEMENTS)
       ) {
         field.resolve = () => emptyConnection();
+      } else {
+        // graphql-js's own default, explicit: the compiled executor (compiled.ts) then calls a field that holds a
+        // function and awaits one that holds a promise, as graphql-js does, instead of reading the property.
+        field.resolve = defaultFieldResolver;
       }
     }
   }
