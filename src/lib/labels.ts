@@ -47,20 +47,9 @@ export function isSubgraphIndexableLabel(label: string): boolean {
  */
 const normalizedVerdicts = new LruCache<string, boolean>(100_000);
 
-const PLAIN_ASCII = /^[a-z0-9-]+$/;
-
-/**
- * Lowercase letters, digits and hyphens, without ENSIP-15's `--` in the third and fourth places: normalized, and its
- * own beautified form, without asking ens-normalize. Most labels are; an answer of 100 names would otherwise spend
- * much of its time in ENSIP-15's tokenizer.
- */
-export const isPlainAsciiLabel = (label: string): boolean =>
-  PLAIN_ASCII.test(label) && !(label[2] === "-" && label[3] === "-");
-
 /** ENSIP-15: the label is non-empty, a single label, and equal to its own normalization. */
 export function isNormalizedLabel(label: string): boolean {
   if (label === "" || label.includes(".")) return false;
-  if (isPlainAsciiLabel(label)) return true;
   let verdict = normalizedVerdicts.get(label);
   if (verdict === undefined) {
     try {
