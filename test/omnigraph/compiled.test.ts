@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { getIntrospectionQuery } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
+import { CompileBudget } from "../../src/api/omnigraph/compile-guard";
 import { buildFixture } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
 import { CHAIN, ETH_REGISTRY, ensv2Rows, OWNER } from "./ensv2-rows";
@@ -40,6 +41,9 @@ interface Request {
   operationName?: string;
 }
 
+/** Compile time without end: the budget of the process is compile-guard's own test. */
+const unlimited = new CompileBudget(Number.POSITIVE_INFINITY);
+
 /** Answers whose error lists differed (see `both`), by request. */
 const longerErrorLists: string[] = [];
 
@@ -53,7 +57,11 @@ async function both(request: Request) {
   const errorsBefore = internalErrors.length;
   const js = await executeOmnigraphRequest(request, { ...options, compileAfterUses: Number.POSITIVE_INFINITY });
   const jsInternal = internalErrors.length - errorsBefore;
-  const compiled = await executeOmnigraphRequest(request, { ...options, compileAfterUses: 1 });
+  const compiled = await executeOmnigraphRequest(request, {
+    ...options,
+    compileAfterUses: 1,
+    compileBudget: unlimited,
+  });
   const compiledInternal = internalErrors.length - errorsBefore - jsInternal;
   const label = `${request.operationName ?? ""} ${request.query.slice(0, 160)}`;
   expect(compiled.status, label).toBe(js.status);
@@ -195,5 +203,30 @@ describe("/api/omnigraph's compiled executor", () => {
       { query: `{ domain(by: { name: "eth" }) { nope } }` },
     ];
     for (const request of cases) await both(request);
+  });
+
+  it("leaves heavy documents, introspection and documents past the compile budget to graphql-js", async () => {
+    const fields = `id label { interpreted beautified hash } owner { address } canonical { depth name { interpreted } } registration { __typename expiry registrant { address } } resolver { assigned { id } }`;
+    // Three levels of Domain (3 types each) under 20 fields a level: heavier than MAX_COMPILE_WEIGHT.
+    const heavy = `{ domain(by: { name: "eth" }) { ${fields} subdomains(first: 3) { edges { node { ${fields} subdomains(first: 2) { edges { node { ${fields} } } } } } } } }`;
+    const heavyAnswer = await both({ query: heavy });
+    expect(heavyAnswer.compiled.compiled).toBe(false);
+    expect((heavyAnswer.js.body.data as any).domain.subdomains.edges.length).toBe(3);
+    expect((await both({ query: getIntrospectionQuery() })).compiled.compiled).toBe(false);
+
+    // A budget of 1 ms that never refills: the first new document compiles, the next ones do not, and answer the same.
+    const spent = new CompileBudget(1, 0);
+    const asked = [0, 1, 2].map((i) => `{ domain(by: { name: "eth" }) { id a${i}: label { interpreted } } }`);
+    const runs = [];
+    for (const query of asked) {
+      const js = await executeOmnigraphRequest({ query }, { ...options, compileAfterUses: Number.POSITIVE_INFINITY });
+      const compiled = await executeOmnigraphRequest(
+        { query },
+        { ...options, compileAfterUses: 1, compileBudget: spent },
+      );
+      expect(JSON.stringify(compiled.body)).toBe(JSON.stringify(js.body));
+      runs.push(compiled.compiled);
+    }
+    expect(runs).toEqual([true, false, false]);
   });
 });

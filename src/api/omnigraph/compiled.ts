@@ -8,6 +8,7 @@ import {
   parse,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import { CompileBudget, compileWeight, MAX_COMPILE_WEIGHT } from "./compile-guard";
 
 /*
  * Hot documents run compiled (graphql-jit): a page of 100 domains is ~700 fields, and graphql-js's work per field
@@ -20,12 +21,16 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
  * - every field without a resolver has graphql-js's default one (schema.ts), so a model's field that holds a function
  *   or a promise is called or awaited by both, where graphql-jit alone would read the property as it is.
  * A document graphql-jit cannot compile runs on graphql-js: one with an integer literal for a CoinType or BigInt
- * argument (graphql-jit writes literal arguments into its code as JSON, and they are bigints here).
+ * argument (graphql-jit writes literal arguments into its code as JSON, and they are bigints here). So does one too
+ * heavy to compile quickly, and any while the process's compile time is spent (compile-guard.ts).
  */
 
 export const COMPILE_AFTER_USES = 2;
 
-/** One prepared document's compiled forms, by operation name; `null`: graphql-jit could not compile it. */
+/** The compile time all documents of the process share (compile-guard.ts). */
+export const processCompileBudget = new CompileBudget();
+
+/** One prepared document's compiled forms, by operation name; `null`: it runs on graphql-js. */
 export class HotDocument {
   private uses = 0;
   private readonly compiled = new Map<string | undefined, CompiledQuery | null>();
@@ -36,11 +41,19 @@ export class HotDocument {
   ) {}
 
   /** The compiled operation, once the document has been executed often enough; undefined: use graphql-js. */
-  compiledFor(schema: GraphQLSchema, operationName: string | undefined): CompiledOperation | undefined {
+  compiledFor(
+    schema: GraphQLSchema,
+    operationName: string | undefined,
+    budget: CompileBudget = processCompileBudget,
+  ): CompiledOperation | undefined {
     if (++this.uses < this.after || !compilerWorks(schema)) return undefined;
     let query = this.compiled.get(operationName);
     if (query === undefined) {
+      // Out of compile time: graphql-js this time, and the document is compiled on a later run.
+      if (!budget.allows()) return undefined;
+      const started = performance.now();
       query = compile(schema, this.document, operationName);
+      budget.spend(performance.now() - started);
       this.compiled.set(operationName, query);
     }
     if (query === null) return undefined;
@@ -80,7 +93,8 @@ export const COMPILER_UNAVAILABLE = "the compiled executor is unavailable, every
 
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined) {
   // A missing or ambiguous operation is graphql-js's error to report.
-  if (!getOperationAST(document, operationName)) return null;
+  const operation = getOperationAST(document, operationName);
+  if (!operation || compileWeight(schema, document, operation) > MAX_COMPILE_WEIGHT) return null;
   try {
     const compiled = compileQuery(schema, document, operationName);
     return isCompiledQuery(compiled) ? compiled : null;

@@ -11,6 +11,7 @@ import {
 } from "graphql";
 import { type QueryCache, stableJson } from "../subgraph/cache";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../subgraph/limits";
+import type { CompileBudget } from "./compile-guard";
 import { COMPILE_AFTER_USES, executeCompiled, HotDocument } from "./compiled";
 import { OmnigraphContext, type OmnigraphDeps } from "./context";
 import {
@@ -34,6 +35,8 @@ export interface OmnigraphOptions extends OmnigraphDeps {
   onError?: (error: unknown) => void;
   /** On which execution of a document it runs compiled (compiled.ts); `Infinity`: always on graphql-js. */
   compileAfterUses?: number;
+  /** The compile time documents may spend (the process's, unless a test brings its own). */
+  compileBudget?: CompileBudget;
 }
 
 export interface OmnigraphResponse {
@@ -128,7 +131,7 @@ export async function executeOmnigraphRequest(
   const run = async () => {
     const ctx = new OmnigraphContext(options);
     let body: OmnigraphResponse["body"];
-    const compiled = prepared.hot.compiledFor(omnigraphSchema(), opName);
+    const compiled = prepared.hot.compiledFor(omnigraphSchema(), opName, options.compileBudget);
     try {
       const result = compiled
         ? await executeCompiled(omnigraphSchema(), compiled, vars, ctx)
