@@ -13,6 +13,7 @@ import {
 } from "graphql";
 import { describe, expect, it } from "vitest";
 import { omnigraphSchema } from "../../src/api/omnigraph";
+import { cookbook } from "./fixtures/cookbook";
 
 /*
  * Our Omnigraph schema against the peer's published SDL (fixtures/SOURCE.md): every type, field, argument (with its
@@ -22,10 +23,6 @@ import { omnigraphSchema } from "../../src/api/omnigraph";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const peer = buildSchema(readFileSync(join(FIXTURES, "peer-schema.graphql"), "utf8"));
-const cookbook = JSON.parse(readFileSync(join(FIXTURES, "peer-cookbook.json"), "utf8")) as {
-  id: string;
-  query: string;
-}[];
 
 function signature(type: GraphQLNamedType): string[] {
   if (isObjectType(type) || isInterfaceType(type)) {

@@ -1,16 +1,10 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { CompileBudget, compileWeight, MAX_COMPILE_WEIGHT } from "../../src/api/omnigraph/compile-guard";
 import { omnigraphSchema } from "../../src/api/omnigraph/execute";
+import { cookbook } from "./fixtures/cookbook";
 
 /* What may be compiled (src/api/omnigraph/compile-guard.ts): a document's weight, and the process's compile time. */
-
-const cookbook = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "peer-cookbook.json"), "utf8")) as {
-  id: string;
-  query: string;
-}[];
 
 const weightOf = (query: string) => {
   const document = parse(query);

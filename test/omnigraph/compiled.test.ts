@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { getIntrospectionQuery } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
@@ -7,6 +5,7 @@ import { CompileBudget } from "../../src/api/omnigraph/compile-guard";
 import { buildFixture } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
 import { CHAIN, ETH_REGISTRY, ensv2Rows, OWNER } from "./ensv2-rows";
+import { cookbook } from "./fixtures/cookbook";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
@@ -15,12 +14,6 @@ import { seededOmnigraph } from "./seeded-omnigraph";
  * versions with their cursors and orders, fragments and directives, introspection, and requests that fail (bad
  * variables, bad names, bad cursors, internal errors). Over the /subgraph tests' ENSv1 dataset and an ENSv2 tree.
  */
-
-const cookbook = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "peer-cookbook.json"), "utf8")) as {
-  id: string;
-  query: string;
-  variables: Record<string, unknown>;
-}[];
 
 let t: TestDatabase;
 let options: OmnigraphOptions;

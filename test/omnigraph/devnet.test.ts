@@ -9,6 +9,7 @@ import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { cookbook } from "./fixtures/cookbook";
 
 /*
  * /api/omnigraph on a devnet indexed with every ENSv1 source (PLUGINS=subgraph,basenames,lineanames,threedns,
@@ -21,11 +22,6 @@ import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 const ROOT = 31337;
 const BASE = 31338;
 const LINEA = 31339;
-const cookbook = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "peer-cookbook.json"), "utf8")) as {
-  id: string;
-  query: string;
-  variables: Record<string, unknown>;
-}[];
 
 let env: DevnetWithLabels;
 let manifest: DevnetManifest;

@@ -7,6 +7,7 @@ import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2NameFacts, Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+import { cookbook } from "./fixtures/cookbook";
 
 /*
  * /api/omnigraph over ENSv2: the devnet's ENSv2 scenario indexed with the subgraph and ensv2 plugins (one graph of
@@ -360,11 +361,6 @@ describe("/api/omnigraph answers the devnet's ENSv2 names as the manifest expect
   });
 
   it("runs the peer's cookbook unchanged with ENSv2 variables (root is ENSv2's), without GraphQL errors", async () => {
-    const cookbook = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "peer-cookbook.json"), "utf8")) as {
-      id: string;
-      query: string;
-      variables: Record<string, unknown>;
-    }[];
     const f = v2.names.find((n) => n.status === "registered" && n.via === "registrar" && n.subregistry)!;
     const eth = v2.registries.find((r) => r.kind === "eth")!;
     const chainId = env.devnet.manifest.ensv2!.chainId;
