@@ -207,8 +207,10 @@ describe("/api/omnigraph's compiled executor", () => {
     expect((heavyAnswer.js.body.data as any).domain.subdomains.edges.length).toBe(3);
     expect((await both({ query: getIntrospectionQuery() })).compiled.compiled).toBe(false);
 
-    // A budget of 1 ms that never refills: the first new document compiles, the next ones do not, and answer the same.
-    const spent = new CompileBudget(1, 0);
+    // A budget of 1 ms that never refills, on a clock that is 1 ms later at every reading (so a compile costs 1 ms):
+    // the first new document compiles, the next ones do not, and answer the same.
+    let clock = 0;
+    const spent = new CompileBudget(1, 0, () => (clock += 1));
     const asked = [0, 1, 2].map((i) => `{ domain(by: { name: "eth" }) { id a${i}: label { interpreted } } }`);
     const runs = [];
     for (const query of asked) {

@@ -98,4 +98,14 @@ export class CompileBudget {
   spend(ms: number): void {
     this.available -= ms;
   }
+
+  /** Runs `work` and spends the time it took, read on the budget's own clock. */
+  timed<T>(work: () => T): T {
+    const started = this.now();
+    try {
+      return work();
+    } finally {
+      this.spend(this.now() - started);
+    }
+  }
 }

@@ -51,9 +51,7 @@ export class HotDocument {
     if (query === undefined) {
       // Out of compile time: graphql-js this time, and the document is compiled on a later run.
       if (!budget.allows()) return undefined;
-      const started = performance.now();
-      query = compile(schema, this.document, operationName);
-      budget.spend(performance.now() - started);
+      query = budget.timed(() => compile(schema, this.document, operationName));
       this.compiled.set(operationName, query);
     }
     if (query === null) return undefined;
