@@ -1,4 +1,5 @@
 import { index, onchainTable } from "ponder";
+import { NO_REGISTRATION_KEY } from "./src/lib/registration-order";
 
 /*
  * The ENS subgraph's entities (https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/schema.graphql), shared by the subgraph, basenames, lineanames and threedns plugins.
@@ -25,9 +26,15 @@ export const domain = onchainTable(
     registrantId: t.text(),
     wrappedOwnerId: t.text(),
     expiryDate: t.bigint(),
+    /** Not the subgraph's: the Omnigraph's order keys, the current registration's start and expiry (src/lib/registration-order.ts). */
+    registrationStartKey: t.bigint().notNull().default(NO_REGISTRATION_KEY),
+    registrationExpiryKey: t.bigint().notNull().default(NO_REGISTRATION_KEY),
   }),
   (table) => ({
     byName: index().on(table.name),
+    // A parent's children by registration date or expiry, a page at a time (the Omnigraph's `subdomains(order:)`).
+    byParentRegistrationStart: index().on(table.parentId, table.registrationStartKey, table.id),
+    byParentRegistrationExpiry: index().on(table.parentId, table.registrationExpiryKey, table.id),
     // Also the children of a parent newest first (`subdomains(orderBy: createdAt)`) without sorting them all: `eth`
     // has millions on mainnet.
     byParentCreatedAt: index().on(table.parentId, table.createdAt),
@@ -626,6 +633,9 @@ export const ensv2Domain = onchainTable(
     status: t.text().notNull().$type<"registered" | "reserved" | "unregistered">(),
     nextInRegistry: t.text(),
     latestRegistrationId: t.text(),
+    /** The Omnigraph's order keys: the latest registration's (or reservation's) block time and the expiry. */
+    registrationStartKey: t.bigint().notNull().default(NO_REGISTRATION_KEY),
+    registrationExpiryKey: t.bigint().notNull().default(NO_REGISTRATION_KEY),
     createdAt: t.bigint().notNull(),
     updatedAt: t.bigint().notNull(),
   }),
@@ -633,6 +643,8 @@ export const ensv2Domain = onchainTable(
     byName: index().on(table.name),
     byNode: index().on(table.node),
     byRegistry: index().on(table.registryId),
+    byRegistryRegistrationStart: index().on(table.registryId, table.registrationStartKey, table.id),
+    byRegistryRegistrationExpiry: index().on(table.registryId, table.registrationExpiryKey, table.id),
     byOwner: index().on(table.owner),
     byLabelhash: index().on(table.labelhash),
     bySubregistry: index().on(table.subregistry),

@@ -1,4 +1,5 @@
 import { labelhash, namehash } from "viem";
+import { registrationOrderKeys } from "../../src/lib/registration-order";
 import type { Rows } from "../subgraph-api/fixture";
 
 /** A hand-made ENSv2 tree (ensv2_* rows): an `eth` registry, its names, each with a subregistry of a few children. */
@@ -52,6 +53,7 @@ export function ensv2Rows(): Rows {
       resolver: null,
       status: "registered",
       latestRegistrationId: registrationId,
+      ...registrationOrderKeys(BigInt(1_700_000_000 + i), 2_000_000_000n + BigInt(i)),
       createdAt: 1n,
       updatedAt: 1n,
     });

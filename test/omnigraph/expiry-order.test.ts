@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { buildFixture, type Rows } from "../subgraph-api/fixture";
+import { NO_REGISTRATION_KEY } from "../../src/lib/registration-order";
+import { buildFixture, type Rows, withRegistrationOrderKeys } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
- * `order: { by: REGISTRATION_EXPIRY }` pages: a domain's key is its registrations' latest expiry, else its wrapped
- * domain's, else none (last ascending, first descending), ties broken by id. The fixture is bent so that every case
- * occurs among `eth`'s children and its grandchildren: two registrations for one domain, a wrapped domain without a
- * registration, neither, and equal expiries. The expected order is computed here from the rows themselves.
+ * `order: { by: REGISTRATION_EXPIRY | REGISTRATION_TIMESTAMP }` pages: a domain comes in the order of the
+ * registration the API shows for it (its `registration { expiry }` or `{ start }`), a domain without one last
+ * ascending and first descending, ties broken by id. The fixture is bent so that every case occurs among `eth`'s
+ * children and its grandchildren: a registrar registration, a wrapped domain without one, neither, and equal keys.
+ * The expected order is read from the answers' own registrations.
  */
-
-const NO_VALUE = 2n ** 63n - 1n;
 
 let t: TestDatabase;
 let options: OmnigraphOptions;
@@ -28,51 +28,38 @@ function bend(r: Rows): Rows {
   let n = 0;
   const wrap = (domainId: string, expiryDate: bigint) =>
     r.wrapped_domain!.push({
-      id: `${domainId}-w${n++}`,
+      id: domainId,
       domainId,
       expiryDate,
       fuses: 0,
       ownerId: r.account![1]!.id,
       name: null,
     });
-  const register = (domainId: string, expiryDate: bigint) =>
+  const register = (domainId: string, expiryDate: bigint, registrationDate = 1_600_000_000n + BigInt(n++)) =>
     r.registration!.push({
-      id: `${domainId}-r${n++}`,
+      id: `${domainId}-r`,
       domainId,
-      registrationDate: 1_600_000_000n + BigInt(n),
+      registrationDate,
       expiryDate,
       cost: null,
       registrantId: r.account![1]!.id,
       labelName: null,
     });
+  const registered = new Set(r.registration!.map((x) => x.domainId as string));
   children.forEach((id, i) => {
     if (withoutRegistration.has(id) && i % 2 === 0 && !wrapped.has(id)) wrap(id, 1_700_000_000n + BigInt(i % 3));
-    if (i % 11 === 5) register(id, 1_900_000_000n); // a second, later registration: the latest wins
-    if (i % 13 === 6) register(id, 1_000_000_000n); // a second, earlier one: ignored
-    if (i % 5 === 2 && !withoutRegistration.has(id)) register(id, 1_800_000_000n); // equal keys: ordered by id
+    if (i % 5 === 2 && !withoutRegistration.has(id)) {
+      // Equal keys: ordered by id.
+      r.registration = r.registration!.filter((x) => x.domainId !== id);
+      register(id, 1_800_000_000n, 1_650_000_000n);
+    }
   });
   grandchildren.forEach((id, i) => {
+    if (registered.has(id) || wrapped.has(id)) return;
     if (i % 3 === 0) register(id, 1_750_000_000n + BigInt(i % 4));
     if (i % 3 === 1) wrap(id, 1_750_000_000n + BigInt(i % 2));
   });
-  return r;
-}
-
-function keyOf(id: string): bigint {
-  const max = (xs: bigint[]) => xs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).at(-1);
-  const reg = max(rows.registration!.filter((x) => x.domainId === id).map((x) => BigInt(x.expiryDate as bigint)));
-  const wrap = max(rows.wrapped_domain!.filter((x) => x.domainId === id).map((x) => BigInt(x.expiryDate as bigint)));
-  return reg ?? wrap ?? NO_VALUE;
-}
-
-function expected(parent: string, dir: "ASC" | "DESC"): string[] {
-  const ids = rows.domain!.filter((d) => d.parentId === parent).map((d) => d.id as string);
-  const sign = dir === "ASC" ? 1 : -1;
-  return ids.sort((a, b) => {
-    const ka = keyOf(a);
-    const kb = keyOf(b);
-    return sign * (ka === kb ? (a < b ? -1 : a > b ? 1 : 0) : ka < kb ? -1 : 1);
-  });
+  return withRegistrationOrderKeys(r);
 }
 
 async function run(query: string, variables: Record<string, unknown> = {}) {
@@ -90,55 +77,97 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const PAGE = `query($a: String, $dir: OrderDirection!) {
+type By = "REGISTRATION_EXPIRY" | "REGISTRATION_TIMESTAMP";
+type Dir = "ASC" | "DESC";
+const shownField = (by: By) => (by === "REGISTRATION_EXPIRY" ? "expiry" : "start");
+
+const PAGE = `query($a: String, $by: DomainsOrderBy!, $dir: OrderDirection!) {
   domain(by: { name: "eth" }) {
-    subdomains(first: 9, after: $a, order: { by: REGISTRATION_EXPIRY, dir: $dir }) {
-      pageInfo { endCursor hasNextPage } edges { cursor node { id } }
+    subdomains(first: 9, after: $a, order: { by: $by, dir: $dir }) {
+      pageInfo { endCursor hasNextPage } edges { cursor node { id registration { start expiry } } }
     }
   }
 }`;
 
-const BACKWARD = `query($b: String!, $dir: OrderDirection!) {
+const BACKWARD = `query($b: String!, $by: DomainsOrderBy!, $dir: OrderDirection!) {
   domain(by: { name: "eth" }) {
-    subdomains(last: 9, before: $b, order: { by: REGISTRATION_EXPIRY, dir: $dir }) { edges { node { id } } }
+    subdomains(last: 9, before: $b, order: { by: $by, dir: $dir }) { edges { node { id } } }
   }
 }`;
 
-describe("/api/omnigraph order by REGISTRATION_EXPIRY", () => {
-  for (const dir of ["DESC", "ASC"] as const) {
-    it(`pages eth's children ${dir} by latest registration, else wrapped, expiry, then id; forward and back`, async () => {
-      const eth = rows.domain!.find((d) => d.name === "eth")!.id as string;
-      const want = expected(eth, dir);
-      expect(new Set(want.map(keyOf)).has(NO_VALUE)).toBe(true);
-      const got: string[] = [];
-      const cursors: string[] = [];
-      let after: string | null = null;
-      do {
-        const page: any = (await run(PAGE, { a: after, dir })).domain.subdomains;
-        got.push(...page.edges.map((e: any) => e.node.id));
-        cursors.push(...page.edges.map((e: any) => e.cursor));
-        after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
-      } while (after);
-      expect(got).toEqual(want);
-      const at = Math.floor(want.length / 2);
-      const back = (await run(BACKWARD, { b: cursors[at], dir })).domain.subdomains.edges.map((e: any) => e.node.id);
-      expect(back).toEqual(want.slice(at - 9, at));
-      expect(internalErrors).toEqual([]);
-    });
+interface Shown {
+  id: string;
+  registration: { start: string; expiry: string | null } | null;
+}
+
+/** The key the API's own answer implies for a domain: the shown registration's value, else none. */
+const keyOf = (node: Shown, by: By): bigint => {
+  const value = node.registration?.[shownField(by)];
+  return value == null ? NO_REGISTRATION_KEY : BigInt(value);
+};
+
+/** `nodes` as the order promises them: by the shown key in `dir`, then by id in `dir`. */
+function sorted(nodes: Shown[], by: By, dir: Dir): string[] {
+  const sign = dir === "ASC" ? 1 : -1;
+  return [...nodes]
+    .sort((a, b) => {
+      const [ka, kb] = [keyOf(a, by), keyOf(b, by)];
+      return sign * (ka === kb ? (a.id < b.id ? -1 : 1) : ka < kb ? -1 : 1);
+    })
+    .map((n) => n.id);
+}
+
+describe("/api/omnigraph order by registration", () => {
+  for (const by of ["REGISTRATION_EXPIRY", "REGISTRATION_TIMESTAMP"] as const) {
+    for (const dir of ["DESC", "ASC"] as const) {
+      it(`pages eth's children ${dir} by ${by} in the order of their shown registrations, then id; forward and back`, async () => {
+        const got: Shown[] = [];
+        const cursors: string[] = [];
+        let after: string | null = null;
+        do {
+          const page: any = (await run(PAGE, { a: after, by, dir })).domain.subdomains;
+          got.push(...page.edges.map((e: any) => e.node));
+          cursors.push(...page.edges.map((e: any) => e.cursor));
+          after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+        } while (after);
+        const eth = rows.domain!.find((d) => d.name === "eth")!.id as string;
+        expect(got.map((n) => n.id).sort()).toEqual(
+          rows
+            .domain!.filter((d) => d.parentId === eth)
+            .map((d) => d.id as string)
+            .sort(),
+        );
+        const keys = got.map((n) => keyOf(n, by));
+        // Every case occurs: no registration, wrapped-only (shown as the wrapper's), and ties.
+        expect(keys).toContain(NO_REGISTRATION_KEY);
+        expect(got.some((n) => n.registration && !rows.registration!.some((r) => r.domainId === n.id))).toBe(true);
+        expect(new Set(keys).size).toBeLessThan(keys.length - 1);
+        expect(got.map((n) => n.id)).toEqual(sorted(got, by, dir));
+        const at = Math.floor(got.length / 2);
+        const back = (await run(BACKWARD, { b: cursors[at], by, dir })).domain.subdomains.edges.map(
+          (e: any) => e.node.id,
+        );
+        expect(back).toEqual(got.slice(at - 9, at).map((n) => n.id));
+        expect(internalErrors).toEqual([]);
+      });
+    }
   }
 
   it("orders each parent's own children in one statement for many parents (the window)", async () => {
     const data = await run(`{
       domain(by: { name: "eth" }) {
         subdomains(first: 120, order: { by: NAME }) { edges { node { id
-          subdomains(first: 3, order: { by: REGISTRATION_EXPIRY, dir: DESC }) { edges { node { id } } }
+          all: subdomains(first: 10, order: { by: NAME }) { edges { node { id registration { start expiry } } } }
+          top: subdomains(first: 3, order: { by: REGISTRATION_EXPIRY, dir: DESC }) { edges { node { id } } }
         } } }
       }
     }`);
     const parents = data.domain.subdomains.edges.map((e: any) => e.node);
-    const withChildren = parents.filter((p: any) => expected(p.id, "DESC").length > 1);
+    const withChildren = parents.filter((p: any) => p.all.edges.length > 1);
     expect(withChildren.length).toBeGreaterThan(3);
-    for (const p of parents)
-      expect(p.subdomains.edges.map((e: any) => e.node.id)).toEqual(expected(p.id, "DESC").slice(0, 3));
+    for (const p of parents) {
+      const all = p.all.edges.map((e: any) => e.node);
+      expect(p.top.edges.map((e: any) => e.node.id)).toEqual(sorted(all, "REGISTRATION_EXPIRY", "DESC").slice(0, 3));
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { keccak256, labelhash, namehash, toHex } from "viem";
+import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../src/lib/registration-order";
 import type { Namespace } from "../../src/namespaces/types";
 import { seededRandom } from "../support/seeded-random";
 
@@ -286,6 +287,29 @@ export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions
   rows.version_changed!.push({ ...nextEvent(), resolverId: r0, version: 1n });
 
   for (const d of rows.domain!) d.subdomainCount = subdomainCounts.get(d.id as string) ?? 0;
+  return withRegistrationOrderKeys(rows);
+}
+
+/**
+ * Sets each domain's registration order keys as the indexer's handlers keep them: its registrar registration's date
+ * and expiry, else its wrapped domain's expiry from the domain's creation, else none. Call it again after changing
+ * a fixture's registrations or wrapped domains.
+ */
+export function withRegistrationOrderKeys(rows: Rows): Rows {
+  const registrations = new Map(rows.registration!.map((r) => [r.domainId as string, r]));
+  const wrapped = new Map(rows.wrapped_domain!.map((w) => [w.domainId as string, w]));
+  for (const d of rows.domain!) {
+    const r = registrations.get(d.id as string);
+    const w = wrapped.get(d.id as string);
+    Object.assign(
+      d,
+      r
+        ? registrationOrderKeys(r.registrationDate as bigint, r.expiryDate as bigint)
+        : w
+          ? registrationOrderKeys(d.createdAt as bigint, w.expiryDate as bigint)
+          : NO_REGISTRATION_ORDER_KEYS,
+    );
+  }
   return rows;
 }
 

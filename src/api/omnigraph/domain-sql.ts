@@ -54,51 +54,31 @@ export interface DomainListArgs extends PageArgs {
 
 /** The domain's effective owner: the NameWrapper's, else the registrar's, else the registry's (as the peer's). */
 export const EFFECTIVE_OWNER = sql.raw("coalesce(d.wrapped_owner_id, d.registrant_id, d.owner_id)");
-export const NO_VALUE = "9223372036854775807"; // sorts last ascending, first descending: the peer's place for a missing value
-
-/**
- * The largest `column` of `table` per domain of the list, as a join. A subquery per row cost the same work, but the
- * planner priced it as an index probe per child twice over (`eth`'s 32k children: ~550k), which switched on JIT
- * compilation with inlining and optimisation: 250 ms of a 420 ms statement. Restricted to the list's domains
- * (`scoped`: its scope and filters, not its cursor), it is hash-joined for a large parent and probed by index for a
- * small one, and max() keeps the subquery's answer if a domain ever had two rows.
- */
-function maxPerDomain(table: string, column: string, alias: string, scoped: SQL): SQL {
-  return sql`left join (select x.domain_id, max(x.${sql.raw(column)}) as v from ${sql.raw(table)} x where x.domain_id in (select d.id from domain d where ${scoped}) group by 1) ${sql.raw(alias)} on ${sql.raw(alias)}.domain_id = d.id`;
-}
 
 export interface OrderKey {
   expr: SQL;
   kind: "text" | "number";
-  /** The joins `expr` reads from, after `from domain d`. */
-  joins: SQL;
 }
 
-function orderKey(by: NonNullable<DomainListArgs["order"]>["by"], scoped: SQL): OrderKey {
-  const none = sql.raw("");
+/**
+ * The registration keys are columns the indexer keeps on the row (src/lib/registration-order.ts), so a parent's
+ * children by either come from the `(parent_id, key, id)` index a page at a time, however many the parent has.
+ */
+function orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): OrderKey {
   switch (by) {
     case "NAME":
-      return { expr: sql.raw("coalesce(d.name, '')"), kind: "text", joins: none };
+      return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
     case "DEPTH":
       return {
         expr: sql.raw(
           "(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint",
         ),
         kind: "number",
-        joins: none,
       };
     case "REGISTRATION_TIMESTAMP":
-      return {
-        expr: sql.raw(`coalesce(reg_start.v, ${NO_VALUE})`),
-        kind: "number",
-        joins: maxPerDomain("registration", "registration_date", "reg_start", scoped),
-      };
+      return { expr: sql.raw("d.registration_start_key"), kind: "number" };
     case "REGISTRATION_EXPIRY":
-      return {
-        expr: sql.raw(`coalesce(reg_expiry.v, wrap_expiry.v, ${NO_VALUE})`),
-        kind: "number",
-        joins: sql`${maxPerDomain("registration", "expiry_date", "reg_expiry", scoped)} ${maxPerDomain("wrapped_domain", "expiry_date", "wrap_expiry", scoped)}`,
-      };
+      return { expr: sql.raw("d.registration_expiry_key"), kind: "number" };
   }
 }
 
@@ -145,8 +125,7 @@ export interface DomainTable<S> {
   /** `<table> d` */
   from: SQL;
   columns: SQL;
-  /** `scoped`: the list's scope and filters (not its cursor), for joins that are worth restricting to the list. */
-  orderKey(by: NonNullable<DomainListArgs["order"]>["by"], scoped: SQL): OrderKey;
+  orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): OrderKey;
   scopeOf(scope: S, keys: string[]): { expr: SQL; where: SQL };
   filters(scope: S, args: DomainListArgs): SQL[];
 }
@@ -177,7 +156,7 @@ export function tablePageQuery<S>(
 ): { query: SQL; keyKind: "text" | "number" } {
   const { size, backward } = pageWindow(args);
   const where = [table.scopeOf(scope, keys).where, ...table.filters(scope, args)];
-  const key = table.orderKey(args.order?.by ?? "NAME", sql.join(where, sql` and `));
+  const key = table.orderKey(args.order?.by ?? "NAME");
   const descending = (args.order?.dir === "DESC") !== backward;
   const dir = sql.raw(descending ? "desc" : "asc");
   const cursor = backward ? args.before : args.after;
@@ -200,12 +179,12 @@ export function tablePageQuery<S>(
   const whereSql = sql.join(where, sql` and `);
   if (keys.length === 1) {
     return {
-      query: sql`select ${columns}, ${keys[0]}::text as scope, ${key.expr} as sort_key from ${table.from} ${key.joins} where ${whereSql} order by ${key.expr} ${dir}, d.id ${dir} limit ${size + 1}`,
+      query: sql`select ${columns}, ${keys[0]}::text as scope, ${key.expr} as sort_key from ${table.from} where ${whereSql} order by ${key.expr} ${dir}, d.id ${dir} limit ${size + 1}`,
       keyKind: key.kind,
     };
   }
   return {
-    query: sql`select * from (select ${columns}, ${scopeExpr} as scope, ${key.expr} as sort_key, row_number() over (partition by ${scopeExpr} order by ${key.expr} ${dir}, d.id ${dir}) as rn from ${table.from} ${key.joins} where ${whereSql}) x where rn <= ${size + 1} order by scope, rn`,
+    query: sql`select * from (select ${columns}, ${scopeExpr} as scope, ${key.expr} as sort_key, row_number() over (partition by ${scopeExpr} order by ${key.expr} ${dir}, d.id ${dir}) as rn from ${table.from} where ${whereSql}) x where rn <= ${size + 1} order by scope, rn`,
     keyKind: key.kind,
   };
 }

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type DomainListArgs, type DomainTable, escapeLike, list, NO_VALUE } from "../domain-sql";
+import { type DomainListArgs, type DomainTable, escapeLike, list } from "../domain-sql";
 
 /*
  * The ENSv2 side of the Omnigraph's domain lists, over the ensv2 plugin's `ensv2_domain` (docs/ensv2.md). Paged
@@ -68,9 +68,6 @@ export function v2DomainOfPrefixed(row: Record<string, unknown>): V2DomainRow | 
 /** Which ENSv2 domains a list holds: a registry's (keys: registry ids), an owner's (addresses), or all (""). */
 export type V2DomainScope = { kind: "registry" } | { kind: "owner" } | { kind: "all" };
 
-// The registration keys read the current registration by primary key: one probe per row, no join worth scoping.
-const NO_JOINS = sql.raw("");
-
 const DEPTH = sql.raw(
   "(case when coalesce(d.name, '') = '' then 0 else length(d.name) - length(replace(d.name, '.', '')) + 1 end)::bigint",
 );
@@ -81,24 +78,15 @@ export const V2_DOMAINS: DomainTable<V2DomainScope> = {
   orderKey(by) {
     switch (by) {
       case "NAME":
-        return { expr: sql.raw("coalesce(d.name, '')"), kind: "text", joins: NO_JOINS };
+        return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
       case "DEPTH":
-        return { expr: DEPTH, kind: "number", joins: NO_JOINS };
-      // The current registration's (or reservation's) block time and the name's expiry; none without one.
+        return { expr: DEPTH, kind: "number" };
+      // The current registration's (or reservation's) block time and the name's expiry, kept on the row by the
+      // indexer (src/lib/registration-order.ts); none without one.
       case "REGISTRATION_TIMESTAMP":
-        return {
-          expr: sql.raw(
-            `coalesce((select r.block_timestamp from ensv2_registration r where r.id = d.latest_registration_id), ${NO_VALUE})::numeric`,
-          ),
-          kind: "number",
-          joins: NO_JOINS,
-        };
+        return { expr: sql.raw("d.registration_start_key"), kind: "number" };
       case "REGISTRATION_EXPIRY":
-        return {
-          expr: sql.raw(`(case when d.latest_registration_id is null then ${NO_VALUE} else d.expiry end)::numeric`),
-          kind: "number",
-          joins: NO_JOINS,
-        };
+        return { expr: sql.raw("d.registration_expiry_key"), kind: "number" };
     }
   },
   scopeOf(scope, keys) {

@@ -74,7 +74,10 @@ export async function ensureDomain(
   return domain;
 }
 
-/** Sets columns of a known domain; returns false when the registry has no such domain (nothing registered there). */
+/**
+ * Sets columns of a known domain; returns false when the registry has no such domain (nothing registered there). A
+ * new expiry is also the expiry order key once the domain has a registration (registrations.ts sets it with one).
+ */
 export async function updateDomain(
   context: IndexingContext,
   registry: Address,
@@ -84,6 +87,12 @@ export async function updateDomain(
 ): Promise<boolean> {
   const id = domainIdOf(context.chain.id, registry, anyId);
   if (!(await context.db.find(schema.ensv2Domain, { id }))) return false;
-  await context.db.update(schema.ensv2Domain, { id }).set({ ...values, updatedAt: block });
+  await context.db.update(schema.ensv2Domain, { id }).set((row) => ({
+    ...values,
+    ...(values.expiry !== undefined && row.latestRegistrationId !== null
+      ? { registrationExpiryKey: values.expiry }
+      : {}),
+    updatedAt: block,
+  }));
   return true;
 }

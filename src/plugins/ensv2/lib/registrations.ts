@@ -1,6 +1,7 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import { zeroAddress } from "viem";
+import { registrationOrderKeys } from "../../../lib/registration-order";
 import { emitter, ensv2Anchors, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, findDomain } from "./domains";
 import { logColumns } from "./events";
@@ -26,7 +27,9 @@ export async function recordRegistration(
     sender: lower(event.args.sender),
   };
   await context.db.insert(schema.ensv2Registration).values(row);
-  await context.db.update(schema.ensv2Domain, { id: domain.id }).set({ latestRegistrationId: row.id });
+  await context.db
+    .update(schema.ensv2Domain, { id: domain.id })
+    .set({ latestRegistrationId: row.id, ...registrationOrderKeys(event.block.timestamp, event.args.expiry) });
 }
 
 /** The .eth domain a registrar event names: the registrar registers in the ETH registry. */

@@ -4,6 +4,7 @@ import type { NameWrapperAbi } from "../../../../abis";
 import { decodeWrappedName } from "../../../lib/dns-wire";
 import { domainId } from "../../../lib/ids";
 import { namehash, tokenIdToHex32 } from "../../../lib/names";
+import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../../lib/registration-order";
 import { deriveTransferEventIds } from "../row-key-derivations";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
@@ -26,6 +27,19 @@ async function raiseDomainExpiry(context: IndexingContext, id: string, fuses: nu
     .set((row) => (row.expiryDate === null || expiry > row.expiryDate ? { expiryDate: expiry } : {}));
 }
 
+type DomainRow = typeof schema.domain.$inferSelect;
+
+/**
+ * A wrapped name's registration is the wrapper's only when no base registrar registered it (the registrar sets the
+ * registrant with its registration): then the wrapper's expiry, from the domain's creation, orders it.
+ */
+const wrapperOrderKeys = (row: DomainRow, expiry: bigint | null) =>
+  row.registrantId !== null
+    ? {}
+    : expiry === null
+      ? NO_REGISTRATION_ORDER_KEYS
+      : registrationOrderKeys(row.createdAt, expiry);
+
 export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
   const managedNodeId = domainId(namehash(managedName));
   deriveTransferEventIds(handlerSettings);
@@ -44,6 +58,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
       wrappedOwnerId: ownerId,
       // The subgraph names the domain from the wrapper only while it has no labelName.
       ...(!row.labelName && labelName ? { labelName, name } : {}),
+      ...wrapperOrderKeys(row, expiry),
     }));
     await raiseDomainExpiry(context, id, fuses, expiry);
 
@@ -73,6 +88,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     await context.db.update(schema.domain, { id }).set((row) => ({
       wrappedOwnerId: null,
       ...(row.expiryDate !== null && row.parentId !== managedNodeId ? { expiryDate: null } : {}),
+      ...wrapperOrderKeys(row, null),
     }));
     await context.db.delete(schema.wrappedDomain, { id });
     await context.db
@@ -103,6 +119,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     if (wrapped) {
       await context.db.update(schema.wrappedDomain, { id }).set({ expiryDate: event.args.expiry });
       await raiseDomainExpiry(context, id, wrapped.fuses, event.args.expiry);
+      await context.db.update(schema.domain, { id }).set((row) => wrapperOrderKeys(row, event.args.expiry));
     }
     await context.db.insert(schema.expiryExtended).values({
       ...eventFields(settings, context, event),
@@ -122,11 +139,13 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     const settings = handlerSettings();
     const id = domainId(tokenIdToHex32(tokenId));
     const ownerId = await upsertAccount(context, to);
-    await context.db
+    const wrapped = await context.db
       .insert(schema.wrappedDomain)
       .values({ id, domainId: id, ownerId, expiryDate: 0n, fuses: 0 })
       .onConflictDoUpdate({ ownerId });
-    await context.db.update(schema.domain, { id }).set({ wrappedOwnerId: ownerId });
+    await context.db
+      .update(schema.domain, { id })
+      .set((row) => ({ wrappedOwnerId: ownerId, ...wrapperOrderKeys(row, wrapped.expiryDate) }));
     await context.db.insert(schema.wrappedTransfer).values({
       ...eventFields(settings, context, event, subIndex),
       domainId: id,

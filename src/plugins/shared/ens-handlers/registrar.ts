@@ -4,6 +4,7 @@ import type { BaseRegistrarAbi } from "../../../../abis";
 import { domainId, registrationId } from "../../../lib/ids";
 import { interpretLabel, isShowableLabel, labelhashOf } from "../../../lib/labels";
 import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
+import { registrationOrderKeys } from "../../../lib/registration-order";
 import { deriveSubnodesOf } from "../row-key-derivations";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
@@ -61,6 +62,7 @@ export function makeRegistrarHandlers({ managedName, supportsPremintedNames = fa
     await context.db.update(schema.domain, { id: id.node }).set({
       registrantId,
       expiryDate: expires + GRACE_PERIOD_SECONDS,
+      ...registrationOrderKeys(event.block.timestamp, expires),
       ...naming,
     });
 
@@ -89,7 +91,9 @@ export function makeRegistrarHandlers({ managedName, supportsPremintedNames = fa
     const { expires } = event.args;
     const id = ids(context, tokenIdToHex32(event.args.id));
     await context.db.update(schema.registration, { id: id.registration }).set({ expiryDate: expires });
-    await context.db.update(schema.domain, { id: id.node }).set({ expiryDate: expires + GRACE_PERIOD_SECONDS });
+    await context.db
+      .update(schema.domain, { id: id.node })
+      .set({ expiryDate: expires + GRACE_PERIOD_SECONDS, registrationExpiryKey: expires });
     await context.db.insert(schema.nameRenewed).values({
       ...eventFields(settings, context, event),
       registrationId: id.registration,

@@ -5,6 +5,7 @@ import { decodeDnsWireName } from "../../../lib/dns-wire";
 import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel } from "../../../lib/labels";
 import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
+import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../../lib/registration-order";
 import {
   type EventArgs,
   handlerSettings,
@@ -96,7 +97,7 @@ async function registrationCreated(
         createdAt: event.block.timestamp,
         ownerId,
         isMigrated: true,
-        ...(isLeaf ? { expiryDate: expiry } : {}),
+        ...(isLeaf ? { expiryDate: expiry, ...registrationOrderKeys(event.block.timestamp, expiry) } : {}),
         ...link,
       });
     } else {
@@ -104,7 +105,13 @@ async function registrationCreated(
       const naming =
         existing.name === null || (existing.labelName === null && labelName !== null) ? { name, labelName } : {};
       after = isLeaf
-        ? await context.db.update(schema.domain, { id }).set({ ownerId, expiryDate: expiry, ...link, ...naming })
+        ? await context.db.update(schema.domain, { id }).set({
+            ownerId,
+            expiryDate: expiry,
+            ...registrationOrderKeys(existing.createdAt, expiry),
+            ...link,
+            ...naming,
+          })
         : Object.keys(naming).length > 0
           ? await context.db.update(schema.domain, { id }).set(naming)
           : existing;
@@ -137,7 +144,9 @@ async function registrationExtended(
 ): Promise<void> {
   const id = domainId(event.args.node);
   if (!(await context.db.find(schema.domain, { id }))) return;
-  await context.db.update(schema.domain, { id }).set({ expiryDate: event.args.newExpiry });
+  await context.db
+    .update(schema.domain, { id })
+    .set({ expiryDate: event.args.newExpiry, registrationExpiryKey: event.args.newExpiry });
 }
 
 async function setOwner(context: IndexingContext, node: Hex, owner: Address, deleted = false): Promise<void> {
@@ -146,9 +155,10 @@ async function setOwner(context: IndexingContext, node: Hex, owner: Address, del
   const before = (await context.db.find(schema.domain, { id })) ?? null;
   if (before === null) return;
   const ownerId = await upsertAccount(context, owner);
-  const after = await context.db
-    .update(schema.domain, { id })
-    .set({ ownerId, ...(deleted ? { resolverId: null, resolvedAddressId: null, expiryDate: null } : {}) });
+  const after = await context.db.update(schema.domain, { id }).set({
+    ownerId,
+    ...(deleted ? { resolverId: null, resolvedAddressId: null, expiryDate: null, ...NO_REGISTRATION_ORDER_KEYS } : {}),
+  });
   await settleSubdomainCounts(settings, context, before, after);
 }
 
