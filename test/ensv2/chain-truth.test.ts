@@ -6,6 +6,7 @@ import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+import { checkRegistrationOrder, indexedOrderKeys } from "../support/registration-order";
 
 /*
  * Chain truth for the ensv2 plugin: after the devnet's ENSv2 scenario, every name the index holds is read back from
@@ -302,5 +303,45 @@ describe("ENSv2 names in the other APIs", () => {
       // A registration is the registry's LabelRegistered and the registrar's NameRegistered.
       expect(action.eventIds.length, name).toBe(action.type === "registration" ? 2 : 1);
     }
+  });
+});
+
+describe("ensv2 registration order", () => {
+  it("pages every registry's domains by registration start and expiry as their registrations show; the index's keys are theirs", async () => {
+    const { keys, lists } = await indexedOrderKeys(indexer.env.DATABASE_URL!, indexer.schema, "ensv2_domain");
+    const PAGE = 3;
+    const query = `query($id: RegistryId!, $by: DomainsOrderBy!, $dir: OrderDirection!, $after: String) {
+      registry(by: { id: $id }) { domains(first: ${PAGE}, after: $after, order: { by: $by, dir: $dir }) {
+        pageInfo { endCursor hasNextPage } edges { node { id registration { __typename start expiry } } }
+      } }
+    }`;
+    let paged = 0;
+    const kinds = new Set<string>();
+    for (const [registry, count] of lists) {
+      const seen = await checkRegistrationOrder(
+        {
+          label: `domains of ${registry}`,
+          page: async (by, dir, after) => {
+            const res = await fetch(`${indexer.url}/api/omnigraph`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ query, variables: { id: registry, by, dir, after } }),
+            });
+            const body = (await res.json()) as { data?: any; errors?: unknown };
+            expect(res.status).toBe(200);
+            expect(body.errors).toBeUndefined();
+            const c = body.data.registry.domains;
+            return { nodes: c.edges.map((e: any) => e.node), ...c.pageInfo };
+          },
+        },
+        keys,
+        PAGE,
+      );
+      expect(seen.length, `domains of ${registry}`).toBe(count);
+      for (const d of seen) kinds.add(d.registration?.__typename ?? "none");
+      paged += seen.length;
+    }
+    expect(paged).toBe(domains.length);
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(["ENSv2RegistryRegistration"]));
   });
 });

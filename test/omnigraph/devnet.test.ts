@@ -9,6 +9,7 @@ import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { checkRegistrationOrder, indexedOrderKeys, type ShownDomain } from "../support/registration-order";
 import { cookbook } from "./fixtures/cookbook";
 
 /*
@@ -276,6 +277,42 @@ describe("the same answers as /subgraph and /api/resolve", () => {
     // A document is compiled from its second execution on (src/api/omnigraph/compiled.ts); had graphql-jit been
     // loaded with another copy of graphql than Ponder's Vite server gives the app, the log would say so.
     expect(readFileSync(indexer.logFile, "utf8")).not.toContain(COMPILER_UNAVAILABLE);
+  });
+});
+
+describe("registration order", () => {
+  it("pages every parent's children by registration start and expiry as their registrations show; the index's keys are theirs", async () => {
+    const { keys, lists } = await indexedOrderKeys(indexer.env.DATABASE_URL!, indexer.schema, "domain");
+    const PAGE = 4;
+    const query = `query($id: DomainId!, $by: DomainsOrderBy!, $dir: OrderDirection!, $after: String) {
+      domain(by: { id: $id }) { subdomains(first: ${PAGE}, after: $after, order: { by: $by, dir: $dir }) {
+        pageInfo { endCursor hasNextPage } edges { node { id registration { __typename start expiry } } }
+      } }
+    }`;
+    const shown: ShownDomain[] = [];
+    for (const [parent, children] of lists) {
+      const seen = await checkRegistrationOrder(
+        {
+          label: `children of ${parent}`,
+          page: async (by, dir, after) => {
+            const c = (await omnigraph(query, { id: parent, by, dir, after })).domain.subdomains;
+            return { nodes: c.edges.map((e: any) => e.node), ...c.pageInfo };
+          },
+        },
+        keys,
+        PAGE,
+      );
+      expect(seen.length, `children of ${parent}`).toBe(children);
+      shown.push(...seen);
+    }
+    const kinds = new Map<string, number>();
+    for (const d of shown)
+      kinds.set(d.registration?.__typename ?? "none", (kinds.get(d.registration?.__typename ?? "none") ?? 0) + 1);
+    console.log(
+      `[omnigraph] registration order: ${lists.size} parents, ${shown.length} children paged 4 ways (${[...kinds].map(([k, n]) => `${n} ${k}`).join(", ")})`,
+    );
+    for (const kind of ["BaseRegistrarRegistration", "NameWrapperRegistration", "ThreeDNSRegistration", "none"])
+      expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
   });
 });
 
