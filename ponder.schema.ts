@@ -642,7 +642,7 @@ export const ensv2Domain = onchainTable(
   (table) => ({
     byName: index().on(table.name),
     byNode: index().on(table.node),
-    byRegistry: index().on(table.registryId),
+    // A registry's domains (also by registry alone) by registration date or expiry, a page at a time.
     byRegistryRegistrationStart: index().on(table.registryId, table.registrationStartKey, table.id),
     byRegistryRegistrationExpiry: index().on(table.registryId, table.registrationExpiryKey, table.id),
     byOwner: index().on(table.owner),
