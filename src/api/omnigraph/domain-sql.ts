@@ -55,6 +55,13 @@ export interface DomainListArgs extends PageArgs {
 /** The domain's effective owner: the NameWrapper's, else the registrar's, else the registry's (as the peer's). */
 export const EFFECTIVE_OWNER = sql.raw("coalesce(d.wrapped_owner_id, d.registrant_id, d.owner_id)");
 
+/**
+ * The NAME key: a domain without a name sorts as "". In a list of named domains only, the key is the column itself,
+ * the same values, which the name index can read in order (a prefix search stops at its page's end instead of
+ * sorting every match).
+ */
+export const nameKey = (named: boolean) => sql.raw(named ? "d.name" : "coalesce(d.name, '')");
+
 export interface OrderKey {
   expr: SQL;
   kind: "text" | "number";
@@ -64,10 +71,10 @@ export interface OrderKey {
  * The registration keys are columns the indexer keeps on the row (src/lib/registration-order.ts), so a parent's
  * children by either come from the `(parent_id, key, id)` index a page at a time, however many the parent has.
  */
-function orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): OrderKey {
+function orderKey(by: NonNullable<DomainListArgs["order"]>["by"], named: boolean): OrderKey {
   switch (by) {
     case "NAME":
-      return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
+      return { expr: nameKey(named), kind: "text" };
     case "DEPTH":
       return {
         expr: sql.raw(
@@ -125,7 +132,8 @@ export interface DomainTable<S> {
   /** `<table> d` */
   from: SQL;
   columns: SQL;
-  orderKey(by: NonNullable<DomainListArgs["order"]>["by"]): OrderKey;
+  /** `named`: the list holds only domains with a name. */
+  orderKey(by: NonNullable<DomainListArgs["order"]>["by"], named: boolean): OrderKey;
   scopeOf(scope: S, keys: string[]): { expr: SQL; where: SQL };
   filters(scope: S, args: DomainListArgs): SQL[];
 }
@@ -156,7 +164,7 @@ export function tablePageQuery<S>(
 ): { query: SQL; keyKind: "text" | "number" } {
   const { size, backward } = pageWindow(args);
   const where = [table.scopeOf(scope, keys).where, ...table.filters(scope, args)];
-  const key = table.orderKey(args.order?.by ?? "NAME");
+  const key = table.orderKey(args.order?.by ?? "NAME", args.canonical === true);
   const descending = (args.order?.dir === "DESC") !== backward;
   const dir = sql.raw(descending ? "desc" : "asc");
   const cursor = backward ? args.before : args.after;

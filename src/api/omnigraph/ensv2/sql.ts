@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type DomainListArgs, type DomainTable, escapeLike, list } from "../domain-sql";
+import { type DomainListArgs, type DomainTable, escapeLike, list, nameKey } from "../domain-sql";
 
 /*
  * The ENSv2 side of the Omnigraph's domain lists, over the ensv2 plugin's `ensv2_domain` (docs/ensv2.md). Paged
@@ -75,10 +75,10 @@ const DEPTH = sql.raw(
 export const V2_DOMAINS: DomainTable<V2DomainScope> = {
   from: sql.raw("ensv2_domain d"),
   columns: V2_DOMAIN_COLUMNS,
-  orderKey(by) {
+  orderKey(by, named) {
     switch (by) {
       case "NAME":
-        return { expr: sql.raw("coalesce(d.name, '')"), kind: "text" };
+        return { expr: nameKey(named), kind: "text" };
       case "DEPTH":
         return { expr: DEPTH, kind: "number" };
       // The current registration's (or reservation's) block time and the name's expiry, kept on the row by the
