@@ -7,6 +7,8 @@
  *   AB_ROUNDS=3  BENCH_NAMES=10000  BENCH_PLUGINS=subgraph  AB_RUN=pglite|postgres|noop
  *   AB_PATCHES_DIR=<dir>: build the variants from that directory's patch files instead of patches/ (e.g. an earlier
  *     commit's set, `git archive <commit> patches | tar -x -C <dir>`, to compare it with today's)
+ *   AB_COMMITS=<commit>,…: also run each commit's code (its `git archive`) on this checkout's installed, fully
+ *     patched packages: what a change to handlers or the schema costs indexing. With it, AB_VARIANTS defaults to none.
  *
  * Every variant is a copy of the project in a temporary folder whose node_modules links to this one's, except for
  * the patched packages: those are copied, unpatched (the installed patches reversed), and patched again without the
@@ -37,7 +39,10 @@ interface PatchFile {
 const installed = readPatches(join(projectRoot, "patches")) as PatchFile[];
 /** The patches the variants are built from: these, or another set (AB_PATCHES_DIR, e.g. an older commit's). */
 const patches = (process.env.AB_PATCHES_DIR ? readPatches(process.env.AB_PATCHES_DIR) : installed) as PatchFile[];
-const variants = (process.env.AB_VARIANTS ?? patches.map((p) => p.name).join(",")).split(",").filter(Boolean);
+const commits = (process.env.AB_COMMITS ?? "").split(",").filter(Boolean);
+const variants = (process.env.AB_VARIANTS ?? (commits.length > 0 ? "" : patches.map((p) => p.name).join(",")))
+  .split(",")
+  .filter(Boolean);
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
 const plugins = (process.env.BENCH_PLUGINS ?? "subgraph").split(",");
@@ -116,6 +121,16 @@ function buildVariant(
   return { root };
 }
 
+/** `commit`'s files (git archive) running this checkout's node_modules, patched as installed. */
+function buildCommit(workDir: string, commit: string): string {
+  const root = join(workDir, `commit-${commit}`);
+  mkdirSync(root, { recursive: true });
+  execFileSync("sh", ["-c", `git -C "${projectRoot}" archive "${commit}" | tar -x -C "${root}"`], { stdio: "pipe" });
+  symlinkSync(join(projectRoot, ".cache"), join(root, ".cache"));
+  symlinkSync(join(projectRoot, "node_modules"), join(root, "node_modules"));
+  return root;
+}
+
 /** User + system CPU seconds of a live process (its threads included). */
 const cpuSeconds = (pid: number): number => processCpuMs(pid) / 1000;
 
@@ -137,6 +152,7 @@ async function main(): Promise<void> {
       if ("root" in built) roots.set(label, built.root);
       else console.log(`skipped "${label}": ${built.error}`);
     }
+    for (const commit of commits) roots.set(`commit ${commit}`, buildCommit(workDir, commit));
     console.log(
       `bench:patch-ab — ${names} names, ${run} run, ${rounds} rounds of ${[...roots.keys()].join(", ")}; load ${loadavg()[0].toFixed(1)}`,
     );
@@ -197,7 +213,7 @@ async function main(): Promise<void> {
       const delta =
         label === "all" ? "—" : `${(median(samples.map((s) => s.cpu)) - median(base.map((s) => s.cpu))).toFixed(1)}`;
       console.log(
-        `| ${label === "all" ? "all patches" : `without ${label}`} | ${samples.map((s) => s.seconds.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.seconds)).toFixed(1)} | ${samples.map((s) => s.cpu.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.cpu)).toFixed(1)} | ${delta} | ${median(samples.map((s) => s.rss)).toFixed(0)} | ${samples[0]!.events} |`,
+        `| ${label === "all" ? "all patches" : label.startsWith("commit ") ? label : `without ${label}`} | ${samples.map((s) => s.seconds.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.seconds)).toFixed(1)} | ${samples.map((s) => s.cpu.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.cpu)).toFixed(1)} | ${delta} | ${median(samples.map((s) => s.rss)).toFixed(0)} | ${samples[0]!.events} |`,
       );
     }
     console.log(
