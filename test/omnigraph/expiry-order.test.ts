@@ -3,6 +3,7 @@ import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/om
 import { NO_REGISTRATION_KEY } from "../../src/lib/registration-order";
 import { buildFixture, type Rows, withRegistrationOrderKeys } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
+import { inRegistrationOrder, type ShownDomain, shownKey } from "../support/registration-order";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
@@ -77,10 +78,6 @@ afterAll(async () => {
   await t?.drop();
 });
 
-type By = "REGISTRATION_EXPIRY" | "REGISTRATION_TIMESTAMP";
-type Dir = "ASC" | "DESC";
-const shownField = (by: By) => (by === "REGISTRATION_EXPIRY" ? "expiry" : "start");
-
 const PAGE = `query($a: String, $by: DomainsOrderBy!, $dir: OrderDirection!) {
   domain(by: { name: "eth" }) {
     subdomains(first: 9, after: $a, order: { by: $by, dir: $dir }) {
@@ -95,33 +92,11 @@ const BACKWARD = `query($b: String!, $by: DomainsOrderBy!, $dir: OrderDirection!
   }
 }`;
 
-interface Shown {
-  id: string;
-  registration: { start: string; expiry: string | null } | null;
-}
-
-/** The key the API's own answer implies for a domain: the shown registration's value, else none. */
-const keyOf = (node: Shown, by: By): bigint => {
-  const value = node.registration?.[shownField(by)];
-  return value == null ? NO_REGISTRATION_KEY : BigInt(value);
-};
-
-/** `nodes` as the order promises them: by the shown key in `dir`, then by id in `dir`. */
-function sorted(nodes: Shown[], by: By, dir: Dir): string[] {
-  const sign = dir === "ASC" ? 1 : -1;
-  return [...nodes]
-    .sort((a, b) => {
-      const [ka, kb] = [keyOf(a, by), keyOf(b, by)];
-      return sign * (ka === kb ? (a.id < b.id ? -1 : 1) : ka < kb ? -1 : 1);
-    })
-    .map((n) => n.id);
-}
-
 describe("/api/omnigraph order by registration", () => {
   for (const by of ["REGISTRATION_EXPIRY", "REGISTRATION_TIMESTAMP"] as const) {
     for (const dir of ["DESC", "ASC"] as const) {
       it(`pages eth's children ${dir} by ${by} in the order of their shown registrations, then id; forward and back`, async () => {
-        const got: Shown[] = [];
+        const got: ShownDomain[] = [];
         const cursors: string[] = [];
         let after: string | null = null;
         do {
@@ -137,12 +112,12 @@ describe("/api/omnigraph order by registration", () => {
             .map((d) => d.id as string)
             .sort(),
         );
-        const keys = got.map((n) => keyOf(n, by));
+        const keys = got.map((n) => shownKey(n, by));
         // Every case occurs: no registration, wrapped-only (shown as the wrapper's), and ties.
         expect(keys).toContain(NO_REGISTRATION_KEY);
         expect(got.some((n) => n.registration && !rows.registration!.some((r) => r.domainId === n.id))).toBe(true);
         expect(new Set(keys).size).toBeLessThan(keys.length - 1);
-        expect(got.map((n) => n.id)).toEqual(sorted(got, by, dir));
+        expect(got.map((n) => n.id)).toEqual(inRegistrationOrder(got, by, dir));
         const at = Math.floor(got.length / 2);
         const back = (await run(BACKWARD, { b: cursors[at], by, dir })).domain.subdomains.edges.map(
           (e: any) => e.node.id,
@@ -167,7 +142,9 @@ describe("/api/omnigraph order by registration", () => {
     expect(withChildren.length).toBeGreaterThan(3);
     for (const p of parents) {
       const all = p.all.edges.map((e: any) => e.node);
-      expect(p.top.edges.map((e: any) => e.node.id)).toEqual(sorted(all, "REGISTRATION_EXPIRY", "DESC").slice(0, 3));
+      expect(p.top.edges.map((e: any) => e.node.id)).toEqual(
+        inRegistrationOrder(all, "REGISTRATION_EXPIRY", "DESC").slice(0, 3),
+      );
     }
   });
 });

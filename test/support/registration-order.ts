@@ -15,7 +15,7 @@ export type OrderDir = "ASC" | "DESC";
 
 export interface ShownDomain {
   id: string;
-  registration: { __typename: string; start: string; expiry: string | null } | null;
+  registration: { __typename?: string; start: string; expiry: string | null } | null;
 }
 
 export interface ListPage {
@@ -41,14 +41,16 @@ export const shownKeys = (d: ShownDomain): IndexedKeys => ({
   expiry: d.registration?.expiry != null ? BigInt(d.registration.expiry) : NO_REGISTRATION_KEY,
 });
 
-const keyOf = (d: ShownDomain, by: OrderBy) =>
+/** The order key the shown registration implies for `by`. */
+export const shownKey = (d: ShownDomain, by: OrderBy) =>
   by === "REGISTRATION_TIMESTAMP" ? shownKeys(d).start : shownKeys(d).expiry;
 
-function inPromisedOrder(nodes: ShownDomain[], by: OrderBy, dir: OrderDir): string[] {
+/** The ids of `nodes` in the order a list promises them: by the shown key in `dir`, then by id in `dir`. */
+export function inRegistrationOrder(nodes: ShownDomain[], by: OrderBy, dir: OrderDir): string[] {
   const sign = dir === "ASC" ? 1 : -1;
   return [...nodes]
     .sort((a, b) => {
-      const [ka, kb] = [keyOf(a, by), keyOf(b, by)];
+      const [ka, kb] = [shownKey(a, by), shownKey(b, by)];
       return sign * (ka === kb ? (a.id < b.id ? -1 : 1) : ka < kb ? -1 : 1);
     })
     .map((n) => n.id);
@@ -77,7 +79,7 @@ export async function checkRegistrationOrder(
       expect(
         nodes.map((n) => n.id),
         `${list.label}: ${by} ${dir} in the order of the shown registrations`,
-      ).toEqual(inPromisedOrder(nodes, by, dir));
+      ).toEqual(inRegistrationOrder(nodes, by, dir));
       seen = nodes;
     }
   }
