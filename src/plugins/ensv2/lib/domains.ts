@@ -86,13 +86,14 @@ export async function updateDomain(
   values: Partial<Omit<DomainRow, "id">>,
 ): Promise<boolean> {
   const id = domainIdOf(context.chain.id, registry, anyId);
-  if (!(await context.db.find(schema.ensv2Domain, { id }))) return false;
-  await context.db.update(schema.ensv2Domain, { id }).set((row) => ({
+  const row = await context.db.find(schema.ensv2Domain, { id });
+  if (!row) return false;
+  await context.db.update(schema.ensv2Domain, { id }).set({
     ...values,
     ...(values.expiry !== undefined && row.latestRegistrationId !== null
       ? { registrationExpiryKey: values.expiry }
       : {}),
     updatedAt: block,
-  }));
+  });
   return true;
 }

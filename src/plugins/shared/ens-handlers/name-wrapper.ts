@@ -19,15 +19,13 @@ export interface NameWrapperOptions {
 
 const PARENT_CANNOT_CONTROL = 0x10000;
 
-/** With PARENT_CANNOT_CONTROL burned the wrapper's expiry bounds the name, so the domain's expiry follows it up. */
-async function raiseDomainExpiry(context: IndexingContext, id: string, fuses: number, expiry: bigint) {
-  if ((fuses & PARENT_CANNOT_CONTROL) !== PARENT_CANNOT_CONTROL) return;
-  await context.db
-    .update(schema.domain, { id })
-    .set((row) => (row.expiryDate === null || expiry > row.expiryDate ? { expiryDate: expiry } : {}));
-}
-
 type DomainRow = typeof schema.domain.$inferSelect;
+
+const parentCannotControl = (fuses: number) => (fuses & PARENT_CANNOT_CONTROL) === PARENT_CANNOT_CONTROL;
+
+/** With PARENT_CANNOT_CONTROL burned the wrapper's expiry bounds the name, so the domain's expiry follows it up. */
+const raisedExpiry = (row: DomainRow, fuses: number, expiry: bigint) =>
+  parentCannotControl(fuses) && (row.expiryDate === null || expiry > row.expiryDate) ? { expiryDate: expiry } : {};
 
 /**
  * A wrapped name's registration is the wrapper's only when no base registrar registered it (the registrar sets the
@@ -58,9 +56,9 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
       wrappedOwnerId: ownerId,
       // The subgraph names the domain from the wrapper only while it has no labelName.
       ...(!row.labelName && labelName ? { labelName, name } : {}),
+      ...raisedExpiry(row, fuses, expiry),
       ...wrapperOrderKeys(row, expiry),
     }));
-    await raiseDomainExpiry(context, id, fuses, expiry);
 
     const wrapped = { domainId: id, expiryDate: expiry, fuses, ownerId, name };
     await context.db
@@ -102,7 +100,10 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     const wrapped = await context.db.find(schema.wrappedDomain, { id });
     if (wrapped) {
       await context.db.update(schema.wrappedDomain, { id }).set({ fuses: event.args.fuses });
-      await raiseDomainExpiry(context, id, event.args.fuses, wrapped.expiryDate);
+      if (parentCannotControl(event.args.fuses))
+        await context.db
+          .update(schema.domain, { id })
+          .set((row) => raisedExpiry(row, event.args.fuses, wrapped.expiryDate));
     }
     await context.db
       .insert(schema.fusesSet)
@@ -118,8 +119,10 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     const wrapped = await context.db.find(schema.wrappedDomain, { id });
     if (wrapped) {
       await context.db.update(schema.wrappedDomain, { id }).set({ expiryDate: event.args.expiry });
-      await raiseDomainExpiry(context, id, wrapped.fuses, event.args.expiry);
-      await context.db.update(schema.domain, { id }).set((row) => wrapperOrderKeys(row, event.args.expiry));
+      await context.db.update(schema.domain, { id }).set((row) => ({
+        ...raisedExpiry(row, wrapped.fuses, event.args.expiry),
+        ...wrapperOrderKeys(row, event.args.expiry),
+      }));
     }
     await context.db.insert(schema.expiryExtended).values({
       ...eventFields(settings, context, event),
