@@ -6,3 +6,4 @@ export * from "./resolver";
 export * from "./reverse-registrars";
 export * from "./seaport";
 export * from "./threedns";
+export * from "./ensv2";

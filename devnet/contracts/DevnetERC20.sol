@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
-/// A plain ERC-20 the devnet pays name sales with (anyone may mint: it is play money).
-contract DevnetERC20 {
+/// A plain ERC-20 of play money: anyone may mint.
+abstract contract PlayToken {
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
 
-    string public constant name = "Devnet Sale Token";
-    string public constant symbol = "DST";
-    uint8 public constant decimals = 18;
+    string public name;
+    string public symbol;
+    uint8 public immutable decimals;
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
+
+    constructor(string memory name_, string memory symbol_, uint8 decimals_) {
+        name = name_;
+        symbol = symbol_;
+        decimals = decimals_;
+    }
 
     function mint(address to, uint256 amount) external {
         totalSupply += amount;
@@ -45,4 +51,12 @@ contract DevnetERC20 {
         balanceOf[to] += amount;
         emit Transfer(from, to, amount);
     }
+}
+
+/// The token the devnet pays name sales with.
+contract DevnetERC20 is PlayToken("Devnet Sale Token", "DST", 18) {}
+
+/// A stablecoin stand-in the ENSv2 `.eth` registrar takes (USDC with 6 decimals, DAI with 18).
+contract MockERC20 is PlayToken {
+    constructor(string memory symbol_, uint8 decimals_) PlayToken(symbol_, symbol_, decimals_) {}
 }

@@ -1,5 +1,6 @@
 import type { Abi } from "viem";
 import { loadRealEnsContracts, type RealEnsContracts } from "./artifacts";
+import type { Ensv2ContractName } from "./deploy/ensv2";
 import { type CompiledContract, compileContracts } from "./solc";
 
 /** Our Solidity contracts in devnet/contracts (compiled, cached). */
@@ -18,7 +19,8 @@ export type OwnContractName =
   | "UniversalRegistrarRenewalWithReferrer"
   | "UniversalResolver"
   | "UnwrappedEthRegistrarController"
-  | "WrappedEthRegistrarController";
+  | "WrappedEthRegistrarController"
+  | Ensv2ContractName;
 
 export interface DevnetContracts {
   own: Record<OwnContractName, CompiledContract>;

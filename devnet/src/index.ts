@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { type DevnetManifest, devnetManifestSchema } from "../../src/namespaces/devnet-manifest";
-import { compileEnsv2 } from "../ensv2/compile";
 import { actionTopics, registrarActions, source } from "./actions";
 import { type AnvilChain, startAnvil } from "./anvil";
 import { Chain } from "./chain";
@@ -79,9 +78,8 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
   try {
     const t0 = Date.now();
     log("compiling contracts and fetching the ENS artifacts");
+    // Before the chains play concurrently: a cold solc-js build blocks the event loop for ~20 s.
     loadDevnetContracts();
-    // Before the chains play concurrently: a cold solc-js build blocks the event loop for over a minute.
-    compileEnsv2(log);
     const shape = opts.shape ?? LOCAL_DEVNET_SHAPE;
     const shapes = chainsOfShape(shape);
     const anvils = await Promise.all(

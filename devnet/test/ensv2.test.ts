@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -18,22 +18,11 @@ import {
 } from "viem";
 import { packetToBytes } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ENSV1ResolverAbi,
-  ETHRegistrarAbi,
-  PermissionedRegistryAbi,
-  PermissionedResolverAbi,
-  UniversalResolverV2Abi,
-  UserRegistryAbi,
-  WrapperRegistryAbi,
-} from "../../abis/ensv2";
+
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { abiModuleSource, ENSV2_ABI_CONTRACTS } from "../ensv2/abis";
-import { compileEnsv2 } from "../ensv2/compile";
-import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, STATUS } from "../ensv2/roles";
+import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, STATUS } from "../src/ensv2-roles";
 import { devnetAbis, type RunningDevnet, scenarioOf, startDevnet } from "../src/index";
 import { labelhash, nodeOf } from "../src/names";
-import { repoRoot } from "../src/paths";
 import type { Ensv2Scenario } from "../src/scenario/ensv2-model";
 
 const SEED = 3;
@@ -46,6 +35,15 @@ let manifest: DevnetManifest;
 let dir: string;
 let client: PublicClient;
 let v2: Ensv2Scenario;
+
+const v2Abis = devnetAbis();
+const PermissionedRegistryAbi = v2Abis.PermissionedRegistry;
+const UserRegistryAbi = v2Abis.UserRegistry;
+const WrapperRegistryAbi = v2Abis.WrapperRegistry;
+const PermissionedResolverAbi = v2Abis.PermissionedResolver;
+const ETHRegistrarAbi = v2Abis.ETHRegistrar;
+const UniversalResolverV2Abi = v2Abis.UniversalResolverV2;
+const ENSV1ResolverAbi = v2Abis.ENSV1Resolver;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ensv2-test-"));
@@ -79,50 +77,6 @@ async function resolveAddr(name: string, labels: string[]): Promise<[Address, Ad
   return [addr.toLowerCase() as Address, resolver.toLowerCase() as Address];
 }
 
-describe("ENSv2 contracts compiled from contracts-v2 and the ABIs in abis/ensv2", () => {
-  it("abis/ensv2 holds exactly the compiled ABIs (regenerate with `npx tsx devnet/ensv2/abis.ts`)", () => {
-    const artifacts = compileEnsv2();
-    for (const name of ENSV2_ABI_CONTRACTS) {
-      const committed = readFileSync(join(repoRoot, "abis", "ensv2", `${name}.ts`), "utf8");
-      expect(committed, name).toBe(abiModuleSource(name, artifacts[name]!.abi));
-    }
-  });
-
-  it("emits the events an indexer must handle, with contracts-v2's signatures", () => {
-    const signature = (abi: Abi, name: string) => {
-      const ev = abi.find((x): x is AbiEvent => x.type === "event" && x.name === name)!;
-      return `${name}(${ev.inputs.map((i) => `${i.type}${i.indexed ? " indexed" : ""}`).join(",")})`;
-    };
-    const registry = PermissionedRegistryAbi as Abi;
-    expect(signature(registry, "LabelRegistered")).toBe(
-      "LabelRegistered(uint256 indexed,bytes32 indexed,string,address,uint64,address indexed)",
-    );
-    expect(signature(registry, "LabelReserved")).toBe(
-      "LabelReserved(uint256 indexed,bytes32 indexed,string,uint64,address indexed)",
-    );
-    expect(signature(registry, "SubregistryUpdated")).toBe(
-      "SubregistryUpdated(uint256 indexed,address indexed,address indexed)",
-    );
-    expect(signature(registry, "ResolverUpdated")).toBe(
-      "ResolverUpdated(uint256 indexed,address indexed,address indexed)",
-    );
-    expect(signature(registry, "TokenRegenerated")).toBe("TokenRegenerated(uint256 indexed,uint256 indexed)");
-    expect(signature(registry, "ParentUpdated")).toBe("ParentUpdated(address indexed,string,address indexed)");
-    expect(signature(registry, "EACRolesChanged")).toBe(
-      "EACRolesChanged(uint256 indexed,address indexed,uint256,uint256)",
-    );
-    expect(signature(ETHRegistrarAbi as Abi, "NameRegistered")).toBe(
-      "NameRegistered(uint256 indexed,string,address,address,address,uint64,address,bytes32,uint256,uint256)",
-    );
-    expect(signature(ETHRegistrarAbi as Abi, "NameRenewed")).toBe(
-      "NameRenewed(uint256 indexed,string,uint64,uint64,address,bytes32,uint256)",
-    );
-    expect(signature(PermissionedResolverAbi as Abi, "TextChanged")).toBe(
-      "TextChanged(bytes32 indexed,string indexed,string,string)",
-    );
-  });
-});
-
 describe("ENSv2 on the devnet's root chain", () => {
   it("links the .eth registry under the root registry, both ways, and lists its contracts in the manifest", async () => {
     const c = manifest.ensv2!.contracts;
@@ -133,12 +87,10 @@ describe("ENSv2 on the devnet's root chain", () => {
     const [parent, label] = await read<[Address, string]>(ethAddr, PermissionedRegistryAbi as Abi, "getParent");
     expect([parent.toLowerCase(), label]).toEqual([rootAddr, "eth"]);
     for (const name of [
-      "BatchGatewayProvider",
       "ENSV1Resolver",
       "ETHRegistrar",
       "StandardRentPriceOracle",
       "UnlockedMigrationController",
-      "ApprovedUpgradeGate",
       "WrapperRegistryImpl",
       "LockedMigrationController",
       "VerifiableFactory",

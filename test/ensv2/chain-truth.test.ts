@@ -1,7 +1,7 @@
 import pg from "pg";
 import { type Abi, type Address, createPublicClient, http, namehash, type PublicClient, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PermissionedRegistryAbi, WrapperRegistryAbi } from "../../abis/ensv2";
+import { devnetAbis } from "../../devnet/src/contracts";
 import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
@@ -17,7 +17,7 @@ import { checkRegistrationOrder, indexedOrderKeys } from "../support/registratio
 
 const SEED = 3;
 const NAMES = 30;
-const REGISTRY = PermissionedRegistryAbi as Abi;
+const REGISTRY = devnetAbis().PermissionedRegistry;
 
 interface DomainRow {
   id: string;
@@ -150,7 +150,7 @@ describe("ensv2 index against the chain (eth_call)", () => {
         address,
       ).toBe(true);
       expect(
-        await client.readContract({ address, abi: WrapperRegistryAbi, functionName: "getWrappedNode" }),
+        await client.readContract({ address, abi: devnetAbis().WrapperRegistry, functionName: "getWrappedNode" }),
         address,
       ).toBe(namehash(v2.registries.find((r) => r.address === address)!.name));
     }

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REGISTRY_ROLES } from "../../devnet/ensv2/roles";
+import { REGISTRY_ROLES } from "../../devnet/src/ensv2-roles";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";

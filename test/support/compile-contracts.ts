@@ -1,9 +1,8 @@
-import { compileEnsv2 } from "../../devnet/ensv2/compile";
 import { compileContracts } from "../../devnet/src/solc";
 
 /*
  * vitest's globalSetup (vitest.config.ts): compiles the devnet's contracts into .cache/ before any test file runs.
- * solc-js compiles synchronously; the ENSv2 build takes 85-130 s on a clean clone. Run inside a test worker, that
+ * solc-js compiles synchronously; the build takes 20-30 s on a clean clone. Run inside a test worker, that
  * blocks the worker's event loop past the 60 s its RPC to vitest waits for an answer, and vitest then fails the whole
  * run with `[vitest-worker]: Timeout calling "onTaskUpdate"` although every test passed. Here, in the main process
  * before any worker starts, nothing waits on it; the devnets the tests start read the cache.
@@ -11,7 +10,6 @@ import { compileContracts } from "../../devnet/src/solc";
 export default function setup(): void {
   const started = Date.now();
   compileContracts();
-  compileEnsv2((line) => console.log(`[globalSetup] ${line}`));
   const seconds = (Date.now() - started) / 1000;
   if (seconds > 1) console.log(`[globalSetup] devnet contracts compiled in ${seconds.toFixed(0)} s`);
 }

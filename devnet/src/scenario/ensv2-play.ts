@@ -1,5 +1,5 @@
 import { type Abi, type Address, decodeEventLog, encodeFunctionData, type Hex } from "viem";
-import { ALL_ROLES } from "../../ensv2/roles";
+import { ALL_ROLES } from "../ensv2-roles";
 import { Chain, type Receipt, type Tx } from "../chain";
 import type { Ensv2Deployment } from "../deploy/ensv2";
 import type { ScenarioContext } from "./context";

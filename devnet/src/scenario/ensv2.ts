@@ -1,5 +1,5 @@
 import { type Abi, type Address, type Hex, maxUint256, toEventSelector, zeroAddress, zeroHash } from "viem";
-import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, RESOLVER_ROLES } from "../../ensv2/roles";
+import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, RESOLVER_ROLES } from "../ensv2-roles";
 import type { Tx } from "../chain";
 import { deployEnsv2, ENSV2_MIN_COMMITMENT_AGE, type Ensv2Deployment } from "../deploy/ensv2";
 import { labelhash, nodeOf } from "../names";

@@ -1,4 +1,4 @@
-import { ETHRegistrarAbi, PermissionedRegistryAbi } from "../../../abis/ensv2";
+import { Ensv2EthRegistrarAbi, Ensv2RegistryAbi } from "../../../abis/ensv2";
 import { definePlugin } from "../define";
 
 /**
@@ -10,7 +10,7 @@ export const ensv2Plugin = definePlugin({
   name: "ensv2",
   requiredDatasources: ["ensv2"],
   contracts: [
-    { name: "Registry", datasource: "ensv2", contract: "Registry", abi: PermissionedRegistryAbi },
-    { name: "ETHRegistrar", datasource: "ensv2", contract: "ETHRegistrar", abi: ETHRegistrarAbi },
+    { name: "Registry", datasource: "ensv2", contract: "Registry", abi: Ensv2RegistryAbi },
+    { name: "ETHRegistrar", datasource: "ensv2", contract: "ETHRegistrar", abi: Ensv2EthRegistrarAbi },
   ],
 });

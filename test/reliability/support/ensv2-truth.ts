@@ -1,6 +1,6 @@
 import pg from "pg";
 import { type Abi, type Address, createPublicClient, http, labelhash, zeroAddress } from "viem";
-import { PermissionedRegistryAbi } from "../../../abis/ensv2";
+import { devnetAbis } from "../../../devnet/src/contracts";
 import type { RunningIndexer } from "../../support/indexer-harness";
 
 /*
@@ -9,7 +9,7 @@ import type { RunningIndexer } from "../../support/indexer-harness";
  * role entry. Used after reorgs, when the index must hold the surviving branch and nothing of the abandoned one.
  */
 
-const REGISTRY = PermissionedRegistryAbi as Abi;
+const REGISTRY = devnetAbis().PermissionedRegistry;
 const lower = (a: string) => a.toLowerCase();
 
 export interface Ensv2DomainRow {

@@ -1,6 +1,6 @@
 import { type Abi, type Address, getAddress, type Hex, labelhash, zeroAddress } from "viem";
-import { PermissionedRegistryAbi } from "../../../abis/ensv2";
-import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES } from "../../../devnet/ensv2/roles";
+import { devnetAbis } from "../../../devnet/src/contracts";
+import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES } from "../../../devnet/src/ensv2-roles";
 import { Chain, type Tx } from "../../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../../devnet/src/index";
 import { childNode, ETH_NODE } from "../../../devnet/src/names";
@@ -203,7 +203,7 @@ export class ReorgDriver {
           }
         : undefined;
     const v2Call = (from: Address, fn: string, args: unknown[]) =>
-      call(from, v2!.registry, PermissionedRegistryAbi as Abi, fn, args);
+      call(from, v2!.registry, devnetAbis().PermissionedRegistry, fn, args);
     const yearFromNow = BigInt(await this.chain.latestTimestamp()) + YEAR;
 
     // Block 1: registrations (the deployer is a BaseRegistrar controller, and a registrar of the ENSv2 .eth registry)
