@@ -5,10 +5,11 @@ import {IRegistry} from "./RegistryV2Interfaces.sol";
 
 /// A test double, not a stand-in for any real contract: an ENSv2 registry reduced to what resolution reads. Its
 /// deployer sets, per label, the subregistry and the resolver that `getSubregistry(label)` / `getResolver(label)`
-/// answer, and the registry's own parent link (`getParent`). No tokens, owners, expiry or roles, and no events (so an
-/// indexer matching registries by their events never takes it for one). Tests deploy it to build ENSv2 trees for the
-/// resolution contracts (UniversalResolverV2) without the real registries; the devnet never deploys it.
-contract DevnetTestRegistry is IRegistry {
+/// answer, and the registry's own parent link (`getParent`): IRegistry's functions, not its events (it emits none, so
+/// an indexer matching registries by their events never takes it for one). No tokens, owners, expiry or roles. Tests
+/// deploy it to build ENSv2 trees for the resolution contracts (UniversalResolverV2) without the real registries; the
+/// devnet never deploys it.
+contract DevnetTestRegistry {
     address public immutable admin;
     mapping(bytes32 labelHash => IRegistry) private _subregistries;
     mapping(bytes32 labelHash => address) private _resolvers;

@@ -403,10 +403,10 @@ contract PermissionedResolver is EnhancedAccessControl, IPermissionedResolver {
     /// aliased to. The node in the calldata is replaced by that name's node, at every level of a multicall. A single
     /// call's revert is passed on, and an empty answer (a profile this resolver lacks) reverts
     /// `UnsupportedResolverProfile`; in a multicall each answer, error or `UnsupportedResolverProfile` takes its place.
-    function resolve(bytes calldata name_, bytes calldata data_) external view returns (bytes memory) {
-        bytes memory target = getAlias(name_);
-        bytes32 node = ResolutionLib.namehash(target.length == 0 ? name_ : target, 0);
-        bytes memory call = _withNode(data_, node);
+    function resolve(bytes calldata fromName, bytes calldata fromData) external view returns (bytes memory) {
+        bytes memory target = getAlias(fromName);
+        bytes32 node = ResolutionLib.namehash(target.length == 0 ? fromName : target, 0);
+        bytes memory call = _withNode(fromData, node);
         if (ResolutionLib.isMulticall(call)) {
             bytes[] memory calls = ResolutionLib.multicallCalls(call);
             for (uint256 i = 0; i < calls.length; i++) {
@@ -418,7 +418,7 @@ contract PermissionedResolver is EnhancedAccessControl, IPermissionedResolver {
         }
         (bool ok, bytes memory result) = address(this).staticcall(call);
         if (!ok) ResolutionLib.rethrow(result);
-        if (result.length == 0) revert UnsupportedResolverProfile(bytes4(data_));
+        if (result.length == 0) revert UnsupportedResolverProfile(bytes4(fromData));
         return result;
     }
 
