@@ -77,6 +77,8 @@ export interface StartAnvilOptions {
   pruneHistory?: boolean;
   /** Transactions the scenario puts in one block (default 200): the block gas limit leaves room for that many. */
   txsPerBlock?: number;
+  /** Listen on this port rather than on one the OS says is free. */
+  port?: number;
 }
 
 /** 3,000,000,000 at the default 200 transactions per block, as before the size was configurable. */
@@ -91,7 +93,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilChain> {
   mkdirSync(runDir, { recursive: true });
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+    const port = opts.port ?? (await freePort());
     // One log per process (several devnets may run at once); removed when we stop it, kept if anvil died by itself.
     const logPath = join(runDir, "logs", opts.logName ?? `anvil-${opts.chainId}-${port}.log`);
     mkdirSync(join(runDir, "logs"), { recursive: true });
