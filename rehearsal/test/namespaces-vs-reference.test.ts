@@ -112,21 +112,15 @@ const SEPOLIA_L2_REVERSE = ["reverseBase", "reverseLinea", "reverseOptimism", "r
   (ds) => `${ds}/L2ReverseRegistrar: NameForAddrChanged(address indexed,string)`,
 );
 
-// sepolia-v2's ETHRegistrar is a later contracts-v2 than our pin (5677359d, docs/ensv2.md). Its referrer is indexed in
-// NameRegistered and NameRenewed: same topic 0, other layout, so our ABI cannot decode them there (Ponder skips a
-// log it cannot decode): a known gap, in docs/ensv2.md. The rest are events of our pin's registrar that the reference
-// leaves out (its EnhancedAccessControl stands for every contract's EACRolesChanged, which our any-address Registry
-// receives anyway).
+// sepolia-v2's ETHRegistrar is a later contracts-v2 than the public source our devnet and ABIs follow (5677359d,
+// docs/ensv2.md). Its referrer is indexed in NameRegistered and NameRenewed: same topic 0, other layout, so our ABI
+// cannot decode them there (Ponder skips a log it cannot decode): a known gap, in docs/ensv2.md.
 const SEPOLIA_V2_ETH_REGISTRAR = [
   "NameRegistered(uint256 indexed,string,address,address,address,uint64,address,bytes32,uint256,uint256)",
   "NameRenewed(uint256 indexed,string,uint64,uint64,address,bytes32,uint256)",
-  "EACRolesChanged(uint256 indexed,address indexed,uint256,uint256)",
-  "PaymentTokenAdded(address indexed)",
-  "PaymentTokenRemoved(address indexed)",
-  "RentPriceOracleChanged(address)",
 ].map((sig) => `ensv2/ETHRegistrar: ${sig}`);
 
-// ENSv2's PermissionedResolver sets aliases (contracts-v2 5677359d); /api/resolve follows them (docs/api.md, "ENSv2
+// ENSv2's PermissionedResolver sets aliases (contracts-v2 5677359d, and our devnet's); /api/resolve follows them (docs/api.md, "ENSv2
 // names"). Our root-chain resolvers at any address listen for it; the reference's resolver ABI has no such event.
 const ALIAS_CHANGED = "ensroot/Resolver: AliasChanged(bytes indexed,bytes indexed,bytes,bytes)";
 

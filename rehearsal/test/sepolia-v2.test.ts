@@ -80,7 +80,7 @@ describe("the sepolia-v2 shape (no chains)", () => {
       ensv2: {
         chainId: SEPOLIA,
         contracts: {
-          HCAFactory: contract(a(10), 100),
+          VerifiableFactory: contract(a(10), 100),
           RootRegistry: contract(a(11), 102),
           ETHRegistry: contract(a(12), 104),
           ETHRegistrar: contract(a(13), 110),
