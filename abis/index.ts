@@ -1,4 +1,5 @@
 export * from "./base-registrar";
+export * from "./ensv2";
 export * from "./name-wrapper";
 export * from "./registrar-controllers";
 export * from "./registry";
@@ -6,4 +7,3 @@ export * from "./resolver";
 export * from "./reverse-registrars";
 export * from "./seaport";
 export * from "./threedns";
-export * from "./ensv2";

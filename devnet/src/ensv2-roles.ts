@@ -25,7 +25,14 @@ export const RESOLVER_ROLES = {
   SET_ADDR: 1n << 0n,
   SET_TEXT: 1n << 4n,
   SET_CONTENTHASH: 1n << 8n,
+  SET_PUBKEY: 1n << 12n,
+  SET_ABI: 1n << 16n,
+  SET_INTERFACE: 1n << 20n,
   SET_NAME: 1n << 24n,
+  /** At the root only. */
+  SET_ALIAS: 1n << 28n,
+  CLEAR: 1n << 32n,
+  SET_DATA: 1n << 36n,
 } as const;
 
 const R = REGISTRY_ROLES;

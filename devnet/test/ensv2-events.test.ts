@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ETHRegistrarABI, EnhancedAccessControlABI, RegistryABI, ResolverABI } from "@ensnode/datasources";
+import { EnhancedAccessControlABI, ETHRegistrarABI, RegistryABI, ResolverABI } from "@ensnode/datasources";
 import { type Abi, type AbiEvent, toEventSelector } from "viem";
 import { describe, expect, it } from "vitest";
 import { Ensv2EthRegistrarAbi, Ensv2RegistryAbi, RootResolverAbi } from "../../abis";
@@ -15,7 +15,8 @@ import { repoRoot } from "../src/paths";
 
 const events = (abi: Abi) => abi.filter((x): x is AbiEvent => x.type === "event");
 const flags = (e: AbiEvent) => e.inputs.map((i) => (i.indexed ? "indexed" : "-")).join(",");
-const signature = (e: AbiEvent) => `${e.name}(${e.inputs.map((i) => `${i.type}${i.indexed ? " indexed" : ""}`).join(",")})`;
+const signature = (e: AbiEvent) =>
+  `${e.name}(${e.inputs.map((i) => `${i.type}${i.indexed ? " indexed" : ""}`).join(",")})`;
 
 /** Our contract → the indexer's ABI that handles its events → the package's ABI for the same contract. */
 const CONTRACTS: { ours: string; indexer: Abi; reference: Abi; referenceName: string }[] = [
@@ -66,9 +67,19 @@ describe("ENSv2 events: our contracts against @ensnode/datasources", () => {
         const key = `${c.ours}.${e.name}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const same = events(c.reference).some((r) => toEventSelector(r) === toEventSelector(e) && flags(r) === flags(e));
+        const same = events(c.reference).some(
+          (r) => toEventSelector(r) === toEventSelector(e) && flags(r) === flags(e),
+        );
         if (same) equal++;
-        else differing.push(`${key}: ours ${signature(e)}; ${c.referenceName} has ${events(c.reference).filter((r) => r.name === e.name).map(signature).join(" / ") || "none"}`);
+        else
+          differing.push(
+            `${key}: ours ${signature(e)}; ${c.referenceName} has ${
+              events(c.reference)
+                .filter((r) => r.name === e.name)
+                .map(signature)
+                .join(" / ") || "none"
+            }`,
+          );
       }
     }
     const unlisted = differing.filter((d) => !listed.has(d.split(":")[0]!));

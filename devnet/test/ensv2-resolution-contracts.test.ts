@@ -32,6 +32,7 @@ import { PERMISSIONED_RESOLVER_INTERFACE } from "../../src/api/resolution/ensv2"
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { type AnvilChain, startAnvil } from "../src/anvil";
 import { loadRealEnsContracts, type RealArtifact } from "../src/artifacts";
+import { RESOLVER_ROLES } from "../src/ensv2-roles";
 import { type CompiledContract, compileContracts } from "../src/solc";
 
 /*
@@ -45,18 +46,7 @@ const CHAIN_ID = 31_392;
 /** The root name, DNS-encoded. */
 const ROOT_NAME: Hex = "0x00";
 
-const ROLE = {
-  SET_ADDR: 1n << 0n,
-  SET_TEXT: 1n << 4n,
-  SET_CONTENTHASH: 1n << 8n,
-  SET_PUBKEY: 1n << 12n,
-  SET_ABI: 1n << 16n,
-  SET_INTERFACE: 1n << 20n,
-  SET_NAME: 1n << 24n,
-  SET_ALIAS: 1n << 28n,
-  CLEAR: 1n << 32n,
-  SET_DATA: 1n << 36n,
-} as const;
+const ROLE = RESOLVER_ROLES;
 const EVERY_ROLE = Object.values(ROLE).reduce((a, r) => a | r | (r << 128n), 0n);
 
 /** The events contracts-v2's PermissionedResolver (5677359d) emits, as its compiled ABI spells them. */

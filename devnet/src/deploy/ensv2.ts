@@ -1,6 +1,6 @@
 import { type Abi, type Address, zeroAddress } from "viem";
-import { DEPLOYMENT_ROLES, MAX_EXPIRY } from "../ensv2-roles";
 import { Chain } from "../chain";
+import { DEPLOYMENT_ROLES, MAX_EXPIRY } from "../ensv2-roles";
 import { type CompiledContract, compileContracts } from "../solc";
 import type { Deployed } from "./types";
 
@@ -153,10 +153,12 @@ export async function deployEnsv2(
   await deploy("UniversalResolverV2", "UniversalResolverV2", [c.RootRegistry.address]);
   await chain.send(
     (["ETHRegistrar", "BatchRegistrar"] as const)
-      .map((x) => call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
-        DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT,
-        c[x].address,
-      ]))
+      .map((x) =>
+        call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [
+          DEPLOYMENT_ROLES.ETH_REGISTRAR_ROOT,
+          c[x].address,
+        ]),
+      )
       .concat(
         (["UnlockedMigrationController", "LockedMigrationController"] as const).map((x) =>
           call("ETHRegistry", "PermissionedRegistry", "grantRootRoles", [

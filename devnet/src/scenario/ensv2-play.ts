@@ -1,7 +1,7 @@
 import { type Abi, type Address, decodeEventLog, encodeFunctionData, type Hex } from "viem";
-import { ALL_ROLES } from "../ensv2-roles";
 import { Chain, type Receipt, type Tx } from "../chain";
 import type { Ensv2Deployment } from "../deploy/ensv2";
+import { ALL_ROLES } from "../ensv2-roles";
 import type { ScenarioContext } from "./context";
 import type { Ensv2FallbackFacts, Ensv2NameFacts, Ensv2RegistryFacts, Ensv2RoleChange } from "./ensv2-model";
 

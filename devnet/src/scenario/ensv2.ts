@@ -1,7 +1,7 @@
 import { type Abi, type Address, type Hex, maxUint256, toEventSelector, zeroAddress, zeroHash } from "viem";
-import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, RESOLVER_ROLES } from "../ensv2-roles";
 import type { Tx } from "../chain";
 import { deployEnsv2, ENSV2_MIN_COMMITMENT_AGE, type Ensv2Deployment } from "../deploy/ensv2";
+import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, RESOLVER_ROLES } from "../ensv2-roles";
 import { labelhash, nodeOf } from "../names";
 import type { ScenarioContext } from "./context";
 import { migrateLockedNames } from "./ensv2-locked";

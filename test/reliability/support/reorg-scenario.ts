@@ -1,7 +1,7 @@
 import { type Abi, type Address, getAddress, type Hex, labelhash, zeroAddress } from "viem";
+import { Chain, type Tx } from "../../../devnet/src/chain";
 import { devnetAbis } from "../../../devnet/src/contracts";
 import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES } from "../../../devnet/src/ensv2-roles";
-import { Chain, type Tx } from "../../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../../devnet/src/index";
 import { childNode, ETH_NODE } from "../../../devnet/src/names";
 import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
