@@ -1,6 +1,6 @@
 /*
  * npm run bench:omnigraph — /api/omnigraph against /subgraph on the same seeded PostgreSQL index: the peer's cookbook's
- * main questions (test/omnigraph/fixtures/peer-cookbook.json) asked through both endpoints where /subgraph can
+ * main questions (its examples.json, ../shared/peer/omnigraph/) asked through both endpoints where /subgraph can
  * express them, uncached: p50/p99 and req/s at 32 connections (autocannon, loopback), the server's CPU per request
  * and its SQL statements per request (every statement the server's pool sent, counted in the server process over
  * five requests sent one at a time). Then

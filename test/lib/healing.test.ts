@@ -3,9 +3,10 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ingestLabels } from "../../labels-service/src/index";
 import {
+  DEFAULT_RETRY,
   HttpLabelSource,
   LabelHealer,
   LabelHealingError,
@@ -14,6 +15,7 @@ import {
 } from "../../src/lib/healing";
 import type { LabelSource } from "../../src/lib/healing/sources";
 import { labelhashOf } from "../../src/lib/labels";
+import { seededRandom } from "../support/seeded-random";
 
 const VITALIK = labelhashOf("vitalik");
 const UNKNOWN = labelhashOf("no-such-label-anywhere");
@@ -37,6 +39,46 @@ function fakeSource(labels: Record<string, string>, failures = 0): LabelSource &
     async lookupMany(hashes: Hex[]) {
       source.batches++;
       return new Map(hashes.map((h) => [h, labels[h] ?? null] as const));
+    },
+  };
+  return source;
+}
+
+/**
+ * A label service that restarts as the full-size flapping test's front does: a request that arrives while another is
+ * being answered takes it down, every request in flight is cut (ECONNRESET), and for `downMs` connections are refused.
+ * On its own clock (setTimeout, so fake timers drive it).
+ */
+function restartingService(labels: Record<string, string>, answerMs = 20, downMs = 3_000) {
+  let downUntil = Number.NEGATIVE_INFINITY;
+  const inFlight = new Set<(error: Error) => void>();
+  const source: LabelSource & { restarts: number; requests: number } = {
+    description: "restarting label service",
+    restarts: 0,
+    requests: 0,
+    maxBatch: 1000,
+    lookup: async (hash: Hex) => (await source.lookupMany!([hash])).get(hash) ?? null,
+    lookupMany(hashes: Hex[]) {
+      source.requests++;
+      if (Date.now() < downUntil) return Promise.reject(new TransientLabelSourceError("ECONNREFUSED"));
+      if (inFlight.size > 0) {
+        source.restarts++;
+        downUntil = Date.now() + downMs;
+        for (const cut of inFlight) cut(new TransientLabelSourceError("ECONNRESET"));
+        inFlight.clear();
+        return Promise.reject(new TransientLabelSourceError("ECONNRESET"));
+      }
+      return new Promise((resolve, reject) => {
+        const cut = (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        };
+        const timer = setTimeout(() => {
+          inFlight.delete(cut);
+          resolve(new Map(hashes.map((h) => [h, labels[h] ?? null] as const)));
+        }, answerMs);
+        inFlight.add(cut);
+      });
     },
   };
   return source;
@@ -74,17 +116,23 @@ describe("LabelHealer", () => {
     expect(warnings[0]).toContain("vitalik2");
   });
 
-  it("retries transient failures with exponential backoff", async () => {
-    const delays: number[] = [];
-    const healer = new LabelHealer({
-      source: fakeSource({ [VITALIK]: "vitalik" }, 3),
-      warn: () => {},
-      sleep: async (ms) => void delays.push(ms),
-      retry: { initialDelayMs: 100, maxDelayMs: 250, totalMs: 60_000 },
-    });
-    expect(await healer.heal(VITALIK)).toBe("vitalik");
-    expect(delays).toEqual([100, 200, 250]);
-    expect(healer.metrics().retries).toBe(3);
+  it("retries transient failures with exponential backoff, each wait 50–100% of its step", async () => {
+    for (const [random, expected] of [
+      [0, [100, 200, 250]],
+      [0.999, [50, 100, 125]],
+    ] as const) {
+      const delays: number[] = [];
+      const healer = new LabelHealer({
+        source: fakeSource({ [VITALIK]: "vitalik" }, 3),
+        warn: () => {},
+        sleep: async (ms) => void delays.push(ms),
+        random: () => random,
+        retry: { initialDelayMs: 100, maxDelayMs: 250, totalMs: 60_000 },
+      });
+      expect(await healer.heal(VITALIK)).toBe("vitalik");
+      expect(delays).toEqual(expected);
+      expect(healer.metrics().retries).toBe(3);
+    }
   });
 
   it("stops with a loud error once the retry budget is spent", async () => {
@@ -112,6 +160,7 @@ describe("LabelHealer", () => {
           delays.push(ms);
           now += ms;
         },
+        random: () => 0,
         retry: { initialDelayMs: 100, maxDelayMs: 400, totalMs: 1_000 },
       });
       await expect(healer.heal(VITALIK)).rejects.toThrow(/unreachable: 5 attempts over 1 s/);
@@ -119,6 +168,27 @@ describe("LabelHealer", () => {
       Date.now = realNow;
     }
     expect(delays).toEqual([100, 200, 400, 300]);
+  });
+
+  it("spreads the retries of requests a restart cut together, so they do not meet the next restart together", async () => {
+    // The full-size labels-flapping test, at load: three batches cut by one restart retried at the same instants (250,
+    // 500, 1000 ms, … then every 10 s) for 120 s; each time the second of them took the service down again and cut
+    // the first, though the service was up 7 s of every 10. The default policy, several seeds: each batch gets through.
+    vi.useFakeTimers();
+    try {
+      for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+        const hashes = ["a", "b", "c"].map((l) => labelhashOf(l));
+        const source = restartingService(Object.fromEntries(hashes.map((h, i) => [h, "abc"[i]!])));
+        const healer = new LabelHealer({ source, warn: () => {}, random: seededRandom(seed) });
+        const batches = Promise.allSettled(hashes.map((h) => healer.healMany([h])));
+        await vi.advanceTimersByTimeAsync(DEFAULT_RETRY.totalMs + 15_000);
+        const outcome = (await batches).map((r) => (r.status === "fulfilled" ? [...r.value.values()][0] : r.reason));
+        expect(outcome, `seed ${seed}, ${source.restarts} restarts`).toEqual(["a", "b", "c"]);
+        expect(source.restarts, `seed ${seed}`).toBeGreaterThan(0);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("does not retry errors that are not transient", async () => {

@@ -9,8 +9,8 @@ import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 import { checkRegistrationOrder, indexedOrderKeys, type ShownDomain } from "../support/registration-order";
-import { cookbook } from "./fixtures/cookbook";
 
 /*
  * /api/omnigraph on a devnet indexed with every ENSv1 source (PLUGINS=subgraph,basenames,lineanames,threedns,
@@ -87,7 +87,9 @@ function names(filter: (f: NameFacts) => boolean): NameFacts[] {
   );
 }
 
-describe("the peer's cookbook on the devnet", () => {
+describe.skipIf(skipWithoutPeerOmnigraph("the cookbook on the devnet"))("the peer's cookbook on the devnet", () => {
+  const cookbook = peerCookbook();
+
   it("runs every cookbook query unchanged with devnet variables, without GraphQL errors", async () => {
     const withTexts =
       names((f) => f.chainId === ROOT && f.name.endsWith(".eth") && Object.keys(f.texts ?? {}).length > 0)[0] ??

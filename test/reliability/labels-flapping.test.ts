@@ -107,7 +107,8 @@ describe("label service flapping and down during indexing", () => {
     async () => {
       const labels = await front(7);
       labels.setFaults({ unavailable: 0.1, error: 0.1 });
-      // Every other new heal request takes the service down with it (the retry of the cut request gets through).
+      // Every other heal request takes the service down with it, cutting every request in flight. Retries that came
+      // in step (cut by one restart) would meet each restart together and fail every time: the healer jitters them.
       labels.onHeal = (n) => {
         if (n % 2 === 1 && labels.counts().flaps < SIZE.maxFlaps) void labels.flap(SIZE.flapMs);
       };

@@ -12,6 +12,13 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
+/**
+ * Each retry waits a random 50–100% of its backoff step. Requests that fail together (a restart cuts every request in
+ * flight) would otherwise retry at the same instants for the whole budget and, against a service that falls over
+ * again under that burst, fail together every time (test/reliability/labels-flapping.test.ts at full size did).
+ */
+const JITTER = 0.5;
+
 export const DEFAULT_RETRY: RetryPolicy = {
   totalMs: DEFAULT_LABELS_RETRY_BUDGET_MS,
   initialDelayMs: 250,
@@ -25,6 +32,8 @@ export interface LabelHealerOptions {
   retry?: Partial<RetryPolicy>;
   sleep?: (ms: number) => Promise<void>;
   warn?: (message: string) => void;
+  /** Uniform in [0, 1): draws the retry waits' jitter (tests pass a seeded one). */
+  random?: () => number;
 }
 
 /** Counters for the metrics endpoint: how much healing costs the indexer. */
@@ -62,7 +71,7 @@ export function emptyHealingMetrics(): HealingMetrics {
 
 /**
  * Healing is one function: found → the label (after checking its hash), not found → null, a transient failure →
- * bounded retry with exponential backoff, anything else → a LabelHealingError that stops indexing. Never a
+ * bounded retry with jittered exponential backoff, anything else → a LabelHealingError that stops indexing. Never a
  * silently wrong or missing name.
  */
 export class LabelHealer {
@@ -72,6 +81,7 @@ export class LabelHealer {
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly warn: (message: string) => void;
+  private readonly random: () => number;
   private readonly counters: HealingMetrics = emptyHealingMetrics();
 
   constructor(options: LabelHealerOptions) {
@@ -80,6 +90,7 @@ export class LabelHealer {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.warn = options.warn ?? ((message) => console.warn(message));
+    this.random = options.random ?? Math.random;
   }
 
   metrics(): HealingMetrics {
@@ -233,8 +244,9 @@ export class LabelHealer {
             { cause: error },
           );
         }
-        // The last wait is cut to the budget, so the service gets its whole budget to come back.
-        const wait = Math.min(delay, this.retry.totalMs - elapsed);
+        // Jittered (JITTER says why); the last wait is cut to the budget, so the service gets its whole budget to
+        // come back.
+        const wait = Math.min(Math.round(delay * (1 - JITTER * this.random())), this.retry.totalMs - elapsed);
         this.counters.retries += 1;
         this.warn(`${error.message}; retrying in ${wait} ms (attempt ${attempts})`);
         await this.sleep(wait);

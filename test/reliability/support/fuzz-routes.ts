@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { ens_normalize } from "@adraffy/ens-normalize";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../../support/peer-omnigraph";
 import { type Fuzz, type FuzzRequest, ODD_CONTENT_TYPES, oddBody, tryDecode } from "./fuzz-inputs";
 
 /*
@@ -386,7 +385,7 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
         what: `POST /api/omnigraph ${body.length} bytes: ${body.slice(0, 80)}`,
       };
     },
-    () => omnigraphQuery(f),
+    ...(withCookbook() ? [() => omnigraphQuery(f)] : []),
     () => {
       // Methods /api/omnigraph does not take: 405 (with Allow), whatever the body.
       const method = f.pick(["PUT", "DELETE", "PATCH"]);
@@ -566,12 +565,13 @@ export function headBytes(req: FuzzRequest): number {
 }
 
 /**
- * A GraphQL fuzz of /api/omnigraph: one of the peer's cookbook queries (test/omnigraph/fixtures) with each variable
- * replaced, half the time, by a hostile value (odd text, odd hex, a huge or negative number, a wrong shape). Every
- * answer must be a 200 (data or GraphQL errors), never a 5xx; a 400 only for what is not GraphQL.
+ * A GraphQL fuzz of /api/omnigraph: one of the peer's cookbook queries (../shared/peer/omnigraph/; left out, saying
+ * so, when that folder is absent) with each variable replaced, half the time, by a hostile value (odd text, odd hex,
+ * a huge or negative number, a wrong shape). Every answer must be a 200 (data or GraphQL errors), never a 5xx; a 400
+ * only for what is not GraphQL.
  */
 function omnigraphQuery(f: Fuzz): FuzzRequest {
-  const example = f.pick(cookbook());
+  const example = f.pick(peerCookbook());
   const odd = (): unknown =>
     f.pick<() => unknown>([
       () => f.oddText(),
@@ -601,15 +601,8 @@ function omnigraphQuery(f: Fuzz): FuzzRequest {
   };
 }
 
-interface CookbookQuery {
-  id: string;
-  query: string;
-  variables: Record<string, unknown>;
-}
-
-let cookbookQueries: CookbookQuery[] | undefined;
-function cookbook(): CookbookQuery[] {
-  return (cookbookQueries ??= JSON.parse(
-    readFileSync(join(import.meta.dirname, "..", "..", "omnigraph", "fixtures", "peer-cookbook.json"), "utf8"),
-  ) as CookbookQuery[]);
+let cookbookPresent: boolean | undefined;
+/** Whether the cookbook's queries are fuzzed (said once when they are not). */
+function withCookbook(): boolean {
+  return (cookbookPresent ??= !skipWithoutPeerOmnigraph("the /api/omnigraph fuzz's cookbook queries"));
 }
