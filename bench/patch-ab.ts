@@ -17,7 +17,7 @@
  * spread on a shared machine is smaller than the wall time's.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 // @ts-expect-error plain JavaScript module (npm's postinstall runs it before TypeScript is available)
@@ -131,6 +131,11 @@ function buildCommit(workDir: string, commit: string): string {
   return root;
 }
 
+/** Commits from 6134ef1 until Ponder's root came back to the project root kept it in ponder/ (`ponder --root ponder`). */
+function ponderRootOf(root: string): string | undefined {
+  return existsSync(join(root, "ponder", "ponder.config.ts")) ? "ponder" : undefined;
+}
+
 /** User + system CPU seconds of a live process (its threads included). */
 const cpuSeconds = (pid: number): number => processCpuMs(pid) / 1000;
 
@@ -166,6 +171,7 @@ async function main(): Promise<void> {
         const indexer = await startIndexer({
           ...indexRunOptions(env, plugins, "pglite"),
           projectRoot: roots.get(label)!,
+          ponderRoot: ponderRootOf(roots.get(label)!),
         });
         try {
           await waitFor(
@@ -182,7 +188,11 @@ async function main(): Promise<void> {
         const order = labels.map((_, i) => labels[(i + round) % labels.length]!);
         for (const label of order) {
           const started = Date.now();
-          const indexer = await startIndexer({ ...indexRunOptions(env, plugins, run), projectRoot: roots.get(label)! });
+          const indexer = await startIndexer({
+            ...indexRunOptions(env, plugins, run),
+            projectRoot: roots.get(label)!,
+            ponderRoot: ponderRootOf(roots.get(label)!),
+          });
           const pid = indexer.process.child.pid!;
           const rss = watchPeakRss(pid, 500);
           try {

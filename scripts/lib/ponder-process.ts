@@ -26,6 +26,11 @@ export interface PonderStartOptions {
   schema: string;
   env: NodeJS.ProcessEnv;
   logFile: string;
+  /**
+   * Ponder's root, relative to `projectRoot`, when it is not the project root itself. Only for trees of earlier
+   * commits that kept it in ponder/ (bench:patch-ab's AB_COMMITS); this checkout's root is the project root.
+   */
+  ponderRoot?: string;
 }
 
 /** Runs `ponder start|serve` bound to 127.0.0.1 on a known port; its output goes to a log file (per-block lines summarized). */
@@ -35,8 +40,7 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
   const child = spawn(
     bin,
     [
-      "--root",
-      "ponder",
+      ...(options.ponderRoot ? ["--root", options.ponderRoot] : []),
       "--log-format",
       "pretty",
       options.command,

@@ -7,8 +7,10 @@ const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
  * The sources whose contents decide what the handlers write: everything under src/ except the API (which only reads),
- * the schema and the ABIs. Ponder hashed all of src/ itself while it executed every file there; it now executes only
- * ponder/src, so the same set is hashed here and carried in the build record.
+ * the schema and the ABIs. Ponder's own build id hashes the text of ponder.schema.ts and of each file under src/
+ * outside src/api/ (.ts, .mts, .js, .mjs), not what they import from elsewhere: the ABIs under abis/ and the JSON
+ * under src/ (src/namespaces/datasources.json). This digest covers those too and rides in the build record, which
+ * names the change when it refuses a restart.
  */
 const INDEXING_SOURCES = ["src", "abis", "ponder.schema.ts"];
 const EXCLUDED = [join("src", "api")];

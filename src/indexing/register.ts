@@ -32,7 +32,8 @@ const PREFETCHED_REGISTRIES = [
 
 /**
  * What `ponder start` runs for the active configuration: each active plugin's handlers, then the work beside indexing.
- * Ponder executes only ponder/src/index.ts, which calls this; nothing under src/ registers itself at import.
+ * src/index.ts, Ponder's indexing entry, calls this. Ponder executes every other file under src/ outside src/api/ too,
+ * and none of them registers anything by itself (test/indexing/registration-entry.test.ts).
  */
 export function registerIndexing(config: AppConfig = getConfig()): void {
   for (const plugin of config.plugins) PLUGIN_REGISTRATIONS[plugin]();

@@ -28,7 +28,7 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 
 /**
  * Every contract any plugin may index, by its Ponder name, with its ABI's type: what Ponder's generated types read to
- * type `ponder.on`'s event names and arguments (ponder/ponder-env.d.ts). At run time the config holds only the
+ * type `ponder.on`'s event names and arguments (ponder-env.d.ts). At run time the config holds only the
  * active plugins' contracts that the namespace has; handlers register only those (`isIndexed`).
  */
 export type ComposedContracts = UnionToIntersection<

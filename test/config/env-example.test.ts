@@ -27,7 +27,7 @@ function variablesRead(): Map<string, string> {
   for (const file of [
     ...sourceFiles(join(root, "src")),
     ...sourceFiles(join(root, "scripts")),
-    join(root, "ponder", "ponder.config.ts"),
+    join(root, "ponder.config.ts"),
   ]) {
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(

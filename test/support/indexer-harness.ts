@@ -24,6 +24,8 @@ export interface IndexerOptions {
   reuse?: { databaseUrl?: string; pgliteDirectory?: string };
   /** Run `ponder start` from this copy of the project (bench:patch-ab's variants with other dependency patches). */
   projectRoot?: string;
+  /** Ponder's root inside that copy when it is not the copy's root (an earlier commit's tree with ponder/). */
+  ponderRoot?: string;
 }
 
 export interface RunningIndexer {
@@ -84,7 +86,8 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
   }
   const logFile = join(workDir, "indexer.log");
   const root = options.projectRoot ?? projectRoot;
-  let ponder = startPonder({ projectRoot: root, command: "start", port, schema, env, logFile });
+  const { ponderRoot } = options;
+  let ponder = startPonder({ projectRoot: root, ponderRoot, command: "start", port, schema, env, logFile });
   const replicas: { stop(): Promise<void> }[] = [];
   const running: RunningIndexer = {
     url: ponder.url,
@@ -98,6 +101,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
       const replicaPort = await findFreePort();
       const replica = startPonder({
         projectRoot: root,
+        ponderRoot,
         command: "serve",
         port: replicaPort,
         schema,
@@ -120,7 +124,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
         throw new Error("restart() needs the previous ponder to have exited");
       const nextPort = await findFreePort();
       env.PORT = String(nextPort);
-      ponder = startPonder({ projectRoot: root, command: "start", port: nextPort, schema, env, logFile });
+      ponder = startPonder({ projectRoot: root, ponderRoot, command: "start", port: nextPort, schema, env, logFile });
       running.url = ponder.url;
       running.process = ponder;
     },

@@ -1,12 +1,12 @@
 import { createConfig } from "ponder";
-import { getConfig } from "../src/config";
-import { buildRecordId, buildRecordOf } from "../src/indexing/build-record";
-import { guardBuildRecord } from "../src/indexing/build-record-store";
-import { indexingCodeDigest } from "../src/indexing/code-digest";
-import { composeChains, composeContracts } from "../src/plugins/compose";
-import { applyPgliteSettings } from "../src/runtime/pglite-settings";
-import { seedPgliteDirectory } from "../src/runtime/pglite-template";
-import { tuneProcessMemory } from "../src/runtime/process-memory";
+import { getConfig } from "./src/config";
+import { buildRecordId, buildRecordOf } from "./src/indexing/build-record";
+import { guardBuildRecord } from "./src/indexing/build-record-store";
+import { indexingCodeDigest } from "./src/indexing/code-digest";
+import { composeChains, composeContracts } from "./src/plugins/compose";
+import { applyPgliteSettings } from "./src/runtime/pglite-settings";
+import { seedPgliteDirectory } from "./src/runtime/pglite-template";
+import { tuneProcessMemory } from "./src/runtime/process-memory";
 
 const config = getConfig();
 
