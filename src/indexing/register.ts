@@ -7,6 +7,7 @@ import type { PluginName } from "../plugins/names";
 import { register as protocolAcceleration } from "../plugins/protocol-acceleration/register";
 import { register as registrars } from "../plugins/registrars/register";
 import { isIndexed } from "../plugins/shared/register";
+import { deriveNewOwnerSubnodes } from "../plugins/shared/row-key-derivations";
 import { register as subgraph } from "../plugins/subgraph/register";
 import { register as threedns } from "../plugins/threedns/register";
 import { register as tokenscope } from "../plugins/tokenscope/register";
@@ -36,6 +37,8 @@ const PREFETCHED_REGISTRIES = [
  * and none of them registers anything by itself (test/indexing/registration-entry.test.ts).
  */
 export function registerIndexing(config: AppConfig = getConfig()): void {
+  // The row cache's derivation every registry's NewOwner handler shares; a plugin's own ones come with its register().
+  deriveNewOwnerSubnodes();
   for (const plugin of config.plugins) PLUGIN_REGISTRATIONS[plugin]();
   startBackgroundWork(config);
 }

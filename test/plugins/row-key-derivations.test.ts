@@ -9,9 +9,13 @@ import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-
 import { domainId, eventId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
 import { recordKeyId, resolverRecordsId } from "../../src/lib/resolution-ids";
-import { deriveSubnodesOf, deriveTransferEventIds, keyDerivations } from "../../src/plugins/shared/row-key-derivations";
-// The resolver handlers register their keyed-record derivations when they load.
-import "../../src/plugins/protocol-acceleration/lib/record-key-derivations";
+import { deriveRecordKeys } from "../../src/plugins/protocol-acceleration/lib/record-key-derivations";
+import {
+  deriveNewOwnerSubnodes,
+  deriveSubnodesOf,
+  deriveTransferEventIds,
+  keyDerivations,
+} from "../../src/plugins/shared/row-key-derivations";
 
 /*
  * Ponder's row cache, once a table is evicted, predicts the rows the next batch reads from patterns recorded on
@@ -23,6 +27,9 @@ const byId = pgTable("rows", { id: text("id").primaryKey() });
 const primaryKeys = getPrimaryKeyCache([byId]);
 
 const ETH = namehash("eth");
+// What registerIndexing() and the resolver handlers' register() tell the row cache.
+deriveNewOwnerSubnodes();
+deriveRecordKeys();
 deriveSubnodesOf(ETH, "eth");
 const IDS = { ensRootChainId: 1 };
 deriveTransferEventIds(() => IDS);

@@ -2,8 +2,6 @@ import { type Context, type Event, type EventNames, ponder } from "ponder:regist
 import { getConfig } from "../../config";
 import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
-// Loaded with every handler: tells Ponder's row cache how the handlers derive row keys from events.
-import "./row-key-derivations";
 
 let indexed: Set<string> | undefined;
 

@@ -43,12 +43,17 @@ export function word(event: DerivationEvent, argName: string): Hex | undefined {
 // The argument names that carry a labelhash in the registry's, registrars' and controllers' events.
 const LABELHASH_ARGS = ["label", "labelhash", "labelHash", "id", "tokenId"] as const;
 
-/** The registry's NewOwner (and 3DNS's): the new subnode of `node`. */
-deriveRowKey("subnode(args.node, args.label)", (event) => {
-  const node = word(event, "node");
-  const label = word(event, "label");
-  return node && label ? domainId(makeSubnode(node, label)) : undefined;
-});
+/**
+ * The registry's NewOwner (and 3DNS's): the new subnode of `node`. Called by registerIndexing() (src/indexing/register.ts)
+ * before any plugin registers: every registry handler derives its row this way.
+ */
+export function deriveNewOwnerSubnodes(): void {
+  deriveRowKey("subnode(args.node, args.label)", (event) => {
+    const node = word(event, "node");
+    const label = word(event, "label");
+    return node && label ? domainId(makeSubnode(node, label)) : undefined;
+  });
+}
 
 /**
  * A registrar's events name only the labelhash (as a token id or bytes32); the row is its subnode under the name

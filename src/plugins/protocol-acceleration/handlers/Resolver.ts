@@ -1,9 +1,12 @@
 import { getConfig } from "../../../config";
 import type { DatasourceName } from "../../../namespaces/types";
 import { isIndexed, on } from "../../shared/register";
+import { deriveRecordKeys } from "../lib/record-key-derivations";
 import * as resolver from "../lib/resolver";
 
 export function register(): void {
+  // How the handlers below derive their keyed-record rows from events (the row cache's prefetch).
+  deriveRecordKeys();
   const THREEDNS = ["threednsOptimism", "threednsBase"] as const;
   const chainOf = (ds: DatasourceName) => getConfig().namespace.datasources[ds]?.chain.id;
   const datasourceOf = (contract: string) => contract.split("/")[1] as DatasourceName;

@@ -5,7 +5,7 @@ import { argOf, type DerivationEvent, deriveRowKey, word } from "../../shared/ro
 
 /*
  * How the resolver handlers' keyed-record rows derive from an event, told to Ponder's row cache (see
- * src/plugins/shared/row-key-derivations.ts). Registered when the resolver handlers load.
+ * src/plugins/shared/row-key-derivations.ts). deriveRecordKeys() tells them, from the resolver handlers' register().
  */
 
 /**
@@ -26,19 +26,22 @@ const stringArg = (name: string) => (event: DerivationEvent) => {
   const value = argOf(event, name);
   return typeof value === "string" ? value : undefined;
 };
-deriveRowKey(
-  "resolver record at version 0 (args.coinType)",
-  recordAtVersionZero((event) => {
-    const coinType = argOf(event, "coinType");
-    return typeof coinType === "bigint" ? coinType.toString() : undefined;
-  }),
-);
-deriveRowKey(
-  "resolver record at version 0 (args.a: coin type 60)",
-  recordAtVersionZero((event) => (typeof argOf(event, "a") === "string" ? ETH_COIN_TYPE.toString() : undefined)),
-);
-deriveRowKey("resolver record at version 0 (args.key)", recordAtVersionZero(stringArg("key")));
-deriveRowKey(
-  "resolver record at version 0 (args.interfaceID)",
-  recordAtVersionZero((event) => stringArg("interfaceID")(event)?.toLowerCase()),
-);
+/** The resolver handlers' keyed-record row keys at version 0, by the event argument that names the record. */
+export function deriveRecordKeys(): void {
+  deriveRowKey(
+    "resolver record at version 0 (args.coinType)",
+    recordAtVersionZero((event) => {
+      const coinType = argOf(event, "coinType");
+      return typeof coinType === "bigint" ? coinType.toString() : undefined;
+    }),
+  );
+  deriveRowKey(
+    "resolver record at version 0 (args.a: coin type 60)",
+    recordAtVersionZero((event) => (typeof argOf(event, "a") === "string" ? ETH_COIN_TYPE.toString() : undefined)),
+  );
+  deriveRowKey("resolver record at version 0 (args.key)", recordAtVersionZero(stringArg("key")));
+  deriveRowKey(
+    "resolver record at version 0 (args.interfaceID)",
+    recordAtVersionZero((event) => stringArg("interfaceID")(event)?.toLowerCase()),
+  );
+}

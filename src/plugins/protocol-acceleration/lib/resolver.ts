@@ -5,8 +5,6 @@ import { ETH_COIN_TYPE } from "../../../lib/coin-types";
 import { decodeDnsWireName, textOfDnsTxtRecord } from "../../../lib/dns-wire";
 import { recordKeyId, resolverRecordsId } from "../../../lib/resolution-ids";
 import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
-// Loaded with the resolver handlers: how their keyed-record rows derive from events (the row cache's prefetch).
-import "./record-key-derivations";
 
 /*
  * Resolver records keyed by (chain, resolver, node), as the resolver would answer reads. Keyed records carry the
