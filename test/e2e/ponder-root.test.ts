@@ -239,4 +239,23 @@ describe("Ponder's root is the project root: npx ponder start and serve in a fre
     // A replica executes no indexing code: no handler registered, no backfill of its own.
     expect(readFileSync(replica.logFile, "utf8")).not.toMatch(/Started backfill indexing/);
   }, 200_000);
+
+  it("a --schema other than DATABASE_SCHEMA is the schema the app reads (ponder.config.ts follows Ponder's)", async () => {
+    const other = startNpx(
+      clone,
+      ["ponder", "serve", "--schema", SCHEMA, "-H", "127.0.0.1"],
+      { ...ponderEnv, DATABASE_SCHEMA: "not_the_index" },
+      await findFreePort(),
+      join(work, "serve-other.log"),
+    );
+    try {
+      await waitForStatus(other, "/health", 120_000);
+      const config = (await fetch(`${other.url}/api/config`).then((r) => r.json())) as { databaseSchemaName: string };
+      expect(config.databaseSchemaName).toBe(SCHEMA);
+      expect((await fetch(`${other.url}/api/indexing-status`)).status).toBe(200);
+      expect(await answers(other.url)).toEqual(await answers(indexer!.url));
+    } finally {
+      await stopGroup(other);
+    }
+  }, 200_000);
 });
