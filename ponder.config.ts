@@ -6,8 +6,13 @@ import { indexingCodeDigest } from "./src/indexing/code-digest";
 import { composeChains, composeContracts } from "./src/plugins/compose";
 import { applyPgliteSettings } from "./src/runtime/pglite-settings";
 import { seedPgliteDirectory } from "./src/runtime/pglite-template";
+import { ponderDatabaseSchema } from "./src/runtime/ponder-hooks";
 import { tuneProcessMemory } from "./src/runtime/process-memory";
 
+// The schema is Ponder's (`npx ponder start --schema x` with another or no DATABASE_SCHEMA): the build record, the
+// status routes and the API read the schema Ponder writes.
+const ponderSchema = ponderDatabaseSchema();
+if (ponderSchema !== undefined) process.env.DATABASE_SCHEMA = ponderSchema;
 const config = getConfig();
 
 tuneProcessMemory(config.database.kind);

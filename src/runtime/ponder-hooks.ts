@@ -79,3 +79,12 @@ export interface PonderCommon {
 export function ponderCommon(): PonderCommon | undefined {
   return (globalThis as { PONDER_COMMON?: PonderCommon }).PONDER_COMMON;
 }
+
+/**
+ * The database schema Ponder writes and its API reads: `--schema`, else `DATABASE_SCHEMA` (`ponder dev`: else
+ * "public"). Ponder sets `globalThis.PONDER_NAMESPACE_BUILD` before it executes ponder.config.ts, an unpatched internal
+ * (check it on every upgrade); undefined outside Ponder.
+ */
+export function ponderDatabaseSchema(): string | undefined {
+  return (globalThis as { PONDER_NAMESPACE_BUILD?: { schema?: string } }).PONDER_NAMESPACE_BUILD?.schema;
+}
