@@ -22,6 +22,8 @@ export default defineConfig({
       "test/indexing/build-record.test.ts",
       "test/lib/pglite-transactions.test.ts",
       "test/omnigraph/devnet.test.ts",
+      "test/omnigraph/ensv2-devnet.test.ts",
+      "test/ensv2/chain-truth.test.ts",
       "test/patches.test.ts",
       "test/protocol-acceleration/transport-errors.test.ts",
       "test/protocol-acceleration/universal-resolver.test.ts",
