@@ -1,9 +1,17 @@
-import { decodeCheckpointBlock } from "../api/shared/ponder-checkpoint";
 import type { BlockRef, SnapshotManifest } from "./manifest";
 import { type Queryable, quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
 
 type Checkpoints = SnapshotManifest["checkpoints"];
+
+/** Ponder's checkpoint string: 10 digits of block timestamp, 16 of chain id, 16 of block number, then the event's place. */
+function decodeCheckpoint(checkpoint: string): { timestamp: number; chainId: number; number: number } {
+  return {
+    timestamp: Number(checkpoint.slice(0, 10)),
+    chainId: Number(checkpoint.slice(10, 26)),
+    number: Number(checkpoint.slice(26, 42)),
+  };
+}
 
 /**
  * Each chain's resume block (Ponder's safe checkpoint: crash recovery reverts every row written after it, from the
@@ -39,8 +47,9 @@ async function blockOf(
   checkpoint: string,
   rpc: RpcPool | undefined,
 ): Promise<BlockRef | null> {
-  const { number, timestamp } = decodeCheckpointBlock(checkpoint);
-  const ownChain = Number(checkpoint.slice(10, 26)) === chainId;
+  const decoded = decodeCheckpoint(checkpoint);
+  const { number, timestamp } = decoded;
+  const ownChain = decoded.chainId === chainId;
   const { rows } = ownChain
     ? await db.query<{ number: string; hash: string }>(
         `select number::text, hash from ponder_sync.blocks where chain_id = $1 and number = $2`,
