@@ -4,7 +4,7 @@ import { buildRecordOf } from "../indexing/build-record";
 import { indexingCodeDigest } from "../indexing/code-digest";
 import { readSnapshotFile } from "./container";
 import { createPostgresSnapshot } from "./create-postgres";
-import { SnapshotError } from "./errors";
+import { createPgliteSnapshot, restorePgliteSnapshot } from "./pglite";
 import { restorePostgresSnapshot } from "./restore-postgres";
 import { RpcPool } from "./rpc";
 import { fetchSnapshotSource } from "./source";
@@ -16,18 +16,16 @@ export type { VerifyReport } from "./verify";
 
 /** `npm run snapshot -- create <file>`: the configured index (DATABASE_URL, DATABASE_SCHEMA) into one file. */
 export async function createSnapshot(config: AppConfig, file: string, log: (line: string) => void): Promise<void> {
-  if (config.database.kind !== "postgres") {
-    throw new SnapshotError(
-      "bad-manifest",
-      "snapshots of a PGlite index are not built yet: use PostgreSQL (DATABASE_URL)",
-    );
-  }
-  const manifest = await createPostgresSnapshot({
-    connectionString: config.database.connectionString,
-    schema: config.databaseSchema,
-    file,
-    rpc: new RpcPool(config.rpcUrls),
-  });
+  const rpc = new RpcPool(config.rpcUrls);
+  const manifest =
+    config.database.kind === "postgres"
+      ? await createPostgresSnapshot({
+          connectionString: config.database.connectionString,
+          schema: config.databaseSchema,
+          file,
+          rpc,
+        })
+      : await createPgliteSnapshot({ directory: config.database.directory, schema: config.databaseSchema, file, rpc });
   const rows = Object.values(manifest.tables).reduce((sum, t) => sum + t.rows, 0);
   const blocks = manifest.checkpoints.map((c) => `${c.chainName} ${c.resume?.number ?? "-"}`).join(", ");
   log(
@@ -45,23 +43,23 @@ export async function restoreSnapshot(
   options: { sampleSize: number },
   log: (line: string) => void,
 ): Promise<VerifyReport> {
-  if (config.database.kind !== "postgres") {
-    throw new SnapshotError("bad-manifest", "restoring into PGlite is not built yet: use PostgreSQL (DATABASE_URL)");
-  }
   const { file, cleanup } = await fetchSnapshotSource(source);
   try {
     const { manifest, payloadOffset } = await readSnapshotFile(file, source);
     verifyBuildRecord(manifest, buildRecordOf(config, indexingCodeDigest()));
-    const report = await restorePostgresSnapshot({
+    const common = {
       file,
       payloadOffset,
       manifest,
-      connectionString: config.database.connectionString,
       schema: config.databaseSchema,
       config,
       rpc: new RpcPool(config.rpcUrls),
       sampleSize: options.sampleSize,
-    });
+    };
+    const report =
+      config.database.kind === "postgres"
+        ? await restorePostgresSnapshot({ ...common, connectionString: config.database.connectionString })
+        : await restorePgliteSnapshot({ ...common, directory: config.database.directory });
     for (const line of report.reorged) log(`reorg across the checkpoint: ${line}`);
     log(describeReport(report));
     return report;

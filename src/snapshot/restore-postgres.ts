@@ -26,6 +26,12 @@ export async function restorePostgresSnapshot(options: {
   sampleSize: number;
 }): Promise<VerifyReport> {
   const { connectionString, schema, manifest } = options;
+  if (manifest.payload.kind !== "pg_dump") {
+    throw new SnapshotError(
+      "payload",
+      "this snapshot is of a PGlite index: restore it without DATABASE_URL (PGLITE_DIRECTORY)",
+    );
+  }
   const client = new pg.Client({ connectionString });
   await client.connect();
   const work = mkdtempSync(join(tmpdir(), "nameindex-restore-"));

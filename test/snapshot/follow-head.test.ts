@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 import { encodeFunctionData, type Hex, keccak256, parseAbi, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSnapshotFile } from "../../src/snapshot/container";
@@ -17,6 +18,7 @@ import {
   type RunningIndexer,
   settledStatus,
   startIndexer,
+  waitFor,
 } from "../support/indexer-harness";
 import { userSchemas } from "../support/snapshot-files";
 
@@ -88,13 +90,32 @@ describe("a snapshot restored on a new database follows the head", () => {
 
   it("restores, verifies, resumes and ends equal to a cold index; a reorg below the resume block is refused", async () => {
     const file = join(dir, "index.snapshot");
+    const rpcUrls = Object.values(env.devnet.manifest.chains).map((c) => (c as { rpcUrl: string }).rpcUrl);
+    // The source follows the heads (its latest root block past its resume block) while the snapshot is taken.
+    await waitFor(
+      async () => {
+        for (const url of rpcUrls) await rpc(url, "evm_mine", []);
+        const client = new pg.Client({ connectionString: source.env.DATABASE_URL });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ safe: string; latest: string }>(
+            `select safe_checkpoint as safe, latest_checkpoint as latest from "${source.schema}"._ponder_checkpoint where chain_id = 31337`,
+          );
+          return rows[0] !== undefined && rows[0].latest.slice(0, 10) > rows[0].safe.slice(0, 10);
+        } finally {
+          await client.end();
+        }
+      },
+      120_000,
+      "the source indexing past its resume checkpoint",
+      2_000,
+    );
     const created = await snapshotCli(source.env, ["create", file]);
     log(created.out.trim());
     expect(created.code).toBe(0);
     const { manifest } = await readSnapshotFile(file);
     const rootId = 31337;
     const rootRpc = env.devnet.manifest.chains[String(rootId)]!.rpcUrl as string;
-    const rpcUrls = Object.values(env.devnet.manifest.chains).map((c) => (c as { rpcUrl: string }).rpcUrl);
     const root = manifest.checkpoints.find((c) => c.chainId === rootId)!;
     expect(root.resume).not.toBeNull();
     expect(root.latest!.number).toBeGreaterThan(root.resume!.number);
