@@ -26,6 +26,8 @@ export interface IndexerOptions {
   projectRoot?: string;
   /** Ponder's root inside that copy when it is not the copy's root (an earlier commit's tree with ponder/). */
   ponderRoot?: string;
+  /** Index into this schema instead of a new random one (with `reuse`: a schema restored from a snapshot). */
+  schema?: string;
 }
 
 export interface RunningIndexer {
@@ -62,7 +64,7 @@ export function indexerOptionsFor(
 /** `ponder start` on a devnet, on a free port and a fresh database (PGlite folder or PostgreSQL schema). */
 export async function startIndexer(options: IndexerOptions): Promise<RunningIndexer> {
   const workDir = mkdtempSync(join(tmpdir(), "nameindex-indexer-"));
-  const schema = `t_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const schema = options.schema ?? `t_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
   const port = await findFreePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { readCheckpoints } from "./checkpoints";
+import { sha256OfFile, writeSnapshotFile } from "./container";
+import { digestTables } from "./digest";
+import { SnapshotError } from "./errors";
+import { SNAPSHOT_FORMAT, type SnapshotManifest } from "./manifest";
+import { quoteIdent } from "./queryable";
+import type { RpcPool } from "./rpc";
+import { runTool } from "./tools";
+
+/**
+ * Snapshots a PostgreSQL index without pausing it: one REPEATABLE READ transaction exports its snapshot, pg_dump dumps
+ * the index schema and `ponder_sync` in that snapshot, and the manifest's digests and checkpoints are read in the same
+ * transaction, so the manifest describes exactly the rows the dump holds.
+ */
+export async function createPostgresSnapshot(options: {
+  connectionString: string;
+  schema: string;
+  file: string;
+  rpc: RpcPool | undefined;
+}): Promise<SnapshotManifest> {
+  const { connectionString, schema, file } = options;
+  const work = mkdtempSync(join(tmpdir(), "nameindex-snapshot-"));
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("begin isolation level repeatable read read only");
+    const found = await client.query<{ build: string | null; sync: string | null }>(
+      "select to_regclass($1) as build, to_regclass('ponder_sync.intervals') as sync",
+      [`${quoteIdent(schema)}."_nameindex_build"`],
+    );
+    if (!found.rows[0]?.build) {
+      throw new SnapshotError(
+        "bad-manifest",
+        `schema "${schema}" holds no nameindex index (no _nameindex_build table)`,
+      );
+    }
+    if (!found.rows[0]?.sync) throw new SnapshotError("bad-manifest", "the database has no ponder_sync schema");
+    const snapshotId = (await client.query<{ id: string }>("select pg_export_snapshot() as id")).rows[0]!.id;
+    const payload = join(work, "index.dump");
+    const dump = runTool("pg_dump", [
+      `--snapshot=${snapshotId}`,
+      "--format=custom",
+      "--compress=6",
+      "--no-owner",
+      "--no-privileges",
+      `--schema=${quoteIdent(schema)}`,
+      "--schema=ponder_sync",
+      `--file=${payload}`,
+      `--dbname=${connectionString}`,
+    ]);
+    const buildRecord = (
+      await client.query<{ record: Record<string, unknown> }>(
+        `select record from ${quoteIdent(schema)}."_nameindex_build" where key = 'build'`,
+      )
+    ).rows[0]?.record;
+    if (!buildRecord) throw new SnapshotError("bad-manifest", `schema "${schema}" has no build record`);
+    const checkpoints = await readCheckpoints(client, schema, options.rpc);
+    const tables = await digestTables(client, schema);
+    await dump;
+    await client.query("commit");
+    const manifest: SnapshotManifest = {
+      format: SNAPSHOT_FORMAT,
+      createdAt: new Date().toISOString(),
+      database: "postgres",
+      schema,
+      buildRecord,
+      checkpoints,
+      tables,
+      payload: { kind: "pg_dump", bytes: statSync(payload).size, sha256: await sha256OfFile(payload) },
+    };
+    await writeSnapshotFile(file, manifest, payload);
+    return manifest;
+  } finally {
+    await client.end().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  }
+}

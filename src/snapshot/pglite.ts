@@ -1,0 +1,185 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AppConfig } from "../config";
+import { readCheckpoints } from "./checkpoints";
+import { extractPayload, sha256OfFile, writeSnapshotFile } from "./container";
+import { digestTables } from "./digest";
+import { SnapshotError } from "./errors";
+import { SNAPSHOT_FORMAT, type SnapshotManifest } from "./manifest";
+import { type Queryable, quoteIdent } from "./queryable";
+import type { RpcPool } from "./rpc";
+import { runTool } from "./tools";
+import { type VerifyReport, verifyRestored } from "./verify";
+
+/** build-record-store.ts's file in a PGlite directory: the build record of each schema. */
+const RECORD_FILE = "nameindex-build.json";
+
+interface PgliteDb extends Queryable {
+  close(): Promise<void>;
+}
+
+async function openPglite(directory: string): Promise<PgliteDb> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = new PGlite(directory);
+  await db.waitReady;
+  return db as unknown as PgliteDb;
+}
+
+function recordsOf(directory: string): Record<string, Record<string, unknown>> {
+  const file = join(directory, RECORD_FILE);
+  return existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as { schemas: Record<string, Record<string, unknown>> }).schemas
+    : {};
+}
+
+/**
+ * Snapshots a PGlite index directory. PGlite is one process: the indexer that owns the directory must be stopped, and
+ * a directory whose index is locked with a fresh heartbeat is refused. The directory is copied, the manifest is read
+ * from the copy, and the copy is packed with tar and gzip, so manifest and payload describe the same files.
+ */
+export async function createPgliteSnapshot(options: {
+  directory: string;
+  schema: string;
+  file: string;
+  rpc: RpcPool | undefined;
+}): Promise<SnapshotManifest> {
+  const { directory, schema, file } = options;
+  if (!existsSync(join(directory, "PG_VERSION"))) {
+    throw new SnapshotError("bad-manifest", `${directory} is not a PGlite data directory`);
+  }
+  const buildRecord = recordsOf(directory)[schema];
+  if (!buildRecord)
+    throw new SnapshotError("bad-manifest", `${directory} holds no build record for schema "${schema}"`);
+  const work = mkdtempSync(join(tmpdir(), "nameindex-snapshot-"));
+  try {
+    // Opened as a copy: PGlite has no lock of its own, and opening the directory of a running indexer could damage it.
+    const copy = join(work, "pglite");
+    cpSync(directory, copy, { recursive: true });
+    const db = await openPglite(copy);
+    let checkpoints: SnapshotManifest["checkpoints"];
+    let tables: SnapshotManifest["tables"];
+    try {
+      await refuseRunning(db, schema);
+      await db.query("begin isolation level repeatable read read only");
+      checkpoints = await readCheckpoints(db, schema, options.rpc);
+      tables = await digestTables(db, schema);
+      await db.query("commit");
+    } finally {
+      await db.close();
+    }
+    const payload = join(work, "index.tar.gz");
+    await runTool("tar", ["-czf", payload, "-C", copy, "."]);
+    const manifest: SnapshotManifest = {
+      format: SNAPSHOT_FORMAT,
+      createdAt: new Date().toISOString(),
+      database: "pglite",
+      schema,
+      buildRecord,
+      checkpoints,
+      tables,
+      payload: { kind: "pglite-tar", bytes: statSync(payload).size, sha256: await sha256OfFile(payload) },
+    };
+    await writeSnapshotFile(file, manifest, payload);
+    return manifest;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Restores a PGlite snapshot into an empty (or absent) directory, renames its schema to `schema`, verifies, and
+ * releases the lock; any failure deletes what it unpacked.
+ */
+export async function restorePgliteSnapshot(options: {
+  file: string;
+  payloadOffset: number;
+  manifest: SnapshotManifest;
+  directory: string;
+  schema: string;
+  config: AppConfig;
+  rpc: RpcPool;
+  sampleSize: number;
+}): Promise<VerifyReport> {
+  const { directory, schema, manifest } = options;
+  if (manifest.payload.kind !== "pglite-tar") {
+    throw new SnapshotError("payload", "this snapshot is of a PostgreSQL index: restore it with DATABASE_URL set");
+  }
+  if (existsSync(directory) && readdirSync(directory).length > 0) {
+    throw new SnapshotError("target-not-empty", `${directory} is not empty: restore into a new PGLITE_DIRECTORY`);
+  }
+  const work = mkdtempSync(join(tmpdir(), "nameindex-restore-"));
+  let restored = false;
+  try {
+    const payload = join(work, "index.tar.gz");
+    await extractPayload(options.file, options.payloadOffset, payload);
+    mkdirSync(directory, { recursive: true });
+    restored = true;
+    try {
+      await runTool("tar", ["-xzf", payload, "-C", directory]);
+    } catch (error) {
+      throw new SnapshotError("payload", `the payload does not unpack: ${(error as Error).message}`);
+    }
+    const db = await openPglite(directory);
+    let report: VerifyReport;
+    try {
+      if (manifest.schema !== schema) await renameSchema(db, manifest.schema, schema);
+      report = await verifyRestored(db, schema, manifest, options.config, options.rpc, options.sampleSize);
+      await db.query(
+        `update ${quoteIdent(schema)}."_ponder_meta" set value = jsonb_set(value, '{is_locked}', '0') where key = 'app'`,
+      );
+    } finally {
+      await db.close();
+    }
+    const records = recordsOf(directory);
+    writeFileSync(
+      join(directory, RECORD_FILE),
+      JSON.stringify({ schemas: { [schema]: records[manifest.schema] ?? manifest.buildRecord } }, null, 2),
+    );
+    restored = false;
+    return report;
+  } finally {
+    if (restored)
+      for (const entry of readdirSync(directory)) rmSync(join(directory, entry), { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Ponder's lock, held with a heartbeat in the last 30 s (Ponder beats every 10 s and takes a lock over after 25 s),
+ * means the indexer may be running. A stopped PGlite indexer can leave its lock set, so its heartbeat must age first.
+ */
+async function refuseRunning(db: Queryable, schema: string): Promise<void> {
+  const { rows } = await db.query<{ value: { is_locked?: number; heartbeat_at?: number } }>(
+    `select value from ${quoteIdent(schema)}."_ponder_meta" where key = 'app'`,
+  );
+  const app = rows[0]?.value;
+  if (app?.is_locked === 1 && Date.now() - (app.heartbeat_at ?? 0) < 30_000) {
+    throw new SnapshotError(
+      "target-not-empty",
+      `the PGlite index in schema "${schema}" is in use (its indexer beat ${Math.round((Date.now() - (app.heartbeat_at ?? 0)) / 1000)} s ago): stop the indexer, then snapshot 30 s after its last heartbeat`,
+    );
+  }
+}
+
+async function renameSchema(db: Queryable, from: string, to: string): Promise<void> {
+  await db.query(`alter schema ${quoteIdent(from)} rename to ${quoteIdent(to)}`);
+  const { rows } = await db.query<{ def: string }>(
+    `select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = $1`,
+    [to],
+  );
+  for (const { def } of rows) {
+    const rewritten = def.replaceAll(`${quoteIdent(from)}.`, `${quoteIdent(to)}.`);
+    if (rewritten !== def) await db.query(rewritten);
+  }
+}

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildConfig } from "../../src/config";
+import { createSnapshot, restoreSnapshot, SnapshotError } from "../../src/snapshot";
+import { diffDumps, dumpPglite } from "../support/canonical-dump";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+
+/*
+ * A PGlite index: snapshot of the stopped indexer's directory, restored into a new directory under another schema,
+ * verified against the devnet, resumed by `ponder start`; its tables equal the source's. A non-empty directory is
+ * refused and left as it was.
+ */
+
+const PLUGINS = ["subgraph", "protocol-acceleration", "registrars"];
+const log = (line: string) => console.log(`[snapshot:pglite] ${line}`);
+
+describe("PGlite snapshots", () => {
+  let env: DevnetWithLabels;
+  let source: RunningIndexer;
+  let dir: string;
+  const indexers: RunningIndexer[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "nameindex-snapshots-"));
+    env = await startDevnetWithLabels({ seed: 5, names: 12 });
+    source = await startIndexer(indexerOptionsFor(env, { plugins: PLUGINS, database: "pglite" }));
+    indexers.push(source);
+    await settledStatus(source, 3_000, 240_000);
+    // PGlite is one process: a running indexer's directory is refused (and only a copy of it was opened).
+    const running = await createSnapshot(buildConfig(source.env), join(dir, "running.snapshot"), log).catch(
+      (e: unknown) => e,
+    );
+    expect(String(running)).toMatch(/is in use \(its indexer beat \d+ s ago\): stop the indexer, then snapshot/);
+    await source.process.stop();
+    // Its last heartbeat must age past Ponder's lock timeout before the directory counts as stopped.
+    await new Promise((r) => setTimeout(r, 31_000));
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const indexer of indexers) await indexer.stop().catch(() => {});
+    await env?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("snapshots a stopped index, restores it into a new directory, and ponder start resumes it", async () => {
+    const file = join(dir, "pglite.snapshot");
+    await createSnapshot(buildConfig(source.env), file, log);
+    const expected = await dumpPglite(source.pgliteDirectory!, source.schema);
+
+    const target = join(dir, "restored-pglite");
+    const config = buildConfig({ ...source.env, PGLITE_DIRECTORY: target, DATABASE_SCHEMA: "restored" });
+    const report = await restoreSnapshot(config, file, { sampleSize: 200 }, log);
+    expect(report.checkpoints).toBe(3);
+    expect(report.sampledNames).toBeGreaterThan(5);
+
+    const busy = join(dir, "busy");
+    mkdirSync(busy);
+    writeFileSync(join(busy, "keep"), "x");
+    const refused = await restoreSnapshot(
+      buildConfig({ ...source.env, PGLITE_DIRECTORY: busy, DATABASE_SCHEMA: "restored" }),
+      file,
+      { sampleSize: 1 },
+      log,
+    ).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SnapshotError);
+    expect((refused as SnapshotError).kind).toBe("target-not-empty");
+    expect(readFileSync(join(busy, "keep"), "utf8")).toBe("x");
+
+    const resumed = await startIndexer({
+      ...indexerOptionsFor(env, { plugins: PLUGINS, database: "pglite" }),
+      reuse: { pgliteDirectory: target },
+      schema: "restored",
+    });
+    indexers.push(resumed);
+    await settledStatus(resumed, 3_000, 180_000);
+    expect(readFileSync(resumed.logFile, "utf8")).toContain("Detected crash recovery");
+    await resumed.process.stop();
+    expect(diffDumps(expected, await dumpPglite(target, "restored"))).toEqual([]);
+  }, 600_000);
+});
