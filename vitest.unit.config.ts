@@ -17,7 +17,7 @@ export default defineConfig({
       ...(base.test?.exclude ?? []),
       "test/e2e/**",
       "test/reliability/**",
-      // Snapshots of a devnet index (src/snapshot): a devnet, Ponder and PostgreSQL.
+      // Snapshots of a devnet index (snapshot/): a devnet, Ponder and PostgreSQL.
       "test/snapshot/**",
       // These start anvil, a devnet, Ponder or a child process.
       "test/api/table-statistics.test.ts",

@@ -1,11 +1,11 @@
 /**
  * `npm run snapshot -- create <file>` / `npm run snapshot -- restore <file|https-url> [--sample <names>]`: publish a
- * verifiable snapshot of the configured index, or start a new one from it (src/snapshot/, docs/operations.md).
+ * verifiable snapshot of the configured index, or start a new one from it (snapshot/, docs/operations.md).
  */
 import { existsSync } from "node:fs";
 import { z } from "zod";
+import { createSnapshot, restoreSnapshot, SnapshotError } from "../snapshot";
 import { ConfigError, getConfig } from "../src/config";
-import { createSnapshot, restoreSnapshot, SnapshotError } from "../src/snapshot";
 
 const args = z.discriminatedUnion("command", [
   z.object({ command: z.literal("create"), target: z.string().min(1) }),

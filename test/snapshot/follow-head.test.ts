@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { encodeFunctionData, type Hex, keccak256, parseAbi, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSnapshotFile } from "../../src/snapshot/container";
+import { readSnapshotFile } from "../../snapshot/container";
 import { diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
 import { buildConfig } from "../../src/config";
-import { createSnapshot, restoreSnapshot, SnapshotError } from "../../src/snapshot";
 import { diffDumps, dumpPglite } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";

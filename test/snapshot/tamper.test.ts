@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
+import { runTool } from "../../snapshot/tools";
 import { buildConfig } from "../../src/config";
-import { createSnapshot, restoreSnapshot, SnapshotError } from "../../src/snapshot";
-import { runTool } from "../../src/snapshot/tools";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import {
   createDatabase,

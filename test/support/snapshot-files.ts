@@ -2,8 +2,8 @@ import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { extractPayload, readSnapshotFile, sha256OfFile, writeSnapshotFile } from "../../src/snapshot/container";
-import type { SnapshotManifest } from "../../src/snapshot/manifest";
+import { extractPayload, readSnapshotFile, sha256OfFile, writeSnapshotFile } from "../../snapshot/container";
+import type { SnapshotManifest } from "../../snapshot/manifest";
 import { type LoopbackServer, startLoopbackServer } from "./loopback-server";
 
 /** Rewrites a snapshot file: another manifest and/or another payload, with the payload's size and sha256 made to fit. */

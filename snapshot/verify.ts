@@ -1,5 +1,5 @@
-import type { AppConfig } from "../config";
-import { type BuildRecord, describeChanges } from "../indexing/build-record";
+import type { AppConfig } from "../src/config";
+import { type BuildRecord, describeChanges } from "../src/indexing/build-record";
 import { verifyCheckpoints } from "./checkpoints";
 import { digestTables } from "./digest";
 import { SnapshotError } from "./errors";

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
-import type { AppConfig } from "../config";
-import { buildRecordOf } from "../indexing/build-record";
-import { indexingCodeDigest } from "../indexing/code-digest";
+import type { AppConfig } from "../src/config";
+import { buildRecordOf } from "../src/indexing/build-record";
+import { indexingCodeDigest } from "../src/indexing/code-digest";
 import { readSnapshotFile } from "./container";
 import { createPostgresSnapshot } from "./create-postgres";
 import { createPgliteSnapshot, restorePgliteSnapshot } from "./pglite";

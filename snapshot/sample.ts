@@ -1,5 +1,5 @@
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from "viem";
-import type { AppConfig } from "../config";
+import type { AppConfig } from "../src/config";
 import type { SnapshotManifest } from "./manifest";
 import { type Queryable, quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AppConfig } from "../config";
+import type { AppConfig } from "../src/config";
 import { readCheckpoints } from "./checkpoints";
 import { extractPayload, sha256OfFile, writeSnapshotFile } from "./container";
 import { digestTables } from "./digest";

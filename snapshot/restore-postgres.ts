@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import type { AppConfig } from "../config";
+import type { AppConfig } from "../src/config";
 import { extractPayload } from "./container";
 import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
