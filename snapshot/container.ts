@@ -11,6 +11,23 @@ import { manifestSchema, SNAPSHOT_FORMAT, type SnapshotManifest } from "./manife
  */
 const MAGIC = `${SNAPSHOT_FORMAT} `;
 
+/** Stamps the manifest's format, time and payload (size, sha256), then writes the file: what every database's create ends with. */
+export async function sealSnapshot(
+  file: string,
+  parts: Omit<SnapshotManifest, "format" | "createdAt" | "payload">,
+  payloadKind: SnapshotManifest["payload"]["kind"],
+  payloadFile: string,
+): Promise<SnapshotManifest> {
+  const manifest: SnapshotManifest = {
+    format: SNAPSHOT_FORMAT,
+    createdAt: new Date().toISOString(),
+    ...parts,
+    payload: { kind: payloadKind, bytes: statSync(payloadFile).size, sha256: await sha256OfFile(payloadFile) },
+  };
+  await writeSnapshotFile(file, manifest, payloadFile);
+  return manifest;
+}
+
 export async function writeSnapshotFile(file: string, manifest: SnapshotManifest, payloadFile: string): Promise<void> {
   const json = Buffer.from(JSON.stringify(manifest));
   const out = createWriteStream(file);

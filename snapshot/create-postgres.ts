@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { readCheckpoints } from "./checkpoints";
-import { sha256OfFile, writeSnapshotFile } from "./container";
+import { sealSnapshot } from "./container";
 import { digestTables } from "./digest";
 import { SnapshotError } from "./errors";
 import { SNAPSHOT_FORMAT, type SnapshotManifest } from "./manifest";
@@ -62,18 +62,12 @@ export async function createPostgresSnapshot(options: {
     const tables = await digestTables(client, schema);
     await dump;
     await client.query("commit");
-    const manifest: SnapshotManifest = {
-      format: SNAPSHOT_FORMAT,
-      createdAt: new Date().toISOString(),
-      database: "postgres",
-      schema,
-      buildRecord,
-      checkpoints,
-      tables,
-      payload: { kind: "pg_dump", bytes: statSync(payload).size, sha256: await sha256OfFile(payload) },
-    };
-    await writeSnapshotFile(file, manifest, payload);
-    return manifest;
+    return await sealSnapshot(
+      file,
+      { database: "postgres", schema, buildRecord, checkpoints, tables },
+      "pg_dump",
+      payload,
+    );
   } finally {
     await client.end().catch(() => {});
     rmSync(work, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppConfig } from "../src/config";
 import { readCheckpoints } from "./checkpoints";
-import { extractPayload, sha256OfFile, writeSnapshotFile } from "./container";
+import { extractPayload, sealSnapshot } from "./container";
 import { digestTables } from "./digest";
 import { SnapshotError } from "./errors";
 import { SNAPSHOT_FORMAT, type SnapshotManifest } from "./manifest";
@@ -80,18 +80,12 @@ export async function createPgliteSnapshot(options: {
     }
     const payload = join(work, "index.tar.gz");
     await runTool("tar", ["-czf", payload, "-C", copy, "."]);
-    const manifest: SnapshotManifest = {
-      format: SNAPSHOT_FORMAT,
-      createdAt: new Date().toISOString(),
-      database: "pglite",
-      schema,
-      buildRecord,
-      checkpoints,
-      tables,
-      payload: { kind: "pglite-tar", bytes: statSync(payload).size, sha256: await sha256OfFile(payload) },
-    };
-    await writeSnapshotFile(file, manifest, payload);
-    return manifest;
+    return await sealSnapshot(
+      file,
+      { database: "pglite", schema, buildRecord, checkpoints, tables },
+      "pglite-tar",
+      payload,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
