@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -6,15 +6,25 @@ import { readCheckpoints } from "./checkpoints";
 import { sealSnapshot } from "./container";
 import { digestTables } from "./digest";
 import { SnapshotError } from "./errors";
-import { SNAPSHOT_FORMAT, type SnapshotManifest } from "./manifest";
+import type { SnapshotManifest } from "./manifest";
 import { quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
+import { PER_BLOCK_SYNC_TABLES, writeKeptRows } from "./sync-history";
 import { runTool } from "./tools";
+
+/** The PostgreSQL payload: a tar of pg_dump's file and the sync store's kept per-block rows (sync-history.ts). */
+export const POSTGRES_PAYLOAD = { dump: "index.dump", syncRows: "sync-rows.jsonl.gz" } as const;
+
+/** pg_dump's arguments that leave out the per-block sync tables' rows (the payload carries the kept ones beside). */
+export const WITHOUT_SYNC_HISTORY = Object.keys(PER_BLOCK_SYNC_TABLES).map(
+  (table) => `--exclude-table-data=ponder_sync.${table}`,
+);
 
 /**
  * Snapshots a PostgreSQL index without pausing it: one REPEATABLE READ transaction exports its snapshot, pg_dump dumps
- * the index schema and `ponder_sync` in that snapshot, and the manifest's digests and checkpoints are read in the same
- * transaction, so the manifest describes exactly the rows the dump holds.
+ * the index schema and `ponder_sync` (without its per-block history) in that snapshot, and the kept sync rows, the
+ * manifest's digests and checkpoints are read in the same transaction, so the manifest describes exactly what the
+ * payload holds.
  */
 export async function createPostgresSnapshot(options: {
   connectionString: string;
@@ -40,7 +50,7 @@ export async function createPostgresSnapshot(options: {
     }
     if (!found.rows[0]?.sync) throw new SnapshotError("bad-manifest", "the database has no ponder_sync schema");
     const snapshotId = (await client.query<{ id: string }>("select pg_export_snapshot() as id")).rows[0]!.id;
-    const payload = join(work, "index.dump");
+    const dumpFile = join(work, POSTGRES_PAYLOAD.dump);
     const dump = runTool("pg_dump", [
       `--snapshot=${snapshotId}`,
       "--format=custom",
@@ -49,7 +59,8 @@ export async function createPostgresSnapshot(options: {
       "--no-privileges",
       `--schema=${quoteIdent(schema)}`,
       "--schema=ponder_sync",
-      `--file=${payload}`,
+      ...WITHOUT_SYNC_HISTORY,
+      `--file=${dumpFile}`,
       `--dbname=${connectionString}`,
     ]);
     const buildRecord = (
@@ -59,13 +70,16 @@ export async function createPostgresSnapshot(options: {
     ).rows[0]?.record;
     if (!buildRecord) throw new SnapshotError("bad-manifest", `schema "${schema}" has no build record`);
     const checkpoints = await readCheckpoints(client, schema, options.rpc);
-    const tables = await digestTables(client, schema);
+    await writeKeptRows(client, checkpoints, join(work, POSTGRES_PAYLOAD.syncRows));
+    const tables = await digestTables(client, schema, checkpoints);
     await dump;
     await client.query("commit");
+    const payload = join(work, "payload.tar");
+    await runTool("tar", ["-cf", payload, "-C", work, POSTGRES_PAYLOAD.dump, POSTGRES_PAYLOAD.syncRows]);
     return await sealSnapshot(
       file,
       { database: "postgres", schema, buildRecord, checkpoints, tables },
-      "pg_dump",
+      "pg_dump-tar",
       payload,
     );
   } finally {

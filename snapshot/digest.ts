@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import type { SnapshotManifest } from "./manifest";
 import { type Queryable, quoteIdent } from "./queryable";
+import { keptRowsCondition } from "./sync-history";
 
 export interface TableDigest {
   rows: number;
@@ -8,8 +10,8 @@ export interface TableDigest {
 
 /**
  * Tables a snapshot digests: every table of the index's schema but `_ponder_meta` (its heartbeat changes every few
- * seconds; restore rewrites its lock), and every table of `ponder_sync` (Ponder indexes the events after the resume
- * checkpoint from it).
+ * seconds; restore rewrites its lock), and every table of `ponder_sync`: of its per-block tables, the rows the snapshot
+ * carries (sync-history.ts).
  */
 export async function tablesToDigest(db: Queryable, schemas: string[]): Promise<{ schema: string; table: string }[]> {
   const { rows } = await db.query<{ schema: string; table: string }>(
@@ -26,7 +28,12 @@ export async function tablesToDigest(db: Queryable, schemas: string[]): Promise<
  * text in the C collation, so the order is the same on every server); a table without a primary key is ordered by
  * the row text itself. Read through a cursor, so memory stays flat; the caller holds the transaction (one snapshot).
  */
-export async function digestTable(db: Queryable, schema: string, table: string): Promise<TableDigest> {
+export async function digestTable(
+  db: Queryable,
+  schema: string,
+  table: string,
+  where: string | null = null,
+): Promise<TableDigest> {
   const { rows: keys } = await db.query<{ column: string }>(
     `select a.attname as column from pg_index i
        join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
@@ -40,7 +47,7 @@ export async function digestTable(db: Queryable, schema: string, table: string):
       : `(t::text) collate "C"`;
   const cursor = `snapshot_digest_${Math.floor(Math.random() * 1e9)}`;
   await db.query(
-    `declare ${cursor} no scroll cursor for select t::text as r from ${quoteIdent(schema)}.${quoteIdent(table)} t order by ${order}`,
+    `declare ${cursor} no scroll cursor for select t::text as r from ${quoteIdent(schema)}.${quoteIdent(table)} t${where ? ` where ${where}` : ""} order by ${order}`,
   );
   const hash = createHash("sha256");
   let rows = 0;
@@ -58,10 +65,15 @@ export async function digestTable(db: Queryable, schema: string, table: string):
 }
 
 /** Digests of every table `tablesToDigest` names, keyed `<schema>.<table>`, with the index schema written as `index`. */
-export async function digestTables(db: Queryable, indexSchema: string): Promise<Record<string, TableDigest>> {
+export async function digestTables(
+  db: Queryable,
+  indexSchema: string,
+  checkpoints: SnapshotManifest["checkpoints"],
+): Promise<Record<string, TableDigest>> {
   const result: Record<string, TableDigest> = {};
   for (const { schema, table } of await tablesToDigest(db, [indexSchema, "ponder_sync"])) {
-    result[`${schema === indexSchema ? "index" : schema}.${table}`] = await digestTable(db, schema, table);
+    const where = schema === "ponder_sync" ? keptRowsCondition(table, checkpoints) : null;
+    result[`${schema === indexSchema ? "index" : schema}.${table}`] = await digestTable(db, schema, table, where);
   }
   return result;
 }

@@ -29,7 +29,7 @@ export const manifestSchema = z.object({
   /** `<schema>.<table>` → row count and sha256 over the rows' text in primary-key order (digest.ts). */
   tables: z.record(z.object({ rows: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
   payload: z.object({
-    kind: z.enum(["pg_dump", "pglite-tar"]),
+    kind: z.enum(["pg_dump-tar", "pglite-tar"]),
     bytes: z.number().int().nonnegative(),
     sha256: z.string(),
   }),

@@ -1,14 +1,4 @@
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppConfig } from "../src/config";
@@ -16,9 +6,10 @@ import { readCheckpoints } from "./checkpoints";
 import { extractPayload, sealSnapshot } from "./container";
 import { digestTables } from "./digest";
 import { SnapshotError } from "./errors";
-import { SNAPSHOT_FORMAT, type SnapshotManifest } from "./manifest";
+import type { SnapshotManifest } from "./manifest";
 import { type Queryable, quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
+import { dropHistory, PER_BLOCK_SYNC_TABLES } from "./sync-history";
 import { runTool } from "./tools";
 import { type VerifyReport, verifyRestored } from "./verify";
 
@@ -73,7 +64,14 @@ export async function createPgliteSnapshot(options: {
       await refuseRunning(db, schema);
       await db.query("begin isolation level repeatable read read only");
       checkpoints = await readCheckpoints(db, schema, options.rpc);
-      tables = await digestTables(db, schema);
+      await db.query("commit");
+      // The copy sheds the sync history before its resume blocks (sync-history.ts); VACUUM FULL returns the space.
+      await dropHistory(db, checkpoints);
+      for (const table of Object.keys(PER_BLOCK_SYNC_TABLES)) {
+        await db.query(`vacuum full ponder_sync.${quoteIdent(table)}`).catch(() => {});
+      }
+      await db.query("begin isolation level repeatable read read only");
+      tables = await digestTables(db, schema, checkpoints);
       await db.query("commit");
     } finally {
       await db.close();

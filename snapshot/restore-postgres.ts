@@ -4,10 +4,12 @@ import { join } from "node:path";
 import pg from "pg";
 import type { AppConfig } from "../src/config";
 import { extractPayload } from "./container";
+import { POSTGRES_PAYLOAD } from "./create-postgres";
 import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
 import { quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
+import { loadKeptRows } from "./sync-history";
 import { runTool } from "./tools";
 import { type VerifyReport, verifyRestored } from "./verify";
 
@@ -26,7 +28,7 @@ export async function restorePostgresSnapshot(options: {
   sampleSize: number;
 }): Promise<VerifyReport> {
   const { connectionString, schema, manifest } = options;
-  if (manifest.payload.kind !== "pg_dump") {
+  if (manifest.payload.kind !== "pg_dump-tar") {
     throw new SnapshotError(
       "payload",
       "this snapshot is of a PGlite index: restore it without DATABASE_URL (PGLITE_DIRECTORY)",
@@ -38,8 +40,13 @@ export async function restorePostgresSnapshot(options: {
   let restored = false;
   try {
     await refuseNonEmpty(client, schema, manifest.schema);
-    const payload = join(work, "index.dump");
+    const payload = join(work, "payload.tar");
     await extractPayload(options.file, options.payloadOffset, payload);
+    try {
+      await runTool("tar", ["-xf", payload, "-C", work, POSTGRES_PAYLOAD.dump, POSTGRES_PAYLOAD.syncRows]);
+    } catch (error) {
+      throw new SnapshotError("payload", `the payload does not unpack: ${(error as Error).message}`);
+    }
     restored = true;
     try {
       await runTool("pg_restore", [
@@ -47,11 +54,12 @@ export async function restorePostgresSnapshot(options: {
         "--no-privileges",
         "--exit-on-error",
         `--dbname=${connectionString}`,
-        payload,
+        join(work, POSTGRES_PAYLOAD.dump),
       ]);
     } catch (error) {
       throw new SnapshotError("payload", `pg_restore refused the payload: ${(error as Error).message}`);
     }
+    await loadKeptRows(client, join(work, POSTGRES_PAYLOAD.syncRows));
     if (manifest.schema !== schema) await renameSchema(client, manifest.schema, schema);
     const report = await verifyRestored(client, schema, manifest, options.config, options.rpc, options.sampleSize);
     // The snapshot of a running indexer holds its lock; this index has no writer yet.

@@ -46,7 +46,7 @@ export async function verifyRestored(
   const started = Date.now();
   await db.query("begin isolation level repeatable read read only");
   try {
-    const actual = await digestTables(db, schema);
+    const actual = await digestTables(db, schema, manifest.checkpoints);
     const problems: string[] = [];
     for (const name of new Set([...Object.keys(manifest.tables), ...Object.keys(actual)])) {
       const want = manifest.tables[name];

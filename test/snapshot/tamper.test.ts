@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
+import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
 import { runTool } from "../../snapshot/tools";
 import { buildConfig } from "../../src/config";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
@@ -16,7 +17,7 @@ import {
   startIndexer,
 } from "../support/indexer-harness";
 import type { LoopbackServer } from "../support/loopback-server";
-import { forgeSnapshot, serveFolder, userSchemas } from "../support/snapshot-files";
+import { forgeSnapshot, repackPostgresPayload, serveFolder, userSchemas } from "../support/snapshot-files";
 
 /*
  * Snapshots of a PostgreSQL index taken while it runs, restored from a loopback HTTP server into new databases: the
@@ -104,6 +105,7 @@ describe("snapshot restore refuses tampered files", () => {
         "--format=custom",
         `--schema="${schema}"`,
         "--schema=ponder_sync",
+        ...WITHOUT_SYNC_HISTORY,
         "--no-owner",
         `--file=${join(dir, name)}`,
         `--dbname=${scratch}`,
@@ -127,10 +129,10 @@ describe("snapshot restore refuses tampered files", () => {
       await client.end();
     }
     await forgeSnapshot(join(dir, "good.snapshot"), join(dir, "edited.snapshot"), {
-      payloadFile: join(dir, "edited.dump"),
+      payloadFile: await repackPostgresPayload(join(dir, "good.snapshot"), join(dir, "edited.dump"), dir),
     });
     await forgeSnapshot(join(dir, "good.snapshot"), join(dir, "dropped.snapshot"), {
-      payloadFile: join(dir, "dropped.dump"),
+      payloadFile: await repackPostgresPayload(join(dir, "good.snapshot"), join(dir, "dropped.dump"), dir),
     });
 
     const edited = await refusal("edited.snapshot");

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { extractPayload, readSnapshotFile, sha256OfFile, writeSnapshotFile } from "../../snapshot/container";
+import { POSTGRES_PAYLOAD } from "../../snapshot/create-postgres";
 import type { SnapshotManifest } from "../../snapshot/manifest";
+import { runTool } from "../../snapshot/tools";
 import { type LoopbackServer, startLoopbackServer } from "./loopback-server";
 
 /** Rewrites a snapshot file: another manifest and/or another payload, with the payload's size and sha256 made to fit. */
@@ -23,6 +25,21 @@ export async function forgeSnapshot(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A PostgreSQL payload with another pg_dump file and the genuine snapshot's sync rows: how an attacker would repack an
+ * edited database under the genuine manifest. Returns the payload's path (a tar in `dir`).
+ */
+export async function repackPostgresPayload(genuine: string, dumpFile: string, dir: string): Promise<string> {
+  const { payloadOffset } = await readSnapshotFile(genuine);
+  const work = mkdtempSync(join(dir, "repack-"));
+  await extractPayload(genuine, payloadOffset, join(work, "genuine.tar"));
+  await runTool("tar", ["-xf", join(work, "genuine.tar"), "-C", work, POSTGRES_PAYLOAD.syncRows]);
+  await runTool("cp", [dumpFile, join(work, POSTGRES_PAYLOAD.dump)]);
+  const payload = join(work, "payload.tar");
+  await runTool("tar", ["-cf", payload, "-C", work, POSTGRES_PAYLOAD.dump, POSTGRES_PAYLOAD.syncRows]);
+  return payload;
 }
 
 /** Serves the files of a folder over plain HTTP on 127.0.0.1 (restore's https-url path, as tests can run it). */
