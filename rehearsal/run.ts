@@ -23,6 +23,7 @@ import { type HostedRpc, startHostedRpc } from "./src/hosted-rpc";
 import { hostedRpcOptionsFromEnv } from "./src/hosted-rpc-env";
 import { type IndexRunResult, indexToEnd } from "./src/index-run";
 import { REHEARSED_NAMESPACES, type ReferenceNamespace } from "./src/reference-datasources";
+import { type SnapshotRunResult, snapshotRun } from "./src/snapshot-run";
 
 const settings = z
   .object({
@@ -47,6 +48,12 @@ const settings = z
       ),
     REHEARSAL_SEED: z.coerce.number().int().default(1),
     REHEARSAL_TIMEOUT_S: z.coerce.number().positive().default(1800),
+    /** Blocks the chains move on between `snapshot create` and the restored index's start; `off` skips the run. */
+    REHEARSAL_SNAPSHOT_BLOCKS: z
+      .string()
+      .default("30")
+      .transform((s) => (s === "off" ? null : Number(s)))
+      .pipe(z.number().int().positive().nullable()),
   })
   .parse(process.env);
 
@@ -92,6 +99,7 @@ interface NetworkResult {
   cold: number;
   warm: number;
   devnet: number;
+  snapshot: SnapshotRunResult | null;
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -120,6 +128,7 @@ async function rehearse(
       ? { databaseUrl: await createDatabase(`${dbName}_devnet`) }
       : { pgliteDirectory: join(workDir, "pglite-devnet") };
   const runs: IndexRunResult[] = [];
+  const snapshotDatabases: string[] = [];
   try {
     console.log(`\n${network} on ${database}: plugins ${plugins.join(",")}`);
     const devnet = await indexToEnd(
@@ -209,9 +218,30 @@ async function rehearse(
     console.log(
       `  ${requests} RPC requests for ${events} events: ${fmt((requests * 1000) / Math.max(1, events), 0)} per 1,000 events`,
     );
+    const snapshot =
+      settings.REHEARSAL_SNAPSHOT_BLOCKS === null
+        ? null
+        : await snapshotRun({
+            chains,
+            proxies,
+            indexer: { ...common, manifestPath: chains.devnetManifestPath, extraEnv: withoutEndBlocks(rehearsalEnv) },
+            workDir,
+            newDatabase: async (tag) => {
+              snapshotDatabases.push(`${dbName}_snap_${tag}`);
+              return await createDatabase(`${dbName}_snap_${tag}`);
+            },
+            moreBlocks: settings.REHEARSAL_SNAPSHOT_BLOCKS,
+            sampleNames: 200,
+            log: (line) => console.log(`  ${line}`),
+          });
+    if (snapshot) {
+      for (const d of snapshot.differences) console.log(`  DIFFERENCE cold vs resumed from the snapshot: ${d}`);
+      console.log(`  ${describeSnapshotRun(snapshot)}`);
+    }
     return {
       network,
       database,
+      snapshot,
       tablesEqual: tables - unequal.size,
       tables,
       events,
@@ -223,11 +253,21 @@ async function rehearse(
   } finally {
     for (const run of runs) await run.indexer.stop();
     if (database === "postgres") {
+      for (const name of snapshotDatabases) await dropDatabase(name);
       await dropDatabase(dbName);
       await dropDatabase(`${dbName}_devnet`);
     }
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** The rehearsal's env for an index that follows the heads (the snapshot run): no END_BLOCK_*. */
+function withoutEndBlocks(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("END_BLOCK_")));
+}
+
+function describeSnapshotRun(r: SnapshotRunResult): string {
+  return `snapshot (${r.database}): ${fmt(r.sizeMiB)} MiB; restore ${fmt(r.restoreSeconds)} s; verify ${fmt(r.verifySeconds)} s, ${r.verifyCalls} RPC calls; catch-up ${fmt(r.catchUpSeconds)} s, ${r.catchUpCalls} RPC calls; ${r.tablesEqual}/${r.tables} tables equal`;
 }
 
 async function main(): Promise<void> {
@@ -275,7 +315,9 @@ async function main(): Promise<void> {
   console.log(
     `rehearsal: ${sum((r) => r.tablesEqual)}/${sum((r) => r.tables)} tables equal; ${sum((r) => r.events)} events; ${sum((r) => r.requests)} RPC requests; ${fmt(sum((r) => r.cold))} s cold, ${fmt(sum((r) => r.warm))} s warm, ${fmt(sum((r) => r.devnet))} s devnet mode`,
   );
+  for (const r of results) if (r.snapshot) console.log(`${r.network} ${describeSnapshotRun(r.snapshot)}`);
   if (sum((r) => r.tablesEqual) !== sum((r) => r.tables)) process.exitCode = 1;
+  if (results.some((r) => r.snapshot && r.snapshot.tablesEqual !== r.snapshot.tables)) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -9,13 +9,15 @@ import { waitFor } from "./indexer-harness";
 
 /** One block on every chain at the wall clock, then waits until the index is realtime and past those blocks. */
 export async function syncClocksAndWaitRealtime(rpcUrls: string[], indexerUrl: string): Promise<void> {
-  let synced = 0;
+  // One timestamp for every chain: a chain already ahead of the clock sets it, so no chain's new block lags another's.
+  let synced = Math.floor(Date.now() / 1000);
   for (const url of rpcUrls) {
     const latest = await rpc<{ timestamp: Hex }>(url, "eth_getBlockByNumber", ["latest", false]);
-    const at = Math.max(Math.floor(Date.now() / 1000), Number(latest.timestamp) + 1);
-    await rpc(url, "evm_setNextBlockTimestamp", [at]).catch(() => undefined);
+    synced = Math.max(synced, Number(latest.timestamp) + 1);
+  }
+  for (const url of rpcUrls) {
+    await rpc(url, "evm_setNextBlockTimestamp", [synced]).catch(() => undefined);
     await rpc(url, "evm_mine", []);
-    synced = Math.max(synced, at);
   }
   // Realtime, and past the blocks just mined (so every earlier transaction is indexed).
   await waitFor(
