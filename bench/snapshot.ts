@@ -1,0 +1,118 @@
+/*
+ * npm run bench:snapshot — what a snapshot costs as the index grows: the devnet scenario at each size, every default
+ * plugin, indexed on PostgreSQL by `ponder start`; then, while it runs, `snapshot create`, and `snapshot restore` into a
+ * new database verified against the devnet (200 sampled names). Per size: the index's rows and size on disk, the
+ * snapshot's size, and the seconds of create, restore (download aside: pg_restore and the kept sync rows) and verify
+ * (digests, checkpoints, sample), with their rates per on-disk MiB: the figures docs/operations.md projects to mainnet.
+ *
+ *   BENCH_SIZES=10000  BENCH_TXS_PER_BLOCK=2000 (as bench:scale; the played chains are cached under .cache/)
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { createSnapshot, restoreSnapshot } from "../snapshot";
+import { readSnapshotFile } from "../snapshot/container";
+import { buildConfig } from "../src/config";
+import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
+import { createDatabase, dropDatabase, startIndexer } from "../test/support/indexer-harness";
+import { startCachedDevnet } from "./lib/cached-devnet";
+
+const SIZES = (process.env.BENCH_SIZES ?? "10000").split(",").map(Number);
+const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);
+const log = (line: string) => console.log(`[bench:snapshot] ${line}`);
+
+interface Row {
+  names: number;
+  rows: number;
+  diskMiB: number;
+  snapshotMiB: number;
+  createS: number;
+  restoreS: number;
+  verifyS: number;
+  rpcCalls: number;
+  load: string;
+}
+
+/** The index schema's tables with their indexes and TOAST, as PostgreSQL keeps them on disk. */
+async function schemaBytes(connectionString: string, schema: string): Promise<number> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ bytes: string }>(
+      `select coalesce(sum(pg_total_relation_size(c.oid)), 0)::text as bytes
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'r'`,
+      [schema],
+    );
+    return Number(rows[0]!.bytes);
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(names: number): Promise<Row> {
+  const env = await startCachedDevnet(1, names, TXS_PER_BLOCK, (line) => log(`devnet ${names}: ${line}`));
+  const dir = mkdtempSync(join(tmpdir(), "nameindex-bench-snapshot-"));
+  const target = `bench_snapshot_${Date.now().toString(36)}`;
+  try {
+    const indexer = await startIndexer({
+      manifestPath: env.devnet.manifestPath,
+      labelsServiceUrl: env.labelsUrl,
+      plugins: [...DEFAULT_PLUGIN_NAMES],
+      database: "postgres",
+    });
+    try {
+      await indexer.process.ready();
+      await new Promise((r) => setTimeout(r, 5_000));
+      const bytes = await schemaBytes(indexer.env.DATABASE_URL!, indexer.schema);
+      const file = join(dir, "index.snapshot");
+      let started = Date.now();
+      await createSnapshot(buildConfig(indexer.env), file, log);
+      const createS = (Date.now() - started) / 1000;
+      const { manifest } = await readSnapshotFile(file);
+      const rows = Object.entries(manifest.tables)
+        .filter(([name]) => name.startsWith("index."))
+        .reduce((sum, [, t]) => sum + t.rows, 0);
+      const targetUrl = await createDatabase(target);
+      started = Date.now();
+      const report = await restoreSnapshot(
+        buildConfig({ ...indexer.env, DATABASE_URL: targetUrl, DATABASE_SCHEMA: "restored" }),
+        file,
+        { sampleSize: 200 },
+        log,
+      );
+      const restoreS = (Date.now() - started) / 1000 - report.seconds;
+      return {
+        names,
+        rows,
+        diskMiB: bytes / 2 ** 20,
+        snapshotMiB: statSync(file).size / 2 ** 20,
+        createS,
+        restoreS,
+        verifyS: report.seconds,
+        rpcCalls: report.rpcCalls,
+        load: loadavg()[0].toFixed(1),
+      };
+    } finally {
+      await indexer.stop();
+    }
+  } finally {
+    await dropDatabase(target);
+    rmSync(dir, { recursive: true, force: true });
+    await env.stop();
+  }
+}
+
+const results: Row[] = [];
+for (const names of SIZES) results.push(await measure(names));
+const f = (n: number, d = 1) => n.toFixed(d);
+console.log(
+  "\n| names | index rows | index on disk | snapshot | create | restore | verify | verify RPC calls | restore MiB/s (on disk) | verify MiB/s (on disk) | load |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+for (const r of results) {
+  console.log(
+    `| ${r.names} | ${r.rows} | ${f(r.diskMiB)} MiB | ${f(r.snapshotMiB)} MiB | ${f(r.createS)} s | ${f(r.restoreS)} s | ${f(r.verifyS)} s | ${r.rpcCalls} | ${f(r.diskMiB / r.restoreS)} | ${f(r.diskMiB / r.verifyS)} | ${r.load} |`,
+  );
+}
+process.exit(0);
