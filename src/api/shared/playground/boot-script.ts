@@ -30,6 +30,11 @@ export const PLAYGROUND_BOOT_SCRIPT = /* JavaScript */ `
     get length() { return own().length; },
   };
 
+  const operationName = (query) => {
+    const operation = GraphiQL.GraphQL.parse(query).definitions.find((d) => d.kind === "OperationDefinition");
+    return (operation && operation.name && operation.name.value) || null;
+  };
+
   const variablesText = (example) => (example.variables ? JSON.stringify(example.variables, null, 2) : "");
 
   function ExamplesPanel() {
@@ -37,6 +42,9 @@ export const PLAYGROUND_BOOT_SCRIPT = /* JavaScript */ `
     const pick = (example) => {
       if (editors.queryEditor) editors.queryEditor.setValue(example.query);
       if (editors.variableEditor) editors.variableEditor.setValue(variablesText(example));
+      // GraphiQL reads the operation's name from the editor only after a pause in typing: a run right after the
+      // pick would still send the previous example's name, which this query does not have.
+      editors.setOperationName(operationName(example.query));
     };
     return h("section", { className: "playground-examples", "aria-label": "Examples" },
       h("div", { className: "graphiql-doc-explorer-title" }, "Examples"),
