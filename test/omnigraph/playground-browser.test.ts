@@ -3,7 +3,13 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { omnigraphRoutes, omnigraphSchema } from "../../src/api/omnigraph";
+import {
+  executeOmnigraphRequest,
+  type OmnigraphOptions,
+  omnigraphRoutes,
+  omnigraphSchema,
+} from "../../src/api/omnigraph";
+import { OMNIGRAPH_EXAMPLES } from "../../src/api/omnigraph/examples";
 import { createSubgraphApp } from "../../src/api/subgraph";
 import { buildFixture, FIXTURE_HEAD, type Rows } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
@@ -22,10 +28,10 @@ let internalErrors: unknown[];
 let server: ReturnType<typeof serve>;
 let origin: string;
 let browser: Browser;
+let options: OmnigraphOptions;
 
 beforeAll(async () => {
   rows = buildFixture({ secondLevel: 30, accounts: 4 });
-  let options: Parameters<typeof omnigraphRoutes>[0];
   ({ t, options, internalErrors } = await seededOmnigraph("og_playground", rows));
   const app = new Hono();
   app.route("/api/omnigraph", omnigraphRoutes(options));
@@ -74,6 +80,16 @@ async function runAndRead(page: Page): Promise<any> {
 }
 
 const local = (url: string) => url.startsWith(`${origin}/`) || url.startsWith("data:");
+
+describe("the Omnigraph playground's examples on a seeded index", () => {
+  it("each answers without errors", async () => {
+    for (const example of OMNIGRAPH_EXAMPLES) {
+      const r = await executeOmnigraphRequest({ query: example.query, variables: example.variables }, options);
+      expect(r.body.errors, example.title).toBeUndefined();
+    }
+    expect(internalErrors).toEqual([]);
+  });
+});
 
 describe("the GraphiQL playgrounds in Chromium", () => {
   it("/api/omnigraph: an example picked from the Examples panel runs and shows the index's subdomains of eth", async () => {
