@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   executeOmnigraphRequest,
@@ -50,8 +50,11 @@ afterAll(async () => {
 });
 
 /** A fresh page on `path` with GraphiQL up; what it requested and what went wrong on its console. */
-async function openPlayground(path: string): Promise<{ page: Page; requested: string[]; errors: string[] }> {
-  const page = await (await browser.newContext()).newPage();
+async function openPlayground(
+  path: string,
+  context?: BrowserContext,
+): Promise<{ page: Page; requested: string[]; errors: string[] }> {
+  const page = await (context ?? (await browser.newContext())).newPage();
   const requested: string[] = [];
   const errors: string[] = [];
   page.on("request", (r) => requested.push(r.url()));
@@ -138,5 +141,28 @@ describe("the GraphiQL playgrounds in Chromium", () => {
     expect(requested.filter((u) => !local(u))).toEqual([]);
     expect(errors).toEqual([]);
     expect(internalErrors).toEqual([]);
+  }, 120_000);
+
+  it("keeps each endpoint's editor to itself: an Omnigraph query does not come back in /subgraph's", async () => {
+    const context = await browser.newContext();
+    const editorText = (page: Page) =>
+      page.evaluate(() =>
+        (
+          document.querySelector(".graphiql-query-editor .CodeMirror") as unknown as {
+            CodeMirror: { getValue(): string };
+          }
+        ).CodeMirror.getValue(),
+      );
+    const omnigraph = (await openPlayground("/api/omnigraph", context)).page;
+    await omnigraph.click('button[aria-label="Show Examples"]');
+    await omnigraph.click('button[data-example="Find names by prefix"]');
+    // GraphiQL saves the tab after a pause in editing.
+    await omnigraph.waitForFunction(() => Object.values(localStorage).some((v) => v.includes("FindNames")));
+    const subgraph = (await openPlayground("/subgraph", context)).page;
+    expect(await editorText(subgraph)).toMatch(/^# Newest domains/);
+    await omnigraph.reload();
+    await omnigraph.waitForSelector(".graphiql-query-editor .CodeMirror");
+    expect(await editorText(omnigraph)).toContain("query FindNames");
+    await context.close();
   }, 120_000);
 });

@@ -51,7 +51,7 @@ export const PLAYGROUND_ASSETS_ROUTE = "/playground/assets/:file";
 export function playgroundAssetLinks(basePath: string): { scripts: string[]; styles: string[] } {
   const links = { scripts: [] as string[], styles: [] as string[] };
   for (const [name, asset] of loadAssets()) {
-    const href = `${basePath}/playground/assets/${name}?v=${asset.hash}`;
+    const href = `${basePath}${PLAYGROUND_ASSETS_ROUTE.replace(":file", name)}?v=${asset.hash}`;
     (asset.type === CSS ? links.styles : links.scripts).push(href);
   }
   return links;
