@@ -31,6 +31,8 @@ export default defineConfig({
       "test/protocol-acceleration/universal-resolver.test.ts",
       "test/runtime/pglite-settings.test.ts",
       "test/subgraph-api/cache.test.ts",
+      // Starts Chromium (installed with apt-get on first use).
+      "test/omnigraph/playground-browser.test.ts",
       "labels-service/test/cli.test.ts",
       "labels-service/test/interrupted-ingest.test.ts",
       // Runs Ponder's sync-store migrations on a fresh PGlite twice (about 10 s alone, a minute on a busy machine).

@@ -1,6 +1,8 @@
+import { parse, validate } from "graphql";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSubgraphApp } from "../../src/api/subgraph";
+import { createSubgraphApp, subgraphSchema } from "../../src/api/subgraph";
+import { SUBGRAPH_EXAMPLES } from "../../src/api/subgraph/examples";
 import { RESOLVER_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
 
@@ -55,8 +57,26 @@ describe("requests", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     const html = await res.text();
-    expect(html).toContain("<textarea");
-    expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|esm\.sh|jsdelivr)/);
+    expect(html).toContain("<title>nameindex /subgraph</title>");
+    // GraphiQL, its files from under /subgraph/ (the shared routes are tested in test/omnigraph/playground.test.ts).
+    const links = [...html.matchAll(/(?:src|href)="(\/[^"]*)"/g)].map((m) => m[1]!);
+    expect(links.length).toBe(4);
+    for (const link of links) {
+      expect(link).toMatch(/^\/subgraph\/playground\/assets\//);
+      expect((await app.request(link)).status, link).toBe(200);
+    }
+    expect(html).not.toMatch(/\b(https?:)?\/\/[a-z0-9-]+\.[a-z]/i);
+  });
+
+  it("the playground's examples validate against the schema; the first needs no variables", () => {
+    const schema = subgraphSchema();
+    for (const example of SUBGRAPH_EXAMPLES) {
+      expect(
+        validate(schema, parse(example.query)).map((e) => e.message),
+        example.title,
+      ).toEqual([]);
+    }
+    expect(SUBGRAPH_EXAMPLES[0]!.variables).toBeUndefined();
   });
 
   it("GET without a query and without Accept: text/html is a 400 GraphQL-style error", async () => {

@@ -2,16 +2,18 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { discardNodeBody, readNodeBody, unreadNodeRequest } from "../shared/node-body";
+import { PLAYGROUND_ASSETS_ROUTE, servePlaygroundAsset } from "../shared/playground";
 import { settle } from "../shared/settle-response";
 import { executeOmnigraphRequest, type OmnigraphOptions, type OmnigraphResponse } from "./execute";
 import { MAX_BODY_BYTES } from "./limits";
-import { OMNIGRAPH_PLAYGROUND_HTML } from "./playground";
+import { omnigraphPlayground } from "./playground";
 
 export { executeOmnigraphRequest, type OmnigraphOptions, omnigraphSchema } from "./execute";
 
 /*
- * /api/omnigraph: GraphQL over GET (`?query=&variables=`) and POST (JSON, or `application/graphql`), a playground for
- * a browser's GET without a query. ENSv1 of every indexed chain; see docs/api.md for what differs from the peer's.
+ * /api/omnigraph: GraphQL over GET (`?query=&variables=`) and POST (JSON, or `application/graphql`), a playground
+ * (GraphiQL, its files served from here) for a browser's GET without a query. ENSv1 of every indexed chain; see
+ * docs/api.md for what differs from the peer's.
  * Not GraphQL at all (no query, bad JSON, a body too large, another method) is a 400/413/405; anything else about a
  * request is a GraphQL error with status 200.
  */
@@ -46,10 +48,11 @@ export function omnigraphRoutes(options: OmnigraphOptions): Hono {
     onError: () => errorResponse(413, TOO_LARGE, { connection: "close" }),
   });
 
+  app.get(PLAYGROUND_ASSETS_ROUTE, servePlaygroundAsset);
   app.get("/", async (c: Context) => {
     const query = c.req.query("query");
     if (query === undefined && (c.req.method === "HEAD" || (c.req.header("accept") ?? "").includes("text/html"))) {
-      return c.html(OMNIGRAPH_PLAYGROUND_HTML);
+      return omnigraphPlayground.respond(c);
     }
     return settle(
       c,

@@ -30,6 +30,7 @@ import {
 import { resolverResolvers } from "./resolvers/resolver";
 import { omnigraphScalars } from "./scalars";
 import { OMNIGRAPH_SDL } from "./sdl";
+import { describeRepeatedParts } from "./sdl/describe";
 
 type Resolvers = Record<string, GraphQLFieldResolver<never, never, never>>;
 
@@ -79,6 +80,7 @@ const IMPLEMENTS: Record<string, string> = {
  */
 export function buildOmnigraphSchema(): GraphQLSchema {
   const schema = buildASTSchema(parse(OMNIGRAPH_SDL), { assumeValidSDL: false });
+  describeRepeatedParts(schema);
   for (const custom of omnigraphScalars()) {
     const target = schema.getType(custom.name);
     if (!(target instanceof GraphQLScalarType)) throw new Error(`scalar ${custom.name} is not in the SDL`);

@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { discardNodeBody, readNodeBody, unreadNodeRequest } from "../shared/node-body";
+import { PLAYGROUND_ASSETS_ROUTE, servePlaygroundAsset } from "../shared/playground";
 import { settle } from "../shared/settle-response";
 import { DEFAULT_LIMITS, discardableBodyBytes } from "./limits";
 import {
@@ -13,7 +14,7 @@ import {
   type SubgraphRequest,
   type SubgraphResponse,
 } from "./pipeline";
-import { PLAYGROUND_HTML } from "./playground";
+import { subgraphPlayground } from "./playground";
 
 /*
  * /subgraph over HTTP: GET and POST on a Hono sub-app, and the same POST on a bare Node.js request (Ponder's server
@@ -126,7 +127,7 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
     // A HEAD without a query (`curl -I`, link checkers, uptime probes) asks whether the endpoint is there: it gets the
     // playground's headers, as a browser's GET would, not the 400 of a GET that forgot its query.
     if (query === undefined && (c.req.method === "HEAD" || (c.req.header("accept") ?? "").includes("text/html"))) {
-      return c.html(PLAYGROUND_HTML, 200, { "access-control-allow-origin": "*" });
+      return subgraphPlayground.respond(c, { "access-control-allow-origin": "*" });
     }
     const request = { query, variables: c.req.query("variables"), operationName: c.req.query("operationName") };
     return settle(c, toResponse(await answerRequest(request, resolved)));
@@ -155,6 +156,8 @@ export function createSubgraphServer(options: SubgraphOptions): SubgraphServer {
     return settle(c, toResponse(await answerPostBody(text, c.req.header("content-type") ?? "", resolved)));
   };
 
+  // GraphiQL's files, before the catch-all below that refuses anything deeper.
+  app.get(PLAYGROUND_ASSETS_ROUTE, servePlaygroundAsset);
   app.get("/", get);
   app.post("/", post);
   // Clients are configured with and without a trailing slash: serve `/subgraph/` too, nothing deeper.

@@ -12,8 +12,9 @@ import { SCALARS_SDL } from "./scalars";
 
 /*
  * The Omnigraph's type system: the peer's public schema's types, fields, arguments and defaults (the facts a client's
- * query is validated against), without its descriptions; what each field answers here is in docs/api.md. One file
- * per area of the graph. `test/omnigraph/compatibility.test.ts` compares it with the peer's published SDL.
+ * query is validated against), described in our own words (what repeats, connections and an interface's fields in
+ * its implementations, is filled in by describe.ts); what each field answers here is in docs/api.md. One file per
+ * area of the graph. `test/omnigraph/compatibility.test.ts` compares it with the peer's published SDL.
  */
 export const OMNIGRAPH_SDL = [
   QUERY_SDL,
