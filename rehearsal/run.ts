@@ -23,7 +23,7 @@ import { type HostedRpc, startHostedRpc } from "./src/hosted-rpc";
 import { hostedRpcOptionsFromEnv } from "./src/hosted-rpc-env";
 import { type IndexRunResult, indexToEnd } from "./src/index-run";
 import { REHEARSED_NAMESPACES, type ReferenceNamespace } from "./src/reference-datasources";
-import { type SnapshotRunResult, snapshotRun } from "./src/snapshot-run";
+import { describeSnapshotRun, refetchedHistory, type SnapshotRunResult, snapshotRun } from "./src/snapshot-run";
 
 const settings = z
   .object({
@@ -266,10 +266,6 @@ function withoutEndBlocks(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("END_BLOCK_")));
 }
 
-function describeSnapshotRun(r: SnapshotRunResult): string {
-  return `snapshot (${r.database}): ${fmt(r.sizeMiB)} MiB; restore ${fmt(r.restoreSeconds)} s; verify ${fmt(r.verifySeconds)} s, ${r.verifyCalls} RPC calls; catch-up ${fmt(r.catchUpSeconds)} s, ${r.catchUpCalls} RPC calls; ${r.tablesEqual}/${r.tables} tables equal`;
-}
-
 async function main(): Promise<void> {
   const hosted = hostedRpcOptionsFromEnv(process.env);
   console.log(
@@ -317,7 +313,8 @@ async function main(): Promise<void> {
   );
   for (const r of results) if (r.snapshot) console.log(`${r.network} ${describeSnapshotRun(r.snapshot)}`);
   if (sum((r) => r.tablesEqual) !== sum((r) => r.tables)) process.exitCode = 1;
-  if (results.some((r) => r.snapshot && r.snapshot.tablesEqual !== r.snapshot.tables)) process.exitCode = 1;
+  if (results.some((r) => r.snapshot && (r.snapshot.tablesEqual !== r.snapshot.tables || refetchedHistory(r.snapshot))))
+    process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { encodeFunctionData, type Hex, keccak256, parseAbi, toHex } from "viem";
 import { createSnapshot, restoreSnapshot } from "../../snapshot";
+import { readSnapshotFile } from "../../snapshot/container";
 import { buildConfig } from "../../src/config";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../../test/support/canonical-dump";
 import { syncClocksAndWaitRealtime } from "../../test/support/chain-clock";
@@ -12,6 +13,7 @@ import {
   settledStatus,
   startIndexer,
 } from "../../test/support/indexer-harness";
+import { lowestLogsBlock, startRecordingRpc } from "../../test/support/recording-rpc";
 import type { RehearsalChains } from "./chains";
 import type { HostedRpc } from "./hosted-rpc";
 
@@ -30,11 +32,16 @@ export interface SnapshotRunResult {
   verifyCalls: number;
   catchUpSeconds: number;
   catchUpCalls: number;
+  /** The root chain's resume block, and the lowest block the resumed index asked `eth_getLogs` for there. */
+  rootResumeBlock: number;
+  lowestLogsBlock: number | null;
   tablesEqual: number;
   tables: number;
   /** Every difference between the resumed index and the cold one (empty when the run passed). */
   differences: string[];
 }
+
+const f = (n: number) => n.toFixed(1);
 
 const registryAbi = parseAbi([
   "function setSubnodeOwner(bytes32 node, bytes32 label, address owner) returns (bytes32)",
@@ -65,6 +72,7 @@ export async function snapshotRun(options: {
     for (const p of proxies.values()) p.resetCounters();
   };
   const running: RunningIndexer[] = [];
+  const closers: (() => Promise<void>)[] = [];
   const file = join(workDir, "index.snapshot");
   try {
     // The publisher: an index that has reached the heads and follows them.
@@ -99,13 +107,28 @@ export async function snapshotRun(options: {
     const restoreSeconds = (Date.now() - restoreStarted) / 1000;
     const verifyCalls = callCount();
 
+    // The root chain's requests pass a recorder too: the blocks it asks logs for show whether history was fetched again.
+    const rootId = rootChainOf(chains).chainId;
+    const recorder = await startRecordingRpc(proxies.get(rootId)!.url);
+    closers.push(() => recorder.close());
+    const { manifest } = await readSnapshotFile(file);
+    const rootResumeBlock = manifest.checkpoints.find((c) => c.chainId === rootId)?.resume?.number ?? 0;
     resetCalls();
     const catchUpStarted = Date.now();
-    const resumed = await startIndexer({ ...options.indexer, reuse: restoredTarget, schema: "restored" });
+    const resumed = await startIndexer({
+      ...options.indexer,
+      extraEnv: { ...options.indexer.extraEnv, [`RPC_URL_${rootId}`]: recorder.url },
+      reuse: restoredTarget,
+      schema: "restored",
+    });
     running.push(resumed);
     await resumed.process.ready();
     await syncClocksAndWaitRealtime(nodeUrls, resumed.url);
     const catchUpSeconds = (Date.now() - catchUpStarted) / 1000;
+    const early = recorder.calls.filter(
+      (c) => c.method === "eth_getLogs" && Number((c.params[0] as { fromBlock?: string })?.fromBlock) < rootResumeBlock,
+    );
+    for (const c of early.slice(0, 5)) log(`eth_getLogs below the resume block: ${JSON.stringify(c.params[0])}`);
     const catchUpCalls = callCount();
 
     const cold = await startIndexer({ ...options.indexer, reuse: await target("cold") });
@@ -128,6 +151,8 @@ export async function snapshotRun(options: {
       verifyCalls,
       catchUpSeconds,
       catchUpCalls,
+      rootResumeBlock,
+      lowestLogsBlock: lowestLogsBlock(recorder.calls),
       tablesEqual: tables - unequal.size,
       tables,
       differences,
@@ -141,14 +166,21 @@ export async function snapshotRun(options: {
     throw error;
   } finally {
     for (const indexer of running) await indexer.stop().catch(() => {});
+    for (const close of closers) await close();
   }
+}
+
+function rootChainOf(chains: RehearsalChains): { chainId: number; contracts: { Registry: { address: Hex } } } {
+  return (
+    chains.env.devnet.manifest.datasources as unknown as {
+      ensroot: { chainId: number; contracts: { Registry: { address: Hex } } };
+    }
+  ).ensroot;
 }
 
 /** New names on the root chain after the snapshot, then `blocks` more blocks on every chain. */
 async function moveChainsOn(chains: RehearsalChains, nodeUrls: string[], blocks: number): Promise<void> {
-  const { ensroot } = chains.env.devnet.manifest.datasources as unknown as {
-    ensroot: { chainId: number; contracts: { Registry: { address: Hex } } };
-  };
+  const ensroot = rootChainOf(chains);
   const rootUrl = chains.nodes.get(ensroot.chainId)!.url;
   const registry = ensroot.contracts.Registry.address;
   const [from] = await rpc<Hex[]>(rootUrl, "eth_accounts");
@@ -182,4 +214,20 @@ async function dumpBoth(
     await dumpPglite(resumed.pgliteDirectory!, resumed.schema),
     await dumpPglite(cold.pgliteDirectory!, cold.schema),
   ];
+}
+
+/** The rehearsal's line for a snapshot run. */
+export function describeSnapshotRun(r: SnapshotRunResult): string {
+  return `snapshot (${r.database}): ${f(r.sizeMiB)} MiB; restore ${f(r.restoreSeconds)} s; verify ${f(r.verifySeconds)} s, ${r.verifyCalls} RPC calls; catch-up ${f(r.catchUpSeconds)} s, ${r.catchUpCalls} RPC calls; ${r.tablesEqual}/${r.tables} tables equal; ${describeRefetch(r)}`;
+}
+
+/** Whether the resumed index fetched the root chain's logs from before the snapshot's resume block again. */
+export function refetchedHistory(r: SnapshotRunResult): boolean {
+  return r.lowestLogsBlock !== null && r.lowestLogsBlock < r.rootResumeBlock;
+}
+
+function describeRefetch(r: SnapshotRunResult): string {
+  return refetchedHistory(r)
+    ? `history fetched again: root-chain eth_getLogs from block ${r.lowestLogsBlock}, below the resume block ${r.rootResumeBlock}`
+    : `no history fetched again (root-chain eth_getLogs from block ${r.lowestLogsBlock ?? "-"}, resume block ${r.rootResumeBlock})`;
 }
