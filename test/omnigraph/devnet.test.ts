@@ -282,6 +282,48 @@ describe("the same answers as /subgraph and /api/resolve", () => {
   });
 });
 
+describe("events as the chain has them", () => {
+  it("a controller-registered .eth name's events include its controller's NameRegistered (and NameRenewed), in log order", async () => {
+    const controllers = [
+      "LegacyEthRegistrarController",
+      "WrappedEthRegistrarController",
+      "UnwrappedEthRegistrarController",
+    ]
+      .map((c) => (manifest.datasources.ensroot!.contracts[c]?.address as string | undefined)?.toLowerCase())
+      .filter((a): a is string => a !== undefined);
+    const facts = names((f) => f.chainId === ROOT && f.via.endsWith("-controller") && f.labels.length === 2);
+    expect(facts.length).toBeGreaterThan(0);
+    let renewals = 0;
+    for (const f of facts) {
+      const events = (
+        await omnigraph<{
+          domain: {
+            events: { edges: { node: { address: string; topics: string[]; blockNumber: string; logIndex: number } }[] };
+          };
+        }>(
+          `query($name: InterpretedName!) { domain(by: { name: $name }) { events(first: 1000) { edges { node { address topics blockNumber logIndex } } } } }`,
+          { name: f.name },
+        )
+      ).domain.events.edges.map((e) => e.node);
+      // Read back from the chain: the controller's log, indexed by the name's labelhash.
+      const fromController = events.filter(
+        (e) => controllers.includes(e.address) && e.topics[1] === labelhash(f.labels[0]!),
+      );
+      expect(fromController.length, f.name).toBeGreaterThan(0);
+      renewals += fromController.length - 1;
+      const positions = events.map((e) => [Number(e.blockNumber), e.logIndex] as const);
+      for (let i = 1; i < positions.length; i++) {
+        const [b, l] = positions[i]!;
+        const [pb, pl] = positions[i - 1]!;
+        expect(b > pb || (b === pb && l > pl), `${f.name}: ${pb}-${pl} then ${b}-${l}`).toBe(true);
+      }
+    }
+    console.log(
+      `[omnigraph events] ${facts.length} controller-registered names, ${renewals} controller renewals listed`,
+    );
+  }, 120_000);
+});
+
 describe("registration order", () => {
   it("pages every parent's children by registration start and expiry as their registrations show; the index's keys are theirs", async () => {
     const { keys, lists } = await indexedOrderKeys(indexer.env.DATABASE_URL!, indexer.schema, "domain");

@@ -37,6 +37,7 @@ let internalErrors: unknown[] = [];
 let dotEth: { id: string; name: string; registrationId: string };
 let hidden: { id: string; parentName: string };
 let v2DomainId: string;
+let wrapped: string;
 
 function addRows(rows: Rows): Rows {
   const d = rows.domain!.find((x) => x.parentId === ETH && typeof x.labelName === "string" && x.labelName !== "")!;
@@ -91,6 +92,18 @@ function addRows(rows: Rows): Rows {
     registrationId: dotEth.registrationId,
     expiryDate: 1_900_000_000n,
   });
+
+  // A NameWrapper TransferBatch: one log, its transfers sub-indexed 0, 9 and 10 (text order: 0, 10, 9).
+  const w = rows.wrapped_domain![0]!;
+  wrapped = w.domainId as string;
+  for (const sub of [10, 0, 9])
+    rows.wrapped_transfer!.push({
+      id: `${BLOCK + 3}-5-${sub}`,
+      blockNumber: BLOCK + 3,
+      transactionID: tx(BLOCK + 3),
+      domainId: wrapped,
+      ownerId: account(1),
+    });
 
   // `withheld` is not in the label set: `[hash].<name>.eth` until withheld.eth's controller published it.
   const h = labelhash(WITHHELD);
@@ -233,6 +246,19 @@ describe("/api/omnigraph events, as the peer lists them", () => {
     const next = await read(`first: 2, after: "${at98}"`);
     expect(next.edges.map((e) => e.node.id)).toEqual([`${BLOCK}-997`, `${BLOCK}-1002`]);
     await walk(read);
+  });
+
+  it("orders the transfers of one ERC-1155 batch by their sub-index as numbers", async () => {
+    const read = async (args: string) =>
+      (
+        await run(`query($id: DomainId!) { domain(by: { id: $id }) { events(${args}) { ${EVENTS} } } }`, {
+          id: wrapped,
+        })
+      ).domain.events as Page;
+    const ids = (await read("first: 100")).edges.map((e) => e.node.id).filter((id) => id.startsWith(`${BLOCK + 3}-`));
+    expect(ids).toEqual([`${BLOCK + 3}-5-0`, `${BLOCK + 3}-5-9`, `${BLOCK + 3}-5-10`]);
+    await walk(read);
+    expect(internalErrors).toEqual([]);
   });
 
   it("lists a .eth domain's controller NameRegistered and NameRenewed beside the base registrar's", async () => {

@@ -149,9 +149,12 @@ export const eventResolvers = {
  * position as numbers, (block_number, log_index, sub_index), never by the text id: `12-1002` sorts before `12-997`.
  */
 
-/** Log index and sub-index of a subgraph event id (`<block>-<logIndex>[-<sub>][-<chainId>]`), as numbers. */
+/**
+ * Log index and sub-index of a subgraph event id (`<block>-<logIndex>[-<sub>][-<chainId>]`), as numbers. A table
+ * with sub-indexes always writes one; an id without it (hand-made rows) counts as sub-index 0 rather than failing.
+ */
 const positionOf = (id: string, hasSub = false) =>
-  `split_part(${id}, '-', 2)::int as log_index, ${hasSub ? `split_part(${id}, '-', 3)::int` : "0"} as sub_index`;
+  `split_part(${id}, '-', 2)::int as log_index, ${hasSub ? `coalesce(nullif(split_part(${id}, '-', 3), ''), '0')::int` : "0"} as sub_index`;
 
 /**
  * The subgraph's event tables of a domain (registry, NameWrapper) and of its registration (base registrar), and the
