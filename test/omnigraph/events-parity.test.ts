@@ -85,6 +85,16 @@ function addRows(rows: Rows): Rows {
     registrantId: account(0),
     expiryDate: 1_800_000_000n,
   });
+  // Registered again later, twice in one block (logs 997 and 1002): the registration's event is the later log.
+  for (const log of [1002, 997])
+    rows.name_registered!.push({
+      id: `${BLOCK + 4}-${log}`,
+      blockNumber: BLOCK + 4,
+      transactionID: tx(BLOCK + 4),
+      registrationId: dotEth.registrationId,
+      registrantId: account(0),
+      expiryDate: 1_900_000_000n,
+    });
   rows.name_renewed!.push({
     id: `${BLOCK + 2}-3`,
     blockNumber: BLOCK + 2,
@@ -246,6 +256,13 @@ describe("/api/omnigraph events, as the peer lists them", () => {
     const next = await read(`first: 2, after: "${at98}"`);
     expect(next.edges.map((e) => e.node.id)).toEqual([`${BLOCK}-997`, `${BLOCK}-1002`]);
     await walk(read);
+  });
+
+  it("shows a registration's latest event by log index as a number", async () => {
+    const data = await run(`query($id: DomainId!) { domain(by: { id: $id }) { registration { event { id } } } }`, {
+      id: dotEth.id,
+    });
+    expect(data.domain.registration.event.id).toBe(`${BLOCK + 4}-1002`);
   });
 
   it("orders the transfers of one ERC-1155 batch by their sub-index as numbers", async () => {

@@ -45,7 +45,8 @@ export const domainResolvers = {
     const hash = d.row.labelhash ?? ROOT_NODE;
     const labelOf = (interpreted: string) => ({ interpreted, beautified: beautifyLabel(interpreted), hash });
     const interpreted = first !== undefined && first !== "" ? interpretLabel(first) : encodeLabelhash(hash as Hex);
-    const healed = withRevealedLabels(ctx, interpreted);
+    // The root has no label to reveal.
+    const healed = d.row.labelhash === null ? interpreted : withRevealedLabels(ctx, interpreted);
     return typeof healed === "string" ? labelOf(healed) : healed.then(labelOf);
   },
   canonical: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
