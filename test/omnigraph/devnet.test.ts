@@ -1,8 +1,22 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Address, labelhash } from "viem";
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  keccak256,
+  labelhash,
+  namehash,
+  parseEther,
+  toHex,
+  zeroAddress,
+  zeroHash,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
+import { type DevnetScenario, loadDevnetContracts, scenarioOf } from "../../devnet/src/index";
 import type { NameFacts } from "../../devnet/src/scenario/model";
 import { COMPILER_UNAVAILABLE } from "../../src/api/omnigraph/compiled";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
@@ -282,6 +296,48 @@ describe("the same answers as /subgraph and /api/resolve", () => {
   });
 });
 
+describe("events as the chain has them", () => {
+  it("a controller-registered .eth name's events include its controller's NameRegistered (and NameRenewed), in log order", async () => {
+    const controllers = [
+      "LegacyEthRegistrarController",
+      "WrappedEthRegistrarController",
+      "UnwrappedEthRegistrarController",
+    ]
+      .map((c) => (manifest.datasources.ensroot!.contracts[c]?.address as string | undefined)?.toLowerCase())
+      .filter((a): a is string => a !== undefined);
+    const facts = names((f) => f.chainId === ROOT && f.via.endsWith("-controller") && f.labels.length === 2);
+    expect(facts.length).toBeGreaterThan(0);
+    let renewals = 0;
+    for (const f of facts) {
+      const events = (
+        await omnigraph<{
+          domain: {
+            events: { edges: { node: { address: string; topics: string[]; blockNumber: string; logIndex: number } }[] };
+          };
+        }>(
+          `query($name: InterpretedName!) { domain(by: { name: $name }) { events(first: 1000) { edges { node { address topics blockNumber logIndex } } } } }`,
+          { name: f.name },
+        )
+      ).domain.events.edges.map((e) => e.node);
+      // Read back from the chain: the controller's log, indexed by the name's labelhash.
+      const fromController = events.filter(
+        (e) => controllers.includes(e.address) && e.topics[1] === labelhash(f.labels[0]!),
+      );
+      expect(fromController.length, f.name).toBeGreaterThan(0);
+      renewals += fromController.length - 1;
+      const positions = events.map((e) => [Number(e.blockNumber), e.logIndex] as const);
+      for (let i = 1; i < positions.length; i++) {
+        const [b, l] = positions[i]!;
+        const [pb, pl] = positions[i - 1]!;
+        expect(b > pb || (b === pb && l > pl), `${f.name}: ${pb}-${pl} then ${b}-${l}`).toBe(true);
+      }
+    }
+    console.log(
+      `[omnigraph events] ${facts.length} controller-registered names, ${renewals} controller renewals listed`,
+    );
+  }, 120_000);
+});
+
 describe("registration order", () => {
   it("pages every parent's children by registration start and expiry as their registrations show; the index's keys are theirs", async () => {
     const { keys, lists } = await indexedOrderKeys(indexer.env.DATABASE_URL!, indexer.schema, "domain");
@@ -506,4 +562,90 @@ describe("docs/api.md's /api/omnigraph examples", () => {
     expect(account.account.domains.totalCount).toBeGreaterThan(0);
     expect(account.account.resolve.primaryNames).toHaveLength(3);
   }, 60_000);
+});
+
+describe("labels a controller revealed, as the chain has them", () => {
+  it("a subname's withheld label is written out in the Omnigraph once `<label>.eth` is registered through a controller; /subgraph keeps `[labelhash]`", async () => {
+    // A new subname of an unwrapped .eth name, under a label the label set does not have: `[labelhash].<parent>`.
+    const rpcUrl = manifest.chains[String(ROOT)]!.rpcUrl;
+    const client = createPublicClient({ transport: http(rpcUrl) });
+    const wallet = createWalletClient({ transport: http(rpcUrl) });
+    const accounts = await wallet.getAddresses();
+    const parent = names(
+      (f) =>
+        f.chainId === ROOT &&
+        f.labels.length === 2 &&
+        !f.deleted &&
+        f.wrappedOwner === undefined &&
+        accounts.some((a) => a.toLowerCase() === f.registryOwner?.toLowerCase()),
+    )[0]!;
+    expect(parent, "an unwrapped .eth name owned by an unlocked account").toBeDefined();
+    const label = `withheld${Date.now().toString(36)}`;
+    const parentName = parent.name;
+    const encodedName = `[${labelhash(label).slice(2)}].${parentName}`;
+    const node = namehash(`${label}.${parentName}`);
+    const { own, real } = loadDevnetContracts();
+    const call = async (
+      address: Address,
+      abi: Abi,
+      functionName: string,
+      args: readonly unknown[],
+      from: Address,
+      value?: bigint,
+    ) => {
+      const hash = await wallet.writeContract({ account: from, chain: null, address, abi, functionName, args, value });
+      expect((await client.waitForTransactionReceipt({ hash })).status, functionName).toBe("success");
+    };
+    const registry = manifest.datasources.ensroot!.contracts.Registry!.address as Address;
+    await call(
+      registry,
+      real.ENSRegistryWithFallback.abi,
+      "setSubnodeOwner",
+      [parent.node, labelhash(label), parent.registryOwner],
+      parent.registryOwner!,
+    );
+    const nameOf = async () =>
+      (
+        await omnigraph(
+          `query($id: DomainId!) { domain(by: { id: $id }) { label { interpreted } canonical { name { interpreted } } } }`,
+          {
+            id: node,
+          },
+        )
+      ).domain;
+    const waitFor = async (name: string) => {
+      const deadline = Date.now() + 90_000;
+      while (
+        (await omnigraph(`query($n: InterpretedName!) { domain(by: { name: $n }) { id } }`, { n: name })).domain ===
+        null
+      ) {
+        expect(Date.now(), `${name} indexed`).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    };
+    await waitFor(encodedName);
+    expect((await nameOf()).canonical.name.interpreted).toBe(encodedName);
+
+    // `<label>.eth` through the 2025 controller: commit, let the commitment age, register.
+    const from = accounts[0]!;
+    const controller = manifest.datasources.ensroot!.contracts.UnwrappedEthRegistrarController!.address as Address;
+    const abi = own.UnwrappedEthRegistrarController.abi;
+    const args = [label, from, 31_536_000n, keccak256(toHex(label)), zeroAddress, zeroHash] as const;
+    const commitment = await client.readContract({ address: controller, abi, functionName: "makeCommitment", args });
+    const send = (functionName: string, fnArgs: readonly unknown[], value?: bigint) =>
+      call(controller, abi, functionName, fnArgs, from, value);
+    await send("commit", [commitment]);
+    await createTestClient({ mode: "anvil", transport: http(rpcUrl) }).increaseTime({ seconds: 61 });
+    await send("register", args, parseEther("5"));
+
+    // Once the index has `<label>.eth`, the subname shows the label; /subgraph still shows the labelhash.
+    await waitFor(`${label}.eth`);
+    const shown = await nameOf();
+    expect(shown.label.interpreted).toBe(label);
+    expect(shown.canonical.name.interpreted).toBe(`${label}.${parentName}`);
+    expect((await subgraph(`{ domain(id: "${node}") { name labelName } }`)).domain).toEqual({
+      name: encodedName,
+      labelName: null,
+    });
+  }, 240_000);
 });

@@ -26,12 +26,12 @@ export function decodeCursor(cursor: string, keyKind: "text" | "number"): [SortV
     (keyKind === "text"
       ? typeof parsed[0] === "string"
       : typeof parsed[0] === "number" || /^-?\d{1,20}$/.test(String(parsed[0])));
-  if (!valid)
-    throw new GraphQLError(
-      `Invalid cursor "${cursor.slice(0, 100)}": use a cursor from this connection's pageInfo or edges`,
-    );
+  if (!valid) throw invalidCursor(cursor);
   return parsed as [SortValue, string];
 }
+
+export const invalidCursor = (cursor: string) =>
+  new GraphQLError(`Invalid cursor "${cursor.slice(0, 100)}": use a cursor from this connection's pageInfo or edges`);
 
 export interface PageArgs {
   first?: number | null;

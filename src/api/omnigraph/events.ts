@@ -3,7 +3,15 @@ import { type Address, createPublicClient, type Hex, http, type PublicClient } f
 import { LruCache } from "../../lib/healing/lru";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
-import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow, toConnection } from "./cursor";
+import {
+  type Connection,
+  decodeCursor,
+  encodeCursor,
+  invalidCursor,
+  type PageArgs,
+  pageWindow,
+  toConnection,
+} from "./cursor";
 
 /*
  * Events of the ENSv1 graph. The index keeps each event's chain, block, log index and transaction (the subgraph's
@@ -135,7 +143,26 @@ export const eventResolvers = {
   data: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await logOf(ctx, e)).data,
 };
 
-/** The subgraph's event tables of a domain (registry, NameWrapper) and of its registration (base registrar). */
+/*
+ * Every events source selects the same columns: id, block_number, log_index, sub_index (an ERC-1155 batch's
+ * transfer, else 0), transaction_id, scope (the key a list is read by) and has_sub. Lists are ordered by the log's
+ * position as numbers, (block_number, log_index, sub_index), never by the text id: `12-1002` sorts before `12-997`.
+ */
+
+/**
+ * Log index and sub-index of a subgraph event id (`<block>-<logIndex>[-<sub>][-<chainId>]`), as numbers. A table
+ * with sub-indexes always writes one; an id without it (hand-made rows) counts as sub-index 0 rather than failing.
+ */
+const positionOf = (id: string, hasSub = false) =>
+  `split_part(${id}, '-', 2)::int as log_index, ${hasSub ? `coalesce(nullif(split_part(${id}, '-', 3), ''), '0')::int` : "0"} as sub_index`;
+
+/**
+ * The subgraph's event tables of a domain (registry, NameWrapper) and of its registration (base registrar), and the
+ * events its controller added to the registrar action of each registration and renewal (`registrar_action.event_ids`
+ * after the base registrar's own, which name_registered/name_renewed already hold): the controller's NameRegistered
+ * or NameRenewed, and a renewal-with-referrer's RenewalReferred. The registrars plugin keeps them; without it a
+ * domain's list has the subgraph tables' events only.
+ */
 const DOMAIN_EVENTS = sql.raw(
   [
     "transfer",
@@ -148,15 +175,18 @@ const DOMAIN_EVENTS = sql.raw(
     "fuses_set",
     "expiry_extended",
   ]
-    .map(
-      (t) =>
-        `select id, block_number, transaction_id, domain_id as scope, ${t === "wrapped_transfer"} as has_sub from ${t}`,
-    )
+    .map((t) => {
+      const hasSub = t === "wrapped_transfer";
+      return `select id, block_number, ${positionOf("id", hasSub)}, transaction_id, domain_id as scope, ${hasSub} as has_sub from ${t}`;
+    })
     .concat(
       ["name_registered", "name_renewed", "name_transferred"].map(
         (t) =>
-          `select e.id, e.block_number, e.transaction_id, r.domain_id as scope, false as has_sub from ${t} e join registration r on r.id = e.registration_id`,
+          `select e.id, e.block_number, ${positionOf("e.id")}, e.transaction_id, r.domain_id as scope, false as has_sub from ${t} e join registration r on r.id = e.registration_id`,
       ),
+      [
+        `select c.id, a.block_number::int as block_number, ${positionOf("c.id")}, a.transaction_hash as transaction_id, a.node as scope, false as has_sub from registrar_action a cross join lateral unnest(a.event_ids[2:]) as c(id)`,
+      ],
     )
     .join(" union all "),
 );
@@ -165,7 +195,7 @@ const DOMAIN_EVENTS = sql.raw(
 export const ENSV2_DOMAIN_EVENTS = {
   name: "ENSv2",
   sql: sql.raw(
-    "select id, block_number, transaction_hash as transaction_id, domain_id as scope, false as has_sub from ensv2_event",
+    "select id, block_number, log_index, 0 as sub_index, transaction_hash as transaction_id, domain_id as scope, false as has_sub from ensv2_event",
   ),
 };
 
@@ -173,7 +203,7 @@ export const ENSV2_DOMAIN_EVENTS = {
 export const PERMISSIONS_EVENTS = {
   name: "ENSv2-permissions",
   sql: sql.raw(
-    "select id, block_number, transaction_hash as transaction_id, contract_id as scope, false as has_sub from ensv2_permission_change",
+    "select id, block_number, log_index, 0 as sub_index, transaction_hash as transaction_id, contract_id as scope, false as has_sub from ensv2_permission_change",
   ),
 };
 
@@ -181,13 +211,15 @@ export const PERMISSIONS_EVENTS = {
 export const PERMISSIONS_USER_EVENTS = {
   name: "ENSv2-permissions-user",
   sql: sql.raw(
-    "select id, block_number, transaction_hash as transaction_id, permission_id as scope, false as has_sub from ensv2_permission_change",
+    "select id, block_number, log_index, 0 as sub_index, transaction_hash as transaction_id, permission_id as scope, false as has_sub from ensv2_permission_change",
   ),
 };
 
 interface EventRow {
   id: string;
   block_number: number;
+  log_index: number;
+  sub_index: number;
   transaction_id: string;
   scope: string;
   has_sub: boolean;
@@ -199,7 +231,20 @@ const list = (values: string[]) =>
     sql`, `,
   );
 
-/** A domain's events, oldest first (block, then id); one statement per level for every domain of the level. */
+/** An event's cursor: its position in the list, `<block>-<logIndex>-<subIndex>`, and its id. */
+const cursorOfEvent = (r: EventRow) => encodeCursor(`${r.block_number}-${r.log_index}-${r.sub_index}`, r.id);
+
+function positionOfCursor(cursor: string): [number, number, number, string] {
+  const [key, id] = decodeCursor(cursor, "text");
+  const m = /^(\d{1,15})-(\d{1,9})-(\d{1,9})$/.exec(String(key));
+  if (!m) throw invalidCursor(cursor);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), id];
+}
+
+/**
+ * A domain's events (or another scope's: a permission entry's, a contract's), oldest first by their logs' positions;
+ * one statement per level for every scope of the level.
+ */
 export function domainEvents(
   ctx: OmnigraphContext,
   domainId: string,
@@ -221,11 +266,11 @@ export function domainEvents(
           [args.before, "<"],
         ] as const) {
           if (cursor == null) continue;
-          const [block, id] = decodeCursor(cursor, "number");
-          conds.push(sql`(block_number, id) ${sql.raw(op)} (${Number(block)}, ${id})`);
+          const [block, log, sub, id] = positionOfCursor(cursor);
+          conds.push(sql`(block_number, log_index, sub_index, id) ${sql.raw(op)} (${block}, ${log}, ${sub}, ${id})`);
         }
         const rows = await ctx.query<EventRow>(
-          sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, id ${dir}) as rn from (${eventRows}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
+          sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${eventRows}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
         );
         const byKey = new Map<string, EventRow[]>();
         for (const r of rows) byKey.set(r.scope, [...(byKey.get(r.scope) ?? []), r]);
@@ -246,7 +291,7 @@ export function domainEvents(
     toConnection(
       rows,
       args,
-      (r) => encodeCursor(String(r.block_number), r.id),
+      cursorOfEvent,
       (r) => eventOf(r.id, r.transaction_id, rootChainId, null, r.has_sub),
       () => counts.load(domainId),
     ),

@@ -36,6 +36,9 @@ export const REGISTRATION_COLUMNS = sql.raw(
   "jr.id as r_id, jr.registration_date as r_registration_date, jr.expiry_date as r_expiry_date, jr.registrant_id as r_registrant_id, jre.id as r_event_id, jre.transaction_id as r_event_tx, jw.domain_id as w_domain_id, jw.expiry_date as w_expiry_date, jw.fuses as w_fuses, jw.owner_id as w_owner_id, jwe.id as w_event_id, jwe.transaction_id as w_event_tx",
 );
 
+/** An event table's latest row first: by block, then log index as a number (the text id puts log 1002 before 997). */
+export const LATEST_EVENT_FIRST = sql.raw("n.block_number desc, split_part(n.id, '-', 2)::int desc, n.id desc");
+
 /**
  * The registrar's row and the NameWrapper's of the domain whose id is `domainId` (an expression of the statement
  * they join), each with its latest event: index probes by domain, one row each at most, so a page of domains gets its
@@ -43,9 +46,9 @@ export const REGISTRATION_COLUMNS = sql.raw(
  */
 export function registrationJoins(domainId: SQL): SQL {
   return sql`left join lateral (select r.id, r.registration_date, r.expiry_date, r.registrant_id from registration r where r.domain_id = ${domainId} order by r.id limit 1) jr on true
-    left join lateral (select n.id, n.transaction_id from name_registered n where n.registration_id = jr.id order by n.block_number desc, n.id desc limit 1) jre on jr.id is not null
+    left join lateral (select n.id, n.transaction_id from name_registered n where n.registration_id = jr.id order by ${LATEST_EVENT_FIRST} limit 1) jre on jr.id is not null
     left join lateral (select w.domain_id, w.expiry_date, w.fuses, w.owner_id from wrapped_domain w where w.domain_id = ${domainId} order by w.id limit 1) jw on true
-    left join lateral (select n.id, n.transaction_id from name_wrapped n where n.domain_id = jw.domain_id order by n.block_number desc, n.id desc limit 1) jwe on jw.domain_id is not null`;
+    left join lateral (select n.id, n.transaction_id from name_wrapped n where n.domain_id = jw.domain_id order by ${LATEST_EVENT_FIRST} limit 1) jwe on jw.domain_id is not null`;
 }
 
 /** A row carrying `REGISTRATION_COLUMNS` (or the level statement's same columns) as the domain's registration entry. */

@@ -29,6 +29,7 @@ import {
   interpretLabel,
   nodeOfNameInput,
 } from "../names";
+import { withRevealedLabels } from "../revealed-labels";
 import { loadRegistration } from "./registration";
 import { forwardResolve } from "./resolution";
 
@@ -37,17 +38,22 @@ type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: N
 export const domainResolvers = {
   id: (d: DomainModel) => d.row.id,
   node: (d: DomainModel) => d.row.id,
-  label: (d: DomainModel) => {
+  label: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
     const name = d.row.name;
     const dot = name == null ? -1 : name.indexOf(".");
     const first = name == null ? undefined : dot === -1 ? name : name.slice(0, dot);
-    const interpreted =
-      first !== undefined && first !== ""
-        ? interpretLabel(first)
-        : encodeLabelhash((d.row.labelhash ?? ROOT_NODE) as Hex);
-    return { interpreted, beautified: beautifyLabel(interpreted), hash: d.row.labelhash ?? ROOT_NODE };
+    const hash = d.row.labelhash ?? ROOT_NODE;
+    const labelOf = (interpreted: string) => ({ interpreted, beautified: beautifyLabel(interpreted), hash });
+    const interpreted = first !== undefined && first !== "" ? interpretLabel(first) : encodeLabelhash(hash as Hex);
+    // The root has no label to reveal.
+    const healed = d.row.labelhash === null ? interpreted : withRevealedLabels(ctx, interpreted);
+    return typeof healed === "string" ? labelOf(healed) : healed.then(labelOf);
   },
-  canonical: (d: DomainModel) => (d.row.name === null ? null : new DomainCanonical(d, d.row.name)),
+  canonical: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
+    if (d.row.name === null) return null;
+    const healed = withRevealedLabels(ctx, d.row.name);
+    return typeof healed === "string" ? new DomainCanonical(d, healed) : healed.then((n) => new DomainCanonical(d, n));
+  },
   owner: (d: DomainModel) => accountOf(d.row.wrapped_owner_id ?? d.row.registrant_id ?? d.row.owner_id),
   rootRegistryOwner: (d: DomainModel) => accountOf(d.row.owner_id),
   parent: async (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {

@@ -13,6 +13,7 @@ import { type EventModel, eventOf } from "../events";
 import { type AccountIdModel, accountOf, rootChainIdOf, v1Domain } from "../model";
 import {
   type JoinedRow,
+  LATEST_EVENT_FIRST,
   type RegistrationCarrier,
   type RegistrationEntry,
   registrationEntryOf,
@@ -97,9 +98,9 @@ export function loadRegistration(
               we.id as w_event_id, we.transaction_id as w_event_tx
             from unnest(array[${list(ids)}]::text[]) as ids(id)
             left join registration r on r.domain_id = ids.id
-            left join lateral (select id, transaction_id from name_registered n where n.registration_id = r.id order by n.block_number desc, n.id desc limit 1) re on r.id is not null
+            left join lateral (select id, transaction_id from name_registered n where n.registration_id = r.id order by ${LATEST_EVENT_FIRST} limit 1) re on r.id is not null
             left join wrapped_domain w on w.domain_id = ids.id
-            left join lateral (select id, transaction_id from name_wrapped n where n.domain_id = w.domain_id order by n.block_number desc, n.id desc limit 1) we on w.domain_id is not null
+            left join lateral (select id, transaction_id from name_wrapped n where n.domain_id = w.domain_id order by ${LATEST_EVENT_FIRST} limit 1) we on w.domain_id is not null
             where r.id is not null or w.domain_id is not null`,
         );
         return new Map(rows.map((row) => [row.domain_id as string, registrationEntryOf(row, row.domain_id as string)]));

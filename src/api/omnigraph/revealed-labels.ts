@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import type { Hex } from "viem";
+import { isEncodedLabelhash } from "../../lib/labels";
+import { makeSubnode } from "../../lib/names";
+import { managedNames } from "../shared/managed-names";
+import { Batcher } from "./batch";
+import type { OmnigraphContext } from "./context";
+import { interpretLabel } from "./names";
+
+/*
+ * Labels the chain revealed: a registrar controller's NameRegistered/NameRenewed carries the plaintext label of the
+ * name it registers, and the registrars plugin keeps it on the name's registration lifecycle
+ * (`registration_lifecycle.label`, checked against the labelhash). A label the label set withheld thus becomes known
+ * for `<label>.eth`, and the Omnigraph shows it in every name holding that labelhash, as the peer's graph does
+ * (`[hash].foo.eth` → `label.foo.eth`). /subgraph never reads this: The Graph's subgraph names a domain only from its
+ * own events and the label set.
+ *
+ * Looked up when a query reads a name, not written at index time: the lifecycle already holds every revealed label,
+ * keyed by node, and the nodes a labelhash can have there are known (one per managed name: eth, base.eth,
+ * linea.eth), so one statement per level reads them by primary key — no new table, no index-time write per event,
+ * and no reindex for existing indexes. Names stay stored as indexed, so `where: { name }` filters and NAME order
+ * still see the `[hash]` form.
+ */
+
+/** The labels of these labelhashes some controller revealed (absent when none did). */
+function revealedLabels(ctx: OmnigraphContext): Batcher<Hex, string | null> {
+  return ctx.batcher(
+    "revealed-labels",
+    () =>
+      new Batcher<Hex, string | null>(async (labelhashes) => {
+        const managed = managedNames({ namespace: ctx.deps.namespace });
+        const nodes = labelhashes.flatMap((h) => managed.map((m) => makeSubnode(m.node, h)));
+        const out = new Map<Hex, string | null>();
+        if (nodes.length === 0) return out;
+        const rows = await ctx.query<{ labelhash: Hex; label: string }>(
+          sql`select labelhash, label from registration_lifecycle where id in (${sql.join(
+            nodes.map((n) => sql`${n}`),
+            sql`, `,
+          )}) and label is not null`,
+        );
+        // Only a label the Omnigraph shows as itself (normalized: no dot, no `[`), so the name keeps its labels.
+        for (const r of rows)
+          if (interpretLabel(r.label) === r.label) out.set(r.labelhash.toLowerCase() as Hex, r.label);
+        return out;
+      }, null),
+  );
+}
+
+/**
+ * The name with each `[labelhash]` label a controller revealed written out; the name itself (synchronously) when it
+ * has no encoded label, so most names cost no lookup.
+ */
+export function withRevealedLabels(ctx: OmnigraphContext, name: string): string | Promise<string> {
+  if (!name.includes("[")) return name;
+  const labels = name.split(".");
+  if (!labels.some(isEncodedLabelhash)) return name;
+  const batcher = revealedLabels(ctx);
+  return Promise.all(labels.map((l) => (isEncodedLabelhash(l) ? batcher.load(`0x${l.slice(1, -1)}`) : l))).then(
+    (found) => found.map((l, i) => l ?? labels[i]!).join("."),
+  );
+}

@@ -1,0 +1,368 @@
+import { labelhash, namehash } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
+import { executeSubgraphRequest } from "../../src/api/subgraph";
+import { makeSubnode } from "../../src/lib/names";
+import {
+  account,
+  buildFixture,
+  FIXTURE_HEAD,
+  FIXTURE_NAMESPACE,
+  type Rows,
+  withRegistrationOrderKeys,
+} from "../subgraph-api/fixture";
+import { countingDb, type TestDatabase } from "../subgraph-api/pg";
+import { CHAIN, ETH_REGISTRY, ensv2Rows, OWNER } from "./ensv2-rows";
+import { seededOmnigraph } from "./seeded-omnigraph";
+
+/*
+ * Same chain, same answers as the peer (issue 41, item 9), over the /subgraph tests' seeded PostgreSQL dataset with a
+ * few rows added by hand:
+ * - every events list is in log order as numbers (log 997 before 1002 in one block), and a cursor continues exactly
+ *   where its page ended, forwards and backwards;
+ * - a .eth domain's events include the controller's NameRegistered/NameRenewed (kept in its registrar actions);
+ * - a label the label set withheld but a controller revealed is written out in the Omnigraph, and stays `[hash]` in
+ *   /subgraph.
+ * No chain here: only the events' indexed fields (id, blockNumber, logIndex) are read.
+ */
+
+const ETH = namehash("eth");
+const BLOCK = 5_000_000;
+const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+const WITHHELD = "withheld";
+
+let t: TestDatabase;
+let options: OmnigraphOptions;
+let internalErrors: unknown[] = [];
+let dotEth: { id: string; name: string; registrationId: string };
+let hidden: { id: string; parentName: string };
+let v2DomainId: string;
+let wrapped: string;
+
+function addRows(rows: Rows): Rows {
+  const d = rows.domain!.find((x) => x.parentId === ETH && typeof x.labelName === "string" && x.labelName !== "")!;
+  dotEth = { id: d.id as string, name: d.name as string, registrationId: d.labelhash as string };
+  // One block whose logs 98, 997 and 1002 are about the domain: the text ids sort 1002 < 98 < 997.
+  for (const [i, log] of [1002, 98, 997].entries())
+    rows.new_ttl!.push({
+      id: `${BLOCK}-${log}`,
+      blockNumber: BLOCK,
+      transactionID: tx(i + 1),
+      domainId: d.id,
+      ttl: 60n,
+    });
+  // A registration and a renewal, each with the controller's event merged into its registrar action.
+  const action = (id: string, controllerId: string, type: "registration" | "renewal", block: number) => ({
+    id,
+    type,
+    node: d.id,
+    parentNode: ETH,
+    subregistryId: `31337-0x${"57".repeat(20)}`,
+    chainId: 31337,
+    incrementalDuration: 31_536_000n,
+    registrant: account(0),
+    baseCost: null,
+    premium: null,
+    total: null,
+    encodedReferrer: null,
+    decodedReferrer: null,
+    withReferral: false,
+    blockNumber: BigInt(block),
+    blockTimestamp: 1_700_000_000n,
+    logIndex: Number(id.split("-")[1]),
+    transactionHash: tx(block),
+    eventIds: [id, controllerId],
+  });
+  rows.registrar_action = [
+    action(`${BLOCK + 1}-9`, `${BLOCK + 1}-12`, "registration", BLOCK + 1),
+    action(`${BLOCK + 2}-3`, `${BLOCK + 2}-4`, "renewal", BLOCK + 2),
+  ];
+  rows.name_registered!.push({
+    id: `${BLOCK + 1}-9`,
+    blockNumber: BLOCK + 1,
+    transactionID: tx(BLOCK + 1),
+    registrationId: dotEth.registrationId,
+    registrantId: account(0),
+    expiryDate: 1_800_000_000n,
+  });
+  // Registered again later, twice in one block (logs 997 and 1002): the registration's event is the later log.
+  for (const log of [1002, 997])
+    rows.name_registered!.push({
+      id: `${BLOCK + 4}-${log}`,
+      blockNumber: BLOCK + 4,
+      transactionID: tx(BLOCK + 4),
+      registrationId: dotEth.registrationId,
+      registrantId: account(0),
+      expiryDate: 1_900_000_000n,
+    });
+  rows.name_renewed!.push({
+    id: `${BLOCK + 2}-3`,
+    blockNumber: BLOCK + 2,
+    transactionID: tx(BLOCK + 2),
+    registrationId: dotEth.registrationId,
+    expiryDate: 1_900_000_000n,
+  });
+
+  // A NameWrapper TransferBatch: one log, its transfers sub-indexed 0, 9 and 10 (text order: 0, 10, 9).
+  const w = rows.wrapped_domain![0]!;
+  wrapped = w.domainId as string;
+  for (const sub of [10, 0, 9])
+    rows.wrapped_transfer!.push({
+      id: `${BLOCK + 3}-5-${sub}`,
+      blockNumber: BLOCK + 3,
+      transactionID: tx(BLOCK + 3),
+      domainId: wrapped,
+      ownerId: account(1),
+    });
+
+  // `withheld` is not in the label set: `[hash].<name>.eth` until withheld.eth's controller published it.
+  const h = labelhash(WITHHELD);
+  hidden = { id: makeSubnode(d.id as `0x${string}`, h), parentName: d.name as string };
+  rows.domain!.push({
+    id: hidden.id,
+    name: `[${h.slice(2)}].${d.name}`,
+    labelName: null,
+    labelhash: h,
+    parentId: d.id,
+    subdomainCount: 0,
+    ownerId: account(1),
+    createdAt: 1_700_000_000n,
+    isMigrated: true,
+  });
+  rows.registration_lifecycle = [
+    {
+      id: makeSubnode(ETH, h),
+      subregistryId: `31337-0x${"57".repeat(20)}`,
+      parentNode: ETH,
+      labelhash: h,
+      label: WITHHELD,
+      expiresAt: 1_900_000_000n,
+    },
+  ];
+
+  // ENSv2: a domain's events and a contract's role changes, in one block, logs 1002, 98 and 997.
+  const v2 = rows.ensv2_domain![0]!;
+  v2DomainId = v2.id as string;
+  const permission = rows.ensv2_permission!.find((p) => p.domainId === v2DomainId)!;
+  const log = (l: number) => ({
+    id: `${BLOCK}-${l}`,
+    chainId: CHAIN,
+    blockNumber: BigInt(BLOCK),
+    blockTimestamp: 1_700_000_000n,
+    logIndex: l,
+    transactionHash: tx(l),
+  });
+  rows.ensv2_event = [1002, 98, 997].map((l) => ({
+    ...log(l),
+    contract: ETH_REGISTRY,
+    eventName: "ExpiryUpdated",
+    domainId: v2DomainId,
+    args: {},
+  }));
+  rows.ensv2_permission_change = [1002, 98, 997].map((l) => ({
+    ...log(l),
+    contract: ETH_REGISTRY,
+    resource: permission.resource,
+    account: OWNER,
+    oldRoles: 0n,
+    newRoles: 1n,
+    domainId: v2DomainId,
+    permissionId: permission.id,
+    contractId: `${CHAIN}-${ETH_REGISTRY}`,
+  }));
+  return withRegistrationOrderKeys(rows);
+}
+
+beforeAll(async () => {
+  ({ t, options, internalErrors } = await seededOmnigraph(
+    "og_parity",
+    addRows({ ...buildFixture({ secondLevel: 30, accounts: 4 }), ...ensv2Rows() }),
+  ));
+  // The revealed labels are looked up under the namespace's managed names: give `eth` its base registrar.
+  options = {
+    ...options,
+    namespace: {
+      ...FIXTURE_NAMESPACE,
+      datasources: {
+        ensroot: {
+          ...FIXTURE_NAMESPACE.datasources.ensroot!,
+          contracts: {
+            ...FIXTURE_NAMESPACE.datasources.ensroot!.contracts,
+            BaseRegistrar: { address: `0x${"57".repeat(20)}`, startBlock: 0 },
+          },
+        },
+      },
+    },
+  };
+}, 120_000);
+
+afterAll(async () => {
+  await t?.drop();
+});
+
+async function run(query: string, variables: Record<string, unknown> = {}) {
+  const r = await executeOmnigraphRequest({ query, variables }, options);
+  expect(r.body.errors).toBeUndefined();
+  return r.body.data as any;
+}
+
+type Page = {
+  totalCount: number;
+  edges: { cursor: string; node: { id: string; logIndex: number; blockNumber: string } }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+};
+const EVENTS = `totalCount edges { cursor node { id logIndex blockNumber } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
+
+/** Positions as numbers, in list order. */
+const positions = (p: Page) => p.edges.map((e) => [Number(e.node.blockNumber), e.node.logIndex]);
+const isLogOrder = (pos: number[][]) =>
+  pos.every((p, i) => i === 0 || p[0]! > pos[i - 1]![0]! || (p[0] === pos[i - 1]![0] && p[1]! > pos[i - 1]![1]!));
+
+/** Walks a list two at a time forwards and backwards: both walks give the whole list, in its order. */
+async function walk(read: (args: string) => Promise<Page>): Promise<void> {
+  const all = await read("first: 100");
+  const forward: string[] = [];
+  for (let after: string | null = null, more = true; more; ) {
+    const page: Page = await read(after ? `first: 2, after: "${after}"` : "first: 2");
+    forward.push(...page.edges.map((e) => e.node.id));
+    more = page.pageInfo.hasNextPage;
+    after = page.pageInfo.endCursor;
+  }
+  const backward: string[] = [];
+  for (let before: string | null = null, more = true; more; ) {
+    const page: Page = await read(before ? `last: 2, before: "${before}"` : "last: 2");
+    backward.unshift(...page.edges.map((e) => e.node.id));
+    more = page.pageInfo.hasPreviousPage;
+    before = page.pageInfo.startCursor;
+  }
+  expect(forward).toEqual(all.edges.map((e) => e.node.id));
+  expect(backward).toEqual(forward);
+}
+
+describe("/api/omnigraph events, as the peer lists them", () => {
+  it("orders an ENSv1 domain's events by block and log index as numbers, and pages on from a cursor", async () => {
+    const read = async (args: string) =>
+      (
+        await run(`query($id: DomainId!) { domain(by: { id: $id }) { events(${args}) { ${EVENTS} } } }`, {
+          id: dotEth.id,
+        })
+      ).domain.events as Page;
+    const all = await read("first: 100");
+    expect(isLogOrder(positions(all))).toBe(true);
+    const inBlock = all.edges.filter((e) => Number(e.node.blockNumber) === BLOCK).map((e) => e.node.logIndex);
+    expect(inBlock).toEqual([98, 997, 1002]);
+    // A page that ends at log 98 continues with 997, then 1002.
+    const at98 = all.edges.find((e) => e.node.id === `${BLOCK}-98`)!.cursor;
+    const next = await read(`first: 2, after: "${at98}"`);
+    expect(next.edges.map((e) => e.node.id)).toEqual([`${BLOCK}-997`, `${BLOCK}-1002`]);
+    await walk(read);
+  });
+
+  it("shows a registration's latest event by log index as a number", async () => {
+    const data = await run(`query($id: DomainId!) { domain(by: { id: $id }) { registration { event { id } } } }`, {
+      id: dotEth.id,
+    });
+    expect(data.domain.registration.event.id).toBe(`${BLOCK + 4}-1002`);
+  });
+
+  it("orders the transfers of one ERC-1155 batch by their sub-index as numbers", async () => {
+    const read = async (args: string) =>
+      (
+        await run(`query($id: DomainId!) { domain(by: { id: $id }) { events(${args}) { ${EVENTS} } } }`, {
+          id: wrapped,
+        })
+      ).domain.events as Page;
+    const ids = (await read("first: 100")).edges.map((e) => e.node.id).filter((id) => id.startsWith(`${BLOCK + 3}-`));
+    expect(ids).toEqual([`${BLOCK + 3}-5-0`, `${BLOCK + 3}-5-9`, `${BLOCK + 3}-5-10`]);
+    await walk(read);
+    expect(internalErrors).toEqual([]);
+  });
+
+  it("lists a .eth domain's controller NameRegistered and NameRenewed beside the base registrar's", async () => {
+    const data = await run(
+      `query($id: DomainId!) { domain(by: { id: $id }) { events(first: 100) { totalCount edges { node { id } } } } }`,
+      { id: dotEth.id },
+    );
+    const ids = data.domain.events.edges.map((e: { node: { id: string } }) => e.node.id);
+    // The base registrar's event, then its controller's in the same transaction.
+    expect(ids).toContain(`${BLOCK + 1}-12`);
+    expect(ids).toContain(`${BLOCK + 2}-4`);
+    expect(ids.indexOf(`${BLOCK + 1}-12`)).toBe(ids.indexOf(`${BLOCK + 1}-9`) + 1);
+    expect(ids.indexOf(`${BLOCK + 2}-4`)).toBe(ids.indexOf(`${BLOCK + 2}-3`) + 1);
+    expect(data.domain.events.totalCount).toBe(ids.length);
+  });
+
+  it("orders ENSv2 domain, Permissions and PermissionsUser events the same way", async () => {
+    const domainEvents = async (args: string) =>
+      (
+        await run(`query($id: DomainId!) { domain(by: { id: $id }) { events(${args}) { ${EVENTS} } } }`, {
+          id: v2DomainId,
+        })
+      ).domain.events as Page;
+    const contract = { chainId: CHAIN, address: ETH_REGISTRY };
+    const contractEvents = async (args: string) =>
+      (
+        await run(
+          `query($c: AccountIdInput!) { permissions(by: { contract: $c }) { events(${args}) { ${EVENTS} } } }`,
+          { c: contract },
+        )
+      ).permissions.events as Page;
+    const userEvents = async (args: string) =>
+      (
+        await run(
+          `query($id: DomainId!) { domain(by: { id: $id }) { ... on ENSv2Domain { permissions(first: 1) { edges { node { events(${args}) { ${EVENTS} } } } } } } }`,
+          { id: v2DomainId },
+        )
+      ).domain.permissions.edges[0].node.events as Page;
+    for (const read of [domainEvents, contractEvents, userEvents]) {
+      const all = await read("first: 100");
+      expect(all.edges.map((e) => e.node.logIndex)).toEqual([98, 997, 1002]);
+      await walk(read);
+    }
+  });
+
+  it("refuses a cursor of another shape", async () => {
+    const r = await executeOmnigraphRequest(
+      {
+        query: `query($id: DomainId!, $c: String!) { domain(by: { id: $id }) { events(after: $c) { totalCount } } }`,
+        variables: { id: dotEth.id, c: Buffer.from(JSON.stringify([BLOCK, `${BLOCK}-98`])).toString("base64url") },
+      },
+      options,
+    );
+    expect(r.body.errors?.[0]?.message).toMatch(/^Invalid cursor/);
+  });
+});
+
+describe("labels a controller revealed", () => {
+  it("name a domain in the Omnigraph, while /subgraph keeps The Graph's `[labelhash]`", async () => {
+    const data = await run(
+      `query($id: DomainId!) { domain(by: { id: $id }) { label { interpreted hash } canonical { name { interpreted } path { label { interpreted } } } } }`,
+      { id: hidden.id },
+    );
+    expect(data.domain.label).toEqual({ interpreted: WITHHELD, hash: labelhash(WITHHELD) });
+    expect(data.domain.canonical.name.interpreted).toBe(`${WITHHELD}.${hidden.parentName}`);
+    expect(data.domain.canonical.path.at(-1).label.interpreted).toBe(WITHHELD);
+
+    const subgraph = await executeSubgraphRequest(
+      { query: `query($id: ID!) { domain(id: $id) { name labelName } }`, variables: { id: hidden.id } },
+      {
+        db: countingDb(t),
+        getMeta: async () => ({ block: FIXTURE_HEAD, deployment: "nameindex-test", hasIndexingErrors: false }),
+        onError: (e: unknown) => internalErrors.push(e),
+      },
+    );
+    expect(subgraph.body.data).toEqual({
+      domain: { name: `[${labelhash(WITHHELD).slice(2)}].${hidden.parentName}`, labelName: null },
+    });
+    expect(internalErrors).toEqual([]);
+  });
+
+  it("leave a label nobody revealed encoded", async () => {
+    const data = await run(
+      `{ domain(by: { name: "eth" }) { subdomains(first: 100) { edges { node { label { interpreted hash } } } } } }`,
+    );
+    const encoded = data.domain.subdomains.edges.filter((e: any) => e.node.label.interpreted.startsWith("["));
+    expect(encoded.length).toBeGreaterThan(0);
+    for (const e of encoded) expect(e.node.label.interpreted).toBe(`[${e.node.label.hash.slice(2)}]`);
+  });
+});
