@@ -13,7 +13,7 @@ import {
   settledStatus,
   startIndexer,
 } from "../../test/support/indexer-harness";
-import { lowestLogsBlock, startRecordingRpc } from "../../test/support/recording-rpc";
+import { isLabelPrefetch, lowestLogsBlock, startRecordingRpc } from "../../test/support/recording-rpc";
 import type { RehearsalChains } from "./chains";
 import type { HostedRpc } from "./hosted-rpc";
 
@@ -32,9 +32,11 @@ export interface SnapshotRunResult {
   verifyCalls: number;
   catchUpSeconds: number;
   catchUpCalls: number;
-  /** The root chain's resume block, and the lowest block the resumed index asked `eth_getLogs` for there. */
+  /** The root chain's resume block, and the lowest block Ponder's sync of the resumed index asked logs for there. */
   rootResumeBlock: number;
   lowestLogsBlock: number | null;
+  /** The label prefetch's eth_getLogs below the resume block (it reads the registries' first blocks at every start). */
+  prefetchCallsBelowResume: number;
   tablesEqual: number;
   tables: number;
   /** Every difference between the resumed index and the cold one (empty when the run passed). */
@@ -125,10 +127,10 @@ export async function snapshotRun(options: {
     await resumed.process.ready();
     await syncClocksAndWaitRealtime(nodeUrls, resumed.url);
     const catchUpSeconds = (Date.now() - catchUpStarted) / 1000;
-    const early = recorder.calls.filter(
-      (c) => c.method === "eth_getLogs" && Number((c.params[0] as { fromBlock?: string })?.fromBlock) < rootResumeBlock,
-    );
-    for (const c of early.slice(0, 5)) log(`eth_getLogs below the resume block: ${JSON.stringify(c.params[0])}`);
+    const syncCalls = recorder.calls.filter((c) => !isLabelPrefetch(c));
+    const prefetchCallsBelowResume = recorder.calls.filter(
+      (c) => isLabelPrefetch(c) && Number((c.params[0] as { fromBlock?: string }).fromBlock) < rootResumeBlock,
+    ).length;
     const catchUpCalls = callCount();
 
     const cold = await startIndexer({ ...options.indexer, reuse: await target("cold") });
@@ -152,7 +154,8 @@ export async function snapshotRun(options: {
       catchUpSeconds,
       catchUpCalls,
       rootResumeBlock,
-      lowestLogsBlock: lowestLogsBlock(recorder.calls),
+      lowestLogsBlock: lowestLogsBlock(syncCalls),
+      prefetchCallsBelowResume,
       tablesEqual: tables - unequal.size,
       tables,
       differences,
@@ -229,5 +232,5 @@ export function refetchedHistory(r: SnapshotRunResult): boolean {
 function describeRefetch(r: SnapshotRunResult): string {
   return refetchedHistory(r)
     ? `history fetched again: root-chain eth_getLogs from block ${r.lowestLogsBlock}, below the resume block ${r.rootResumeBlock}`
-    : `no history fetched again (root-chain eth_getLogs from block ${r.lowestLogsBlock ?? "-"}, resume block ${r.rootResumeBlock})`;
+    : `no history fetched again (Ponder's root-chain eth_getLogs from block ${r.lowestLogsBlock ?? "-"}, resume block ${r.rootResumeBlock}; the label prefetch's first-blocks read: ${r.prefetchCallsBelowResume} calls)`;
 }

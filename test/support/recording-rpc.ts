@@ -29,7 +29,19 @@ export async function startRecordingRpc(upstream: string): Promise<LoopbackServe
   return Object.assign(server, { calls });
 }
 
-/** The lowest block an `eth_getLogs` call of `calls` asked for (its fromBlock, or the block of its blockHash-less range). */
+/** NewOwner(bytes32,bytes32,address): the one topic of the label prefetch's requests. */
+const NEW_OWNER_TOPIC = "0xce0457fe73731f824cc272376169235128c118b49d344817417c6d108d155e82";
+
+/**
+ * Whether an eth_getLogs call is the label prefetch's (src/lib/healing/prefetch.ts: the registries' NewOwner logs, one
+ * topic) rather than Ponder's sync (whose registry filters ask for several events, a topic array).
+ */
+export function isLabelPrefetch(call: RecordedCall): boolean {
+  const filter = call.params[0] as { topics?: unknown[] } | undefined;
+  return call.method === "eth_getLogs" && filter?.topics?.length === 1 && filter.topics[0] === NEW_OWNER_TOPIC;
+}
+
+/** The lowest fromBlock of the `eth_getLogs` calls among `calls` (null without one). */
 export function lowestLogsBlock(calls: RecordedCall[]): number | null {
   let lowest: number | null = null;
   for (const call of calls) {
