@@ -201,3 +201,29 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
     },
   };
 }
+
+/**
+ * An imitation in front of each chain with Alchemy's caps and error texts but no random faults and little latency:
+ * what tests of the sync path use (rehearsal-faults.test.ts covers the faults).
+ */
+export async function startFaultFreeProxies(
+  nodes: Map<number, { url: string }>,
+  seed: number,
+): Promise<Map<number, HostedRpc>> {
+  const proxies = new Map<number, HostedRpc>();
+  for (const [chainId, node] of nodes) {
+    proxies.set(
+      chainId,
+      await startHostedRpc({
+        upstream: node.url,
+        style: "alchemy",
+        latencyMs: 5,
+        jitterMs: 5,
+        serverErrorRate: 0,
+        timeoutRate: 0,
+        seed,
+      }),
+    );
+  }
+  return proxies;
+}

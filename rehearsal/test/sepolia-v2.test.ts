@@ -4,7 +4,7 @@ import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { diffDumps } from "../../test/support/canonical-dump";
 import { createDatabase, dropDatabase } from "../../test/support/indexer-harness";
 import { type RehearsalChains, startRehearsalChains } from "../src/chains";
-import { type HostedRpc, startHostedRpc } from "../src/hosted-rpc";
+import { type HostedRpc, startFaultFreeProxies } from "../src/hosted-rpc";
 import { type IndexRunResult, indexToEnd } from "../src/index-run";
 import { loadReferenceNamespace, type ReferenceNamespace } from "../src/reference-datasources";
 import { restrictToReference, shapeOf, unplaced } from "../src/shape";
@@ -141,20 +141,7 @@ describe(`NAMESPACE=sepolia-v2 on sepolia-v2-shaped chains (${NAMES} names, Post
   beforeAll(async () => {
     chains = await startRehearsalChains({ network: "sepolia-v2", seed: SEED, names: NAMES });
     // Alchemy's caps and error texts, but no random faults: rehearsal-faults.test.ts covers those on mainnet.
-    for (const [chainId, node] of chains.nodes) {
-      proxies.set(
-        chainId,
-        await startHostedRpc({
-          upstream: node.url,
-          style: "alchemy",
-          latencyMs: 5,
-          jitterMs: 5,
-          serverErrorRate: 0,
-          timeoutRate: 0,
-          seed: SEED,
-        }),
-      );
-    }
+    for (const [chainId, proxy] of await startFaultFreeProxies(chains.nodes, SEED)) proxies.set(chainId, proxy);
   });
 
   afterAll(async () => {

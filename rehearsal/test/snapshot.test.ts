@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, dropDatabase } from "../../test/support/indexer-harness";
 import { type RehearsalChains, startRehearsalChains } from "../src/chains";
-import { type HostedRpc, startHostedRpc } from "../src/hosted-rpc";
+import { type HostedRpc, startFaultFreeProxies } from "../src/hosted-rpc";
 import { describeSnapshotRun, refetchedHistory, snapshotRun } from "../src/snapshot-run";
 
 /*
@@ -27,20 +27,7 @@ describe(`a snapshot of a mainnet-shaped index (${NAMES} names, PostgreSQL)`, ()
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), "nameindex-rehearsal-snapshot-"));
     chains = await startRehearsalChains({ network: "mainnet", seed: 3, names: NAMES });
-    for (const [chainId, node] of chains.nodes) {
-      proxies.set(
-        chainId,
-        await startHostedRpc({
-          upstream: node.url,
-          style: "alchemy",
-          latencyMs: 5,
-          jitterMs: 5,
-          serverErrorRate: 0,
-          timeoutRate: 0,
-          seed: 3,
-        }),
-      );
-    }
+    for (const [chainId, proxy] of await startFaultFreeProxies(chains.nodes, 3)) proxies.set(chainId, proxy);
   }, 300_000);
 
   afterAll(async () => {
