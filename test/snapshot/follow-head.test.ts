@@ -20,7 +20,6 @@ import {
   startIndexer,
   waitFor,
 } from "../support/indexer-harness";
-import { lowestLogsBlock, startRecordingRpc } from "../support/recording-rpc";
 import { userSchemas } from "../support/snapshot-files";
 
 /*
@@ -67,7 +66,6 @@ describe("a snapshot restored on a new database follows the head", () => {
   let dir: string;
   const indexers: RunningIndexer[] = [];
   const databases: string[] = [];
-  const closers: (() => Promise<void>)[] = [];
 
   async function newDatabase(): Promise<string> {
     const name = `snapf_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -85,7 +83,6 @@ describe("a snapshot restored on a new database follows the head", () => {
 
   afterAll(async () => {
     for (const indexer of indexers) await indexer.stop().catch(() => {});
-    for (const close of closers) await close();
     await env?.stop();
     for (const name of databases) await dropDatabase(name);
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -156,12 +153,8 @@ describe("a snapshot restored on a new database follows the head", () => {
       /verify: \d+ tables, \d+ rows digested, 3 checkpoints, \d+ sampled names \(\d+ values\), \d+ RPC calls/,
     );
 
-    // The restored index's root-chain RPC goes through a recorder: what it asks for shows it skips the history.
-    const recorder = await startRecordingRpc(rootRpc);
-    closers.push(() => recorder.close());
     const resumed = await startIndexer({
       ...indexerOptionsFor(env, { plugins: PLUGINS, database: "postgres" }),
-      extraEnv: { [`RPC_URL_${rootId}`]: recorder.url },
       reuse: { databaseUrl: target },
       schema: "restored",
     });
@@ -182,13 +175,8 @@ describe("a snapshot restored on a new database follows the head", () => {
     log(`RPC requests by method, resumed: ${await rpcRequests(resumed.url)}; cold: ${await rpcRequests(cold.url)}`);
     // Ponder resumed the restored index (crash recovery from its checkpoint), it did not start it anew.
     expect(readFileSync(resumed.logFile, "utf8")).toContain("Detected crash recovery");
-    // It fetched no logs from before the snapshot's resume block: the history came with the snapshot's intervals.
-    const lowest = lowestLogsBlock(recorder.calls);
-    log(
-      `resumed root-chain RPC: ${recorder.calls.length} calls, eth_getLogs from block ${lowest ?? "none"}; resume block ${root.resume!.number}`,
-    );
-    expect(recorder.calls.length).toBeGreaterThan(0);
-    if (lowest !== null) expect(lowest).toBeGreaterThanOrEqual(root.resume!.number);
+    // (Whether it fetched history again cannot show here: the devnet namespace turns Ponder's RPC cache off.
+    // rehearsal/test/snapshot.test.ts checks it on mainnet-shaped chains.)
     expect(diffDumps(coldDump, resumedDump)).toEqual([]);
     const newNames = resumedDump.domain!.lines.filter((l) => l.includes(keccak256(toHex("after-snapshot-0")).slice(2)));
     expect(newNames.length).toBeGreaterThan(0);
