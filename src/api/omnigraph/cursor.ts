@@ -40,6 +40,14 @@ export interface PageArgs {
   before?: string | null;
 }
 
+/** Only the paging arguments of a list field's arguments (the rest, filters and order, are the list's own). */
+export const pageOf = (args: PageArgs): PageArgs => ({
+  first: args.first,
+  last: args.last,
+  after: args.after,
+  before: args.before,
+});
+
 /** The page's size and direction; `first` with `last` is refused (ambiguous), as are sizes out of range. */
 export function pageWindow(args: PageArgs): { size: number; backward: boolean } {
   const { first, last } = args;
@@ -64,6 +72,16 @@ export function emptyConnection(): Connection<never> {
     edges: [],
     pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false },
     totalCount: 0,
+  };
+}
+
+/** A page holding one item, the whole list (one that holds at most one), its cursor the item's id. */
+export function oneItemConnection<T>(node: T, id: string): Connection<T> {
+  const cursor = encodeCursor(id, id);
+  return {
+    edges: [{ cursor, node }],
+    pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false },
+    totalCount: 1,
   };
 }
 

@@ -1,8 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
-import { DOMAIN_COLUMNS, type DomainRow, domainsByIdQuery, list } from "./domain-sql";
+import { DOMAIN_COLUMNS, type DomainRow, domainsByIdQuery } from "./domain-sql";
 import { type V2DomainRow, v2DomainByNodeJoin, v2DomainOfPrefixed } from "./ensv2/sql";
+import { list } from "./keyset";
 import {
   REGISTRATION_COLUMNS,
   type RegistrationCarrier,

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
 import { decodeCursor, type PageArgs, pageWindow } from "./cursor";
+import { list } from "./keyset";
 
 /*
  * The ENSv1 Domain lists of the Omnigraph over the subgraph's `domain` table: one statement per list field per level
@@ -52,6 +53,12 @@ export interface DomainListArgs extends PageArgs {
   canonical?: boolean | null;
 }
 
+/** A domain list field's GraphQL arguments: paging, order, and a `where` with a name filter (and the field's own). */
+export type DomainsFieldArgs<Where = unknown> = PageArgs & {
+  order?: DomainListArgs["order"];
+  where?: ({ name?: NameFilter | null } & Where) | null;
+};
+
 /** The domain's effective owner: the NameWrapper's, else the registrar's, else the registry's (as the peer's). */
 export const EFFECTIVE_OWNER = sql.raw("coalesce(d.wrapped_owner_id, d.registrant_id, d.owner_id)");
 
@@ -88,12 +95,6 @@ function orderKey(by: NonNullable<DomainListArgs["order"]>["by"], named: boolean
       return { expr: sql.raw("d.registration_expiry_key"), kind: "number" };
   }
 }
-
-export const list = (values: string[]) =>
-  sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  );
 
 function scopeOf(scope: DomainScope, keys: string[]): { expr: SQL; where: SQL } {
   switch (scope.kind) {

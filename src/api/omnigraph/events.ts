@@ -3,15 +3,8 @@ import { type Address, createPublicClient, type Hex, http, type PublicClient } f
 import { LruCache } from "../../lib/healing/lru";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
-import {
-  type Connection,
-  decodeCursor,
-  encodeCursor,
-  invalidCursor,
-  type PageArgs,
-  pageWindow,
-  toConnection,
-} from "./cursor";
+import { type Connection, decodeCursor, encodeCursor, invalidCursor, type PageArgs, pageWindow } from "./cursor";
+import { keyedConnection, list } from "./keyset";
 
 /*
  * Events of the ENSv1 graph. The index keeps each event's chain, block, log index and transaction (the subgraph's
@@ -225,12 +218,6 @@ interface EventRow {
   has_sub: boolean;
 }
 
-const list = (values: string[]) =>
-  sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  );
-
 /** An event's cursor: its position in the list, `<block>-<logIndex>-<subIndex>`, and its id. */
 const cursorOfEvent = (r: EventRow) => encodeCursor(`${r.block_number}-${r.log_index}-${r.sub_index}`, r.id);
 
@@ -253,11 +240,12 @@ export function domainEvents(
   source: { name: string; sql: SQL } = { name: "ENSv1", sql: DOMAIN_EVENTS },
 ): Promise<Connection<EventModel>> {
   const eventRows = source.sql;
-  const signature = `${source.name}:${JSON.stringify(args)}`;
-  const pages = ctx.batcher(
-    `domain-events:${signature}`,
-    () =>
-      new Batcher<string, EventRow[]>(async (keys) => {
+  return keyedConnection<EventRow, EventModel>(
+    ctx,
+    {
+      pages: `domain-events:${source.name}:${JSON.stringify(args)}`,
+      counts: `domain-event-counts:${source.name}`,
+      pageQuery: (keys) => {
         const { size, backward } = pageWindow(args);
         const dir = sql.raw(backward ? "desc" : "asc");
         const conds = [sql`scope in (${list(keys)})`];
@@ -269,31 +257,14 @@ export function domainEvents(
           const [block, log, sub, id] = positionOfCursor(cursor);
           conds.push(sql`(block_number, log_index, sub_index, id) ${sql.raw(op)} (${block}, ${log}, ${sub}, ${id})`);
         }
-        const rows = await ctx.query<EventRow>(
-          sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${eventRows}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`,
-        );
-        const byKey = new Map<string, EventRow[]>();
-        for (const r of rows) byKey.set(r.scope, [...(byKey.get(r.scope) ?? []), r]);
-        return byKey;
-      }, []),
-  );
-  const counts = ctx.batcher(
-    `domain-event-counts:${source.name}`,
-    () =>
-      new Batcher<string, number>(async (keys) => {
-        const rows = await ctx.query<{ scope: string; count: number }>(
-          sql`select scope, count(*)::int as count from (${eventRows}) x where scope in (${list(keys)}) group by scope`,
-        );
-        return new Map(rows.map((r) => [r.scope, Number(r.count)]));
-      }, 0),
-  );
-  return pages.load(domainId).then((rows) =>
-    toConnection(
-      rows,
-      args,
-      cursorOfEvent,
-      (r) => eventOf(r.id, r.transaction_id, rootChainId, null, r.has_sub),
-      () => counts.load(domainId),
-    ),
+        return sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${eventRows}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`;
+      },
+      countQuery: (keys) =>
+        sql`select scope, count(*)::int as count from (${eventRows}) x where scope in (${list(keys)}) group by scope`,
+      cursorOf: cursorOfEvent,
+      nodeOf: (r) => eventOf(r.id, r.transaction_id, rootChainId, null, r.has_sub),
+    },
+    domainId,
+    args,
   );
 }

@@ -34,28 +34,31 @@ import { describeRepeatedParts } from "./sdl/describe";
 
 type Resolvers = Record<string, GraphQLFieldResolver<never, never, never>>;
 
-/** Field resolvers by type; an interface's resolvers serve each of its implementations. */
+/**
+ * Field resolvers by type; an interface's resolvers serve each of its implementations. Typed loosely on purpose: each
+ * object's own signatures are checked where it is written, and graphql-js hands every resolver what the SDL says.
+ */
 const RESOLVERS: Record<string, Resolvers> = {
-  Query: queryResolvers as Resolvers,
-  Domain: domainResolvers as Resolvers,
-  Registry: registryResolvers as Resolvers,
-  Registration: registrationResolvers as Resolvers,
-  Account: accountResolvers as Resolvers,
-  Resolver: resolverResolvers as Resolvers,
-  Event: eventResolvers as Resolvers,
-  ForwardResolve: forwardResolveResolvers as Resolvers,
-  ResolvedRecords: resolvedRecordsResolvers as Resolvers,
-  ReverseResolve: reverseResolveResolvers as Resolvers,
-  PrimaryNameRecord: primaryNameRecordResolvers as Resolvers,
+  Query: queryResolvers,
+  Domain: domainResolvers,
+  Registry: registryResolvers,
+  Registration: registrationResolvers,
+  Account: accountResolvers,
+  Resolver: resolverResolvers,
+  Event: eventResolvers,
+  ForwardResolve: forwardResolveResolvers,
+  ResolvedRecords: resolvedRecordsResolvers,
+  ReverseResolve: reverseResolveResolvers,
+  PrimaryNameRecord: primaryNameRecordResolvers,
   // ENSv2's objects have their own (every field: none falls back to the ENSv1 interface resolvers).
-  ENSv2Domain: ensv2DomainResolvers as Resolvers,
-  ENSv2Registry: ensv2RegistryResolvers as Resolvers,
-  ENSv2RegistryRegistration: ensv2RegistrationResolvers as Resolvers,
-  ENSv2RegistryReservation: ensv2RegistrationResolvers as Resolvers,
-  Renewal: renewalResolvers as Resolvers,
-  Permissions: permissionsResolvers as Resolvers,
-  PermissionsResource: permissionsResourceResolvers as Resolvers,
-  PermissionsUser: permissionsUserResolvers as Resolvers,
+  ENSv2Domain: ensv2DomainResolvers,
+  ENSv2Registry: ensv2RegistryResolvers,
+  ENSv2RegistryRegistration: ensv2RegistrationResolvers,
+  ENSv2RegistryReservation: ensv2RegistrationResolvers,
+  Renewal: renewalResolvers,
+  Permissions: permissionsResolvers,
+  PermissionsResource: permissionsResourceResolvers,
+  PermissionsUser: permissionsUserResolvers,
 };
 
 /** What the ENSv1 objects implement: the interface whose resolvers they use. */

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type DomainListArgs, type DomainTable, escapeLike, list, nameKey } from "../domain-sql";
+import { type DomainListArgs, type DomainTable, escapeLike, nameKey } from "../domain-sql";
+import { list } from "../keyset";
 
 /*
  * The ENSv2 side of the Omnigraph's domain lists, over the ensv2 plugin's `ensv2_domain` (docs/ensv2.md). Paged

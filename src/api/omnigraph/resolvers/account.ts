@@ -1,19 +1,16 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { OmnigraphContext } from "../context";
-import { emptyConnection, type PageArgs } from "../cursor";
+import { emptyConnection, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
-import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { asksNodesRegistration } from "../lookahead";
 import type { AccountModel } from "../model";
 import { nodeOfNameInput } from "../names";
-import { pageOf, scopesOf } from "./domain";
+import { scopesOf } from "./domain";
 import { accountPermissionResolvers } from "./permissions";
 import { reverseResolve } from "./resolution";
 
-type AccountDomainsArgs = PageArgs & {
-  order?: DomainListArgs["order"];
-  where?: { name?: NameFilter | null; version?: "ENSv1" | "ENSv2" | null; canonical?: boolean | null } | null;
-};
+type AccountDomainsArgs = DomainsFieldArgs<{ version?: "ENSv1" | "ENSv2" | null; canonical?: boolean | null }>;
 
 export const accountResolvers = {
   id: (a: AccountModel) => a.address,

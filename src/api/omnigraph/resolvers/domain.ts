@@ -3,10 +3,10 @@ import type { Hex } from "viem";
 import { encodeLabelhash } from "../../../lib/labels";
 import { ROOT_NODE } from "../../../lib/names";
 import type { OmnigraphContext } from "../context";
-import { type Connection, emptyConnection, type PageArgs } from "../cursor";
+import { type Connection, emptyConnection, oneItemConnection, type PageArgs, pageOf } from "../cursor";
 import { domainConnection, type VersionedScope } from "../domain-lists";
 import { loadDomain, loadDomainsByNode } from "../domain-loader";
-import { type DomainListArgs, type DomainScope, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { type DomainScope, type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { type AnyDomainModel, v2Domain } from "../ensv2/model";
 import type { V2DomainScope } from "../ensv2/sql";
 import { domainEvents } from "../events";
@@ -32,8 +32,6 @@ import {
 import { withRevealedLabels } from "../revealed-labels";
 import { loadRegistration } from "./registration";
 import { forwardResolve } from "./resolution";
-
-type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
 
 export const domainResolvers = {
   id: (d: DomainModel) => d.row.id,
@@ -69,12 +67,7 @@ export const domainResolvers = {
     if (!r || args.after != null || args.before != null || args.first === 0 || args.last === 0) {
       return { ...emptyConnection(), totalCount: r ? 1 : 0 };
     }
-    const cursor = Buffer.from(JSON.stringify([r.id, r.id])).toString("base64url");
-    return {
-      edges: [{ cursor, node: r }],
-      pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false },
-      totalCount: 1,
-    };
+    return oneItemConnection(r, r.id);
   },
   resolver: (d: DomainModel, _: unknown, ctx: OmnigraphContext) => {
     const rootChainId = rootChainIdOf(ctx.deps.namespace);
@@ -94,7 +87,7 @@ export const domainResolvers = {
     };
   },
   resolve: (d: DomainModel, args: { accelerate: boolean }) => forwardResolve(d.row.name, args.accelerate),
-  subdomains: (d: DomainModel, args: ListArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
+  subdomains: (d: DomainModel, args: DomainsFieldArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
     domainConnection(
       ctx,
       { kind: "children" },
@@ -136,13 +129,6 @@ class DomainCanonical {
     return [...rows.filter((r) => r !== null).map((r) => v1Domain(r!)), this.domain];
   }
 }
-
-export const pageOf = (args: PageArgs): PageArgs => ({
-  first: args.first,
-  last: args.last,
-  after: args.after,
-  before: args.before,
-});
 
 /**
  * A name asked for by `domain(by: { name })`, when both versions index it: the ENSv2 domain while it is registered

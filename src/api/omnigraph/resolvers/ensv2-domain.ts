@@ -1,16 +1,15 @@
 import type { Hex } from "viem";
 import { encodeLabelhash } from "../../../lib/labels";
 import type { OmnigraphContext } from "../context";
-import { emptyConnection, type PageArgs } from "../cursor";
+import { emptyConnection, type PageArgs, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
-import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { loadV2Domain, loadV2Registry } from "../ensv2/loaders";
 import { nonZeroAddress, type V2DomainModel, v2Domain, v2Registry } from "../ensv2/model";
 import type { V2DomainRow } from "../ensv2/sql";
 import { domainEvents, ENSV2_DOMAIN_EVENTS } from "../events";
 import { accountOf, rootChainIdOf } from "../model";
 import { beautifyLabel, canonicalName, depthOf, nodeOfNameInput } from "../names";
-import { pageOf } from "./domain";
 import { loadV2Registration, v2RegistrationsOf } from "./ensv2-registration";
 import { domainPermissions, type PermissionsWhere } from "./permissions";
 import { forwardResolve } from "./resolution";
@@ -19,8 +18,6 @@ import { forwardResolve } from "./resolution";
  * ENSv2Domain: one label of one ENSv2 registry (docs/ensv2.md). Its parent is the domain its registry's canonical link
  * names; its subdomains are the domains of its subregistry; its name is canonical only while the registry is reachable.
  */
-
-type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
 
 /** The canonical parent: the domain the registry's canonical link names (null for the root registry's names). */
 export async function v2ParentOf(ctx: OmnigraphContext, row: V2DomainRow): Promise<V2DomainRow | null> {
@@ -93,7 +90,7 @@ export const ensv2DomainResolvers = {
     },
   }),
   resolve: (d: V2DomainModel, args: { accelerate: boolean }) => forwardResolve(d.v2.name, args.accelerate),
-  subdomains: (d: V2DomainModel, args: ListArgs, ctx: OmnigraphContext) => {
+  subdomains: (d: V2DomainModel, args: DomainsFieldArgs, ctx: OmnigraphContext) => {
     const sub = nonZeroAddress(d.v2.subregistry);
     if (!sub) return emptyConnection();
     return versionedDomainConnection(ctx, { v2: { kind: "registry" } }, `${d.v2.chain_id}-${sub}`, {

@@ -2,11 +2,11 @@ import { sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
-import { type Connection, type PageArgs, pageWindow } from "../cursor";
-import { list } from "../domain-sql";
+import { type Connection, encodeCursor, type PageArgs, pageWindow } from "../cursor";
 import { loadV2Domain } from "../ensv2/loaders";
 import { nonZeroAddress, v2Domain } from "../ensv2/model";
 import type { EventModel } from "../events";
+import { list } from "../keyset";
 import { accountOf } from "../model";
 
 /*
@@ -106,7 +106,7 @@ export async function v2RegistrationsOf(
 /** A page of a short list already in memory (a name's registrations, a registration's renewals), cursor = its id. */
 export function pageInMemory<T>(all: T[], args: PageArgs, idOf: (t: T) => string): Connection<T> {
   const { size, backward } = pageWindow(args);
-  const cursorOf = (t: T) => Buffer.from(JSON.stringify([idOf(t), idOf(t)])).toString("base64url");
+  const cursorOf = (t: T) => encodeCursor(idOf(t), idOf(t));
   const indexOf = (cursor: string) => all.findIndex((t) => cursorOf(t) === cursor);
   let start = 0;
   let end = all.length;

@@ -1,11 +1,10 @@
 import type { OmnigraphContext } from "../context";
-import { emptyConnection, type PageArgs } from "../cursor";
+import { emptyConnection, type PageArgs, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
-import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { loadV2Domain, loadV2Registry } from "../ensv2/loaders";
 import { type V2RegistryModel, v2Domain, v2RegistryId } from "../ensv2/model";
 import { nodeOfNameInput } from "../names";
-import { pageOf } from "./domain";
 import { pageInMemory } from "./ensv2-registration";
 import { permissionsOf } from "./permissions";
 
@@ -14,14 +13,12 @@ import { permissionsOf } from "./permissions";
  * from the root registry by canonical links, docs/ensv2.md); its parents are every domain linking it now.
  */
 
-type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
-
 export const ensv2RegistryResolvers = {
   id: (r: V2RegistryModel) => v2RegistryId(r),
   contract: (r: V2RegistryModel) => r.contract,
   canonical: async (r: V2RegistryModel, _: unknown, ctx: OmnigraphContext) =>
     ((await loadV2Registry(ctx, v2RegistryId(r)))?.canonical_name ?? null) !== null,
-  domains: (r: V2RegistryModel, args: ListArgs, ctx: OmnigraphContext) =>
+  domains: (r: V2RegistryModel, args: DomainsFieldArgs, ctx: OmnigraphContext) =>
     versionedDomainConnection(ctx, { v2: { kind: "registry" } }, v2RegistryId(r), {
       ...pageOf(args),
       order: args.order,

@@ -3,13 +3,12 @@ import { GraphQLError } from "graphql";
 import type { Address } from "viem";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
-import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow, toConnection } from "../cursor";
-import { list } from "../domain-sql";
+import { type Connection, encodeCursor, type PageArgs, pageOf, pageWindow, toConnection } from "../cursor";
 import { v2Registry } from "../ensv2/model";
 import type { V2DomainRow } from "../ensv2/sql";
 import { domainEvents, PERMISSIONS_EVENTS, PERMISSIONS_USER_EVENTS } from "../events";
+import { idBounds, keyedConnection, list } from "../keyset";
 import { type AccountIdModel, type AccountModel, accountOf, rootChainIdOf } from "../model";
-import { pageOf } from "./domain";
 
 /*
  * ENSv2 permissions (EnhancedAccessControl) from `ensv2_permission`: each account's role bitmap per resource of one
@@ -65,41 +64,24 @@ function permissionConnection<T>(
     if (extra) conds.push(extra.where);
     return conds;
   };
-  const pages = ctx.batcher(
-    `permissions:${signature}`,
-    () =>
-      new Batcher<string, PermissionRow[]>(async (keys) => {
+  return keyedConnection<PermissionRow, T>(
+    ctx,
+    {
+      pages: `permissions:${signature}`,
+      counts: `permission-counts:${signature}`,
+      pageQuery: (keys) => {
         const { size, backward } = pageWindow(args);
         const dir = sql.raw(backward ? "desc" : "asc");
-        const conds = whereOf(keys);
-        if (args.after != null) conds.push(sql`p.id > ${decodeCursor(args.after, "text")[1]}`);
-        if (args.before != null) conds.push(sql`p.id < ${decodeCursor(args.before, "text")[1]}`);
-        const rows = await ctx.query<PermissionRow>(
-          sql`select * from (select ${PERMISSION_COLUMNS}, ${scopeExpr} as scope, row_number() over (partition by ${scopeExpr} order by p.id ${dir}) as rn from ensv2_permission p where ${sql.join(conds, sql` and `)}) x where rn <= ${size + 1} order by scope, rn`,
-        );
-        const byKey = new Map<string, PermissionRow[]>();
-        for (const r of rows) byKey.set(r.scope, [...(byKey.get(r.scope) ?? []), r]);
-        return byKey;
-      }, []),
-  );
-  const counts = ctx.batcher(
-    `permission-counts:${signature}`,
-    () =>
-      new Batcher<string, number>(async (keys) => {
-        const rows = await ctx.query<{ scope: string; count: number }>(
-          sql`select ${scopeExpr} as scope, count(*)::int as count from ensv2_permission p where ${sql.join(whereOf(keys), sql` and `)} group by 1`,
-        );
-        return new Map(rows.map((r) => [r.scope, Number(r.count)]));
-      }, 0),
-  );
-  return pages.load(key).then((rows) =>
-    toConnection(
-      rows,
-      args,
-      (r) => encodeCursor(r.sort_key, r.id),
+        const conds = [...whereOf(keys), ...idBounds(args, sql.raw("p.id"))];
+        return sql`select * from (select ${PERMISSION_COLUMNS}, ${scopeExpr} as scope, row_number() over (partition by ${scopeExpr} order by p.id ${dir}) as rn from ensv2_permission p where ${sql.join(conds, sql` and `)}) x where rn <= ${size + 1} order by scope, rn`;
+      },
+      countQuery: (keys) =>
+        sql`select ${scopeExpr} as scope, count(*)::int as count from ensv2_permission p where ${sql.join(whereOf(keys), sql` and `)} group by 1`,
+      cursorOf: (r) => encodeCursor(r.sort_key, r.id),
       nodeOf,
-      () => counts.load(key),
-    ),
+    },
+    key,
+    args,
   );
 }
 
@@ -171,9 +153,7 @@ export const permissionsResolvers = {
   resources: async (p: PermissionsModel, args: PageArgs, ctx: OmnigraphContext) => {
     // One entry per resource: the page of the contract's entries grouped by resource, read as its first user's row.
     const { size, backward } = pageWindow(args);
-    const conds = [ofContract(p.contract), sql.raw("p.roles <> 0")];
-    if (args.after != null) conds.push(sql`p.resource > ${decodeCursor(args.after, "text")[1]}`);
-    if (args.before != null) conds.push(sql`p.resource < ${decodeCursor(args.before, "text")[1]}`);
+    const conds = [ofContract(p.contract), sql.raw("p.roles <> 0"), ...idBounds(args, sql.raw("p.resource"))];
     const where = sql.join(conds, sql` and `);
     const rows = await ctx.query<{ resource: string }>(
       sql`select distinct p.resource from ensv2_permission p where ${where} order by p.resource ${sql.raw(backward ? "desc" : "asc")} limit ${size + 1}`,

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Address } from "viem";
 import type { OmnigraphContext } from "../context";
-import type { PageArgs } from "../cursor";
+import { type PageArgs, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
@@ -19,7 +19,7 @@ import {
   v1Domain,
 } from "../model";
 import { nodeOfNameInput } from "../names";
-import { domainByName, pageOf, scopesOf } from "./domain";
+import { domainByName, scopesOf } from "./domain";
 import { permissionsOf } from "./permissions";
 
 type ById<T extends string> = { [K in T]?: string | AccountIdModel | null };

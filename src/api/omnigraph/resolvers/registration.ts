@@ -10,6 +10,7 @@ import { type Connection, emptyConnection } from "../cursor";
 import { loadDomain } from "../domain-loader";
 import type { DomainRow } from "../domain-sql";
 import { type EventModel, eventOf } from "../events";
+import { list } from "../keyset";
 import { type AccountIdModel, accountOf, rootChainIdOf, v1Domain } from "../model";
 import {
   type JoinedRow,
@@ -37,12 +38,6 @@ export interface RegistrationModel {
   wrapped: { fuses: number; tokenId: bigint } | null;
   event: EventModel | null;
 }
-
-const list = (values: string[]) =>
-  sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  );
 
 function registrarOf(name: string, namespace: Namespace, wrapper: boolean): AccountIdModel {
   const ds = namespace.datasources;

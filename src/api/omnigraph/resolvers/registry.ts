@@ -1,15 +1,12 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { OmnigraphContext } from "../context";
-import { emptyConnection, type PageArgs } from "../cursor";
+import { emptyConnection, oneItemConnection, type PageArgs, pageOf } from "../cursor";
 import { domainConnection } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
-import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
+import { type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { asksNodesRegistration } from "../lookahead";
 import { type RegistryModel, registryId, v1Domain } from "../model";
 import { nodeOfNameInput } from "../names";
-import { pageOf } from "./domain";
-
-type ListArgs = PageArgs & { order?: DomainListArgs["order"]; where?: { name?: NameFilter | null } | null };
 
 export const registryResolvers = {
   id: (r: RegistryModel) => registryId(r),
@@ -17,7 +14,7 @@ export const registryResolvers = {
   node: (r: RegistryModel) => r.node,
   canonical: () => true,
   permissions: () => null,
-  domains: (r: RegistryModel, args: ListArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
+  domains: (r: RegistryModel, args: DomainsFieldArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
     domainConnection(
       ctx,
       { kind: "children" },
@@ -37,11 +34,6 @@ export const registryResolvers = {
     }
     const row = await loadDomain(ctx, r.node);
     if (!row) return emptyConnection();
-    const cursor = Buffer.from(JSON.stringify([row.id, row.id])).toString("base64url");
-    return {
-      edges: [{ cursor, node: v1Domain(row) }],
-      pageInfo: { startCursor: cursor, endCursor: cursor, hasNextPage: false, hasPreviousPage: false },
-      totalCount: 1,
-    };
+    return oneItemConnection(v1Domain(row), row.id);
   },
 };

@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
 import type { OmnigraphContext } from "../context";
-import { decodeCursor, emptyConnection, encodeCursor, type PageArgs, pageWindow, toConnection } from "../cursor";
+import { emptyConnection, encodeCursor, type PageArgs, pageWindow, toConnection } from "../cursor";
+import { idBounds } from "../keyset";
 import { type ResolverModel, resolverId, rootChainIdOf } from "../model";
 import { nodeOfNameInput } from "../names";
 import { permissionsOf } from "./permissions";
 
 /*
- * A resolver contract and the names it holds records for (the subgraph's per-node resolver rows). Its events and
- * permissions are not answered here (docs/api.md).
+ * A resolver contract and the names it holds records for (the subgraph's per-node resolver rows). Its events are not
+ * answered here, nor is `bridged` (docs/api.md); its permissions are ENSv2's (permissions.ts).
  */
 
 interface ResolverRow {
@@ -40,9 +41,11 @@ export const resolverResolvers = {
   events: () => emptyConnection(),
   records: async (r: ResolverModel, args: PageArgs, ctx: OmnigraphContext) => {
     const { size, backward } = pageWindow(args);
-    const conds = [sql`address = ${r.address}`, chainCondition(r, rootChainIdOf(ctx.deps.namespace))];
-    if (args.after != null) conds.push(sql`id > ${decodeCursor(args.after, "text")[1]}`);
-    if (args.before != null) conds.push(sql`id < ${decodeCursor(args.before, "text")[1]}`);
+    const conds = [
+      sql`address = ${r.address}`,
+      chainCondition(r, rootChainIdOf(ctx.deps.namespace)),
+      ...idBounds(args, sql.raw("id")),
+    ];
     const where = sql.join(conds, sql` and `);
     const rows = await ctx.query<ResolverRow>(
       sql`select id, domain_id, texts, coin_types from resolver where ${where} order by id ${sql.raw(backward ? "desc" : "asc")} limit ${size + 1}`,
