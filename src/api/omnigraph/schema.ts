@@ -15,12 +15,13 @@ import { eventResolvers } from "./events";
 import { accountResolvers } from "./resolvers/account";
 import { domainResolvers } from "./resolvers/domain";
 import { ensv2DomainResolvers } from "./resolvers/ensv2-domain";
-import { ensv2RegistrationResolvers, renewalResolvers } from "./resolvers/ensv2-registration";
+import { ensv2RegistrationResolvers } from "./resolvers/ensv2-registration";
 import { ensv2RegistryResolvers } from "./resolvers/ensv2-registry";
 import { permissionsResolvers, permissionsResourceResolvers, permissionsUserResolvers } from "./resolvers/permissions";
 import { queryResolvers } from "./resolvers/query";
 import { registrationResolvers } from "./resolvers/registration";
 import { registryResolvers } from "./resolvers/registry";
+import { renewalResolvers } from "./resolvers/renewal";
 import {
   forwardResolveResolvers,
   primaryNameRecordResolvers,

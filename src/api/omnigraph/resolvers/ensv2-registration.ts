@@ -8,6 +8,7 @@ import { nonZeroAddress, v2Domain } from "../ensv2/model";
 import type { EventModel } from "../events";
 import { list } from "../keyset";
 import { accountOf } from "../model";
+import type { RenewalModel } from "./renewal";
 
 /*
  * ENSv2 registrations and reservations (ensv2_registration: a registry's LabelRegistered / LabelReserved, priced by
@@ -179,14 +180,15 @@ export const ensv2RegistrationResolvers = {
   }),
   referrer: (r: V2RegistrationModel) => r.row.referrer,
   renewals: async (r: V2RegistrationModel, args: PageArgs, ctx: OmnigraphContext) =>
-    pageInMemory(await renewalsOf(ctx, r.row.id), args, (n) => n.id),
+    pageInMemory((await renewalsOf(ctx, r.row.id)).map(renewalModel), args, (n) => n.id),
 };
 
-export const renewalResolvers = {
-  id: (n: V2RenewalRow) => n.id,
-  duration: (n: V2RenewalRow) => BigInt(n.duration),
-  base: (n: V2RenewalRow) => BigInt(n.base),
-  premium: () => 0n,
-  referrer: (n: V2RenewalRow) => n.referrer,
-  event: (n: V2RenewalRow) => eventOfLog(n),
-};
+/** An ENSv2 renewal as the Renewal type reads it: ENSv2's registrar charges no premium on a renewal. */
+const renewalModel = (n: V2RenewalRow): RenewalModel => ({
+  id: n.id,
+  duration: BigInt(n.duration),
+  base: BigInt(n.base),
+  premium: 0n,
+  referrer: n.referrer,
+  event: eventOfLog(n),
+});

@@ -6,12 +6,13 @@ import type { Namespace } from "../../../namespaces/types";
 import { routeName } from "../../resolution/routing";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
-import { type Connection, emptyConnection } from "../cursor";
+import { type Connection, emptyConnection, type PageArgs, pageOf, pageWindow } from "../cursor";
 import { loadDomain } from "../domain-loader";
 import type { DomainRow } from "../domain-sql";
 import { type EventModel, eventOf } from "../events";
 import { list } from "../keyset";
 import { type AccountIdModel, accountOf, rootChainIdOf, v1Domain } from "../model";
+import { loadRegistrationPrice, type RegistrationPrice, registrationRenewals } from "../registration-actions";
 import {
   type JoinedRow,
   LATEST_EVENT_FIRST,
@@ -19,6 +20,7 @@ import {
   type RegistrationEntry,
   registrationEntryOf,
 } from "../registration-sql";
+import type { RenewalModel } from "./renewal";
 
 /*
  * ENSv1 registrations: a base registrar's (.eth, Basenames, Lineanames), 3DNS's, or, for a wrapped name no base
@@ -183,11 +185,12 @@ export const registrationResolvers = {
   isInGracePeriod: (r: RegistrationModel) =>
     r.expiry !== null && r.expiry < nowSeconds() && r.expiry + GRACE_PERIOD_SECONDS >= nowSeconds(),
   registrant: (r: RegistrationModel) => accountOf(r.registrant),
+  // An ENSv1 registration the Omnigraph returns is a name's current one: nobody ended it (docs/api.md).
   unregistrant: () => null,
   registrar: (r: RegistrationModel) => r.registrar,
-  referrer: () => null,
-  baseCost: () => null,
-  premium: () => null,
+  referrer: (r: RegistrationModel, _: unknown, ctx: OmnigraphContext) => priceOf(r, ctx, "referrer"),
+  baseCost: (r: RegistrationModel, _: unknown, ctx: OmnigraphContext) => priceOf(r, ctx, "baseCost"),
+  premium: (r: RegistrationModel, _: unknown, ctx: OmnigraphContext) => priceOf(r, ctx, "premium"),
   tokenId: (r: RegistrationModel) => r.tokenId,
   fuses: (r: RegistrationModel) => r.fuses ?? 0,
   wrapped: (r: RegistrationModel) => r.wrapped,
@@ -198,5 +201,27 @@ export const registrationResolvers = {
     if (!r.event) throw new Error(`registration ${r.id} has no event in the index`);
     return r.event;
   },
-  renewals: (): Connection<never> => emptyConnection(),
+  renewals: (
+    r: RegistrationModel,
+    args: PageArgs,
+    ctx: OmnigraphContext,
+  ): Promise<Connection<RenewalModel>> | Connection<never> => {
+    const action = actionIdOf(r);
+    // pageWindow first: a bad `first`/`last` is refused even where the list is empty.
+    pageWindow(args);
+    return action ? registrationRenewals(ctx, action, pageOf(args)) : emptyConnection();
+  },
 };
+
+/**
+ * The registrars plugin's action of a base registrar's registration: the one whose id is the registration's event id
+ * (its NameRegistered). NameWrapper and 3DNS registrations have none (the plugin follows base registrars only).
+ */
+function actionIdOf(r: RegistrationModel): string | null {
+  return r.__typename === "BaseRegistrarRegistration" && r.event ? r.event.id : null;
+}
+
+async function priceOf(r: RegistrationModel, ctx: OmnigraphContext, field: keyof RegistrationPrice) {
+  const action = actionIdOf(r);
+  return action ? (await loadRegistrationPrice(ctx, action))[field] : null;
+}
