@@ -24,7 +24,8 @@ import type { RenewalModel } from "./renewal";
 
 /*
  * ENSv1 registrations: a base registrar's (.eth, Basenames, Lineanames), 3DNS's, or, for a wrapped name no base
- * registrar registered, the NameWrapper's. The index keeps the current registration of each name.
+ * registrar registered, the NameWrapper's. The index keeps the current registration of each name; a base registrar
+ * registration's price, referrer and renewals come from the registrars plugin's actions (registration-actions.ts).
  */
 
 export interface RegistrationModel {

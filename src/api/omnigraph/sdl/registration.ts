@@ -1,7 +1,7 @@
 export const REGISTRATION_SDL = /* GraphQL */ `
 "A registration of a second-level name with a BaseRegistrar (.eth on the root chain, and the L2 registrars built like it)."
 type BaseRegistrarRegistration implements Registration {
-  "The price paid without the premium, in wei (not kept here: null)."
+  "The price paid without the premium, in wei, as the registrar controller published it; null where no controller did (a registration made on the base registrar directly)."
   baseCost: BigInt
   domain: Domain!
   event: Event!
@@ -10,7 +10,7 @@ type BaseRegistrarRegistration implements Registration {
   id: RegistrationId!
   "Whether the registration has ended but its registrant may still renew it (the grace period)."
   isInGracePeriod: Boolean!
-  "The premium paid for a recently expired name, in wei (not kept here: null)."
+  "The premium paid for a recently expired name, in wei, as the registrar controller published it; null where no controller did."
   premium: BigInt
   referrer: Hex
   registrant: Account
@@ -94,17 +94,17 @@ interface Registration {
   expiry: BigInt
   "The registration's id (see RegistrationId)."
   id: RegistrationId!
-  "Who referred the registration, as the registrar recorded it (not kept here: null)."
+  "The referrer data given with the registration (32 bytes, as the registrar's controller emitted it); null where none was given or the registrar keeps none."
   referrer: Hex
   "The account the name was registered to."
   registrant: Account
   "The contract that made the registration, by chain and address."
   registrar: AccountId!
-  "The registration's renewals, oldest first."
+  "The registration's renewals, oldest first: those after it and before the name's next registration."
   renewals(after: String, before: String, first: Int, last: Int): RegistrationRenewalsConnection
   "When the registration began, in Unix seconds."
   start: BigInt!
-  "The account that ended the registration early, if one did (not kept here: null)."
+  "The account that ended the registration early, if one did. Null for ENSv1's registrations: each is a name's current one, which nobody ended (docs/api.md)."
   unregistrant: Account
 }
 
@@ -121,7 +121,7 @@ type RegistrationRenewalsConnectionEdge {
 
 "One renewal: a registration made to last longer."
 type Renewal {
-  "The price paid without premium, in wei."
+  "The price paid without premium, in wei; null where no registrar controller published one."
   base: BigInt
   "How long the registration was extended by, in seconds."
   duration: BigInt!
@@ -129,9 +129,9 @@ type Renewal {
   event: Event!
   "The renewal's id (see RenewalId)."
   id: RenewalId!
-  "The premium paid, in wei."
+  "The premium paid, in wei (0 where the registrar charges none on renewals); null where no registrar controller published a price."
   premium: BigInt
-  "Who referred the renewal, as the registrar recorded it."
+  "The referrer data given with the renewal (32 bytes, as the registrar or its controller emitted it); null where none was given."
   referrer: Hex
 }
 
