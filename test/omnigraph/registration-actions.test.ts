@@ -122,7 +122,7 @@ async function request(query: string, variables: Record<string, unknown> = {}) {
 async function run(query: string, variables: Record<string, unknown> = {}) {
   const r = await request(query, variables);
   expect(r.body.errors).toBeUndefined();
-  return r;
+  return { statements: r.statements, body: { data: r.body.data as any } };
 }
 
 const RENEWALS = `totalCount edges { cursor node { id duration base premium referrer event { id blockNumber logIndex } } }
