@@ -1,14 +1,27 @@
+import { decodeContenthash, encodeAddress } from "../../resolution/encodings";
 import type { RecordsAnswer } from "../../resolution/resolve";
 
 /*
  * The interpreted profile of a name, from its raw records: links made into https URLs, social handles without their
- * decorations. Only what can be derived from the records themselves: no NFT metadata reads (an `eip155:` avatar has
- * no httpUrl here) and no non-EVM address encodings (those addresses answer null; `records.addresses` has the bytes).
+ * decorations, non-EVM addresses in their chains' text forms, the contenthash decoded. Only what can be derived from
+ * the records themselves: no NFT metadata reads (an `eip155:` avatar has no httpUrl here). A record whose bytes do
+ * not decode answers null; `records.addresses` and `records.contenthash` still have the bytes.
  */
 
 const BASE_COIN_TYPE = 0x80000000n | 8453n;
 const ROOTSTOCK_COIN_TYPE = 137n;
-export const PROFILE_COIN_TYPES = [60n, BASE_COIN_TYPE, ROOTSTOCK_COIN_TYPE];
+/** The non-EVM chains of `ProfileAddresses`, by their SLIP-44 coin types. */
+const NON_EVM_COIN_TYPES = {
+  bitcoin: 0n,
+  litecoin: 2n,
+  dogecoin: 3n,
+  monacoin: 22n,
+  ripple: 144n,
+  bitcoincash: 145n,
+  solana: 501n,
+  binance: 714n,
+} as const;
+export const PROFILE_COIN_TYPES = [60n, BASE_COIN_TYPE, ROOTSTOCK_COIN_TYPE, ...Object.values(NON_EVM_COIN_TYPES)];
 const SOCIALS = {
   twitter: "com.twitter",
   github: "com.github",
@@ -75,15 +88,10 @@ export function profileOf(answer: RecordsAnswer) {
       ethereum: evm(address(60n)),
       base: evm(address(BASE_COIN_TYPE)),
       rootstock: evm(address(ROOTSTOCK_COIN_TYPE)),
-      bitcoin: null,
-      binance: null,
-      bitcoincash: null,
-      dogecoin: null,
-      litecoin: null,
-      monacoin: null,
-      ripple: null,
-      solana: null,
+      ...Object.fromEntries(
+        Object.entries(NON_EVM_COIN_TYPES).map(([chain, c]) => [chain, encodeAddress(c, address(c))]),
+      ),
     },
-    contenthash: null,
+    contenthash: decodeContenthash(answer.contenthash),
   };
 }

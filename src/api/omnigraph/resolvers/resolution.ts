@@ -95,7 +95,9 @@ export const forwardResolveResolvers = {
   }),
   records: (f: ForwardResolveModel) => (resolvable(f.name) ? f : null),
   profile: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
-    resolvable(f.name) ? profileOf((await recordsOf(ctx, f, PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS)).answer) : null,
+    resolvable(f.name)
+      ? profileOf((await recordsOf(ctx, f, PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS, true)).answer)
+      : null,
   trace: () => null,
 };
 

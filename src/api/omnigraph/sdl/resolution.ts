@@ -31,7 +31,7 @@ type DomainProfile {
   addresses: ProfileAddresses
   "The avatar record."
   avatar: ProfileAvatar
-  "The contenthash record, decoded (not derived here: null)."
+  "The contenthash record, decoded; null when unset or when its bytes do not decode (records.contenthash has them)."
   contenthash: ProfileContenthash
   "The description text record."
   description: String
@@ -85,7 +85,7 @@ input PrimaryNamesWhereInput @oneOf {
   coinTypes: [CoinType!]
 }
 
-"A name's addresses on the best-known chains, each in that chain's own form."
+"A name's addresses on the best-known chains, each in that chain's own form; null when unset or when the record's bytes are not an address of that chain (records.addresses has them)."
 type ProfileAddresses {
   "On Base."
   base: Address
@@ -119,13 +119,13 @@ type ProfileAvatar {
 
 "A decoded contenthash record."
 type ProfileContenthash {
-  "The content's id in its protocol's own text form."
+  "The content's id in its protocol's own text form (a CIDv1 for IPFS, a hex hash for Swarm)."
   decoded: String!
-  "An http(s) gateway URL for the content."
+  "An http(s) URL through a public gateway; null for protocols without one (onion, Skynet)."
   httpUrl: String
   "The protocol."
   protocolType: ContenthashProtocol!
-  "The content as a URI (ipfs://..., bzz://...)."
+  "The content as a URI (ipfs://..., ipns://..., bzz://..., ar://...)."
   uri: String!
 }
 
