@@ -30,6 +30,27 @@ export function decodeCursor(cursor: string, keyKind: "text" | "number"): [SortV
   return parsed as [SortValue, string];
 }
 
+/**
+ * A cursor at a log's place in a list ordered by (block, log index, ERC-1155 batch sub-index) as numbers, with the id
+ * as tie-break: events and renewals. The block stays text (a bigint column); a list without batches passes sub 0.
+ */
+export interface LogPosition {
+  block: string;
+  log: number;
+  sub: number;
+  id: string;
+}
+
+export const encodeLogCursor = (block: string | number | bigint, log: number, sub: number, id: string): string =>
+  encodeCursor(`${block}-${log}-${sub}`, id);
+
+export function decodeLogCursor(cursor: string): LogPosition {
+  const [key, id] = decodeCursor(cursor, "text");
+  const m = /^(\d{1,20})-(\d{1,9})-(\d{1,9})$/.exec(String(key));
+  if (!m) throw invalidCursor(cursor);
+  return { block: m[1]!, log: Number(m[2]), sub: Number(m[3]), id };
+}
+
 export const invalidCursor = (cursor: string) =>
   new GraphQLError(`Invalid cursor "${cursor.slice(0, 100)}": use a cursor from this connection's pageInfo or edges`);
 

@@ -3,7 +3,7 @@ import { type Address, createPublicClient, type Hex, http, type PublicClient } f
 import { LruCache } from "../../lib/healing/lru";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
-import { type Connection, decodeCursor, encodeCursor, invalidCursor, type PageArgs, pageWindow } from "./cursor";
+import { type Connection, decodeLogCursor, encodeLogCursor, type PageArgs, pageWindow } from "./cursor";
 import { keyedConnection, list } from "./keyset";
 
 /*
@@ -218,15 +218,8 @@ interface EventRow {
   has_sub: boolean;
 }
 
-/** An event's cursor: its position in the list, `<block>-<logIndex>-<subIndex>`, and its id. */
-const cursorOfEvent = (r: EventRow) => encodeCursor(`${r.block_number}-${r.log_index}-${r.sub_index}`, r.id);
-
-function positionOfCursor(cursor: string): [number, number, number, string] {
-  const [key, id] = decodeCursor(cursor, "text");
-  const m = /^(\d{1,15})-(\d{1,9})-(\d{1,9})$/.exec(String(key));
-  if (!m) throw invalidCursor(cursor);
-  return [Number(m[1]), Number(m[2]), Number(m[3]), id];
-}
+/** An event's cursor: its log's position in the list and its id. */
+const cursorOfEvent = (r: EventRow) => encodeLogCursor(r.block_number, r.log_index, r.sub_index, r.id);
 
 /**
  * A domain's events (or another scope's: a permission entry's, a contract's), oldest first by their logs' positions;
@@ -254,8 +247,10 @@ export function domainEvents(
           [args.before, "<"],
         ] as const) {
           if (cursor == null) continue;
-          const [block, log, sub, id] = positionOfCursor(cursor);
-          conds.push(sql`(block_number, log_index, sub_index, id) ${sql.raw(op)} (${block}, ${log}, ${sub}, ${id})`);
+          const { block, log, sub, id } = decodeLogCursor(cursor);
+          conds.push(
+            sql`(block_number, log_index, sub_index, id) ${sql.raw(op)} (${Number(block)}, ${log}, ${sub}, ${id})`,
+          );
         }
         return sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${eventRows}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`;
       },

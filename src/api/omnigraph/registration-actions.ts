@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
-import { type Connection, decodeCursor, encodeCursor, invalidCursor, type PageArgs, pageWindow } from "./cursor";
+import { type Connection, decodeLogCursor, encodeLogCursor, type PageArgs, pageWindow } from "./cursor";
 import { keyedConnection, list } from "./keyset";
 import type { RenewalModel } from "./resolvers/renewal";
 
@@ -80,15 +80,8 @@ function renewalsFrom(keys: string[]): SQL {
         and (later.block_number, later.log_index) < (n.block_number, n.log_index))`;
 }
 
-/** A renewal's cursor: its log's position, `<block>-<logIndex>`, and its id (the tie-break). */
-const cursorOfRenewal = (r: RenewalRow) => encodeCursor(`${r.block_number}-${r.log_index}`, r.id);
-
-function positionOfCursor(cursor: string): [string, number, string] {
-  const [key, id] = decodeCursor(cursor, "text");
-  const m = /^(\d{1,20})-(\d{1,9})$/.exec(String(key));
-  if (!m) throw invalidCursor(cursor);
-  return [m[1]!, Number(m[2]), id];
-}
+/** A renewal's cursor: its log's position (no batches: sub-index 0) and its id. */
+const cursorOfRenewal = (r: RenewalRow) => encodeLogCursor(r.block_number, r.log_index, 0, r.id);
 
 const renewalOf = (r: RenewalRow): RenewalModel => ({
   id: r.id,
@@ -126,7 +119,7 @@ export function registrationRenewals(
           [args.before, "<"],
         ] as const) {
           if (cursor == null) continue;
-          const [block, log, id] = positionOfCursor(cursor);
+          const { block, log, id } = decodeLogCursor(cursor);
           bounds.push(sql` and (n.block_number, n.log_index, n.id) ${sql.raw(op)} (${block}::bigint, ${log}, ${id})`);
         }
         return sql`select * from (select n.id, n.chain_id, n.block_number::text as block_number,
