@@ -800,3 +800,54 @@ export const ensv2Event = onchainTable(
     byContract: index().on(table.contract, table.blockNumber, table.logIndex),
   }),
 );
+
+// ---- name references: the names whose current address record points at an account (Account.nameReferences) ------
+
+/**
+ * One resolver's EVM address records for one node under its current record version (`<chainId>-<resolver>-<node>`,
+ * the id of its resolver_records row), and the names whose current resolver it is (`holders`, name_reference_holder
+ * ids). Kept so that a resolver change can copy the new resolver's records without reading every coin type.
+ */
+export const nameReferenceSource = onchainTable("name_reference_source", (t) => ({
+  id: t.text().primaryKey(),
+  /** Coin type (decimal) → lowercase 20-byte address, only for EVM coin types with a non-zero address. */
+  addresses: t.json().$type<Record<string, string>>().notNull(),
+  holders: t.text().array().notNull().default([]),
+}));
+
+/**
+ * A name that may point at accounts: an ENSv1 node on one chain (`<chainId>-<node>`, the registry with fallback and
+ * the old registry folded into one) or an ENSv2 domain (its ensv2_domain id), with its current resolver's source.
+ */
+export const nameReferenceHolder = onchainTable("name_reference_holder", (t) => ({
+  id: t.text().primaryKey(),
+  version: t.text().notNull().$type<"ENSv1" | "ENSv2">(),
+  /** The Omnigraph's domain id: the node (ENSv1) or the ensv2_domain id. */
+  domainId: t.text().notNull(),
+  chainId: t.integer().notNull(),
+  resolver: t.hex(),
+  /** The name_reference_source of (resolver, node), null without a resolver. */
+  sourceId: t.text(),
+}));
+
+/**
+ * A name whose current resolver's address record for `coinType` is `address` (`<holderId>-<coinType>`). Listed by
+ * address (and coin type) in id order, one index range per page.
+ */
+export const nameReference = onchainTable(
+  "name_reference",
+  (t) => ({
+    id: t.text().primaryKey(),
+    address: t.hex().notNull(),
+    coinType: t.bigint().notNull(),
+    holderId: t.text().notNull(),
+    version: t.text().notNull().$type<"ENSv1" | "ENSv2">(),
+    domainId: t.text().notNull(),
+    chainId: t.integer().notNull(),
+    resolver: t.hex().notNull(),
+  }),
+  (table) => ({
+    byAddress: index().on(table.address, table.id),
+    byAddressCoinType: index().on(table.address, table.coinType, table.id),
+  }),
+);

@@ -65,24 +65,8 @@ export function ancestorsOf(name: string): { name: string; node: Hex }[] {
   });
 }
 
-/** One registry's record of a node, as the index holds it. */
-export interface RegistryRecord {
-  resolver: Address | null;
-  hasOwner: boolean;
-}
-
-/**
- * `resolver(node)` of a source from registry records: the registry with fallback answers from its own record while
- * that record has an owner (ENSRegistryWithFallback's `recordExists`), else from the old registry's.
- */
-export function effectiveResolver(
-  current: RegistryRecord | undefined,
-  old: RegistryRecord | undefined,
-  hasOld: boolean,
-): Address | null {
-  if (!hasOld || current?.hasOwner) return current?.resolver ?? null;
-  return old?.resolver ?? null;
-}
+// The fallback rule is shared with the indexer (name references): src/lib/registry-fallback.ts.
+export { effectiveResolver, type RegistryRecord } from "../../lib/registry-fallback";
 
 /** ENSIP-10: the nearest of the ancestors (nearest first) with a resolver, and whether it is the name's own. */
 export function nearestResolver<T extends { resolver: Address | null }>(

@@ -1,3 +1,4 @@
+import { pointV2Domain } from "../../shared/name-references";
 import { isIndexed, on } from "../../shared/register";
 import { declareParent } from "../lib/canonical";
 import { emitter } from "../lib/context";
@@ -24,10 +25,14 @@ export function register(): void {
   if (!isIndexed(C)) return;
 
   on(`${C}:LabelRegistered`, async (context, event) => {
-    await recordEvent(context, event, "LabelRegistered", await labelRegisteredOrReserved(context, event));
+    const domainId = await labelRegisteredOrReserved(context, event);
+    await pointV2Domain(context, domainId); // a (re-)registration resets the resolver
+    await recordEvent(context, event, "LabelRegistered", domainId);
   });
   on(`${C}:LabelReserved`, async (context, event) => {
-    await recordEvent(context, event, "LabelReserved", await labelRegisteredOrReserved(context, event));
+    const domainId = await labelRegisteredOrReserved(context, event);
+    await pointV2Domain(context, domainId);
+    await recordEvent(context, event, "LabelReserved", domainId);
   });
   on(`${C}:LabelUnregistered`, async (context, event) => {
     await recordEvent(context, event, "LabelUnregistered", await labelUnregistered(context, event));
@@ -41,6 +46,7 @@ export function register(): void {
   });
   on(`${C}:ResolverUpdated`, async (context, event) => {
     const domainId = await setOnDomain(context, event, event.args.tokenId, resolverValue(event.args.resolver));
+    await pointV2Domain(context, domainId);
     await recordEvent(context, event, "ResolverUpdated", domainId);
   });
   on(`${C}:TokenRegenerated`, async (context, event) => {

@@ -1,6 +1,7 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
 import { labelhashOf } from "../../../lib/labels";
+import { pointV2Domain } from "../../shared/name-references";
 import type { IndexingContext } from "./context";
 import { type DomainRow, labelInName, naming } from "./domains";
 import { registryId } from "./ids";
@@ -122,8 +123,10 @@ async function renameBelow(context: IndexingContext, id: string, name: string | 
       const domain = await context.db.find(schema.ensv2Domain, { id: domainId });
       if (!domain) break;
       const domainName = tooDeep ? null : joinLabel(labelInName(domain), next.name);
-      if (domain.name !== domainName)
+      if (domain.name !== domainName) {
         await context.db.update(schema.ensv2Domain, { id: domain.id }).set(naming(domainName));
+        await pointV2Domain(context, domain.id); // its records are keyed by the new node
+      }
       if (domain.subregistry) {
         const child = await context.db.find(schema.ensv2Registry, {
           id: registryId(domain.chainId, domain.subregistry),

@@ -5,6 +5,7 @@ import { makeSubnode, ROOT_NODE } from "../../../lib/names";
 import { registryNodeId } from "../../../lib/resolution-ids";
 import { ADDR_REVERSE_NODE, reversedAddress } from "../../../lib/reverse-nodes";
 import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
+import { v1ResolverMaybeChanged } from "../../shared/name-references";
 
 /*
  * Node→resolver links as each registry (or the 3DNS token) records them. The registry's own address keys them, so
@@ -29,6 +30,7 @@ async function upsert(
       ...set,
     })
     .onConflictDoUpdate(set);
+  await v1ResolverMaybeChanged(context, registry, node);
 }
 
 /** NewOwner: the subnode exists (or, with a zero owner, no longer counts as existing); addr.reverse subnodes map to their address. */

@@ -5,6 +5,7 @@ import { ETH_COIN_TYPE } from "../../../lib/coin-types";
 import { decodeDnsWireName, textOfDnsTxtRecord } from "../../../lib/dns-wire";
 import { recordKeyId, resolverRecordsId } from "../../../lib/resolution-ids";
 import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
+import { addressRecordChanged, recordsCleared } from "../../shared/name-references";
 
 /*
  * Resolver records keyed by (chain, resolver, node), as the resolver would answer reads. Keyed records carry the
@@ -35,6 +36,7 @@ async function setAddress(context: IndexingContext, event: NodeEvent, coinType: 
       value,
     })
     .onConflictDoUpdate({ value });
+  await addressRecordChanged(context, records.id, coinType, value);
 }
 
 export async function addrChanged(
@@ -163,6 +165,7 @@ export async function versionChanged(
     pubkeyY: null,
     abiContentTypes: [],
   });
+  await recordsCleared(context, records.id);
 }
 
 /**

@@ -1,0 +1,162 @@
+import * as schema from "ponder:schema";
+import type { Address, Hex } from "viem";
+import { getConfig } from "../../config";
+import { nameReferenceId, referencedAccount, v1HolderId } from "../../lib/name-references";
+import { effectiveResolver } from "../../lib/registry-fallback";
+import { registryNodeId, resolverRecordsId } from "../../lib/resolution-ids";
+import type { IndexingContext } from "./ens-handlers/context";
+
+/*
+ * name_reference: which names' current address records point at which account (Account.nameReferences), kept while
+ * indexing so that a page is one index range. A name (a "holder": an ENSv1 node on one chain, or an ENSv2 domain)
+ * points at one "source", its current resolver's records for its node; a source keeps its EVM address records under
+ * the resolver's current version. Every change on either side rewrites the affected name_reference rows:
+ *   - an address record written (addressRecordChanged) or cleared by a version bump (recordsCleared): the source's
+ *     holders' rows for that coin type;
+ *   - a name's resolver changed (the registries' handlers call v1ResolverMaybeChanged / pointV2Domain): its rows of
+ *     the old source go, the new source's addresses are copied.
+ */
+
+type Holder = typeof schema.nameReferenceHolder.$inferSelect;
+type Source = typeof schema.nameReferenceSource.$inferSelect;
+
+async function sourceOf(context: IndexingContext, id: string): Promise<Source> {
+  const found = await context.db.find(schema.nameReferenceSource, { id });
+  if (found) return found;
+  return context.db.insert(schema.nameReferenceSource).values({ id, addresses: {}, holders: [] });
+}
+
+async function writeReference(context: IndexingContext, holder: Holder, coinType: string, address: string | null) {
+  const id = nameReferenceId(holder.id, coinType);
+  if (address === null || holder.resolver === null) {
+    await context.db.delete(schema.nameReference, { id });
+    return;
+  }
+  const values = {
+    address: address as Hex,
+    coinType: BigInt(coinType),
+    holderId: holder.id,
+    version: holder.version,
+    domainId: holder.domainId,
+    chainId: holder.chainId,
+    resolver: holder.resolver,
+  };
+  await context.db
+    .insert(schema.nameReference)
+    .values({ id, ...values })
+    .onConflictDoUpdate(values);
+}
+
+/** An address record written on a resolver (`sourceId`: its resolver_records id) under its current version. */
+export async function addressRecordChanged(context: IndexingContext, sourceId: string, coinType: bigint, value: Hex) {
+  const account = referencedAccount(coinType, value);
+  const key = coinType.toString();
+  const found = await context.db.find(schema.nameReferenceSource, { id: sourceId });
+  if ((found?.addresses[key] ?? null) === account) return;
+  const source = found ?? (await sourceOf(context, sourceId));
+  const addresses = { ...source.addresses };
+  if (account === null) delete addresses[key];
+  else addresses[key] = account;
+  await context.db.update(schema.nameReferenceSource, { id: sourceId }).set({ addresses });
+  for (const holderId of source.holders) {
+    const holder = await context.db.find(schema.nameReferenceHolder, { id: holderId });
+    if (holder) await writeReference(context, holder, key, account);
+  }
+}
+
+/** A version bump (clearRecords): every address record of the source is gone, and with it its holders' references. */
+export async function recordsCleared(context: IndexingContext, sourceId: string) {
+  const source = await context.db.find(schema.nameReferenceSource, { id: sourceId });
+  if (!source || Object.keys(source.addresses).length === 0) return;
+  await context.db.update(schema.nameReferenceSource, { id: sourceId }).set({ addresses: {} });
+  for (const holderId of source.holders) {
+    const holder = await context.db.find(schema.nameReferenceHolder, { id: holderId });
+    if (holder)
+      for (const coinType of Object.keys(source.addresses)) await writeReference(context, holder, coinType, null);
+  }
+}
+
+/** Points a name at its current resolver's records for `node` (`resolver` null: none), rewriting its references. */
+async function pointHolder(
+  context: IndexingContext,
+  identity: Pick<Holder, "id" | "version" | "domainId" | "chainId">,
+  resolver: Address | null,
+  node: Hex | null,
+) {
+  const sourceId = resolver && node ? resolverRecordsId(identity.chainId, resolver, node) : null;
+  const previous = await context.db.find(schema.nameReferenceHolder, { id: identity.id });
+  if ((previous?.sourceId ?? null) === sourceId) return;
+  if (previous?.sourceId) {
+    const old = await context.db.find(schema.nameReferenceSource, { id: previous.sourceId });
+    if (old) {
+      await context.db
+        .update(schema.nameReferenceSource, { id: old.id })
+        .set({ holders: old.holders.filter((h) => h !== identity.id) });
+      for (const coinType of Object.keys(old.addresses)) await writeReference(context, previous, coinType, null);
+    }
+  }
+  const holder: Holder = { ...identity, resolver: sourceId ? (resolver!.toLowerCase() as Hex) : null, sourceId };
+  if (previous) await context.db.update(schema.nameReferenceHolder, { id: identity.id }).set(holder);
+  else await context.db.insert(schema.nameReferenceHolder).values(holder);
+  if (!sourceId) return;
+  const source = await sourceOf(context, sourceId);
+  await context.db
+    .update(schema.nameReferenceSource, { id: sourceId })
+    .set({ holders: [...source.holders, identity.id] });
+  for (const [coinType, account] of Object.entries(source.addresses)) {
+    await writeReference(context, holder, coinType, account);
+  }
+}
+
+/** The ENS root chain's registry with fallback and its old registry, lowercase (read from the config once). */
+let rootRegistries: { chainId: number; current: Address; old: Address | undefined } | null | undefined;
+
+function rootRegistriesOf() {
+  if (rootRegistries === undefined) {
+    const root = getConfig().namespace.datasources.ensroot;
+    const current = root?.contracts.Registry?.address?.toLowerCase() as Address | undefined;
+    rootRegistries =
+      root && current
+        ? {
+            chainId: root.chain.id,
+            current,
+            old: root.contracts.RegistryOld?.address?.toLowerCase() as Address | undefined,
+          }
+        : null;
+  }
+  return rootRegistries;
+}
+
+/**
+ * A registry's record of `node` changed (its resolver or whether it has an owner): re-point the ENSv1 name at the
+ * resolver the registry answers for it, by the registry-with-fallback rule on the ENS root chain.
+ */
+export async function v1ResolverMaybeChanged(context: IndexingContext, registry: Address, node: Hex) {
+  const chainId = context.chain.id;
+  const root = rootRegistriesOf();
+  const r = registry.toLowerCase() as Address;
+  const isRootPair = root !== null && root.chainId === chainId && (r === root.current || r === root.old);
+  const recordOf = (a: Address) => context.db.find(schema.registryNode, { id: registryNodeId(chainId, a, node) });
+  const resolver = isRootPair
+    ? effectiveResolver(
+        (await recordOf(root.current)) ?? undefined,
+        root.old ? ((await recordOf(root.old)) ?? undefined) : undefined,
+        root.old !== undefined,
+      )
+    : ((await recordOf(r))?.resolver ?? null);
+  const id = v1HolderId(chainId, node);
+  await pointHolder(context, { id, version: "ENSv1", domainId: node.toLowerCase(), chainId }, resolver, node);
+}
+
+/** An ENSv2 domain's resolver or canonical node may have changed: re-point it at (resolver, node). */
+export async function pointV2Domain(context: IndexingContext, domainId: string | null) {
+  if (!domainId) return;
+  const domain = await context.db.find(schema.ensv2Domain, { id: domainId });
+  if (!domain) return;
+  await pointHolder(
+    context,
+    { id: domain.id, version: "ENSv2", domainId: domain.id, chainId: domain.chainId },
+    domain.resolver,
+    domain.node,
+  );
+}
