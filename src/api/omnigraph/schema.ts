@@ -17,6 +17,7 @@ import { domainResolvers } from "./resolvers/domain";
 import { ensv2DomainResolvers } from "./resolvers/ensv2-domain";
 import { ensv2RegistrationResolvers } from "./resolvers/ensv2-registration";
 import { ensv2RegistryResolvers } from "./resolvers/ensv2-registry";
+import { nameReferenceResolvers } from "./resolvers/name-reference";
 import { permissionsResolvers, permissionsResourceResolvers, permissionsUserResolvers } from "./resolvers/permissions";
 import { queryResolvers } from "./resolvers/query";
 import { registrationResolvers } from "./resolvers/registration";
@@ -45,6 +46,7 @@ const RESOLVERS: Record<string, Resolvers> = {
   Registry: registryResolvers,
   Registration: registrationResolvers,
   Account: accountResolvers,
+  NameReference: nameReferenceResolvers,
   Resolver: resolverResolvers,
   Event: eventResolvers,
   ForwardResolve: forwardResolveResolvers,

@@ -4,6 +4,7 @@ import type { Namespace } from "../../namespaces/types";
 import { invalidInput } from "../shared/http-errors";
 import type { IndexingSnapshot } from "../shared/indexing-snapshot";
 import type { SqlDb } from "../shared/read-db";
+import { findNameReferences, nameReferencesQuery } from "./name-references";
 import { isTransportError } from "./onchain-backend";
 import {
   addressParam,
@@ -43,7 +44,8 @@ function parseBoth<P extends z.ZodTypeAny, Q extends z.ZodTypeAny>(params: P, qu
 }
 
 /**
- * GET /api/resolve/records/:name, /api/resolve/primary-name/:address/:chainId, /api/resolve/primary-names/:address.
+ * GET /api/resolve/records/:name, /api/resolve/primary-name/:address/:chainId, /api/resolve/primary-names/:address
+ * (and /api/resolve/name-references/:address, always from the index).
  * Answered from the index when it is realtime (`accelerated: true`), else by reading the chains; `accelerate=false`
  * forces the chains.
  */
@@ -103,6 +105,19 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
       return c.json({ names: result, accelerated });
     }),
   );
+
+  // From the index only: the names whose current address record points at the address.
+  app.get("/name-references/:address", async (c) => {
+    const parsed = parseBoth(z.object({ address: addressParam }), nameReferencesQuery, c);
+    if (!parsed.ok) return invalidInput(c, parsed.error);
+    if (!deps.accelerationIndexed) {
+      return c.json(
+        { message: "Name references need the protocol-acceleration plugin, which this instance does not run" },
+        503,
+      );
+    }
+    return c.json(await findNameReferences(deps.db, parsed.params.address, parsed.query));
+  });
 
   return app;
 }

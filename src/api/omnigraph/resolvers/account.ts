@@ -1,12 +1,13 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { OmnigraphContext } from "../context";
-import { emptyConnection, pageOf } from "../cursor";
+import { emptyConnection, type PageArgs, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
 import { type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { asksNodesRegistration } from "../lookahead";
 import type { AccountModel } from "../model";
 import { nodeOfNameInput } from "../names";
 import { scopesOf } from "./domain";
+import { accountNameReferences } from "./name-reference";
 import { accountPermissionResolvers } from "./permissions";
 import { reverseResolve } from "./resolution";
 
@@ -32,8 +33,12 @@ export const accountResolvers = {
   },
   resolve: (a: AccountModel, args: { accelerate: boolean }) => reverseResolve(a.address, args.accelerate),
   ...accountPermissionResolvers,
+  nameReferences: (
+    a: AccountModel,
+    args: PageArgs & { where?: { coinType?: bigint | null } | null },
+    ctx: OmnigraphContext,
+  ) => accountNameReferences(ctx, a.address, args),
   // Not indexed here (docs/api.md): the senders of transactions, EFP.
   events: () => emptyConnection(),
-  nameReferences: () => emptyConnection(),
   efp: () => null,
 };

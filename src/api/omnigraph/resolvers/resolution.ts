@@ -207,6 +207,10 @@ async function primaryNameOf(ctx: OmnigraphContext, p: PrimaryNameModel): Promis
   return (await batcher.load(`${p.owner.address}:${chainId}`))?.name ?? null;
 }
 
+/** An account's primary name for a coin type (null where none, or for a coin type of no indexed chain). */
+export const primaryNameForCoinType = (ctx: OmnigraphContext, address: Address, coinType: bigint, accelerate = true) =>
+  primaryNameOf(ctx, primaryNameTarget(ctx, reverseResolve(address, accelerate), { coinType }));
+
 export const reverseResolveResolvers = {
   acceleration: async (r: ReverseResolveModel, _: unknown, ctx: OmnigraphContext) => ({
     requested: r.accelerate,
