@@ -5,6 +5,7 @@ import { amIRealtimeQuery } from "../indexing-status/route";
 import { nameSalesQuery } from "../name-sales/query";
 import { nameTokensQuery } from "../name-tokens/query";
 import { registrarActionsQuery } from "../registrar-actions/query";
+import { nameReferencesQuery } from "../resolution/name-references";
 import { primaryNameQuery, primaryNamesQuery, recordsQuery } from "../resolution/query";
 
 type JsonSchema = Record<string, unknown>;
@@ -168,6 +169,20 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
             ...queryParameters(primaryNamesQuery(options.indexedChainIds)),
           ],
           responses: { 200: json("Names by chain id"), 400: invalidInput, 503: json("Onchain resolution failed") },
+        },
+      },
+      "/api/resolve/name-references/{address}": {
+        get: {
+          summary: "The names whose current address record (an EVM coin type) is this address, from the index",
+          parameters: [
+            pathParameter("address", "0x-prefixed 20-byte address", "^0x[0-9a-fA-F]{40}$"),
+            ...queryParameters(nameReferencesQuery),
+          ],
+          responses: {
+            200: json("A page of references and the cursor of the next page"),
+            400: invalidInput,
+            503: json("The protocol-acceleration plugin is not indexed"),
+          },
         },
       },
     },

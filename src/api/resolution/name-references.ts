@@ -24,9 +24,7 @@ export const nameReferencesQuery = z.object({
       .transform((c) => BigInt(c))
       .optional(),
   ),
-  limit: absentIfEmpty.pipe(
-    positiveInt("limit", NAME_REFERENCES_MAX_LIMIT).optional().default(NAME_REFERENCES_DEFAULT_LIMIT),
-  ),
+  limit: absentIfEmpty.pipe(positiveInt("limit", NAME_REFERENCES_MAX_LIMIT).default(NAME_REFERENCES_DEFAULT_LIMIT)),
   cursor: absentIfEmpty.pipe(
     z.string().regex(CURSOR, "cursor must be the nextCursor of a previous page of this list").optional(),
   ),

@@ -11,7 +11,7 @@ type Account {
   events(after: String, before: String, first: Int, last: Int, where: AccountEventsWhereInput): AccountEventsConnection
   "The account's address again, as its id."
   id: Address!
-  "The names whose address record points at this account (not indexed here: always empty)."
+  "The names whose current address record points at this account: the record their current resolver holds for them, under its current record version, for an EVM coin type (60, the default EVM type or a chain's). One entry per name and coin type, in a stable order."
   nameReferences(after: String, before: String, first: Int, last: Int, where: AccountNameReferencesWhereInput): AccountNameReferencesConnection
   "The roles the account holds in ENSv2 contracts, one entry per contract and resource."
   permissions(after: String, before: String, first: Int, last: Int, where: AccountPermissionsWhereInput): AccountPermissionsConnection
@@ -115,9 +115,9 @@ type NameReference {
   coinType: CoinType!
   "The domain that holds the record."
   domain: Domain!
-  "Whether the account also names this domain as its primary name for that coin type, both ways agreeing."
+  "Whether this name is also the account's primary name for that coin type (reverse resolution, which checks the forward record)."
   match: Boolean!
-  "The resolver that holds the record."
+  "The name's current resolver, which holds the record."
   resolver: Resolver!
 }
 `;
