@@ -81,6 +81,24 @@ interface Question {
 const body = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
 const pick = <T>(list: T[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7919) % list.length]!);
 
+/** The account owning most of the fixture's domains. */
+function topOwner(domains: Record<string, unknown>[]): string {
+  const counts = new Map<string, number>();
+  for (const d of domains) counts.set(d.ownerId as string, (counts.get(d.ownerId as string) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+}
+
+/** Every named domain's ETH address record points at its owner: the indexer's name_reference rows for that. */
+async function seedNameReferences(pool: pg.Pool): Promise<number> {
+  const { rowCount } = await pool.query(
+    `INSERT INTO name_reference (id, address, coin_type, holder_id, version, domain_id, chain_id, resolver)
+     SELECT '31337-' || id || '-60', owner_id, 60, '31337-' || id, 'ENSv1', id, 31337, '0x${"11".repeat(20)}'
+     FROM domain WHERE name IS NOT NULL AND owner_id <> '0x${"00".repeat(20)}'`,
+  );
+  await pool.query("ANALYZE name_reference");
+  return rowCount ?? 0;
+}
+
 /** The cookbook's questions on the fixture's subjects; the /subgraph form where it can ask the same. */
 function questions(rows: FixtureRows): Question[] {
   const domains = rows.domain!;
@@ -133,6 +151,32 @@ function questions(rows: FixtureRows): Question[] {
             { owner },
           ),
         ),
+      },
+    },
+    // The account that holds most names: its domains (cookbook domains-by-address) against the names pointing at it
+    // (Account.nameReferences, one name_reference row per domain for its owner, seeded by seedNameReferences).
+    {
+      name: "domains of the top owner",
+      omnigraph: {
+        name: "domains of the top owner",
+        bodies: [
+          body(
+            `query($address: Address!) { account(by: { address: $address }) { domains(first: 100, order: { by: NAME }) { edges { node { label { interpreted } canonical { name { interpreted beautified } } } } } } }`,
+            { address: topOwner(domains) },
+          ),
+        ],
+      },
+    },
+    {
+      name: "name references of the top owner",
+      omnigraph: {
+        name: "name references of the top owner",
+        bodies: [
+          body(
+            `query($address: Address!) { account(by: { address: $address }) { nameReferences(first: 100) { edges { node { coinType domain { label { interpreted } canonical { name { interpreted beautified } } } } } } } }`,
+            { address: topOwner(domains) },
+          ),
+        ],
       },
     },
     {
@@ -230,6 +274,11 @@ async function measure(url: string, c: Case, stats: () => Promise<ServerStats>, 
 
 async function benchSize(domainsWanted: number): Promise<Row[]> {
   const { db, rows } = await seedFixture("og_bench", Math.round(domainsWanted / DOMAINS_PER_SECOND_LEVEL));
+  const references = await seedNameReferences(db.pool);
+  const top = topOwner(rows.domain!);
+  console.log(
+    `seeded ${references} name references; the top owner ${top} holds ${rows.domain!.filter((d) => d.ownerId === top).length} names`,
+  );
   const server = await forkServer(fileURLToPath(import.meta.url), [db.schemaName]);
   const size = `${Math.round(rows.domain!.length / 1000)}k`;
   const base = `http://127.0.0.1:${server.port}`;

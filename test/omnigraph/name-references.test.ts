@@ -439,7 +439,7 @@ describe("bad input", () => {
       [{ address: someone, coinType: "bitcoin" }, /CoinType/],
       [{ address: someone, after: "not-a-cursor" }, /Invalid cursor/],
       [{ address: "0x1234", first: 1 }, /Address/],
-      [{ address: someone, first: 1001 }, /`first` must be between 0 and 1000/],
+      [{ address: someone, first: 1001 }, /must be between 0 and 1000/],
       [{ address: someone, first: 1, last: 1 }, /`first` or `last`/],
     ];
     for (const [variables, message] of cases) {

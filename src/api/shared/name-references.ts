@@ -30,8 +30,19 @@ export interface NameReferenceBounds {
   backward: boolean;
 }
 
-const conditions = (filter: NameReferenceFilter): SQL[] =>
-  filter.coinType === null ? [] : [sql`r.coin_type = ${filter.coinType.toString()}::numeric`];
+/**
+ * Only names the graph has: protocol-acceleration indexes every chain's registry, while a chain's domains are in the
+ * graph only when its plugin runs (a Lineanames name without the lineanames plugin has no domain row). A primary-key
+ * probe per row read.
+ */
+const IN_GRAPH = sql.raw(
+  "case when r.version = 'ENSv2' then exists (select 1 from ensv2_domain d where d.id = r.domain_id) else exists (select 1 from domain d where d.id = r.domain_id) end",
+);
+
+const conditions = (filter: NameReferenceFilter): SQL[] => [
+  IN_GRAPH,
+  ...(filter.coinType === null ? [] : [sql`r.coin_type = ${filter.coinType.toString()}::numeric`]),
+];
 
 const lowercased = (items: string[]) =>
   sql.join(
