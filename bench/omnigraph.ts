@@ -88,15 +88,27 @@ function topOwner(domains: Record<string, unknown>[]): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
-/** Every named domain's ETH address record points at its owner: the indexer's name_reference rows for that. */
-async function seedNameReferences(pool: pg.Pool): Promise<number> {
-  const { rowCount } = await pool.query(
-    `INSERT INTO name_reference (id, address, coin_type, holder_id, version, domain_id, chain_id, resolver)
-     SELECT '31337-' || id || '-60', owner_id, 60, '31337-' || id, 'ENSv1', id, 31337, '0x${"11".repeat(20)}'
-     FROM domain WHERE name IS NOT NULL AND owner_id <> '0x${"00".repeat(20)}'`,
-  );
+/**
+ * The indexer's name_reference rows for: every named domain's ETH address record points at its owner, and every
+ * named domain's Base address record at the top owner (so that one account has as many references as the index has
+ * names, as a few mainnet addresses do).
+ */
+async function seedNameReferences(pool: pg.Pool, top: string): Promise<number> {
+  let total = 0;
+  for (const [coinType, address] of [
+    ["60", "owner_id"],
+    [String(0x80000000 + 8453), `'${top}'`],
+  ]) {
+    const { rowCount } = await pool.query(
+      `INSERT INTO name_reference (id, address, coin_type, holder_id, version, domain_id, chain_id, resolver)
+       SELECT '31337-' || id || '-${coinType}', ${address}, ${coinType}, '31337-' || id, 'ENSv1', id, 31337,
+         '0x${"11".repeat(20)}'
+       FROM domain WHERE name IS NOT NULL AND owner_id <> '0x${"00".repeat(20)}'`,
+    );
+    total += rowCount ?? 0;
+  }
   await pool.query("ANALYZE name_reference");
-  return rowCount ?? 0;
+  return total;
 }
 
 /** The cookbook's questions on the fixture's subjects; the /subgraph form where it can ask the same. */
@@ -274,10 +286,11 @@ async function measure(url: string, c: Case, stats: () => Promise<ServerStats>, 
 
 async function benchSize(domainsWanted: number): Promise<Row[]> {
   const { db, rows } = await seedFixture("og_bench", Math.round(domainsWanted / DOMAINS_PER_SECOND_LEVEL));
-  const references = await seedNameReferences(db.pool);
   const top = topOwner(rows.domain!);
+  const references = await seedNameReferences(db.pool, top);
+  const { rows: held } = await db.pool.query("SELECT count(*)::int AS n FROM name_reference WHERE address = $1", [top]);
   console.log(
-    `seeded ${references} name references; the top owner ${top} holds ${rows.domain!.filter((d) => d.ownerId === top).length} names`,
+    `seeded ${references} name references; the top owner ${top} owns ${rows.domain!.filter((d) => d.ownerId === top).length} names and is referenced by ${held[0].n}`,
   );
   const server = await forkServer(fileURLToPath(import.meta.url), [db.schemaName]);
   const size = `${Math.round(rows.domain!.length / 1000)}k`;
