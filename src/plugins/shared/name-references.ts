@@ -111,6 +111,11 @@ async function pointHolder(
 /** The ENS root chain's registry with fallback and its old registry, lowercase (read from the config once). */
 let rootRegistries: { chainId: number; current: Address; old: Address | undefined } | null | undefined;
 
+/** Replaces the registries read from the config (tests of the logic without a namespace). */
+export function setNameReferenceRootRegistries(next: { chainId: number; current: Address; old?: Address } | null) {
+  rootRegistries = next === null ? null : { ...next, old: next.old?.toLowerCase() as Address | undefined };
+}
+
 function rootRegistriesOf() {
   if (rootRegistries === undefined) {
     const root = getConfig().namespace.datasources.ensroot;
