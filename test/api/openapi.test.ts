@@ -27,6 +27,7 @@ describe("/openapi.json document", () => {
         "/api/resolve/primary-name/{address}/{chainId}",
         "/api/resolve/primary-names/{address}",
         "/api/resolve/records/{name}",
+        "/api/resolve/name-references/{address}",
       ].sort(),
     );
     for (const [path, item] of Object.entries(doc.paths)) {
@@ -69,6 +70,12 @@ describe("/openapi.json document", () => {
       "seller",
       "beginTimestamp",
       "endTimestamp",
+    ]);
+    expect(params("/api/resolve/name-references/{address}").map((p) => `${p.in}:${p.name}`)).toEqual([
+      "path:address",
+      "query:coinType",
+      "query:limit",
+      "query:cursor",
     ]);
     expect(params("/api/resolve/records/{name}").map((p) => `${p.in}:${p.name}`)).toEqual([
       "path:name",

@@ -306,6 +306,30 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       );
     },
     () => {
+      const addr = f.oddHex();
+      const coinType = f.pick(["", "60", "0", "2147492101", "-1", "abc", "1e3", String(2n ** 256n)]);
+      const limit = f.pick(["", "1", "100", "0", "101", "-3", "2.5", "abc"]);
+      const cursor = f.pick(["", `1-0x${"ab".repeat(32)}-60`, "zzz", "1-0x12-60", "0x"]);
+      const invalid =
+        !addr.valid20 ||
+        !["", "60", "0", "2147492101"].includes(coinType) ||
+        !["", "1", "100"].includes(limit) ||
+        !["", `1-0x${"ab".repeat(32)}-60`].includes(cursor);
+      const q = new URLSearchParams({ coinType, limit, cursor });
+      const path = `/api/resolve/name-references/${addr.value}?${q}`;
+      return withJunk(
+        f,
+        {
+          route: "/api/resolve/name-references",
+          method: "GET",
+          path,
+          expectStatus: invalid ? 400 : undefined,
+          what: path,
+        },
+        ["coinType", "limit", "cursor"],
+      );
+    },
+    () => {
       // /subgraph as a transport: odd bodies, content types and parameters (graphql-abuse.test.ts covers the queries).
       if (f.random() < 0.4) {
         const params = q({
