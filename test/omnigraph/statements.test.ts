@@ -64,6 +64,27 @@ describe("/api/omnigraph statements per request", () => {
     expect(large.statements).toBe(small.statements);
   });
 
+  it("are the same for 3 names pointing at an account and 100 (nameReferences)", async () => {
+    const owner = (
+      await run(`{ domain(by: { name: "eth" }) { subdomains(first: 1) { edges { node { owner { address } } } } } }`)
+    ).body.data as any;
+    const address = owner.domain.subdomains.edges[0].node.owner.address;
+    // Every domain the account owns points at it (ETH address record), as the indexer would list it.
+    await t.pool.query(
+      `INSERT INTO name_reference (id, address, coin_type, holder_id, version, domain_id, chain_id, resolver)
+       SELECT '31337-' || id || '-60', owner_id, 60, '31337-' || id, 'ENSv1', id, 31337, '0x${"11".repeat(20)}'
+       FROM domain WHERE owner_id = $1 ON CONFLICT DO NOTHING`,
+      [address],
+    );
+    const q = `query($a: Address!, $n: Int!) { account(by: { address: $a }) { nameReferences(first: $n) { totalCount edges { node { coinType resolver { id } domain { id registration { expiry } subdomains(first: 3) { totalCount } } } } } } }`;
+    const small = await run(q, { a: address, n: 3 });
+    const large = await run(q, { a: address, n: 100 });
+    const refs = (large.body.data as any).account.nameReferences;
+    expect(refs.edges.length).toBeGreaterThan(3);
+    expect(refs.totalCount).toBe(refs.edges.length);
+    expect(large.statements).toBe(small.statements);
+  });
+
   it("read a domain or a list with its registrations in one statement (the registration joined)", async () => {
     const byName = await run(
       `{ domain(by: { name: "eth" }) { subdomains(first: 1) { edges { node { canonical { name { interpreted } } } } } } }`,

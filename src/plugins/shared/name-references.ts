@@ -142,13 +142,15 @@ export async function v1ResolverMaybeChanged(context: IndexingContext, registry:
   const r = registry.toLowerCase() as Address;
   const isRootPair = root !== null && root.chainId === chainId && (r === root.current || r === root.old);
   const recordOf = (a: Address) => context.db.find(schema.registryNode, { id: registryNodeId(chainId, a, node) });
-  const resolver = isRootPair
-    ? effectiveResolver(
-        (await recordOf(root.current)) ?? undefined,
-        root.old ? ((await recordOf(root.old)) ?? undefined) : undefined,
-        root.old !== undefined,
-      )
-    : ((await recordOf(r))?.resolver ?? null);
+  let resolver: Address | null;
+  if (isRootPair) {
+    const current = (await recordOf(root.current)) ?? undefined;
+    // The old registry's record matters only while the current one has no owner: one read fewer on the hot path.
+    const old = root.old && !current?.hasOwner ? ((await recordOf(root.old)) ?? undefined) : undefined;
+    resolver = effectiveResolver(current, old, root.old !== undefined);
+  } else {
+    resolver = ((await recordOf(r))?.resolver ?? null) as Address | null;
+  }
   const id = v1HolderId(chainId, node);
   await pointHolder(context, { id, version: "ENSv1", domainId: node.toLowerCase(), chainId }, resolver, node);
 }
