@@ -34,7 +34,10 @@ export function register(): void {
     on(`${C}:NameChanged`, resolver.nameChanged);
     on(`${C}:ABIChanged`, recordKinds.abiChanged);
     on(`${C}:PubkeyChanged`, resolver.pubkeyChanged);
-    on(`${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)`, recordKinds.valuelessTextChanged);
+    on(
+      `${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)`,
+      recordKinds.valuelessTextChanged,
+    );
     on(
       `${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)`,
       resolver.textChanged,
