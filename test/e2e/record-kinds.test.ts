@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import {
   type Address,
   createPublicClient,
@@ -54,6 +55,8 @@ const rpcUrl = (chainId: number) => manifest.chains[String(chainId)]!.rpcUrl;
 async function get(path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${indexer.url}${path}`);
   statuses.push(res.status);
+  // A 5xx is a bug: show the server's side of it.
+  if (res.status >= 500) console.error(path, readFileSync(indexer.logFile, "utf8").split("\n").slice(-40).join("\n"));
   return { status: res.status, body: await res.json() };
 }
 

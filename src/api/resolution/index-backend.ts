@@ -132,7 +132,8 @@ export class IndexBackend implements ResolutionBackend {
     const recordsId = resolverRecordsId(chainId, resolver, node);
     const [records] = rowsOf<RecordsRow>(
       await this.db.execute(
-        sql`select version, name, contenthash, pubkey_x, pubkey_y, abi_content_types, dnszonehash from resolver_records where id = ${recordsId}`,
+        // numeric[] has no parser in every driver; text[] has.
+        sql`select version, name, contenthash, pubkey_x, pubkey_y, abi_content_types::text[] as abi_content_types, dnszonehash from resolver_records where id = ${recordsId}`,
       ),
     );
     if (!records) return emptyAnswer(request);
