@@ -273,6 +273,61 @@ describe("every record kind", () => {
   }, 300_000);
 });
 
+describe("ENSv2's PermissionedResolver", () => {
+  it("answers pubkey, ABI, interfaces and version alike from the index and the chain, and clears them", async () => {
+    const ensv2 = scenario.ensv2 as {
+      resolvers: Record<string, string>;
+      names: { name: string; status: string; owner?: string; resolver?: string }[];
+    };
+    const own = new Map(Object.entries(ensv2.resolvers).map(([a, r]) => [r.toLowerCase(), a.toLowerCase()]));
+    const f = ensv2.names.find(
+      (n) =>
+        n.status === "registered" &&
+        n.resolver &&
+        n.owner &&
+        own.get(n.resolver.toLowerCase()) === n.owner.toLowerCase() &&
+        nameInputProblem(n.name) === undefined,
+    );
+    expect(f, "a registered ENSv2 name on its owner's PermissionedResolver").toBeDefined();
+    const node = namehash(f!.name);
+    const to = f!.resolver!.toLowerCase() as Address;
+    const owner = f!.owner!.toLowerCase() as Address;
+    const x = toHex(33n, { size: 32 });
+    const y = toHex(44n, { size: 32 });
+    const cbor = toHex("cbor-abi");
+    const implementer = "0x000000000000000000000000000000000000cafe";
+    for (const [functionName, args] of [
+      ["setPubkey", [node, x, y]],
+      ["setABI", [node, 4n, cbor]],
+      ["setInterface", [node, "0x01ffc9a7", implementer]],
+    ] as const)
+      await sendAs(ROOT, owner, to, encodeFunctionData({ abi: ResolverWrite, functionName, args } as never));
+    await syncClocksAndWaitRealtime();
+    const path = `/api/resolve/records/${encodeURIComponent(f!.name)}?${KIND_QUERY}`;
+    const [fast, slow] = [await get(path), await get(`${path}&accelerate=false`)];
+    expect(fast.body.accelerated).toBe(true);
+    expect(fast.body.records).toEqual(slow.body.records);
+    expect(fast.body.records).toMatchObject({
+      pubkey: { x, y },
+      abi: { contentType: "4", data: cbor },
+      interfaces: { "0x01ffc9a7": implementer, "0xdeadbeef": null },
+    });
+
+    await sendAs(
+      ROOT,
+      owner,
+      to,
+      encodeFunctionData({ abi: ResolverWrite, functionName: "clearRecords", args: [node] }),
+    );
+    await syncClocksAndWaitRealtime();
+    const [clearedFast, clearedSlow] = [await get(path), await get(`${path}&accelerate=false`)];
+    expect(clearedFast.body.accelerated).toBe(true);
+    expect(clearedFast.body.records).toEqual(clearedSlow.body.records);
+    expect(clearedFast.body.records).toMatchObject({ pubkey: null, abi: null, interfaces: { "0x01ffc9a7": null } });
+    expect(Number(clearedFast.body.records.version)).toBeGreaterThan(0);
+  }, 300_000);
+});
+
 describe("bad input", () => {
   it("is a 400 with the reasons in REST and a GraphQL error in the Omnigraph", async () => {
     const cases: [string, string][] = [
