@@ -493,6 +493,8 @@ export const resolverRecords = onchainTable(
     pubkeyY: t.hex(),
     /** ABI content types set (ABIChanged), each a single bit per ENSIP-4. */
     abiContentTypes: t.bigint().array().notNull().default([]),
+    /** IDNSZoneResolver's zonehash (DNSZonehashChanged); null while unset or after a version bump. */
+    dnszonehash: t.hex(),
   }),
   (table) => ({ byNode: index().on(table.node) }),
 );
@@ -850,4 +852,22 @@ export const nameReference = onchainTable(
     byAddress: index().on(table.address, table.id),
     byAddressCoinType: index().on(table.address, table.coinType, table.id),
   }),
+);
+
+// ---- protocol-acceleration: every record kind (ABI data) --------------------------------------------------------
+
+/**
+ * An ABI record (`<recordsId>-<version>-<contentType>`), ENSIP-4. ABIChanged carries only the content type: the data
+ * is read once from the resolver (`ABI(node, contentType)`) at the event's block while indexing, through Ponder's
+ * cached client. Empty data (`0x`) is a removed ABI, which `ABI()` skips.
+ */
+export const resolverAbiRecord = onchainTable(
+  "resolver_abi_record",
+  (t) => ({
+    id: t.text().primaryKey(),
+    recordsId: t.text().notNull(),
+    contentType: t.bigint().notNull(),
+    data: t.hex().notNull(),
+  }),
+  (table) => ({ byRecords: index().on(table.recordsId) }),
 );

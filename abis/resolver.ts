@@ -24,6 +24,11 @@ export const ResolverAbi = parseAbi([
   "function text(bytes32 node, string key) view returns (string)",
   "function contenthash(bytes32 node) view returns (bytes)",
   "function name(bytes32 node) view returns (string)",
+  "function pubkey(bytes32 node) view returns (bytes32 x, bytes32 y)",
+  "function ABI(bytes32 node, uint256 contentTypes) view returns (uint256, bytes)",
+  "function interfaceImplementer(bytes32 node, bytes4 interfaceID) view returns (address)",
+  "function zonehash(bytes32 node) view returns (bytes)",
+  "function recordVersions(bytes32 node) view returns (uint64)",
 ]);
 
 /**

@@ -83,6 +83,11 @@ describe("/openapi.json document", () => {
       "query:texts",
       "query:name",
       "query:contenthash",
+      "query:pubkey",
+      "query:abi",
+      "query:interfaces",
+      "query:dnszonehash",
+      "query:version",
       "query:accelerate",
     ]);
   });

@@ -243,6 +243,7 @@ describe("index backend", () => {
         isExtendedResolver: async () => false,
         resolverKind: async () => ({ extended: false, permissioned: false }),
         isPlainPermissionedRegistry: async () => true,
+        supportsInterface: async () => false,
       },
     );
 

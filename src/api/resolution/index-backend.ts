@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Address, type Hex, namehash } from "viem";
+import { ETH_COIN_TYPE } from "../../lib/coin-types";
 import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../lib/resolution-ids";
 import { domainIdOf } from "../../plugins/ensv2/lib/ids";
 import { rowsOf, type SqlDb } from "../shared/read-db";
@@ -15,9 +16,25 @@ import {
   walkEnsv2,
   wireLabels,
 } from "./ensv2";
-import { interpretAddress, interpretBytes, interpretName, interpretText } from "./interpret";
+import {
+  interpretAbi,
+  interpretAddress,
+  interpretBytes,
+  interpretImplementer,
+  interpretName,
+  interpretPubkey,
+  interpretText,
+  interpretVersion,
+} from "./interpret";
 import type { OnchainBackend } from "./onchain-backend";
-import { emptyAnswer, NotInIndex, type RecordsAnswer, type RecordsRequest, type ResolutionBackend } from "./resolve";
+import {
+  type AbiRecord,
+  emptyAnswer,
+  NotInIndex,
+  type RecordsAnswer,
+  type RecordsRequest,
+  type ResolutionBackend,
+} from "./resolve";
 import { effectiveResolver, nearestResolver, type RegistryRecord, type RegistrySource } from "./routing";
 
 /*
@@ -33,6 +50,19 @@ const idList = (ids: string[]): SQL =>
     sql`, `,
   );
 
+interface RecordsRow {
+  version: string | number | bigint;
+  name: string | null;
+  contenthash: Hex | null;
+  pubkey_x: Hex | null;
+  pubkey_y: Hex | null;
+  abi_content_types: (string | number | bigint)[] | null;
+  dnszonehash: Hex | null;
+}
+
+/** ERC-165's own interface id: a contract that answers it may be asked about others. */
+const ERC165_INTERFACE = "0x01ffc9a7";
+
 export interface IndexBackendOptions {
   /** Whether the ensv2 plugin runs: without its tables the ENSv2 step cannot be answered from the index. */
   ensv2Indexed: boolean;
@@ -40,7 +70,10 @@ export interface IndexBackendOptions {
   ensv2Now?: bigint;
 }
 
-type Probe = Pick<OnchainBackend, "isExtendedResolver" | "resolverKind" | "isPlainPermissionedRegistry">;
+type Probe = Pick<
+  OnchainBackend,
+  "isExtendedResolver" | "resolverKind" | "isPlainPermissionedRegistry" | "supportsInterface"
+>;
 
 export class IndexBackend implements ResolutionBackend {
   constructor(
@@ -97,8 +130,11 @@ export class IndexBackend implements ResolutionBackend {
     defaultAddress: boolean,
   ): Promise<RecordsAnswer> {
     const recordsId = resolverRecordsId(chainId, resolver, node);
-    const [records] = rowsOf<{ version: string | number | bigint; name: string | null; contenthash: Hex | null }>(
-      await this.db.execute(sql`select version, name, contenthash from resolver_records where id = ${recordsId}`),
+    const [records] = rowsOf<RecordsRow>(
+      await this.db.execute(
+        // numeric[] has no parser in every driver; text[] has.
+        sql`select version, name, contenthash, pubkey_x, pubkey_y, abi_content_types::text[] as abi_content_types, dnszonehash from resolver_records where id = ${recordsId}`,
+      ),
     );
     if (!records) return emptyAnswer(request);
     const version = BigInt(records.version);
@@ -106,6 +142,27 @@ export class IndexBackend implements ResolutionBackend {
     const answer = emptyAnswer(request);
     if (request.name) answer.name = interpretName(records.name);
     if (request.contenthash) answer.contenthash = interpretBytes(records.contenthash);
+    if (request.pubkey) answer.pubkey = interpretPubkey(records.pubkey_x, records.pubkey_y);
+    if (request.dnszonehash) answer.dnszonehash = interpretBytes(records.dnszonehash) as Hex | null;
+    if (request.version) answer.version = interpretVersion(records.version);
+    if (request.abiMasks?.length) answer.abis = await this.abis(recordsId, version, records, request.abiMasks);
+    if (request.interfaces?.length) {
+      // ENSIP-8's fallback reads the name's ETH address (addr(node), as the resolver answers it).
+      const eth = await this.recordsAt(
+        chainId,
+        resolver,
+        node,
+        { coinTypes: [ETH_COIN_TYPE], texts: [], name: false },
+        defaultAddress,
+      );
+      answer.interfaces = await this.interfaces(
+        chainId,
+        recordsId,
+        version,
+        request.interfaces,
+        eth.addresses?.[ETH_COIN_TYPE.toString()] ?? null,
+      );
+    }
     if (request.coinTypes.length > 0) {
       const wanted = [...request.coinTypes, ...(defaultAddress ? [DEFAULT_COIN_TYPE] : [])];
       const ids = wanted.map((c) => recordKeyId(recordsId, version, c.toString()));
@@ -132,6 +189,60 @@ export class IndexBackend implements ResolutionBackend {
       }
     }
     return answer;
+  }
+
+  /** ABI(node, mask) for each mask: the lowest bit of the mask whose ABI is set (non-empty data) under this version. */
+  private async abis(recordsId: string, version: bigint, records: RecordsRow, masks: bigint[]) {
+    const stored = (records.abi_content_types ?? []).map((t) => BigInt(t));
+    const asked = stored.filter((t) => masks.some((m) => (m & t) !== 0n));
+    const rows =
+      asked.length === 0
+        ? []
+        : rowsOf<{ content_type: string | number | bigint; data: Hex }>(
+            await this.db.execute(
+              sql`select content_type, data from resolver_abi_record where id in (${idList(asked.map((t) => recordKeyId(recordsId, version, t.toString())))})`,
+            ),
+          );
+    const data = new Map(rows.map((r) => [BigInt(r.content_type), r.data]));
+    const out: Record<string, AbiRecord | null> = {};
+    for (const mask of masks) {
+      const first = [...data.entries()]
+        .filter(([t, d]) => (mask & t) !== 0n && interpretAbi(t, d) !== null)
+        .sort(([a], [b]) => (a < b ? -1 : 1))[0];
+      out[mask.toString()] = first ? interpretAbi(first[0], first[1]) : null;
+    }
+    return out;
+  }
+
+  /**
+   * interfaceImplementer(node, id): the implementer set for the id; without one, as PublicResolver and ENSv2's
+   * PermissionedResolver answer (ENSIP-8), the name's ETH address when that contract says by ERC-165 that it
+   * implements the interface. Those two supportsInterface calls are the chain's (cached like the resolver probes):
+   * no event tells what a contract implements.
+   */
+  private async interfaces(chainId: number, recordsId: string, version: bigint, ids: Hex[], eth: string | null) {
+    const rows = rowsOf<{ interface_id: Hex; implementer: Address }>(
+      await this.db.execute(
+        sql`select interface_id, implementer from resolver_interface_record where id in (${idList(ids.map((id) => recordKeyId(recordsId, version, id)))})`,
+      ),
+    );
+    const set = new Map(rows.map((r) => [r.interface_id.toLowerCase(), interpretImplementer(r.implementer)]));
+    const out: Record<string, Address | null> = {};
+    await Promise.all(
+      ids.map(async (id) => {
+        const implementer = set.get(id) ?? null;
+        if (implementer !== null || eth === null) {
+          out[id] = implementer;
+          return;
+        }
+        const a = eth as Address;
+        const implements_ =
+          (await this.probe.supportsInterface(chainId, a, ERC165_INTERFACE)) &&
+          (await this.probe.supportsInterface(chainId, a, id));
+        out[id] = implements_ ? a : null;
+      }),
+    );
+    return out;
   }
 
   async reverseName(address: Address, coinType: bigint): Promise<string | null> {

@@ -31,7 +31,16 @@ import {
   WRAPPER_REGISTRY_INTERFACE,
   walkEnsv2,
 } from "./ensv2";
-import { interpretAddress, interpretBytes, interpretName, interpretText } from "./interpret";
+import {
+  interpretAbi,
+  interpretAddress,
+  interpretBytes,
+  interpretImplementer,
+  interpretName,
+  interpretPubkey,
+  interpretText,
+  interpretVersion,
+} from "./interpret";
 import { emptyAnswer, type RecordsAnswer, type RecordsRequest, type ResolutionBackend } from "./resolve";
 import type { RegistrySource } from "./routing";
 
@@ -114,18 +123,58 @@ async function readRecords(node: Hex, request: RecordsRequest, call: RecordCall)
       return interpretAddress(coinType, await call<Address>("addr", [node]));
     return interpretAddress(coinType, raw);
   };
-  const [name, contenthash, addresses, texts] = await Promise.all([
+  const [name, contenthash, addresses, texts, kinds] = await Promise.all([
     request.name ? call<string>("name", [node]).then(interpretName) : undefined,
     request.contenthash ? call<Hex>("contenthash", [node]).then(interpretBytes) : undefined,
     Promise.all(request.coinTypes.map(async (c) => [c.toString(), await address(c)] as const)),
     Promise.all(request.texts.map(async (k) => [k, interpretText(await call<string>("text", [node, k]))] as const)),
+    readOtherKinds(node, request, call),
   ]);
   return {
+    ...emptyAnswer(request),
     ...(request.name ? { name: name ?? null } : {}),
     ...(request.coinTypes.length > 0 ? { addresses: Object.fromEntries(addresses) } : {}),
     ...(request.texts.length > 0 ? { texts: Object.fromEntries(texts) } : {}),
     ...(request.contenthash ? { contenthash: contenthash ?? null } : {}),
+    ...kinds,
   };
+}
+
+/** Pubkey, ABI, interface implementers, zonehash and version, as the resolver's own getters answer them. */
+async function readOtherKinds(node: Hex, request: RecordsRequest, call: RecordCall): Promise<Partial<RecordsAnswer>> {
+  const out: Partial<RecordsAnswer> = {};
+  await Promise.all([
+    request.pubkey &&
+      call<readonly [Hex, Hex]>("pubkey", [node]).then((p) => {
+        out.pubkey = interpretPubkey(p?.[0], p?.[1]);
+      }),
+    request.abiMasks?.length &&
+      Promise.all(
+        request.abiMasks.map(async (mask) => {
+          const found = await call<readonly [bigint, Hex]>("ABI", [node, mask]);
+          return [mask.toString(), interpretAbi(found?.[0], found?.[1])] as const;
+        }),
+      ).then((abis) => {
+        out.abis = Object.fromEntries(abis);
+      }),
+    request.interfaces?.length &&
+      Promise.all(
+        request.interfaces.map(
+          async (id) => [id, interpretImplementer(await call<Address>("interfaceImplementer", [node, id]))] as const,
+        ),
+      ).then((implementers) => {
+        out.interfaces = Object.fromEntries(implementers);
+      }),
+    request.dnszonehash &&
+      call<Hex>("zonehash", [node]).then((z) => {
+        out.dnszonehash = interpretBytes(z) as Hex | null;
+      }),
+    request.version &&
+      call<bigint>("recordVersions", [node]).then((v) => {
+        out.version = interpretVersion(v);
+      }),
+  ]);
+  return out;
 }
 
 export class OnchainBackend implements ResolutionBackend {

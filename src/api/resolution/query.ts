@@ -1,4 +1,4 @@
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { z } from "zod";
 import { nameInputProblem } from "../../lib/name-input";
 
@@ -88,11 +88,39 @@ export function chainIdParam(indexedChainIds: readonly number[]) {
     });
 }
 
+export const MAX_INTERFACE_IDS = 20;
+/** ABI() loops over the mask's bits up to the mask itself: from 2^255 on, resolvers' loops never end (out of gas). */
+export const ABI_MASK_LIMIT = 2n ** 255n;
+
+/** An ENSIP-4 content-type mask (1 JSON, 2 zlib-compressed JSON, 4 CBOR, 8 URI; several bits: the first set). */
+export const abiMaskParam = z
+  .string()
+  .regex(/^\d{1,78}$/, "abi must be a content-type mask: a positive integer (1 JSON, 2 zlib JSON, 4 CBOR, 8 URI)")
+  .refine(
+    (m) => !/^\d+$/.test(m) || (BigInt(m) > 0n && BigInt(m) < ABI_MASK_LIMIT),
+    "abi must be a content-type mask between 1 and 2^255 - 1",
+  )
+  .transform((m) => BigInt(m));
+
+/** ERC-165 interface ids (`0x` + 8 hex), lowercased and deduplicated. */
+const interfaceIds = list
+  .pipe(
+    z
+      .array(z.string().regex(/^0x[0-9a-fA-F]{8}$/, "each interface id must be 0x followed by 8 hex digits (ERC-165)"))
+      .max(MAX_INTERFACE_IDS, `at most ${MAX_INTERFACE_IDS} interface ids`),
+  )
+  .transform((v) => [...new Set(v.map((id) => id.toLowerCase() as Hex))]);
+
 export const recordsQuery = z.object({
   addresses: coinTypes,
   texts: textKeys,
   name: flag("name", false),
   contenthash: flag("contenthash", false),
+  pubkey: flag("pubkey", false),
+  abi: abiMaskParam.optional(),
+  interfaces: interfaceIds,
+  dnszonehash: flag("dnszonehash", false),
+  version: flag("version", false),
   accelerate: flag("accelerate", true),
 });
 export type RecordsQuery = z.infer<typeof recordsQuery>;
@@ -112,6 +140,6 @@ export function primaryNamesQuery(indexedChainIds: readonly number[]) {
 export function queryInput(all: Record<string, string[]>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(all))
-    out[k] = k === "addresses" || k === "texts" || k === "chainIds" ? v : v[v.length - 1];
+    out[k] = k === "addresses" || k === "texts" || k === "chainIds" || k === "interfaces" ? v : v[v.length - 1];
   return out;
 }

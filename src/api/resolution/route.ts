@@ -70,10 +70,15 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
     guarded(c, async () => {
       const parsed = parseBoth(z.object({ name: nameParam }), recordsQuery, c);
       if (!parsed.ok) return invalidInput(c, parsed.error);
-      const { addresses, texts, name, contenthash, accelerate } = parsed.query;
-      const request = { coinTypes: addresses, texts, name, contenthash };
+      const { addresses, texts, abi, accelerate, ...kinds } = parsed.query;
+      const request = { coinTypes: addresses, texts, ...kinds, abiMasks: abi === undefined ? [] : [abi] };
       const { result, accelerated } = await answer(accelerate, (r) => r.records(parsed.params.name, request));
-      return c.json({ records: result, accelerated });
+      // One mask here: its answer is `abi` ({ contentType, data } or null).
+      const { abis, ...records } = result;
+      return c.json({
+        records: abi === undefined ? records : { ...records, abi: abis?.[abi.toString()] ?? null },
+        accelerated,
+      });
     }),
   );
 

@@ -1,7 +1,8 @@
 import { GraphQLError } from "graphql";
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
-import { emptyAnswer, type RecordsAnswer } from "../../resolution/resolve";
+import { ABI_MASK_LIMIT } from "../../resolution/query";
+import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "../../resolution/resolve";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { MAX_RECORD_KEYS, MAX_RESOLUTIONS_PER_REQUEST } from "../limits";
@@ -22,12 +23,6 @@ export interface ForwardResolveModel {
 
 export const forwardResolve = (name: string | null, accelerate: boolean): ForwardResolveModel => ({ name, accelerate });
 
-interface RecordsWanted {
-  coinTypes: Set<bigint>;
-  texts: Set<string>;
-  contenthash: boolean;
-}
-
 type Resolved = { answer: RecordsAnswer; accelerated: boolean };
 
 function spend(ctx: OmnigraphContext) {
@@ -36,9 +31,30 @@ function spend(ctx: OmnigraphContext) {
   }
 }
 
+/** What one field asks of a name's records; the gatherer joins every field's asks into one request per name. */
+export type RecordsAsk = Partial<Omit<RecordsRequest, "name">> & { name?: boolean };
+
+const nothing = (): RecordsRequest => ({ coinTypes: [], texts: [], name: false });
+
+/** Both asks at once (lists joined without repeats, flags or'ed). */
+function join(into: RecordsRequest, ask: RecordsAsk): RecordsRequest {
+  const union = <T>(a: T[] | undefined, b: T[] | undefined) => [...new Set([...(a ?? []), ...(b ?? [])])];
+  return {
+    coinTypes: union(into.coinTypes, ask.coinTypes),
+    texts: union(into.texts, ask.texts),
+    name: into.name || !!ask.name,
+    contenthash: !!into.contenthash || !!ask.contenthash,
+    pubkey: !!into.pubkey || !!ask.pubkey,
+    abiMasks: union(into.abiMasks, ask.abiMasks),
+    interfaces: union(into.interfaces, ask.interfaces),
+    dnszonehash: !!into.dnszonehash || !!ask.dnszonehash,
+    version: !!into.version || !!ask.version,
+  };
+}
+
 /** Every record asked of each name at one level of the answer, read in one resolution per name. */
 class RecordsGatherer {
-  private readonly wanted = new Map<string, RecordsWanted>();
+  private readonly wanted = new Map<string, RecordsRequest>();
   private readonly batcher: Batcher<string, Resolved | null>;
 
   constructor(ctx: OmnigraphContext, accelerate: boolean) {
@@ -46,10 +62,9 @@ class RecordsGatherer {
       const out = new Map<string, Resolved>();
       await Promise.all(
         names.map(async (n) => {
-          const w = this.wanted.get(n)!;
+          const request = this.wanted.get(n)!;
           this.wanted.delete(n);
           spend(ctx);
-          const request = { coinTypes: [...w.coinTypes], texts: [...w.texts], name: false, contenthash: w.contenthash };
           const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, accelerate, (r) =>
             r.records(n, request),
           );
@@ -60,28 +75,14 @@ class RecordsGatherer {
     }, null);
   }
 
-  load(name: string, coinTypes: bigint[], texts: string[], contenthash = false): Promise<Resolved> {
-    const w = this.wanted.get(name) ?? { coinTypes: new Set<bigint>(), texts: new Set<string>(), contenthash: false };
-    for (const c of coinTypes) w.coinTypes.add(c);
-    for (const t of texts) w.texts.add(t);
-    w.contenthash ||= contenthash;
-    this.wanted.set(name, w);
-    return this.batcher
-      .load(name)
-      .then((r) => r ?? { answer: emptyAnswer({ coinTypes, texts, name: false }), accelerated: false });
+  load(name: string, ask: RecordsAsk): Promise<Resolved> {
+    this.wanted.set(name, join(this.wanted.get(name) ?? nothing(), ask));
+    return this.batcher.load(name).then((r) => r ?? { answer: emptyAnswer(join(nothing(), ask)), accelerated: false });
   }
 }
 
-function recordsOf(
-  ctx: OmnigraphContext,
-  f: ForwardResolveModel,
-  coinTypes: bigint[],
-  texts: string[],
-  contenthash = false,
-): Promise<Resolved> {
-  return ctx
-    .shared(`records:${f.accelerate}`, () => new RecordsGatherer(ctx, f.accelerate))
-    .load(f.name!, coinTypes, texts, contenthash);
+function recordsOf(ctx: OmnigraphContext, f: ForwardResolveModel, ask: RecordsAsk): Promise<Resolved> {
+  return ctx.shared(`records:${f.accelerate}`, () => new RecordsGatherer(ctx, f.accelerate)).load(f.name!, ask);
 }
 
 /** Names the resolution routes accept; any other has no records to read. */
@@ -91,12 +92,15 @@ const resolvable = (name: string | null): name is string =>
 export const forwardResolveResolvers = {
   acceleration: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) => ({
     requested: f.accelerate,
-    attempted: resolvable(f.name) ? (await recordsOf(ctx, f, [], [])).accelerated : false,
+    attempted: resolvable(f.name) ? (await recordsOf(ctx, f, {})).accelerated : false,
   }),
   records: (f: ForwardResolveModel) => (resolvable(f.name) ? f : null),
   profile: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
     resolvable(f.name)
-      ? profileOf((await recordsOf(ctx, f, PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS, true)).answer)
+      ? profileOf(
+          (await recordsOf(ctx, f, { coinTypes: PROFILE_COIN_TYPES, texts: PROFILE_TEXT_KEYS, contenthash: true }))
+            .answer,
+        )
       : null,
   trace: () => null,
 };
@@ -105,24 +109,42 @@ export const resolvedRecordsResolvers = {
   addresses: async (f: ForwardResolveModel, args: { coinTypes: bigint[] }, ctx: OmnigraphContext) => {
     if (args.coinTypes.length > MAX_RECORD_KEYS)
       throw new GraphQLError(`\`coinTypes\` takes at most ${MAX_RECORD_KEYS} coin types`);
-    const { answer } = await recordsOf(ctx, f, args.coinTypes, []);
+    const { answer } = await recordsOf(ctx, f, { coinTypes: args.coinTypes });
     return args.coinTypes.map((c) => ({ coinType: c, address: answer.addresses?.[c.toString()] ?? null }));
   },
   texts: async (f: ForwardResolveModel, args: { keys: string[] }, ctx: OmnigraphContext) => {
     if (args.keys.length > MAX_RECORD_KEYS) throw new GraphQLError(`\`keys\` takes at most ${MAX_RECORD_KEYS} keys`);
-    const { answer } = await recordsOf(ctx, f, [], args.keys);
+    const { answer } = await recordsOf(ctx, f, { texts: args.keys });
     return args.keys.map((key) => ({ key, value: answer.texts?.[key] ?? null }));
   },
   contenthash: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
-    (await recordsOf(ctx, f, [], [], true)).answer.contenthash ?? null,
-  // Not read by our resolution backends (docs/api.md): answered as unset.
-  dnszonehash: () => null,
-  pubkey: () => null,
-  abi: () => null,
-  interfaces: (_: ForwardResolveModel, args: { ids: string[] }) =>
-    args.ids.map((interfaceId) => ({ interfaceId, implementer: null })),
-  reverseName: () => null,
-  version: () => null,
+    (await recordsOf(ctx, f, { contenthash: true })).answer.contenthash ?? null,
+  dnszonehash: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
+    (await recordsOf(ctx, f, { dnszonehash: true })).answer.dnszonehash ?? null,
+  pubkey: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
+    (await recordsOf(ctx, f, { pubkey: true })).answer.pubkey ?? null,
+  abi: async (f: ForwardResolveModel, args: { contentTypeMask: bigint }, ctx: OmnigraphContext) => {
+    const mask = args.contentTypeMask;
+    if (mask <= 0n || mask >= ABI_MASK_LIMIT)
+      throw new GraphQLError(
+        "`contentTypeMask` is a positive bitmask of ENSIP-4 content types (1 JSON, 2 zlib JSON, 4 CBOR, 8 URI) below 2^255",
+      );
+    const found = (await recordsOf(ctx, f, { abiMasks: [mask] })).answer.abis?.[mask.toString()] ?? null;
+    return found && { contentType: BigInt(found.contentType), data: found.data };
+  },
+  interfaces: async (f: ForwardResolveModel, args: { ids: Hex[] }, ctx: OmnigraphContext) => {
+    if (args.ids.length > MAX_RECORD_KEYS)
+      throw new GraphQLError(`\`ids\` takes at most ${MAX_RECORD_KEYS} interface ids`);
+    const { answer } = await recordsOf(ctx, f, { interfaces: args.ids });
+    return args.ids.map((interfaceId) => ({ interfaceId, implementer: answer.interfaces?.[interfaceId] ?? null }));
+  },
+  // The `name` record, named for what it is used for (ENSIP-19 reverse resolution).
+  reverseName: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
+    (await recordsOf(ctx, f, { name: true })).answer.name ?? null,
+  version: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) => {
+    const version = (await recordsOf(ctx, f, { version: true })).answer.version;
+    return version ? BigInt(version) : null;
+  },
 };
 
 // ---- reverse resolution -----------------------------------------------------------------------------------------

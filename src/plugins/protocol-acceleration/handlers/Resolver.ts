@@ -2,6 +2,7 @@ import { getConfig } from "../../../config";
 import type { DatasourceName } from "../../../namespaces/types";
 import { isIndexed, on } from "../../shared/register";
 import { deriveRecordKeys } from "../lib/record-key-derivations";
+import * as recordKinds from "../lib/record-kinds";
 import * as resolver from "../lib/resolver";
 
 export function register(): void {
@@ -31,9 +32,12 @@ export function register(): void {
     on(`${C}:AddrChanged`, resolver.addrChanged);
     on(`${C}:AddressChanged`, resolver.addressChanged);
     on(`${C}:NameChanged`, resolver.nameChanged);
-    on(`${C}:ABIChanged`, resolver.abiChanged);
+    on(`${C}:ABIChanged`, recordKinds.abiChanged);
     on(`${C}:PubkeyChanged`, resolver.pubkeyChanged);
-    on(`${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)`, resolver.textChanged);
+    on(
+      `${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key)`,
+      recordKinds.valuelessTextChanged,
+    );
     on(
       `${C}:TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)`,
       resolver.textChanged,
@@ -41,6 +45,7 @@ export function register(): void {
     on(`${C}:ContenthashChanged`, resolver.contenthashChanged);
     on(`${C}:InterfaceChanged`, resolver.interfaceChanged);
     on(`${C}:VersionChanged`, resolver.versionChanged);
+    on(`${C}:DNSZonehashChanged`, recordKinds.dnsZonehashChanged);
     if (C === "protocol-acceleration/ensroot/Resolver") on(`${C}:AliasChanged`, resolver.aliasChanged);
     if (threednsResolvers.size > 0 && dnsChains.has(chainOf(datasourceOf(C)))) {
       on(

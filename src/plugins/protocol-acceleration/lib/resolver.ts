@@ -16,7 +16,7 @@ import { addressRecordChanged, recordsCleared } from "../../shared/name-referenc
 type NodeEvent<A = object> = IndexedEvent<{ node: Hex } & A>;
 
 /** The node's records on the emitting resolver, created on first write. */
-async function recordsOf(context: IndexingContext, event: NodeEvent) {
+export async function recordsOf(context: IndexingContext, event: NodeEvent) {
   const id = resolverRecordsId(context.chain.id, event.log.address, event.args.node);
   const found = await context.db.find(schema.resolverRecords, { id });
   if (found) return found;
@@ -164,6 +164,7 @@ export async function versionChanged(
     pubkeyX: null,
     pubkeyY: null,
     abiContentTypes: [],
+    dnszonehash: null,
   });
   await recordsCleared(context, records.id);
 }
