@@ -30,7 +30,8 @@ export const accountResolvers = {
       asksNodesRegistration(info),
     );
   },
-  resolve: (a: AccountModel, args: { accelerate: boolean }) => reverseResolve(a.address, args.accelerate),
+  resolve: (a: AccountModel, args: { accelerate: boolean }, _: OmnigraphContext, info: GraphQLResolveInfo) =>
+    reverseResolve(a.address, args.accelerate, info),
   ...accountPermissionResolvers,
   // Not indexed here (docs/api.md): the senders of transactions, EFP.
   events: () => emptyConnection(),
