@@ -77,6 +77,7 @@ describe("/openapi.json document", () => {
       "query:name",
       "query:contenthash",
       "query:accelerate",
+      "query:trace",
     ]);
   });
 });
