@@ -115,7 +115,12 @@ export class Resolution {
 
   /** The records of a normalized name; every requested record is present, null when unset. */
   records(name: string, request: RecordsRequest): Promise<RecordsAnswer> {
-    const attributes = { name, selection: selectionAttribute(request), chainId: this.rootChainId, source: this.source };
+    const attributes = () => ({
+      name,
+      selection: selectionAttribute(request),
+      chainId: this.rootChainId,
+      source: this.source,
+    });
     return this.tracer.step(FORWARD_RESOLUTION, "forward-resolution", attributes, async (span) => {
       const ensv2 = this.ensv2;
       if (ensv2) {

@@ -30,6 +30,7 @@ export function describeFoundResolver(
 
 /** One `read-record (<value>)` event per record in the answer (`null` when unset), naming the record and its key. */
 export function recordEvents(span: StepSpan, answer: RecordsAnswer, source: "index" | "chain"): void {
+  if (!span.recording) return;
   for (const [record, value] of Object.entries(answer)) {
     if (value !== null && typeof value === "object") {
       for (const [key, item] of Object.entries(value as Record<string, unknown>))

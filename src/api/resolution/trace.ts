@@ -18,6 +18,8 @@ export type TracedProtocol = typeof FORWARD_RESOLUTION | typeof REVERSE_RESOLUTI
 
 export type AttributeValue = string | number | boolean;
 export type Attributes = Record<string, AttributeValue>;
+/** A step's attributes, or a function giving them when one costs work (run only while a trace is built). */
+export type LazyAttributes = Attributes | (() => Attributes);
 
 /** One span of the trace, as the peer serializes it. */
 export interface TraceNode {
@@ -36,6 +38,8 @@ export interface TraceNode {
 
 /** What a step may add while it runs. */
 export interface StepSpan {
+  /** False under NO_TRACE: lets a caller skip building what it would record. */
+  readonly recording: boolean;
   set(key: string, value: AttributeValue | undefined): void;
   /** An outcome of the step, as the peer's step events: `<protocol>:<step> (<result>)`. */
   event(protocol: TracedProtocol, step: string, result: AttributeValue, attributes?: Attributes): void;
@@ -45,12 +49,12 @@ export interface Tracer {
   step<T>(
     protocol: TracedProtocol,
     step: string,
-    attributes: Attributes,
+    attributes: LazyAttributes,
     run: (span: StepSpan) => Promise<T>,
   ): Promise<T>;
 }
 
-const NO_SPAN: StepSpan = { set() {}, event() {} };
+const NO_SPAN: StepSpan = { recording: false, set() {}, event() {} };
 
 /** Records nothing: the tracer of every resolution nobody asked a trace of. */
 export const NO_TRACE: Tracer = { step: (_protocol, _step, _attributes, run) => run(NO_SPAN) };
@@ -58,6 +62,7 @@ export const NO_TRACE: Tracer = { step: (_protocol, _step, _attributes, run) => 
 const microseconds = () => Math.round(performance.timeOrigin * 1000 + performance.now() * 1000);
 
 class Span implements StepSpan {
+  readonly recording = true;
   readonly node: TraceNode;
 
   constructor(
@@ -133,7 +138,7 @@ export class ProtocolTrace implements Tracer {
   step<T>(
     protocol: TracedProtocol,
     step: string,
-    attributes: Attributes,
+    attributes: LazyAttributes,
     run: (span: StepSpan) => Promise<T>,
   ): Promise<T> {
     const current = activeSpan.getStore();
@@ -141,7 +146,7 @@ export class ProtocolTrace implements Tracer {
     const span = new Span(this, `span-${++this.spans}`, parent, `${protocol}:${step}`, {
       "ens.protocol": protocol,
       "ens.protocol.step": step,
-      ...attributes,
+      ...(typeof attributes === "function" ? attributes() : attributes),
     });
     (parent ? parent.node.children : this.roots).push(span.node);
     return activeSpan.run(span, async () => {
