@@ -89,6 +89,7 @@ describe("/openapi.json document", () => {
       "query:dnszonehash",
       "query:version",
       "query:accelerate",
+      "query:trace",
     ]);
   });
 });

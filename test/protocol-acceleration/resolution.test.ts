@@ -197,6 +197,8 @@ describe("routes", () => {
       [`/primary-name/${ALICE}/5`, ["chain id must be one of the indexed chains: 1, 10, 8453, 59144"]],
       [`/primary-name/${ALICE}/1.5`, ["chain id must be a non-negative integer"]],
       [`/primary-names/${ALICE}?chainIds=1,abc`, ["chain id must be a non-negative integer"]],
+      ["/records/alice.eth?trace=yes", ["trace must be true or false"]],
+      [`/primary-name/${ALICE}/1?trace=1`, ["trace must be true or false"]],
     ];
     for (const [path, reasons] of cases) {
       const { status, body } = await get(a, path);
@@ -217,6 +219,28 @@ describe("routes", () => {
       status: 200,
       body: { names: { 1: null, 8453: null }, accelerated: true },
     });
+  });
+
+  it("adds the resolution's trace with trace=true, and only then", async () => {
+    const a = app({ cursor: 1_000_000 });
+    const { status, body } = await get(a, "/records/alice.eth?addresses=60&trace=true");
+    expect(status).toBe(200);
+    expect(body.records).toEqual({ addresses: { 60: null } });
+    const [root] = body.trace;
+    expect(root).toMatchObject({
+      name: "forward-resolution:forward-resolution",
+      attributes: { name: "alice.eth", source: "index", "ens.protocol.step": "forward-resolution" },
+      status: { code: 1 },
+    });
+    expect(root.children.map((c: { name: string }) => c.name)).toEqual(["forward-resolution:find-resolver"]);
+    expect(root.events.map((e: { name: string }) => e.name)).toEqual([
+      "forward-resolution:active-resolver-exists (false)",
+    ]);
+    const reverse = await get(a, `/primary-names/${ALICE}?chainIds=1,8453&trace=true`);
+    expect(reverse.body.trace.map((r: { attributes: { chainId: number } }) => r.attributes.chainId).sort()).toEqual([
+      1, 8453,
+    ]);
+    expect((await get(a, "/records/alice.eth?addresses=60&trace=false")).body.trace).toBeUndefined();
   });
 
   it("goes onchain when the index is behind, the plugin is off or accelerate=false (503 when the RPC is unreachable)", async () => {

@@ -1,6 +1,7 @@
 import { type Address, bytesToHex, concat, type Hex, hexToBytes, keccak256, toFunctionSelector } from "viem";
 import { dnsEncode } from "../../lib/dns-wire";
 import type { Namespace } from "../../namespaces/types";
+import { currentStep, FORWARD_RESOLUTION } from "./trace";
 
 /*
  * ENSv2 resolution rules, as contracts-v2 (5677359d) writes them, shared by the index and the chains' backends:
@@ -106,6 +107,11 @@ export async function walkEnsv2(
   let found: { resolver: Address; index: number } | undefined;
   for (let index = labels.length - 1; index >= 0 && registry !== null; index--) {
     const at: RegistryStep = await step(registry, labels[index]!);
+    currentStep()?.span.event(FORWARD_RESOLUTION, "walk-registry", registry, {
+      label: labels[index]!.text,
+      resolver: at.resolver ?? "null",
+      subregistry: at.subregistry ?? "null",
+    });
     if (at.resolver) found = { resolver: at.resolver, index };
     registry = at.subregistry;
   }

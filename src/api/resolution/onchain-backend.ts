@@ -21,6 +21,7 @@ import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../.
 import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE } from "../../lib/coin-types";
 import { dnsEncode } from "../../lib/dns-wire";
 import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
+import { tracedCcipRequest } from "./ccip-read";
 import {
   type Ensv2Settings,
   ensv2LabelsOf,
@@ -43,6 +44,7 @@ import {
 } from "./interpret";
 import { emptyAnswer, type RecordsAnswer, type RecordsRequest, type ResolutionBackend } from "./resolve";
 import type { RegistrySource } from "./routing";
+import { currentStep, FORWARD_RESOLUTION } from "./trace";
 
 /*
  * Resolution by reading the chains directly: on the ENS root chain the namespace's UniversalResolver finds a name's
@@ -194,7 +196,10 @@ export class OnchainBackend implements ResolutionBackend {
     if (!client) {
       const url = this.rpcUrls.get(chainId);
       if (!url) throw new Error(`no RPC URL for chain ${chainId}`);
-      client = createPublicClient({ transport: http(url, { retryCount: 2, timeout: 10_000 }) }) as PublicClient;
+      client = createPublicClient({
+        transport: http(url, { retryCount: 2, timeout: 10_000 }),
+        ccipRead: { request: tracedCcipRequest },
+      }) as PublicClient;
       this.clients.set(chainId, client);
     }
     return client;
@@ -218,6 +223,10 @@ export class OnchainBackend implements ResolutionBackend {
         abi: RegistryAbi,
         functionName: "resolver",
         args: [ancestors[index].node],
+      });
+      currentStep()?.span.event(FORWARD_RESOLUTION, "registry-resolver", resolver?.toLowerCase() ?? "null", {
+        registry: source.registry,
+        node: ancestors[index].node,
       });
       if (resolver && resolver !== zeroAddress) return { resolver: resolver.toLowerCase() as Address, index };
       if (source.exactOnly) return undefined;
@@ -245,6 +254,7 @@ export class OnchainBackend implements ResolutionBackend {
       return "unanswered";
     }
     const wire = dnsEncode(ancestors[0]!.name);
+    currentStep()?.span.set("universalResolver", universal.toLowerCase());
     const found = await this.read<readonly [Address, Hex, bigint]>(source.chainId, universal, {
       abi: UniversalResolverAbi,
       functionName: "findResolver",
@@ -328,6 +338,7 @@ export class OnchainBackend implements ResolutionBackend {
   async findEnsv2Resolver(ensv2: Ensv2Settings, name: string) {
     const { wire, labels } = ensv2LabelsOf(name);
     if (ensv2.universalResolver) {
+      currentStep()?.span.set("universalResolver", ensv2.universalResolver);
       const found = await this.read<readonly [Address, Hex, bigint]>(ensv2.chainId, ensv2.universalResolver, {
         abi: UniversalResolverAbi,
         functionName: "findResolver",
@@ -356,6 +367,7 @@ export class OnchainBackend implements ResolutionBackend {
     const node = namehash(name);
     const universal = ensv2.universalResolver;
     if (universal) {
+      currentStep()?.span.set("universalResolver", universal);
       const { wire } = ensv2LabelsOf(name);
       return readRecords(node, request, async <T>(functionName: string, args: readonly unknown[]) => {
         const data = encodeFunctionData({ abi: ResolverAbi, functionName, args } as never);

@@ -4,7 +4,8 @@ import { nameInputProblem } from "../../lib/name-input";
 
 /*
  * Input of the resolution routes, checked at the edge. Lists are comma-separated (`addresses=60,0` `texts=avatar,url`)
- * or repeated parameters; an empty value means "not asked for". `accelerate=false` forces the onchain path.
+ * or repeated parameters; an empty value means "not asked for". `accelerate=false` forces the onchain path;
+ * `trace=true` adds the resolution's protocol trace to the answer.
  */
 
 export const MAX_COIN_TYPES = 20;
@@ -122,10 +123,11 @@ export const recordsQuery = z.object({
   dnszonehash: flag("dnszonehash", false),
   version: flag("version", false),
   accelerate: flag("accelerate", true),
+  trace: flag("trace", false),
 });
 export type RecordsQuery = z.infer<typeof recordsQuery>;
 
-export const primaryNameQuery = z.object({ accelerate: flag("accelerate", true) });
+export const primaryNameQuery = z.object({ accelerate: flag("accelerate", true), trace: flag("trace", false) });
 
 export function primaryNamesQuery(indexedChainIds: readonly number[]) {
   return z.object({
@@ -133,6 +135,7 @@ export function primaryNamesQuery(indexedChainIds: readonly number[]) {
       .pipe(z.array(chainIdParam(indexedChainIds)).max(MAX_CHAIN_IDS, `at most ${MAX_CHAIN_IDS} chain ids`))
       .transform((ids) => (ids.length === 0 ? [...indexedChainIds] : [...new Set(ids)])),
     accelerate: flag("accelerate", true),
+    trace: flag("trace", false),
   });
 }
 

@@ -17,6 +17,7 @@ import {
 } from "./query";
 import type { Resolution } from "./resolve";
 import { ResolutionService } from "./service";
+import { ProtocolTrace } from "./trace";
 
 export interface ResolutionDeps {
   db: SqlDb;
@@ -51,8 +52,12 @@ function parseBoth<P extends z.ZodTypeAny, Q extends z.ZodTypeAny>(params: P, qu
  */
 export function resolutionRoutes(deps: ResolutionDeps): Hono {
   const service = deps.service ?? new ResolutionService(deps);
-  const answer = <T>(accelerate: boolean, run: (r: Resolution) => Promise<T>) =>
-    service.answer(deps.db, accelerate, run);
+  /** The answer, with its protocol trace (`trace`) when the caller asked `trace=true`. */
+  const answer = async <T>(accelerate: boolean, trace: boolean, run: (r: Resolution) => Promise<T>) => {
+    const tracer = trace ? new ProtocolTrace() : undefined;
+    const answered = await service.answer(deps.db, accelerate, run, tracer);
+    return { ...answered, ...(tracer ? { trace: tracer.toJSON() } : {}) };
+  };
 
   /** A chain's RPC that cannot be reached is a dependency failure, not a bug: 503 saying which. */
   async function guarded(c: Context, handle: () => Promise<Response>): Promise<Response> {
@@ -70,14 +75,14 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
     guarded(c, async () => {
       const parsed = parseBoth(z.object({ name: nameParam }), recordsQuery, c);
       if (!parsed.ok) return invalidInput(c, parsed.error);
-      const { addresses, texts, abi, accelerate, ...kinds } = parsed.query;
+      const { addresses, texts, abi, accelerate, trace, ...kinds } = parsed.query;
       const request = { coinTypes: addresses, texts, ...kinds, abiMasks: abi === undefined ? [] : [abi] };
-      const { result, accelerated } = await answer(accelerate, (r) => r.records(parsed.params.name, request));
+      const { result, ...rest } = await answer(accelerate, trace, (r) => r.records(parsed.params.name, request));
       // One mask here: its answer is `abi` ({ contentType, data } or null).
       const { abis, ...records } = result;
       return c.json({
         records: abi === undefined ? records : { ...records, abi: abis?.[abi.toString()] ?? null },
-        accelerated,
+        ...rest,
       });
     }),
   );
@@ -91,8 +96,9 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
       );
       if (!parsed.ok) return invalidInput(c, parsed.error);
       const { address, chainId } = parsed.params;
-      const { result, accelerated } = await answer(parsed.query.accelerate, (r) => r.primaryName(address, chainId));
-      return c.json({ name: result, accelerated });
+      const { accelerate, trace } = parsed.query;
+      const { result, ...rest } = await answer(accelerate, trace, (r) => r.primaryName(address, chainId));
+      return c.json({ name: result, ...rest });
     }),
   );
 
@@ -101,13 +107,13 @@ export function resolutionRoutes(deps: ResolutionDeps): Hono {
       const parsed = parseBoth(z.object({ address: addressParam }), primaryNamesQuery(deps.indexedChainIds), c);
       if (!parsed.ok) return invalidInput(c, parsed.error);
       const { address } = parsed.params;
-      const { chainIds, accelerate } = parsed.query;
-      const { result, accelerated } = await answer(accelerate, async (r) =>
+      const { chainIds, accelerate, trace } = parsed.query;
+      const { result, ...rest } = await answer(accelerate, trace, async (r) =>
         Object.fromEntries(
           await Promise.all(chainIds.map(async (id) => [String(id), await r.primaryName(address, id)] as const)),
         ),
       );
-      return c.json({ names: result, accelerated });
+      return c.json({ names: result, ...rest });
     }),
   );
 

@@ -5,6 +5,7 @@ import { ensv2SettingsOf } from "./ensv2";
 import { IndexBackend } from "./index-backend";
 import { OnchainBackend } from "./onchain-backend";
 import { NotInIndex, Resolution } from "./resolve";
+import { NO_TRACE, type Tracer } from "./trace";
 
 export interface ResolutionServiceDeps {
   indexingStatus: { snapshot(): Promise<IndexingSnapshot | undefined> };
@@ -46,7 +47,7 @@ export class ResolutionService {
    * A resolver over the index read through `db` (a request's own handle may count its statements). ENSv2 expiries
    * are compared with the ENSv2 chain's latest indexed block in `snapshot`: the index answers as of its own state.
    */
-  indexed(db: SqlDb, snapshot?: IndexingSnapshot): Resolution {
+  indexed(db: SqlDb, snapshot?: IndexingSnapshot, tracer: Tracer = NO_TRACE): Resolution {
     const ensv2 = ensv2SettingsOf(this.deps.namespace);
     const chain = ensv2 ? snapshot?.omnichainSnapshot.chains[String(ensv2.chainId)] : undefined;
     const latest = chain && "latestIndexedBlock" in chain ? chain.latestIndexedBlock : undefined;
@@ -56,6 +57,7 @@ export class ResolutionService {
         ensv2Indexed: this.deps.ensv2Indexed ?? false,
         ...(latest ? { ensv2Now: BigInt(latest.timestamp) } : {}),
       }),
+      { tracer, source: "index" },
     );
   }
 
@@ -73,16 +75,28 @@ export class ResolutionService {
     return (await this.realtimeSnapshot()) !== undefined;
   }
 
-  /** The index's answer when allowed and able, else the chains'. */
-  async answer<T>(db: SqlDb, accelerate: boolean, run: (r: Resolution) => Promise<T>): Promise<Answered<T>> {
+  /**
+   * The index's answer when allowed and able, else the chains'. With a tracer, each attempt's steps are recorded in
+   * it: an index attempt that cannot answer stays in the trace (its step in error, saying why) before the chains'.
+   */
+  async answer<T>(
+    db: SqlDb,
+    accelerate: boolean,
+    run: (r: Resolution) => Promise<T>,
+    tracer: Tracer = NO_TRACE,
+  ): Promise<Answered<T>> {
     const snapshot = accelerate ? await this.realtimeSnapshot() : undefined;
     if (snapshot) {
       try {
-        return { result: await run(this.indexed(db, snapshot)), accelerated: true };
+        return { result: await run(this.indexed(db, snapshot, tracer)), accelerated: true };
       } catch (error) {
         if (!(error instanceof NotInIndex)) throw error;
       }
     }
-    return { result: await run(this.onchain), accelerated: false };
+    const onchain =
+      tracer === NO_TRACE
+        ? this.onchain
+        : new Resolution(this.deps.namespace, this.onchainBackend, { tracer, source: "chain" });
+    return { result: await run(onchain), accelerated: false };
   }
 }

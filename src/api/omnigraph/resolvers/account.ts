@@ -31,7 +31,8 @@ export const accountResolvers = {
       asksNodesRegistration(info),
     );
   },
-  resolve: (a: AccountModel, args: { accelerate: boolean }) => reverseResolve(a.address, args.accelerate),
+  resolve: (a: AccountModel, args: { accelerate: boolean }, _: OmnigraphContext, info: GraphQLResolveInfo) =>
+    reverseResolve(a.address, args.accelerate, info),
   ...accountPermissionResolvers,
   nameReferences: (
     a: AccountModel,

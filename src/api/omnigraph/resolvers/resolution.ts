@@ -1,19 +1,22 @@
-import { GraphQLError } from "graphql";
+import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Address, Hex } from "viem";
 import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
 import { ABI_MASK_LIMIT } from "../../resolution/query";
 import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "../../resolution/resolve";
+import { ProtocolTrace, type TraceNode } from "../../resolution/trace";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { MAX_RECORD_KEYS, MAX_RESOLUTIONS_PER_REQUEST } from "../limits";
 import { rootChainIdOf } from "../model";
 import { canonicalName } from "../names";
+import { askedPrimaryNames } from "./primary-names-asked";
 import { PROFILE_COIN_TYPES, PROFILE_TEXT_KEYS, profileOf } from "./profile";
 
 /*
  * Resolution inside the graph, through the REST routes' policy (resolution/service.ts): from the index when it is
  * realtime and `accelerate` allows, else from the chains; `acceleration.attempted` says which answered. Every field
- * of one name's resolution at one level of the answer is gathered into one request for that name.
+ * of one name's resolution at one level of the answer is gathered into one request for that name. A resolution's
+ * protocol trace is built only when the query selects `trace`.
  */
 
 export interface ForwardResolveModel {
@@ -23,7 +26,7 @@ export interface ForwardResolveModel {
 
 export const forwardResolve = (name: string | null, accelerate: boolean): ForwardResolveModel => ({ name, accelerate });
 
-type Resolved = { answer: RecordsAnswer; accelerated: boolean };
+type Resolved = { answer: RecordsAnswer; accelerated: boolean; trace?: TraceNode[] };
 
 function spend(ctx: OmnigraphContext) {
   if (++ctx.resolutions > MAX_RESOLUTIONS_PER_REQUEST) {
@@ -32,7 +35,7 @@ function spend(ctx: OmnigraphContext) {
 }
 
 /** What one field asks of a name's records; the gatherer joins every field's asks into one request per name. */
-export type RecordsAsk = Partial<Omit<RecordsRequest, "name">> & { name?: boolean };
+export type RecordsAsk = Partial<Omit<RecordsRequest, "name">> & { name?: boolean; trace?: boolean };
 
 const nothing = (): RecordsRequest => ({ coinTypes: [], texts: [], name: false });
 
@@ -55,6 +58,8 @@ function join(into: RecordsRequest, ask: RecordsAsk): RecordsRequest {
 /** Every record asked of each name at one level of the answer, read in one resolution per name. */
 class RecordsGatherer {
   private readonly wanted = new Map<string, RecordsRequest>();
+  /** Names whose resolution a `trace` field asked for: only those build a trace. */
+  private readonly traced = new Set<string>();
   private readonly batcher: Batcher<string, Resolved | null>;
 
   constructor(ctx: OmnigraphContext, accelerate: boolean) {
@@ -65,10 +70,14 @@ class RecordsGatherer {
           const request = this.wanted.get(n)!;
           this.wanted.delete(n);
           spend(ctx);
-          const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, accelerate, (r) =>
-            r.records(n, request),
+          const tracer = this.traced.delete(n) ? new ProtocolTrace() : undefined;
+          const { result, accelerated } = await ctx.deps.resolution.answer(
+            ctx.countedDb,
+            accelerate,
+            (r) => r.records(n, request),
+            tracer,
           );
-          out.set(n, { answer: result, accelerated });
+          out.set(n, { answer: result, accelerated, ...(tracer ? { trace: tracer.toJSON() } : {}) });
         }),
       );
       return out;
@@ -76,6 +85,7 @@ class RecordsGatherer {
   }
 
   load(name: string, ask: RecordsAsk): Promise<Resolved> {
+    if (ask.trace) this.traced.add(name);
     this.wanted.set(name, join(this.wanted.get(name) ?? nothing(), ask));
     return this.batcher.load(name).then((r) => r ?? { answer: emptyAnswer(join(nothing(), ask)), accelerated: false });
   }
@@ -102,7 +112,9 @@ export const forwardResolveResolvers = {
             .answer,
         )
       : null,
-  trace: () => null,
+  // The resolution of this level's records (the same one), traced; null for a name that cannot be resolved.
+  trace: async (f: ForwardResolveModel, _: unknown, ctx: OmnigraphContext) =>
+    resolvable(f.name) ? ((await recordsOf(ctx, f, { trace: true })).trace ?? null) : null,
 };
 
 export const resolvedRecordsResolvers = {
@@ -152,9 +164,15 @@ export const resolvedRecordsResolvers = {
 export interface ReverseResolveModel {
   address: Address;
   accelerate: boolean;
+  /** The `resolve` field's own resolve info: what its selection asks (for `trace`). */
+  info?: GraphQLResolveInfo;
 }
 
-export const reverseResolve = (address: Address, accelerate: boolean): ReverseResolveModel => ({ address, accelerate });
+export const reverseResolve = (
+  address: Address,
+  accelerate: boolean,
+  info?: GraphQLResolveInfo,
+): ReverseResolveModel => ({ address, accelerate, ...(info ? { info } : {}) });
 
 type ChainName = "ETHEREUM" | "BASE" | "LINEA" | "OPTIMISM" | "ARBITRUM_ONE" | "SCROLL";
 
@@ -205,28 +223,58 @@ function primaryNameTarget(
   return { chainName: known?.[0] ?? null, coinType, chainId: known ? chainId : undefined, owner: r };
 }
 
+type PrimaryNameResolved = { name: string | null; accelerated: boolean; trace?: TraceNode[] };
+
+/**
+ * An account's primary name on a chain, resolved once per request: `ReverseResolve.trace` asks for it (traced) a level
+ * before `PrimaryNameRecord.name` does, and both get the same resolution.
+ */
+function primaryNameResolution(
+  ctx: OmnigraphContext,
+  owner: ReverseResolveModel,
+  chainId: number,
+  traced: boolean,
+): Promise<PrimaryNameResolved> {
+  const kept = ctx.shared(
+    `primary-name:${owner.accelerate}`,
+    () => new Map<string, { traced: boolean; resolution: Promise<PrimaryNameResolved> }>(),
+  );
+  const key = `${owner.address}:${chainId}`;
+  const found = kept.get(key);
+  if (found && (found.traced || !traced)) return found.resolution;
+  const resolution = (async () => {
+    spend(ctx);
+    const tracer = traced ? new ProtocolTrace() : undefined;
+    const { result, accelerated } = await ctx.deps.resolution.answer(
+      ctx.countedDb,
+      owner.accelerate,
+      (r) => r.primaryName(owner.address, chainId),
+      tracer,
+    );
+    return { name: result, accelerated, ...(tracer ? { trace: tracer.toJSON() } : {}) };
+  })();
+  kept.set(key, { traced, resolution });
+  return resolution;
+}
+
 async function primaryNameOf(ctx: OmnigraphContext, p: PrimaryNameModel): Promise<string | null> {
   if (p.chainId === undefined) return null;
-  const chainId = p.chainId;
-  const batcher = ctx.batcher(
-    `primary-name:${p.owner.accelerate}`,
-    () =>
-      new Batcher<string, { name: string | null; accelerated: boolean } | null>(async (keys) => {
-        const out = new Map<string, { name: string | null; accelerated: boolean }>();
-        await Promise.all(
-          keys.map(async (k) => {
-            spend(ctx);
-            const [address, chain] = k.split(":");
-            const { result, accelerated } = await ctx.deps.resolution.answer(ctx.countedDb, p.owner.accelerate, (r) =>
-              r.primaryName(address as Address, Number(chain)),
-            );
-            out.set(k, { name: result, accelerated });
-          }),
-        );
-        return out;
-      }, null),
-  );
-  return (await batcher.load(`${p.owner.address}:${chainId}`))?.name ?? null;
+  return (await primaryNameResolution(ctx, p.owner, p.chainId, false)).name;
+}
+
+/** The primary names the `ReverseResolve`'s selection asks, traced: one reverse-resolution root per chain. */
+async function reverseTrace(ctx: OmnigraphContext, r: ReverseResolveModel): Promise<TraceNode[]> {
+  if (!r.info) return [];
+  const chainIds = new Set<number>();
+  for (const asked of askedPrimaryNames(r.info)) {
+    const targets =
+      asked.field === "primaryName"
+        ? [reverseResolveResolvers.primaryName(r, asked.args as never, ctx)]
+        : reverseResolveResolvers.primaryNames(r, asked.args as never, ctx);
+    for (const t of targets) if (t.chainId !== undefined) chainIds.add(t.chainId);
+  }
+  const resolved = await Promise.all([...chainIds].map((id) => primaryNameResolution(ctx, r, id, true)));
+  return resolved.flatMap((p) => p.trace ?? []);
 }
 
 /** An account's primary name for a coin type (null where none, or for a coin type of no indexed chain). */
@@ -255,8 +303,7 @@ export const reverseResolveResolvers = {
       throw new GraphQLError(`\`primaryNames\` takes at most ${MAX_RECORD_KEYS} chains`);
     return targets;
   },
-  // A trace of the resolution steps is not recorded here (docs/api.md).
-  trace: () => [],
+  trace: (r: ReverseResolveModel, _: unknown, ctx: OmnigraphContext) => reverseTrace(ctx, r),
 };
 
 export const primaryNameRecordResolvers = {

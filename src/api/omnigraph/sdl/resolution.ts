@@ -53,7 +53,7 @@ type ForwardResolve {
   profile: DomainProfile
   "The records themselves, as stored."
   records: ResolvedRecords
-  "The steps resolution took, for debugging (not recorded here: null)."
+  "The steps the resolution of these records took (registries walked, resolver found, records read), as a tree of spans; built only when selected. Its shape may change between releases."
   trace: JSON
 }
 
@@ -245,7 +245,7 @@ type ReverseResolve {
   primaryName(by: PrimaryNameByInput!): PrimaryNameRecord!
   "The account's primary names on the chains asked for, one record per chain."
   primaryNames(where: PrimaryNamesWhereInput!): [PrimaryNameRecord!]!
-  "The steps resolution took, for debugging (not recorded here: empty)."
+  "The steps of the reverse resolutions the primaryName and primaryNames fields here ask, one tree of spans per chain; empty when they ask none. Its shape may change between releases."
   trace: JSON!
 }
 `;
