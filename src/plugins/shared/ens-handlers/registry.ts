@@ -4,6 +4,7 @@ import type { RegistryAbi } from "../../../../abis";
 import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel, labelhashOf } from "../../../lib/labels";
 import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
+import { settleDomainListCounts } from "../list-counts";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
 
@@ -90,6 +91,7 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
       });
     }
     await settleSubdomainCounts(settings, context, existing, after);
+    await settleDomainListCounts(context, existing, after);
 
     await context.db.insert(schema.newOwner).values({
       ...eventFields(settings, context, event),
@@ -110,6 +112,7 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
       return { ownerId };
     });
     await settleSubdomainCounts(settings, context, before, after);
+    await settleDomainListCounts(context, before, after);
 
     await context.db
       .insert(schema.transfer)

@@ -14,6 +14,7 @@ import {
 } from "../../shared/ens-handlers/context";
 import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../shared/ens-handlers/db";
 import { makeRegistryHandlers, type NewOwnerArgs } from "../../shared/ens-handlers/registry";
+import { settleDomainListCounts } from "../../shared/list-counts";
 
 /**
  * 3DNS (Optimism and Base) as domains of the shared tables. The token speaks registry: its NewOwner creates every
@@ -117,6 +118,7 @@ async function registrationCreated(
           : existing;
     }
     if (existing === null || isLeaf) await settleSubdomainCounts(settings, context, existing, after);
+    if (existing === null || isLeaf) await settleDomainListCounts(context, existing, after);
     parentNode = current;
     parentName = after.name;
   }
@@ -160,6 +162,7 @@ async function setOwner(context: IndexingContext, node: Hex, owner: Address, del
     ...(deleted ? { resolverId: null, resolvedAddressId: null, expiryDate: null, ...NO_REGISTRATION_ORDER_KEYS } : {}),
   });
   await settleSubdomainCounts(settings, context, before, after);
+  await settleDomainListCounts(context, before, after);
 }
 
 async function registrationTransferred(
