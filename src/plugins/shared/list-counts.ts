@@ -24,25 +24,28 @@ export async function bumpListCount(
     .onConflictDoUpdate((row) => ({ count: row.count + delta }));
 }
 
-/** The owner `Account.domains` lists an ENSv1 domain under (the API's EFFECTIVE_OWNER). */
-const effectiveOwner = (d: CountedDomain): string => d.wrappedOwnerId ?? d.registrantId ?? d.ownerId;
+/**
+ * The owner `Account.domains` lists an ENSv1 domain under (the API's EFFECTIVE_OWNER). Read it before a write: the
+ * store's rows (`find`'s, `update`'s callback argument) are views that show later writes to the same row.
+ */
+export const effectiveOwner = (d: CountedDomain): string => d.wrappedOwnerId ?? d.registrantId ?? d.ownerId;
 
 /**
- * After an ENSv1 domain row was written (`before` null: it was created): a new row joins its parent's children, and
- * a new effective owner moves it between owners' lists. The root is in no list (the API leaves it out).
+ * After an ENSv1 domain row was written: `ownerBefore` is its effective owner before the write, null when the write
+ * created it. A new row joins its parent's children; a new effective owner moves it between owners' lists. The root
+ * is in no list (the API leaves it out).
  */
 export async function settleDomainListCounts(
   context: IndexingContext,
-  before: CountedDomain | null,
+  ownerBefore: string | null,
   after: CountedDomain,
 ): Promise<void> {
   if (after.id === ROOT_NODE) return;
-  if (before === null && after.parentId !== null) await bumpListCount(context, "v1-children", after.parentId, 1);
-  const was = before === null ? null : effectiveOwner(before);
-  const is = effectiveOwner(after);
-  if (was === is) return;
-  if (was !== null) await bumpListCount(context, "v1-owner", was, -1);
-  await bumpListCount(context, "v1-owner", is, 1);
+  if (ownerBefore === null && after.parentId !== null) await bumpListCount(context, "v1-children", after.parentId, 1);
+  const owner = effectiveOwner(after);
+  if (ownerBefore === owner) return;
+  if (ownerBefore !== null) await bumpListCount(context, "v1-owner", ownerBefore, -1);
+  await bumpListCount(context, "v1-owner", owner, 1);
 }
 
 /** Updates an ENSv1 domain's owner columns (with whatever else `set` writes) and keeps the owners' counts. */
@@ -51,16 +54,19 @@ export async function updateDomainOwnership(
   id: string,
   set: DomainPatch | ((row: DomainRow) => DomainPatch),
 ): Promise<DomainRow> {
-  let before: DomainRow | undefined;
+  let ownerBefore = "";
   const after = await context.db.update(schema.domain, { id }).set((row) => {
-    before = row;
+    ownerBefore = effectiveOwner(row);
     return typeof set === "function" ? set(row) : set;
   });
-  await settleDomainListCounts(context, before!, after);
+  await settleDomainListCounts(context, ownerBefore, after);
   return after;
 }
 
-/** After an ENSv2 domain's `owner` changed (null: burned or never minted, in no owner's list). */
+/**
+ * After an ENSv2 domain's `owner` changed (null: burned or never minted, in no owner's list); `before` read before
+ * the write, as above.
+ */
 export async function settleV2OwnerCount(
   context: IndexingContext,
   before: string | null,

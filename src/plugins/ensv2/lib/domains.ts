@@ -90,6 +90,8 @@ export async function updateDomain(
   const id = domainIdOf(context.chain.id, registry, anyId);
   const row = await context.db.find(schema.ensv2Domain, { id });
   if (!row) return false;
+  // Read before the write: the store's row shows it afterwards.
+  const ownerBefore = row.owner;
   const updated = await context.db.update(schema.ensv2Domain, { id }).set({
     ...values,
     ...(values.expiry !== undefined && row.latestRegistrationId !== null
@@ -97,6 +99,6 @@ export async function updateDomain(
       : {}),
     updatedAt: block,
   });
-  await settleV2OwnerCount(context, row.owner, updated.owner);
+  await settleV2OwnerCount(context, ownerBefore, updated.owner);
   return true;
 }
