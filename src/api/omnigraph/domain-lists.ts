@@ -22,8 +22,9 @@ import { REGISTRATION_COLUMNS, registrationJoins } from "./registration-sql";
 
 /**
  * A page of domains for one key of a scope (a parent's children, an owner's names). Pages asked with the same
- * arguments at the same level of the answer share one statement; their counts share another (domain-counts.ts). `withRegistration`
- * (the query asks for the nodes' registration): the page's statement brings each row's registration too.
+ * arguments at the same level of the answer share one statement; their counts share another (domain-counts.ts).
+ * `withRegistration` (the query asks for the nodes' registration): the page's statement brings each row's
+ * registration too.
  */
 export function domainConnection(
   ctx: OmnigraphContext,
