@@ -871,3 +871,16 @@ export const resolverAbiRecord = onchainTable(
   }),
   (table) => ({ byRecords: index().on(table.recordsId) }),
 );
+
+// ---- Omnigraph list counts (totalCount that does not grow with the list) -------------------
+
+/**
+ * How many rows an unfiltered Omnigraph domain list holds (`<list>:<key>`, src/lib/list-counts.ts), kept by the
+ * handlers that create domains or change their owner, so `totalCount` is one read by key instead of a count of
+ * `eth`'s millions of children. A small table of its own, not a column: the ENSv2 owners have no row to carry it, and
+ * the subgraph's `subdomainCount` (The Graph's semantics) must stay as it is.
+ */
+export const domainListCount = onchainTable("domain_list_count", (t) => ({
+  id: t.text().primaryKey(),
+  count: t.integer().notNull().default(0),
+}));

@@ -2,6 +2,7 @@ import { getTableColumns } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { getTableConfig } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { SEED_LIST_COUNTS_SQL } from "../support/list-recount";
 import { SCHEMA_TABLES as TABLES, tablesDdl } from "../support/schema-ddl";
 import type { Rows } from "./fixture";
 
@@ -66,6 +67,8 @@ export async function createTestDatabase(prefix = "sg_test"): Promise<TestDataba
           );
         }
       }
+      // What the indexer would keep for the Omnigraph's totalCount of unfiltered lists.
+      for (const statement of SEED_LIST_COUNTS_SQL) await pool.query(statement);
       await pool.query("ANALYZE");
     },
     async drop() {

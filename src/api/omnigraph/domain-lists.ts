@@ -2,16 +2,15 @@ import { type SQL, sql } from "drizzle-orm";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
 import { type Connection, emptyConnection, encodeCursor, pageWindow, toConnection } from "./cursor";
+import { domainListCount } from "./domain-counts";
 import { carryRegistration } from "./domain-loader";
 import {
   DOMAIN_COLUMNS,
   type DomainListArgs,
   type DomainRow,
   type DomainScope,
-  domainCountQuery,
   domainPageQuery,
   type ListedDomainRow,
-  tableCountQuery,
   tablePageQuery,
   V1_DOMAINS,
 } from "./domain-sql";
@@ -23,8 +22,9 @@ import { REGISTRATION_COLUMNS, registrationJoins } from "./registration-sql";
 
 /**
  * A page of domains for one key of a scope (a parent's children, an owner's names). Pages asked with the same
- * arguments at the same level of the answer share one statement; their counts share another. `withRegistration`
- * (the query asks for the nodes' registration): the page's statement brings each row's registration too.
+ * arguments at the same level of the answer share one statement; their counts share another (domain-counts.ts).
+ * `withRegistration` (the query asks for the nodes' registration): the page's statement brings each row's
+ * registration too.
  */
 export function domainConnection(
   ctx: OmnigraphContext,
@@ -58,21 +58,13 @@ export function domainConnection(
         return byKey;
       }, []),
   );
-  const counts = ctx.batcher(
-    `domain-counts:${signature}`,
-    () =>
-      new Batcher<string, number>(async (keys) => {
-        const rows = await ctx.query<{ scope: string; count: number }>(domainCountQuery(scope, keys, args));
-        return new Map(rows.map((r) => [r.scope, Number(r.count)]));
-      }, 0),
-  );
   return pages.load(key).then((rows) =>
     toConnection(
       rows,
       args,
       (row) => encodeCursor(String(row.sort_key), row.id),
       (row) => v1Domain(row as DomainRow),
-      () => counts.load(key),
+      () => domainListCount(ctx, { v1: scope }, key, args),
     ),
   );
 }
@@ -160,29 +152,13 @@ export function versionedDomainConnection(
         return byKey;
       }, []),
   );
-  const counts = ctx.batcher(
-    `versioned-domain-counts:${signature}`,
-    () =>
-      new Batcher<string, number>(async (keys) => {
-        const each: SQL[] = [];
-        if (scopes.v1) each.push(tableCountQuery(V1_DOMAINS, scopes.v1, keys, args));
-        if (scopes.v2) each.push(tableCountQuery(V2_DOMAINS, scopes.v2, keys, args));
-        const rows = await ctx.query<{ scope: string; count: number }>(
-          sql`select scope, sum(count)::int as count from (${sql.join(
-            each.map((q) => sql`(${q})`),
-            sql` union all `,
-          )}) c group by scope`,
-        );
-        return new Map(rows.map((r) => [r.scope, Number(r.count)]));
-      }, 0),
-  );
   const connection = (loaded: { row: MergedRow; node: AnyDomainModel }[]) =>
     toConnection(
       loaded,
       args,
       (x) => encodeCursor(String(x.row.sort_key), x.row.merged_id),
       (x) => x.node,
-      () => counts.load(key),
+      () => domainListCount(ctx, scopes, key, args),
     );
   return pages.load(key).then((rows) => {
     // ENSv1 rows came with the page (one that vanished between the two reads of the old two-statement form is

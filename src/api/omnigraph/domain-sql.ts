@@ -198,13 +198,26 @@ export function tablePageQuery<S>(
   };
 }
 
-export function domainCountQuery(scope: DomainScope, keys: string[], args: DomainListArgs): SQL {
-  return tableCountQuery(V1_DOMAINS, scope, keys, args);
-}
+/** A list without a name, prefix or canonical filter: all of its scope's rows, whose number the indexer keeps. */
+export const isUnfiltered = (args: DomainListArgs): boolean =>
+  args.nodes === undefined && args.startsWith === undefined && args.canonical == null;
 
-export function tableCountQuery<S>(table: DomainTable<S>, scope: S, keys: string[], args: DomainListArgs): SQL {
-  const where = sql.join([table.scopeOf(scope, keys).where, ...table.filters(scope, args)], sql` and `);
-  return sql`select ${table.scopeOf(scope, keys).expr} as scope, count(*)::int as count from ${table.from} where ${where} group by 1`;
+/**
+ * Each key's count of a filtered list, reading at most `cap + 1` matching rows per key: a count above `cap` means
+ * "more than `cap`" (the caller refuses it), so no filter makes the statement read a whole large list.
+ */
+export function cappedCountQuery<S>(
+  table: DomainTable<S>,
+  scope: S,
+  keys: string[],
+  args: DomainListArgs,
+  cap: number,
+): SQL {
+  const perKey = keys.map((key) => {
+    const where = sql.join([table.scopeOf(scope, [key]).where, ...table.filters(scope, args)], sql` and `);
+    return sql`(select ${key}::text as scope, count(*)::int as count from (select 1 from ${table.from} where ${where} limit ${cap + 1}) x)`;
+  });
+  return sql.join(perKey, sql` union all `);
 }
 
 export function domainsByIdQuery(ids: string[]): SQL {

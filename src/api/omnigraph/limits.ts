@@ -42,6 +42,13 @@ export const SHAPE_LIMITS: ShapeLimits & { maxQueryBytes: number } = {
   maxQueryBytes: 20 * 1024,
 };
 
+/**
+ * The most rows `totalCount` of a filtered domain list (a name, prefix or canonical filter) counts per list: a larger
+ * count is an error on that field, not a statement that reads a whole large list. Unfiltered lists' counts are kept
+ * by the indexer and have no limit.
+ */
+export const MAX_FILTERED_COUNT = 10_000;
+
 /** Names or addresses one request may resolve while it runs: each costs several statements or RPC calls. */
 export const MAX_RESOLUTIONS_PER_REQUEST = 50;
 /** Text keys or coin types one `records` selection may ask for. */

@@ -15,6 +15,7 @@ import {
   setupRootDomain,
   type TransferArgs,
 } from "./ens-handlers/registry";
+import { settleDomainListCounts } from "./list-counts";
 import { on, onSetup } from "./register";
 
 /**
@@ -96,7 +97,7 @@ export function wireL2Registry(contract: "basenames/Registry" | "lineanames/Regi
     if (parentLabels.length && !(await context.db.find(schema.domain, { id: parentId }))) {
       // The root chain has not indexed the parent (e.g. `eth`) yet: a placeholder that its NewOwner will complete.
       await upsertAccount(context, ZERO_ADDRESS);
-      await context.db
+      const placeholder = await context.db
         .insert(schema.domain)
         .values({
           id: parentId,
@@ -111,6 +112,7 @@ export function wireL2Registry(contract: "basenames/Registry" | "lineanames/Regi
           isMigrated: false,
         })
         .onConflictDoNothing();
+      if (placeholder) await settleDomainListCounts(context, null, placeholder);
     }
     await registry.newOwner(context, event);
     await context.db.update(schema.domain, { id }).set({ name: managedName, labelName: managedLabel! });

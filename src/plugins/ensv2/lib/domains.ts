@@ -3,6 +3,7 @@ import type { Address, Hex } from "viem";
 import { encodeLabelhash, interpretLabel, labelhashOf } from "../../../lib/labels";
 import { namehash } from "../../../lib/names";
 import { handlerSettings } from "../../shared/ens-handlers/context";
+import { bumpListCount, settleV2OwnerCount } from "../../shared/list-counts";
 import type { IndexingContext } from "./context";
 import { domainIdOf, hex32, storageIdOf, versionOf } from "./ids";
 import type { RegistryRow } from "./registries";
@@ -71,6 +72,7 @@ export async function ensureDomain(
     updatedAt: block,
   });
   await context.db.update(schema.ensv2Registry, { id: registry.id }).set({ firstDomainId: id });
+  await bumpListCount(context, "v2-registry", registry.id, 1);
   return domain;
 }
 
@@ -88,12 +90,15 @@ export async function updateDomain(
   const id = domainIdOf(context.chain.id, registry, anyId);
   const row = await context.db.find(schema.ensv2Domain, { id });
   if (!row) return false;
-  await context.db.update(schema.ensv2Domain, { id }).set({
+  // Read before the write: the store's row shows it afterwards.
+  const ownerBefore = row.owner;
+  const updated = await context.db.update(schema.ensv2Domain, { id }).set({
     ...values,
     ...(values.expiry !== undefined && row.latestRegistrationId !== null
       ? { registrationExpiryKey: values.expiry }
       : {}),
     updatedAt: block,
   });
+  await settleV2OwnerCount(context, ownerBefore, updated.owner);
   return true;
 }

@@ -1,5 +1,6 @@
 import * as schema from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
+import { settleV2OwnerCount } from "../../shared/list-counts";
 import { linkSubregistry } from "./canonical";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import { ensureDomain, findDomain, updateDomain } from "./domains";
@@ -36,15 +37,20 @@ export async function labelRegisteredOrReserved(
   const registry = await ensureRegistry(context, emitter(event), block);
   const domain = await ensureDomain(context, registry, tokenId, labelHash, label, block);
   if (domain.subregistry) await linkSubregistry(context, domain, null, block);
-  await context.db.update(schema.ensv2Domain, { id: domain.id }).set({
-    tokenId: hex32(tokenId),
-    tokenVersion: versionOf(tokenId),
-    status: owner === undefined ? "reserved" : "registered",
-    owner: owner === undefined ? null : asAddress(owner),
-    expiry,
-    resolver: null,
-    updatedAt: block,
+  let ownerBefore: string | null = null;
+  const updated = await context.db.update(schema.ensv2Domain, { id: domain.id }).set((row) => {
+    ownerBefore = row.owner;
+    return {
+      tokenId: hex32(tokenId),
+      tokenVersion: versionOf(tokenId),
+      status: owner === undefined ? "reserved" : "registered",
+      owner: owner === undefined ? null : asAddress(owner),
+      expiry,
+      resolver: null,
+      updatedAt: block,
+    };
   });
+  await settleV2OwnerCount(context, ownerBefore, updated.owner);
   await recordRegistration(context, event, domain);
   return domain.id;
 }

@@ -5,6 +5,7 @@ import { decodeWrappedName } from "../../../lib/dns-wire";
 import { domainId } from "../../../lib/ids";
 import { namehash, tokenIdToHex32 } from "../../../lib/names";
 import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../../lib/registration-order";
+import { updateDomainOwnership } from "../list-counts";
 import { deriveTransferEventIds } from "../row-key-derivations";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
@@ -52,7 +53,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     const ownerId = await upsertAccount(context, event.args.owner);
     const { labelName, name } = decodeWrappedName(event.args.name, settings.labelMode);
 
-    await context.db.update(schema.domain, { id }).set((row) => ({
+    await updateDomainOwnership(context, id, (row) => ({
       wrappedOwnerId: ownerId,
       // The subgraph names the domain from the wrapper only while it has no labelName.
       ...(!row.labelName && labelName ? { labelName, name } : {}),
@@ -83,7 +84,7 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
     const id = domainId(event.args.node);
     const ownerId = await upsertAccount(context, event.args.owner);
     // A wrapper-given expiry goes with the wrapper, except for the registrar's own names, whose expiry is theirs.
-    await context.db.update(schema.domain, { id }).set((row) => ({
+    await updateDomainOwnership(context, id, (row) => ({
       wrappedOwnerId: null,
       ...(row.expiryDate !== null && row.parentId !== managedNodeId ? { expiryDate: null } : {}),
       ...wrapperOrderKeys(row, null),
@@ -146,9 +147,10 @@ export function makeNameWrapperHandlers({ managedName }: NameWrapperOptions) {
       .insert(schema.wrappedDomain)
       .values({ id, domainId: id, ownerId, expiryDate: 0n, fuses: 0 })
       .onConflictDoUpdate({ ownerId });
-    await context.db
-      .update(schema.domain, { id })
-      .set((row) => ({ wrappedOwnerId: ownerId, ...wrapperOrderKeys(row, wrapped.expiryDate) }));
+    await updateDomainOwnership(context, id, (row) => ({
+      wrappedOwnerId: ownerId,
+      ...wrapperOrderKeys(row, wrapped.expiryDate),
+    }));
     await context.db.insert(schema.wrappedTransfer).values({
       ...eventFields(settings, context, event, subIndex),
       domainId: id,

@@ -5,6 +5,7 @@ import { domainId, registrationId } from "../../../lib/ids";
 import { interpretLabel, isShowableLabel, labelhashOf } from "../../../lib/labels";
 import { GRACE_PERIOD_SECONDS, makeSubnode, namehash, tokenIdToHex32 } from "../../../lib/names";
 import { registrationOrderKeys } from "../../../lib/registration-order";
+import { updateDomainOwnership } from "../list-counts";
 import { deriveSubnodesOf } from "../row-key-derivations";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { eventFields, upsertAccount } from "./db";
@@ -59,7 +60,7 @@ export function makeRegistrarHandlers({ managedName, supportsPremintedNames = fa
     const literal = await settings.heal(labelhash);
     const { label, labelName } = interpretLabel(literal, labelhash, settings.labelMode);
     const naming = labelName !== null ? { labelName, name: `${label}.${managedName}` } : {};
-    await context.db.update(schema.domain, { id: id.node }).set({
+    await updateDomainOwnership(context, id.node, {
       registrantId,
       expiryDate: expires + GRACE_PERIOD_SECONDS,
       ...registrationOrderKeys(event.block.timestamp, expires),
@@ -108,7 +109,7 @@ export function makeRegistrarHandlers({ managedName, supportsPremintedNames = fa
     const id = ids(context, tokenIdToHex32(event.args.tokenId));
     if (!(await context.db.find(schema.registration, { id: id.registration }))) return;
     await context.db.update(schema.registration, { id: id.registration }).set({ registrantId: newOwnerId });
-    await context.db.update(schema.domain, { id: id.node }).set({ registrantId: newOwnerId });
+    await updateDomainOwnership(context, id.node, { registrantId: newOwnerId });
     await context.db.insert(schema.nameTransferred).values({
       ...eventFields(settings, context, event),
       registrationId: id.registration,

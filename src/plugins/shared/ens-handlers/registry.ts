@@ -4,6 +4,7 @@ import type { RegistryAbi } from "../../../../abis";
 import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel, labelhashOf } from "../../../lib/labels";
 import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
+import { effectiveOwner, settleDomainListCounts } from "../list-counts";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
 
@@ -54,6 +55,7 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
     const existing = (await context.db.find(schema.domain, { id })) ?? null;
     // Old-registry events stop counting for a node once the new registry has written it.
     if (isOld && existing?.isMigrated) return;
+    const ownerBefore = existing === null ? null : effectiveOwner(existing);
 
     const ownerId = await upsertAccount(context, owner);
     const isMigrated = !isOld;
@@ -90,6 +92,7 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
       });
     }
     await settleSubdomainCounts(settings, context, existing, after);
+    await settleDomainListCounts(context, ownerBefore, after);
 
     await context.db.insert(schema.newOwner).values({
       ...eventFields(settings, context, event),
@@ -105,11 +108,14 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
     if (isOld && !(await isOldRegistryEventCounted(context, id, false))) return;
     const ownerId = await upsertAccount(context, event.args.owner);
     let before: DomainRow | null = null;
+    let ownerBefore = "";
     const after = await context.db.update(schema.domain, { id }).set((row) => {
       before = row;
+      ownerBefore = effectiveOwner(row);
       return { ownerId };
     });
     await settleSubdomainCounts(settings, context, before, after);
+    await settleDomainListCounts(context, ownerBefore, after);
 
     await context.db
       .insert(schema.transfer)

@@ -14,6 +14,7 @@ import {
 } from "../../shared/ens-handlers/context";
 import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../shared/ens-handlers/db";
 import { makeRegistryHandlers, type NewOwnerArgs } from "../../shared/ens-handlers/registry";
+import { effectiveOwner, settleDomainListCounts } from "../../shared/list-counts";
 
 /**
  * 3DNS (Optimism and Base) as domains of the shared tables. The token speaks registry: its NewOwner creates every
@@ -85,6 +86,7 @@ async function registrationCreated(
     const name = joinName(label, parentName, parentNode === ROOT_NODE);
     const ownerId = isLeaf ? await upsertAccount(context, registrant) : tokenId;
     const existing = (await context.db.find(schema.domain, { id })) ?? null;
+    const ownerBefore = existing === null ? null : effectiveOwner(existing);
     const link = isLeaf && resolver ? await linkResolver(context, current, resolver) : {};
     let after: DomainRow;
     if (existing === null) {
@@ -117,6 +119,7 @@ async function registrationCreated(
           : existing;
     }
     if (existing === null || isLeaf) await settleSubdomainCounts(settings, context, existing, after);
+    if (existing === null || isLeaf) await settleDomainListCounts(context, ownerBefore, after);
     parentNode = current;
     parentName = after.name;
   }
@@ -154,12 +157,14 @@ async function setOwner(context: IndexingContext, node: Hex, owner: Address, del
   const id = domainId(node);
   const before = (await context.db.find(schema.domain, { id })) ?? null;
   if (before === null) return;
+  const ownerBefore = effectiveOwner(before);
   const ownerId = await upsertAccount(context, owner);
   const after = await context.db.update(schema.domain, { id }).set({
     ownerId,
     ...(deleted ? { resolverId: null, resolvedAddressId: null, expiryDate: null, ...NO_REGISTRATION_ORDER_KEYS } : {}),
   });
   await settleSubdomainCounts(settings, context, before, after);
+  await settleDomainListCounts(context, ownerBefore, after);
 }
 
 async function registrationTransferred(
