@@ -16,6 +16,7 @@ import { setCrossChainPrimary } from "./primary";
 import { LabelSource, oddLabels, Random } from "./random";
 import { playReverseOnlyChain } from "./reverse-l2";
 import { playRoot } from "./root";
+import { writeRootFullProfile } from "./root-profile";
 import { playSales } from "./sales";
 import { playThreeDNS } from "./threedns";
 import { playThreeDNSSubnames } from "./threedns-subnames";
@@ -122,7 +123,9 @@ export async function runScenario(
       },
       totalNames,
     );
-    return { d, ...out, crossChain, sales, ensv2 };
+    // After ENSv2 too: a profile written by a name's holder moves no deployer nonce, block or draw before it.
+    const fullProfile = crossChain && (await writeRootFullProfile(rootCtx, d, crossChain, rootCtx.crossChainAccount));
+    return { d, ...out, crossChain, sales, ensv2, fullProfile };
   };
   const playBaseChain = async () => {
     const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({
@@ -256,6 +259,8 @@ export async function runScenario(
       nameSales: root.sales,
       /** The ENSv2 tree on the root chain (docs/ensv2.md). */
       ensv2: root.ensv2.scenario,
+      /** Names holding every record kind a real profile has (ENSv1: the cross-chain account's root name; ENSv2). */
+      fullProfiles: [root.fullProfile, root.ensv2.fullProfile].filter((p) => p !== undefined),
     },
   };
 }
