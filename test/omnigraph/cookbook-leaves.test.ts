@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
 import type { FullProfileFacts } from "../../devnet/src/scenario/full-profile";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { PEER_OMNIGRAPH_DIR, peerCookbook, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
+import { peerCookbook, peerCookbookResponses, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 
 /*
  * Does each cookbook answer hold what a real one holds? Every query of the peer's cookbook runs over HTTP against
@@ -185,10 +183,7 @@ describe.skipIf(skipWithoutPeerOmnigraph("the cookbook leaves on the devnet"))(
 
     it("fills every leaf the peer's recorded answers fill, but for the known gaps", async () => {
       const cookbook = peerCookbook();
-      const responses = JSON.parse(readFileSync(join(PEER_OMNIGRAPH_DIR, "responses.json"), "utf8")) as Record<
-        string,
-        { data?: unknown }
-      >;
+      const responses = peerCookbookResponses();
       expect(standIns.fullV1 && standIns.fullV2, "the manifest's full profiles (ENSv1 and ENSv2)").toBeTruthy();
       expect(
         cookbook.map((e) => e.id).filter((id) => !STAND_INS[id]),
