@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
+import { type DevnetScenario, LOCAL_DEVNET_SHAPE_WITH_OPTIMISM, scenarioOf } from "../../devnet/src/index";
 import type { FullProfileFacts } from "../../devnet/src/scenario/full-profile";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
@@ -8,8 +8,9 @@ import { peerCookbook, peerCookbookResponses, skipWithoutPeerOmnigraph } from ".
 
 /*
  * Does each cookbook answer hold what a real one holds? Every query of the peer's cookbook runs over HTTP against
- * /api/omnigraph on a devnet indexed with every plugin (ENSv1 of every chain, ENSv2, resolution from the index), with
- * devnet stand-ins for its mainnet variables taken from the manifest (the names with a full profile, the account with
+ * /api/omnigraph on a devnet with an Optimism chain (the cookbook asks for a primary name there) indexed with every
+ * plugin (ENSv1 of every chain, ENSv2, resolution from the index), with devnet stand-ins for its mainnet variables
+ * taken from the manifest (the names with a full profile, the account with
  * primary names on several chains, the ENSv2 .eth registry, an account holding roles, …). The peer's recorded mainnet
  * answer (responses.json) says which leaf paths a real answer fills; ours must fill each of them, or the leaf must be
  * listed in KNOWN_GAPS with why and which item of issue #41 fills it. A known gap that is filled fails too, so the list
@@ -22,12 +23,6 @@ const KNOWN_GAPS: Record<string, Record<string, string>> = {
     "account.events.edges[].node.topics[]": "Account.events is empty until events are indexed (#41 item 1)",
     "account.events.edges[].node.data": "Account.events is empty until events are indexed (#41 item 1)",
     "account.events.edges[].node.timestamp": "Account.events is empty until events are indexed (#41 item 1)",
-  },
-  "account-primary-names": {
-    "account.resolve.onePrimaryName.name.interpreted":
-      "the local devnet has no Optimism chain, so OPTIMISM names none (#41 item 6: devnet shape with Optimism)",
-    "account.resolve.onePrimaryName.name.beautified":
-      "the local devnet has no Optimism chain, so OPTIMISM names none (#41 item 6: devnet shape with Optimism)",
   },
 };
 
@@ -144,7 +139,12 @@ describe.skipIf(skipWithoutPeerOmnigraph("the cookbook leaves on the devnet"))(
   "the cookbook's leaves on the devnet",
   () => {
     beforeAll(async () => {
-      env = await startDevnetWithLabels({ seed: 17, names: 24, mineInterval: 1 });
+      env = await startDevnetWithLabels({
+        seed: 17,
+        names: 24,
+        mineInterval: 1,
+        shape: LOCAL_DEVNET_SHAPE_WITH_OPTIMISM,
+      });
       const scenario = scenarioOf(env.devnet.manifest);
       const fullV1 = scenario.fullProfiles.find((p) => p.version === "ENSv1")!;
       const fullV2 = scenario.fullProfiles.find((p) => p.version === "ENSv2")!;

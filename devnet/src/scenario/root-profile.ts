@@ -5,6 +5,7 @@ import type { RootContract } from "../deploy/root";
 import type { ChainDeployment } from "../deploy/types";
 import type { ScenarioContext } from "./context";
 import { type FullProfileFacts, fullProfileCalls, fullProfileOf } from "./full-profile";
+import type { NameFacts } from "./model";
 
 /**
  * The full profile on an ENSv1 `.eth` name of the root chain (the cross-chain account's primary name, so reverse
@@ -22,15 +23,8 @@ export async function writeRootFullProfile(
   const f = [...ctx.book.byNode.values()].find((x) => x.name === name);
   if (!f) throw new Error(`full profile: ${name} is not a scenario name`);
   const A = (k: RootContract) => d.contracts[k].address.toLowerCase() as Address;
-  const unmigrated = f.via === "old-registry" && !f.migrated;
-  const registry = unmigrated ? A("RegistryOld") : A("Registry");
+  const { registry, wrapped, holder } = await controllerOf(ctx, d, f);
   const registryAbi = real.ENSRegistryWithFallback.abi as Abi;
-  const owner = (await ctx.chain.read<Address>(registry, registryAbi, "owner", [f.node])).toLowerCase();
-  const wrapped = owner === A("NameWrapper");
-  // Checksummed: the chain keeps its local nonces by the address as `eth_accounts` spells it.
-  const holder = getAddress(
-    wrapped ? await ctx.chain.read<Address>(A("NameWrapper"), own.NameWrapper.abi, "ownerOf", [BigInt(f.node)]) : owner,
-  );
   const current = (f.resolver ?? "").toLowerCase();
   const usable = current === A("ModernResolver") || (current === A("PublicResolver") && !wrapped);
   const resolver = usable ? (current as Address) : A("ModernResolver");
@@ -51,4 +45,21 @@ export async function writeRootFullProfile(
   f.texts = { ...(usable ? f.texts : {}), ...profile.texts };
   f.addr = profile.account;
   return profile;
+}
+
+/** Who controls a root-chain name's records: its registry (old or new), and the owner there or the wrapped holder. */
+export async function controllerOf(ctx: ScenarioContext, d: ChainDeployment<RootContract>, f: NameFacts) {
+  const { own, real } = loadDevnetContracts();
+  const A = (k: RootContract) => d.contracts[k].address.toLowerCase() as Address;
+  const unmigrated = f.via === "old-registry" && !f.migrated;
+  const registry = unmigrated ? A("RegistryOld") : A("Registry");
+  const owner = (
+    await ctx.chain.read<Address>(registry, real.ENSRegistryWithFallback.abi as Abi, "owner", [f.node])
+  ).toLowerCase();
+  const wrapped = owner === A("NameWrapper");
+  // Checksummed: the chain keeps its local nonces by the address as `eth_accounts` spells it.
+  const holder = getAddress(
+    wrapped ? await ctx.chain.read<Address>(A("NameWrapper"), own.NameWrapper.abi, "ownerOf", [BigInt(f.node)]) : owner,
+  );
+  return { registry, wrapped, holder };
 }
