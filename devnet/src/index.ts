@@ -14,7 +14,13 @@ export type { RegistrarActionFact } from "./actions";
 export { devnetAbis, loadDevnetContracts, MANIFEST_CONTRACT_SOURCES } from "./contracts";
 export { manifestContractEvents, ponderSignature } from "./events";
 export type { DevnetScenario, NameFacts } from "./scenario/model";
-export { type ChainShape, type DevnetShape, LOCAL_DEVNET_SHAPE, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S } from "./shape";
+export {
+  type ChainShape,
+  type DevnetShape,
+  LOCAL_DEVNET_SHAPE,
+  LOCAL_DEVNET_SHAPE_WITH_OPTIMISM,
+  LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S,
+} from "./shape";
 
 /** The typed `scenario` of a manifest written by the devnet (throws for a hand-written manifest without one). */
 export function scenarioOf(manifest: DevnetManifest): import("./scenario/model").DevnetScenario {

@@ -53,6 +53,12 @@ export const LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S: DevnetShape = {
   scroll: { chainId: 31341, name: "devnetScroll" },
 };
 
+/** The local devnet plus an Optimism chain (31342: 3DNS, an L2 reverse registrar) on which the cross-chain account names itself. */
+export const LOCAL_DEVNET_SHAPE_WITH_OPTIMISM: DevnetShape = {
+  ...LOCAL_DEVNET_SHAPE,
+  optimism: { chainId: 31342, name: "devnetOptimism" },
+};
+
 /** Every chain of a shape, in the order the devnet starts them (root, base, linea, then the optional ones). */
 export function chainsOfShape(shape: DevnetShape): ChainShape[] {
   return [shape.root, shape.base, shape.linea, shape.optimism, shape.arbitrum, shape.scroll].filter(

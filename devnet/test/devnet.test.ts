@@ -1,12 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getCoderByCoinType } from "@ensdomains/address-encoder";
+import { decode as decodeContenthash } from "@ensdomains/content-hash";
 import {
   type Abi,
   type AbiEvent,
   type Address,
   createPublicClient,
   type Hex,
+  hexToBytes,
   http,
   namehash,
   type PublicClient,
@@ -432,5 +435,37 @@ describe("onchain facts of every scenario name", () => {
         }
       }),
     );
+  });
+
+  it("each full profile (ENSv1 and ENSv2) reads back from its resolver: texts, addresses in their chains' forms, contenthash, pubkey, ABI, interface", async () => {
+    const profiles = scenario().fullProfiles;
+    expect(profiles.map((p) => p.version).sort()).toEqual(["ENSv1", "ENSv2"]);
+    for (const p of profiles) {
+      const pub = client(p.chainId);
+      const resolver = {
+        address: p.resolver,
+        abi: p.version === "ENSv2" ? abis().PermissionedResolver : abis().ModernResolver,
+      };
+      const node = namehash(p.name);
+      const read = (functionName: string, args: unknown[]) =>
+        pub.readContract({ ...resolver, functionName, args } as never);
+      for (const [key, value] of Object.entries(p.texts))
+        expect(await read("text", [node, key]), `${p.name} ${key}`).toBe(value);
+      expect(Object.keys(p.addresses).sort()).toEqual(["0", "137", "2", "2147483658", "2147492101", "3", "501", "60"]);
+      for (const a of Object.values(p.addresses)) {
+        expect(await read("addr", [node, BigInt(a.coinType)]), `${p.name} coin ${a.coinType}`).toBe(a.bytes);
+        // The bytes are what the chain's own text form decodes to (ENS's address-encoder).
+        expect(getCoderByCoinType(a.coinType).encode(hexToBytes(a.bytes))).toBe(a.text);
+      }
+      expect(await read("contenthash", [node])).toBe(p.contenthash.bytes);
+      expect(`ipfs://${decodeContenthash(p.contenthash.bytes)}`).toBe(p.contenthash.uri);
+      expect(await read("pubkey", [node])).toEqual([p.pubkey.x, p.pubkey.y]);
+      expect(await read("ABI", [node, BigInt(p.abi.contentType)])).toEqual([BigInt(p.abi.contentType), p.abi.data]);
+      for (const [id, implementer] of Object.entries(p.interfaces))
+        expect(((await read("interfaceImplementer", [node, id])) as string).toLowerCase()).toBe(implementer);
+    }
+    // The ENSv1 profile is on the cross-chain account's root name, so reverse resolution on the root chain leads to it.
+    const v1 = profiles.find((p) => p.version === "ENSv1")!;
+    expect(v1.name).toBe(scenario().crossChainPrimary.names[String(v1.chainId)]);
   });
 });

@@ -197,8 +197,10 @@ function scenarioRecords(f: Ensv2NameFacts) {
   const live = f.status !== "expired" && f.resolver !== undefined;
   const addr = fallback ? lower(fallback.addr) : live && f.addr ? lower(f.addr) : null;
   const texts = fallback ? v1?.texts : live ? f.texts : undefined;
+  // The one ENSv2 name with a full profile has a contenthash; no other ENSv2 name has one.
+  const profile = scenario.fullProfiles.find((p) => p.version === "ENSv2" && p.name === f.name);
   return {
-    contenthash: null,
+    contenthash: !fallback && live && profile ? profile.contenthash.bytes : null,
     // PermissionedResolver answers an EVM chain's empty record with the default address: none is set here.
     addresses: { "60": addr, [DEFAULT_COIN.toString()]: null, [BASE_COIN.toString()]: null },
     texts: Object.fromEntries(TEXT_KEYS.map((k) => [k, texts?.[k] || null])),

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Where the peer's `schema.graphql` and `examples.json` are read from. */
+/** Where the peer's `schema.graphql`, `examples.json` and `responses.json` are read from. */
 export const PEER_OMNIGRAPH_DIR = resolve(
   projectRoot,
   process.env.PEER_OMNIGRAPH_DIR || join("..", "shared", "peer", "omnigraph"),
@@ -67,4 +67,15 @@ export function peerCookbook(): CookbookQuery[] {
     return { id, query, variables: variables ?? {} };
   });
   return cookbook;
+}
+
+/** The peer's recorded answers to its cookbook on mainnet (`responses.json`: id → `{ data }`); shapes, not values. */
+export function peerCookbookResponses(): Record<string, { data?: unknown }> {
+  const file = join(PEER_OMNIGRAPH_DIR, "responses.json");
+  if (!existsSync(file)) throw new Error(`${file} is absent: the peer's recorded cookbook answers are read from there`);
+  const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new Error(`${file}: expected an object of answers by cookbook id`);
+  }
+  return parsed as Record<string, { data?: unknown }>;
 }

@@ -8,6 +8,8 @@ import { migrateLockedNames } from "./ensv2-locked";
 import { type Ensv1ForMigration, migrateEnsv1Names } from "./ensv2-migration";
 import type { Ensv2NameFacts, Ensv2RegistryFacts, Ensv2Scenario } from "./ensv2-model";
 import { Ensv2Play } from "./ensv2-play";
+import { writeEnsv2FullProfile } from "./ensv2-profile";
+import type { FullProfileFacts } from "./full-profile";
 
 const YEAR = 365 * 86_400;
 /** Short lifetime of the names the scenario lets expire (the chain then jumps past it). */
@@ -29,13 +31,14 @@ const ethNameOf = (label: string) => ({ name: `${label}.eth`, labels: [label, "e
  * registries three levels deep (one re-parented), role grants and revocations on names (each regenerates the token)
  * and on a resolver, ERC-1155 transfers, reservations, a name left to expire and one re-registered after expiry,
  * ENSv1 names migrated through the UnlockedMigrationController, and locked wrapped ENSv1 names (and emancipated
- * subnames of one) migrated through the LockedMigrationController and their WrapperRegistry.
+ * subnames of one) migrated through the LockedMigrationController and their WrapperRegistry; last, a full profile
+ * (every record kind) on one registered name.
  */
 export async function playEnsv2(
   ctx: ScenarioContext,
   v1: Ensv1ForMigration,
   totalNames: number,
-): Promise<{ deployment: Ensv2Deployment; scenario: Ensv2Scenario }> {
+): Promise<{ deployment: Ensv2Deployment; scenario: Ensv2Scenario; fullProfile: FullProfileFacts }> {
   const d = await deployEnsv2(ctx.chain, { nameWrapper: v1.nameWrapper, registry: v1.registry });
   const play = new Ensv2Play(ctx, d);
   const me = ctx.chain.deployer;
@@ -90,8 +93,9 @@ export async function playEnsv2(
   await reserveAndExpire(play, tokens);
   await migrateEnsv1Names(play, v1);
   await migrateLockedNames(play, v1);
+  const fullProfile = await writeEnsv2FullProfile(play);
 
-  return { deployment: d, scenario: await finish(play) };
+  return { deployment: d, scenario: await finish(play), fullProfile };
 }
 
 async function registerThroughRegistrar(play: Ensv2Play, n: number, tokens: Address[]): Promise<Ensv2NameFacts[]> {

@@ -12,10 +12,11 @@ import { playDnsRecords } from "./dns-records";
 import { playEnsv2 } from "./ensv2";
 import { playLinea } from "./linea";
 import { allocate, type NameFacts } from "./model";
-import { setCrossChainPrimary } from "./primary";
+import { setCrossChainPrimary, setRootNamePrimaryOnL2 } from "./primary";
 import { LabelSource, oddLabels, Random } from "./random";
 import { playReverseOnlyChain } from "./reverse-l2";
 import { playRoot } from "./root";
+import { writeRootFullProfile } from "./root-profile";
 import { playSales } from "./sales";
 import { playThreeDNS } from "./threedns";
 import { playThreeDNSSubnames } from "./threedns-subnames";
@@ -122,7 +123,9 @@ export async function runScenario(
       },
       totalNames,
     );
-    return { d, ...out, crossChain, sales, ensv2 };
+    // After ENSv2 too: a profile written by a name's holder moves no deployer nonce, block or draw before it.
+    const fullProfile = crossChain && (await writeRootFullProfile(rootCtx, d, crossChain, rootCtx.crossChainAccount));
+    return { d, ...out, crossChain, sales, ensv2, fullProfile };
   };
   const playBaseChain = async () => {
     const premints: Premint[] = Array.from({ length: sizes.premint }, () => ({
@@ -193,6 +196,13 @@ export async function runScenario(
     playLineaChain(),
     playOptimismChain(),
   ]);
+  // After the root chain: the cross-chain account names itself on Optimism with its root name (Optimism has none).
+  let optimismPrimary: string | undefined;
+  if (chains.optimism && optimism && root.crossChain) {
+    const registrar = optimism.d.contracts.L2ReverseRegistrar.address;
+    await setRootNamePrimaryOnL2(rootCtx, root.d, chains.optimism, registrar, root.crossChain);
+    optimismPrimary = root.crossChain;
+  }
   // After the root chain: their accounts name themselves with the .eth names they hold there.
   const rootNames = [...rootCtx.book.byNode.values()];
   const [arbitrum, scroll] = await Promise.all(
@@ -238,6 +248,7 @@ export async function runScenario(
         root: root.primaries,
         base: base.primaries,
         linea: linea.primaries,
+        ...(optimismPrimary ? { optimism: { [rootCtx.crossChainAccount.toLowerCase()]: optimismPrimary } } : {}),
         ...(arbitrum ? { arbitrum: arbitrum.primaries } : {}),
         ...(scroll ? { scroll: scroll.primaries } : {}),
       },
@@ -248,6 +259,7 @@ export async function runScenario(
           [String(chains.root.chainId)]: root.crossChain,
           [String(chains.base.chainId)]: base.crossChain,
           [String(chains.linea.chainId)]: linea.crossChain,
+          ...(chains.optimism && optimismPrimary ? { [String(chains.optimism.chainId)]: optimismPrimary } : {}),
           ...(chains.arbitrum && arbitrum ? { [String(chains.arbitrum.chainId)]: arbitrum.crossChain } : {}),
           ...(chains.scroll && scroll ? { [String(chains.scroll.chainId)]: scroll.crossChain } : {}),
         },
@@ -256,6 +268,8 @@ export async function runScenario(
       nameSales: root.sales,
       /** The ENSv2 tree on the root chain (docs/ensv2.md). */
       ensv2: root.ensv2.scenario,
+      /** Names holding every record kind a real profile has (ENSv1: the cross-chain account's root name; ENSv2). */
+      fullProfiles: [root.fullProfile, root.ensv2.fullProfile].filter((p) => p !== undefined),
     },
   };
 }

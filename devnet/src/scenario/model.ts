@@ -79,6 +79,8 @@ export interface DevnetScenario {
   nameSales: NameSalesScenario;
   /** ENSv2 on the root chain: contracts, registries, names, role changes and event counts. */
   ensv2: import("./ensv2-model").Ensv2Scenario;
+  /** Names with every record kind of a real profile: one ENSv1 (the cross-chain account's root name), one ENSv2. */
+  fullProfiles: import("./full-profile").FullProfileFacts[];
   /** `<datasource>/<Contract>:<Event>` → logs emitted. */
   eventCounts: Record<string, number>;
   /** Latest block per chain id after the scenario and its padding. */

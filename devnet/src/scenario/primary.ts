@@ -1,8 +1,11 @@
 import type { Address } from "viem";
 import { Chain, type Tx } from "../chain";
 import { loadDevnetContracts } from "../contracts";
+import type { RootContract } from "../deploy/root";
+import type { ChainDeployment } from "../deploy/types";
 import type { ScenarioContext } from "./context";
 import type { NameFacts } from "./model";
+import { controllerOf } from "./root-profile";
 
 /** ENSIP-11: the coin type an L2 primary name must forward-resolve under (`0x80000000 | chainId`). */
 export function l2CoinType(chainId: number): bigint {
@@ -81,4 +84,35 @@ export async function setCrossChainPrimary(
       : l2PrimaryNameTxs(ctx.chain.chainId, candidate, account, registrar.l2ReverseRegistrar);
   await ctx.chain.send(txs);
   return candidate.name;
+}
+
+/**
+ * The cross-chain account names itself on an L2 that has no names of its own (the Optimism chain) with its root-chain
+ * name, as ENSIP-19 asks: the name's address for the L2's coin type, on the root chain's resolver, then the L2 reverse
+ * registrar.
+ */
+export async function setRootNamePrimaryOnL2(
+  rootCtx: ScenarioContext,
+  rootDeployment: ChainDeployment<RootContract>,
+  l2: Chain,
+  l2ReverseRegistrar: Address,
+  name: string,
+): Promise<void> {
+  const { own } = loadDevnetContracts();
+  const facts = [...rootCtx.book.byNode.values()].find((f) => f.name === name);
+  if (!facts?.resolver) throw new Error(`L2 primary name: ${name} has no resolver on the root chain`);
+  const { holder } = await controllerOf(rootCtx, rootDeployment, facts);
+  const account = rootCtx.crossChainAccount;
+  const note = "cross-chain primary name (root name on an L2)";
+  await rootCtx.chain.send([
+    Chain.call(
+      holder,
+      facts.resolver,
+      own.ModernResolver.abi,
+      "setAddr",
+      [facts.node, l2CoinType(l2.chainId), account],
+      note,
+    ),
+  ]);
+  await l2.send([Chain.call(account, l2ReverseRegistrar, own.StandaloneReverseRegistrar.abi, "setName", [name], note)]);
 }
