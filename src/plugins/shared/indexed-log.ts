@@ -26,7 +26,7 @@ function writesLog(log: object, handler: string): boolean {
 }
 
 interface LogEvent {
-  log: { address: Address; logIndex: number; topics: readonly Hex[]; data: Hex };
+  log: { address: Address; logIndex: number; topics: readonly (Hex | null)[]; data: Hex };
   block: { number: bigint; hash: Hex; timestamp: bigint };
   transaction?: { hash: Hex; transactionIndex: number; from: Address; to: Address | null };
 }
@@ -49,7 +49,8 @@ export async function recordLog<N extends EventNames>(handler: N, context: Conte
     transactionFrom: tx.from.toLowerCase() as Hex,
     transactionTo: (tx.to?.toLowerCase() ?? null) as Hex | null,
     address: e.log.address.toLowerCase() as Hex,
-    topics: [...e.log.topics],
+    // Ponder keeps four topic slots, null where the log has fewer topics.
+    topics: e.log.topics.filter((t): t is Hex => t !== null),
     data: e.log.data,
   });
 }
