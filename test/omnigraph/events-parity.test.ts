@@ -222,7 +222,7 @@ const isLogOrder = (pos: number[][]) =>
 
 /** Walks a list two at a time forwards and backwards: both walks give the whole list, in its order. */
 async function walk(read: (args: string) => Promise<Page>): Promise<void> {
-  const all = await read("first: 100");
+  const all = await read("first: 1000");
   const forward: string[] = [];
   for (let after: string | null = null, more = true; more; ) {
     const page: Page = await read(after ? `first: 2, after: "${after}"` : "first: 2");
