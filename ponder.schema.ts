@@ -1,4 +1,4 @@
-import { index, onchainTable } from "ponder";
+import { index, onchainTable, primaryKey } from "ponder";
 import { NO_REGISTRATION_KEY } from "./src/lib/registration-order";
 
 /*
@@ -884,3 +884,35 @@ export const domainListCount = onchainTable("domain_list_count", (t) => ({
   id: t.text().primaryKey(),
   count: t.integer().notNull().default(0),
 }));
+
+// ---- Events in the index: what the Omnigraph's Event fields answer, without the RPC ----
+
+/**
+ * Every log a handler indexed, once (a log several plugins handle is written by the first): what the Omnigraph's
+ * `Event` answers. The other tables name their events by (chain, block, log index); a resolver's list reads
+ * `byEmitter`, an account's (as the transaction's sender) `bySender`, each in log order.
+ */
+export const indexedLog = onchainTable(
+  "indexed_log",
+  (t) => ({
+    chainId: t.integer().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    blockHash: t.hex().notNull(),
+    blockTimestamp: t.bigint().notNull(),
+    transactionHash: t.hex().notNull(),
+    transactionIndex: t.integer().notNull(),
+    transactionFrom: t.hex().notNull(),
+    /** Null for a contract creation. */
+    transactionTo: t.hex(),
+    /** The contract that emitted the log. */
+    address: t.hex().notNull(),
+    topics: t.hex().array().notNull(),
+    data: t.hex().notNull(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.chainId, table.blockNumber, table.logIndex] }),
+    byEmitter: index().on(table.address, table.chainId, table.blockNumber, table.logIndex),
+    bySender: index().on(table.transactionFrom, table.blockNumber, table.logIndex),
+  }),
+);

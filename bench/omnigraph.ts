@@ -62,7 +62,7 @@ async function serveChild(schemaName: string) {
   });
   const app = new Hono();
   app.route("/subgraph", createSubgraphApp({ db, getMeta, cache }));
-  app.route("/api/omnigraph", omnigraphRoutes({ db, namespace: NAMESPACE, rpcUrls: new Map(), resolution, cache }));
+  app.route("/api/omnigraph", omnigraphRoutes({ db, namespace: NAMESPACE, resolution, cache }));
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () =>
     serveOverIpc(
       server,

@@ -124,10 +124,7 @@ app.route("/api/name-sales", nameSalesRoutes({ db, indexingStatus, ...registrarA
 // One resolution policy (index when realtime, else the chains) for the REST routes and the Omnigraph.
 const resolution = new ResolutionService({ indexingStatus, ...resolutionSettings(config) });
 app.route("/api/resolve", resolutionRoutes({ db, indexingStatus, service: resolution, ...resolutionSettings(config) }));
-app.route(
-  "/api/omnigraph",
-  omnigraphRoutes({ db, namespace: config.namespace, rpcUrls: config.rpcUrls, resolution, cache: subgraphCache }),
-);
+app.route("/api/omnigraph", omnigraphRoutes({ db, namespace: config.namespace, resolution, cache: subgraphCache }));
 
 // Ponder mounts this app under its own, and Hono only calls the top app's notFound (Ponder's plain-text one): a
 // catch-all route, registered last, is what makes an unknown path or method here a JSON 404 like every other error.

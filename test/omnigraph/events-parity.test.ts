@@ -13,6 +13,7 @@ import {
 } from "../subgraph-api/fixture";
 import { countingDb, type TestDatabase } from "../subgraph-api/pg";
 import { CHAIN, ETH_REGISTRY, ensv2Rows, OWNER } from "./ensv2-rows";
+import { EMITTER, selectorOf, senderOf, timestampOf, withIndexedLogs } from "./indexed-logs";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
@@ -23,7 +24,8 @@ import { seededOmnigraph } from "./seeded-omnigraph";
  * - a .eth domain's events include the controller's NameRegistered/NameRenewed (kept in its registrar actions);
  * - a label the label set withheld but a controller revealed is written out in the Omnigraph, and stays `[hash]` in
  *   /subgraph.
- * No chain here: only the events' indexed fields (id, blockNumber, logIndex) are read.
+ * - every Event field comes from `indexed_log` (no chain here: its rows are made from each log's place,
+ *   indexed-logs.ts), and each `where` filter applies.
  */
 
 const ETH = namehash("eth");
@@ -170,7 +172,7 @@ function addRows(rows: Rows): Rows {
     permissionId: permission.id,
     contractId: `${CHAIN}-${ETH_REGISTRY}`,
   }));
-  return withRegistrationOrderKeys(rows);
+  return withIndexedLogs(withRegistrationOrderKeys(rows), FIXTURE_NAMESPACE.datasources.ensroot!.chain.id);
 }
 
 beforeAll(async () => {
@@ -220,7 +222,7 @@ const isLogOrder = (pos: number[][]) =>
 
 /** Walks a list two at a time forwards and backwards: both walks give the whole list, in its order. */
 async function walk(read: (args: string) => Promise<Page>): Promise<void> {
-  const all = await read("first: 100");
+  const all = await read("first: 1000");
   const forward: string[] = [];
   for (let after: string | null = null, more = true; more; ) {
     const page: Page = await read(after ? `first: 2, after: "${after}"` : "first: 2");
@@ -319,6 +321,111 @@ describe("/api/omnigraph events, as the peer lists them", () => {
       expect(all.edges.map((e) => e.node.logIndex)).toEqual([98, 997, 1002]);
       await walk(read);
     }
+  });
+
+  it("answers every Event field from the index", async () => {
+    const data = await run(
+      `query($id: DomainId!) { domain(by: { id: $id }) { events(first: 100) { edges { node { id chainId blockNumber logIndex blockHash transactionHash transactionIndex from sender to address topics data timestamp } } } } }`,
+      { id: dotEth.id },
+    );
+    const e = data.domain.events.edges.find((x: any) => x.node.id === `${BLOCK}-98`).node;
+    expect(e).toMatchObject({
+      chainId: FIXTURE_NAMESPACE.datasources.ensroot!.chain.id,
+      blockNumber: String(BLOCK),
+      logIndex: 98,
+      transactionHash: tx(2),
+      from: senderOf(98),
+      sender: senderOf(98),
+      to: EMITTER,
+      address: EMITTER,
+      topics: [selectorOf("new_ttl"), `0x${(98).toString(16).padStart(64, "0")}`],
+      timestamp: String(timestampOf(BigInt(BLOCK))),
+    });
+    // A registration's event (not a list's) reads its facts by position.
+    const reg = await run(
+      `query($id: DomainId!) { domain(by: { id: $id }) { registration { event { topics from } } } }`,
+      {
+        id: dotEth.id,
+      },
+    );
+    expect(reg.domain.registration.event).toEqual({
+      topics: [selectorOf("name_registered"), expect.any(String)],
+      from: senderOf(1002),
+    });
+  });
+
+  it("applies each `where` filter of a domain's events", async () => {
+    const ids = async (where: string) =>
+      (
+        await run(
+          `query($id: DomainId!) { domain(by: { id: $id }) { events(first: 100, where: ${where}) { totalCount edges { node { id topics from timestamp } } } } }`,
+          {
+            id: dotEth.id,
+          },
+        )
+      ).domain.events as {
+        totalCount: number;
+        edges: { node: { id: string; topics: string[]; from: string; timestamp: string } }[];
+      };
+    const all = await ids("{}");
+    const ttl = await ids(`{ selector: { eq: "${selectorOf("new_ttl")}" } }`);
+    expect(ttl.edges.length).toBeGreaterThanOrEqual(3);
+    expect(ttl.edges.every((e) => e.node.topics[0] === selectorOf("new_ttl"))).toBe(true);
+    expect(ttl.totalCount).toBe(all.edges.filter((e) => e.node.topics[0] === selectorOf("new_ttl")).length);
+    const from = await ids(`{ from: { in: ["${senderOf(98)}", "${senderOf(997)}"] } }`);
+    expect(from.edges.map((e) => e.node.id)).toEqual(
+      all.edges.filter((e) => [senderOf(98), senderOf(997)].includes(e.node.from)).map((e) => e.node.id),
+    );
+    const sender = await ids(`{ sender: { eq: "${senderOf(98)}" } }`);
+    expect(sender.edges.every((e) => e.node.from === senderOf(98))).toBe(true);
+    expect(sender.edges.length).toBeGreaterThan(0);
+    const t = timestampOf(BigInt(BLOCK + 1));
+    const later = await ids(`{ timestamp: { gte: "${t}", lt: "${t + 3n}" } }`);
+    expect(later.edges.map((e) => e.node.id)).toEqual(
+      all.edges.filter((e) => BigInt(e.node.timestamp) >= t && BigInt(e.node.timestamp) < t + 3n).map((e) => e.node.id),
+    );
+    expect(later.edges.length).toBeGreaterThan(0);
+    expect((await ids(`{ from: { in: [] } }`)).totalCount).toBe(0);
+  });
+
+  it("refuses a `where.from.in` of more than 10 addresses, as the peer", async () => {
+    const many = Array.from({ length: 11 }, (_, i) => `"${account(i)}"`).join(", ");
+    const r = await executeOmnigraphRequest(
+      {
+        query: `query($id: DomainId!) { domain(by: { id: $id }) { events(where: { from: { in: [${many}] } }) { totalCount } } }`,
+        variables: { id: dotEth.id },
+      },
+      options,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.errors?.[0]?.message).toBe("`where.from.in` takes at most 10 values, got 11");
+    expect(internalErrors).toEqual([]);
+  });
+
+  it("lists an account's events, as the sender of their transactions, in log order", async () => {
+    const who = senderOf(98);
+    const read = async (args: string) =>
+      (await run(`query($a: Address!) { account(by: { address: $a }) { events(${args}) { ${EVENTS} } } }`, { a: who }))
+        .account.events as Page;
+    const all = await read("first: 1000");
+    const expected = (
+      await t.pool.query(`select count(*)::int as n from indexed_log where transaction_from = $1`, [who])
+    ).rows[0].n;
+    expect(all.totalCount).toBe(expected);
+    expect(all.edges.length).toBe(expected);
+    // Across chains one position may come twice (one log per chain): never backwards.
+    const pos = positions(all);
+    expect(
+      pos.every((p, i) => i === 0 || p[0]! > pos[i - 1]![0]! || (p[0] === pos[i - 1]![0] && p[1]! >= pos[i - 1]![1]!)),
+    ).toBe(true);
+    await walk(read);
+    const data = await run(
+      `query($a: Address!) { account(by: { address: $a }) { events(first: 5, where: { selector: { eq: "${selectorOf("new_ttl")}" } }) { edges { node { from topics } } } } }`,
+      { a: who },
+    );
+    expect(data.account.events.edges.length).toBeGreaterThan(0);
+    for (const e of data.account.events.edges)
+      expect(e.node).toMatchObject({ from: who, topics: [selectorOf("new_ttl"), expect.any(String)] });
   });
 
   it("refuses a cursor of another shape", async () => {

@@ -23,7 +23,6 @@ export async function seededOmnigraph(
   const options: OmnigraphOptions = {
     db: t.db,
     namespace: NAMESPACE,
-    rpcUrls: new Map(),
     resolution,
     onError: (e) => internalErrors.push(e),
   };

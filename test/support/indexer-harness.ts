@@ -38,8 +38,8 @@ export interface RunningIndexer {
   env: NodeJS.ProcessEnv;
   /** The PGlite folder (PGlite runs only), to dump it once the indexer is stopped. */
   pgliteDirectory?: string;
-  /** Starts an API-only replica (`ponder serve`) over the same PostgreSQL schema. */
-  startReplica(): Promise<{ url: string; stop(): Promise<void> }>;
+  /** Starts an API-only replica (`ponder serve`) over the same PostgreSQL schema, with `extraEnv` added (RPC URLs). */
+  startReplica(extraEnv?: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }>;
   /** SIGKILLs `ponder start` (a crash: no shutdown hooks run) and waits for it to exit. */
   kill(): Promise<void>;
   /**
@@ -98,7 +98,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
     logFile,
     env,
     pgliteDirectory: env.PGLITE_DIRECTORY,
-    async startReplica() {
+    async startReplica(extraEnv = {}) {
       if (options.database !== "postgres") throw new Error("replicas need PostgreSQL");
       const replicaPort = await findFreePort();
       const replica = startPonder({
@@ -107,7 +107,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
         command: "serve",
         port: replicaPort,
         schema,
-        env: { ...env, PORT: String(replicaPort), INDEXER_URL: running.url },
+        env: { ...env, ...extraEnv, PORT: String(replicaPort), INDEXER_URL: running.url },
         logFile: join(workDir, `replica-${replicaPort}.log`),
       });
       replicas.push(replica);

@@ -35,6 +35,8 @@ export function tablesDdl(): string[] {
       }
       return def;
     });
+    // A composite primary key (primaryKey({ columns }) in ponder.schema.ts) is the table's, not a column's.
+    for (const pk of config.primaryKeys) cols.push(`PRIMARY KEY (${pk.columns.map((c) => `"${c.name}"`).join(", ")})`);
     out.push(`CREATE TABLE "${config.name}" (${cols.join(", ")})`);
     for (const idx of config.indexes) {
       const columns = idx.config.columns.map((c) => `"${(c as { name: string }).name}"`).join(", ");

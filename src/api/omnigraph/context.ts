@@ -8,8 +8,6 @@ export interface OmnigraphDeps {
   db: SubgraphDb;
   namespace: Namespace;
   resolution: ResolutionService;
-  /** Fields an ENSv1 answer reads on chain (event logs, transactions, blocks): a viem-like client per chain id. */
-  rpcUrls: ReadonlyMap<number, string>;
 }
 
 const rowsOf = (result: unknown): Record<string, unknown>[] =>

@@ -1,15 +1,15 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Address, createPublicClient, type Hex, http, type PublicClient } from "viem";
-import { LruCache } from "../../lib/healing/lru";
-import { Batcher } from "./batch";
+import type { Hex } from "viem";
 import type { OmnigraphContext } from "./context";
 import { type Connection, decodeLogCursor, encodeLogCursor, type PageArgs, pageWindow } from "./cursor";
+import { factsOfRow, LOG_COLUMNS, LOG_COLUMNS_OUT, type LogFacts, type LogFactsRow, loadLogFacts } from "./event-facts";
+import { type EventsWhere, eventsWhereConditions } from "./event-filters";
 import { keyedConnection, list } from "./keyset";
 
 /*
- * Events of the ENSv1 graph. The index keeps each event's chain, block, log index and transaction (the subgraph's
- * event tables); what it does not keep (the log's topics and data, the transaction's sender, the block's timestamp)
- * is read from the chain's RPC when a query asks for it, one receipt and one block per transaction, cached.
+ * Events, every field from the index: the other tables name an event by its id and position (the subgraph's event
+ * tables, registrar actions, ENSv2's), `indexed_log` holds the rest (topics, data, sender, timestamp: event-facts.ts).
+ * No field reads the chain.
  */
 
 export interface EventModel {
@@ -19,6 +19,8 @@ export interface EventModel {
   logIndex: number;
   transactionHash: Hex;
   timestamp?: bigint;
+  /** Read with the event's list; an event a model holds alone loads them by position. */
+  facts?: LogFacts;
 }
 
 /** `<block>-<logIndex>[-<sub>][-<chainId>]` of the subgraph tables. */
@@ -43,79 +45,13 @@ export function eventOf(
   };
 }
 
-interface ChainFacts {
-  from: Address;
-  to: Address | null;
-  transactionIndex: number;
-  blockHash: Hex;
-  timestamp: bigint;
-  logs: { logIndex: number; address: Address; topics: Hex[]; data: Hex }[];
-}
+const factsOf = (ctx: OmnigraphContext, e: EventModel): LogFacts | Promise<LogFacts> => e.facts ?? loadLogFacts(ctx, e);
 
-const clients = new Map<string, PublicClient>();
-const facts = new LruCache<string, ChainFacts>(10_000);
-
-function clientFor(ctx: OmnigraphContext, chainId: number): PublicClient {
-  const url = ctx.deps.rpcUrls.get(chainId);
-  if (!url) throw new Error(`no RPC URL for chain ${chainId}`);
-  let client = clients.get(url);
-  if (!client)
-    clients.set(url, (client = createPublicClient({ transport: http(url, { batch: true }) }) as PublicClient));
-  return client;
-}
-
-async function readFacts(ctx: OmnigraphContext, chainId: number, tx: Hex): Promise<ChainFacts> {
-  const key = `${chainId}:${tx}`;
-  const known = facts.get(key);
-  if (known) return known;
-  const client = clientFor(ctx, chainId);
-  const receipt = await client.getTransactionReceipt({ hash: tx });
-  const block = await client.getBlock({ blockHash: receipt.blockHash });
-  const read: ChainFacts = {
-    from: receipt.from.toLowerCase() as Address,
-    to: (receipt.to?.toLowerCase() ?? null) as Address | null,
-    transactionIndex: receipt.transactionIndex,
-    blockHash: receipt.blockHash,
-    timestamp: block.timestamp,
-    logs: receipt.logs.map((l) => ({
-      logIndex: l.logIndex,
-      address: l.address.toLowerCase() as Address,
-      topics: l.topics as Hex[],
-      data: l.data,
-    })),
-  };
-  facts.set(key, read);
-  return read;
-}
-
-/** The chain's facts of an event's transaction, batched per request (the transactions of one level together). */
-export function chainFactsOf(ctx: OmnigraphContext, event: EventModel): Promise<ChainFacts> {
-  const batcher = ctx.batcher(
-    "event-facts",
-    () =>
-      new Batcher<string, ChainFacts | null>(async (keys) => {
-        const out = new Map<string, ChainFacts | null>();
-        await Promise.all(
-          keys.map(async (k) => {
-            const [chain, tx] = k.split(":");
-            out.set(k, await readFacts(ctx, Number(chain), tx as Hex));
-          }),
-        );
-        return out;
-      }, null),
-  );
-  return batcher.load(`${event.chainId}:${event.transactionHash}`).then((f) => {
-    if (!f) throw new Error(`transaction ${event.transactionHash} not found on chain ${event.chainId}`);
-    return f;
-  });
-}
-
-const logOf = async (ctx: OmnigraphContext, e: EventModel) => {
-  const f = await chainFactsOf(ctx, e);
-  const log = f.logs.find((l) => l.logIndex === e.logIndex);
-  if (!log) throw new Error(`log ${e.logIndex} of ${e.transactionHash} not found on chain ${e.chainId}`);
-  return log;
-};
+type Field<T> = (e: EventModel, _: unknown, ctx: OmnigraphContext) => T | Promise<T>;
+const fact =
+  <T>(pick: (f: LogFacts) => T): Field<T> =>
+  async (e, _, ctx) =>
+    pick(await factsOf(ctx, e));
 
 export const eventResolvers = {
   id: (e: EventModel) => e.id,
@@ -123,31 +59,48 @@ export const eventResolvers = {
   blockNumber: (e: EventModel) => e.blockNumber,
   logIndex: (e: EventModel) => e.logIndex,
   transactionHash: (e: EventModel) => e.transactionHash,
-  timestamp: async (e: EventModel, _: unknown, ctx: OmnigraphContext) =>
-    e.timestamp ?? (await chainFactsOf(ctx, e)).timestamp,
-  blockHash: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).blockHash,
-  transactionIndex: async (e: EventModel, _: unknown, ctx: OmnigraphContext) =>
-    (await chainFactsOf(ctx, e)).transactionIndex,
-  from: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).from,
-  sender: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).from,
-  to: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await chainFactsOf(ctx, e)).to,
-  address: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await logOf(ctx, e)).address,
-  topics: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await logOf(ctx, e)).topics,
-  data: async (e: EventModel, _: unknown, ctx: OmnigraphContext) => (await logOf(ctx, e)).data,
+  timestamp: ((e, _, ctx) => e.timestamp ?? fact((f) => f.timestamp)(e, _, ctx)) as Field<bigint>,
+  blockHash: fact((f) => f.blockHash),
+  transactionIndex: fact((f) => f.transactionIndex),
+  from: fact((f) => f.from),
+  // No smart-account attribution here: the sender is the transaction's (docs/api.md).
+  sender: fact((f) => f.from),
+  to: fact((f) => f.to),
+  address: fact((f) => f.address),
+  topics: fact((f) => f.topics),
+  data: fact((f) => f.data),
 };
 
 /*
- * Every events source selects the same columns: id, block_number, log_index, sub_index (an ERC-1155 batch's
- * transfer, else 0), transaction_id, scope (the key a list is read by) and has_sub. Lists are ordered by the log's
- * position as numbers, (block_number, log_index, sub_index), never by the text id: `12-1002` sorts before `12-997`.
+ * Every list reads rows of the same columns: id, chain_id, block_number, log_index, sub_index (an ERC-1155 batch's
+ * transfer, else 0), transaction_hash, scope (the key the list is read by) and `indexed_log`'s facts, which its
+ * `where` filters. Lists are ordered by the log's position as numbers, (block_number, log_index, sub_index), never by
+ * the text id: `12-1002` sorts before `12-997`. The id breaks ties (an account's list spans chains).
  */
 
+/** Where a list's events come from: their rows for the keys of one level (each row's key as `scope`). */
+export interface EventSource {
+  name: string;
+  rows: (keys: string[], rootChainId: number) => SQL;
+}
+
 /**
- * Log index and sub-index of a subgraph event id (`<block>-<logIndex>[-<sub>][-<chainId>]`), as numbers. A table
- * with sub-indexes always writes one; an id without it (hand-made rows) counts as sub-index 0 rather than failing.
+ * The rows of events other tables name by position (`positions`: id, chain_id, block_number, log_index, sub_index,
+ * scope), with their facts from `indexed_log` by its primary key.
  */
-const positionOf = (id: string, hasSub = false) =>
-  `split_part(${id}, '-', 2)::int as log_index, ${hasSub ? `coalesce(nullif(split_part(${id}, '-', 3), ''), '0')::int` : "0"} as sub_index`;
+const positionedSource = (name: string, positions: (rootChainId: number) => string): EventSource => ({
+  name,
+  rows: (keys, rootChainId) =>
+    sql`select p.id, p.chain_id, p.block_number, p.log_index, p.sub_index, p.scope, l.transaction_hash, ${LOG_COLUMNS} from (${sql.raw(positions(rootChainId))}) p join indexed_log l on l.chain_id = p.chain_id and l.block_number = p.block_number and l.log_index = p.log_index where p.scope in (${list(keys)})`,
+});
+
+/**
+ * Position and chain of a subgraph event id (`<block>-<logIndex>[-<sub>][-<chainId>]`), as numbers. A table with
+ * sub-indexes always writes one; an id without it (hand-made rows) counts as sub-index 0 rather than failing. Ids of
+ * the root chain have no chain part.
+ */
+const positionOf = (id: string, rootChainId: number, hasSub = false) =>
+  `split_part(${id}, '-', 2)::int as log_index, ${hasSub ? `coalesce(nullif(split_part(${id}, '-', 3), ''), '0')::int` : "0"} as sub_index, coalesce(nullif(split_part(${id}, '-', ${hasSub ? 4 : 3}), ''), '${rootChainId}')::int as chain_id`;
 
 /**
  * The subgraph's event tables of a domain (registry, NameWrapper) and of its registration (base registrar), and the
@@ -156,7 +109,7 @@ const positionOf = (id: string, hasSub = false) =>
  * or NameRenewed, and a renewal-with-referrer's RenewalReferred. The registrars plugin keeps them; without it a
  * domain's list has the subgraph tables' events only.
  */
-const DOMAIN_EVENTS = sql.raw(
+const ENSV1_DOMAIN_EVENTS = positionedSource("ENSv1", (root) =>
   [
     "transfer",
     "new_owner",
@@ -168,98 +121,145 @@ const DOMAIN_EVENTS = sql.raw(
     "fuses_set",
     "expiry_extended",
   ]
-    .map((t) => {
-      const hasSub = t === "wrapped_transfer";
-      return `select id, block_number, ${positionOf("id", hasSub)}, transaction_id, domain_id as scope, ${hasSub} as has_sub from ${t}`;
-    })
+    .map(
+      (t) =>
+        `select id, block_number, ${positionOf("id", root, t === "wrapped_transfer")}, domain_id as scope from ${t}`,
+    )
     .concat(
       ["name_registered", "name_renewed", "name_transferred"].map(
         (t) =>
-          `select e.id, e.block_number, ${positionOf("e.id")}, e.transaction_id, r.domain_id as scope, false as has_sub from ${t} e join registration r on r.id = e.registration_id`,
+          `select e.id, e.block_number, ${positionOf("e.id", root)}, r.domain_id as scope from ${t} e join registration r on r.id = e.registration_id`,
       ),
       [
-        `select c.id, a.block_number::int as block_number, ${positionOf("c.id")}, a.transaction_hash as transaction_id, a.node as scope, false as has_sub from registrar_action a cross join lateral unnest(a.event_ids[2:]) as c(id)`,
+        `select c.id, a.block_number, split_part(c.id, '-', 2)::int as log_index, 0 as sub_index, a.chain_id, a.node as scope from registrar_action a cross join lateral unnest(a.event_ids[2:]) as c(id)`,
       ],
     )
     .join(" union all "),
 );
 
-/** ENSv2's events as emitted (ensv2_event), by the domain they are about: the same columns as DOMAIN_EVENTS. */
-export const ENSV2_DOMAIN_EVENTS = {
-  name: "ENSv2",
-  sql: sql.raw(
-    "select id, block_number, log_index, 0 as sub_index, transaction_hash as transaction_id, domain_id as scope, false as has_sub from ensv2_event",
-  ),
-};
+/** ENSv2's events as emitted (ensv2_event), by the domain they are about. */
+export const ENSV2_DOMAIN_EVENTS = positionedSource(
+  "ENSv2",
+  () => "select id, block_number, log_index, 0 as sub_index, chain_id, domain_id as scope from ensv2_event",
+);
 
 /** Each EACRolesChanged (ensv2_permission_change), by its contract (`<chainId>-<contract>`). */
-export const PERMISSIONS_EVENTS = {
-  name: "ENSv2-permissions",
-  sql: sql.raw(
-    "select id, block_number, log_index, 0 as sub_index, transaction_hash as transaction_id, contract_id as scope, false as has_sub from ensv2_permission_change",
-  ),
-};
+export const PERMISSIONS_EVENTS = positionedSource(
+  "ENSv2-permissions",
+  () =>
+    "select id, block_number, log_index, 0 as sub_index, chain_id, contract_id as scope from ensv2_permission_change",
+);
 
 /** Each EACRolesChanged, by the entry it changed (`<chainId>-<contract>-<resource>-<account>`, ensv2_permission's id). */
-export const PERMISSIONS_USER_EVENTS = {
-  name: "ENSv2-permissions-user",
-  sql: sql.raw(
-    "select id, block_number, log_index, 0 as sub_index, transaction_hash as transaction_id, permission_id as scope, false as has_sub from ensv2_permission_change",
-  ),
-};
+export const PERMISSIONS_USER_EVENTS = positionedSource(
+  "ENSv2-permissions-user",
+  () =>
+    "select id, block_number, log_index, 0 as sub_index, chain_id, permission_id as scope from ensv2_permission_change",
+);
 
-interface EventRow {
+/** A log's id as the subgraph writes one: `<block>-<logIndex>`, with `-<chainId>` off the root chain (src/lib/ids.ts). */
+const logIdOf = (rootChainId: number) =>
+  sql`l.block_number || '-' || l.log_index || case when l.chain_id = ${rootChainId} then '' else '-' || l.chain_id end`;
+
+/** Rows read from `indexed_log` alone, by one of its indexes. */
+const loggedSource = (name: string, scope: string, keyed: (keys: string[]) => SQL): EventSource => ({
+  name,
+  rows: (keys, rootChainId) =>
+    sql`select ${logIdOf(rootChainId)} as id, l.chain_id, l.block_number, l.log_index, 0 as sub_index, ${sql.raw(scope)} as scope, l.transaction_hash, ${LOG_COLUMNS} from indexed_log l where ${keyed(keys)}`,
+});
+
+/** Every event of the transactions an account sent, on every chain (`indexed_log.by_sender`). */
+export const ACCOUNT_EVENTS = loggedSource(
+  "account",
+  "l.transaction_from",
+  (keys) => sql`l.transaction_from in (${list(keys)})`,
+);
+
+/** Every event a contract emitted on its chain, keyed `<chainId>-<address>` (`indexed_log.by_emitter`). */
+export const EMITTER_EVENTS = loggedSource("emitter", "l.chain_id || '-' || l.address", (keys) => {
+  const pairs = keys.map((k) => {
+    const [chain, address] = k.split("-");
+    return sql`(${address}, ${Number(chain)}::int)`;
+  });
+  return sql`(l.address, l.chain_id) in (${sql.join(pairs, sql`, `)})`;
+});
+
+interface EventRow extends LogFactsRow {
   id: string;
-  block_number: number;
+  chain_id: number;
+  block_number: string;
   log_index: number;
   sub_index: number;
-  transaction_id: string;
+  transaction_hash: string;
   scope: string;
-  has_sub: boolean;
 }
 
 /** An event's cursor: its log's position in the list and its id. */
 const cursorOfEvent = (r: EventRow) => encodeLogCursor(r.block_number, r.log_index, r.sub_index, r.id);
 
+const nodeOfEvent = (r: EventRow): EventModel => ({
+  id: r.id,
+  chainId: Number(r.chain_id),
+  blockNumber: BigInt(r.block_number),
+  logIndex: Number(r.log_index),
+  transactionHash: r.transaction_hash as Hex,
+  facts: factsOfRow(r),
+});
+
+export type EventsArgs = PageArgs & { where?: EventsWhere | null };
+
+/** A batcher's name for these arguments (timestamps are bigints, which JSON.stringify refuses). */
+const argsKey = (args: EventsArgs) => JSON.stringify(args, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+
 /**
- * A domain's events (or another scope's: a permission entry's, a contract's), oldest first by their logs' positions;
- * one statement per level for every scope of the level.
+ * One key's events (a domain's, a permission entry's, a contract's, an account's, a resolver's), oldest first by
+ * their logs' positions, filtered by `where`; one statement per level for every key of the level.
  */
-export function domainEvents(
+export function eventsConnection(
   ctx: OmnigraphContext,
-  domainId: string,
-  args: PageArgs,
+  key: string,
+  args: EventsArgs,
   rootChainId: number,
-  source: { name: string; sql: SQL } = { name: "ENSv1", sql: DOMAIN_EVENTS },
+  source: EventSource,
 ): Promise<Connection<EventModel>> {
-  const eventRows = source.sql;
+  const page = { first: args.first, last: args.last, after: args.after, before: args.before };
+  const filters = eventsWhereConditions(args.where);
   return keyedConnection<EventRow, EventModel>(
     ctx,
     {
-      pages: `domain-events:${source.name}:${JSON.stringify(args)}`,
-      counts: `domain-event-counts:${source.name}`,
+      pages: `events:${source.name}:${argsKey(args)}`,
+      counts: `event-counts:${source.name}:${argsKey({ where: args.where })}`,
       pageQuery: (keys) => {
-        const { size, backward } = pageWindow(args);
+        const { size, backward } = pageWindow(page);
         const dir = sql.raw(backward ? "desc" : "asc");
-        const conds = [sql`scope in (${list(keys)})`];
+        const conds = [sql`true`, ...filters];
         for (const [cursor, op] of [
-          [args.after, ">"],
-          [args.before, "<"],
+          [page.after, ">"],
+          [page.before, "<"],
         ] as const) {
           if (cursor == null) continue;
           const { block, log, sub, id } = decodeLogCursor(cursor);
           conds.push(
-            sql`(block_number, log_index, sub_index, id) ${sql.raw(op)} (${Number(block)}, ${log}, ${sub}, ${id})`,
+            sql`(block_number, log_index, sub_index, id) ${sql.raw(op)} (${block}::numeric, ${log}, ${sub}, ${id})`,
           );
         }
-        return sql`select * from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${eventRows}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`;
+        return sql`select id, chain_id, block_number::text as block_number, log_index, sub_index, scope, transaction_hash, ${LOG_COLUMNS_OUT} from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${source.rows(keys, rootChainId)}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`;
       },
       countQuery: (keys) =>
-        sql`select scope, count(*)::int as count from (${eventRows}) x where scope in (${list(keys)}) group by scope`,
+        sql`select scope, count(*)::int as count from (${source.rows(keys, rootChainId)}) x where ${sql.join([sql`true`, ...filters], sql` and `)} group by scope`,
       cursorOf: cursorOfEvent,
-      nodeOf: (r) => eventOf(r.id, r.transaction_id, rootChainId, null, r.has_sub),
+      nodeOf: nodeOfEvent,
     },
-    domainId,
-    args,
+    key,
+    page,
   );
 }
+
+/** A domain's events (ENSv1's unless another source is given). */
+export const domainEvents = (
+  ctx: OmnigraphContext,
+  domainId: string,
+  args: EventsArgs,
+  rootChainId: number,
+  source: EventSource = ENSV1_DOMAIN_EVENTS,
+) => eventsConnection(ctx, domainId, args, rootChainId, source);

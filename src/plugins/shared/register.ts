@@ -2,6 +2,7 @@ import { type Context, type Event, type EventNames, ponder } from "ponder:regist
 import { getConfig } from "../../config";
 import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
+import { recordLog } from "./indexed-log";
 
 let indexed: Set<string> | undefined;
 
@@ -28,8 +29,8 @@ export type ContractWithEvent<E extends string> = LogEventName extends infer N
   : never;
 
 /**
- * `ponder.on` for logic written as `(context, event) => …`, with Ponder's own types for the event's arguments. Adds
- * the handler-time metrics, and honours the benchmark's no-op switch.
+ * `ponder.on` for logic written as `(context, event) => …`, with Ponder's own types for the event's arguments. Keeps
+ * the log in `indexed_log` (indexed-log.ts), adds the handler-time metrics, and honours the benchmark's no-op switch.
  */
 export function on<N extends LogEventName>(
   name: N,
@@ -43,6 +44,7 @@ export function on<N extends LogEventName>(
   ponder.on(name, async ({ event, context }) => {
     const started = performance.now();
     try {
+      await recordLog(name, context, event);
       await handler(context, event);
     } finally {
       totals.seconds += (performance.now() - started) / 1000;

@@ -3,8 +3,9 @@ import type { OmnigraphContext } from "../context";
 import { emptyConnection, type PageArgs, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
 import { type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
+import { ACCOUNT_EVENTS, type EventsArgs, eventsConnection } from "../events";
 import { asksNodesRegistration } from "../lookahead";
-import type { AccountModel } from "../model";
+import { type AccountModel, rootChainIdOf } from "../model";
 import { nodeOfNameInput } from "../names";
 import { scopesOf } from "./domain";
 import { accountNameReferences } from "./name-reference";
@@ -39,7 +40,9 @@ export const accountResolvers = {
     args: PageArgs & { where?: { coinType?: bigint | null } | null },
     ctx: OmnigraphContext,
   ) => accountNameReferences(ctx, a.address, args),
-  // Not indexed here (docs/api.md): the senders of transactions, EFP.
-  events: () => emptyConnection(),
+  // The events of the transactions the account sent, on every chain (no smart-account attribution: docs/api.md).
+  events: (a: AccountModel, args: EventsArgs, ctx: OmnigraphContext) =>
+    eventsConnection(ctx, a.address.toLowerCase(), args, rootChainIdOf(ctx.deps.namespace), ACCOUNT_EVENTS),
+  // EFP is not indexed here (docs/api.md).
   efp: () => null,
 };

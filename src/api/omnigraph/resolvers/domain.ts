@@ -9,7 +9,7 @@ import { loadDomain, loadDomainsByNode } from "../domain-loader";
 import { type DomainScope, type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { type AnyDomainModel, v2Domain } from "../ensv2/model";
 import type { V2DomainScope } from "../ensv2/sql";
-import { domainEvents } from "../events";
+import { domainEvents, type EventsArgs } from "../events";
 import { asksNodesRegistration } from "../lookahead";
 import {
   accountOf,
@@ -95,8 +95,8 @@ export const domainResolvers = {
       { ...pageOf(args), order: args.order, ...nameFilterArgs(args.where?.name, nodeOfNameInput) },
       asksNodesRegistration(info),
     ),
-  events: (d: DomainModel, args: PageArgs, ctx: OmnigraphContext) =>
-    domainEvents(ctx, d.row.id, pageOf(args), rootChainIdOf(ctx.deps.namespace)),
+  events: (d: DomainModel, args: EventsArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, d.row.id, args, rootChainIdOf(ctx.deps.namespace)),
   permissions: (): Connection<never> => emptyConnection(),
   tokenId: () => 0n,
 };

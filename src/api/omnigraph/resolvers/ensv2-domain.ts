@@ -7,7 +7,7 @@ import { type DomainsFieldArgs, nameFilterArgs } from "../domain-sql";
 import { loadV2Domain, loadV2Registry } from "../ensv2/loaders";
 import { nonZeroAddress, type V2DomainModel, v2Domain, v2Registry } from "../ensv2/model";
 import type { V2DomainRow } from "../ensv2/sql";
-import { domainEvents, ENSV2_DOMAIN_EVENTS } from "../events";
+import { domainEvents, ENSV2_DOMAIN_EVENTS, type EventsArgs } from "../events";
 import { accountOf, rootChainIdOf } from "../model";
 import { beautifyLabel, canonicalName, depthOf, nodeOfNameInput } from "../names";
 import { loadV2Registration, v2RegistrationsOf } from "./ensv2-registration";
@@ -100,8 +100,8 @@ export const ensv2DomainResolvers = {
     });
   },
   // The events about the name as its registry (and the registrar) emitted them, oldest first.
-  events: (d: V2DomainModel, args: PageArgs, ctx: OmnigraphContext) =>
-    domainEvents(ctx, d.v2.id, pageOf(args), rootChainIdOf(ctx.deps.namespace), ENSV2_DOMAIN_EVENTS),
+  events: (d: V2DomainModel, args: EventsArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, d.v2.id, args, rootChainIdOf(ctx.deps.namespace), ENSV2_DOMAIN_EVENTS),
   permissions: (d: V2DomainModel, args: PageArgs & { where?: PermissionsWhere | null }, ctx: OmnigraphContext) =>
     domainPermissions(ctx, d.v2, args),
   tokenId: (d: V2DomainModel) => BigInt(d.v2.token_id),

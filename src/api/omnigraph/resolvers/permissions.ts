@@ -6,7 +6,7 @@ import type { OmnigraphContext } from "../context";
 import { type Connection, encodeCursor, type PageArgs, pageOf, pageWindow, toConnection } from "../cursor";
 import { v2Registry } from "../ensv2/model";
 import type { V2DomainRow } from "../ensv2/sql";
-import { domainEvents, PERMISSIONS_EVENTS, PERMISSIONS_USER_EVENTS } from "../events";
+import { domainEvents, type EventsArgs, PERMISSIONS_EVENTS, PERMISSIONS_USER_EVENTS } from "../events";
 import { idBounds, keyedConnection, list } from "../keyset";
 import { type AccountIdModel, type AccountModel, accountOf, rootChainIdOf } from "../model";
 
@@ -98,8 +98,8 @@ type PermissionsUserModel = ReturnType<typeof userOf>;
 /** PermissionsUser's connection (its other fields are the model's own). */
 export const permissionsUserResolvers = {
   // Every EACRolesChanged of this entry, oldest first.
-  events: (u: PermissionsUserModel, args: PageArgs, ctx: OmnigraphContext) =>
-    domainEvents(ctx, u.id, pageOf(args), rootChainIdOf(ctx.deps.namespace), PERMISSIONS_USER_EVENTS),
+  events: (u: PermissionsUserModel, args: EventsArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, u.id, args, rootChainIdOf(ctx.deps.namespace), PERMISSIONS_USER_EVENTS),
 };
 
 export type PermissionsWhere = { user?: { eq?: string | null; in?: string[] | null } | null };
@@ -172,8 +172,8 @@ export const permissionsResolvers = {
     );
   },
   // Every EACRolesChanged of the contract, oldest first.
-  events: (p: PermissionsModel, args: PageArgs, ctx: OmnigraphContext) =>
-    domainEvents(ctx, contractKey(p.contract), pageOf(args), rootChainIdOf(ctx.deps.namespace), PERMISSIONS_EVENTS),
+  events: (p: PermissionsModel, args: EventsArgs, ctx: OmnigraphContext) =>
+    domainEvents(ctx, contractKey(p.contract), args, rootChainIdOf(ctx.deps.namespace), PERMISSIONS_EVENTS),
 };
 
 export const permissionsResourceResolvers = {

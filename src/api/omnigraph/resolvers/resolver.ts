@@ -1,14 +1,15 @@
 import { sql } from "drizzle-orm";
 import type { OmnigraphContext } from "../context";
-import { emptyConnection, encodeCursor, type PageArgs, pageWindow, toConnection } from "../cursor";
+import { encodeCursor, type PageArgs, pageWindow, toConnection } from "../cursor";
+import { EMITTER_EVENTS, type EventsArgs, eventsConnection } from "../events";
 import { idBounds } from "../keyset";
 import { type ResolverModel, resolverId, rootChainIdOf } from "../model";
 import { nodeOfNameInput } from "../names";
 import { permissionsOf } from "./permissions";
 
 /*
- * A resolver contract and the names it holds records for (the subgraph's per-node resolver rows). Its events are not
- * answered here, nor is `bridged` (docs/api.md); its permissions are ENSv2's (permissions.ts).
+ * A resolver contract and the names it holds records for (the subgraph's per-node resolver rows), and the events it
+ * emitted. `bridged` is not answered here (docs/api.md); its permissions are ENSv2's (permissions.ts).
  */
 
 interface ResolverRow {
@@ -38,7 +39,8 @@ export const resolverResolvers = {
     ctx.deps.resolution.onchainBackend.isExtendedResolver(r.chainId, r.address),
   bridged: () => null,
   permissions: (r: ResolverModel, _: unknown, ctx: OmnigraphContext) => permissionsOf(ctx, r),
-  events: () => emptyConnection(),
+  events: (r: ResolverModel, args: EventsArgs, ctx: OmnigraphContext) =>
+    eventsConnection(ctx, resolverId(r), args, rootChainIdOf(ctx.deps.namespace), EMITTER_EVENTS),
   records: async (r: ResolverModel, args: PageArgs, ctx: OmnigraphContext) => {
     const { size, backward } = pageWindow(args);
     const conds = [
