@@ -121,6 +121,8 @@ beforeAll(async () => {
     Object.fromEntries([ROOT, BASE, LINEA].map((id, i) => [`RPC_URL_${id}`, recorders[i]!.url])),
   );
   root = createPublicClient({ transport: http(urls[0]) }) as PublicClient;
+  // The replica's first request may start its own chain reads (not the events'): answer one before counting.
+  await omnigraph("{ root { id } }");
 }, 900_000);
 
 afterAll(async () => {
@@ -143,7 +145,12 @@ describe("events from the index", () => {
       (d) => d.resolver.events,
       { r: { chainId: ROOT, address: resolver } },
     );
-    expect(rpcCalls().length - before, "RPC calls made by the events queries").toBe(0);
+    expect(
+      rpcCalls()
+        .slice(before)
+        .map((c) => c.method),
+      "RPC calls made by the events queries",
+    ).toEqual([]);
     expect(events.length).toBe(totalCount);
     const onChain: Log[] = await root.getLogs({ address: resolver as Address, fromBlock: 0n, toBlock: "latest" });
     const records = onChain.filter((l) => RESOLVER_SELECTORS.includes(l.topics[0]!));
@@ -169,7 +176,12 @@ describe("events from the index", () => {
       (d) => d.account.events,
       { a: sender },
     );
-    expect(rpcCalls().length - before, "RPC calls made by the events queries").toBe(0);
+    expect(
+      rpcCalls()
+        .slice(before)
+        .map((c) => c.method),
+      "RPC calls made by the events queries",
+    ).toEqual([]);
     expect(events.length).toBe(totalCount);
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) expect(e.from).toBe(sender);
@@ -203,7 +215,12 @@ describe("events from the index", () => {
       `query($n: InterpretedName!) { domain(by: { name: $n }) { registration { event { ${FIELDS} } } events(first: 100) { edges { node { ${FIELDS} } } } } }`,
       { n: f.name },
     );
-    expect(rpcCalls().length - before, "RPC calls made by the events queries").toBe(0);
+    expect(
+      rpcCalls()
+        .slice(before)
+        .map((c) => c.method),
+      "RPC calls made by the events queries",
+    ).toEqual([]);
     const events = data.domain.events.edges.map((e: { node: EventNode }) => e.node) as EventNode[];
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) expect(e).toEqual({ ...(await chainFacts(e)), id: e.id });
