@@ -104,7 +104,7 @@ const openApi = openApiDocument({
 });
 app.get("/openapi.json", (c) => c.json(openApi));
 app.route("/api/config", configRoutes());
-// On PGlite the head token is read again only after a write (see subgraph/cache.ts); on PostgreSQL every turn.
+// On PGlite the head token is read again only after a write (see shared/query-cache.ts); on PostgreSQL every turn.
 const subgraphHead = pgliteWrites ? tokenUntilNextWrite(ponderHeadToken(db), pgliteWrites.writes) : ponderHeadToken(db);
 const subgraphCache =
   config.subgraphQueryCacheBytes > 0

@@ -1,11 +1,11 @@
 import type { SQL } from "drizzle-orm";
 import type { Namespace } from "../../namespaces/types";
 import type { ResolutionService } from "../resolution/service";
-import type { SubgraphDb } from "../subgraph";
+import type { SqlDb } from "../shared/read-db";
 import type { Batcher } from "./batch";
 
 export interface OmnigraphDeps {
-  db: SubgraphDb;
+  db: SqlDb;
   namespace: Namespace;
   resolution: ResolutionService;
 }
@@ -21,7 +21,7 @@ export class OmnigraphContext {
   resolutions = 0;
   private readonly batchers = new Map<string, unknown>();
   /** The database handle resolution backends use, counted with ours. */
-  readonly countedDb: SubgraphDb;
+  readonly countedDb: SqlDb;
 
   constructor(readonly deps: OmnigraphDeps) {
     this.countedDb = {

@@ -9,8 +9,8 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
-import { type QueryCache, stableJson } from "../subgraph/cache";
-import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../subgraph/limits";
+import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
+import { type QueryCache, stableJson } from "../shared/query-cache";
 import type { CompileBudget } from "./compile-guard";
 import { COMPILE_AFTER_USES, executeCompiled, HotDocument } from "./compiled";
 import { OmnigraphContext, type OmnigraphDeps } from "./context";

@@ -12,7 +12,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
-import type { ShapeLimits } from "../subgraph/limits";
+import type { ShapeLimits } from "../shared/document-shape";
 
 /*
  * Every limit of /api/omnigraph, in one place (docs/api.md lists them). Most are /subgraph's (its limits.ts) applied

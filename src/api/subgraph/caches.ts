@@ -3,7 +3,7 @@ import { INTROSPECTION_ANSWERS_MAX, PREPARED_DOCUMENTS_MAX } from "./limits";
 
 /*
  * The request pipeline's in-process caches, each bounded by a limit of limits.ts. The query-result cache, keyed by
- * the indexed head, is cache.ts; these two hold what does not change while the process lives (the schema is fixed).
+ * the indexed head, is ../shared/query-cache.ts; these two hold what does not change while the process lives (the schema is fixed).
  */
 
 /** A GraphQL answer's body. */

@@ -21,8 +21,8 @@ import {
   type ValidationContext,
   type ValueNode,
   type VariableDefinitionNode,
-  visit,
 } from "graphql";
+import type { ShapeLimits } from "../shared/document-shape";
 
 /*
  * Every limit of /subgraph, in one place: what a request may ask (DEFAULT_LIMITS, overridable per app), how deep its
@@ -54,9 +54,6 @@ export const DEFAULT_LIMITS: Limits = {
   maxQueryBytes: 20 * 1024,
   maxBodyBytes: 256 * 1024,
 };
-
-/** Brackets and braces a query or its variables may nest: deeper input would only exhaust the stack. */
-export const MAX_NESTING = 64;
 
 /** Tokens graphql-js's parser reads before it gives up: far beyond any real query, far below a stack-exhausting one. */
 export const MAX_PARSE_TOKENS = 10_000;
@@ -95,51 +92,6 @@ export interface DocumentLimits extends ShapeLimits {
   maxRows: number;
   maxFirst: number;
   maxSkip: number;
-}
-
-export interface ShapeLimits {
-  maxAliases: number;
-  /** Field selections written in the document (fragments counted once). */
-  maxFields: number;
-  maxOperations: number;
-  maxDirectives: number;
-}
-
-/**
- * Counts over the parsed document, checked before validation: graphql-js validates some documents in time quadratic
- * in their size (thousands of same-named fields or directives, hundreds of operations, floods of unknown fields),
- * so a document no client writes is refused before that work, with a message saying which limit it broke.
- */
-export function checkDocumentShape(document: DocumentNode, limits: ShapeLimits): GraphQLError[] {
-  let fields = 0;
-  let aliases = 0;
-  let directives = 0;
-  let operations = 0;
-  visit(document, {
-    Field(node) {
-      fields++;
-      if (node.alias) aliases++;
-    },
-    Directive() {
-      directives++;
-    },
-    OperationDefinition() {
-      operations++;
-    },
-  });
-  // Most specific first: 500 aliased fields are reported as aliases, not as fields.
-  const errors: GraphQLError[] = [];
-  if (operations > limits.maxOperations) {
-    errors.push(new GraphQLError(`Document has ${operations} operations, the limit is ${limits.maxOperations}`));
-  }
-  if (aliases > limits.maxAliases)
-    errors.push(new GraphQLError(`Query uses ${aliases} aliases, the limit is ${limits.maxAliases}`));
-  if (directives > limits.maxDirectives) {
-    errors.push(new GraphQLError(`Query uses ${directives} directives, the limit is ${limits.maxDirectives}`));
-  }
-  if (fields > limits.maxFields)
-    errors.push(new GraphQLError(`Query selects ${fields} fields, the limit is ${limits.maxFields}`));
-  return errors;
 }
 
 type Vars = Record<string, unknown>;
@@ -318,38 +270,4 @@ function compatible(v: GraphQLType, loc: GraphQLType): boolean {
   const a = (v as GraphQLNamedType).name;
   const b = (loc as GraphQLNamedType).name;
   return a === b || (["ID", "String"].includes(b) && ["ID", "String", "Bytes", "BigInt"].includes(a));
-}
-
-/** Nesting of `{`/`[`/`(` in a query text, outside strings and comments. */
-export function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"') {
-      // Skip a string (block strings included): to the next unescaped quote.
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (ch === "#") {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (ch === "{" || ch === "[" || ch === "(") {
-      if (++depth > max) max = depth;
-    } else if (ch === "}" || ch === "]" || ch === ")") {
-      depth--;
-    }
-  }
-  return max;
-}
-
-/** Nesting of a JSON value, without recursion. */
-export function jsonDepth(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (d + 1 > max) max = d + 1;
-    if (max > MAX_NESTING) return max;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
 }

@@ -13,22 +13,18 @@ import {
   VariablesInAllowedPositionRule,
   validate,
 } from "graphql";
-import { type CacheOutcome, type QueryCache, stableJson } from "./cache";
+import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
+import { type CacheOutcome, type QueryCache, stableJson } from "../shared/query-cache";
 import { type AnswerBody, introspectionAnswers, type Prepared, preparedDocuments } from "./caches";
 import { SubgraphQueryError } from "./errors";
 import { asGraphNodeCoerces, RULES_GRAPH_NODE_SKIPS } from "./graph-node-coercion";
 import {
   checkDocumentLimits,
-  checkDocumentShape,
   DEFAULT_LIMITS,
-  jsonDepth,
   LenientVariablesInAllowedPositionRule,
   type Limits,
-  MAX_NESTING,
   MAX_PARSE_TOKENS,
   MAX_VALIDATION_ERRORS,
-  nestingDepth,
-  type ShapeLimits,
 } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
 import { ponderCheckpointMeta } from "./meta";
@@ -36,7 +32,7 @@ import { buildSubgraphSchema, type SubgraphContext, type SubgraphMeta } from "./
 
 /*
  * The request pipeline of /subgraph, apart from HTTP (transport.ts): a request's text and variables are checked, its
- * document parsed and validated once per text (caches.ts), answered from the query-result cache (cache.ts) when one
+ * document parsed and validated once per text (caches.ts), answered from the query-result cache (../shared/query-cache.ts) when one
  * is configured, else executed against the schema (schema.ts), whose resolvers load rows through the Loader.
  */
 
@@ -49,7 +45,7 @@ export interface SubgraphOptions {
   limits?: Partial<Limits>;
   /** Called with unexpected (non-query) errors; they reach the client as "Internal error". */
   onError?: (error: unknown) => void;
-  /** Query-result cache (cache.ts), e.g. `new QueryCache({ maxBytes, head: ponderHeadToken(db) })`; off when absent. */
+  /** Query-result cache (../shared/query-cache.ts), e.g. `new QueryCache({ maxBytes, head: ponderHeadToken(db) })`; off when absent. */
   cache?: QueryCache;
 }
 

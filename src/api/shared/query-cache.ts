@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
-import type { WriteGeneration } from "../shared/pglite-writes";
-import type { SubgraphDb } from "./loader";
+import type { WriteGeneration } from "./pglite-writes";
+import type { SqlDb } from "./read-db";
 
 /*
  * The /subgraph query-result cache, after graph-node's (GRAPH_QUERY_CACHE_BLOCKS / GRAPH_QUERY_CACHE_MAX_MEM and its
@@ -181,7 +181,7 @@ const rowsOf = (r: unknown) =>
  * whether the indexer stopped on an error (`_meta.hasIndexingErrors`, recorded in `_ponder_meta` without touching the
  * checkpoints): one read per event-loop turn, shared by that turn's callers.
  */
-export function ponderHeadToken(db: SubgraphDb): () => Promise<string> {
+export function ponderHeadToken(db: SqlDb): () => Promise<string> {
   return coalesce(async () => {
     const rows = rowsOf(
       await db.execute(
