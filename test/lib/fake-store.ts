@@ -1,4 +1,5 @@
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
+import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 
 type Row = Record<string, unknown>;
 type Values = Row | ((row: Row) => Row);
@@ -18,6 +19,15 @@ export class FakeStore {
 
   get(table: Table, id: string): Row | undefined {
     return this.rows(table).get(id);
+  }
+
+  /** A row's key: its `id`, or its composite primary key's values (`indexed_log`: chain, block, log index) joined. */
+  private keyOf(table: Table, values: Row): string {
+    if ("id" in getTableColumns(table)) return String(values.id);
+    const [pk] = getTableConfig(table as PgTable).primaryKeys;
+    if (!pk) throw new Error(`${getTableName(table)} has neither an id nor a primary key`);
+    const keys = Object.entries(getTableColumns(table));
+    return pk.columns.map((c) => String(values[keys.find(([, col]) => col.name === c.name)![0]])).join("-");
   }
 
   private withDefaults(table: Table, values: Row): Row {
@@ -45,14 +55,15 @@ export class FakeStore {
       values: (values: Row) => {
         const rows = this.rows(table);
         const run = (onConflict: "throw" | "nothing" | Values) => {
-          const existing = rows.get(values.id as string);
+          const key = this.keyOf(table, values);
+          const existing = rows.get(key);
           if (existing) {
-            if (onConflict === "throw") throw new Error(`duplicate ${getTableName(table)} ${values.id}`);
+            if (onConflict === "throw") throw new Error(`duplicate ${getTableName(table)} ${key}`);
             if (onConflict === "nothing") return null;
             return this.apply(existing, onConflict);
           }
           const row = this.withDefaults(table, values);
-          rows.set(row.id as string, row);
+          rows.set(key, row);
           return { ...row };
         };
         return {

@@ -65,12 +65,13 @@ async function play<A>(chainId: number, name: string, args: A, address: Address 
   const handler = handlers.get(name);
   if (!handler) throw new Error(`no handler registered for ${name}`);
   block += 1n;
+  // As Ponder hands it, with what the indexed_log writer reads beyond IndexedEvent's fields.
   const event: IndexedEvent<A> = {
     args,
-    block: { number: block, timestamp: 1000n + block },
-    log: { logIndex: 0, address },
-    transaction: { hash: `0x${"ab".repeat(32)}`, from: ALICE },
-  };
+    block: { number: block, timestamp: 1000n + block, hash: `0x${block.toString(16).padStart(64, "0")}` },
+    log: { logIndex: 0, address, topics: [`0x${"01".repeat(32)}`, null, null, null], data: "0x" },
+    transaction: { hash: `0x${"ab".repeat(32)}`, from: ALICE, to: address, transactionIndex: 0 },
+  } as IndexedEvent<A>;
   await handler({ event, context: { db: store.db, chain: { id: chainId } } });
 }
 
