@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, LOCAL_DEVNET_SHAPE_WITH_OPTIMISM, scenarioOf } from "../../devnet/src/index";
 import type { FullProfileFacts } from "../../devnet/src/scenario/full-profile";
+import { PLUGIN_NAMES } from "../../src/plugins/names";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
@@ -152,16 +153,7 @@ describe.skipIf(skipWithoutPeerOmnigraph("the cookbook leaves on the devnet"))(
       };
       indexer = await startIndexer(
         indexerOptionsFor(env, {
-          plugins: [
-            "subgraph",
-            "basenames",
-            "lineanames",
-            "threedns",
-            "protocol-acceleration",
-            "registrars",
-            "tokenscope",
-            "ensv2",
-          ],
+          plugins: [...PLUGIN_NAMES],
           database: "postgres",
         }),
       );
