@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FollowingLogSummary } from "./ponder-log-filter";
 import { withPonderMemoryDefaults } from "./ponder-memory-env";
@@ -95,11 +95,13 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
           await new Promise((r) => setTimeout(r, pollMs));
         }
       })();
-      const failed = exited.then((code) => {
-        if (!done)
-          throw new Error(
-            `ponder ${options.command} exited with code ${code} before it was ready; see ${options.logFile}`,
-          );
+      const failed = exited.then(async (code) => {
+        if (done) return;
+        await closed;
+        // The caller may delete the log's folder on the way out: the error carries the log's end.
+        throw new Error(
+          `ponder ${options.command} exited with code ${code} before it was ready; the end of ${options.logFile}:\n${logTail(options.logFile)}`,
+        );
       });
       try {
         await Promise.race([poll, failed]);
@@ -124,4 +126,17 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
       log.end();
     },
   };
+}
+
+/** The log from its first ERROR line (what went wrong first), and its last lines. */
+function logTail(file: string, lines = 40): string {
+  try {
+    const all = readFileSync(file, "utf8").split("\n");
+    const firstError = all.findIndex((l) => / ERROR /.test(l));
+    const last = all.slice(-lines);
+    if (firstError < 0 || firstError >= all.length - lines) return last.join("\n");
+    return [...all.slice(firstError, firstError + lines), "…", ...last].join("\n");
+  } catch {
+    return "(no log)";
+  }
 }

@@ -91,6 +91,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
     tokenscopeSales: e.TOKENSCOPE_SALES,
+    resolverReads: e.RESOLVER_READS,
     analyzeTables: e.NAMEINDEX_ANALYZE ?? e.NAMEINDEX_PGLITE_ANALYZE ?? true,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,

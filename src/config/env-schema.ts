@@ -102,6 +102,7 @@ export const envSchema = processTuningSchema.extend({
     .default(DEFAULT_LABELS_RETRY_BUDGET_MS),
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
   TOKENSCOPE_SALES: booleanFlag.default("true"),
+  RESOLVER_READS: booleanFlag.default("true"),
   // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor), and the tables left unanalyzed.
   NAMEINDEX_NOOP_HANDLERS: booleanFlag.default("false"),
   NAMEINDEX_ANALYZE: booleanFlag.optional(),

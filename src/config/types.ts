@@ -39,6 +39,12 @@ export interface AppConfig {
   noopHandlers: boolean;
   /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */
   tokenscopeSales: boolean;
+  /**
+   * RESOLVER_READS: whether protocol-acceleration reads, at the event's block, the values that value-less TextChanged
+   * and ABIChanged do not carry (needs an archive RPC). false keeps those keys without values: resolution reads them
+   * on chain.
+   */
+  resolverReads: boolean;
   /** NAMEINDEX_ANALYZE (formerly NAMEINDEX_PGLITE_ANALYZE): ANALYZE the index's tables once the backfill is done (default true). */
   analyzeTables: boolean;
   port: number;

@@ -14,6 +14,7 @@ export interface BuildRecord {
   subgraphCompat: boolean;
   labelSet: string;
   tokenscopeSales: boolean;
+  resolverReads: boolean;
   noopHandlers: boolean;
   /** Chain id → END_BLOCK_<chainId>. */
   endBlocks: Record<string, number>;
@@ -30,6 +31,7 @@ export const BUILD_RECORD_SETTINGS: Record<keyof BuildRecord, string> = {
   subgraphCompat: "SUBGRAPH_COMPAT",
   labelSet: "LABEL_SET_ID/LABEL_SET_VERSION",
   tokenscopeSales: "TOKENSCOPE_SALES",
+  resolverReads: "RESOLVER_READS",
   noopHandlers: "NAMEINDEX_NOOP_HANDLERS",
   endBlocks: "END_BLOCK_<chainId>",
   contracts:
@@ -44,6 +46,7 @@ export function buildRecordOf(config: AppConfig, codeDigest: string): BuildRecor
     subgraphCompat: config.isSubgraphCompatible,
     labelSet: `${config.labelSet.labelSetId}@${config.labelSet.labelSetVersion}`,
     tokenscopeSales: config.tokenscopeSales,
+    resolverReads: config.resolverReads,
     noopHandlers: config.noopHandlers,
     endBlocks: Object.fromEntries(
       [...config.endBlocks].sort(([a], [b]) => a - b).map(([id, block]) => [String(id), block]),

@@ -273,6 +273,60 @@ describe("every record kind", () => {
   }, 300_000);
 });
 
+describe("an index built with RESOLVER_READS=false (an RPC without past state)", () => {
+  it("keeps value-less texts and ABIs unread, and resolution answers them from the chain", async () => {
+    const unread = await startIndexer({
+      manifestPath: env.devnet.manifestPath,
+      labelsServiceUrl: env.labelsUrl,
+      plugins: ["subgraph", "basenames", "lineanames", "protocol-acceleration", "ensv2"],
+      database: "pglite",
+      extraEnv: { RESOLVER_READS: "false" },
+    });
+    try {
+      await unread.process.ready();
+      // Resolution answers from an index only once it follows the chains' heads.
+      await syncClocks(CHAINS.map(rpcUrl), unread.url);
+      const old = new Set(
+        ["LegacyPublicResolver", "PublicResolver"].map((c) => scenario.otherContracts.ensroot![c]!.toLowerCase()),
+      );
+      const names = scenario.names.filter(
+        (f) =>
+          !f.deleted &&
+          f.resolver &&
+          old.has(f.resolver.toLowerCase()) &&
+          nameInputProblem(f.name) === undefined &&
+          namehash(f.name) === f.node,
+      );
+      const outcome = { unreadText: 0, unreadAbi: 0, indexOnly: 0 };
+      for (const f of names) {
+        const asks = [
+          ["unreadText", f.texts ? `texts=${Object.keys(f.texts).join(",")}` : undefined],
+          ["unreadAbi", "abi=15"],
+          ["indexOnly", "addresses=60"],
+        ] as const;
+        for (const [kind, query] of asks) {
+          if (!query) continue;
+          const path = `/api/resolve/records/${encodeURIComponent(f.name)}?${query}`;
+          const res = await fetch(`${unread.url}${path}`);
+          statuses.push(res.status);
+          const fast = (await res.json()) as { accelerated: boolean; records: Record<string, unknown> };
+          const slow = await get(`${path}&accelerate=false`);
+          expect(res.status, f.name).toBe(200);
+          expect(fast.records, `${f.name} ${query}`).toEqual(slow.body.records);
+          const held = kind === "unreadAbi" ? fast.records.abi !== null : true;
+          if (kind === "indexOnly" ? fast.accelerated : held && !fast.accelerated) outcome[kind]++;
+        }
+      }
+      // Names on the old resolvers with texts and ABIs went to the chain; their addresses still come from the index.
+      expect(outcome.unreadText).toBeGreaterThan(3);
+      expect(outcome.unreadAbi).toBeGreaterThan(0);
+      expect(outcome.indexOnly).toBeGreaterThan(names.length * 0.8);
+    } finally {
+      await unread.stop();
+    }
+  }, 600_000);
+});
+
 describe("ENSv2's PermissionedResolver", () => {
   it("answers pubkey, ABI, interfaces and version alike from the index and the chain, and clears them", async () => {
     const ensv2 = scenario.ensv2 as {
