@@ -11,6 +11,12 @@ export interface IndexingBreakdown {
   lookups: { complete: number; prefetch: number; hit: number; miss: number };
   /** Tables with the most missed lookups, most first: where an evicting row cache reads the database one row at a time. */
   missesByTable: { table: string; misses: number }[];
+  /** Seconds each table's rows took to write at the batches' ends, most first. */
+  flushByTable: { table: string; seconds: number }[];
+  /** The handlers' store calls (find, insert, update, delete) per table, most first: each one is Ponder's overhead. */
+  storeCallsByTable: { table: string; calls: number }[];
+  /** Deletes per table: Ponder sends each one to the database at once, and the handler waits for it. */
+  deletesByTable: { table: string; calls: number }[];
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
   healing: {
     calls: number;
@@ -28,6 +34,17 @@ const samplesOf = (text: string, metric: string): [labels: string, value: number
 
 const sumOf = (text: string, metric: string, filter: (labels: string) => boolean = () => true): number =>
   samplesOf(text, metric).reduce((total, [labels, value]) => (filter(labels) ? total + value : total), 0);
+
+/** A metric summed per `table` label, largest first. */
+function byTable(text: string, metric: string, filter: (labels: string) => boolean = () => true): [string, number][] {
+  const totals = new Map<string, number>();
+  for (const [labels, value] of samplesOf(text, metric)) {
+    if (!filter(labels)) continue;
+    const table = /table="([^"]+)"/.exec(labels)?.[1] ?? "?";
+    totals.set(table, (totals.get(table) ?? 0) + value);
+  }
+  return [...totals].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+}
 
 export async function indexingBreakdown(url: string): Promise<IndexingBreakdown> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
@@ -54,6 +71,13 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       .map(([labels, misses]) => ({ table: /table="([^"]+)"/.exec(labels)?.[1] ?? "?", misses }))
       .filter((t) => t.misses > 0)
       .sort((a, b) => b.misses - a.misses),
+    flushByTable: byTable(text, "ponder_indexing_cache_query_duration_sum", (l) => l.includes('method="flush"')).map(
+      ([table, ms]) => ({ table, seconds: ms / 1000 }),
+    ),
+    storeCallsByTable: byTable(text, "ponder_indexing_store_queries_total").map(([table, calls]) => ({ table, calls })),
+    deletesByTable: byTable(text, "ponder_indexing_store_queries_total", (l) => l.includes('method="delete"')).map(
+      ([table, calls]) => ({ table, calls }),
+    ),
     healing: {
       calls: sumOf(text, "nameindex_heal_calls_total"),
       cacheHits: sumOf(text, "nameindex_heal_cache_hits_total"),
@@ -82,6 +106,15 @@ export function formatBreakdown(b: IndexingBreakdown): string {
           .map((t) => `${t.table} ${t.misses}`)
           .join(", ")})`
       : "") +
+    `; flush by table: ${b.flushByTable
+      .slice(0, 6)
+      .map((t) => `${t.table} ${t.seconds.toFixed(1)} s`)
+      .join(", ")}` +
+    `; store calls: ${b.storeCallsByTable.reduce((n, t) => n + t.calls, 0)} (most: ${b.storeCallsByTable
+      .slice(0, 8)
+      .map((t) => `${t.table} ${t.calls}`)
+      .join(", ")})` +
+    `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );
