@@ -9,6 +9,8 @@ import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-
 import { domainId, eventId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
 import { recordKeyId, resolverRecordsId } from "../../src/lib/resolution-ids";
+import { domainIdOf } from "../../src/plugins/ensv2/lib/ids";
+import { deriveEnsv2RowKeys } from "../../src/plugins/ensv2/lib/key-derivations";
 import { deriveRecordKeys } from "../../src/plugins/protocol-acceleration/lib/record-key-derivations";
 import {
   deriveNewOwnerSubnodes,
@@ -33,6 +35,7 @@ deriveRecordKeys();
 deriveSubnodesOf(ETH, "eth");
 const IDS = { ensRootChainId: 1 };
 deriveTransferEventIds(() => IDS);
+deriveEnsv2RowKeys(() => IDS);
 
 const word = (n: number): Hex => toHex(n, { size: 32 });
 const address = (n: number) => getAddress(toHex(n, { size: 20 }));
@@ -132,6 +135,26 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/plugins/shar
       expect(predict(seen, eventId(IDS, chainId, 17_000n, 41, 0), next)).toBe(eventId(IDS, chainId, 18_250n, 7, 0));
     }
     expect(eventId(IDS, 59144, 18_250n, 7, 0)).toBe("18250-7-0-59144");
+  });
+
+  it("predicts ENSv2's domain (version bits cleared), token and log-keyed rows", () => {
+    const registry = address(0xe2);
+    const version = (n: bigint, v: bigint) => (n << 32n) | v;
+    const registered = (tokenId: bigint, at: { block: bigint; logIndex: number }) =>
+      logEvent({ tokenId, label: "x", owner: address(4), expiry: 9n, sender: address(4) }, registry, 31337, at);
+    const first = registered(version(7n, 3n), { block: 40n, logIndex: 2 });
+    const second = registered(version(8n, 0n), { block: 41n, logIndex: 5 });
+    expect(predict(first, domainIdOf(31337, registry, version(7n, 3n)), second)).toBe(
+      domainIdOf(31337, registry, version(8n, 0n)),
+    );
+    expect(domainIdOf(31337, registry, version(8n, 5n))).toBe(domainIdOf(31337, registry, version(8n, 0n)));
+    expect(predict(first, eventId(IDS, 31337, 40n, 2), second)).toBe(eventId(IDS, 31337, 41n, 5));
+    const transfer = (id: bigint) =>
+      logEvent({ operator: address(1), from: address(2), to: address(3), id, value: 1n }, registry, 31337);
+    const token = (id: bigint) => `31337-${registry.toLowerCase()}-${tokenIdToHex32(id)}`;
+    expect(predict(transfer(version(7n, 1n)), token(version(7n, 1n)), transfer(version(9n, 2n)))).toBe(
+      token(version(9n, 2n)),
+    );
   });
 
   it("predicts nothing for an event a derivation does not apply to, and leaves keys it cannot explain unrecorded", () => {

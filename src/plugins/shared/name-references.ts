@@ -29,7 +29,8 @@ async function sourceOf(context: IndexingContext, id: string): Promise<Source> {
 async function writeReference(context: IndexingContext, holder: Holder, coinType: string, address: string | null) {
   const id = nameReferenceId(holder.id, coinType);
   if (address === null || holder.resolver === null) {
-    await context.db.delete(schema.nameReference, { id });
+    // Ponder sends every delete to the database and waits; a find is answered from the row cache.
+    if (await context.db.find(schema.nameReference, { id })) await context.db.delete(schema.nameReference, { id });
     return;
   }
   const values = {
@@ -53,7 +54,8 @@ export async function addressRecordChanged(context: IndexingContext, sourceId: s
   const key = coinType.toString();
   const found = await context.db.find(schema.nameReferenceSource, { id: sourceId });
   if ((found?.addresses[key] ?? null) === account) return;
-  const source = found ?? (await sourceOf(context, sourceId));
+  const source =
+    found ?? (await context.db.insert(schema.nameReferenceSource).values({ id: sourceId, addresses: {}, holders: [] }));
   const addresses = { ...source.addresses };
   if (account === null) delete addresses[key];
   else addresses[key] = account;

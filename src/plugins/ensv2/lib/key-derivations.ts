@@ -1,0 +1,40 @@
+import type { Address } from "viem";
+import { eventId, type IdContext } from "../../../lib/ids";
+import { argOf, type DerivationEvent, deriveRowKey } from "../../shared/row-key-derivations";
+import { domainIdOf, hex32 } from "./ids";
+
+/*
+ * The ENSv2 handlers' row keys, told to Ponder's row cache (src/plugins/shared/row-key-derivations.ts). Without them
+ * a domain or token looked up by an evicted table was one database read inside the handler, and on PGlite (which
+ * reads every inserted key first) so was every ensv2_event, ensv2_registration and ensv2_registrar_action row: 17,718
+ * reads in a 10,000-name backfill with all plugins (bench:scale's "missed").
+ */
+
+/** The registries' and the registrar's token id arguments (a token id, or any id of the label: the version is cleared). */
+const TOKEN_ID_ARGS = ["tokenId", "id"] as const;
+
+const emitterOf = (event: DerivationEvent): Address | undefined => event.event.log?.address as Address | undefined;
+
+/** `ids` is read per event: the handlers' settings exist only once the config is loaded. */
+export function deriveEnsv2RowKeys(ids: () => IdContext): void {
+  for (const argName of TOKEN_ID_ARGS) {
+    deriveRowKey(`ensv2 domain(log.address, args.${argName})`, (event) => {
+      const id = argOf(event, argName);
+      const registry = emitterOf(event);
+      return typeof id === "bigint" && registry ? domainIdOf(event.chain.id, registry, id) : undefined;
+    });
+    deriveRowKey(`ensv2 token(log.address, args.${argName})`, (event) => {
+      const id = argOf(event, argName);
+      const contract = emitterOf(event);
+      return typeof id === "bigint" && contract ? `${event.chain.id}-${contract.toLowerCase()}-${hex32(id)}` : undefined;
+    });
+  }
+  // The rows keyed by the log itself (logColumns in events.ts).
+  deriveRowKey("eventId(block, logIndex)", (event) => {
+    const block = event.event.block?.number;
+    const logIndex = event.event.log?.logIndex;
+    return block !== undefined && logIndex !== undefined
+      ? eventId(ids(), event.chain.id, block, logIndex)
+      : undefined;
+  });
+}
