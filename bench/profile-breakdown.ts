@@ -24,37 +24,44 @@ const LAYERS: [string, (url: string, fn: string) => boolean][] = [
   ["idle (waiting on I/O: the database, the RPC)", (u, f) => f === "(idle)"],
   ["garbage collection", (u, f) => f === "(garbage collector)"],
   ["V8 and native (program)", (u, f) => f === "(program)" || f === "(root)"],
-  ["Ponder: row cache and store (indexing-store)", (u) => /ponder\/(src|dist\/esm)\/indexing-store\//.test(u)],
+  ["Ponder: row cache and store (indexing-store, copy)", (u) => /ponder\/(src|dist\/esm)\/(indexing-store\/|utils\/copy\.|drizzle\/)/.test(u)],
   ["Ponder: per-event dispatch (indexing)", (u) => /ponder\/(src|dist\/esm)\/indexing\//.test(u)],
+  ["Ponder: sync (RPC fetching, matching logs to filters)", (u) => /ponder\/(src|dist\/esm)\/(sync|sync-historical|sync-realtime|rpc)\/|ponder\/(src|dist\/esm)\/(utils\/lowercase\.|runtime\/filter\.)/.test(u)],
   ["Ponder: event extraction and decoding (runtime, sync-store)", (u) => /ponder\/(src|dist\/esm)\/(runtime|sync-store)\//.test(u)],
-  ["Ponder: sync (RPC fetching)", (u) => /ponder\/(src|dist\/esm)\/(sync|sync-historical|sync-realtime|rpc|utils)\//.test(u)],
-  ["Ponder: database layer and other", (u) => /ponder\/(src|dist\/esm)\//.test(u)],
+  ["Ponder: other (database layer, utils)", (u) => /ponder\/(src|dist\/esm)\//.test(u)],
   ["viem and abitype (ABI decoding, hex, hashing)", (u) => /node_modules\/(viem|abitype|ox)\//.test(u)],
   ["keccak (@noble/hashes)", (u) => u.includes("@noble/hashes")],
-  ["drizzle-orm (SQL building)", (u) => u.includes("drizzle-orm")],
+  ["drizzle-orm (SQL building, result rows)", (u) => u.includes("drizzle-orm")],
   ["PostgreSQL driver (pg, pg-protocol)", (u) => /node_modules\/(pg|pg-protocol|pg-types|pg-pool|pg-copy-streams)\//.test(u)],
   ["PGlite (wasm PostgreSQL)", (u) => u.includes("@electric-sql/pglite")],
-  ["ours: label healing", (u) => /\/src\/lib\/healing\//.test(u)],
+  ["metrics (prom-client)", (u) => u.includes("node_modules/prom-client/")],
+  ["start-up build (vite, esbuild, rollup)", (u) => /node_modules\/(vite|vite-node|rollup|esbuild)\//.test(u)],
+  ["ENS normalization (@adraffy/ens-normalize)", (u) => u.includes("@adraffy")],
+  ["ours: label healing", (u) => /\/src\/lib\/healing\//.test(u) || u.includes("labels-service/src/keccak")],
   ["ours: indexed_log writer", (u) => u.includes("/src/plugins/shared/indexed-log.ts")],
   ["ours: kept list counts", (u) => /\/src\/(lib|plugins\/shared)\/list-counts\.ts/.test(u)],
-  ["ours: name references", (u) => /\/src\/(lib|plugins\/shared)\/name-references\.ts/.test(u) || u.includes("registry-fallback")],
+  [
+    "ours: name references",
+    (u) => /\/src\/(lib|plugins\/shared)\/name-references\.ts/.test(u) || u.includes("registry-fallback"),
+  ],
   ["ours: ensv2 handlers", (u) => u.includes("/src/plugins/ensv2/")],
   ["ours: other handlers (src/plugins)", (u) => u.includes("/src/plugins/")],
   ["ours: src/lib", (u) => u.includes("/src/lib/")],
   ["ours: other src", (u) => /\/work\/[^/]+\/src\//.test(u) && !u.includes("node_modules")],
-  ["Node.js internals (streams, net, timers)", (u) => u.startsWith("node:") || u === ""],
+  ["Node.js and V8 built-ins (socket writes, buffers, JSON, microtasks)", (u) => u.startsWith("node:") || u === ""],
   ["other dependencies", () => true],
 ];
 
-/** Time spent under a frame, whatever it called (a frame's callees counted once per sample). */
+/**
+ * Time under a frame, whatever it called. V8's profile does not join an async function's continuations to its
+ * caller, so only synchronous work is listed here.
+ */
 const INCLUSIVE: [string, (url: string, fn: string) => boolean][] = [
-  ["Ponder: indexing a batch (processHistoricalEvents)", (u, f) => f === "processHistoricalEvents"],
-  ["our handlers, all they call (the `on()` wrapper)", (u, f) => u.includes("src/plugins/shared/register.ts")],
-  ["the indexed_log writer, all it calls", (u, f) => f === "recordLog"],
-  ["Ponder: flushing the row cache (flush)", (u, f) => f === "flush" && u.includes("indexing-store")],
-  ["Ponder: prefetching a batch's rows (prefetch)", (u, f) => f === "prefetch" && u.includes("indexing-store")],
   ["Ponder: decoding logs (decodeEvents)", (u, f) => f === "decodeEvents"],
-  ["Ponder: reading events from ponder_sync (getEventBlockData)", (u, f) => f === "getEventBlockData"],
+  ["Ponder: building events from block data (buildEvents)", (u, f) => f === "buildEvents"],
+  ["Ponder: rows to COPY text at a flush (getCopyText)", (u, f) => f === "getCopyText"],
+  ["Ponder: the store's row copies (copy, copyOnWrite)", (u, f) => (f === "copy" || f === "copyOnWrite") && u.includes("utils/copy")],
+  ["Ponder: matching fetched logs to filters (isLogFilterMatched)", (u, f) => f === "isLogFilterMatched"],
   ["label healing (src/lib/healing)", (u) => u.includes("src/lib/healing/")],
 ];
 
@@ -109,7 +116,7 @@ console.log(`${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s
 console.log("| layer | self s | of the busy time |\n|---|---|---|");
 for (const [layer, us] of [...byLayer].sort((a, b) => b[1] - a[1]))
   console.log(`| ${layer} | ${(us / 1e6).toFixed(2)} | ${layer.startsWith("idle") ? "—" : pct(us, busy)} |`);
-console.log("\n| under | total s | of the busy time |\n|---|---|---|");
+console.log("\n| synchronous work under | total s | of the busy time |\n|---|---|---|");
 for (const [label] of INCLUSIVE) {
   const us = byInclusive.get(label) ?? 0;
   console.log(`| ${label} | ${(us / 1e6).toFixed(2)} | ${pct(us, busy)} |`);

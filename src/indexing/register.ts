@@ -6,6 +6,7 @@ import { register as lineanames } from "../plugins/lineanames/register";
 import type { PluginName } from "../plugins/names";
 import { register as protocolAcceleration } from "../plugins/protocol-acceleration/register";
 import { register as registrars } from "../plugins/registrars/register";
+import { deriveListCountKeys } from "../plugins/shared/list-count-keys";
 import { isIndexed } from "../plugins/shared/register";
 import { deriveNewOwnerSubnodes } from "../plugins/shared/row-key-derivations";
 import { register as subgraph } from "../plugins/subgraph/register";
@@ -37,8 +38,9 @@ const PREFETCHED_REGISTRIES = [
  * and none of them registers anything by itself (test/indexing/registration-entry.test.ts).
  */
 export function registerIndexing(config: AppConfig = getConfig()): void {
-  // The row cache's derivation every registry's NewOwner handler shares; a plugin's own ones come with its register().
+  // The row cache's derivations every registry's handlers share; a plugin's own ones come with its register().
   deriveNewOwnerSubnodes();
+  deriveListCountKeys();
   for (const plugin of config.plugins) PLUGIN_REGISTRATIONS[plugin]();
   startBackgroundWork(config);
 }

@@ -9,9 +9,11 @@ import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-
 import { domainId, eventId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
 import { recordKeyId, resolverRecordsId } from "../../src/lib/resolution-ids";
+import { setEnsv2Anchors } from "../../src/plugins/ensv2/lib/context";
 import { domainIdOf } from "../../src/plugins/ensv2/lib/ids";
 import { deriveEnsv2RowKeys } from "../../src/plugins/ensv2/lib/key-derivations";
 import { deriveRecordKeys } from "../../src/plugins/protocol-acceleration/lib/record-key-derivations";
+import { deriveListCountKeys } from "../../src/plugins/shared/list-count-keys";
 import {
   deriveNewOwnerSubnodes,
   deriveSubnodesOf,
@@ -35,7 +37,10 @@ deriveRecordKeys();
 deriveSubnodesOf(ETH, "eth");
 const IDS = { ensRootChainId: 1 };
 deriveTransferEventIds(() => IDS);
+const ETH_REGISTRY = getAddress(toHex(0xe7e, { size: 20 })).toLowerCase() as `0x${string}`;
+setEnsv2Anchors({ rootRegistry: ETH_REGISTRY, ethRegistry: ETH_REGISTRY });
 deriveEnsv2RowKeys(() => IDS);
+deriveListCountKeys();
 
 const word = (n: number): Hex => toHex(n, { size: 32 });
 const address = (n: number) => getAddress(toHex(n, { size: 20 }));
@@ -149,11 +154,33 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/plugins/shar
     );
     expect(domainIdOf(31337, registry, version(8n, 5n))).toBe(domainIdOf(31337, registry, version(8n, 0n)));
     expect(predict(first, eventId(IDS, 31337, 40n, 2), second)).toBe(eventId(IDS, 31337, 41n, 5));
+    // The `.eth` registrar emits; the domain is the ETH registry's.
+    const priced = (tokenId: bigint) =>
+      logEvent({ tokenId, duration: 1n, paymentToken: address(5), referrer: word(0), base: 1n, premium: 0n }, registry);
+    expect(predict(priced(version(7n, 1n)), domainIdOf(1, ETH_REGISTRY, version(7n, 1n)), priced(version(9n, 0n)))).toBe(
+      domainIdOf(1, ETH_REGISTRY, version(9n, 0n)),
+    );
     const transfer = (id: bigint) =>
       logEvent({ operator: address(1), from: address(2), to: address(3), id, value: 1n }, registry, 31337);
     const token = (id: bigint) => `31337-${registry.toLowerCase()}-${tokenIdToHex32(id)}`;
     expect(predict(transfer(version(7n, 1n)), token(version(7n, 1n)), transfer(version(9n, 2n)))).toBe(
       token(version(9n, 2n)),
+    );
+  });
+
+  it("predicts the kept list counts: a parent's children, an owner's ENSv1 and ENSv2 domains, a registry's domains", () => {
+    const newOwner = (n: number, owner: number) => logEvent({ node: word(n), label: word(50 + n), owner: address(owner) });
+    expect(predict(newOwner(1, 7), `v1-children:${word(1)}`, newOwner(2, 8))).toBe(`v1-children:${word(2)}`);
+    expect(predict(newOwner(1, 7), `v1-owner:${address(7).toLowerCase()}`, newOwner(2, 8))).toBe(
+      `v1-owner:${address(8).toLowerCase()}`,
+    );
+    const transfer = (from: number, to: number) => logEvent({ from: address(from), to: address(to), tokenId: 5n });
+    expect(predict(transfer(1, 2), `v2-owner:${address(1).toLowerCase()}`, transfer(3, 4))).toBe(
+      `v2-owner:${address(3).toLowerCase()}`,
+    );
+    const registry = (n: number) => logEvent({ tokenId: 1n }, address(n), 31337);
+    expect(predict(registry(0xe1), `v2-registry:31337-${address(0xe1).toLowerCase()}`, registry(0xe2))).toBe(
+      `v2-registry:31337-${address(0xe2).toLowerCase()}`,
     );
   });
 

@@ -29,8 +29,7 @@ async function sourceOf(context: IndexingContext, id: string): Promise<Source> {
 async function writeReference(context: IndexingContext, holder: Holder, coinType: string, address: string | null) {
   const id = nameReferenceId(holder.id, coinType);
   if (address === null || holder.resolver === null) {
-    // Ponder sends every delete to the database and waits; a find is answered from the row cache.
-    if (await context.db.find(schema.nameReference, { id })) await context.db.delete(schema.nameReference, { id });
+    await context.db.delete(schema.nameReference, { id });
     return;
   }
   const values = {

@@ -1,7 +1,9 @@
 import type { Address } from "viem";
 import { eventId, type IdContext } from "../../../lib/ids";
+import { listCountId } from "../../../lib/list-counts";
 import { argOf, type DerivationEvent, deriveRowKey } from "../../shared/row-key-derivations";
-import { domainIdOf, hex32 } from "./ids";
+import { ensv2Anchors } from "./context";
+import { domainIdOf, hex32, registryId } from "./ids";
 
 /*
  * The ENSv2 handlers' row keys, told to Ponder's row cache (src/plugins/shared/row-key-derivations.ts). Without them
@@ -29,6 +31,16 @@ export function deriveEnsv2RowKeys(ids: () => IdContext): void {
       return typeof id === "bigint" && contract ? `${event.chain.id}-${contract.toLowerCase()}-${hex32(id)}` : undefined;
     });
   }
+  // The `.eth` registrar's events name a token of the ETH registry, not of the registrar that emits them.
+  deriveRowKey("ensv2 domain(ETH registry, args.tokenId)", (event) => {
+    const id = argOf(event, "tokenId");
+    return typeof id === "bigint" ? domainIdOf(event.chain.id, ensv2Anchors().ethRegistry, id) : undefined;
+  });
+  // A registry's count of its domains (src/lib/list-counts.ts), bumped by each domain it creates.
+  deriveRowKey("list count v2-registry(log.address)", (event) => {
+    const registry = emitterOf(event);
+    return registry ? listCountId("v2-registry", registryId(event.chain.id, registry)) : undefined;
+  });
   // The rows keyed by the log itself (logColumns in events.ts).
   deriveRowKey("eventId(block, logIndex)", (event) => {
     const block = event.event.block?.number;
