@@ -24,15 +24,30 @@ const LAYERS: [string, (url: string, fn: string) => boolean][] = [
   ["idle (waiting on I/O: the database, the RPC)", (u, f) => f === "(idle)"],
   ["garbage collection", (u, f) => f === "(garbage collector)"],
   ["V8 and native (program)", (u, f) => f === "(program)" || f === "(root)"],
-  ["Ponder: row cache and store (indexing-store, copy)", (u) => /ponder\/(src|dist\/esm)\/(indexing-store\/|utils\/copy\.|drizzle\/)/.test(u)],
+  [
+    "Ponder: row cache and store (indexing-store, copy)",
+    (u) => /ponder\/(src|dist\/esm)\/(indexing-store\/|utils\/copy\.|drizzle\/)/.test(u),
+  ],
   ["Ponder: per-event dispatch (indexing)", (u) => /ponder\/(src|dist\/esm)\/indexing\//.test(u)],
-  ["Ponder: sync (RPC fetching, matching logs to filters)", (u) => /ponder\/(src|dist\/esm)\/(sync|sync-historical|sync-realtime|rpc)\/|ponder\/(src|dist\/esm)\/(utils\/lowercase\.|runtime\/filter\.)/.test(u)],
-  ["Ponder: event extraction and decoding (runtime, sync-store)", (u) => /ponder\/(src|dist\/esm)\/(runtime|sync-store)\//.test(u)],
+  [
+    "Ponder: sync (RPC fetching, matching logs to filters)",
+    (u) =>
+      /ponder\/(src|dist\/esm)\/(sync|sync-historical|sync-realtime|rpc)\/|ponder\/(src|dist\/esm)\/(utils\/lowercase\.|runtime\/filter\.)/.test(
+        u,
+      ),
+  ],
+  [
+    "Ponder: event extraction and decoding (runtime, sync-store)",
+    (u) => /ponder\/(src|dist\/esm)\/(runtime|sync-store)\//.test(u),
+  ],
   ["Ponder: other (database layer, utils)", (u) => /ponder\/(src|dist\/esm)\//.test(u)],
   ["viem and abitype (ABI decoding, hex, hashing)", (u) => /node_modules\/(viem|abitype|ox)\//.test(u)],
   ["keccak (@noble/hashes)", (u) => u.includes("@noble/hashes")],
   ["drizzle-orm (SQL building, result rows)", (u) => u.includes("drizzle-orm")],
-  ["PostgreSQL driver (pg, pg-protocol)", (u) => /node_modules\/(pg|pg-protocol|pg-types|pg-pool|pg-copy-streams)\//.test(u)],
+  [
+    "PostgreSQL driver (pg, pg-protocol)",
+    (u) => /node_modules\/(pg|pg-protocol|pg-types|pg-pool|pg-copy-streams)\//.test(u),
+  ],
   ["PGlite (wasm PostgreSQL)", (u) => u.includes("@electric-sql/pglite")],
   ["metrics (prom-client)", (u) => u.includes("node_modules/prom-client/")],
   ["start-up build (vite, esbuild, rollup)", (u) => /node_modules\/(vite|vite-node|rollup|esbuild)\//.test(u)],
@@ -60,7 +75,10 @@ const INCLUSIVE: [string, (url: string, fn: string) => boolean][] = [
   ["Ponder: decoding logs (decodeEvents)", (u, f) => f === "decodeEvents"],
   ["Ponder: building events from block data (buildEvents)", (u, f) => f === "buildEvents"],
   ["Ponder: rows to COPY text at a flush (getCopyText)", (u, f) => f === "getCopyText"],
-  ["Ponder: the store's row copies (copy, copyOnWrite)", (u, f) => (f === "copy" || f === "copyOnWrite") && u.includes("utils/copy")],
+  [
+    "Ponder: the store's row copies (copy, copyOnWrite)",
+    (u, f) => (f === "copy" || f === "copyOnWrite") && u.includes("utils/copy"),
+  ],
   ["Ponder: matching fetched logs to filters (isLogFilterMatched)", (u, f) => f === "isLogFilterMatched"],
   ["label healing (src/lib/healing)", (u) => u.includes("src/lib/healing/")],
 ];

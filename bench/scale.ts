@@ -243,7 +243,9 @@ async function completedEvents(url: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  log(`bench:scale — sizes ${SIZES.join(", ")}, ${DBS.join(" and ")}, plugins ${PLUGINS.join(",")}, RESOLVER_READS=false`);
+  log(
+    `bench:scale — sizes ${SIZES.join(", ")}, ${DBS.join(" and ")}, plugins ${PLUGINS.join(",")}, RESOLVER_READS=false`,
+  );
   const runs: IndexRun[] = [];
   const chains: Record<string, string>[] = [];
   for (const names of SIZES) {

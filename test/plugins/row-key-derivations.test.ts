@@ -157,9 +157,9 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/plugins/shar
     // The `.eth` registrar emits; the domain is the ETH registry's.
     const priced = (tokenId: bigint) =>
       logEvent({ tokenId, duration: 1n, paymentToken: address(5), referrer: word(0), base: 1n, premium: 0n }, registry);
-    expect(predict(priced(version(7n, 1n)), domainIdOf(1, ETH_REGISTRY, version(7n, 1n)), priced(version(9n, 0n)))).toBe(
-      domainIdOf(1, ETH_REGISTRY, version(9n, 0n)),
-    );
+    expect(
+      predict(priced(version(7n, 1n)), domainIdOf(1, ETH_REGISTRY, version(7n, 1n)), priced(version(9n, 0n))),
+    ).toBe(domainIdOf(1, ETH_REGISTRY, version(9n, 0n)));
     const transfer = (id: bigint) =>
       logEvent({ operator: address(1), from: address(2), to: address(3), id, value: 1n }, registry, 31337);
     const token = (id: bigint) => `31337-${registry.toLowerCase()}-${tokenIdToHex32(id)}`;
@@ -169,7 +169,8 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/plugins/shar
   });
 
   it("predicts the kept list counts: a parent's children, an owner's ENSv1 and ENSv2 domains, a registry's domains", () => {
-    const newOwner = (n: number, owner: number) => logEvent({ node: word(n), label: word(50 + n), owner: address(owner) });
+    const newOwner = (n: number, owner: number) =>
+      logEvent({ node: word(n), label: word(50 + n), owner: address(owner) });
     expect(predict(newOwner(1, 7), `v1-children:${word(1)}`, newOwner(2, 8))).toBe(`v1-children:${word(2)}`);
     expect(predict(newOwner(1, 7), `v1-owner:${address(7).toLowerCase()}`, newOwner(2, 8))).toBe(
       `v1-owner:${address(8).toLowerCase()}`,

@@ -206,7 +206,8 @@ export class IndexBackend implements ResolutionBackend {
     const data = new Map(rows.map((r) => [BigInt(r.content_type), r.data]));
     // Every ABIChanged writes its data row unless the index was built with RESOLVER_READS=false.
     const unread = asked.find((t) => !data.has(t));
-    if (unread !== undefined) throw new NotInIndex(`ABI content type ${unread} was indexed without its data (RESOLVER_READS=false)`);
+    if (unread !== undefined)
+      throw new NotInIndex(`ABI content type ${unread} was indexed without its data (RESOLVER_READS=false)`);
     const out: Record<string, AbiRecord | null> = {};
     for (const mask of masks) {
       const first = [...data.entries()]

@@ -1,6 +1,6 @@
+import { handlerSettings } from "../shared/ens-handlers/context";
 import * as ETHRegistrar from "./handlers/ETHRegistrar";
 import * as Registry from "./handlers/Registry";
-import { handlerSettings } from "../shared/ens-handlers/context";
 import { deriveEnsv2RowKeys } from "./lib/key-derivations";
 
 /** The ensv2 plugin: ENSv2's registries, `.eth` registrar and permissions. Each handler file registers only what Ponder indexes. */

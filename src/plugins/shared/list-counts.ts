@@ -76,4 +76,3 @@ export async function settleV2OwnerCount(
   if (before !== null) await bumpListCount(context, "v2-owner", before, -1);
   if (after !== null) await bumpListCount(context, "v2-owner", after, 1);
 }
-

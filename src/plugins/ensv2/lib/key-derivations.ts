@@ -28,7 +28,9 @@ export function deriveEnsv2RowKeys(ids: () => IdContext): void {
     deriveRowKey(`ensv2 token(log.address, args.${argName})`, (event) => {
       const id = argOf(event, argName);
       const contract = emitterOf(event);
-      return typeof id === "bigint" && contract ? `${event.chain.id}-${contract.toLowerCase()}-${hex32(id)}` : undefined;
+      return typeof id === "bigint" && contract
+        ? `${event.chain.id}-${contract.toLowerCase()}-${hex32(id)}`
+        : undefined;
     });
   }
   // The `.eth` registrar's events name a token of the ETH registry, not of the registrar that emits them.
@@ -45,8 +47,6 @@ export function deriveEnsv2RowKeys(ids: () => IdContext): void {
   deriveRowKey("eventId(block, logIndex)", (event) => {
     const block = event.event.block?.number;
     const logIndex = event.event.log?.logIndex;
-    return block !== undefined && logIndex !== undefined
-      ? eventId(ids(), event.chain.id, block, logIndex)
-      : undefined;
+    return block !== undefined && logIndex !== undefined ? eventId(ids(), event.chain.id, block, logIndex) : undefined;
   });
 }
