@@ -21,9 +21,9 @@ interface Profile {
 
 /** First matching rule names the layer; order matters (specific before general). */
 const LAYERS: [string, (url: string, fn: string) => boolean][] = [
-  ["idle (waiting on I/O: the database, the RPC)", (u, f) => f === "(idle)"],
-  ["garbage collection", (u, f) => f === "(garbage collector)"],
-  ["V8 and native (program)", (u, f) => f === "(program)" || f === "(root)"],
+  ["idle (waiting on I/O: the database, the RPC)", (_u, f) => f === "(idle)"],
+  ["garbage collection", (_u, f) => f === "(garbage collector)"],
+  ["V8 and native (program)", (_u, f) => f === "(program)" || f === "(root)"],
   [
     "Ponder: row cache and store (indexing-store, copy)",
     (u) => /ponder\/(src|dist\/esm)\/(indexing-store\/|utils\/copy\.|drizzle\/)/.test(u),
@@ -72,14 +72,14 @@ const LAYERS: [string, (url: string, fn: string) => boolean][] = [
  * caller, so only synchronous work is listed here.
  */
 const INCLUSIVE: [string, (url: string, fn: string) => boolean][] = [
-  ["Ponder: decoding logs (decodeEvents)", (u, f) => f === "decodeEvents"],
-  ["Ponder: building events from block data (buildEvents)", (u, f) => f === "buildEvents"],
-  ["Ponder: rows to COPY text at a flush (getCopyText)", (u, f) => f === "getCopyText"],
+  ["Ponder: decoding logs (decodeEvents)", (_u, f) => f === "decodeEvents"],
+  ["Ponder: building events from block data (buildEvents)", (_u, f) => f === "buildEvents"],
+  ["Ponder: rows to COPY text at a flush (getCopyText)", (_u, f) => f === "getCopyText"],
   [
     "Ponder: the store's row copies (copy, copyOnWrite)",
     (u, f) => (f === "copy" || f === "copyOnWrite") && u.includes("utils/copy"),
   ],
-  ["Ponder: matching fetched logs to filters (isLogFilterMatched)", (u, f) => f === "isLogFilterMatched"],
+  ["Ponder: matching fetched logs to filters (isLogFilterMatched)", (_u, f) => f === "isLogFilterMatched"],
   ["label healing (src/lib/healing)", (u) => u.includes("src/lib/healing/")],
 ];
 
