@@ -6,10 +6,10 @@ import { ensv2Anchors } from "./context";
 import { domainIdOf, hex32, registryId } from "./ids";
 
 /*
- * The ENSv2 handlers' row keys, told to Ponder's row cache (src/plugins/shared/row-key-derivations.ts). Without them
- * a domain or token looked up by an evicted table was one database read inside the handler, and on PGlite (which
- * reads every inserted key first) so was every ensv2_event, ensv2_registration and ensv2_registrar_action row: 17,718
- * reads in a 10,000-name backfill with all plugins (bench:scale's "missed").
+ * The ENSv2 handlers' row keys, told to Ponder's row cache (src/plugins/shared/row-key-derivations.ts), so that an
+ * evicted table's rows are prefetched in bulk rather than read one at a time inside a handler (on PGlite every
+ * inserted key is read first). bench:scale still counted ENSv2 misses with these in place (docs/benchmarks.md, "Where
+ * a second of indexing goes"): some of the handlers' lookups use keys they do not cover.
  */
 
 /** The registries' and the registrar's token id arguments (a token id, or any id of the label: the version is cleared). */
