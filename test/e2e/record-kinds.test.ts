@@ -70,6 +70,21 @@ async function graph(query: string, variables: Record<string, unknown>): Promise
   return res.json();
 }
 
+/** Live scenario names on the resolvers that emit the value-less TextChanged (the 2019 and 2020 PublicResolvers). */
+function namesOnOldResolvers() {
+  const old = new Set(
+    ["LegacyPublicResolver", "PublicResolver"].map((c) => scenario.otherContracts.ensroot![c]!.toLowerCase()),
+  );
+  return scenario.names.filter(
+    (f) =>
+      !f.deleted &&
+      f.resolver &&
+      old.has(f.resolver.toLowerCase()) &&
+      nameInputProblem(f.name) === undefined &&
+      namehash(f.name) === f.node,
+  );
+}
+
 const RECORDS_QUERY = /* GraphQL */ `
   query Kinds($name: InterpretedName!, $accelerate: Boolean!) {
     domain(by: { name: $name }) {
@@ -142,18 +157,7 @@ describe("every record kind", () => {
   }, 600_000);
 
   it("answers texts of the value-less TextChanged from the index", async () => {
-    const old = new Set(
-      ["LegacyPublicResolver", "PublicResolver"].map((c) => scenario.otherContracts.ensroot![c]!.toLowerCase()),
-    );
-    const named = scenario.names.filter(
-      (f) =>
-        !f.deleted &&
-        f.resolver &&
-        old.has(f.resolver.toLowerCase()) &&
-        f.texts &&
-        nameInputProblem(f.name) === undefined &&
-        namehash(f.name) === f.node,
-    );
+    const named = namesOnOldResolvers().filter((f) => f.texts);
     let fromIndex = 0;
     for (const f of named) {
       const keys = Object.keys(f.texts!).join(",");
@@ -286,17 +290,7 @@ describe("an index built with RESOLVER_READS=false (an RPC without past state)",
       await unread.process.ready();
       // Resolution answers from an index only once it follows the chains' heads.
       await syncClocks(CHAINS.map(rpcUrl), unread.url);
-      const old = new Set(
-        ["LegacyPublicResolver", "PublicResolver"].map((c) => scenario.otherContracts.ensroot![c]!.toLowerCase()),
-      );
-      const names = scenario.names.filter(
-        (f) =>
-          !f.deleted &&
-          f.resolver &&
-          old.has(f.resolver.toLowerCase()) &&
-          nameInputProblem(f.name) === undefined &&
-          namehash(f.name) === f.node,
-      );
+      const names = namesOnOldResolvers();
       const outcome = { unreadText: 0, unreadAbi: 0, indexOnly: 0 };
       for (const f of names) {
         const asks = [
