@@ -75,11 +75,17 @@ export function deriveSubnodesOf(parentNode: Hex, parentName: string): void {
  * run's 0.9 % missed lookups. `ids` is read per event: the handlers' settings exist only once the config is loaded.
  */
 export function deriveTransferEventIds(ids: () => IdContext): void {
-  deriveRowKey("eventId(block, logIndex, sub-index 0)", (event) => {
+  deriveEventIds(ids, 0);
+}
+
+/** Rows keyed by their log (`eventId`), with a constant sub-index or none. */
+export function deriveEventIds(ids: () => IdContext, subIndex?: number): void {
+  const name = subIndex === undefined ? "eventId(block, logIndex)" : `eventId(block, logIndex, sub-index ${subIndex})`;
+  deriveRowKey(name, (event) => {
     const block = event.event.block?.number;
     const logIndex = event.event.log?.logIndex;
     return block !== undefined && logIndex !== undefined
-      ? eventId(ids(), event.chain.id, block, logIndex, 0)
+      ? eventId(ids(), event.chain.id, block, logIndex, subIndex)
       : undefined;
   });
 }

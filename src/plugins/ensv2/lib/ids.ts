@@ -37,3 +37,8 @@ export function permissionId(chainId: number, contract: Address, resource: bigin
 }
 
 export const hex32 = (value: bigint): Hex => tokenIdToHex32(value);
+
+/** An ensv2_token row: `<chainId>-<contract>-<token id as 0x + 64 hex>`, the token id with its version. */
+export function tokenRowId(chainId: number, contract: Address, tokenId: bigint): string {
+  return `${chainId}-${contract.toLowerCase()}-${hex32(tokenId)}`;
+}

@@ -1,9 +1,9 @@
 import type { Address } from "viem";
-import { eventId, type IdContext } from "../../../lib/ids";
+import type { IdContext } from "../../../lib/ids";
 import { listCountId } from "../../../lib/list-counts";
-import { argOf, type DerivationEvent, deriveRowKey } from "../../shared/row-key-derivations";
+import { argOf, type DerivationEvent, deriveEventIds, deriveRowKey } from "../../shared/row-key-derivations";
 import { ensv2Anchors } from "./context";
-import { domainIdOf, hex32, registryId } from "./ids";
+import { domainIdOf, registryId, tokenRowId } from "./ids";
 
 /*
  * The ENSv2 handlers' row keys, told to Ponder's row cache (src/plugins/shared/row-key-derivations.ts), so that an
@@ -28,9 +28,7 @@ export function deriveEnsv2RowKeys(ids: () => IdContext): void {
     deriveRowKey(`ensv2 token(log.address, args.${argName})`, (event) => {
       const id = argOf(event, argName);
       const contract = emitterOf(event);
-      return typeof id === "bigint" && contract
-        ? `${event.chain.id}-${contract.toLowerCase()}-${hex32(id)}`
-        : undefined;
+      return typeof id === "bigint" && contract ? tokenRowId(event.chain.id, contract, id) : undefined;
     });
   }
   // The `.eth` registrar's events name a token of the ETH registry, not of the registrar that emits them.
@@ -44,9 +42,5 @@ export function deriveEnsv2RowKeys(ids: () => IdContext): void {
     return registry ? listCountId("v2-registry", registryId(event.chain.id, registry)) : undefined;
   });
   // The rows keyed by the log itself (logColumns in events.ts).
-  deriveRowKey("eventId(block, logIndex)", (event) => {
-    const block = event.event.block?.number;
-    const logIndex = event.event.log?.logIndex;
-    return block !== undefined && logIndex !== undefined ? eventId(ids(), event.chain.id, block, logIndex) : undefined;
-  });
+  deriveEventIds(ids);
 }

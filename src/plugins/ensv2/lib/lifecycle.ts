@@ -4,7 +4,7 @@ import { settleV2OwnerCount } from "../../shared/list-counts";
 import { linkSubregistry } from "./canonical";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import { ensureDomain, findDomain, updateDomain } from "./domains";
-import { domainIdOf, hex32, versionOf, withVersion } from "./ids";
+import { domainIdOf, hex32, tokenRowId, versionOf, withVersion } from "./ids";
 import { recordRegistration } from "./registrations";
 import { ensureRegistry, findRegistry } from "./registries";
 
@@ -141,7 +141,7 @@ async function tokenHeld(
   await context.db
     .insert(schema.ensv2Token)
     .values({
-      id: `${context.chain.id}-${contract}-${hex32(id)}`,
+      id: tokenRowId(context.chain.id, contract, id),
       chainId: context.chain.id,
       contract,
       tokenId: hex32(id),
