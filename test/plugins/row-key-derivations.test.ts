@@ -154,6 +154,16 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/plugins/shar
     );
     expect(domainIdOf(31337, registry, version(8n, 5n))).toBe(domainIdOf(31337, registry, version(8n, 0n)));
     expect(predict(first, eventId(IDS, 31337, 40n, 2), second)).toBe(eventId(IDS, 31337, 41n, 5));
+    // A regenerated token (its version bumped) names the domain by its new id.
+    const regenerated = (oldTokenId: bigint, newTokenId: bigint) =>
+      logEvent({ oldTokenId, newTokenId }, registry, 31337);
+    expect(
+      predict(
+        regenerated(version(7n, 3n), version(7n, 4n)),
+        domainIdOf(31337, registry, version(7n, 4n)),
+        regenerated(version(8n, 0n), version(8n, 1n)),
+      ),
+    ).toBe(domainIdOf(31337, registry, version(8n, 0n)));
     // The `.eth` registrar emits; the domain is the ETH registry's.
     const priced = (tokenId: bigint) =>
       logEvent({ tokenId, duration: 1n, paymentToken: address(5), referrer: word(0), base: 1n, premium: 0n }, registry);

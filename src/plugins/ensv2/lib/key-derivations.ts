@@ -8,12 +8,16 @@ import { domainIdOf, registryId, tokenRowId } from "./ids";
 /*
  * The ENSv2 handlers' row keys, told to Ponder's row cache (src/plugins/shared/row-key-derivations.ts), so that an
  * evicted table's rows are prefetched in bulk rather than read one at a time inside a handler (on PGlite every
- * inserted key is read first). bench:scale still counted ENSv2 misses with these in place (docs/benchmarks.md, "Where
- * a second of indexing goes"): some of the handlers' lookups use keys they do not cover.
+ * inserted key is read first). A table evicted before its first rows misses until the cache has sampled its events,
+ * whatever the derivations; patch 028 keeps a table whole until it holds rows (docs/benchmarks.md, "Where a second of
+ * indexing goes").
  */
 
-/** The registries' and the registrar's token id arguments (a token id, or any id of the label: the version is cleared). */
-const TOKEN_ID_ARGS = ["tokenId", "id"] as const;
+/**
+ * The registries' and the registrar's token id arguments (a token id, or any id of the label: the version is cleared).
+ * `TokenRegenerated` names its domain by `newTokenId`.
+ */
+const TOKEN_ID_ARGS = ["tokenId", "id", "newTokenId"] as const;
 
 const emitterOf = (event: DerivationEvent): Address | undefined => event.event.log?.address as Address | undefined;
 
