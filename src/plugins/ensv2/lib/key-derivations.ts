@@ -29,12 +29,13 @@ export function deriveEnsv2RowKeys(ids: () => IdContext): void {
       const registry = emitterOf(event);
       return typeof id === "bigint" && registry ? domainIdOf(event.chain.id, registry, id) : undefined;
     });
-    deriveRowKey(`ensv2 token(log.address, args.${argName})`, (event) => {
-      const id = argOf(event, argName);
-      const contract = emitterOf(event);
-      return typeof id === "bigint" && contract ? tokenRowId(event.chain.id, contract, id) : undefined;
-    });
   }
+  // Token rows are written only by the ERC-1155 transfers (lifecycle.ts tokenHeld), keyed by `id` with its version.
+  deriveRowKey("ensv2 token(log.address, args.id)", (event) => {
+    const id = argOf(event, "id");
+    const contract = emitterOf(event);
+    return typeof id === "bigint" && contract ? tokenRowId(event.chain.id, contract, id) : undefined;
+  });
   // The `.eth` registrar's events name a token of the ETH registry, not of the registrar that emits them.
   deriveRowKey("ensv2 domain(ETH registry, args.tokenId)", (event) => {
     const id = argOf(event, "tokenId");
