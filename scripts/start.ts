@@ -38,6 +38,7 @@ process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 
 async function main(): Promise<void> {
+  log(`node ${process.version} (${process.execPath})`);
   const settings = readLauncherEnv(process.env);
   const { NAMESPACE: namespace, PORT: port, LABELS_PORT: labelsPort } = settings;
   const stateDir = resolve(settings.NAMEINDEX_STATE_DIR ?? projectRoot);

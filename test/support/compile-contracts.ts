@@ -8,6 +8,8 @@ import { compileContracts } from "../../devnet/src/solc";
  * before any worker starts, nothing waits on it; the devnets the tests start read the cache.
  */
 export default function setup(): void {
+  // Which Node runs the suite (npm puts the project's pinned Node first on PATH: README, "Two commands").
+  console.log(`[globalSetup] node ${process.version}`);
   const started = Date.now();
   compileContracts();
   const seconds = (Date.now() - started) / 1000;
