@@ -1,14 +1,14 @@
 import { REFUSES_RESTART } from "../runtime/ponder-hooks";
 
 /*
- * Stops the indexer when a chain reorganizes deeper than Ponder's finality. Ponder 0.16.10 reverts reorgs within its
+ * Stops the indexer when a chain reorganizes deeper than Ponder's finality. Ponder 0.17.7 reverts reorgs within its
  * unfinalized window, but a deeper one only logs "Encountered unrecoverable reorg" as a warning and keeps serving the
  * abandoned branch's rows, retrying for about ten minutes of new blocks before it gives up. This guard watches each
  * followed chain on its own: it remembers the block `finality` below the head it last saw, and if that block's hash
  * ever changes (or the block disappears), the index may hold rows of a branch that no longer exists.
  */
 
-/** Ponder 0.16.10's finality depth by chain id (ponder/src/utils/finality.ts); any other chain, devnets included: 30. */
+/** Ponder 0.17.7's finality depth by chain id (ponder/src/utils/finality.ts); any other chain, devnets included: 30. */
 export function ponderFinalityBlocks(chainId: number): number {
   if ([1, 3, 4, 5, 42, 11155111].includes(chainId)) return 65;
   if ([137, 80001].includes(chainId)) return 200;

@@ -119,7 +119,7 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
       labelSet: { labelSetId: "demo", labelSetVersion: 0 },
     });
     expect(config.versionInfo.runtime).toBe(process.versions.node);
-    expect(config.versionInfo.indexingFramework).toBe("0.16.10");
+    expect(config.versionInfo.indexingFramework).toBe("0.17.7");
     const openApi = await getJson<{ openapi: string; paths: Record<string, unknown> }>(`${indexer.url}/openapi.json`);
     expect(openApi.status).toBe(200);
     expect(openApi.body.openapi).toBe("3.1.0");

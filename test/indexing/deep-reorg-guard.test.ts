@@ -51,7 +51,7 @@ describe("FinalityGuard", () => {
     await expect(guard2.check()).rejects.toThrow(/is now gone/);
   });
 
-  it("uses Ponder 0.16.10's finality depths", () => {
+  it("uses Ponder 0.17.7's finality depths", () => {
     expect(ponderFinalityBlocks(1)).toBe(65);
     expect(ponderFinalityBlocks(8453)).toBe(30);
     expect(ponderFinalityBlocks(31337)).toBe(30);

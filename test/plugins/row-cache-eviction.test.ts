@@ -1,7 +1,7 @@
 import { pgTable, text } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 // biome-ignore format: on one line, so that the @ts-expect-error under this comment covers the module path
-// @ts-expect-error Ponder's built module, as patched (patches/ponder+0.16.10+028+prefetch-evict-only-tables-with-rows.patch)
+// @ts-expect-error Ponder's built module, as patched (patches/ponder+0.17.7+028+prefetch-evict-only-tables-with-rows.patch)
 import { createIndexingCache } from "../../node_modules/ponder/dist/esm/indexing-store/cache.js";
 
 /*
@@ -19,7 +19,7 @@ const noop = () => {};
 const logger = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, child: () => logger };
 const common = {
   metrics: {
-    ponder_indexing_cache_requests_total: { inc: noop },
+    incrementIndexingCacheRequests: noop,
     ponder_indexing_cache_query_duration: { observe: noop },
   },
   logger,

@@ -2,7 +2,7 @@ import { pgTable, text } from "drizzle-orm/pg-core";
 import { getAddress, type Hex, toHex } from "viem";
 import { describe, expect, it } from "vitest";
 // biome-ignore format: on one line, so that the @ts-expect-error under this comment covers the module path
-// @ts-expect-error Ponder's built module, as patched (patches/ponder+0.16.10+021+recordProfilePattern-derived-keys.patch)
+// @ts-expect-error Ponder's built module, as patched (patches/ponder+0.17.7+021+recordProfilePattern-derived-keys.patch)
 import { recordProfilePattern, recoverProfilePattern } from "../../node_modules/ponder/dist/esm/indexing-store/profile.js";
 // @ts-expect-error as above
 import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-store/utils.js";

@@ -15,7 +15,7 @@ import { bySize, report } from "./support/scale";
  * registers names, sets records and transfers a name; the index shows it; then the chain returns to the fork point and
  * mines branch B (other names, owners, records, and more blocks, so it is the longest chain). Once the index reaches B's
  * head, /subgraph must show B and nothing of A, and the whole index must equal a fresh index of the same chain.
- * Ponder 0.16.10 treats the newest 30 blocks of an unknown chain as unfinalized (see docs/operations.md), so a reorg up
+ * Ponder 0.17.7 treats the newest 30 blocks of an unknown chain as unfinalized (see docs/operations.md), so a reorg up
  * to 30 blocks deep is within finality. The ensv2 plugin runs too: each branch registers its names in the ENSv2 .eth
  * registry as well (resolvers, a role grant that regenerates a token), and on PostgreSQL that registry's rows must
  * equal the chain (eth_call) after every branch, with nothing of the abandoned one.

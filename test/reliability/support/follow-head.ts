@@ -51,7 +51,7 @@ export function reorgsLogged(indexer: RunningIndexer): string[] {
 }
 
 /**
- * `ponder_realtime_reorg_total` on the indexer's /metrics, summed over chains (Ponder 0.16.10 declares the counter and
+ * `ponder_realtime_reorg_total` on the indexer's /metrics, summed over chains (Ponder 0.17.7 declares the counter and
  * never increments it; the ponder patch does, once per reconciled reorg).
  */
 export async function reorgMetric(url: string): Promise<number> {
