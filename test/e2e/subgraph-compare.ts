@@ -1,5 +1,5 @@
 import pg from "pg";
-import { type Address, createPublicClient, type Hex, http, keccak256, stringToBytes } from "viem";
+import { type Address, concat, createPublicClient, type Hex, http, keccak256, stringToBytes, zeroAddress } from "viem";
 import { BaseRegistrarAbi, NameWrapperAbi, RegistryAbi, ResolverAbi } from "../../abis";
 import { encodeLabelhash, isShowableLabel, type LabelMode } from "../../src/lib/labels";
 import { GRACE_PERIOD_SECONDS, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../src/lib/names";
@@ -209,6 +209,39 @@ export function expectedSubdomainCounts(index: IndexSnapshot, chain: Map<Hex, Ch
   };
   for (const id of index.domains.keys()) count(id);
   return counts;
+}
+
+/**
+ * `subdomainCount` by the default mode's rule (docs/api.md, "/subgraph: Domain.subdomainCount") from the chain alone,
+ * for each of `nodes`: a node's children are the subnodes its registries' NewOwner logs name (eth_getLogs), and a
+ * child counts when the registry's owner() or resolver() of it is not the zero address, or when a child of its own
+ * counts.
+ */
+export async function chainSubdomainCounts(manifest: DevnetManifest, nodes: Hex[]): Promise<Map<Hex, number>> {
+  const ds = manifest.datasources.ensroot!;
+  const client = createPublicClient({ transport: http(manifest.chains[String(ds.chainId)]!.rpcUrl) });
+  const registry = ds.contracts.Registry!.address as Address;
+  const registries = [registry, ds.contracts.RegistryOld!.address as Address];
+  const newOwner = RegistryAbi.find((e) => e.type === "event" && e.name === "NewOwner")!;
+  const counts = new Map<Hex, number>();
+  const count = async (node: Hex): Promise<number> => {
+    const known = counts.get(node);
+    if (known !== undefined) return known;
+    const logs = await client.getLogs({ address: registries, event: newOwner, args: { node }, fromBlock: 0n });
+    const children = [...new Set(logs.map((l) => keccak256(concat([node, l.args.label!]))))];
+    let n = 0;
+    for (const child of children) {
+      const [owner, resolver] = await Promise.all([
+        client.readContract({ address: registry, abi: RegistryAbi, functionName: "owner", args: [child] }),
+        client.readContract({ address: registry, abi: RegistryAbi, functionName: "resolver", args: [child] }),
+      ]);
+      if (owner !== zeroAddress || resolver !== zeroAddress || (await count(child)) > 0) n++;
+    }
+    counts.set(node, n);
+    return n;
+  };
+  for (const node of nodes) await count(node);
+  return new Map(nodes.map((node) => [node, counts.get(node)!]));
 }
 
 export const labelhashOf = (label: string) => keccak256(stringToBytes(label));

@@ -5,11 +5,47 @@ type Row = Record<string, unknown>;
 type Values = Row | ((row: Row) => Row);
 
 /**
+ * How the store hands out rows. "views" is Ponder 0.16's: `find`, `insert`, `update` and `update().set`'s callback
+ * argument give a copy-on-write proxy of the cached row (Ponder's `copyOnWrite`, utils/copy), which reads
+ * through to that row until the caller writes to it or reads an object field, so it shows the store's later writes to
+ * the same row. "copies" is Ponder 0.17's: each is a copy of the row as it was then.
+ */
+export type RowsHandedOut = "views" | "copies";
+
+/**
  * An in-memory stand-in for Ponder's `context.db` (find / insert…onConflict / update…set / delete), enough to run the
- * shared handler logic in unit tests. Rows get the schema's column defaults (or null) like Ponder's store.
+ * shared handler logic in unit tests. Rows get the schema's column defaults (or null) like Ponder's store, and are
+ * updated in place as Ponder's cache does.
  */
 export class FakeStore {
   readonly tables = new Map<string, Map<string, Row>>();
+
+  constructor(readonly handsOut: RowsHandedOut = "views") {}
+
+  /** A row as the store hands it out. */
+  private out(row: Row): Row {
+    if (this.handsOut === "copies") return structuredClone(row);
+    let copied: Row | undefined;
+    return new Proxy(row, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(copied ?? target, prop, receiver);
+        if (typeof value !== "object" || value === null || copied !== undefined) return value;
+        copied = structuredClone(target);
+        return Reflect.get(copied, prop, receiver);
+      },
+      set(target, prop, value) {
+        copied ??= structuredClone(target);
+        return Reflect.set(copied, prop, value);
+      },
+      deleteProperty(target, prop) {
+        copied ??= structuredClone(target);
+        return Reflect.deleteProperty(copied, prop);
+      },
+      ownKeys: (target) => Reflect.ownKeys(copied ?? target),
+      getOwnPropertyDescriptor: (target, prop) => Reflect.getOwnPropertyDescriptor(copied ?? target, prop),
+      has: (target, prop) => Reflect.has(copied ?? target, prop),
+    });
+  }
 
   rows(table: Table): Map<string, Row> {
     const name = getTableName(table);
@@ -41,15 +77,15 @@ export class FakeStore {
   }
 
   private apply(row: Row, values: Values): Row {
-    const changes = typeof values === "function" ? values({ ...row }) : values;
+    const changes = structuredClone(typeof values === "function" ? values(this.out(row)) : values);
     for (const [k, v] of Object.entries(changes)) if (v !== undefined) row[k] = v;
-    return { ...row };
+    return this.out(row);
   }
 
   readonly db = {
     find: async (table: Table, key: { id: string }) => {
       const row = this.rows(table).get(key.id);
-      return row ? { ...row } : null;
+      return row ? this.out(row) : null;
     },
     insert: (table: Table) => ({
       values: (values: Row) => {
@@ -62,9 +98,9 @@ export class FakeStore {
             if (onConflict === "nothing") return null;
             return this.apply(existing, onConflict);
           }
-          const row = this.withDefaults(table, values);
+          const row = this.withDefaults(table, structuredClone(values));
           rows.set(key, row);
-          return { ...row };
+          return this.out(row);
         };
         return {
           then: (resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) => {

@@ -33,42 +33,65 @@ export function isEmptyDomain(d: Pick<DomainRow, "ownerId" | "resolverId" | "sub
 }
 
 /**
- * Keeps `subdomainCount` up the tree after `after` (the domain's new row) was written.
+ * What the subdomain count rule reads of a domain, copied out of its row at one moment. A row the store hands out is
+ * no value: on Ponder 0.16 `find`'s row, `update().set`'s callback argument and the rows `insert`/`update` return read
+ * through to the cached row, which the next write to it changes in place (0.17 hands out copies). A count taken from
+ * such a row after the write sees no change of emptiness; a state taken before the write stays "before" on both.
+ */
+export interface DomainCountState {
+  readonly parentId: string | null;
+  readonly ownerId: string;
+  readonly resolverId: string | null;
+  readonly subdomainCount: number;
+  readonly isEmpty: boolean;
+}
+
+export function domainCountState(row: DomainRow): DomainCountState {
+  const { parentId, ownerId, resolverId, subdomainCount } = row;
+  return Object.freeze({ parentId, ownerId, resolverId, subdomainCount, isEmpty: isEmptyDomain(row) });
+}
+
+/**
+ * Keeps `subdomainCount` up the tree after a domain was written: `before` its state read before the write (null for
+ * a domain the write created), `after` its state just after.
  *
  * Compatible mode reproduces the subgraph's `saveDomain`/`recurseDomainDelete`: whenever a saved domain is empty,
  * its parent loses one subdomain, and so on up while parents become empty. (That drifts when an already empty
- * domain is saved again or an empty domain gets a new owner; the subgraph has the same drift.)
+ * domain is saved again or an empty domain gets a new owner or resolver; the subgraph has the same drift.)
  *
- * Default mode counts exactly the non-empty children: only a change of emptiness (`before` → `after`) moves the
- * parent's count, and the change propagates while it changes the parent's own emptiness. `before` is null for a
- * domain that did not exist (not counted yet).
+ * Default mode counts exactly the non-empty children (docs/api.md, "/subgraph: Domain.subdomainCount"): only a change
+ * of emptiness (`before` → `after`) moves the parent's count, and the change propagates while it changes the
+ * parent's own emptiness. A domain that did not exist was not counted.
  */
 export async function settleSubdomainCounts(
   settings: HandlerSettings,
   context: IndexingContext,
-  before: DomainRow | null,
-  after: DomainRow,
+  before: DomainCountState | null,
+  after: DomainCountState,
 ): Promise<void> {
   if (settings.isSubgraphCompatible) {
     let current = after;
-    while (isEmptyDomain(current) && current.parentId !== null) {
+    while (current.isEmpty && current.parentId !== null) {
       const parent = await context.db
         .update(schema.domain, { id: current.parentId })
         .set((row) => ({ subdomainCount: row.subdomainCount - 1 }));
-      current = parent;
+      current = domainCountState(parent);
     }
     return;
   }
-  let wasCounted = before !== null && !isEmptyDomain(before);
-  let isCounted = !isEmptyDomain(after);
+  let wasCounted = before !== null && !before.isEmpty;
+  let isCounted = !after.isEmpty;
   let parentId = after.parentId;
   while (wasCounted !== isCounted && parentId !== null) {
     const delta = isCounted ? 1 : -1;
-    const parent = await context.db
-      .update(schema.domain, { id: parentId })
-      .set((row) => ({ subdomainCount: row.subdomainCount + delta }));
+    const parent = domainCountState(
+      await context.db
+        .update(schema.domain, { id: parentId })
+        .set((row) => ({ subdomainCount: row.subdomainCount + delta })),
+    );
+    // Only its count moved, by delta.
     wasCounted = !isEmptyDomain({ ...parent, subdomainCount: parent.subdomainCount - delta });
-    isCounted = !isEmptyDomain(parent);
+    isCounted = !parent.isEmpty;
     parentId = parent.parentId;
   }
 }

@@ -6,7 +6,14 @@ import { interpretLabel, labelhashOf } from "../../../lib/labels";
 import { joinName, makeSubnode, namehash, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
 import { effectiveOwner, settleDomainListCounts } from "../list-counts";
 import { type EventArgs, handlerSettings, type IndexedEvent, type IndexingContext } from "./context";
-import { type DomainRow, eventFields, settleSubdomainCounts, upsertAccount } from "./db";
+import {
+  type DomainCountState,
+  type DomainRow,
+  domainCountState,
+  eventFields,
+  settleSubdomainCounts,
+  upsertAccount,
+} from "./db";
 
 /**
  * Registry events (ENS's old registry and registry with fallback, and the Basenames/Lineanames registries), with
@@ -55,6 +62,8 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
     const existing = (await context.db.find(schema.domain, { id })) ?? null;
     // Old-registry events stop counting for a node once the new registry has written it.
     if (isOld && existing?.isMigrated) return;
+    // Read before the write below, which the row `existing` would show.
+    const before = existing === null ? null : domainCountState(existing);
     const ownerBefore = existing === null ? null : effectiveOwner(existing);
 
     const ownerId = await upsertAccount(context, owner);
@@ -91,7 +100,7 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
         ...(clearsRecord ? { resolverId: null, resolvedAddressId: null, ttl: null } : {}),
       });
     }
-    await settleSubdomainCounts(settings, context, existing, after);
+    await settleSubdomainCounts(settings, context, before, domainCountState(after));
     await settleDomainListCounts(context, ownerBefore, after);
 
     await context.db.insert(schema.newOwner).values({
@@ -107,14 +116,14 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
     const id = domainId(event.args.node);
     if (isOld && !(await isOldRegistryEventCounted(context, id, false))) return;
     const ownerId = await upsertAccount(context, event.args.owner);
-    let before: DomainRow | null = null;
+    let before: DomainCountState | null = null;
     let ownerBefore = "";
     const after = await context.db.update(schema.domain, { id }).set((row) => {
-      before = row;
+      before = domainCountState(row);
       ownerBefore = effectiveOwner(row);
       return { ownerId };
     });
-    await settleSubdomainCounts(settings, context, before, after);
+    await settleSubdomainCounts(settings, context, before, domainCountState(after));
     await settleDomainListCounts(context, ownerBefore, after);
 
     await context.db
@@ -142,12 +151,12 @@ export function makeRegistryHandlers({ registry }: RegistryOptions) {
           .values({ id: resolverId, domainId: id, address: address.toLowerCase() as Address });
       }
     }
-    let before: DomainRow | null = null;
+    let before: DomainCountState | null = null;
     const after = await context.db.update(schema.domain, { id }).set((row) => {
-      before = row;
+      before = domainCountState(row);
       return { resolverId, resolvedAddressId };
     });
-    await settleSubdomainCounts(settings, context, before, after);
+    await settleSubdomainCounts(settings, context, before, domainCountState(after));
 
     await context.db.insert(schema.newResolver).values({
       ...eventFields(settings, context, event),

@@ -12,7 +12,7 @@ import {
   type IndexedEvent,
   type IndexingContext,
 } from "../../shared/ens-handlers/context";
-import { type DomainRow, settleSubdomainCounts, upsertAccount } from "../../shared/ens-handlers/db";
+import { type DomainRow, domainCountState, settleSubdomainCounts, upsertAccount } from "../../shared/ens-handlers/db";
 import { makeRegistryHandlers, type NewOwnerArgs } from "../../shared/ens-handlers/registry";
 import { effectiveOwner, settleDomainListCounts } from "../../shared/list-counts";
 
@@ -45,10 +45,11 @@ export function makeThreeDNSHandlers({ resolver }: { resolver: Address | undefin
         owner.toLowerCase() === ZERO_ADDRESS
           ? { resolverId: null, resolvedAddressId: null }
           : await linkResolver(context, node, resolver);
-      const before = (await context.db.find(schema.domain, { id: domainId(node) })) ?? null;
+      const found = (await context.db.find(schema.domain, { id: domainId(node) })) ?? null;
+      const before = found === null ? null : domainCountState(found);
       const after = await context.db.update(schema.domain, { id: domainId(node) }).set(link);
       // A deleted subname without its resolver link is empty: it no longer counts under its parent.
-      await settleSubdomainCounts(handlerSettings(), context, before, after);
+      await settleSubdomainCounts(handlerSettings(), context, before, domainCountState(after));
     },
     transfer: registry.transfer,
     registrationCreated: (context: IndexingContext, event: IndexedEvent<RegistrationCreatedArgs>) =>
@@ -86,6 +87,8 @@ async function registrationCreated(
     const name = joinName(label, parentName, parentNode === ROOT_NODE);
     const ownerId = isLeaf ? await upsertAccount(context, registrant) : tokenId;
     const existing = (await context.db.find(schema.domain, { id })) ?? null;
+    // Read before the write below, which the row `existing` would show.
+    const before = existing === null ? null : domainCountState(existing);
     const ownerBefore = existing === null ? null : effectiveOwner(existing);
     const link = isLeaf && resolver ? await linkResolver(context, current, resolver) : {};
     let after: DomainRow;
@@ -118,7 +121,7 @@ async function registrationCreated(
           ? await context.db.update(schema.domain, { id }).set(naming)
           : existing;
     }
-    if (existing === null || isLeaf) await settleSubdomainCounts(settings, context, existing, after);
+    if (existing === null || isLeaf) await settleSubdomainCounts(settings, context, before, domainCountState(after));
     if (existing === null || isLeaf) await settleDomainListCounts(context, ownerBefore, after);
     parentNode = current;
     parentName = after.name;
@@ -155,15 +158,17 @@ async function registrationExtended(
 async function setOwner(context: IndexingContext, node: Hex, owner: Address, deleted = false): Promise<void> {
   const settings = handlerSettings();
   const id = domainId(node);
-  const before = (await context.db.find(schema.domain, { id })) ?? null;
-  if (before === null) return;
-  const ownerBefore = effectiveOwner(before);
+  const found = (await context.db.find(schema.domain, { id })) ?? null;
+  if (found === null) return;
+  // Read before the write below, which the row `found` would show.
+  const before = domainCountState(found);
+  const ownerBefore = effectiveOwner(found);
   const ownerId = await upsertAccount(context, owner);
   const after = await context.db.update(schema.domain, { id }).set({
     ownerId,
     ...(deleted ? { resolverId: null, resolvedAddressId: null, expiryDate: null, ...NO_REGISTRATION_ORDER_KEYS } : {}),
   });
-  await settleSubdomainCounts(settings, context, before, after);
+  await settleSubdomainCounts(settings, context, before, domainCountState(after));
   await settleDomainListCounts(context, ownerBefore, after);
 }
 
