@@ -2,6 +2,7 @@ import { labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
+import { labelhashOf } from "../../src/lib/labels";
 import { makeSubnode } from "../../src/lib/names";
 import {
   account,
@@ -32,12 +33,15 @@ const ETH = namehash("eth");
 const BLOCK = 5_000_000;
 const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 const WITHHELD = "withheld";
+/** A label that reads as an encoded labelhash: its own labelhash is keccak256 of these 66 characters, not 0x89cb…. */
+const LITERAL_ENCODED = `[89cb${"0".repeat(60)}]`;
 
 let t: TestDatabase;
 let options: OmnigraphOptions;
 let internalErrors: unknown[] = [];
 let dotEth: { id: string; name: string; registrationId: string };
 let hidden: { id: string; parentName: string };
+let literal: { id: string; hash: `0x${string}`; parentName: string };
 let v2DomainId: string;
 let wrapped: string;
 
@@ -131,16 +135,29 @@ function addRows(rows: Rows): Rows {
     createdAt: 1_700_000_000n,
     isMigrated: true,
   });
-  rows.registration_lifecycle = [
-    {
-      id: makeSubnode(ETH, h),
-      subregistryId: `31337-0x${"57".repeat(20)}`,
-      parentNode: ETH,
-      labelhash: h,
-      label: WITHHELD,
-      expiresAt: 1_900_000_000n,
-    },
-  ];
+  // A controller also revealed `[89cb…]` as a label (a literal, not an encoding): it is not shown, as anything else
+  // that is not a normalized label; the name keeps the encoding of the label's own labelhash.
+  const lh = labelhashOf(LITERAL_ENCODED);
+  literal = { id: makeSubnode(d.id as `0x${string}`, lh), hash: lh, parentName: d.name as string };
+  rows.domain!.push({
+    id: literal.id,
+    name: `[${lh.slice(2)}].${d.name}`,
+    labelName: null,
+    labelhash: lh,
+    parentId: d.id,
+    subdomainCount: 0,
+    ownerId: account(1),
+    createdAt: 1_700_000_000n,
+    isMigrated: true,
+  });
+  rows.registration_lifecycle = [WITHHELD, LITERAL_ENCODED].map((label) => ({
+    id: makeSubnode(ETH, labelhashOf(label)),
+    subregistryId: `31337-0x${"57".repeat(20)}`,
+    parentNode: ETH,
+    labelhash: labelhashOf(label),
+    label,
+    expiresAt: 1_900_000_000n,
+  }));
 
   // ENSv2: a domain's events and a contract's role changes, in one block, logs 1002, 98 and 997.
   const v2 = rows.ensv2_domain![0]!;
@@ -462,6 +479,22 @@ describe("labels a controller revealed", () => {
       domain: { name: `[${labelhash(WITHHELD).slice(2)}].${hidden.parentName}`, labelName: null },
     });
     expect(internalErrors).toEqual([]);
+  });
+
+  it("encode a revealed label that reads as an encoded labelhash by its own labelhash", async () => {
+    const data = await run(
+      `query($id: DomainId!) { domain(by: { id: $id }) { label { interpreted hash } canonical { name { interpreted } path { label { interpreted } } } } }`,
+      { id: literal.id },
+    );
+    const encoded = `[${literal.hash.slice(2)}]`;
+    expect(data.domain.label).toEqual({ interpreted: encoded, hash: literal.hash });
+    expect(data.domain.canonical.name.interpreted).toBe(`${encoded}.${literal.parentName}`);
+    expect(data.domain.canonical.path.at(-1).label.interpreted).toBe(encoded);
+    // The name as stored, `[own hash].<parent>`, finds it.
+    const byName = await run(`query($n: InterpretedName!) { domain(by: { name: $n }) { id } }`, {
+      n: `${encoded}.${literal.parentName}`,
+    });
+    expect(byName.domain?.id).toBe(literal.id);
   });
 
   it("leave a label nobody revealed encoded", async () => {
