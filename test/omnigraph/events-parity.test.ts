@@ -33,6 +33,11 @@ const ETH = namehash("eth");
 const BLOCK = 5_000_000;
 const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 const WITHHELD = "withheld";
+/** The pre-2020 ENS registry, and the one account whose transactions called it. */
+const OLD_REGISTRY = `0x${"0e".repeat(20)}` as const;
+const OLD_SENDER = `0x${"5e".repeat(20)}`;
+const OLD_KEPT = `${BLOCK + 10}-2`;
+const OLD_IGNORED = `${BLOCK + 10}-1`;
 /** A label that reads as an encoded labelhash: its own labelhash is keccak256 of these 66 characters, not 0x89cb…. */
 const LITERAL_ENCODED = `[89cb${"0".repeat(60)}]`;
 
@@ -189,7 +194,20 @@ function addRows(rows: Rows): Rows {
     permissionId: permission.id,
     contractId: `${CHAIN}-${ETH_REGISTRY}`,
   }));
-  return withIndexedLogs(withRegistrationOrderKeys(rows), FIXTURE_NAMESPACE.datasources.ensroot!.chain.id);
+  // The old registry, through one sender: a NewTTL the subgraph's handlers kept (its node had not migrated) and a
+  // Transfer they left out (the registry with fallback held the node by then; the chain ignores it).
+  rows.new_ttl!.push({
+    id: OLD_KEPT,
+    blockNumber: BLOCK + 10,
+    transactionID: tx(BLOCK + 10),
+    domainId: hidden.id,
+    ttl: 60n,
+  });
+  const withLogs = withIndexedLogs(withRegistrationOrderKeys(rows), FIXTURE_NAMESPACE.datasources.ensroot!.chain.id);
+  const kept = withLogs.indexed_log!.find((l) => l.blockNumber === BigInt(BLOCK + 10) && l.logIndex === 2)!;
+  Object.assign(kept, { address: OLD_REGISTRY, transactionTo: OLD_REGISTRY, transactionFrom: OLD_SENDER });
+  withLogs.indexed_log!.push({ ...kept, logIndex: 1, topics: [selectorOf("transfer"), hidden.id] });
+  return withLogs;
 }
 
 beforeAll(async () => {
@@ -208,6 +226,7 @@ beforeAll(async () => {
           contracts: {
             ...FIXTURE_NAMESPACE.datasources.ensroot!.contracts,
             BaseRegistrar: { address: `0x${"57".repeat(20)}`, startBlock: 0 },
+            RegistryOld: { address: OLD_REGISTRY, startBlock: 0 },
           },
         },
       },
@@ -443,6 +462,24 @@ describe("/api/omnigraph events, as the peer lists them", () => {
     expect(data.account.events.edges.length).toBeGreaterThan(0);
     for (const e of data.account.events.edges)
       expect(e.node).toMatchObject({ from: who, topics: [selectorOf("new_ttl"), expect.any(String)] });
+  });
+
+  it("leaves out of an account's events the old registry's logs on a node that had migrated, as a domain's events do", async () => {
+    const ids = (page: Page) => page.edges.map((e) => e.node.id);
+    const account = (
+      await run(`query($a: Address!) { account(by: { address: $a }) { events(first: 100) { ${EVENTS} } } }`, {
+        a: OLD_SENDER,
+      })
+    ).account.events as Page;
+    const domain = (
+      await run(`query($id: DomainId!) { domain(by: { id: $id }) { events(first: 100) { ${EVENTS} } } }`, {
+        id: hidden.id,
+      })
+    ).domain.events as Page;
+    expect(ids(domain)).toContain(OLD_KEPT);
+    expect(ids(domain)).not.toContain(OLD_IGNORED);
+    expect(ids(account)).toEqual([OLD_KEPT]);
+    expect(account.totalCount).toBe(1);
   });
 
   it("refuses a cursor of another shape", async () => {
