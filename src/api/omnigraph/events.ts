@@ -3,7 +3,15 @@ import type { Hex } from "viem";
 import type { Namespace } from "../../namespaces/types";
 import type { OmnigraphContext } from "./context";
 import { type Connection, decodeLogCursor, encodeLogCursor, type PageArgs, pageWindow } from "./cursor";
-import { factsOfRow, LOG_COLUMNS, LOG_COLUMNS_OUT, type LogFacts, type LogFactsRow, loadLogFacts } from "./event-facts";
+import {
+  factsOfRow,
+  LOG_COLUMNS,
+  LOG_COLUMNS_OUT,
+  type LogFacts,
+  type LogFactsRow,
+  type LogPlace,
+  loadLogFacts,
+} from "./event-facts";
 import { type EventsWhere, eventsWhereConditions } from "./event-filters";
 import { keyedConnection, list } from "./keyset";
 
@@ -24,7 +32,16 @@ export interface EventModel {
   facts?: LogFacts;
 }
 
-/** `<block>-<logIndex>[-<sub>][-<chainId>]` of the subgraph tables. */
+/** The log an event id names: `<block>-<logIndex>[-<sub>][-<chainId>]` of the subgraph tables. */
+function placeOfEventId(id: string, rootChainId: number, hasSubIndex: boolean): LogPlace {
+  const parts = id.split("-");
+  // Root-chain ids have 2 parts (3 with an ERC-1155 batch's sub-index); other chains' append the chain id.
+  const hasChain = parts.length > (hasSubIndex ? 3 : 2);
+  const chainId = hasChain ? Number(parts[parts.length - 1]) : rootChainId;
+  return { chainId, blockNumber: BigInt(parts[0]!), logIndex: Number(parts[1]) };
+}
+
+/** The event of a subgraph table's row: its id and transaction. */
 export function eventOf(
   id: string,
   transactionHash: string,
@@ -32,18 +49,19 @@ export function eventOf(
   timestamp?: bigint | string | null,
   hasSubIndex = false,
 ): EventModel {
-  const parts = id.split("-");
-  // Root-chain ids have 2 parts (3 with an ERC-1155 batch's sub-index); other chains' append the chain id.
-  const hasChain = parts.length > (hasSubIndex ? 3 : 2);
-  const chainId = hasChain ? Number(parts[parts.length - 1]) : rootChainId;
   return {
     id,
-    chainId,
-    blockNumber: BigInt(parts[0]!),
-    logIndex: Number(parts[1]),
+    ...placeOfEventId(id, rootChainId, hasSubIndex),
     transactionHash: transactionHash as Hex,
     ...(timestamp != null ? { timestamp: BigInt(timestamp) } : {}),
   };
+}
+
+/** The event of a log the index names by id alone (a 3DNS registration's): its transaction is `indexed_log`'s. */
+export async function eventOfLogId(ctx: OmnigraphContext, id: string, rootChainId: number): Promise<EventModel> {
+  const place = placeOfEventId(id, rootChainId, false);
+  const facts = await loadLogFacts(ctx, place);
+  return { id, ...place, transactionHash: facts.transactionHash, timestamp: facts.timestamp, facts };
 }
 
 const factsOf = (ctx: OmnigraphContext, e: EventModel): LogFacts | Promise<LogFacts> => e.facts ?? loadLogFacts(ctx, e);
