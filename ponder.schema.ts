@@ -29,6 +29,8 @@ export const domain = onchainTable(
     /** Not the subgraph's: the Omnigraph's order keys, the current registration's start and expiry (src/lib/registration-order.ts). */
     registrationStartKey: t.bigint().notNull().default(NO_REGISTRATION_KEY),
     registrationExpiryKey: t.bigint().notNull().default(NO_REGISTRATION_KEY),
+    /** Not the subgraph's: a 3DNS registration's `RegistrationCreated` event id (3DNS has no `registration` row). */
+    registrationEventId: t.text(),
   }),
   (table) => ({
     byName: index().on(table.name),

@@ -8,9 +8,11 @@ import {
   createWalletClient,
   http,
   keccak256,
+  type Log,
   labelhash,
   namehash,
   parseEther,
+  toEventSelector,
   toHex,
   zeroAddress,
   zeroHash,
@@ -383,6 +385,18 @@ describe("registration order", () => {
 const ZERO = "0x0000000000000000000000000000000000000000";
 const lower = (a: string | undefined) => a?.toLowerCase();
 
+const REGISTRATION_CREATED = toEventSelector(
+  "event RegistrationCreated(bytes32 indexed node, bytes32 indexed tld, bytes fqdn, address registrant, uint32 controlBitmap, uint64 expiry)",
+);
+/** Every `RegistrationCreated` of the devnet's 3DNS token (on the "base" chain), oldest first. */
+async function threeDnsRegistrationsCreated(): Promise<Log[]> {
+  const ds = manifest.datasources.threednsBase!;
+  const client = createPublicClient({ transport: http(manifest.chains[String(ds.chainId)]!.rpcUrl) });
+  const token = ds.contracts.ThreeDNSToken!.address as Address;
+  const logs = await client.getLogs({ address: token, fromBlock: 0n, toBlock: "latest" });
+  return logs.filter((l) => l.topics[0] === REGISTRATION_CREATED);
+}
+
 /** Every registrar action of the index, newest first: the current expiry of each name's lifecycle by node. */
 async function registrarExpiries(): Promise<Map<string, number>> {
   const out = new Map<string, number>();
@@ -420,6 +434,7 @@ describe("the same names through every API: owner, registrant and expiry, resolv
     ["subnames", (f) => live(f) && f.labels.length >= 3 && !f.via.startsWith("3dns")],
   ];
   let expiries: Map<string, number>;
+  let created: Log[] | undefined;
   const compared = { registrar: 0, wrapped: 0, tokens: 0, records: 0 };
 
   beforeAll(async () => {
@@ -510,6 +525,25 @@ describe("the same names through every API: owner, registrant and expiry, resolv
           const token = tokens.registeredNameTokens.tokens[0];
           expect(og.owner?.address ?? ZERO, what).toBe(token.ownership.owner.address);
           expect(Number(og.registration.expiry), what).toBe(tokens.registeredNameTokens.expiresAt);
+          // Its event: the token's last RegistrationCreated of the name, as the chain has it.
+          created ??= await threeDnsRegistrationsCreated();
+          const log = created.filter((l) => l.topics[1] === f.node.toLowerCase()).at(-1)!;
+          expect(log, what).toBeDefined();
+          const { event } = (
+            await omnigraph(
+              `query($name: InterpretedName!) { domain(by: { name: $name }) { registration { event { id chainId blockNumber logIndex transactionHash address topics } } } }`,
+              { name: f.name },
+            )
+          ).domain.registration;
+          expect(event, what).toEqual({
+            id: `${log.blockNumber}-${log.logIndex}-${f.chainId}`,
+            chainId: f.chainId,
+            blockNumber: String(log.blockNumber),
+            logIndex: log.logIndex,
+            transactionHash: log.transactionHash,
+            address: log.address.toLowerCase(),
+            topics: log.topics,
+          });
           compared.tokens++;
         }
 

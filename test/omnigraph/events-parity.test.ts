@@ -2,6 +2,7 @@ import { labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
+import { labelhashOf } from "../../src/lib/labels";
 import { makeSubnode } from "../../src/lib/names";
 import {
   account,
@@ -32,12 +33,20 @@ const ETH = namehash("eth");
 const BLOCK = 5_000_000;
 const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 const WITHHELD = "withheld";
+/** The pre-2020 ENS registry, and the one account whose transactions called it. */
+const OLD_REGISTRY = `0x${"0e".repeat(20)}` as const;
+const OLD_SENDER = `0x${"5e".repeat(20)}`;
+const OLD_KEPT = `${BLOCK + 10}-2`;
+const OLD_IGNORED = `${BLOCK + 10}-1`;
+/** A label that reads as an encoded labelhash: its own labelhash is keccak256 of these 66 characters, not 0x89cb…. */
+const LITERAL_ENCODED = `[89cb${"0".repeat(60)}]`;
 
 let t: TestDatabase;
 let options: OmnigraphOptions;
 let internalErrors: unknown[] = [];
 let dotEth: { id: string; name: string; registrationId: string };
 let hidden: { id: string; parentName: string };
+let literal: { id: string; hash: `0x${string}`; parentName: string };
 let v2DomainId: string;
 let wrapped: string;
 
@@ -131,16 +140,29 @@ function addRows(rows: Rows): Rows {
     createdAt: 1_700_000_000n,
     isMigrated: true,
   });
-  rows.registration_lifecycle = [
-    {
-      id: makeSubnode(ETH, h),
-      subregistryId: `31337-0x${"57".repeat(20)}`,
-      parentNode: ETH,
-      labelhash: h,
-      label: WITHHELD,
-      expiresAt: 1_900_000_000n,
-    },
-  ];
+  // A controller also revealed `[89cb…]` as a label (a literal, not an encoding): it is not shown, as anything else
+  // that is not a normalized label; the name keeps the encoding of the label's own labelhash.
+  const lh = labelhashOf(LITERAL_ENCODED);
+  literal = { id: makeSubnode(d.id as `0x${string}`, lh), hash: lh, parentName: d.name as string };
+  rows.domain!.push({
+    id: literal.id,
+    name: `[${lh.slice(2)}].${d.name}`,
+    labelName: null,
+    labelhash: lh,
+    parentId: d.id,
+    subdomainCount: 0,
+    ownerId: account(1),
+    createdAt: 1_700_000_000n,
+    isMigrated: true,
+  });
+  rows.registration_lifecycle = [WITHHELD, LITERAL_ENCODED].map((label) => ({
+    id: makeSubnode(ETH, labelhashOf(label)),
+    subregistryId: `31337-0x${"57".repeat(20)}`,
+    parentNode: ETH,
+    labelhash: labelhashOf(label),
+    label,
+    expiresAt: 1_900_000_000n,
+  }));
 
   // ENSv2: a domain's events and a contract's role changes, in one block, logs 1002, 98 and 997.
   const v2 = rows.ensv2_domain![0]!;
@@ -172,7 +194,20 @@ function addRows(rows: Rows): Rows {
     permissionId: permission.id,
     contractId: `${CHAIN}-${ETH_REGISTRY}`,
   }));
-  return withIndexedLogs(withRegistrationOrderKeys(rows), FIXTURE_NAMESPACE.datasources.ensroot!.chain.id);
+  // The old registry, through one sender: a NewTTL the subgraph's handlers kept (its node had not migrated) and a
+  // Transfer they left out (the registry with fallback held the node by then; the chain ignores it).
+  rows.new_ttl!.push({
+    id: OLD_KEPT,
+    blockNumber: BLOCK + 10,
+    transactionID: tx(BLOCK + 10),
+    domainId: hidden.id,
+    ttl: 60n,
+  });
+  const withLogs = withIndexedLogs(withRegistrationOrderKeys(rows), FIXTURE_NAMESPACE.datasources.ensroot!.chain.id);
+  const kept = withLogs.indexed_log!.find((l) => l.blockNumber === BigInt(BLOCK + 10) && l.logIndex === 2)!;
+  Object.assign(kept, { address: OLD_REGISTRY, transactionTo: OLD_REGISTRY, transactionFrom: OLD_SENDER });
+  withLogs.indexed_log!.push({ ...kept, logIndex: 1, topics: [selectorOf("transfer"), hidden.id] });
+  return withLogs;
 }
 
 beforeAll(async () => {
@@ -191,6 +226,7 @@ beforeAll(async () => {
           contracts: {
             ...FIXTURE_NAMESPACE.datasources.ensroot!.contracts,
             BaseRegistrar: { address: `0x${"57".repeat(20)}`, startBlock: 0 },
+            RegistryOld: { address: OLD_REGISTRY, startBlock: 0 },
           },
         },
       },
@@ -428,6 +464,24 @@ describe("/api/omnigraph events, as the peer lists them", () => {
       expect(e.node).toMatchObject({ from: who, topics: [selectorOf("new_ttl"), expect.any(String)] });
   });
 
+  it("leaves out of an account's events the old registry's logs on a node that had migrated, as a domain's events do", async () => {
+    const ids = (page: Page) => page.edges.map((e) => e.node.id);
+    const account = (
+      await run(`query($a: Address!) { account(by: { address: $a }) { events(first: 100) { ${EVENTS} } } }`, {
+        a: OLD_SENDER,
+      })
+    ).account.events as Page;
+    const domain = (
+      await run(`query($id: DomainId!) { domain(by: { id: $id }) { events(first: 100) { ${EVENTS} } } }`, {
+        id: hidden.id,
+      })
+    ).domain.events as Page;
+    expect(ids(domain)).toContain(OLD_KEPT);
+    expect(ids(domain)).not.toContain(OLD_IGNORED);
+    expect(ids(account)).toEqual([OLD_KEPT]);
+    expect(account.totalCount).toBe(1);
+  });
+
   it("refuses a cursor of another shape", async () => {
     const r = await executeOmnigraphRequest(
       {
@@ -462,6 +516,22 @@ describe("labels a controller revealed", () => {
       domain: { name: `[${labelhash(WITHHELD).slice(2)}].${hidden.parentName}`, labelName: null },
     });
     expect(internalErrors).toEqual([]);
+  });
+
+  it("encode a revealed label that reads as an encoded labelhash by its own labelhash", async () => {
+    const data = await run(
+      `query($id: DomainId!) { domain(by: { id: $id }) { label { interpreted hash } canonical { name { interpreted } path { label { interpreted } } } } }`,
+      { id: literal.id },
+    );
+    const encoded = `[${literal.hash.slice(2)}]`;
+    expect(data.domain.label).toEqual({ interpreted: encoded, hash: literal.hash });
+    expect(data.domain.canonical.name.interpreted).toBe(`${encoded}.${literal.parentName}`);
+    expect(data.domain.canonical.path.at(-1).label.interpreted).toBe(encoded);
+    // The name as stored, `[own hash].<parent>`, finds it.
+    const byName = await run(`query($n: InterpretedName!) { domain(by: { name: $n }) { id } }`, {
+      n: `${encoded}.${literal.parentName}`,
+    });
+    expect(byName.domain?.id).toBe(literal.id);
   });
 
   it("leave a label nobody revealed encoded", async () => {

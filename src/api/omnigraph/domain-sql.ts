@@ -21,6 +21,8 @@ export interface DomainRow {
   created_at: string;
   /** The registry plugins' expiry (3DNS sets it on the domain; registrar names keep theirs on `registration`). */
   expiry_date?: string | null;
+  /** A 3DNS registration's event id (the 3DNS plugin keeps it on the domain). */
+  registration_event_id?: string | null;
 }
 
 export interface ListedDomainRow extends DomainRow {
@@ -29,7 +31,7 @@ export interface ListedDomainRow extends DomainRow {
 }
 
 export const DOMAIN_COLUMNS = sql.raw(
-  "d.id, d.name, d.label_name, d.labelhash, d.parent_id, d.owner_id, d.registrant_id, d.wrapped_owner_id, d.resolver_id, d.created_at, d.expiry_date",
+  "d.id, d.name, d.label_name, d.labelhash, d.parent_id, d.owner_id, d.registrant_id, d.wrapped_owner_id, d.resolver_id, d.created_at, d.expiry_date, d.registration_event_id",
 );
 
 /** Which domains a list holds, for each of several parents (keys) at once. */

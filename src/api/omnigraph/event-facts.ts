@@ -10,6 +10,7 @@ import type { OmnigraphContext } from "./context";
  */
 
 export interface LogFacts {
+  transactionHash: Hex;
   blockHash: Hex;
   timestamp: bigint;
   transactionIndex: number;
@@ -40,6 +41,7 @@ export const LOG_COLUMNS_OUT = sql.raw(
 );
 
 export interface LogFactsRow {
+  transaction_hash: string;
   block_hash: string;
   block_timestamp: string;
   transaction_index: number;
@@ -51,6 +53,7 @@ export interface LogFactsRow {
 }
 
 export const factsOfRow = (r: LogFactsRow): LogFacts => ({
+  transactionHash: r.transaction_hash as Hex,
   blockHash: r.block_hash as Hex,
   timestamp: BigInt(r.block_timestamp),
   transactionIndex: Number(r.transaction_index),
@@ -80,7 +83,7 @@ export async function loadLogFacts(ctx: OmnigraphContext, place: LogPlace): Prom
           return sql`(${Number(chain)}::int, ${block}::numeric, ${Number(log)}::int)`;
         });
         const rows = await ctx.query<LogFactsRow & { chain_id: number; block_number: string; log_index: number }>(
-          sql`select chain_id, block_number::text as block_number, log_index, ${LOG_COLUMNS_OUT} from indexed_log where (chain_id, block_number, log_index) in (${sql.join(tuples, sql`, `)})`,
+          sql`select chain_id, block_number::text as block_number, log_index, transaction_hash, ${LOG_COLUMNS_OUT} from indexed_log where (chain_id, block_number, log_index) in (${sql.join(tuples, sql`, `)})`,
         );
         return new Map(rows.map((r) => [`${r.chain_id}:${r.block_number}:${r.log_index}`, factsOfRow(r)]));
       }, null),

@@ -1,8 +1,17 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Hex } from "viem";
+import type { Namespace } from "../../namespaces/types";
 import type { OmnigraphContext } from "./context";
 import { type Connection, decodeLogCursor, encodeLogCursor, type PageArgs, pageWindow } from "./cursor";
-import { factsOfRow, LOG_COLUMNS, LOG_COLUMNS_OUT, type LogFacts, type LogFactsRow, loadLogFacts } from "./event-facts";
+import {
+  factsOfRow,
+  LOG_COLUMNS,
+  LOG_COLUMNS_OUT,
+  type LogFacts,
+  type LogFactsRow,
+  type LogPlace,
+  loadLogFacts,
+} from "./event-facts";
 import { type EventsWhere, eventsWhereConditions } from "./event-filters";
 import { keyedConnection, list } from "./keyset";
 
@@ -23,7 +32,16 @@ export interface EventModel {
   facts?: LogFacts;
 }
 
-/** `<block>-<logIndex>[-<sub>][-<chainId>]` of the subgraph tables. */
+/** The log an event id names: `<block>-<logIndex>[-<sub>][-<chainId>]` of the subgraph tables. */
+function placeOfEventId(id: string, rootChainId: number, hasSubIndex: boolean): LogPlace {
+  const parts = id.split("-");
+  // Root-chain ids have 2 parts (3 with an ERC-1155 batch's sub-index); other chains' append the chain id.
+  const hasChain = parts.length > (hasSubIndex ? 3 : 2);
+  const chainId = hasChain ? Number(parts[parts.length - 1]) : rootChainId;
+  return { chainId, blockNumber: BigInt(parts[0]!), logIndex: Number(parts[1]) };
+}
+
+/** The event of a subgraph table's row: its id and transaction. */
 export function eventOf(
   id: string,
   transactionHash: string,
@@ -31,18 +49,19 @@ export function eventOf(
   timestamp?: bigint | string | null,
   hasSubIndex = false,
 ): EventModel {
-  const parts = id.split("-");
-  // Root-chain ids have 2 parts (3 with an ERC-1155 batch's sub-index); other chains' append the chain id.
-  const hasChain = parts.length > (hasSubIndex ? 3 : 2);
-  const chainId = hasChain ? Number(parts[parts.length - 1]) : rootChainId;
   return {
     id,
-    chainId,
-    blockNumber: BigInt(parts[0]!),
-    logIndex: Number(parts[1]),
+    ...placeOfEventId(id, rootChainId, hasSubIndex),
     transactionHash: transactionHash as Hex,
     ...(timestamp != null ? { timestamp: BigInt(timestamp) } : {}),
   };
+}
+
+/** The event of a log the index names by id alone (a 3DNS registration's): its transaction is `indexed_log`'s. */
+export async function eventOfLogId(ctx: OmnigraphContext, id: string, rootChainId: number): Promise<EventModel> {
+  const place = placeOfEventId(id, rootChainId, false);
+  const facts = await loadLogFacts(ctx, place);
+  return { id, ...place, transactionHash: facts.transactionHash, timestamp: facts.timestamp, facts };
 }
 
 const factsOf = (ctx: OmnigraphContext, e: EventModel): LogFacts | Promise<LogFacts> => e.facts ?? loadLogFacts(ctx, e);
@@ -103,6 +122,28 @@ const positionOf = (id: string, rootChainId: number, hasSub = false) =>
   `split_part(${id}, '-', 2)::int as log_index, ${hasSub ? `coalesce(nullif(split_part(${id}, '-', 3), ''), '0')::int` : "0"} as sub_index, coalesce(nullif(split_part(${id}, '-', ${hasSub ? 4 : 3}), ''), '${rootChainId}')::int as chain_id`;
 
 /**
+ * The subgraph's registry event tables. The registry handlers keep the old registry's logs about a node only until the
+ * registry with fallback has written it (src/plugins/shared/ens-handlers/registry.ts, `isMigrated`): the chain
+ * reads a node there from then on and ignores the old registry's later logs about it.
+ */
+const REGISTRY_EVENT_TABLES = ["transfer", "new_owner", "new_resolver", "new_ttl"];
+
+/**
+ * Which logs a list holds, one rule for every list (`Domain.events` reads the event tables, `Account.events` and
+ * `Resolver.events` every handled log in `indexed_log`): a log of the ENS root chain's old registry is an event only
+ * where a registry event table kept it, so an account's list leaves out what its domains' lists do (without the
+ * subgraph plugin, which alone tells which nodes had migrated, no old-registry log is listed). A condition on a list's
+ * rows `x` (`id`, `chain_id`, `address`); none where the namespace has no old registry.
+ */
+function countedLogsCondition(namespace: Namespace): SQL | null {
+  const root = namespace.datasources.ensroot;
+  const old = root?.contracts.RegistryOld?.address?.toLowerCase();
+  if (!root || !old) return null;
+  const kept = REGISTRY_EVENT_TABLES.map((t) => sql`exists (select 1 from ${sql.raw(t)} k where k.id = x.id)`);
+  return sql`(x.address <> ${old} or x.chain_id <> ${root.chain.id} or ${sql.join(kept, sql` or `)})`;
+}
+
+/**
  * The subgraph's event tables of a domain (registry, NameWrapper) and of its registration (base registrar), and the
  * events its controller added to the registrar action of each registration and renewal (`registrar_action.event_ids`
  * after the base registrar's own, which name_registered/name_renewed already hold): the controller's NameRegistered
@@ -110,17 +151,7 @@ const positionOf = (id: string, rootChainId: number, hasSub = false) =>
  * domain's list has the subgraph tables' events only.
  */
 const ENSV1_DOMAIN_EVENTS = positionedSource("ENSv1", (root) =>
-  [
-    "transfer",
-    "new_owner",
-    "new_resolver",
-    "new_ttl",
-    "wrapped_transfer",
-    "name_wrapped",
-    "name_unwrapped",
-    "fuses_set",
-    "expiry_extended",
-  ]
+  [...REGISTRY_EVENT_TABLES, "wrapped_transfer", "name_wrapped", "name_unwrapped", "fuses_set", "expiry_extended"]
     .map(
       (t) =>
         `select id, block_number, ${positionOf("id", root, t === "wrapped_transfer")}, domain_id as scope from ${t}`,
@@ -223,7 +254,8 @@ export function eventsConnection(
   source: EventSource,
 ): Promise<Connection<EventModel>> {
   const page = { first: args.first, last: args.last, after: args.after, before: args.before };
-  const filters = eventsWhereConditions(args.where);
+  const counted = countedLogsCondition(ctx.deps.namespace);
+  const filters = [...(counted ? [counted] : []), ...eventsWhereConditions(args.where)];
   return keyedConnection<EventRow, EventModel>(
     ctx,
     {

@@ -42,7 +42,11 @@ const interpretOtherLabel = memo((label: string): string =>
   isEncodedLabelhash(label) || isNormalizedLabel(label) ? label : encodeLabelhash(labelhashOf(label)),
 );
 
-/** A label as the Omnigraph names it: itself when normalized (most are plain ASCII, checked without a lookup). */
+/**
+ * A label of a stored name as the Omnigraph names it: itself when normalized (most are plain ASCII, checked without a
+ * lookup) or an encoded labelhash (in a stored name, `[hash]` is always one). A literal label from an event is not
+ * this: src/lib/labels.ts' `interpretLabel` encodes a `[hash]`-looking literal by its own labelhash.
+ */
 export const interpretLabel = (label: string): string =>
   isPlainAsciiLabel(label) ? label : interpretOtherLabel(label);
 

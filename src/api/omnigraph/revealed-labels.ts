@@ -1,11 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
-import { isEncodedLabelhash } from "../../lib/labels";
+import { interpretLabel, isEncodedLabelhash } from "../../lib/labels";
 import { makeSubnode } from "../../lib/names";
 import { managedNames } from "../shared/managed-names";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
-import { interpretLabel } from "./names";
 
 /*
  * Labels the chain revealed: a registrar controller's NameRegistered/NameRenewed carries the plaintext label of the
@@ -38,9 +37,13 @@ function revealedLabels(ctx: OmnigraphContext): Batcher<Hex, string | null> {
             sql`, `,
           )}) and label is not null`,
         );
-        // Only a label the Omnigraph shows as itself (normalized: no dot, no `[`), so the name keeps its labels.
-        for (const r of rows)
-          if (interpretLabel(r.label) === r.label) out.set(r.labelhash.toLowerCase() as Hex, r.label);
+        // The indexer's label rule (src/lib/labels.ts) in the Omnigraph's mode: a literal label is shown only when
+        // normalized, else as its own labelhash. A literal that reads as an encoded labelhash (`[89cb…]`) is not a
+        // normalized label: it would show another hash's encoding, so its name keeps `[<its own labelhash>]`.
+        for (const r of rows) {
+          const shown = interpretLabel(r.label, r.labelhash, "normalized");
+          if (shown.labelName !== null) out.set(r.labelhash.toLowerCase() as Hex, shown.label);
+        }
         return out;
       }, null),
   );

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { AppConfig } from "../../config";
-import { encodeLabelhash, isNormalizedLabel } from "../../lib/labels";
+import { encodeLabelhash, interpretLabel } from "../../lib/labels";
 import { namehash } from "../../lib/names";
 import type { DatasourceName } from "../../namespaces/types";
 
@@ -43,6 +43,6 @@ export interface RegisteredNameRow {
 export function nameOf(row: RegisteredNameRow, managedNameByNode: ReadonlyMap<string, string>): string {
   if (row.domain_name) return row.domain_name;
   const parent = managedNameByNode.get(row.parent_node.toLowerCase()) ?? encodeLabelhash(row.parent_node);
-  const label = row.label !== null && isNormalizedLabel(row.label) ? row.label : encodeLabelhash(row.labelhash);
-  return `${label}.${parent}`;
+  // The indexer's label rule in the normalized mode, as the Omnigraph's revealed labels (`[89cb…]` is not shown).
+  return `${interpretLabel(row.label, row.labelhash, "normalized").label}.${parent}`;
 }

@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { GraphQLError } from "graphql";
 import type { Address, Hex } from "viem";
 import { GRACE_PERIOD_SECONDS } from "../../../lib/names";
 import type { Namespace } from "../../../namespaces/types";
@@ -9,7 +8,7 @@ import type { OmnigraphContext } from "../context";
 import { type Connection, emptyConnection, type PageArgs, pageOf, pageWindow } from "../cursor";
 import { loadDomain } from "../domain-loader";
 import type { DomainRow } from "../domain-sql";
-import { type EventModel, eventOf } from "../events";
+import { type EventModel, eventOf, eventOfLogId } from "../events";
 import { list } from "../keyset";
 import { type AccountIdModel, accountOf, rootChainIdOf, v1Domain } from "../model";
 import { loadRegistrationPrice, type RegistrationPrice, registrationRenewals } from "../registration-actions";
@@ -40,6 +39,8 @@ export interface RegistrationModel {
   fuses: number | null;
   wrapped: { fuses: number; tokenId: bigint } | null;
   event: EventModel | null;
+  /** A 3DNS registration's event, by id alone (its transaction and facts are read when asked). */
+  eventId?: string | null;
 }
 
 function registrarOf(name: string, namespace: Namespace, wrapper: boolean): AccountIdModel {
@@ -147,6 +148,7 @@ function registrationModel(
       fuses: null,
       wrapped: null,
       event: null,
+      eventId: domain.registration_event_id ?? null,
     };
   }
   if (w) {
@@ -195,12 +197,10 @@ export const registrationResolvers = {
   tokenId: (r: RegistrationModel) => r.tokenId,
   fuses: (r: RegistrationModel) => r.fuses ?? 0,
   wrapped: (r: RegistrationModel) => r.wrapped,
-  event: (r: RegistrationModel) => {
-    // 3DNS's RegistrationCreated is not kept as an event row: a clear error for that field, not an internal one.
-    if (!r.event && r.__typename === "ThreeDNSRegistration")
-      throw new GraphQLError("The event of a 3DNS registration is not indexed");
-    if (!r.event) throw new Error(`registration ${r.id} has no event in the index`);
-    return r.event;
+  event: (r: RegistrationModel, _: unknown, ctx: OmnigraphContext) => {
+    if (r.event) return r.event;
+    if (r.eventId) return eventOfLogId(ctx, r.eventId, rootChainIdOf(ctx.deps.namespace));
+    throw new Error(`registration ${r.id} has no event in the index`);
   },
   renewals: (
     r: RegistrationModel,

@@ -2,7 +2,7 @@ import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import type { ThreeDNSTokenAbi } from "../../../../abis";
 import { decodeDnsWireName } from "../../../lib/dns-wire";
-import { domainId, resolverId as makeResolverId } from "../../../lib/ids";
+import { domainId, eventId, resolverId as makeResolverId } from "../../../lib/ids";
 import { interpretLabel } from "../../../lib/labels";
 import { joinName, makeSubnode, ROOT_NODE, ZERO_ADDRESS } from "../../../lib/names";
 import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../../lib/registration-order";
@@ -76,6 +76,8 @@ async function registrationCreated(
   }
   // Walk from the TLD down to the registered name, creating what is missing.
   const tokenId = await upsertAccount(context, event.log.address);
+  // The registration's event, kept on its domain (3DNS has no registration row): the Omnigraph's `event`.
+  const registrationEventId = eventId(settings, context.chain.id, event.block.number, event.log.logIndex);
   let parentNode: Hex = ROOT_NODE;
   let parentName: string | null = settings.isSubgraphCompatible ? null : "";
   for (let i = labels.length - 1; i >= 0; i--) {
@@ -102,7 +104,9 @@ async function registrationCreated(
         createdAt: event.block.timestamp,
         ownerId,
         isMigrated: true,
-        ...(isLeaf ? { expiryDate: expiry, ...registrationOrderKeys(event.block.timestamp, expiry) } : {}),
+        ...(isLeaf
+          ? { expiryDate: expiry, registrationEventId, ...registrationOrderKeys(event.block.timestamp, expiry) }
+          : {}),
         ...link,
       });
     } else {
@@ -113,6 +117,7 @@ async function registrationCreated(
         ? await context.db.update(schema.domain, { id }).set({
             ownerId,
             expiryDate: expiry,
+            registrationEventId,
             ...registrationOrderKeys(existing.createdAt, expiry),
             ...link,
             ...naming,
@@ -166,7 +171,15 @@ async function setOwner(context: IndexingContext, node: Hex, owner: Address, del
   const ownerId = await upsertAccount(context, owner);
   const after = await context.db.update(schema.domain, { id }).set({
     ownerId,
-    ...(deleted ? { resolverId: null, resolvedAddressId: null, expiryDate: null, ...NO_REGISTRATION_ORDER_KEYS } : {}),
+    ...(deleted
+      ? {
+          resolverId: null,
+          resolvedAddressId: null,
+          expiryDate: null,
+          registrationEventId: null,
+          ...NO_REGISTRATION_ORDER_KEYS,
+        }
+      : {}),
   });
   await settleSubdomainCounts(settings, context, before, domainCountState(after));
   await settleDomainListCounts(context, ownerBefore, after);
