@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import type { RecordsAnswer, RecordsRequest, Resolution } from "../../src/api/resolution/resolve";
+import type { RecordsAnswer, RecordsRequest } from "../../src/api/resolution/records";
+import type { Resolution } from "../../src/api/resolution/resolve";
 import type { ResolutionService } from "../../src/api/resolution/service";
 import { buildFixture } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";

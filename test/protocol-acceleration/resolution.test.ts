@@ -1,13 +1,8 @@
 import { type Address, type Hex, namehash } from "viem";
 import { describe, expect, it } from "vitest";
 import { IndexBackend } from "../../src/api/resolution/index-backend";
-import {
-  NotInIndex,
-  type RecordsAnswer,
-  type RecordsRequest,
-  Resolution,
-  type ResolutionBackend,
-} from "../../src/api/resolution/resolve";
+import type { RecordsAnswer, RecordsRequest } from "../../src/api/resolution/records";
+import { NotInIndex, Resolution, type ResolutionBackend } from "../../src/api/resolution/resolve";
 import { resolutionRoutes } from "../../src/api/resolution/route";
 import type { RegistrySource } from "../../src/api/resolution/routing";
 import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";

@@ -3,7 +3,7 @@ import { GraphQLError } from "graphql";
 import { type CountedList, listCountId } from "../../lib/list-counts";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
-import type { VersionedScope } from "./domain-lists";
+import type { VersionedScope } from "./domain-scope";
 import { cappedCountQuery, type DomainListArgs, type DomainScope, isUnfiltered, V1_DOMAINS } from "./domain-sql";
 import { V2_DOMAINS, type V2DomainScope } from "./ensv2/sql";
 import { list } from "./keyset";

@@ -4,6 +4,7 @@ import type { OmnigraphContext } from "./context";
 import { type Connection, emptyConnection, encodeCursor, pageWindow, toConnection } from "./cursor";
 import { domainListCount } from "./domain-counts";
 import { carryRegistration } from "./domain-loader";
+import type { VersionedScope } from "./domain-scope";
 import {
   DOMAIN_COLUMNS,
   type DomainListArgs,
@@ -81,12 +82,6 @@ function pageWithRegistrations(page: SQL, keyed: boolean, args: DomainListArgs):
 }
 
 export const noDomains = (): Connection<DomainModel> => emptyConnection();
-
-/** The scopes a list has in each version: ENSv1's, ENSv2's, or both (one merged list). */
-export interface VersionedScope {
-  v1?: DomainScope;
-  v2?: V2DomainScope;
-}
 
 /** A row of a merged page: which version and id, and for ENSv1 the domain's columns (`id` null for ENSv2). */
 interface MergedRow {

@@ -27,14 +27,8 @@ import {
   interpretVersion,
 } from "./interpret";
 import type { OnchainBackend } from "./onchain-backend";
-import {
-  type AbiRecord,
-  emptyAnswer,
-  NotInIndex,
-  type RecordsAnswer,
-  type RecordsRequest,
-  type ResolutionBackend,
-} from "./resolve";
+import { type AbiRecord, emptyAnswer, type RecordsAnswer, type RecordsRequest } from "./records";
+import { NotInIndex, type ResolutionBackend } from "./resolve";
 import { effectiveResolver, nearestResolver, type RegistryRecord, type RegistrySource } from "./routing";
 
 /*

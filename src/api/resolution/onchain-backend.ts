@@ -42,7 +42,8 @@ import {
   interpretText,
   interpretVersion,
 } from "./interpret";
-import { emptyAnswer, type RecordsAnswer, type RecordsRequest, type ResolutionBackend } from "./resolve";
+import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "./records";
+import type { ResolutionBackend } from "./resolve";
 import type { RegistrySource } from "./routing";
 import { currentStep, FORWARD_RESOLUTION } from "./trace";
 

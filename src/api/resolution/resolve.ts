@@ -4,6 +4,7 @@ import { isNormalizedName } from "../../lib/name-input";
 import { reverseLabel } from "../../lib/reverse-nodes";
 import type { Namespace } from "../../namespaces/types";
 import { type Ensv2Settings, ensv2SettingsOf } from "./ensv2";
+import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "./records";
 import { ancestorsOf, type RegistrySource, routeName } from "./routing";
 import { FORWARD_RESOLUTION, NO_TRACE, REVERSE_RESOLUTION, type StepSpan, type Tracer } from "./trace";
 import { describeFoundResolver, recordEvents, selectionAttribute } from "./trace-attributes";
@@ -16,49 +17,6 @@ import { describeFoundResolver, recordEvents, selectionAttribute } from "./trace
  * ENSv2 root registry (ensv2.ts); where ENSv2 has no resolver for it or any ancestor, or its resolver is the
  * deployment's ENSV1Resolver (the fallback that mirrors ENSv1), it resolves through ENSv1 as before.
  */
-
-export interface RecordsRequest {
-  coinTypes: bigint[];
-  texts: string[];
-  name: boolean;
-  /** ENSIP-7 contenthash; absent: not asked for. */
-  contenthash?: boolean;
-  /** IPubkeyResolver's SECP256k1 key (x, y). */
-  pubkey?: boolean;
-  /** ENSIP-4 ABI reads, one per content-type mask: each answers the first set ABI among its bits, lowest first. */
-  abiMasks?: bigint[];
-  /** ENSIP-8 interface implementers, by ERC-165 interface id (0x + 8 lowercase hex). */
-  interfaces?: Hex[];
-  /** IDNSZoneResolver's zonehash. */
-  dnszonehash?: boolean;
-  /** IVersionableResolver's record version. */
-  version?: boolean;
-}
-
-/** An ABI record: its content type (one ENSIP-4 bit, decimal) and data (lowercase hex). */
-export interface AbiRecord {
-  contentType: string;
-  data: Hex;
-}
-
-export interface RecordsAnswer {
-  name?: string | null;
-  /** Coin type (decimal) → address (lowercase hex), null when unset. */
-  addresses?: Record<string, string | null>;
-  texts?: Record<string, string | null>;
-  /** The contenthash bytes (lowercase hex), null when unset. */
-  contenthash?: string | null;
-  /** The public key, null when unset (both coordinates zero). */
-  pubkey?: { x: Hex; y: Hex } | null;
-  /** Content-type mask (decimal) → the first set ABI among its bits, null when none is. */
-  abis?: Record<string, AbiRecord | null>;
-  /** Interface id → its implementer (lowercase), null when none. */
-  interfaces?: Record<string, Address | null>;
-  /** The zonehash bytes (lowercase hex), null when unset. */
-  dnszonehash?: Hex | null;
-  /** The record version (decimal), null while 0 (records never cleared) or when the resolver has no versions. */
-  version?: string | null;
-}
 
 /** The index cannot answer this request; the caller resolves it onchain instead. */
 export class NotInIndex extends Error {
@@ -99,24 +57,6 @@ export interface ResolutionBackend {
     index: number,
     request: RecordsRequest,
   ): Promise<RecordsAnswer>;
-}
-
-export function emptyAnswer(request: RecordsRequest): RecordsAnswer {
-  return {
-    ...(request.name ? { name: null } : {}),
-    ...(request.coinTypes.length > 0
-      ? { addresses: Object.fromEntries(request.coinTypes.map((c) => [c.toString(), null])) }
-      : {}),
-    ...(request.texts.length > 0 ? { texts: Object.fromEntries(request.texts.map((k) => [k, null])) } : {}),
-    ...(request.contenthash ? { contenthash: null } : {}),
-    ...(request.pubkey ? { pubkey: null } : {}),
-    ...(request.abiMasks?.length
-      ? { abis: Object.fromEntries(request.abiMasks.map((m) => [m.toString(), null])) }
-      : {}),
-    ...(request.interfaces?.length ? { interfaces: Object.fromEntries(request.interfaces.map((i) => [i, null])) } : {}),
-    ...(request.dnszonehash ? { dnszonehash: null } : {}),
-    ...(request.version ? { version: null } : {}),
-  };
 }
 
 /** Where a resolution reads: the index (protocol acceleration) or the chains' RPC. Named in its trace. */

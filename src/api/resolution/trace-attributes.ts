@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import type { RecordsAnswer, RecordsRequest } from "./resolve";
+import type { RecordsAnswer, RecordsRequest } from "./records";
 import { FORWARD_RESOLUTION, type StepSpan } from "./trace";
 
 /*

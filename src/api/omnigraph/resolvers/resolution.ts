@@ -2,7 +2,7 @@ import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Address, Hex } from "viem";
 import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
 import { ABI_MASK_LIMIT } from "../../resolution/query";
-import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "../../resolution/resolve";
+import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "../../resolution/records";
 import { ProtocolTrace, type TraceNode } from "../../resolution/trace";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
