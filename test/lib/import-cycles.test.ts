@@ -31,7 +31,7 @@ function importGraph(): Map<string, string[]> {
     const text = readFileSync(file, "utf8");
     const targets = [...text.matchAll(IMPORT)]
       .map((m) => resolveImport(file, m[1]!))
-      .filter((t): t is string => t !== undefined && t.startsWith(SOURCE));
+      .filter((t): t is string => t?.startsWith(SOURCE) === true);
     graph.set(file, [...new Set(targets)]);
   }
   return graph;
