@@ -604,8 +604,9 @@ export const ensv2Registry = onchainTable(
 );
 
 /**
- * One label of one registry (`<chainId>-<registry>-<storageId>`): the storage id is the token id with its low 32
- * version bits cleared, stable across regenerations and re-registrations.
+ * One label of one registry (`<chainId>-<registry>-<storageId>`, the storage id decimal: the peer's id, docs/api.md
+ * "Omnigraph ids"): the storage id is the token id with its low 32 version bits cleared, stable across regenerations
+ * and re-registrations.
  */
 export const ensv2Domain = onchainTable(
   "ensv2_domain",
@@ -744,8 +745,9 @@ export const ensv2RegistrarAction = onchainTable(
 );
 
 /**
- * An account's roles on one resource of one access-controlled contract (`<chainId>-<contract>-<resource>-<account>`),
- * as `roles(resource, account)` reads them. `domainId` is the registry's domain when the resource is one of its names.
+ * An account's roles on one resource of one access-controlled contract (`<chainId>-<contract>-<resource>-<account>`,
+ * the resource decimal: the peer's id), as `roles(resource, account)` reads them. `domainId` is the registry's domain
+ * when the resource is one of its names.
  */
 export const ensv2Permission = onchainTable(
   "ensv2_permission",
@@ -753,7 +755,8 @@ export const ensv2Permission = onchainTable(
     id: t.text().primaryKey(),
     chainId: t.integer().notNull(),
     contract: t.hex().notNull(),
-    resource: t.hex().notNull(),
+    /** Decimal (as the ids write it), so that a contract's resources list in the peer's order. */
+    resource: t.text().notNull(),
     account: t.hex().notNull(),
     roles: t.bigint().notNull(),
     domainId: t.text(),
@@ -772,7 +775,8 @@ export const ensv2PermissionChange = onchainTable(
   (t) => ({
     ...ensv2LogColumns(t),
     contract: t.hex().notNull(),
-    resource: t.hex().notNull(),
+    /** Decimal, as in `ensv2_permission`. */
+    resource: t.text().notNull(),
     account: t.hex().notNull(),
     oldRoles: t.bigint().notNull(),
     newRoles: t.bigint().notNull(),

@@ -83,7 +83,11 @@ async function ensv2Domains(names: string[]): Promise<Map<string, DomainAnswer>>
 
 /** What the manifest expects an ENSv2 domain's answer to hold. */
 function expected(f: Ensv2NameFacts) {
+  // The peer's id (enssdk makeENSv2DomainId): chain, registry, and the token id with its 32 version bits cleared, in
+  // decimal.
+  const storageId = (BigInt(f.tokenId) >> 32n) << 32n;
   return {
+    id: `${env.devnet.manifest.ensv2!.chainId}-${lower(f.registry)}-${storageId}`,
     __typename: "ENSv2Domain",
     canonical: f.name,
     depth: f.name.split(".").length,
@@ -98,6 +102,7 @@ function expected(f: Ensv2NameFacts) {
 
 function actual(d: DomainAnswer, f: Ensv2NameFacts) {
   return {
+    id: d.id,
     __typename: d.__typename,
     canonical: d.canonical?.name.interpreted,
     depth: d.canonical?.depth,
@@ -329,17 +334,21 @@ describe("/api/omnigraph answers the devnet's ENSv2 names as the manifest expect
     ).registrarActions.filter((a) => a.action.type === "registration");
     expect(actions.length).toBeGreaterThan(0);
     for (const { name, action } of actions) {
+      type Registration = { id: string; event: { id: string }; registrar: { address: string } };
       const data = await omnigraph<{
-        domains: {
-          edges: { node: { registrations: { edges: { node: { id: string; registrar: { address: string } } }[] } } }[];
-        };
+        domains: { edges: { node: { id: string; registrations: { edges: { node: Registration }[] } } }[] };
       }>(
-        `query($name: InterpretedName!) { domains(where: { name: { eq: $name }, version: ENSv2 }) { edges { node { registrations { edges { node { id registrar { address } } } } } } } }`,
+        `query($name: InterpretedName!) { domains(where: { name: { eq: $name }, version: ENSv2 }) { edges { node { id registrations { edges { node { id event { id } registrar { address } } } } } } } }`,
         { name },
       );
-      const registrations = data.domains.edges.flatMap((e) => e.node.registrations.edges.map((r) => r.node));
-      const registration = registrations.find((r) => r.id === action.eventIds[0]);
+      const [domain] = data.domains.edges.map((e) => e.node);
+      const registrations = domain!.registrations.edges.map((r) => r.node);
+      const registration = registrations.find((r) => r.event.id === action.eventIds[0]);
       expect(registration, `${name}: registration ${action.eventIds[0]}`).toBeDefined();
+      // The peer's id: `<domainId>-<index>`, the domain's registrations numbered from 0 (the list is newest first).
+      expect(registration!.id, name).toBe(
+        `${domain!.id}-${registrations.length - 1 - registrations.indexOf(registration!)}`,
+      );
       expect(registration!.registrar.address, name).toBe(
         lower(env.devnet.manifest.ensv2!.contracts.ETHRegistrar!.address as Address),
       );

@@ -1,5 +1,6 @@
-import { labelhash, namehash } from "viem";
+import { type Address, labelhash, namehash } from "viem";
 import { registrationOrderKeys } from "../../src/lib/registration-order";
+import { domainIdOf, hex32, permissionId, resourceKey, storageIdOf } from "../../src/plugins/ensv2/lib/ids";
 import type { Rows } from "../subgraph-api/fixture";
 
 /** A hand-made ENSv2 tree (ensv2_* rows): an `eth` registry, its names, each with a subregistry of a few children. */
@@ -30,8 +31,10 @@ export function ensv2Rows(): Rows {
       createdAt: 1n,
     });
   const domain = (reg: string, label: string, parentName: string, i: number, subregistry: string | null) => {
-    const storageId = `0x${BigInt(labelhash(label)).toString(16).padStart(64, "0").slice(0, 56)}00000000`;
-    const id = `${CHAIN}-${reg}-${storageId}`;
+    const storage = storageIdOf(BigInt(labelhash(label)));
+    const storageId = hex32(storage);
+    // The indexer's ids (the peer's format: the storage id and the resource in decimal).
+    const id = domainIdOf(CHAIN, reg as Address, storage);
     const name = `${label}.${parentName}`;
     const registrationId = `${1000 + i}-${rows.ensv2_domain!.length}`;
     rows.ensv2_domain!.push({
@@ -72,10 +75,10 @@ export function ensv2Rows(): Rows {
       sender: OWNER,
     });
     rows.ensv2_permission!.push({
-      id: `${CHAIN}-${reg}-${storageId}-${OWNER}`,
+      id: permissionId(CHAIN, reg as Address, storage, OWNER as Address),
       chainId: CHAIN,
       contract: reg,
-      resource: storageId,
+      resource: resourceKey(storage),
       account: OWNER,
       roles: 1n,
       domainId: id,

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
-import { decodeCursor, type PageArgs, pageWindow } from "./cursor";
+import { v2IdFromInput } from "../../plugins/ensv2/lib/ids";
+import { decodeCursor, type PageArgs, pageWindow, type SortValue } from "./cursor";
 import { list } from "./keyset";
 
 /*
@@ -158,6 +159,12 @@ export function domainPageQuery(
   return tablePageQuery(V1_DOMAINS, scope, keys, args);
 }
 
+/** A domain list's cursor; an ENSv2 id in it written as earlier builds wrote it (hex) is read as today's. */
+function decodeDomainCursor(cursor: string, keyKind: "text" | "number"): [SortValue, string] {
+  const [value, id] = decodeCursor(cursor, keyKind);
+  return [value, v2IdFromInput(id)];
+}
+
 export function tablePageQuery<S>(
   table: DomainTable<S>,
   scope: S,
@@ -173,14 +180,14 @@ export function tablePageQuery<S>(
   const cursor = backward ? args.before : args.after;
   const other = backward ? args.after : args.before;
   if (cursor != null) {
-    const [value, id] = decodeCursor(cursor, key.kind);
+    const [value, id] = decodeDomainCursor(cursor, key.kind);
     const bound = key.kind === "number" ? sql`${String(value)}::numeric` : sql`${String(value)}`;
     where.push(
       descending ? sql`(${key.expr}, d.id) < (${bound}, ${id})` : sql`(${key.expr}, d.id) > (${bound}, ${id})`,
     );
   }
   if (other != null) {
-    const [value, id] = decodeCursor(other, key.kind);
+    const [value, id] = decodeDomainCursor(other, key.kind);
     const bound = key.kind === "number" ? sql`${String(value)}::numeric` : sql`${String(value)}`;
     where.push(
       descending ? sql`(${key.expr}, d.id) > (${bound}, ${id})` : sql`(${key.expr}, d.id) < (${bound}, ${id})`,

@@ -18,12 +18,12 @@ export const list = (values: string[]) =>
 
 /**
  * Rows strictly after `after` and before `before` on a list ordered by one text column that is its key and its id
- * (the cursor's id part is that column's value).
+ * (the cursor's id part is that column's value, read through `read`: an id an earlier build wrote in another form).
  */
-export function idBounds(args: PageArgs, column: SQL): SQL[] {
+export function idBounds(args: PageArgs, column: SQL, read: (id: string) => string = (id) => id): SQL[] {
   const out: SQL[] = [];
-  if (args.after != null) out.push(sql`${column} > ${decodeCursor(args.after, "text")[1]}`);
-  if (args.before != null) out.push(sql`${column} < ${decodeCursor(args.before, "text")[1]}`);
+  if (args.after != null) out.push(sql`${column} > ${read(decodeCursor(args.after, "text")[1])}`);
+  if (args.before != null) out.push(sql`${column} < ${read(decodeCursor(args.before, "text")[1])}`);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { z } from "zod";
+import { v2IdFromInput } from "../../plugins/ensv2/lib/ids";
 import { type NameReferenceRow, nameReferenceNamesQuery, nameReferencePageQuery } from "../shared/name-references";
 import { absentIfEmpty, positiveInt } from "../shared/params";
 import { rowsOf, type SqlDb } from "../shared/read-db";
@@ -12,8 +13,11 @@ import { rowsOf, type SqlDb } from "../shared/read-db";
 export const NAME_REFERENCES_DEFAULT_LIMIT = 25;
 export const NAME_REFERENCES_MAX_LIMIT = 100;
 
-/** A reference's id: `<chainId>-<node>` (ENSv1) or an ENSv2 domain id, then `-<coinType>`. */
-const CURSOR = /^\d{1,10}-0x[0-9a-f]{40,64}(-0x[0-9a-f]{64})?-\d{1,78}$/;
+/**
+ * A reference's id: `<chainId>-<node>` (ENSv1) or an ENSv2 domain id (its storage id decimal; earlier builds wrote it
+ * in hex, and such a cursor is read as today's), then `-<coinType>`.
+ */
+const CURSOR = /^\d{1,10}-0x[0-9a-f]{40,64}(-0x[0-9a-f]{64}|-\d{1,78})?-\d{1,78}$/;
 
 export const nameReferencesQuery = z.object({
   coinType: absentIfEmpty.pipe(
@@ -26,7 +30,11 @@ export const nameReferencesQuery = z.object({
   ),
   limit: absentIfEmpty.pipe(positiveInt("limit", NAME_REFERENCES_MAX_LIMIT).default(NAME_REFERENCES_DEFAULT_LIMIT)),
   cursor: absentIfEmpty.pipe(
-    z.string().regex(CURSOR, "cursor must be the nextCursor of a previous page of this list").optional(),
+    z
+      .string()
+      .regex(CURSOR, "cursor must be the nextCursor of a previous page of this list")
+      .transform(v2IdFromInput)
+      .optional(),
   ),
 });
 

@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import type { AccountIdModel, DomainModel } from "../model";
 import type { V2DomainRow, V2RegistryRow } from "./sql";
 
-/** An ENSv2 domain: one label of one registry (`<chainId>-<registry>-<storageId>`). */
+/** An ENSv2 domain: one label of one registry (`<chainId>-<registry>-<storageId>`, src/plugins/ensv2/lib/ids.ts). */
 export interface V2DomainModel {
   __typename: "ENSv2Domain";
   v2: V2DomainRow;
@@ -27,9 +27,6 @@ export const v2Registry = (chainId: number, address: string): V2RegistryModel =>
 export const v2RegistryOfRow = (r: V2RegistryRow) => v2Registry(r.chain_id, r.address);
 
 export const v2RegistryId = (r: V2RegistryModel) => `${r.contract.chainId}-${r.contract.address}`;
-
-/** `<chainId>-<address>` of an ENSv2 domain or registry id. */
-export const isV2Id = (id: string) => /^\d{1,10}-0x[0-9a-f]{40}(-0x[0-9a-f]{64})?$/.test(id);
 
 const ZERO = /^0x0{40}$/;
 export const nonZeroAddress = (a: string | null | undefined): Address | null =>

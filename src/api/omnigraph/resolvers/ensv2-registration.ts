@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
+import { registrationIdOf, renewalIdOf, v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
-import { type Connection, encodeCursor, type PageArgs, pageWindow } from "../cursor";
+import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow } from "../cursor";
 import { loadV2Domain } from "../ensv2/loaders";
 import { nonZeroAddress, v2Domain } from "../ensv2/model";
 import type { EventModel } from "../events";
@@ -27,6 +28,8 @@ interface LogRow {
 
 interface V2RegistrationRow extends LogRow {
   domain_id: string;
+  /** How many registrations and reservations the domain had before this one: its number in the peer's id. */
+  registration_index: number;
   kind: "registration" | "reservation";
   owner: string | null;
   expiry: string;
@@ -47,10 +50,16 @@ interface V2RenewalRow extends LogRow {
   base: string;
 }
 
-/** The current registration's expiry is the name's (renewals and ExpiryUpdated move it); an older one's, as registered. */
+/**
+ * The current registration's expiry is the name's (renewals and ExpiryUpdated move it); an older one's, as registered.
+ * Its number among the domain's registrations is counted on the `domain_id` index (a name has few).
+ */
 const COLUMNS = sql.raw(
-  "r.id, r.chain_id, r.block_number::text as block_number, r.block_timestamp::text as block_timestamp, r.log_index, r.transaction_hash, r.domain_id, r.kind, r.owner, (case when d.latest_registration_id = r.id then d.expiry else r.expiry end)::text as expiry, r.registrar, r.referrer, d.registry",
+  "r.id, r.chain_id, r.block_number::text as block_number, r.block_timestamp::text as block_timestamp, r.log_index, r.transaction_hash, r.domain_id, (select count(*) from ensv2_registration e where e.domain_id = r.domain_id and (e.block_number, e.log_index) < (r.block_number, r.log_index))::int as registration_index, r.kind, r.owner, (case when d.latest_registration_id = r.id then d.expiry else r.expiry end)::text as expiry, r.registrar, r.referrer, d.registry",
 );
+
+/** The peer's registration id (`<domainId>-<index>`); the row's own id is its log's, which earlier builds showed. */
+const registrationId = (row: V2RegistrationRow) => registrationIdOf(row.domain_id, Number(row.registration_index));
 
 const modelOf = (row: V2RegistrationRow): V2RegistrationModel => ({
   __typename: row.kind === "reservation" ? "ENSv2RegistryReservation" : "ENSv2RegistryRegistration",
@@ -101,14 +110,33 @@ export async function v2RegistrationsOf(
         }, []),
     )
     .load(domainId);
-  return pageInMemory(all, args, (m) => m.row.id);
+  return pageInMemory(
+    all,
+    args,
+    (m) => registrationId(m.row),
+    (m) => m.row.id,
+  );
 }
 
-/** A page of a short list already in memory (a name's registrations, a registration's renewals), cursor = its id. */
-export function pageInMemory<T>(all: T[], args: PageArgs, idOf: (t: T) => string): Connection<T> {
+/**
+ * A page of a short list already in memory (a name's registrations, a registration's renewals), cursor = its id. A
+ * cursor an earlier build gave still finds its item: by the id it showed then (`legacyIdOf`; an ENSv2 domain id in
+ * hex is read as today's).
+ */
+export function pageInMemory<T>(
+  all: T[],
+  args: PageArgs,
+  idOf: (t: T) => string,
+  legacyIdOf?: (t: T) => string,
+): Connection<T> {
   const { size, backward } = pageWindow(args);
   const cursorOf = (t: T) => encodeCursor(idOf(t), idOf(t));
-  const indexOf = (cursor: string) => all.findIndex((t) => cursorOf(t) === cursor);
+  const indexOf = (cursor: string) => {
+    const id = idOfCursor(cursor);
+    if (id === null) return -1;
+    const current = v2IdFromInput(id);
+    return all.findIndex((t) => idOf(t) === current || legacyIdOf?.(t) === id);
+  };
   let start = 0;
   let end = all.length;
   if (args.after != null) start = indexOf(args.after) + 1;
@@ -132,8 +160,16 @@ export function pageInMemory<T>(all: T[], args: PageArgs, idOf: (t: T) => string
   };
 }
 
+function idOfCursor(cursor: string): string | null {
+  try {
+    return decodeCursor(cursor, "text")[1];
+  } catch {
+    return null;
+  }
+}
+
 /** The renewals of each registration: after it, and before the domain's next registration. */
-function renewalsOf(ctx: OmnigraphContext, registrationId: string): Promise<V2RenewalRow[]> {
+function renewalsOf(ctx: OmnigraphContext, registrationLogId: string): Promise<V2RenewalRow[]> {
   return ctx
     .batcher(
       "v2-renewals",
@@ -154,13 +190,13 @@ function renewalsOf(ctx: OmnigraphContext, registrationId: string): Promise<V2Re
           return out;
         }, []),
     )
-    .load(registrationId);
+    .load(registrationLogId);
 }
 
 const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000));
 
 export const ensv2RegistrationResolvers = {
-  id: (r: V2RegistrationModel) => r.row.id,
+  id: (r: V2RegistrationModel) => registrationId(r.row),
   domain: async (r: V2RegistrationModel, _: unknown, ctx: OmnigraphContext) => {
     const row = await loadV2Domain(ctx, r.row.domain_id);
     if (!row) throw new Error(`domain ${r.row.domain_id} of registration ${r.row.id} not found`);
@@ -179,13 +215,23 @@ export const ensv2RegistrationResolvers = {
     address: nonZeroAddress(r.row.registrar) ?? r.row.registry.toLowerCase(),
   }),
   referrer: (r: V2RegistrationModel) => r.row.referrer,
-  renewals: async (r: V2RegistrationModel, args: PageArgs, ctx: OmnigraphContext) =>
-    pageInMemory((await renewalsOf(ctx, r.row.id)).map(renewalModel), args, (n) => n.id),
+  renewals: async (r: V2RegistrationModel, args: PageArgs, ctx: OmnigraphContext) => {
+    const renewals = (await renewalsOf(ctx, r.row.id)).map((n, i) => renewalModel(n, registrationId(r.row), i));
+    return pageInMemory(
+      renewals,
+      args,
+      (n) => n.id,
+      (n) => n.event.id,
+    );
+  },
 };
 
-/** An ENSv2 renewal as the Renewal type reads it: ENSv2's registrar charges no premium on a renewal. */
-const renewalModel = (n: V2RenewalRow): RenewalModel => ({
-  id: n.id,
+/**
+ * An ENSv2 renewal as the Renewal type reads it: ENSv2's registrar charges no premium on a renewal. Its id is the
+ * peer's, `<registrationId>-<index>` (renewals numbered from 0, oldest first).
+ */
+const renewalModel = (n: V2RenewalRow, registration: string, index: number): RenewalModel => ({
+  id: renewalIdOf(registration, index),
   duration: BigInt(n.duration),
   base: BigInt(n.base),
   premium: 0n,

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
 import { type NameReferenceRow, nameReferenceCountQuery, nameReferencePageQuery } from "../../shared/name-references";
 import type { OmnigraphContext } from "../context";
 import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow } from "../cursor";
@@ -40,8 +41,9 @@ export function accountNameReferences(
   const filter = { coinType: args.where?.coinType ?? null };
   const { size, backward } = pageWindow(page);
   const bounds = {
-    after: page.after == null ? null : decodeCursor(page.after, "text")[1],
-    before: page.before == null ? null : decodeCursor(page.before, "text")[1],
+    // An ENSv2 domain id in a cursor of an earlier build (hex storage id) is read as today's.
+    after: page.after == null ? null : v2IdFromInput(decodeCursor(page.after, "text")[1]),
+    before: page.before == null ? null : v2IdFromInput(decodeCursor(page.before, "text")[1]),
     size,
     backward,
   };

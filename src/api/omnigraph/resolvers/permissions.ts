@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
 import type { Address } from "viem";
+import { resourceFromInput, resourceKey, v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { type Connection, encodeCursor, type PageArgs, pageOf, pageWindow, toConnection } from "../cursor";
@@ -72,7 +73,7 @@ function permissionConnection<T>(
       pageQuery: (keys) => {
         const { size, backward } = pageWindow(args);
         const dir = sql.raw(backward ? "desc" : "asc");
-        const conds = [...whereOf(keys), ...idBounds(args, sql.raw("p.id"))];
+        const conds = [...whereOf(keys), ...idBounds(args, sql.raw("p.id"), v2IdFromInput)];
         return sql`select * from (select ${PERMISSION_COLUMNS}, ${scopeExpr} as scope, row_number() over (partition by ${scopeExpr} order by p.id ${dir}) as rn from ensv2_permission p where ${sql.join(conds, sql` and `)}) x where rn <= ${size + 1} order by scope, rn`;
       },
       countQuery: (keys) =>
@@ -144,7 +145,7 @@ export function permissionsOf(ctx: OmnigraphContext, contract: AccountIdModel): 
     );
 }
 
-const RESOURCE_ZERO = `0x${"0".repeat(64)}`;
+const RESOURCE_ZERO = resourceKey(0n);
 
 export const permissionsResolvers = {
   id: (p: PermissionsModel) => contractKey(p.contract),
@@ -153,7 +154,9 @@ export const permissionsResolvers = {
   resources: async (p: PermissionsModel, args: PageArgs, ctx: OmnigraphContext) => {
     // One entry per resource: the page of the contract's entries grouped by resource, read as its first user's row.
     const { size, backward } = pageWindow(args);
-    const conds = [ofContract(p.contract), sql.raw("p.roles <> 0"), ...idBounds(args, sql.raw("p.resource"))];
+    // Resources are decimal text: in the text order of their ids (`<chainId>-<contract>-<resource>`), as the peer's.
+    const bounds = idBounds(args, sql.raw("p.resource"), resourceFromInput);
+    const conds = [ofContract(p.contract), sql.raw("p.roles <> 0"), ...bounds];
     const where = sql.join(conds, sql` and `);
     const rows = await ctx.query<{ resource: string }>(
       sql`select distinct p.resource from ensv2_permission p where ${where} order by p.resource ${sql.raw(backward ? "desc" : "asc")} limit ${size + 1}`,

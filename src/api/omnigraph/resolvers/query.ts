@@ -1,13 +1,14 @@
 import { sql } from "drizzle-orm";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Address } from "viem";
+import { isV2DomainId, v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
 import type { OmnigraphContext } from "../context";
 import { type PageArgs, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";
 import { loadDomain } from "../domain-loader";
 import { type DomainListArgs, type NameFilter, nameFilterArgs } from "../domain-sql";
 import { loadV2Domain, loadV2Registry, loadV2Root } from "../ensv2/loaders";
-import { isV2Id, type V2RegistryModel, v2Domain, v2RegistryOfRow } from "../ensv2/model";
+import { type V2RegistryModel, v2Domain, v2RegistryOfRow } from "../ensv2/model";
 import { asksNodesRegistration, asksRegistration } from "../lookahead";
 import {
   type AccountIdModel,
@@ -71,8 +72,9 @@ export const queryResolvers = {
   ) => {
     if (args.by.id != null) {
       const id = args.by.id.toLowerCase();
-      if (isV2Id(id)) {
-        const v2 = await loadV2Domain(ctx, id);
+      // An ENSv2 id as the peer writes it (decimal storage id), or as our earlier builds did (`0x` + 64 hex).
+      if (isV2DomainId(id)) {
+        const v2 = await loadV2Domain(ctx, v2IdFromInput(id));
         return v2 ? v2Domain(v2) : null;
       }
       const row = await loadDomain(ctx, id, asksRegistration(info));

@@ -29,7 +29,7 @@ scalar CoinType
 "A Dogecoin address, in its own text form."
 scalar DogecoinAddress
 
-"The id of a domain: its node for ENSv1, chain, registry and storage slot for ENSv2."
+"The id of a domain: its node for ENSv1; for ENSv2 \`<chainId>-<registry>-<storageId>\`, the storage id in decimal (an earlier \`0x\` + 64 hex form is accepted as input)."
 scalar DomainId
 
 "An email address."
@@ -62,19 +62,19 @@ scalar Node
 "The id of a contract's permissions (its chain and address)."
 scalar PermissionsId
 
-"The id of one resource within a contract's permissions."
+"The id of one resource within a contract's permissions: \`<chainId>-<contract>-<resource>\`, the resource in decimal."
 scalar PermissionsResourceId
 
-"The id of one account's roles on one resource of a contract."
+"The id of one account's roles on one resource of a contract: \`<chainId>-<contract>-<resource>-<account>\`."
 scalar PermissionsUserId
 
-"The id of one registration of a domain."
+"The id of one registration of a domain (ENSv2: \`<domainId>-<n>\`, the domain's registrations numbered from 0)."
 scalar RegistrationId
 
 "The id of a registry: its chain and address (and node, for an ENSv1 virtual registry)."
 scalar RegistryId
 
-"The id of one renewal of a registration."
+"The id of one renewal of a registration (ENSv2: \`<registrationId>-<n>\`, its renewals numbered from 0)."
 scalar RenewalId
 
 "The id of a resolver: its chain and address."

@@ -2,7 +2,7 @@ import * as schema from "ponder:schema";
 import type { Address } from "viem";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import { logColumns } from "./events";
-import { domainIdOf, hex32, permissionId, registryId } from "./ids";
+import { domainIdOf, permissionId, registryId, resourceKey } from "./ids";
 import { findRegistry } from "./registries";
 
 /** EACRolesChanged's arguments (every EnhancedAccessControl contract: registries, resolvers, the registrar). */
@@ -25,7 +25,7 @@ export async function rolesChanged(
   const contract = emitter(event);
   const isRegistryName = resource !== ROOT_RESOURCE && (await findRegistry(context, contract)) !== null;
   const domainId = isRegistryName ? domainIdOf(context.chain.id, contract, resource) : null;
-  const key = { contract, resource: hex32(resource), account: account.toLowerCase() as Address };
+  const key = { contract, resource: resourceKey(resource), account: account.toLowerCase() as Address };
   const id = permissionId(context.chain.id, contract, resource, account);
   await context.db
     .insert(schema.ensv2Permission)
