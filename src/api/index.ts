@@ -11,7 +11,7 @@ import * as tables from "../../ponder.schema";
 import { getConfig } from "../config";
 import { exposeOnPonderMetrics } from "../runtime/metrics";
 import { ponderCommon, withNodeFastPath } from "../runtime/ponder-hooks";
-import { NAMEINDEX_VERSION } from "./config/public-config";
+import { NAMEINDEX_VERSION } from "../runtime/versions";
 import { configRoutes } from "./config/route";
 import { completedEventsReader, completedEventsRoutes } from "./indexing-status/completed-events";
 import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gather";

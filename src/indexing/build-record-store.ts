@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import type { AppConfig } from "../config";
-import { type BuildRecord, describeChanges } from "./build-record";
+import { BUILD_RECORD_SETTINGS, type BuildRecord, describeChanges, describeVersions } from "./build-record";
 
 /**
  * The record's table in the index's schema. Not a row of `_ponder_meta`: Ponder updates every row of that table at
@@ -42,6 +42,18 @@ export async function guardBuildRecord(
   if (stored === undefined) return;
   const changes = describeChanges(stored, record);
   if (changes.length === 0) return;
+  const codeChanged = `${BUILD_RECORD_SETTINGS.code} changed`;
+  if (changes.includes(codeChanged)) {
+    // Another release (or an edit of the indexing code): the versions say which wrote the index and which refuses it.
+    const others = changes.filter((change) => change !== codeChanged);
+    throw new BuildRecordMismatchError(
+      `Schema "${config.databaseSchema}" holds an index written by ${describeVersions(stored.versions)}, and this is ` +
+        `${describeVersions(record.versions)} with other indexing code: resuming it would mix rows written by both. ` +
+        (others.length > 0 ? `Other settings that change indexed rows differ too: ${others.join("; ")}. ` : "") +
+        `The schema is left as it was. To upgrade, index anew beside it: ${upgradeRemedy(config)} ` +
+        `(docs/operations.md, "Upgrading nameindex").`,
+    );
+  }
   throw new BuildRecordMismatchError(
     `Schema "${config.databaseSchema}" holds an index built with other settings that change indexed rows: ${changes.join("; ")}. ` +
       `Resuming it would mix rows of both. Restore the previous settings, or index anew: ${remedy(config)}.`,
@@ -52,6 +64,17 @@ function remedy(config: AppConfig): string {
   return config.database.kind === "postgres"
     ? `set DATABASE_SCHEMA to a new schema, or drop schema "${config.databaseSchema}"`
     : `set DATABASE_SCHEMA to a new schema or PGLITE_DIRECTORY to a new directory, or delete ${config.database.directory}`;
+}
+
+/** The upgrade recipe in one sentence: a new schema in the same database, whose RPC cache the old index filled. */
+function upgradeRemedy(config: AppConfig): string {
+  const schema = config.databaseSchema;
+  return config.database.kind === "postgres"
+    ? `start this release with a new DATABASE_SCHEMA and the same DATABASE_URL (it reads the RPC cache, ponder_sync, ` +
+        `that the old index filled) while the old release keeps serving schema "${schema}"; once the new schema is ` +
+        `ready, point the API at it and drop schema "${schema}"`
+    : `start this release with a new DATABASE_SCHEMA and the same PGLITE_DIRECTORY (it reads the RPC cache the old ` +
+        `index filled there); schema "${schema}" stays as it was, for the old release to serve again if you go back`;
 }
 
 type Stored = Partial<BuildRecord> | "unrecorded" | undefined;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AppConfig } from "../config";
+import { NAMEINDEX_VERSION, packageVersion } from "../runtime/versions";
 
 /**
  * Everything that decides which rows the indexer writes for a given chain history. Ponder resumes an index only when
@@ -7,6 +8,11 @@ import type { AppConfig } from "../config";
  * files; settings read at run time (SUBGRAPH_COMPAT, the label-set pin, …) never reach it. This record does: its
  * digest rides on every contract of the composed config (ponder.config.ts), and it is stored beside the index so
  * that a restart with other settings is refused with the setting named (build-record-store.ts).
+ *
+ * It also names the releases that created the index (`versions`), so that a refusal after an upgrade says which
+ * release wrote the index and which one is refusing it. The versions decide nothing: only the settings and the code
+ * digest do, and the record's id leaves the versions out, so a release that changes no indexing code (a Ponder patch
+ * release, say) resumes an index of the one before.
  */
 export interface BuildRecord {
   namespace: string;
@@ -22,10 +28,22 @@ export interface BuildRecord {
   contracts: string;
   /** Digest of the indexing code (code-digest.ts): another nameindex version may write other rows. */
   code: string;
+  /** The releases that created the index; absent from a record written by nameindex 0.1.0, which had none. */
+  versions: BuildVersions;
 }
 
+export interface BuildVersions {
+  /** package.json's `version`. */
+  nameindex: string;
+  /** The installed Ponder (its package.json), the one that runs. */
+  ponder: string;
+}
+
+/** The fields that decide whether an index resumes. */
+type BuildSetting = Exclude<keyof BuildRecord, "versions">;
+
 /** How an operator changes each field, for the message that refuses a restart. */
-export const BUILD_RECORD_SETTINGS: Record<keyof BuildRecord, string> = {
+export const BUILD_RECORD_SETTINGS: Record<BuildSetting, string> = {
   namespace: "NAMESPACE",
   plugins: "PLUGINS",
   subgraphCompat: "SUBGRAPH_COMPAT",
@@ -36,10 +54,19 @@ export const BUILD_RECORD_SETTINGS: Record<keyof BuildRecord, string> = {
   endBlocks: "END_BLOCK_<chainId>",
   contracts:
     "the namespace's contracts (DEVNET_MANIFEST, NAMESPACE_DATASOURCES_FILE, or the namespace's addresses and start blocks)",
-  code: "the indexing code (another nameindex version)",
+  code: "the indexing code (src/ outside src/api/, abis/, ponder.schema.ts)",
 };
 
-export function buildRecordOf(config: AppConfig, codeDigest: string): BuildRecord {
+/** This process's versions: this release and the Ponder it runs. */
+export function runningVersions(): BuildVersions {
+  return { nameindex: NAMEINDEX_VERSION, ponder: packageVersion("ponder") };
+}
+
+export function buildRecordOf(
+  config: AppConfig,
+  codeDigest: string,
+  versions: BuildVersions = runningVersions(),
+): BuildRecord {
   return {
     namespace: config.namespace.name,
     plugins: [...config.plugins],
@@ -53,18 +80,22 @@ export function buildRecordOf(config: AppConfig, codeDigest: string): BuildRecor
     ),
     contracts: digestOf(config.namespace.datasources),
     code: codeDigest,
+    versions,
   };
 }
 
-/** A short stable id of the record (the value Ponder's build id hashes). */
+/**
+ * A short stable id of the record (the value Ponder's build id hashes). The versions are left out, so the id of a
+ * record is the one nameindex 0.1.0 computed for the same settings and code: Ponder's build id then stays too.
+ */
 export function buildRecordId(record: BuildRecord): string {
-  return digestOf(record).slice(0, 16);
+  return digestOf({ ...record, versions: undefined }).slice(0, 16);
 }
 
-/** The settings whose values differ, each as "SETTING was X, now Y". */
+/** The settings whose values differ, each as "SETTING was X, now Y". The versions are not settings. */
 export function describeChanges(stored: Partial<BuildRecord>, current: BuildRecord): string[] {
   const changes: string[] = [];
-  for (const key of Object.keys(BUILD_RECORD_SETTINGS) as (keyof BuildRecord)[]) {
+  for (const key of Object.keys(BUILD_RECORD_SETTINGS) as BuildSetting[]) {
     const before = JSON.stringify(stored[key] ?? null);
     const now = JSON.stringify(current[key]);
     if (before === now) continue;
@@ -76,6 +107,15 @@ export function describeChanges(stored: Partial<BuildRecord>, current: BuildReco
     );
   }
   return changes;
+}
+
+/**
+ * "nameindex 0.2.0 (Ponder 0.17.7)". A stored record without versions was written by nameindex 0.1.0, the release
+ * before they were recorded, or by a build of the code before it (all ran Ponder 0.16.10 or an earlier 0.16).
+ */
+export function describeVersions(versions: Partial<BuildVersions> | undefined): string {
+  if (!versions?.nameindex) return "nameindex 0.1.0 or earlier (Ponder 0.16.10 or earlier)";
+  return `nameindex ${versions.nameindex} (Ponder ${versions.ponder ?? "unknown"})`;
 }
 
 function show(value: unknown): string {

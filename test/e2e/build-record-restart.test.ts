@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
+import { exitCodeOf, indexerOptionsFor, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * A restart with a flipped output-changing setting must never resume the old schema (its rows were written under the
@@ -38,21 +38,6 @@ async function startSubgraphLabels(env: DevnetWithLabels): Promise<SubgraphLabel
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function exitOf(indexer: RunningIndexer, timeoutMs: number): Promise<number | null> {
-  const child = indexer.process.child;
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  return await new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`ponder start did not exit within ${timeoutMs} ms (it resumed?)`)),
-      timeoutMs,
-    );
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
 }
 
 async function query<T extends pg.QueryResultRow>(databaseUrl: string, sql: string): Promise<T[]> {
@@ -105,7 +90,7 @@ describe("restarting with a flipped output-changing setting", () => {
 
       indexer.env.SUBGRAPH_COMPAT = "false";
       await indexer.restart();
-      expect(await exitOf(indexer, 120_000)).not.toBe(0);
+      expect(await exitCodeOf(indexer, 120_000)).not.toBe(0);
       const log = readFileSync(indexer.logFile, "utf8");
       expect(log).toContain(
         `Schema "${indexer.schema}" holds an index built with other settings that change indexed rows: SUBGRAPH_COMPAT was true, now false.`,
@@ -159,7 +144,7 @@ describe("restarting with a flipped output-changing setting", () => {
 
       Object.assign(indexer.env, { LABEL_SET_ID: "subgraph", LABELS_SERVICE_URL: subgraphLabels.url });
       await indexer.restart();
-      expect(await exitOf(indexer, 120_000)).not.toBe(0);
+      expect(await exitCodeOf(indexer, 120_000)).not.toBe(0);
       expect(readFileSync(indexer.logFile, "utf8")).toContain(
         "holds an index built with other settings that change indexed rows: LABEL_SET_ID/LABEL_SET_VERSION was demo@0, now subgraph@0.",
       );

@@ -8,6 +8,7 @@ import { startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
 import { publicConfigSchema } from "../../src/api/config/public-config";
 import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
+import { runningVersions } from "../../src/indexing/build-record";
 import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import { getJson, projectRoot, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
@@ -120,6 +121,11 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     });
     expect(config.versionInfo.runtime).toBe(process.versions.node);
     expect(config.versionInfo.indexingFramework).toBe("0.17.7");
+    // The versions the build record names (an upgrade's refusal quotes them).
+    expect(config.versionInfo).toMatchObject({
+      nsIndexer: runningVersions().nameindex,
+      indexingFramework: runningVersions().ponder,
+    });
     const openApi = await getJson<{ openapi: string; paths: Record<string, unknown> }>(`${indexer.url}/openapi.json`);
     expect(openApi.status).toBe(200);
     expect(openApi.body.openapi).toBe("3.1.0");

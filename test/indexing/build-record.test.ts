@@ -1,9 +1,16 @@
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildConfig } from "../../src/config";
-import { buildRecordId, buildRecordOf, describeChanges } from "../../src/indexing/build-record";
+import {
+  type BuildRecord,
+  buildRecordId,
+  buildRecordOf,
+  describeChanges,
+  describeVersions,
+  runningVersions,
+} from "../../src/indexing/build-record";
 import { guardBuildRecord } from "../../src/indexing/build-record-store";
 import { indexingCodeDigest } from "../../src/indexing/code-digest";
 import { fullDevnet, writeManifest } from "../config/fixtures";
@@ -101,8 +108,30 @@ describe("the build record", () => {
     expect(indexingCodeDigest(copy)).not.toBe(changed);
     const old = buildRecordOf(buildConfig(base), digest);
     expect(describeChanges(old, buildRecordOf(buildConfig(base), changed))).toEqual([
-      "the indexing code (another nameindex version) changed",
+      "the indexing code (src/ outside src/api/, abis/, ponder.schema.ts) changed",
     ]);
+  });
+
+  it("names the releases that run: package.json's version and the installed Ponder", () => {
+    const own = JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { version: string };
+    const ponder = JSON.parse(readFileSync(join(projectRoot, "node_modules/ponder/package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(runningVersions()).toEqual({ nameindex: own.version, ponder: ponder.version });
+    expect(recordOf({}).versions).toEqual(runningVersions());
+    expect(describeVersions(runningVersions())).toBe(`nameindex ${own.version} (Ponder ${ponder.version})`);
+    // nameindex 0.1.0 recorded no versions.
+    expect(describeVersions(undefined)).toBe("nameindex 0.1.0 or earlier (Ponder 0.16.10 or earlier)");
+  });
+
+  it("leaves the versions out of the id and the changes: another release with the same code and settings resumes", () => {
+    const now = recordOf({});
+    const patchRelease = { ...now, versions: { nameindex: "0.2.1", ponder: "0.17.8" } };
+    const { versions: _, ...unversioned } = now; // a record as nameindex 0.1.0 wrote it
+    expect(buildRecordId(patchRelease)).toBe(buildRecordId(now));
+    expect(buildRecordId(unversioned as BuildRecord)).toBe(buildRecordId(now));
+    expect(describeChanges(patchRelease, now)).toEqual([]);
+    expect(describeChanges(unversioned, now)).toEqual([]);
   });
 });
 
@@ -127,5 +156,46 @@ describe("the build record beside a PGlite index", () => {
     );
     // Another schema in the same directory is another index.
     await guardBuildRecord(config({ DATABASE_SCHEMA: "second" }), flipped, "start");
+    const written = JSON.parse(readFileSync(join(directory, "nameindex-build.json"), "utf8")) as {
+      schemas: Record<string, BuildRecord>;
+    };
+    expect(written.schemas.second!.versions).toEqual(runningVersions());
+  });
+
+  it("refuses an index of a release with other indexing code, naming both releases and the upgrade recipe", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "nameindex-pglite-"));
+    const config = buildConfig({ ...base, PGLITE_DIRECTORY: directory });
+    // What nameindex 0.1.0 left: its record, without versions, of another code digest.
+    const { versions: _, ...previous } = buildRecordOf(config, "code-0.1.0");
+    writeFileSync(join(directory, "nameindex-build.json"), JSON.stringify({ schemas: { nameindex: previous } }));
+    const current = buildRecordOf(config, "code-0.2.0", { nameindex: "0.2.0", ponder: "0.17.7" });
+    const refusal = guardBuildRecord(config, current, "start");
+    await expect(refusal).rejects.toThrow(
+      'Schema "nameindex" holds an index written by nameindex 0.1.0 or earlier (Ponder 0.16.10 or earlier), and this ' +
+        "is nameindex 0.2.0 (Ponder 0.17.7) with other indexing code: resuming it would mix rows written by both. " +
+        "The schema is left as it was. To upgrade, index anew beside it: start this release with a new DATABASE_SCHEMA " +
+        "and the same PGLITE_DIRECTORY",
+    );
+    await expect(guardBuildRecord(config, current, "start")).rejects.toThrow(
+      /\(docs\/operations\.md, "Upgrading nameindex"\)\.$/,
+    );
+    // ponder serve of the new release refuses it too; a settings change on top is named as well.
+    await expect(guardBuildRecord(config, current, "serve")).rejects.toThrow(/written by nameindex 0\.1\.0 or earlier/);
+    const flipped = buildRecordOf(
+      buildConfig({ ...base, PGLITE_DIRECTORY: directory, TOKENSCOPE_SALES: "false" }),
+      "code-0.2.0",
+    );
+    await expect(guardBuildRecord(config, flipped, "start")).rejects.toThrow(
+      /Other settings that change indexed rows differ too: TOKENSCOPE_SALES was true, now false\. /,
+    );
+    // A later release with the same code (a Ponder patch release, say) resumes it, and its record stays as written.
+    await guardBuildRecord(
+      config,
+      buildRecordOf(config, "code-0.1.0", { nameindex: "0.2.1", ponder: "0.17.8" }),
+      "start",
+    );
+    expect(JSON.parse(readFileSync(join(directory, "nameindex-build.json"), "utf8"))).toEqual({
+      schemas: { nameindex: previous },
+    });
   });
 });

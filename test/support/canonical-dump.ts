@@ -5,7 +5,8 @@ import pg from "pg";
  * A canonical, ordered dump of every table the indexer wrote, so two indexes can be compared for equality
  * (a crashed-and-restarted run against a clean one, a reorged chain against a fresh index of the new history).
  * Ponder's own bookkeeping tables (names starting with `_`: _ponder_meta, _ponder_checkpoint, _reorg__*) are left out:
- * they hold timestamps and checkpoints that legitimately differ between runs.
+ * they hold timestamps and checkpoints that legitimately differ between runs. `{ bookkeeping: true }` keeps them, to
+ * show that nothing at all changed in a schema (a refused start on it).
  */
 
 export interface TableDump {
@@ -37,12 +38,17 @@ function canonicalValue(value: unknown): unknown {
   return value;
 }
 
-async function dumpWith(db: Queryable, schema: string): Promise<CanonicalDump> {
+export interface DumpOptions {
+  /** Ponder's tables and ours whose names start with `_` too. */
+  bookkeeping?: boolean;
+}
+
+async function dumpWith(db: Queryable, schema: string, options: DumpOptions = {}): Promise<CanonicalDump> {
   const { rows: tables } = await db.query(
     `select table_name from information_schema.tables
-      where table_schema = $1 and table_type = 'BASE TABLE' and table_name not like '\\_%'
+      where table_schema = $1 and table_type = 'BASE TABLE' and ($2 or table_name not like '\\_%')
       order by table_name`,
-    [schema],
+    [schema, options.bookkeeping === true],
   );
   const dump: CanonicalDump = {};
   for (const { table_name } of tables) {
@@ -56,12 +62,16 @@ async function dumpWith(db: Queryable, schema: string): Promise<CanonicalDump> {
 }
 
 /** Dumps a PostgreSQL schema (the indexer may still be running: it reads one consistent snapshot). */
-export async function dumpPostgres(connectionString: string, schema: string): Promise<CanonicalDump> {
+export async function dumpPostgres(
+  connectionString: string,
+  schema: string,
+  options?: DumpOptions,
+): Promise<CanonicalDump> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     await client.query("begin isolation level repeatable read read only");
-    const dump = await dumpWith(client, schema);
+    const dump = await dumpWith(client, schema, options);
     await client.query("commit");
     return dump;
   } finally {
@@ -70,11 +80,11 @@ export async function dumpPostgres(connectionString: string, schema: string): Pr
 }
 
 /** Dumps a PGlite folder. The indexer that owns it must be stopped first: PGlite is single-process. */
-export async function dumpPglite(directory: string, schema: string): Promise<CanonicalDump> {
+export async function dumpPglite(directory: string, schema: string, options?: DumpOptions): Promise<CanonicalDump> {
   const { PGlite } = await import("@electric-sql/pglite");
   const db = new PGlite(directory);
   try {
-    return await dumpWith(db as unknown as Queryable, schema);
+    return await dumpWith(db as unknown as Queryable, schema, options);
   } finally {
     await db.close();
   }

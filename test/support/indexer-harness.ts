@@ -160,6 +160,22 @@ export async function dropDatabase(name: string): Promise<void> {
   await withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`));
 }
 
+/** The exit code of `ponder start` once it exits on its own (a refused start); throws if it is still running then. */
+export async function exitCodeOf(indexer: RunningIndexer, timeoutMs: number): Promise<number | null> {
+  const child = indexer.process.child;
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  return await new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`ponder start did not exit within ${timeoutMs} ms (it resumed?)`)),
+      timeoutMs,
+    );
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
 export async function waitFor(
   check: () => Promise<boolean>,
   timeoutMs: number,

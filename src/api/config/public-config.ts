@@ -1,28 +1,6 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { AppConfig } from "../../config";
-
-const require = createRequire(import.meta.url);
-/** An installed package's version, looked up as Node resolves packages (some do not export their package.json). */
-function packageVersion(name: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    try {
-      return (JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string })
-        .version;
-    } catch {
-      // Not installed at this level; keep walking up.
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return "unknown";
-    dir = parent;
-  }
-}
-/** This indexer's own version (package.json). */
-export const NAMEINDEX_VERSION = (require("../../../package.json") as { version: string }).version;
+import { NAMEINDEX_VERSION, packageVersion } from "../../runtime/versions";
 
 /** The response of GET /api/config (docs/api.md, "Configuration, status and the OpenAPI description"). */
 export const publicConfigSchema = z.object({

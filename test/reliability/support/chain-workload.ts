@@ -78,12 +78,17 @@ export class ChainWorkload {
     private readonly random: () => number,
   ) {}
 
-  /** Every chain of the devnet, each with its own share of the seeded random stream. */
+  /**
+   * Every chain of the devnet, each with its own share of the seeded random stream. Chains are found by their
+   * datasources' chain ids, so a devnet of another shape (the rehearsal's mainnet-shaped chains) works as well.
+   */
   static async forDevnet(manifest: DevnetManifest, random: () => number): Promise<ChainWorkload[]> {
     const other = scenarioOf(manifest).otherContracts as Record<string, Record<string, Address>>;
+    const chainIdOf = (datasource: keyof DevnetManifest["datasources"]) =>
+      String(manifest.datasources[datasource]?.chainId);
     const byId: Record<string, { name: string; contracts: Contracts }> = {};
     const root = other.ensroot!;
-    byId["31337"] = {
+    byId[chainIdOf("ensroot")] = {
       name: "root",
       contracts: {
         names: {
@@ -96,12 +101,10 @@ export class ChainWorkload {
         reverseRegistrar: root.DefaultReverseRegistrar!,
       },
     };
-    for (const [key, id, suffix] of [
-      ["basenames", "31338", "base.eth"],
-      ["lineanames", "31339", "linea.eth"],
-    ] as const) {
+    for (const key of ["basenames", "lineanames"] as const) {
       const c = other[key]!;
-      byId[id] = {
+      const suffix = manifest.datasources[key]?.managedName ?? (key === "basenames" ? "base.eth" : "linea.eth");
+      byId[chainIdOf(key)] = {
         name: key,
         contracts: {
           names: {
@@ -118,11 +121,13 @@ export class ChainWorkload {
         },
       };
     }
-    for (const [key, id] of [
-      ["arbitrum", "31340"],
-      ["scroll", "31341"],
+    for (const [key, datasource] of [
+      ["optimism", "reverseOptimism"],
+      ["arbitrum", "reverseArbitrum"],
+      ["scroll", "reverseScroll"],
     ] as const) {
-      if (other[key]) byId[id] = { name: key, contracts: { reverseRegistrar: other[key]!.L2ReverseRegistrar! } };
+      if (other[key]?.L2ReverseRegistrar)
+        byId[chainIdOf(datasource)] = { name: key, contracts: { reverseRegistrar: other[key]!.L2ReverseRegistrar! } };
     }
     const out: ChainWorkload[] = [];
     for (const [id, chain] of Object.entries(manifest.chains)) {
