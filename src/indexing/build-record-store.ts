@@ -2,7 +2,13 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import type { AppConfig } from "../config";
-import { BUILD_RECORD_SETTINGS, type BuildRecord, describeChanges, describeVersions } from "./build-record";
+import {
+  BUILD_RECORD_SETTINGS,
+  type BuildRecord,
+  describeChanges,
+  describeVersions,
+  otherPonder,
+} from "./build-record";
 
 /**
  * The record's table in the index's schema. Not a row of `_ponder_meta`: Ponder updates every row of that table at
@@ -41,14 +47,19 @@ export async function guardBuildRecord(
   }
   if (stored === undefined) return;
   const changes = describeChanges(stored, record);
-  if (changes.length === 0) return;
+  const ponderBefore = otherPonder(stored, record);
+  if (changes.length === 0 && ponderBefore === undefined) return;
   const codeChanged = `${BUILD_RECORD_SETTINGS.code} changed`;
-  if (changes.includes(codeChanged)) {
+  if (changes.includes(codeChanged) || ponderBefore !== undefined) {
     // Another release (or an edit of the indexing code): the versions say which wrote the index and which refuses it.
     const others = changes.filter((change) => change !== codeChanged);
+    const differs = [
+      changes.includes(codeChanged) && "other indexing code",
+      ponderBefore !== undefined && `another Ponder (the index's ${ponderBefore}, this ${record.versions.ponder})`,
+    ].filter(Boolean);
     throw new BuildRecordMismatchError(
       `Schema "${config.databaseSchema}" holds an index written by ${describeVersions(stored.versions)}, and this is ` +
-        `${describeVersions(record.versions)} with other indexing code: resuming it would mix rows written by both. ` +
+        `${describeVersions(record.versions)} with ${differs.join(" and ")}: resuming it would mix rows written by both. ` +
         (others.length > 0 ? `Other settings that change indexed rows differ too: ${others.join("; ")}. ` : "") +
         `The schema is left as it was. To upgrade, index anew beside it: ${upgradeRemedy(config)} ` +
         `(docs/operations.md, "Upgrading nameindex").`,

@@ -10,9 +10,10 @@ import { NAMEINDEX_VERSION, packageVersion } from "../runtime/versions";
  * that a restart with other settings is refused with the setting named (build-record-store.ts).
  *
  * It also names the releases that created the index (`versions`), so that a refusal after an upgrade says which
- * release wrote the index and which one is refusing it. The versions decide nothing: only the settings and the code
- * digest do, and the record's id leaves the versions out, so a release that changes no indexing code (a Ponder patch
- * release, say) resumes an index of the one before.
+ * release wrote the index and which one is refusing it. Of the versions, Ponder's decides too: the same indexing code
+ * has written other rows on another Ponder (docs/maintainers.md), so an index resumes only on the Ponder that wrote
+ * it. nameindex's own version decides nothing (the code digest does), and the record's id leaves both out, so that
+ * Ponder's build id stays what nameindex 0.1.0 computed for the same settings and code.
  */
 export interface BuildRecord {
   namespace: string;
@@ -107,6 +108,12 @@ export function describeChanges(stored: Partial<BuildRecord>, current: BuildReco
     );
   }
   return changes;
+}
+
+/** The Ponder that wrote the index, where it is not the running one. A record without versions: 0.16.10 or earlier. */
+export function otherPonder(stored: Partial<BuildRecord>, current: BuildRecord): string | undefined {
+  const written = stored.versions?.ponder ?? "0.16.10 or earlier";
+  return written === current.versions.ponder ? undefined : written;
 }
 
 /**

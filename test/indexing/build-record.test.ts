@@ -9,6 +9,7 @@ import {
   buildRecordOf,
   describeChanges,
   describeVersions,
+  otherPonder,
   runningVersions,
 } from "../../src/indexing/build-record";
 import { guardBuildRecord } from "../../src/indexing/build-record-store";
@@ -124,14 +125,18 @@ describe("the build record", () => {
     expect(describeVersions(undefined)).toBe("nameindex 0.1.0 or earlier (Ponder 0.16.10 or earlier)");
   });
 
-  it("leaves the versions out of the id and the changes: another release with the same code and settings resumes", () => {
+  it("leaves the versions out of the id and the settings; of the versions, only another Ponder is a change", () => {
     const now = recordOf({});
     const patchRelease = { ...now, versions: { nameindex: "0.2.1", ponder: "0.17.8" } };
+    const docsRelease = { ...now, versions: { nameindex: "0.2.1", ponder: now.versions.ponder } };
     const { versions: _, ...unversioned } = now; // a record as nameindex 0.1.0 wrote it
     expect(buildRecordId(patchRelease)).toBe(buildRecordId(now));
     expect(buildRecordId(unversioned as BuildRecord)).toBe(buildRecordId(now));
     expect(describeChanges(patchRelease, now)).toEqual([]);
     expect(describeChanges(unversioned, now)).toEqual([]);
+    expect(otherPonder(docsRelease, now)).toBeUndefined();
+    expect(otherPonder(patchRelease, now)).toBe("0.17.8");
+    expect(otherPonder(unversioned, now)).toBe("0.16.10 or earlier");
   });
 });
 
@@ -172,7 +177,8 @@ describe("the build record beside a PGlite index", () => {
     const refusal = guardBuildRecord(config, current, "start");
     await expect(refusal).rejects.toThrow(
       'Schema "nameindex" holds an index written by nameindex 0.1.0 or earlier (Ponder 0.16.10 or earlier), and this ' +
-        "is nameindex 0.2.0 (Ponder 0.17.7) with other indexing code: resuming it would mix rows written by both. " +
+        "is nameindex 0.2.0 (Ponder 0.17.7) with other indexing code and another Ponder (the index's 0.16.10 or " +
+        "earlier, this 0.17.7): resuming it would mix rows written by both. " +
         "The schema is left as it was. To upgrade, index anew beside it: start this release with a new DATABASE_SCHEMA " +
         "and the same PGLITE_DIRECTORY",
     );
@@ -188,14 +194,24 @@ describe("the build record beside a PGlite index", () => {
     await expect(guardBuildRecord(config, flipped, "start")).rejects.toThrow(
       /Other settings that change indexed rows differ too: TOKENSCOPE_SALES was true, now false\. /,
     );
-    // A later release with the same code (a Ponder patch release, say) resumes it, and its record stays as written.
-    await guardBuildRecord(
-      config,
-      buildRecordOf(config, "code-0.1.0", { nameindex: "0.2.1", ponder: "0.17.8" }),
-      "start",
-    );
+    // The same code on another Ponder is refused too: Ponder's releases have changed rows (docs/maintainers.md).
+    await expect(
+      guardBuildRecord(config, buildRecordOf(config, "code-0.1.0", { nameindex: "0.2.1", ponder: "0.17.8" }), "start"),
+    ).rejects.toThrow(/with another Ponder \(the index's 0\.16\.10 or earlier, this 0\.17\.8\): resuming/);
     expect(JSON.parse(readFileSync(join(directory, "nameindex-build.json"), "utf8"))).toEqual({
       schemas: { nameindex: previous },
     });
+    // A later release with the same code on the same Ponder (an API or documentation release) resumes an index.
+    const v020 = buildRecordOf(config, "code-0.2.0", { nameindex: "0.2.0", ponder: "0.17.7" });
+    await guardBuildRecord(
+      buildConfig({ ...base, PGLITE_DIRECTORY: directory, DATABASE_SCHEMA: "v020" }),
+      v020,
+      "start",
+    );
+    await guardBuildRecord(
+      buildConfig({ ...base, PGLITE_DIRECTORY: directory, DATABASE_SCHEMA: "v020" }),
+      buildRecordOf(config, "code-0.2.0", { nameindex: "0.2.1", ponder: "0.17.7" }),
+      "start",
+    );
   });
 });

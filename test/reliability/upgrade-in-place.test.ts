@@ -166,7 +166,8 @@ describe("upgrading in place from the previous release", () => {
         expect(code).not.toBe(0);
         expect(log).toContain(
           `Schema "${old.schema}" holds an index written by ${PREVIOUS_WRITER}, and this is ${current} with other ` +
-            "indexing code: resuming it would mix rows written by both. The schema is left as it was. To upgrade, " +
+            `indexing code and another Ponder (the index's 0.16.10 or earlier, this ${runningVersions().ponder}): ` +
+            "resuming it would mix rows written by both. The schema is left as it was. To upgrade, " +
             `index anew beside it: start this release with a new DATABASE_SCHEMA and the same ${database === "postgres" ? "DATABASE_URL" : "PGLITE_DIRECTORY"}`,
         );
         expect(log).toContain('(docs/operations.md, "Upgrading nameindex").');
