@@ -30,6 +30,7 @@ import {
   reverseResolveResolvers,
 } from "./resolvers/resolution";
 import { resolverResolvers } from "./resolvers/resolver";
+import { unindexedDomainResolvers } from "./resolvers/unindexed-domain";
 import { omnigraphScalars } from "./scalars";
 import { OMNIGRAPH_SDL } from "./sdl";
 import { describeRepeatedParts } from "./sdl/describe";
@@ -55,6 +56,8 @@ const RESOLVERS: Record<string, Resolvers> = {
   PrimaryNameRecord: primaryNameRecordResolvers,
   // ENSv2's objects have their own (every field: none falls back to the ENSv1 interface resolvers).
   ENSv2Domain: ensv2DomainResolvers,
+  // A name the index does not hold, reached through a wildcard resolver: every field its own too.
+  UnindexedDomain: unindexedDomainResolvers,
   ENSv2Registry: ensv2RegistryResolvers,
   ENSv2RegistryRegistration: ensv2RegistrationResolvers,
   ENSv2RegistryReservation: ensv2RegistrationResolvers,
@@ -68,7 +71,6 @@ const RESOLVERS: Record<string, Resolvers> = {
 const IMPLEMENTS: Record<string, string> = {
   ENSv1Domain: "Domain",
   ENSv2Domain: "Domain",
-  UnindexedDomain: "Domain",
   ENSv1Registry: "Registry",
   ENSv1VirtualRegistry: "Registry",
   ENSv2Registry: "Registry",

@@ -22,6 +22,7 @@ import {
 import { nodeOfNameInput } from "../names";
 import { domainByName, scopesOf } from "./domain";
 import { permissionsOf } from "./permissions";
+import { unindexedDomainByName } from "./unindexed-domain";
 
 type ById<T extends string> = { [K in T]?: string | AccountIdModel | null };
 
@@ -80,7 +81,9 @@ export const queryResolvers = {
       const row = await loadDomain(ctx, id, asksRegistration(info));
       return row ? v1Domain(row) : null;
     }
-    return domainByName(ctx, nodeOfNameInput(args.by.name ?? ""), asksRegistration(info));
+    const name = args.by.name ?? "";
+    // Not in the index: the UnindexedDomain resolution reaches through a wildcard resolver, else null.
+    return (await domainByName(ctx, nodeOfNameInput(name), asksRegistration(info))) ?? unindexedDomainByName(ctx, name);
   },
   domains: (
     _: unknown,

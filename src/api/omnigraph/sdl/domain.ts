@@ -189,18 +189,26 @@ input SubdomainsWhereInput {
   name: DomainsNameFilter
 }
 
-"A domain that resolution reaches but the index holds no record of."
+"""
+A name the index holds no domain of, which resolution reaches anyway: the nearest ancestor with a resolver has an
+ENSIP-10 extended one (a wildcard or offchain resolver). Only Query.domain(by: { name }) returns one; it has no owner,
+registration, subdomains or events.
+"""
 type UnindexedDomain implements Domain {
   canonical: DomainCanonical
   events(after: String, before: String, first: Int, last: Int, where: EventsWhereInput): DomainEventsConnection
+  "unindexed-<registry id>-<node>: the registry holding the ancestor with the wildcard resolver, and this name's node."
   id: DomainId!
   label: Label!
   owner: Account
+  "The domain the registry holding the wildcard's ancestor belongs to (that ancestor's parent)."
   parent: Domain
   registration: Registration
   registrations(after: String, before: String, first: Int, last: Int): DomainRegistrationsConnection
+  "The registry holding the ancestor whose wildcard resolver answers for this name."
   registry: Registry!
   resolve(accelerate: Boolean = true): ForwardResolve!
+  "No resolver of its own (assigned is null); effective is the ancestor's wildcard resolver."
   resolver: DomainResolver!
   subdomains(after: String, before: String, first: Int, last: Int, order: DomainsOrderInput, where: SubdomainsWhereInput): DomainSubdomainsConnection
   subregistry: Registry
