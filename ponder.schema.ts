@@ -622,6 +622,11 @@ export const ensv2Domain = onchainTable(
     tokenVersion: t.bigint().notNull(),
     /** The EAC resource of the name's roles (TokenResource); null until the first registration. */
     resource: t.hex(),
+    /**
+     * The ensv2_permission ids of the name's roles since its resource last moved: what a re-registration or an
+     * unregistration, which move it (`roles()` then reads the next one), zeroes.
+     */
+    permissionIds: t.text().array().notNull().default([]),
     labelhash: t.hex().notNull(),
     /** The plaintext label when it is known and normalized, else null (the name then holds `[labelhash]`). */
     label: t.text(),

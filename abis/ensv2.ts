@@ -22,8 +22,22 @@ export const Ensv2RegistryAbi = parseAbi([
   "event EACRolesChanged(uint256 indexed resource, address indexed account, uint256 oldRoleBitmap, uint256 newRoleBitmap)",
 ]);
 
-/** The `.eth` registrar (ETHRegistrar): what each registration and renewal cost, in which ERC-20, with which referrer. */
+/**
+ * The `.eth` registrar (ETHRegistrar): what each registration and renewal cost, in which ERC-20, with which referrer.
+ * Its public source (contracts-v2 main) leaves `referrer` in the data; this is the ABI Ponder decodes the registrar's
+ * logs with, and the form whose topic count (2) tells them apart from the deployed build's (below).
+ */
 export const Ensv2EthRegistrarAbi = parseAbi([
   "event NameRegistered(uint256 indexed tokenId, string label, address owner, address subregistry, address resolver, uint64 duration, address paymentToken, bytes32 referrer, uint256 base, uint256 premium)",
   "event NameRenewed(uint256 indexed tokenId, string label, uint64 duration, uint64 newExpiry, address paymentToken, bytes32 referrer, uint256 base)",
+]);
+
+/**
+ * The same two events as the registrar deployed for sepolia-v2 emits them (`@ensnode/datasources` 1.17.0; contracts-v2
+ * #286): `referrer` indexed (a third topic), the renewal's price named `amount`. Same topic hashes, other layouts:
+ * the handlers decode a three-topic log with these (src/plugins/ensv2/lib/registrar-events.ts).
+ */
+export const Ensv2EthRegistrarIndexedReferrerAbi = parseAbi([
+  "event NameRegistered(uint256 indexed tokenId, string label, address owner, address subregistry, address resolver, uint64 duration, address paymentToken, bytes32 indexed referrer, uint256 base, uint256 premium)",
+  "event NameRenewed(uint256 indexed tokenId, string label, uint64 duration, uint64 newExpiry, address paymentToken, bytes32 indexed referrer, uint256 amount)",
 ]);

@@ -19,38 +19,29 @@ interface IRentPriceOracle {
         returns (uint256 base, uint256 premium);
 }
 
-/// Stands for contracts-v2's ETHRegistrar, the `.eth` registrar of ENSv2. Kept: commit/reveal (a commitment is
-/// usable from MIN_COMMITMENT_AGE to MAX_COMMITMENT_AGE after it was made, and only once), a minimum duration,
-/// payment in an ERC-20 the oracle accepts (base + premium to the beneficiary; a renewal pays the base only and
-/// anyone may pay it), a referrer carried in the events, registration in the `.eth` registry with the registrant's
-/// roles, and the real `NameRegistered`/`NameRenewed`/`CommitmentMade` events. The deployer holds every root role (to
-/// change the oracle). Left out: HCA senders.
-contract ETHRegistrar is EnhancedAccessControl {
+/// The `.eth` registrar of ENSv2 (contracts-v2's ETHRegistrar), whichever build: everything but the events that tell
+/// a registration's and a renewal's price, which the two builds below lay out differently. Kept: commit/reveal (a
+/// commitment is usable from MIN_COMMITMENT_AGE to MAX_COMMITMENT_AGE after it was made, and only once), a minimum
+/// duration, payment in an ERC-20 the oracle accepts (base + premium to the beneficiary; a renewal pays the base only
+/// and anyone may pay it), a referrer carried in the events, registration in the `.eth` registry with the
+/// registrant's roles, `CommitmentMade`. The deployer holds every root role (to change the oracle). Left out: HCA
+/// senders; the later build's grace period, its separate renewer and `Ownable`.
+abstract contract ETHRegistrarBase is EnhancedAccessControl {
     uint256 internal constant ROLE_SET_ORACLE = 1 << 0;
 
+    /// What a registration cost (the arguments its `NameRegistered` carries beside the token id and label).
+    struct Registered {
+        address owner;
+        IRegistry subregistry;
+        address resolver;
+        uint64 duration;
+        address paymentToken;
+        bytes32 referrer;
+        uint256 base;
+        uint256 premium;
+    }
+
     event CommitmentMade(bytes32 commitment);
-    event NameRegistered(
-        uint256 indexed tokenId,
-        string label,
-        address owner,
-        IRegistry subregistry,
-        address resolver,
-        uint64 duration,
-        address paymentToken,
-        bytes32 referrer,
-        uint256 base,
-        uint256 premium
-    );
-    event NameRenewed(
-        uint256 indexed tokenId,
-        string label,
-        uint64 duration,
-        uint64 newExpiry,
-        address paymentToken,
-        bytes32 referrer,
-        uint256 base
-    );
-    event RentPriceOracleChanged(IRentPriceOracle oracle);
 
     error NameIsAvailable(string label);
     error NameNotAvailable(string label);
@@ -86,12 +77,12 @@ contract ETHRegistrar is EnhancedAccessControl {
         MAX_COMMITMENT_AGE = maxCommitmentAge;
         MIN_REGISTER_DURATION = minRegisterDuration;
         rentPriceOracle = oracle;
-        emit RentPriceOracleChanged(oracle);
+        _emitOracleChanged(oracle);
     }
 
     function setRentPriceOracle(IRentPriceOracle oracle) external onlyRootRoles(ROLE_SET_ORACLE) {
         rentPriceOracle = oracle;
-        emit RentPriceOracleChanged(oracle);
+        _emitOracleChanged(oracle);
     }
 
     function makeCommitment(
@@ -131,8 +122,8 @@ contract ETHRegistrar is EnhancedAccessControl {
         tokenId = REGISTRY.register(
             label, owner, subregistry, resolver, RegistryRoles.REGISTRATION, uint64(block.timestamp) + duration
         );
-        emit NameRegistered(
-            tokenId, label, owner, subregistry, resolver, duration, paymentToken, referrer, base, premium
+        _emitRegistered(
+            tokenId, label, Registered(owner, subregistry, resolver, duration, paymentToken, referrer, base, premium)
         );
     }
 
@@ -143,7 +134,7 @@ contract ETHRegistrar is EnhancedAccessControl {
         (uint256 base,) = rentPrice(label, state.latestOwner, duration, paymentToken);
         _collect(paymentToken, base);
         REGISTRY.renew(state.tokenId, newExpiry);
-        emit NameRenewed(state.tokenId, label, duration, newExpiry, paymentToken, referrer, base);
+        _emitRenewed(state.tokenId, label, duration, newExpiry, paymentToken, referrer, base);
     }
 
     function isAvailable(string calldata label) public view returns (bool) {
@@ -170,6 +161,138 @@ contract ETHRegistrar is EnhancedAccessControl {
         (bool ok, bytes memory answer) =
             paymentToken.call(abi.encodeCall(IERC20Payment.transferFrom, (msg.sender, BENEFICIARY, amount)));
         if (!ok || (answer.length > 0 && !abi.decode(answer, (bool)))) revert PaymentFailed(paymentToken);
+    }
+
+    function _emitRegistered(uint256 tokenId, string calldata label, Registered memory r) internal virtual;
+
+    function _emitRenewed(
+        uint256 tokenId,
+        string calldata label,
+        uint64 duration,
+        uint64 newExpiry,
+        address paymentToken,
+        bytes32 referrer,
+        uint256 base
+    ) internal virtual;
+
+    function _emitOracleChanged(IRentPriceOracle oracle) internal virtual;
+}
+
+/// Stands for contracts-v2's ETHRegistrar as its public source has it (main, 5677359d): `NameRegistered` and
+/// `NameRenewed` with the referrer unindexed (in the data), `RentPriceOracleChanged`.
+contract ETHRegistrar is ETHRegistrarBase {
+    event NameRegistered(
+        uint256 indexed tokenId,
+        string label,
+        address owner,
+        IRegistry subregistry,
+        address resolver,
+        uint64 duration,
+        address paymentToken,
+        bytes32 referrer,
+        uint256 base,
+        uint256 premium
+    );
+    event NameRenewed(
+        uint256 indexed tokenId,
+        string label,
+        uint64 duration,
+        uint64 newExpiry,
+        address paymentToken,
+        bytes32 referrer,
+        uint256 base
+    );
+    event RentPriceOracleChanged(IRentPriceOracle oracle);
+
+    constructor(
+        IPermissionedRegistry registry,
+        address beneficiary,
+        uint64 minCommitmentAge,
+        uint64 maxCommitmentAge,
+        uint64 minRegisterDuration,
+        IRentPriceOracle oracle
+    ) ETHRegistrarBase(registry, beneficiary, minCommitmentAge, maxCommitmentAge, minRegisterDuration, oracle) {}
+
+    function _emitRegistered(uint256 tokenId, string calldata label, Registered memory r) internal override {
+        emit NameRegistered(
+            tokenId, label, r.owner, r.subregistry, r.resolver, r.duration, r.paymentToken, r.referrer, r.base, r.premium
+        );
+    }
+
+    function _emitRenewed(
+        uint256 tokenId,
+        string calldata label,
+        uint64 duration,
+        uint64 newExpiry,
+        address paymentToken,
+        bytes32 referrer,
+        uint256 base
+    ) internal override {
+        emit NameRenewed(tokenId, label, duration, newExpiry, paymentToken, referrer, base);
+    }
+
+    function _emitOracleChanged(IRentPriceOracle oracle) internal override {
+        emit RentPriceOracleChanged(oracle);
+    }
+}
+
+/// Stands for the later contracts-v2 ETHRegistrar that ENS deployed for sepolia-v2, as the npm package
+/// ensnode/datasources 1.17.0 describes it and contracts-v2's "Refactor ETHRegistrar" (#286, 61805355; on its post-audit branches, not on main)
+/// declares it: `NameRegistered` and `NameRenewed` with `bytes32 indexed referrer` (a topic, not data), the renewal's
+/// price named `amount`, and `RentPriceOracleUpdated`. The same topic hashes as `ETHRegistrar`'s, other layouts.
+contract ETHRegistrarIndexedReferrer is ETHRegistrarBase {
+    event NameRegistered(
+        uint256 indexed tokenId,
+        string label,
+        address owner,
+        IRegistry subregistry,
+        address resolver,
+        uint64 duration,
+        address paymentToken,
+        bytes32 indexed referrer,
+        uint256 base,
+        uint256 premium
+    );
+    event NameRenewed(
+        uint256 indexed tokenId,
+        string label,
+        uint64 duration,
+        uint64 newExpiry,
+        address paymentToken,
+        bytes32 indexed referrer,
+        uint256 amount
+    );
+    event RentPriceOracleUpdated(IRentPriceOracle oracle);
+
+    constructor(
+        IPermissionedRegistry registry,
+        address beneficiary,
+        uint64 minCommitmentAge,
+        uint64 maxCommitmentAge,
+        uint64 minRegisterDuration,
+        IRentPriceOracle oracle
+    ) ETHRegistrarBase(registry, beneficiary, minCommitmentAge, maxCommitmentAge, minRegisterDuration, oracle) {}
+
+    function _emitRegistered(uint256 tokenId, string calldata label, Registered memory r) internal override {
+        emit NameRegistered(
+            tokenId, label, r.owner, r.subregistry, r.resolver, r.duration, r.paymentToken, r.referrer, r.base, r.premium
+        );
+    }
+
+    function _emitRenewed(
+        uint256 tokenId,
+        string calldata label,
+        uint64 duration,
+        uint64 newExpiry,
+        address paymentToken,
+        bytes32 referrer,
+        uint256 amount
+    ) internal override {
+        emit NameRenewed(tokenId, label, duration, newExpiry, paymentToken, referrer, amount);
+    }
+
+    function _emitOracleChanged(IRentPriceOracle oracle) internal override {
+        emit RentPriceOracleUpdated(oracle);
     }
 }
 

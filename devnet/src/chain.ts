@@ -1,5 +1,6 @@
 import { type Abi, type Address, encodeDeployData, encodeFunctionData, getAddress, type Hex } from "viem";
 import { Rpc } from "./rpc";
+import type { Ensv2RegistrarBuild } from "./shape";
 
 /** One transaction of a step; `note` names it in errors. */
 export interface Tx {
@@ -63,6 +64,8 @@ export class Chain {
   placements: Record<string, Address> = {};
   /** The label under `eth` this chain's registrar manages, when the shape sets one (see ChainShape.managedLabel). */
   managedLabel: string | undefined;
+  /** The `.eth` registrar build ENSv2 deploys here (see ChainShape.ensv2Registrar). */
+  ensv2Registrar: Ensv2RegistrarBuild = "ETHRegistrar";
 
   private constructor(
     readonly chainId: number,

@@ -106,6 +106,7 @@ export async function startDevnet(opts: StartDevnetOptions = {}): Promise<Runnin
     chains.forEach((c, i) => {
       c.placements = shapes[i]!.placements ?? {};
       c.managedLabel = shapes[i]!.managedLabel;
+      c.ensv2Registrar = shapes[i]!.ensv2Registrar ?? "ETHRegistrar";
     });
     const chainOf = (s: ChainShape | undefined) => (s ? chains[shapes.indexOf(s)] : undefined);
     const [root, base, linea] = chains as [Chain, Chain, Chain];

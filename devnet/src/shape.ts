@@ -17,7 +17,15 @@ export interface ChainShape {
    * devnet's `base`/`linea` (Sepolia: `basetest`, `linea-sepolia`).
    */
   managedLabel?: string;
+  /**
+   * Which of our two `.eth` registrar builds the root chain deploys as ENSv2's `ETHRegistrar`: contracts-v2's source
+   * (`ETHRegistrar`, the default: referrer in the data) or the later one deployed for sepolia-v2
+   * (`ETHRegistrarIndexedReferrer`: referrer indexed). Same functions, other layouts of `NameRegistered`/`NameRenewed`.
+   */
+  ensv2Registrar?: Ensv2RegistrarBuild;
 }
+
+export type Ensv2RegistrarBuild = "ETHRegistrar" | "ETHRegistrarIndexedReferrer";
 
 /**
  * Which chains a devnet runs. The default is the local devnet (31337–31339, no Optimism); the mainnet rehearsal

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { EnhancedAccessControlABI, ETHRegistrarABI, RegistryABI, ResolverABI } from "@ensnode/datasources";
 import { type Abi, type AbiEvent, toEventSelector } from "viem";
 import { describe, expect, it } from "vitest";
-import { Ensv2EthRegistrarAbi, Ensv2RegistryAbi, RootResolverAbi } from "../../abis";
+import {
+  Ensv2EthRegistrarAbi,
+  Ensv2EthRegistrarIndexedReferrerAbi,
+  Ensv2RegistryAbi,
+  RootResolverAbi,
+} from "../../abis";
 import { devnetAbis } from "../src/contracts";
 import { repoRoot } from "../src/paths";
 
@@ -18,7 +23,11 @@ const flags = (e: AbiEvent) => e.inputs.map((i) => (i.indexed ? "indexed" : "-")
 const signature = (e: AbiEvent) =>
   `${e.name}(${e.inputs.map((i) => `${i.type}${i.indexed ? " indexed" : ""}`).join(",")})`;
 
-/** Our contract → the indexer's ABI that handles its events → the package's ABI for the same contract. */
+/**
+ * Our contract → the indexer's ABI that handles its events → the package's ABI for the same contract. The registrar
+ * comes in two builds whose price events share their topic hashes; the indexer decodes each in its own layout
+ * (src/plugins/ensv2/lib/registrar-events.ts).
+ */
 const CONTRACTS: { ours: string; indexer: Abi; reference: Abi; referenceName: string }[] = [
   { ours: "PermissionedRegistry", indexer: Ensv2RegistryAbi, reference: RegistryABI as Abi, referenceName: "Registry" },
   { ours: "UserRegistry", indexer: Ensv2RegistryAbi, reference: RegistryABI as Abi, referenceName: "Registry" },
@@ -26,6 +35,15 @@ const CONTRACTS: { ours: string; indexer: Abi; reference: Abi; referenceName: st
   {
     ours: "ETHRegistrar",
     indexer: [...Ensv2EthRegistrarAbi, ...events(Ensv2RegistryAbi).filter((e) => e.name === "EACRolesChanged")],
+    reference: [...(ETHRegistrarABI as Abi), ...(EnhancedAccessControlABI as Abi)],
+    referenceName: "ETHRegistrar",
+  },
+  {
+    ours: "ETHRegistrarIndexedReferrer",
+    indexer: [
+      ...Ensv2EthRegistrarIndexedReferrerAbi,
+      ...events(Ensv2RegistryAbi).filter((e) => e.name === "EACRolesChanged"),
+    ],
     reference: [...(ETHRegistrarABI as Abi), ...(EnhancedAccessControlABI as Abi)],
     referenceName: "ETHRegistrar",
   },
@@ -90,7 +108,9 @@ describe("ENSv2 events: our contracts against @ensnode/datasources", () => {
     for (const name of ["LabelRegistered", "LabelReserved", "TokenRegenerated", "EACRolesChanged", "TransferBatch"]) {
       expect(seen.has(`PermissionedRegistry.${name}`), name).toBe(true);
     }
-    expect(seen.has("ETHRegistrar.NameRegistered")).toBe(true);
+    for (const build of ["ETHRegistrar", "ETHRegistrarIndexedReferrer"]) {
+      for (const name of ["NameRegistered", "NameRenewed"]) expect(seen.has(`${build}.${name}`), build).toBe(true);
+    }
     console.log(`ensv2 events: ${equal} equal to @ensnode/datasources, ${differing.length} listed`);
     for (const d of differing) console.log(`  listed: ${d}`);
   });

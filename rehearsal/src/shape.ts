@@ -1,5 +1,5 @@
-import type { Address } from "viem";
-import { type ChainShape, chainsOfShape, type DevnetShape } from "../../devnet/src/shape";
+import type { Abi, AbiEvent, Address } from "viem";
+import { type ChainShape, chainsOfShape, type DevnetShape, type Ensv2RegistrarBuild } from "../../devnet/src/shape";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
 import type { ReferenceNamespace, ReferenceNamespaceName } from "./reference-datasources";
@@ -86,6 +86,8 @@ export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNam
     throw new Error("the reference namespace lacks the ENS root, Basenames or Lineanames chain");
   base.managedLabel = MANAGED_LABELS[network].base;
   linea.managedLabel = MANAGED_LABELS[network].linea;
+  const registrar = reference.ensv2?.contracts.ETHRegistrar;
+  if (registrar) root.ensv2Registrar = registrarBuildOf(registrar.abi);
   return {
     root,
     base,
@@ -95,6 +97,17 @@ export function shapeOf(network: ReferenceNamespaceName, reference: ReferenceNam
     ...(scroll ? { scroll } : {}),
     paddingBlocks: PADDING_BLOCKS,
   };
+}
+
+/**
+ * Our registrar build whose events are laid out as the reference declares them: the one with the referrer indexed
+ * where the reference's `NameRegistered` indexes it (sepolia-v2's deployment), else contracts-v2's source.
+ */
+export function registrarBuildOf(abi: Abi): Ensv2RegistrarBuild {
+  const registered = abi.find((x): x is AbiEvent => x.type === "event" && x.name === "NameRegistered");
+  return registered?.inputs.some((i) => i.name === "referrer" && i.indexed)
+    ? "ETHRegistrarIndexedReferrer"
+    : "ETHRegistrar";
 }
 
 /**

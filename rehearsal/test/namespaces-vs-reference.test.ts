@@ -112,9 +112,9 @@ const SEPOLIA_L2_REVERSE = ["reverseBase", "reverseLinea", "reverseOptimism", "r
   (ds) => `${ds}/L2ReverseRegistrar: NameForAddrChanged(address indexed,string)`,
 );
 
-// sepolia-v2's ETHRegistrar is a later contracts-v2 than the public source our devnet and ABIs follow (5677359d,
-// docs/ensv2.md). Its referrer is indexed in NameRegistered and NameRenewed: same topic 0, other layout, so our ABI
-// cannot decode them there (Ponder skips a log it cannot decode): a known gap, in docs/ensv2.md.
+// sepolia-v2's ETHRegistrar is a later contracts-v2 build than the public source (5677359d): its referrer is indexed in
+// NameRegistered and NameRenewed, same topic 0, other layout. Ponder gets the source's layout; the handlers decode
+// each log in the layout its topic count names (docs/ensv2.md, "Two builds of the registrar").
 const SEPOLIA_V2_ETH_REGISTRAR = [
   "NameRegistered(uint256 indexed,string,address,address,address,uint64,address,bytes32,uint256,uint256)",
   "NameRenewed(uint256 indexed,string,uint64,uint64,address,bytes32,uint256)",

@@ -1,4 +1,6 @@
+import { createPublicClient, http, toEventSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Ensv2EthRegistrarIndexedReferrerAbi } from "../../abis";
 import type { DevnetShape } from "../../devnet/src/shape";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { diffDumps } from "../../test/support/canonical-dump";
@@ -48,6 +50,8 @@ describe("the sepolia-v2 shape (no chains)", () => {
       ETHRegistry: ensv2.ETHRegistry!.address,
       ETHRegistrar: ensv2.ETHRegistrar!.address,
     });
+    // The registrar there is the later build, its NameRegistered and NameRenewed with the referrer indexed.
+    expect(shape.root.ensv2Registrar).toBe("ETHRegistrarIndexedReferrer");
     // Every event happens at or after its contract's real start block: ENSv2's is the chain's latest.
     expect(ensv2.RootRegistry!.startBlock).toBe(10_921_916);
     expect(shape.root.genesisNumber).toBeGreaterThan(10_921_916);
@@ -193,6 +197,16 @@ describe(`NAMESPACE=sepolia-v2 on sepolia-v2-shaped chains (${NAMES} names, Post
       const actions = rowsOf(rehearsed, "ensv2_registrar_action");
       expect(actions.length, "ETHRegistrar's registrations and renewals").toBeGreaterThan(0);
       expect(new Set(actions.map((a) => a.registrar))).toEqual(new Set([ensv2.ETHRegistrar!.address]));
+      // The registrar there indexes the referrer (three topics): its prices read from the right words, every one paid.
+      const rpc = createPublicClient({ transport: http(chains.env.devnet.manifest.chains[String(SEPOLIA)]!.rpcUrl) });
+      const logs = await rpc.getLogs({ address: ensv2.ETHRegistrar!.address, fromBlock: 0n, toBlock: "latest" });
+      const selectors = new Set(Ensv2EthRegistrarIndexedReferrerAbi.map((e) => toEventSelector(e)));
+      const priced = logs.filter((l) => selectors.has(l.topics[0]!));
+      expect(
+        priced.map((l) => l.topics.length),
+        "NameRegistered and NameRenewed with the referrer indexed",
+      ).toEqual(actions.map(() => 3));
+      for (const a of actions) expect(BigInt(String(a.base_cost)), String(a.id)).toBeGreaterThan(0n);
       expect(rehearsed.dump.domain!.rows, "ENSv1's names").toBeGreaterThan(NAMES);
       expect(diffDumps(devnet.dump, rehearsed.dump)).toEqual([]);
     },

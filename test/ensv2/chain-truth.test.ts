@@ -37,6 +37,7 @@ interface PermissionRow {
   resource: string;
   account: Address;
   roles: string;
+  domain_id: string | null;
 }
 interface RegistryRow {
   address: Address;
@@ -138,6 +139,73 @@ describe("ensv2 index against the chain (eth_call)", () => {
       rolesEqual++;
     }
     console.log(`chain truth: ${compared} names, ${rolesEqual} role entries equal`);
+  });
+
+  it("lists only roles that roles() reads: none on a re-registered name's old resource, all of a regenerated name's", async () => {
+    // Listed: the entries with a non-zero bitmap (the APIs leave the others out, docs/api.md).
+    const listed = permissions.filter((p) => p.domain_id !== null && BigInt(p.roles) !== 0n);
+    const domainOf = (p: PermissionRow) => domains.find((d) => d.id === p.domain_id)!;
+    let equal = 0;
+    for (const p of listed) {
+      const d = domainOf(p);
+      // Once a name expires, roles() reads its next resource (nothing granted there) while the index keeps the roles
+      // the name had until its next registration: the comparison above maps those through getResource.
+      if (BigInt(d.expiry) <= now) continue;
+      const resource = BigInt(p.resource);
+      const what = `${d.name}: ${p.account}'s roles on resource ${p.resource}`;
+      expect(await read<bigint>(p.contract, "getResource", [resource]), `${what} (the name's current resource)`).toBe(
+        resource,
+      );
+      expect(await read<bigint>(p.contract, "roles", [resource, p.account]), what).toBe(BigInt(p.roles));
+      equal++;
+    }
+
+    // Re-registration: a name registered again once expired, by another account, moved to its next resource.
+    const resourcesOf = (d: DomainRow) =>
+      new Set(permissions.filter((p) => p.domain_id === d.id).map((p) => p.resource));
+    const reRegistered = domains.filter((d) => resourcesOf(d).size > 1 && BigInt(d.expiry) > now);
+    expect(reRegistered.length, "a re-registered name").toBeGreaterThan(0);
+    let unlisted = 0;
+    for (const d of reRegistered) {
+      const current = await read<bigint>(d.registry, "getResource", [BigInt(d.token_id)]);
+      for (const p of permissions.filter((x) => x.domain_id === d.id && BigInt(x.resource) !== current)) {
+        const what = `${d.name}: ${p.account} on its old resource ${p.resource}`;
+        expect(p.roles, what).toBe("0");
+        if (p.account !== d.owner) {
+          expect(await read<bigint>(d.registry, "roles", [BigInt(p.resource), p.account]), what).toBe(0n);
+        }
+        unlisted++;
+      }
+    }
+    expect(unlisted).toBeGreaterThan(0);
+
+    // Regeneration: every role change burns and re-mints the token; the resource, and the roles on it, stay. roles()
+    // of every token id the name had equals what the index lists.
+    const regenerated = v2.names.filter((n) => n.regenerations > 0);
+    expect(regenerated.length, "a regenerated name").toBeGreaterThan(0);
+    let regeneratedEqual = 0;
+    for (const f of regenerated) {
+      const d = domains.find((x) => x.registry === lower(f.registry) && x.label === f.labels[0])!;
+      const tokenId = BigInt(d.token_id);
+      const rows = permissions.filter((p) => p.domain_id === d.id);
+      expect(
+        rows.some((p) => BigInt(p.roles) !== 0n && p.account === d.owner),
+        `${f.name}: its holder's roles`,
+      ).toBe(true);
+      for (let version = 0n; version <= (tokenId & 0xffffffffn); version++) {
+        const anyId = ((tokenId >> 32n) << 32n) | version;
+        for (const p of rows) {
+          expect(
+            await read<bigint>(d.registry, "roles", [anyId, p.account]),
+            `${f.name} v${version}: ${p.account}`,
+          ).toBe(BigInt(p.roles));
+          regeneratedEqual++;
+        }
+      }
+    }
+    console.log(
+      `chain truth: ${equal} listed name roles equal roles(); re-registered ${reRegistered.map((d) => d.name).join(", ")}: ${unlisted} ${unlisted === 1 ? "entry" : "entries"} on its old resource unlisted; regenerated ${regenerated.map((f) => f.name).join(", ")}: ${regeneratedEqual} roles() reads by every token id equal`,
+    );
   });
 
   it("covers the names migrated through the LockedMigrationController and their WrapperRegistries", async () => {

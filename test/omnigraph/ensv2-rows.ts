@@ -46,6 +46,7 @@ export function ensv2Rows(): Rows {
       tokenId: storageId,
       tokenVersion: 0n,
       resource: storageId,
+      permissionIds: [],
       labelhash: labelhash(label),
       label,
       name,

@@ -27,6 +27,7 @@ export const ENSV2_CONTRACT_NAMES = [
   "UserRegistry",
   "WrapperRegistry",
   "ETHRegistrar",
+  "ETHRegistrarIndexedReferrer",
   "StandardRentPriceOracle",
   "PermissionedResolver",
   "VerifiableFactory",
@@ -130,7 +131,8 @@ export async function deployEnsv2(
     paymentRatios,
   ]);
   await deploy("UnlockedMigrationController", "UnlockedMigrationController", [v1.nameWrapper, c.ETHRegistry.address]);
-  await deploy("ETHRegistrar", "ETHRegistrar", [
+  // The shape picks the build: contracts-v2's source, or the later one sepolia-v2 runs (other event layouts).
+  await deploy("ETHRegistrar", chain.ensv2Registrar, [
     c.ETHRegistry.address,
     me,
     BigInt(ENSV2_MIN_COMMITMENT_AGE),

@@ -469,7 +469,7 @@ async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
     ETHRegistry: "PermissionedRegistry",
     UserRegistry: "UserRegistry",
     PermissionedResolver: "PermissionedResolver",
-    ETHRegistrar: "ETHRegistrar",
+    ETHRegistrar: play.chain.ensv2Registrar,
     VerifiableFactory: "VerifiableFactory",
     UnlockedMigrationController: "UnlockedMigrationController",
     WrapperRegistry: "WrapperRegistry",

@@ -1,17 +1,24 @@
 import { isIndexed, on } from "../../shared/register";
 import { recordEvent } from "../lib/events";
+import { decodeRegistrarEvent } from "../lib/registrar-events";
 import { priceRegistration, recordRenewal } from "../lib/registrations";
 
-/** The `.eth` registrar: the price of each registration and renewal it made in the ETH registry. */
+/**
+ * The `.eth` registrar: the price of each registration and renewal it made in the ETH registry. Its two events are
+ * decoded in the layout of the build that emitted them (lib/registrar-events.ts), not with Ponder's arguments.
+ */
 export function register(): void {
   const C = "ensv2/ETHRegistrar";
   if (!isIndexed(C)) return;
 
   on(`${C}:NameRegistered`, async (context, event) => {
-    await priceRegistration(context, event);
-    await recordEvent(context, event, "NameRegistered");
+    const { args, emitted } = decodeRegistrarEvent(C, "NameRegistered", event);
+    await priceRegistration(context, { ...event, args });
+    await recordEvent(context, { ...event, args: emitted }, "NameRegistered");
   });
   on(`${C}:NameRenewed`, async (context, event) => {
-    await recordEvent(context, event, "NameRenewed", await recordRenewal(context, event));
+    const { args, emitted } = decodeRegistrarEvent(C, "NameRenewed", event);
+    const domainId = await recordRenewal(context, { ...event, args });
+    await recordEvent(context, { ...event, args: emitted }, "NameRenewed", domainId);
   });
 }

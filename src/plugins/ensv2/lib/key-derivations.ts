@@ -15,9 +15,10 @@ import { domainIdOf, registryId, tokenRowId } from "./ids";
 
 /**
  * The registries' and the registrar's token id arguments (a token id, or any id of the label: the version is cleared).
- * `TokenRegenerated` names its domain by `newTokenId`.
+ * `TokenRegenerated` names its domain by `newTokenId`; `EACRolesChanged` a registry's name by its `resource`, whose
+ * domain keeps the ids of its roles' entries (permissions.ts).
  */
-const TOKEN_ID_ARGS = ["tokenId", "id", "newTokenId"] as const;
+const TOKEN_ID_ARGS = ["tokenId", "id", "newTokenId", "resource"] as const;
 
 const emitterOf = (event: DerivationEvent): Address | undefined => event.event.log?.address as Address | undefined;
 

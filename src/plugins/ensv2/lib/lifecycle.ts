@@ -5,6 +5,7 @@ import { linkSubregistry } from "./canonical";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import { ensureDomain, findDomain, updateDomain } from "./domains";
 import { domainIdOf, hex32, tokenRowId, versionOf, withVersion } from "./ids";
+import { retireNamePermissions } from "./permissions";
 import { recordRegistration } from "./registrations";
 import { ensureRegistry, findRegistry } from "./registries";
 
@@ -36,6 +37,9 @@ export async function labelRegisteredOrReserved(
   const block = event.block.number;
   const registry = await ensureRegistry(context, emitter(event), block);
   const domain = await ensureDomain(context, registry, tokenId, labelHash, label, block);
+  // Over a token that still had a holder (an expired registration), the registry burnt it (its TransferSingle came
+  // first) and moved the token and the resource to their next versions: a token version past the name's says so.
+  if (versionOf(tokenId) > domain.tokenVersion) await retireNamePermissions(context, domain, block);
   if (domain.subregistry) await linkSubregistry(context, domain, null, block);
   let ownerBefore: string | null = null;
   const updated = await context.db.update(schema.ensv2Domain, { id: domain.id }).set((row) => {
@@ -68,6 +72,8 @@ export async function labelUnregistered(
   if (!domain) return null;
   const wasMinted = domain.owner !== null;
   const nextId = wasMinted ? withVersion(event.args.tokenId, versionOf(event.args.tokenId) + 1n) : event.args.tokenId;
+  // Burning the token moves the name's resource on: its roles read zero from now on.
+  if (wasMinted) await retireNamePermissions(context, domain, event.block.number);
   await updateDomain(context, registry, event.args.tokenId, event.block.number, {
     status: "unregistered",
     expiry: event.block.timestamp,

@@ -1,6 +1,7 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
+import type { DomainRow } from "./domains";
 import { logColumns } from "./events";
 import { domainIdOf, permissionId, registryId, resourceKey } from "./ids";
 import { findRegistry } from "./registries";
@@ -38,6 +39,7 @@ export async function rolesChanged(
       updatedAt: event.block.number,
     })
     .onConflictDoUpdate({ roles: newRoleBitmap, updatedAt: event.block.number });
+  if (domainId) await noteNamePermission(context, domainId, id);
   await context.db.insert(schema.ensv2PermissionChange).values({
     ...logColumns(context, event),
     ...key,
@@ -48,4 +50,27 @@ export async function rolesChanged(
     contractId: registryId(context.chain.id, contract),
   });
   return domainId;
+}
+
+/** The name keeps the ids of its roles' entries, so that moving its resource can zero them. */
+async function noteNamePermission(context: IndexingContext, domainId: string, id: string): Promise<void> {
+  const domain = await context.db.find(schema.ensv2Domain, { id: domainId });
+  if (!domain || domain.permissionIds.includes(id)) return;
+  await context.db.update(schema.ensv2Domain, { id: domainId }).set({ permissionIds: [...domain.permissionIds, id] });
+}
+
+/**
+ * A re-registration or reservation over a token that still has a holder, and an unregistration of one, move the name
+ * to its next EAC resource (contracts-v2 PermissionedRegistry: `eacVersionId` grows), and `roles(anyId, …)` reads only
+ * the current resource: the roles granted on the old one read zero from then on, with no EACRolesChanged to say so.
+ * Their entries become zero (their history stays in ensv2_permission_change).
+ */
+export async function retireNamePermissions(context: IndexingContext, domain: DomainRow, block: bigint): Promise<void> {
+  if (domain.permissionIds.length === 0) return;
+  for (const id of domain.permissionIds) {
+    if (await context.db.find(schema.ensv2Permission, { id })) {
+      await context.db.update(schema.ensv2Permission, { id }).set({ roles: 0n, updatedAt: block });
+    }
+  }
+  await context.db.update(schema.ensv2Domain, { id: domain.id }).set({ permissionIds: [] });
 }
