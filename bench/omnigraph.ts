@@ -10,8 +10,14 @@
  *   BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_ONLY=<name part>
  *   BENCH_CACHE=off (default) | on: with the query-result cache (the answers then measure the cache, not the query).
  *
- * The cookbook's resolution questions (records, profile, primary names) are left out: the fixture has no chain to
- * resolve on, and resolution costs RPC calls, not SQL (docs/benchmarks.md).
+ * The Omnigraph's questions are the cookbook's own: each is read by id from the peer's examples.json at run time
+ * (../shared/peer/omnigraph/, or PEER_OMNIGRAPH_DIR; never copied here), asked with the fixture's subjects for its
+ * variables (the cookbook's other variables, such as find-domains' order, kept). The fixture has no chain to resolve
+ * on, so every `resolve { … }` selection is taken out of the cookbook's document (graphql's AST `visit`) before it is
+ * asked: domain-by-name is asked without its profile. The cookbook's resolution-only questions (records, profile,
+ * primary names) are left out: resolution costs RPC calls, not SQL (docs/benchmarks.md). The /subgraph forms and the
+ * two questions the cookbook does not ask (an account's nameReferences, and the page-size series) are written in
+ * bench/lib/omnigraph-questions.ts and here.
  */
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -24,14 +30,8 @@ import { ResolutionService } from "../src/api/resolution/service";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
 import { FIXTURE_HEAD, FIXTURE_NAMESPACE as NAMESPACE } from "../test/subgraph-api/fixture";
 import { PG_URL } from "../test/subgraph-api/pg";
-import {
-  type FixtureRows,
-  forkServer,
-  type ServerStats,
-  seedFixture,
-  serveOrRun,
-  serveOverIpc,
-} from "./lib/fixture-server";
+import { forkServer, type ServerStats, seedFixture, serveOrRun, serveOverIpc } from "./lib/fixture-server";
+import { body, omnigraphQuestions, topOwner } from "./lib/omnigraph-questions";
 import { type Case, run } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -72,22 +72,6 @@ async function serveChild(schemaName: string) {
   );
 }
 
-interface Question {
-  name: string;
-  omnigraph: Case;
-  subgraph?: Case;
-}
-
-const body = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
-const pick = <T>(list: T[], n: number) => Array.from({ length: n }, (_, i) => list[(i * 7919) % list.length]!);
-
-/** The account owning most of the fixture's domains. */
-function topOwner(domains: Record<string, unknown>[]): string {
-  const counts = new Map<string, number>();
-  for (const d of domains) counts.set(d.ownerId as string, (counts.get(d.ownerId as string) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-}
-
 /**
  * The indexer's name_reference rows for: every named domain's ETH address record points at its owner, and every
  * named domain's Base address record at the top owner (so that one account has as many references as the index has
@@ -109,133 +93,6 @@ async function seedNameReferences(pool: pg.Pool, top: string): Promise<number> {
   }
   await pool.query("ANALYZE name_reference");
   return total;
-}
-
-/** The cookbook's questions on the fixture's subjects; the /subgraph form where it can ask the same. */
-function questions(rows: FixtureRows): Question[] {
-  const domains = rows.domain!;
-  const normalized = domains.filter(
-    (d) => typeof d.name === "string" && /^[a-z0-9-]+(\.[a-z0-9-]+)*\.eth$/.test(d.name as string),
-  );
-  const names = normalized.map((d) => d.name as string);
-  const owners = [...new Set(domains.map((d) => d.ownerId as string))];
-  const parents = normalized.filter((d) => (d.subdomainCount as number) > 0).map((d) => d.name as string);
-  return [
-    {
-      // cookbook domain-by-name without its `resolve` (no chain here), plus what the subgraph form reads.
-      name: "domain by name",
-      omnigraph: {
-        name: "domain by name",
-        bodies: pick(names, 500).map((name) =>
-          body(
-            `query($name: InterpretedName!) { domain(by: { name: $name }) { id canonical { name { beautified } } label { interpreted hash } owner { address } resolver { assigned { contract { address } } } registration { expiry start } } }`,
-            { name },
-          ),
-        ),
-      },
-      subgraph: {
-        name: "domain by name",
-        bodies: pick(names, 500).map((name) =>
-          body(
-            `query($name: String!) { domains(where: { name: $name }) { id name labelName labelhash owner { id } resolver { address } registration { registrationDate expiryDate } } }`,
-            { name },
-          ),
-        ),
-      },
-    },
-    {
-      // cookbook domains-by-address (first 100, by name); /subgraph's `owner` (the registry's) is the closest.
-      name: "domains of an owner",
-      omnigraph: {
-        name: "domains of an owner",
-        bodies: pick(owners, 500).map((address) =>
-          body(
-            `query($address: Address!) { account(by: { address: $address }) { domains(first: 100, order: { by: NAME }) { edges { node { label { interpreted } canonical { name { interpreted beautified } } } } } } }`,
-            { address },
-          ),
-        ),
-      },
-      subgraph: {
-        name: "domains of an owner",
-        bodies: pick(owners, 500).map((owner) =>
-          body(
-            `query($owner: String!) { domains(first: 100, where: { owner: $owner }, orderBy: name) { labelName name } }`,
-            { owner },
-          ),
-        ),
-      },
-    },
-    // The account that holds most names: its domains (cookbook domains-by-address) against the names pointing at it
-    // (Account.nameReferences, one name_reference row per domain for its owner, seeded by seedNameReferences).
-    {
-      name: "domains of the top owner",
-      omnigraph: {
-        name: "domains of the top owner",
-        bodies: [
-          body(
-            `query($address: Address!) { account(by: { address: $address }) { domains(first: 100, order: { by: NAME }) { edges { node { label { interpreted } canonical { name { interpreted beautified } } } } } } }`,
-            { address: topOwner(domains) },
-          ),
-        ],
-      },
-    },
-    {
-      name: "name references of the top owner",
-      omnigraph: {
-        name: "name references of the top owner",
-        bodies: [
-          body(
-            `query($address: Address!) { account(by: { address: $address }) { nameReferences(first: 100) { edges { node { coinType domain { label { interpreted } canonical { name { interpreted beautified } } } } } } } }`,
-            { address: topOwner(domains) },
-          ),
-        ],
-      },
-    },
-    {
-      // cookbook domain-subdomains-recently-registered, at /subgraph's page size; every tenth parent is `eth`.
-      name: "subdomains, newest first",
-      omnigraph: {
-        name: "subdomains, newest first",
-        bodies: pick(parents, 500).map((name, i) =>
-          body(
-            `query($name: InterpretedName!) { domain(by: { name: $name }) { canonical { name { interpreted beautified } } subdomains(first: 100, order: { by: REGISTRATION_TIMESTAMP, dir: DESC }) { edges { node { canonical { name { interpreted beautified } } owner { address } } } } } }`,
-            { name: i % 10 === 0 ? "eth" : name },
-          ),
-        ),
-      },
-      subgraph: {
-        name: "subdomains, newest first",
-        bodies: pick(parents, 500).map((name, i) =>
-          body(
-            `query($name: String!) { domains(where: { name: $name }) { name subdomains(first: 100, orderBy: createdAt, orderDirection: desc) { name owner { id } } } }`,
-            { name: i % 10 === 0 ? "eth" : name },
-          ),
-        ),
-      },
-    },
-    {
-      // cookbook find-domains: a prefix search, 20 by name. /subgraph's `name_starts_with`.
-      name: "find domains by prefix",
-      omnigraph: {
-        name: "find domains by prefix",
-        bodies: pick(names, 500).map((name) =>
-          body(
-            `query($name: DomainsNameFilter!) { domains(where: { name: $name }, order: { by: NAME, dir: DESC }, first: 20) { edges { node { __typename id label { interpreted hash } canonical { name { interpreted beautified } } registration { expiry } } } } }`,
-            { name: { starts_with: name.slice(0, 3) } },
-          ),
-        ),
-      },
-      subgraph: {
-        name: "find domains by prefix",
-        bodies: pick(names, 500).map((name) =>
-          body(
-            `query($p: String!) { domains(first: 20, where: { name_starts_with: $p }, orderBy: name, orderDirection: desc) { id labelName labelhash name registration { expiryDate } } }`,
-            { p: name.slice(0, 3) },
-          ),
-        ),
-      },
-    },
-  ];
 }
 
 /** `eth`'s subdomains two levels deep at page size `n`: the statements must stay the same for every `n`. */
@@ -297,7 +154,7 @@ async function benchSize(domainsWanted: number): Promise<Row[]> {
   const base = `http://127.0.0.1:${server.port}`;
   const table: Row[] = [];
   try {
-    for (const q of questions(rows)) {
+    for (const q of omnigraphQuestions(rows)) {
       if (ONLY && !q.name.includes(ONLY)) continue;
       const og = await measure(`${base}/api/omnigraph`, q.omnigraph, server.stats, {
         domains: size,

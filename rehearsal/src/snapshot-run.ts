@@ -35,7 +35,7 @@ export interface SnapshotRunResult {
   /** The root chain's resume block, and the lowest block Ponder's sync of the resumed index asked logs for there. */
   rootResumeBlock: number;
   lowestLogsBlock: number | null;
-  /** The label prefetch's eth_getLogs below the resume block (it reads the registries' first blocks at every start). */
+  /** The label prefetch's eth_getLogs below the resume block (0: it starts at the resume block of a resumed index). */
   prefetchCallsBelowResume: number;
   tablesEqual: number;
   tables: number;
@@ -232,5 +232,5 @@ export function refetchedHistory(r: SnapshotRunResult): boolean {
 function describeRefetch(r: SnapshotRunResult): string {
   return refetchedHistory(r)
     ? `history fetched again: root-chain eth_getLogs from block ${r.lowestLogsBlock}, below the resume block ${r.rootResumeBlock}`
-    : `no history fetched again (Ponder's root-chain eth_getLogs from block ${r.lowestLogsBlock ?? "-"}, resume block ${r.rootResumeBlock}; the label prefetch's first-blocks read: ${r.prefetchCallsBelowResume} calls)`;
+    : `no history fetched again (Ponder's root-chain eth_getLogs from block ${r.lowestLogsBlock ?? "-"}, resume block ${r.rootResumeBlock}; the label prefetch's calls below it: ${r.prefetchCallsBelowResume})`;
 }

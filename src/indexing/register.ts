@@ -13,6 +13,7 @@ import { register as subgraph } from "../plugins/subgraph/register";
 import { register as threedns } from "../plugins/threedns/register";
 import { register as tokenscope } from "../plugins/tokenscope/register";
 import { startFinalityWatch } from "./finality-watch";
+import { readResumeBlocks } from "./resume-blocks";
 
 const PLUGIN_REGISTRATIONS: Record<PluginName, () => void> = {
   subgraph,
@@ -47,12 +48,16 @@ export function registerIndexing(config: AppConfig = getConfig()): void {
 
 /**
  * - The finality guard: stops the indexer if a chain reorganizes below Ponder's finality (finality-watch.ts).
- * - Healing's warm-up and the label prefetch of each indexed registry, so the first registry events find their
- *   labels cached instead of waiting for them inside Ponder's indexing transaction.
+ * - Healing's warm-up and the label prefetch of each indexed registry from where this start indexes it (its start
+ *   block, or the resume block of a resumed index), so the first registry events find their labels cached instead of
+ *   waiting for them inside Ponder's indexing transaction.
  */
 function startBackgroundWork(config: AppConfig): void {
   startFinalityWatch(config);
   const registries = PREFETCHED_REGISTRIES.filter((r) => isIndexed(r.contract));
   if (registries.length > 0) warmUpHealing();
-  for (const { datasource } of registries) prefetchFirstLabels(datasource);
+  // Read once for every registry, and only by a prefetch that runs (over HTTP, with an RPC URL).
+  let resume: Promise<Map<number, bigint>> | undefined;
+  const resumeBlocks = () => (resume ??= readResumeBlocks());
+  for (const { datasource } of registries) prefetchFirstLabels(datasource, resumeBlocks);
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 
 /*
  * Every place the app meets Ponder outside its public API: the hooks our patches add (patches/, docs/patches.md) and
- * the one unpatched internal global the API reads. Nothing else in src/ names these symbols, globals or meta fields,
+ * the unpatched internal globals the app reads. Nothing else in src/ names these symbols, globals or meta fields,
  * so an upgrade that drops a patch removes its hook here and the compiler lists the uses to change
  * (docs/maintainers.md, "Ponder hooks the app relies on"). `PONDER_SYNC_INTERVAL_MAX_LOGS` (patch 024) is an
  * environment variable Ponder reads itself; src/config/env-schema.ts validates it.
@@ -87,4 +87,18 @@ export function ponderCommon(): PonderCommon | undefined {
  */
 export function ponderDatabaseSchema(): string | undefined {
   return (globalThis as { PONDER_NAMESPACE_BUILD?: { schema?: string } }).PONDER_NAMESPACE_BUILD?.schema;
+}
+
+/** The part of Ponder's database handle that background work beside indexing reads: its read-only drizzle client. */
+export interface PonderDatabaseHandle {
+  readonlyQB: { raw: { execute(query: SQL): Promise<unknown> } };
+}
+
+/**
+ * Ponder's database, once `ponder start` has migrated the schema: Ponder's build sets `globalThis.PONDER_DATABASE`
+ * just before it executes the API files, after crash recovery and before indexing starts (an unpatched internal:
+ * check it on every upgrade); undefined until then and outside Ponder.
+ */
+export function ponderDatabase(): PonderDatabaseHandle | undefined {
+  return (globalThis as { PONDER_DATABASE?: PonderDatabaseHandle }).PONDER_DATABASE;
 }

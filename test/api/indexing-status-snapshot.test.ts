@@ -7,7 +7,7 @@ import {
   omnichainStatus,
   projectRealtime,
 } from "../../src/api/shared/indexing-snapshot";
-import { decodeCheckpointBlock } from "../../src/api/shared/ponder-checkpoint";
+import { decodeCheckpointBlock } from "../../src/lib/ponder-checkpoint";
 
 const ref = (number: number, timestamp: number) => ({ number, timestamp });
 
@@ -130,9 +130,9 @@ describe("snapshot and projection", () => {
 });
 
 describe("Ponder facts", () => {
-  it("decodes a checkpoint's block number and timestamp", () => {
+  it("decodes a checkpoint's block number, timestamp and chain", () => {
     const checkpoint = `${"1795297536"}${"31337".padStart(16, "0")}${"80".padStart(16, "0")}${"0".padStart(16, "0")}5${"0".padStart(16, "0")}`;
-    expect(decodeCheckpointBlock(checkpoint)).toEqual({ number: 80, timestamp: 1795297536 });
+    expect(decodeCheckpointBlock(checkpoint)).toEqual({ number: 80, timestamp: 1795297536, chainId: 31337 });
   });
 
   it("reads per-chain gauges from Prometheus text", () => {

@@ -534,6 +534,38 @@ describe("labels a controller revealed", () => {
     expect(byName.domain?.id).toBe(literal.id);
   });
 
+  it("are the label that resolution and the name filter read: `resolve` resolves the name as shown, `eq` finds it", async () => {
+    const shown = `${WITHHELD}.${hidden.parentName}`;
+    const resolvedName = async (id: string) => {
+      const data = await run(
+        `query($id: DomainId!) { domain(by: { id: $id }) { canonical { name { interpreted } } resolve { trace } } }`,
+        { id },
+      );
+      // The root span of the resolution names the name it resolved.
+      return {
+        canonical: data.domain.canonical.name.interpreted,
+        resolved: data.domain.resolve.trace?.[0]?.attributes.name,
+      };
+    };
+    expect(await resolvedName(hidden.id)).toEqual({ canonical: shown, resolved: shown });
+    // A label stored unnormalized (a subgraph-compatible index keeps it) is shown, and resolved, as its labelhash.
+    const mixed = await t.pool.query<{ id: string; labelhash: string }>(
+      "select id, labelhash from domain where label_name like 'Mixed%' and parent_id = $1 limit 1",
+      [ETH],
+    );
+    const encoded = `[${mixed.rows[0]!.labelhash.slice(2)}].eth`;
+    expect(await resolvedName(mixed.rows[0]!.id)).toEqual({ canonical: encoded, resolved: encoded });
+    // `eq` and `in` match by node: the shown name finds the domain, as its stored `[labelhash]` form does.
+    for (const name of [shown, `[${labelhash(WITHHELD).slice(2)}].${hidden.parentName}`]) {
+      const found = await run(
+        `query($p: InterpretedName!, $n: InterpretedName!) { domain(by: { name: $p }) { subdomains(where: { name: { eq: $n } }) { edges { node { id } } } } }`,
+        { p: hidden.parentName, n: name },
+      );
+      expect(found.domain.subdomains.edges.map((e: any) => e.node.id)).toEqual([hidden.id]);
+    }
+    expect(internalErrors).toEqual([]);
+  });
+
   it("leave a label nobody revealed encoded", async () => {
     const data = await run(
       `{ domain(by: { name: "eth" }) { subdomains(first: 100) { edges { node { label { interpreted hash } } } } } }`,

@@ -9,11 +9,13 @@ import { seededOmnigraph } from "./seeded-omnigraph";
 /*
  * totalCount's two costs (docs/api.md): an unfiltered list's is the indexer's kept count, one read by key at any
  * length; a filtered list's is counted, at most MAX_FILTERED_COUNT matches, and a longer one is a clear error on that
- * field, the rest of the answer intact. Over the seeded PostgreSQL fixture plus one parent with one child more than
- * the cap.
+ * field, the rest of the answer intact. `Account.nameReferences`, whose count the indexer does not keep, is counted
+ * under the same cap. Over the seeded PostgreSQL fixture plus one parent with one child more than the cap, each child
+ * pointing at its owner's address.
  */
 
 const PARENT = "many.xyz";
+const BASE_COIN = 0x80000000n | 8453n;
 const CHILDREN = MAX_FILTERED_COUNT + 1;
 
 let t: TestDatabase;
@@ -35,6 +37,12 @@ beforeAll(async () => {
   rows.domain!.push(domain(PARENT, namehash("xyz")));
   for (let i = 0; i < CHILDREN; i++) rows.domain!.push(domain(`${i % 2 ? "b" : "a"}${i}.${PARENT}`, namehash(PARENT)));
   ({ t, options } = await seededOmnigraph("og_count", withRegistrationOrderKeys(rows)));
+  // Every child's ETH address record is its owner (as the indexer's name_reference rows say it); three also on Base.
+  const references = `INSERT INTO name_reference (id, address, coin_type, holder_id, version, domain_id, chain_id, resolver)
+     SELECT '1-' || id || '-' || $3::text, $1, $3::numeric, '1-' || id, 'ENSv1', id, 1, '0x${"11".repeat(20)}'
+     FROM domain WHERE parent_id = $2 ORDER BY id LIMIT $4`;
+  await t.pool.query(references, [account(1), namehash(PARENT), "60", CHILDREN]);
+  await t.pool.query(references, [account(1), namehash(PARENT), BASE_COIN.toString(), 3]);
 }, 180_000);
 
 afterAll(async () => {
@@ -75,5 +83,28 @@ describe("totalCount of domain lists", () => {
     );
     expect(page.body.errors).toBeUndefined();
     expect((page.body.data as any).domain.subdomains.edges).toHaveLength(2);
+  });
+});
+
+describe("totalCount of Account.nameReferences", () => {
+  const refs = (where: string, fields: string) =>
+    run(`{ account(by: { address: "${account(1)}" }) { nameReferences(first: 2${where}) { ${fields} } } }`);
+
+  it("is counted up to the cap; past it, a clear error on that field, and the page without totalCount answers", async () => {
+    const few = await refs(`, where: { coinType: ${BASE_COIN} }`, "totalCount");
+    expect(few.body.errors).toBeUndefined();
+    expect((few.body.data as any).account.nameReferences.totalCount).toBe(3);
+
+    const r = await refs("", "totalCount edges { node { coinType } }");
+    expect(r.status).toBe(200);
+    const errors = r.body.errors as { message: string; path: string[] }[];
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toBe(
+      `totalCount of Account.nameReferences counts at most ${MAX_FILTERED_COUNT} names and this one has more: narrow it with where.coinType, or page through the list without totalCount`,
+    );
+    expect(errors[0]!.path).toEqual(["account", "nameReferences", "totalCount"]);
+    const page = await refs("", "edges { node { coinType } }");
+    expect(page.body.errors).toBeUndefined();
+    expect((page.body.data as any).account.nameReferences.edges).toHaveLength(2);
   });
 });

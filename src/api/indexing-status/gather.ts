@@ -1,8 +1,8 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { AppConfig } from "../../config";
+import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
 import { composeContracts } from "../../plugins/compose";
 import type { BlockRef, ChainFacts } from "../shared/indexing-snapshot";
-import { decodeCheckpointBlock } from "../shared/ponder-checkpoint";
 import type { SyncGaugeReader } from "./sync-gauges";
 
 /** A read-only SQL runner over the indexer's schema (Ponder's API `db`, or `pg` in tests). */

@@ -47,6 +47,8 @@ export interface KeyedList<R extends { scope: string }, T> {
   pageQuery: (keys: string[]) => SQL;
   /** `scope, count` for each key with rows. */
   countQuery: (keys: string[]) => SQL;
+  /** Checks a key's count before `totalCount` answers it (a capped count throws past its cap). */
+  checkCount?: (count: number) => number;
   cursorOf: (row: R) => string;
   nodeOf: (row: R) => T;
 }
@@ -70,5 +72,7 @@ export function keyedConnection<R extends { scope: string }, T>(
         return new Map(rows.map((r) => [r.scope, Number(r.count)]));
       }, 0),
   );
-  return pages.load(key).then((rows) => toConnection(rows, args, spec.cursorOf, spec.nodeOf, () => counts.load(key)));
+  const check = spec.checkCount;
+  const totalCount = () => (check ? counts.load(key).then(check) : counts.load(key));
+  return pages.load(key).then((rows) => toConnection(rows, args, spec.cursorOf, spec.nodeOf, totalCount));
 }

@@ -43,9 +43,9 @@ export const SHAPE_LIMITS: ShapeLimits & { maxQueryBytes: number } = {
 };
 
 /**
- * The most rows `totalCount` of a filtered domain list (a name, prefix or canonical filter) counts per list: a larger
- * count is an error on that field, not a statement that reads a whole large list. Unfiltered lists' counts are kept
- * by the indexer and have no limit.
+ * The most rows `totalCount` of a filtered domain list (a name, prefix or canonical filter) or of `Account.nameReferences`
+ * counts per list: a larger count is an error on that field, not a statement that reads a whole large list.
+ * Unfiltered domain lists' counts are kept by the indexer and have no limit.
  */
 export const MAX_FILTERED_COUNT = 10_000;
 

@@ -17,8 +17,9 @@ import type { OmnigraphContext } from "./context";
  * Looked up when a query reads a name, not written at index time: the lifecycle already holds every revealed label,
  * keyed by node, and the nodes a labelhash can have there are known (one per managed name: eth, base.eth,
  * linea.eth), so one statement per level reads them by primary key — no new table, no index-time write per event,
- * and no reindex for existing indexes. Names stay stored as indexed, so `where: { name }` filters and NAME order
- * still see the `[hash]` form.
+ * and no reindex for existing indexes. Names stay stored as indexed: `Domain.resolve` and `where: { name: { eq, in } }`
+ * (by node) use the shown name, but `starts_with` and the NAME order are keyed in SQL on the stored `[hash]` form
+ * (docs/api.md says why a join cannot replace it cheaply).
  */
 
 /** The labels of these labelhashes some controller revealed (absent when none did). */

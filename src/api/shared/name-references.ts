@@ -63,10 +63,13 @@ export function nameReferencePageQuery(
   return sql`select k.scope, p.* from unnest(array[${lowercased(accounts)}]::text[]) as k(scope) cross join lateral (select r.id, r.coin_type::text as coin_type, r.version, r.domain_id, r.chain_id, r.resolver from name_reference r where ${sql.join(conds, sql` and `)} order by r.id ${dir} limit ${bounds.size + 1}) p order by k.scope, p.id ${dir}`;
 }
 
-/** `scope, count` for each account with references. */
-export function nameReferenceCountQuery(accounts: string[], filter: NameReferenceFilter): SQL {
-  const conds = [sql`r.address in (${lowercased(accounts)})`, ...conditions(filter)];
-  return sql`select r.address as scope, count(*)::int as count from name_reference r where ${sql.join(conds, sql` and `)} group by 1`;
+/**
+ * `scope, count` for each account, reading at most `cap + 1` of its references (a lateral index range per account): a
+ * count above `cap` means "more than `cap`", so one account with millions of names cannot make the statement read them.
+ */
+export function nameReferenceCountQuery(accounts: string[], filter: NameReferenceFilter, cap: number): SQL {
+  const conds = [sql`r.address = k.scope`, ...conditions(filter)];
+  return sql`select k.scope, c.count from unnest(array[${lowercased(accounts)}]::text[]) as k(scope) cross join lateral (select count(*)::int as count from (select 1 from name_reference r where ${sql.join(conds, sql` and `)} limit ${cap + 1}) x) c`;
 }
 
 /** The names of a page's domains, ENSv1 and ENSv2, by the rows' domain ids (a primary-key read per row). */

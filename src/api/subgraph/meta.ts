@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
+import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
-import { decodeCheckpointBlock } from "../shared/ponder-checkpoint";
 import type { SubgraphDb } from "./loader";
 import type { BlockRef, SubgraphMeta } from "./schema";
 

@@ -110,16 +110,27 @@ export function warmUpHealing(): void {
 }
 
 /**
- * Over HTTP, starts prefetching the first labels of `datasource`'s registries (from their start block) at start-up, for
- * the plugin that indexes them. Fetched while Ponder starts and syncs, they are cached when the first events come;
- * otherwise the first registry events wait for them inside Ponder's indexing transaction, which on PGlite also holds
- * up every write of the sync.
+ * Over HTTP, starts prefetching the labels of `datasource`'s registries from where this start indexes them first, for
+ * the plugin that indexes them: their start block on a new index, else the chain's resume block (`resumeBlocks`, read
+ * once Ponder has opened the database; a resumed start has no need of the blocks it indexed before). Fetched while
+ * Ponder starts and syncs, they are cached when the first events come; otherwise the first registry events wait for
+ * them inside Ponder's indexing transaction, which on PGlite also holds up every write of the sync.
  */
-export function prefetchFirstLabels(datasource: RegistryDatasource): void {
+export function prefetchFirstLabels(
+  datasource: RegistryDatasource,
+  resumeBlocks: () => Promise<ReadonlyMap<number, bigint>>,
+): void {
   const chainId = getConfig().namespace.datasources[datasource]?.chain.id;
   const chain = chainId === undefined ? undefined : registryPrefetchers().get(chainId);
   const startBlock = chain?.startBlocks.get(datasource);
-  if (chain && startBlock !== undefined) chain.prefetcher.notify(startBlock);
+  if (!chain || startBlock === undefined) return;
+  const notify = (resume: bigint | undefined) =>
+    chain.prefetcher.notify(resume !== undefined && resume > startBlock ? resume : startBlock);
+  // The prefetch only warms the cache: where the resume block cannot be read, the start block is a safe place.
+  resumeBlocks().then(
+    (blocks) => notify(blocks.get(chainId!)),
+    () => notify(undefined),
+  );
 }
 
 /** The prefetches' counters summed over chains (all zero before the first registry event or without prefetch). */

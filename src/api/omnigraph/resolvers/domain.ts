@@ -87,7 +87,14 @@ export const domainResolvers = {
       },
     };
   },
-  resolve: (d: DomainModel, args: { accelerate: boolean }) => forwardResolve(d.row.name, args.accelerate),
+  // The name as the graph shows it (`canonical.name.interpreted`: revealed labels written out, an unnormalized stored
+  // label as its labelhash), so a domain resolves under the name it reads as; the node is the stored name's either way.
+  resolve: (d: DomainModel, args: { accelerate: boolean }, ctx: OmnigraphContext) => {
+    if (d.row.name === null) return forwardResolve(null, args.accelerate);
+    const resolveAs = (name: string) => forwardResolve(canonicalName(name).interpreted, args.accelerate);
+    const healed = withRevealedLabels(ctx, d.row.name);
+    return typeof healed === "string" ? resolveAs(healed) : healed.then(resolveAs);
+  },
   subdomains: (d: DomainModel, args: DomainsFieldArgs, ctx: OmnigraphContext, info: GraphQLResolveInfo) =>
     domainConnection(
       ctx,

@@ -1,3 +1,4 @@
+import { GraphQLError } from "graphql";
 import type { Address } from "viem";
 import { v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
 import { type NameReferenceRow, nameReferenceCountQuery, nameReferencePageQuery } from "../../shared/name-references";
@@ -7,13 +8,25 @@ import { loadDomain } from "../domain-loader";
 import { loadV2Domain } from "../ensv2/loaders";
 import { v2Domain } from "../ensv2/model";
 import { keyedConnection } from "../keyset";
+import { MAX_FILTERED_COUNT } from "../limits";
 import { type ResolverModel, v1Domain } from "../model";
 import { primaryNameForCoinType } from "./resolution";
 
 /*
  * Account.nameReferences: the names whose current resolver's address record (an EVM coin type) is the account, from
- * the indexer's name_reference table (src/api/shared/name-references.ts reads it), in id order.
+ * the indexer's name_reference table (src/api/shared/name-references.ts reads it), in id order. The indexer keeps no
+ * count of an account's references (a name's references move with every resolver and record change), so `totalCount`
+ * is counted, at most MAX_FILTERED_COUNT per account, as a filtered domain list's is (domain-counts.ts).
  */
+
+function cappedCount(n: number): number {
+  if (n > MAX_FILTERED_COUNT) {
+    throw new GraphQLError(
+      `totalCount of Account.nameReferences counts at most ${MAX_FILTERED_COUNT} names and this one has more: narrow it with where.coinType, or page through the list without totalCount`,
+    );
+  }
+  return n;
+}
 
 export interface NameReferenceModel {
   account: Address;
@@ -54,7 +67,8 @@ export function accountNameReferences(
       pages: `name-references:${signature}`,
       counts: `name-reference-counts:${filter.coinType ?? ""}`,
       pageQuery: (accounts) => nameReferencePageQuery(accounts, filter, bounds),
-      countQuery: (accounts) => nameReferenceCountQuery(accounts, filter),
+      countQuery: (accounts) => nameReferenceCountQuery(accounts, filter, MAX_FILTERED_COUNT),
+      checkCount: cappedCount,
       cursorOf: (r) => encodeCursor(r.id, r.id),
       nodeOf: modelOf,
     },
