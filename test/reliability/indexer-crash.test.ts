@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import {
@@ -17,15 +18,8 @@ import { bySize, report } from "./support/scale";
  * same database each time, and check the final index equals a clean run's, table by table and row by row.
  */
 
-const PLUGINS = [
-  "subgraph",
-  "basenames",
-  "lineanames",
-  "threedns",
-  "protocol-acceleration",
-  "registrars",
-  "tokenscope",
-];
+/** The plugins an operator gets by default (all but the opt-in ENSv2). */
+const PLUGINS = [...DEFAULT_PLUGIN_NAMES];
 const SEED = 8;
 // The CI size must keep the backfill long enough to land a kill inside it: at 150 names a PGlite backfill became one or
 // two checkpoints (~2 s) once indexing got faster (session 6), and every kill came after /ready.

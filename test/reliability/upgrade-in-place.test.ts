@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
 import { type HostedRpc, startFaultFreeProxies } from "../../rehearsal/src/hosted-rpc";
 import { describeVersions, runningVersions } from "../../src/indexing/build-record";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../support/canonical-dump";
 import { syncClocksAndWaitRealtime } from "../support/chain-clock";
 import {
@@ -36,15 +37,8 @@ import { bySize, report } from "./support/scale";
 const PREVIOUS_RELEASE = "431022c294c55c4ae1d943d608a626eb0a776575";
 /** How a refusal names the previous release: nameindex 0.1.0 recorded no versions in its build record. */
 const PREVIOUS_WRITER = "nameindex 0.1.0 or earlier (Ponder 0.16.10 or earlier)";
-const PLUGINS = [
-  "subgraph",
-  "basenames",
-  "lineanames",
-  "threedns",
-  "protocol-acceleration",
-  "registrars",
-  "tokenscope",
-];
+/** The plugins an operator gets by default (all but the opt-in ENSv2). */
+const PLUGINS = [...DEFAULT_PLUGIN_NAMES];
 const SEED = 50;
 /** Ponder's finality depth on chain 1: it caches a block's data once the block is this deep. */
 const ETHEREUM_FINALITY = 65;
