@@ -16,6 +16,7 @@ interface Patch {
   fileName: string;
   pkg: string;
   version: string;
+  sequence: number;
   name: string;
   hunks: Hunk[];
 }
@@ -79,7 +80,17 @@ describe("dependency patches (patches/, docs/patches.md)", () => {
   it("tag every hunk with the name of the patch it belongs to, and only with that name", () => {
     for (const patch of patches) {
       for (const [index, hunk] of patch.hunks.entries()) {
-        const tags = [...addedLines(hunk).join("\n").matchAll(TAG)].map((m) => m[1]);
+        // A minified bundle is one line, so a later patch's hunk rewrites that line with an earlier patch's tag in
+        // it: a tag on the removed lines too is carried, not added, and must be an earlier patch's of the package.
+        const removed = hunk.lines.filter((line) => line.startsWith("-")).join("\n");
+        const carried = new Set([...removed.matchAll(TAG)].map((m) => m[1]));
+        const added = [...addedLines(hunk).join("\n").matchAll(TAG)].map((m) => m[1]);
+        for (const tag of carried)
+          expect(
+            patches.some((p) => p.pkg === patch.pkg && p.sequence < patch.sequence && p.name === tag),
+            `${patch.fileName} hunk ${index + 1} carries "${tag}", not an earlier patch of ${patch.pkg}`,
+          ).toBe(true);
+        const tags = added.filter((tag) => !carried.has(tag));
         expect(
           tags.length,
           `${patch.fileName} hunk ${index + 1} (${hunk.file} ${hunk.header}) has no "nameindex patch [${patch.name}]" comment`,
