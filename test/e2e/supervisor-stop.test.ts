@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -28,10 +28,12 @@ import { cleanEnv } from "../support/npm-start";
 /** Ponder's heartbeat timeout: a restart on a schema left locked waits until 25 s after the last heartbeat. */
 const LOCK_TIMEOUT_MS = 25_000;
 /**
- * A restart that waits out the lock takes 16 s at least (25 s after a heartbeat at most 10 s old, less the ~2 s
- * before the restart, plus the start-up after the lock), ~20–30 s as a rule; one that does not took 8–11 s here.
+ * A restart that waits out the lock reaches /ready 15 s after it starts at the earliest (the lock expires 25 s after
+ * the last heartbeat, written at most 10 s before the stop; the restart starts ~2 s after the stop; the start-up
+ * after the lock comes on top), 20–30 s as a rule; one that does not took 6.7–12.2 s here (2 shared cores, load 4–7).
+ * Ponder's log says which it was ("Schema is locked by a different Ponder app"): the test checks both.
  */
-const RESTART_BOUND_MS = 15_000;
+const RESTART_BOUND_MS = LOCK_TIMEOUT_MS - 10_000;
 /** How long after the SIGTERM the label front lets the held heal requests through: the block's transaction stays open. */
 const HOLD_MS = 1_000;
 /** Ponder's shutdown grace: after it Ponder exits with code 0 without unlocking ("Failed to shutdown within 5 seconds"). */
@@ -108,6 +110,7 @@ function supervise(argv: string[], env: NodeJS.ProcessEnv, url: string, logFile:
   const log = openSync(logFile, "a");
   // detached: a group of its own, only so that the test can clean up after a failure; the signal goes to one PID.
   const child = spawn(argv[0], argv.slice(1), { cwd: projectRoot, env, detached: true, stdio: ["ignore", log, log] });
+  closeSync(log);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
@@ -123,21 +126,19 @@ function killGroup(supervised: Supervised | undefined): void {
   }
 }
 
-async function untilReady(supervised: Supervised, path: string, timeoutMs: number): Promise<void> {
-  let exited = false;
-  void supervised.exited.then(() => (exited = true));
-  await waitFor(
-    async () => {
-      if (exited) throw new Error("exited");
-      return (await fetch(`${supervised.url}${path}`).catch(() => undefined))?.status === 200;
-    },
-    timeoutMs,
-    `${supervised.url}${path}`,
-    100,
-  ).catch((error: Error) => {
+/** Resolves once `check` holds; rejects, with the end of the log, if the process exits first or on the timeout. */
+async function until(supervised: Supervised, check: () => Promise<boolean>, what: string, timeoutMs: number) {
+  const exited = supervised.exited.then(({ code, signal }) => {
+    throw new Error(`exited (${signal ?? code}) before ${what}`);
+  });
+  exited.catch(() => {});
+  await Promise.race([waitFor(check, timeoutMs, what, 100), exited]).catch((error: Error) => {
     throw new Error(`${error.message}; the end of the log:\n${readFileSync(supervised.logFile, "utf8").slice(-4000)}`);
   });
 }
+
+const isReady = (supervised: Supervised) => async () =>
+  (await fetch(`${supervised.url}/ready`).catch(() => undefined))?.status === 200;
 
 interface StopResult {
   ms: number;
@@ -181,14 +182,14 @@ async function ponderMeta(database: { url?: string; pgliteDirectory?: string }, 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      return (await client.query<{ value: { is_locked: number; heartbeat_at: number } }>(sql)).rows[0]?.value;
+      return (await client.query<{ value: { is_locked: number } }>(sql)).rows[0]?.value;
     } finally {
       await client.end();
     }
   }
   const db = new PGlite(database.pgliteDirectory!);
   try {
-    return (await db.query<{ value: { is_locked: number; heartbeat_at: number } }>(sql)).rows[0]?.value;
+    return (await db.query<{ value: { is_locked: number } }>(sql)).rows[0]?.value;
   } finally {
     await db.close();
   }
@@ -347,7 +348,7 @@ describe("a supervisor's SIGTERM", () => {
         const begun = Date.now();
         const supervised = supervise(commandFor(schema, port), ponderEnv, `http://127.0.0.1:${port}`, logFile);
         started.push(supervised);
-        await untilReady(supervised, "/ready", 240_000);
+        await until(supervised, isReady(supervised), "/ready", 240_000);
         return { supervised, readyMs: Date.now() - begun };
       };
 
@@ -384,7 +385,6 @@ describe("a supervisor's SIGTERM", () => {
       expect(restartLog).toContain("Detected crash recovery");
       expect(waited, "the restart waited out the lock").toBe(false);
       expect(restart.readyMs, "ms from the restart to /ready").toBeLessThan(RESTART_BOUND_MS);
-      expect(RESTART_BOUND_MS).toBeLessThan(LOCK_TIMEOUT_MS);
       await waitFor(() => hasDomain(restart.supervised.url, tld), 60_000, `${tld} indexed after the restart`);
       const idle = await supervisorStop(restart.supervised);
       const idleLocked = (await ponderMeta(target, schema))?.is_locked;
@@ -414,14 +414,7 @@ describe("a supervisor's SIGTERM", () => {
       output,
     );
     started.push(npm);
-    await waitFor(
-      async () => {
-        if (npm.child.exitCode !== null) throw new Error(readFileSync(output, "utf8"));
-        return readFileSync(output, "utf8").includes("[start] ready");
-      },
-      240_000,
-      "npm start ready",
-    );
+    await until(npm, async () => readFileSync(output, "utf8").includes("[start] ready"), "npm start's ready", 240_000);
     const stop = await supervisorStop(npm);
     const isLocked = (await ponderMeta({ pgliteDirectory }, pgliteSchema))?.is_locked;
     console.log(`[supervisor-stop] npm start: ${describeStop(stop, isLocked)}`);
