@@ -14,6 +14,7 @@ export interface PonderProcess {
    * second to the time it measures).
    */
   ready(onProgress?: (status: Record<string, { block?: { number: number } }>) => void, pollMs?: number): Promise<void>;
+  /** SIGTERM (Ponder's clean shutdown: the schema unlocked); resolves once the process has exited and its log is written. */
   stop(): Promise<void>;
   /** SIGKILL (a crash: no shutdown hooks run); resolves once the process has exited. */
   kill(): Promise<void>;
@@ -117,8 +118,14 @@ export function startPonder(options: PonderStartOptions): PonderProcess {
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      // Ponder's shutdown: it stops indexing, unlocks the schema (`is_locked` 0 in _ponder_meta, so the next start
+      // does not wait out the lock) and exits, within its own 5 s grace (docs/operations.md, "Running under a
+      // supervisor"). The SIGKILL is for a process that does not exit at all, and leaves the schema locked.
       child.kill("SIGTERM");
-      const timeout = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const timeout = setTimeout(() => {
+        log.write(`[ponder-process] no exit 15 s after SIGTERM: SIGKILL (the schema stays locked)\n`);
+        child.kill("SIGKILL");
+      }, 15_000);
       await exited;
       clearTimeout(timeout);
       await closed;
