@@ -17,7 +17,8 @@ import { reliabilitySize, report } from "./support/scale";
  * proves the cause at unit size: test/plugins/row-cache-prefetch-size.test.ts.
  */
 
-const NAMES = 50_000;
+// The size that found the crash; PGLITE_SCALE_NAMES tries the test itself on a smaller devnet.
+const NAMES = Number(process.env.PGLITE_SCALE_NAMES ?? 50_000);
 const TXS_PER_BLOCK = 2_000; // bench:scale's default, so the two share the played chains
 
 describe.runIf(reliabilitySize === "full")(`PGlite at ${NAMES} names, every plugin`, () => {
@@ -52,13 +53,14 @@ describe.runIf(reliabilitySize === "full")(`PGlite at ${NAMES} names, every plug
     const peak = rss.stop();
     const byName = await completedEventsByName(indexer.url);
     const events = Object.values(byName).reduce((a, b) => a + b, 0);
-    const { differences, compared, counted } = compareWithManifestCounts(env.devnet.manifest, byName);
+    const { differences, compared, nonEmpty, counted } = compareWithManifestCounts(env.devnet.manifest, byName);
     report(
       "pglite-scale",
-      `${NAMES} names on PGlite: /ready after ${seconds.toFixed(0)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peak.toFixed(0)} MiB; ${compared} event kinds compared with the scenario's logs (${counted} events), ${differences.length} differ${differences.length ? `: ${differences.join(" | ")}` : ""}`,
+      `${NAMES} names on PGlite: /ready after ${seconds.toFixed(0)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peak.toFixed(0)} MiB; ${compared} event kinds (${nonEmpty} with logs on the chains) compared with the scenario's logs (${counted} events), ${differences.length} differ${differences.length ? `: ${differences.join(" | ")}` : ""}`,
     );
     expect(differences).toEqual([]);
-    expect(compared).toBeGreaterThan(50);
-    expect(events).toBeGreaterThan(1_000_000);
+    expect(nonEmpty).toBeGreaterThan(100);
+    // ~24 events per name with every plugin (1,202,650 at 50,000 names).
+    expect(events).toBeGreaterThan(NAMES * 20);
   }, 3_600_000);
 });
