@@ -677,6 +677,10 @@ describe("labels a controller revealed, as the chain has them", () => {
     await send("commit", [commitment]);
     await createTestClient({ mode: "anvil", transport: http(rpcUrl) }).increaseTime({ seconds: 61 });
     await send("register", args, parseEther("5"));
+    // The commitment's 61 s put the root chain's clock ahead of the other chains', and under omnichain ordering the
+    // registration is indexed only once every chain has a block as late: one block on each at that time, rather than
+    // a minute of waiting for the others' interval mining to get there.
+    await syncClocksAndWaitRealtime(rpcUrls(), indexer.url);
 
     // Once the index has `<label>.eth`, the subname shows the label; /subgraph still shows the labelhash.
     await waitFor(`${label}.eth`);
