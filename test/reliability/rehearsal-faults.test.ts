@@ -20,12 +20,10 @@ import { bySize, report } from "./support/scale";
  */
 
 // The sync makes a few hundred requests in all (blocks and merged filters drive it, not names): a 3% share of
-// timeouts is a handful of them, each held past Ponder's 10 s. Each one held costs the run up to those 10 s, and the
-// 429s cut Ponder's request rate further, so the CI size takes fewer of both: 1.5 % (6 timeouts in a run of the
-// 10-name scenario; 1 % gave 4) and a limit of 15 requests/s, still below the 20 Ponder starts at.
+// timeouts is a handful of them, each held past Ponder's 10 s.
 const SIZE = bySize({
-  ci: { names: 10, timeoutRate: 0.015, maxRequestsPerSecond: 15 },
-  full: { names: 300, timeoutRate: 0.03, maxRequestsPerSecond: 10 },
+  ci: { names: 10, timeoutRate: 0.03 },
+  full: { names: 300, timeoutRate: 0.03 },
 });
 const SEED = 1616;
 const RUN_TIMEOUT_MS = 600_000;
@@ -37,7 +35,7 @@ const HOSTILE: Omit<HostedRpcOptions, "upstream"> = {
   jitterMs: 5,
   getLogsMaxResults: 25,
   // Below Ponder's starting limit of 20 requests/s per chain: a 429 storm it must back off from.
-  maxRequestsPerSecond: SIZE.maxRequestsPerSecond,
+  maxRequestsPerSecond: 10,
   serverErrorRate: 0.03,
   timeoutRate: SIZE.timeoutRate,
   lagRate: 0.2,
