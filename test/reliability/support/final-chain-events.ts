@@ -17,10 +17,19 @@ interface LogRow {
 }
 
 /** The selector of a Ponder event label: the event's name, or its full signature where the ABI overloads the name. */
-function selectorOf(events: AbiEvent[], label: string): Hex | undefined {
+export function selectorOf(events: AbiEvent[], label: string): Hex | undefined {
   const overloaded = (name: string) => events.filter((e) => e.name === name).length > 1;
   const event = events.find((e) => (overloaded(e.name) ? ponderSignature(e) : e.name) === label);
   return event ? toEventSelector(event) : undefined;
+}
+
+/** A key of Ponder's completed-events counter (`<plugin>/<contract name>:<event>`): its event label and plugin contract. */
+export function counterEvent(key: string) {
+  const [, plugin, name, label] = key.match(/^([^/]+)\/([^:]+):(.+)$/) ?? [];
+  const pc = (PLUGIN_NAMES as readonly string[]).includes(plugin!)
+    ? pluginDefinition(plugin as PluginName).contracts.find((c) => c.name === name)
+    : undefined;
+  return { label, pc };
 }
 
 export async function compareWithFinalChains(
@@ -46,12 +55,9 @@ export async function compareWithFinalChains(
   let counted = 0;
   let onChains = 0;
   for (const [key, n] of Object.entries(ponder)) {
-    const [, plugin, name, label] = key.match(/^([^/]+)\/([^:]+):(.+)$/) ?? [];
+    const { label, pc } = counterEvent(key);
     // A setup event runs once per contract at the start, no log behind it.
     if (label === "setup") continue;
-    const pc = (PLUGIN_NAMES as readonly string[]).includes(plugin!)
-      ? pluginDefinition(plugin as PluginName).contracts.find((c) => c.name === name)
-      : undefined;
     const datasource = pc && manifest.datasources[pc.datasource];
     const ref = datasource?.contracts[pc!.contract];
     const selector =

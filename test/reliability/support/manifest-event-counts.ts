@@ -1,7 +1,7 @@
-import { type AbiEvent, type Hex, toEventSelector } from "viem";
-import { MANIFEST_CONTRACT_SOURCES, manifestContractEvents, ponderSignature } from "../../../devnet/src/index";
+import type { AbiEvent } from "viem";
+import { MANIFEST_CONTRACT_SOURCES, manifestContractEvents } from "../../../devnet/src/index";
 import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
-import { PLUGIN_NAMES, type PluginName, pluginDefinition } from "../../../src/plugins";
+import { counterEvent, selectorOf } from "./final-chain-events";
 
 /*
  * Ponder's completed-events counter (`<plugin>/<contract name>:<event>`) against the logs the devnet's scenario
@@ -14,12 +14,6 @@ import { PLUGIN_NAMES, type PluginName, pluginDefinition } from "../../../src/pl
  *   own contracts' logs, since the same topics from other contracts on the chain are its events too (a 3DNS
  *   resolver's DNS records are a Basenames-chain resolver event).
  */
-
-function selectorOf(events: AbiEvent[], label: string): Hex | undefined {
-  const overloaded = (name: string) => events.filter((e) => e.name === name).length > 1;
-  const event = events.find((e) => (overloaded(e.name) ? ponderSignature(e) : e.name) === label);
-  return event ? toEventSelector(event) : undefined;
-}
 
 export interface EventCountComparison {
   differences: string[];
@@ -42,12 +36,9 @@ export function compareWithManifestCounts(
   let nonEmpty = 0;
   let counted = 0;
   for (const [key, n] of Object.entries(ponder)) {
-    const [, plugin, name, label] = key.match(/^([^/]+)\/([^:]+):(.+)$/) ?? [];
+    const { label, pc } = counterEvent(key);
     // A setup event runs once per contract at the start, no log behind it.
     if (label === "setup") continue;
-    const pc = (PLUGIN_NAMES as readonly string[]).includes(plugin!)
-      ? pluginDefinition(plugin as PluginName).contracts.find((c) => c.name === name)
-      : undefined;
     if (!pc) {
       differences.push(`${key}: no plugin contract of that name`);
       continue;
