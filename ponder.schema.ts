@@ -111,12 +111,124 @@ export const wrappedDomain = onchainTable(
 
 type ColumnBuilders = Parameters<Extract<Parameters<typeof onchainTable>[1], (...args: never[]) => unknown>>[0];
 
-/** Every event entity has the subgraph's `<blockNumber>-<logIndex>` id (`-<chainId>` appended off the ENS root chain). */
+/**
+ * Every event entity has the subgraph's `<blockNumber>-<logIndex>` id (`-<chainId>` appended off the ENS root chain).
+ * Not the subgraph's: `logVersion`, the log's place in omnichain order (src/lib/history-version.ts), which /subgraph at a
+ * past block and `_change_block` compare (an event exists from its block on).
+ */
 const eventColumns = (t: ColumnBuilders) => ({
   id: t.text().primaryKey(),
   blockNumber: t.integer().notNull(),
   transactionID: t.hex().notNull(),
+  logVersion: t.bigint().notNull(),
 });
+
+// ---- History of the subgraph's mutable entities (/subgraph at a past block) -----------------------------------
+
+/*
+ * Every write to `domain`, `account`, `resolver`, `registration` or `wrapped_domain` also appends the row as written
+ * (its subgraph columns) to `<table>_history`, keyed by the entity id and the write's `version`: the write's position
+ * in omnichain order (src/lib/history-version.ts). The state at the end of a block is, for each id, the version with
+ * the greatest key at or below that block's last key, unless that version is a deletion (`deleted`). Insert-only, so
+ * indexing never reads them; Ponder's reorg handling removes the versions of orphaned blocks as it does any row.
+ * src/plugins/shared/entity-history.ts writes them, src/api/subgraph/history.ts reads them.
+ */
+
+const historyKey = (t: ColumnBuilders) => ({
+  id: t.text().notNull(),
+  version: t.bigint().notNull(),
+  deleted: t.boolean().notNull().default(false),
+});
+
+export const domainHistory = onchainTable(
+  "domain_history",
+  (t) => ({
+    ...historyKey(t),
+    name: t.text(),
+    labelName: t.text(),
+    labelhash: t.hex(),
+    parentId: t.text(),
+    subdomainCount: t.integer(),
+    resolvedAddressId: t.text(),
+    resolverId: t.text(),
+    ttl: t.bigint(),
+    isMigrated: t.boolean(),
+    createdAt: t.bigint(),
+    ownerId: t.text(),
+    registrantId: t.text(),
+    wrappedOwnerId: t.text(),
+    expiryDate: t.bigint(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.id, table.version] }),
+    // The filters clients send at a block (ensjs: owner, registrant, wrapped owner, resolved address, parent, name).
+    byParent: index().on(table.parentId),
+    byOwner: index().on(table.ownerId),
+    byName: index().on(table.name),
+    byLabelhash: index().on(table.labelhash),
+    byRegistrant: index().on(table.registrantId),
+    byWrappedOwner: index().on(table.wrappedOwnerId),
+    byResolvedAddress: index().on(table.resolvedAddressId),
+  }),
+);
+
+export const accountHistory = onchainTable(
+  "account_history",
+  (t) => historyKey(t),
+  (table) => ({ pk: primaryKey({ columns: [table.id, table.version] }) }),
+);
+
+export const resolverHistory = onchainTable(
+  "resolver_history",
+  (t) => ({
+    ...historyKey(t),
+    domainId: t.text(),
+    address: t.hex(),
+    addrId: t.text(),
+    contentHash: t.text(),
+    texts: t.text().array(),
+    coinTypes: t.bigint().array(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.id, table.version] }),
+    byDomain: index().on(table.domainId),
+  }),
+);
+
+export const registrationHistory = onchainTable(
+  "registration_history",
+  (t) => ({
+    ...historyKey(t),
+    domainId: t.text(),
+    registrationDate: t.bigint(),
+    expiryDate: t.bigint(),
+    cost: t.bigint(),
+    registrantId: t.text(),
+    labelName: t.text(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.id, table.version] }),
+    byDomain: index().on(table.domainId),
+    byRegistrant: index().on(table.registrantId),
+  }),
+);
+
+export const wrappedDomainHistory = onchainTable(
+  "wrapped_domain_history",
+  (t) => ({
+    ...historyKey(t),
+    domainId: t.text(),
+    expiryDate: t.bigint(),
+    fuses: t.integer(),
+    ownerId: t.text(),
+    name: t.text(),
+  }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.id, table.version] }),
+    byDomain: index().on(table.domainId),
+    byOwner: index().on(table.ownerId),
+  }),
+);
 
 export const transfer = onchainTable(
   "transfer",

@@ -89,6 +89,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     labelsRetryBudgetMs: e.LABELS_RETRY_BUDGET_MS,
     isSubgraphCompatible,
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
+    subgraphHistoryBlocks: e.SUBGRAPH_HISTORY_BLOCKS === "all" ? null : e.SUBGRAPH_HISTORY_BLOCKS,
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
     tokenscopeSales: e.TOKENSCOPE_SALES,
     resolverReads: e.RESOLVER_READS,

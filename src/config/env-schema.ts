@@ -114,6 +114,16 @@ export const envSchema = processTuningSchema.extend({
     .int("must be a whole number of logs (at least 1)")
     .min(1, "must be a whole number of logs (at least 1)")
     .optional(),
+  /** `all` (every block) or how many blocks below the head /subgraph answers at (the entity history kept). */
+  SUBGRAPH_HISTORY_BLOCKS: z
+    .union([
+      z.literal("all"),
+      z.coerce
+        .number({ message: "must be `all` or a whole number of blocks (at least 1)" })
+        .int("must be `all` or a whole number of blocks (at least 1)")
+        .min(1, "must be `all` or a whole number of blocks (at least 1)"),
+    ])
+    .default("all"),
   SUBGRAPH_QUERY_CACHE_MB: z.coerce
     .number({ message: "must be a number of megabytes (0 turns the cache off)" })
     .int("must be a whole number of megabytes")

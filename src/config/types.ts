@@ -35,6 +35,11 @@ export interface AppConfig {
   isSubgraphCompatible: boolean;
   /** Bytes the /subgraph query-result cache may hold (SUBGRAPH_QUERY_CACHE_MB); 0 is off. */
   subgraphQueryCacheBytes: number;
+  /**
+   * SUBGRAPH_HISTORY_BLOCKS: how many blocks below the indexed head /subgraph answers `block:` queries at; the
+   * indexer prunes entity versions older than that. null (`all`, the default): every block since the start.
+   */
+  subgraphHistoryBlocks: number | null;
   /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
   noopHandlers: boolean;
   /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */

@@ -22,6 +22,8 @@ export interface BuildRecord {
   labelSet: string;
   tokenscopeSales: boolean;
   resolverReads: boolean;
+  /** The entity history kept: `all`, or the last N blocks (the indexer prunes older versions). */
+  subgraphHistory: "all" | number;
   noopHandlers: boolean;
   /** Chain id → END_BLOCK_<chainId>. */
   endBlocks: Record<string, number>;
@@ -51,6 +53,7 @@ export const BUILD_RECORD_SETTINGS: Record<BuildSetting, string> = {
   labelSet: "LABEL_SET_ID/LABEL_SET_VERSION",
   tokenscopeSales: "TOKENSCOPE_SALES",
   resolverReads: "RESOLVER_READS",
+  subgraphHistory: "SUBGRAPH_HISTORY_BLOCKS",
   noopHandlers: "NAMEINDEX_NOOP_HANDLERS",
   endBlocks: "END_BLOCK_<chainId>",
   contracts:
@@ -75,6 +78,7 @@ export function buildRecordOf(
     labelSet: `${config.labelSet.labelSetId}@${config.labelSet.labelSetVersion}`,
     tokenscopeSales: config.tokenscopeSales,
     resolverReads: config.resolverReads,
+    subgraphHistory: config.subgraphHistoryBlocks ?? "all",
     noopHandlers: config.noopHandlers,
     endBlocks: Object.fromEntries(
       [...config.endBlocks].sort(([a], [b]) => a - b).map(([id, block]) => [String(id), block]),

@@ -17,6 +17,8 @@ export async function startDevnetWithLabels(options: {
   names: number;
   mineInterval?: number;
   shape?: DevnetShape;
+  /** Transactions per played block (startDevnet's; fewer spreads the scenario over more blocks). */
+  txsPerBlock?: number;
 }): Promise<DevnetWithLabels> {
   const dir = mkdtempSync(join(tmpdir(), "nameindex-devnet-"));
   const devnet = await startDevnet({ ...options, manifestPath: join(dir, "manifest.json") });

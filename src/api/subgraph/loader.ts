@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import { readPointKey } from "./history";
 import { IDS_PER_STATEMENT } from "./limits";
 import { type EntityDef, entityOf, type FieldDef } from "./model";
 import {
@@ -9,6 +10,8 @@ import {
   embedKey,
   type ListArgs,
   listQuery,
+  READ_HEAD,
+  type Reading,
   type Row,
 } from "./sql";
 
@@ -43,14 +46,34 @@ export class Loader {
    * graphql-js a promise per object.
    */
   private known = new Map<string, Row | null>();
+  /**
+   * What each row read at a past block (or from the history) was read at, so that its relations are read at the
+   * same point. Rows of the live tables are not listed.
+   */
+  private readings = new WeakMap<Row, Reading>();
 
-  /** A row already at hand, or undefined. */
-  peekById(entity: EntityDef, id: string): Row | null | undefined {
-    return this.known.get(`${entity.name}:${id}`);
+  /** What `row` was read at: its relations are read there too. */
+  readingOf(row: Row): Reading {
+    return this.readings.get(row) ?? READ_HEAD;
   }
 
-  peekDerivedOne(entity: EntityDef, foreign: string, parentId: string): Row | null | undefined {
-    return this.known.get(`${entity.name}.${foreign}:${parentId}`);
+  private tag(rows: Row[], reading: Reading): Row[] {
+    if (reading.at !== null) for (const row of rows) this.readings.set(row, reading);
+    return rows;
+  }
+
+  /** A row already at hand, or undefined. */
+  peekById(entity: EntityDef, id: string, reading: Reading = READ_HEAD): Row | null | undefined {
+    return this.known.get(`${pointOf(reading)}${entity.name}:${id}`);
+  }
+
+  peekDerivedOne(
+    entity: EntityDef,
+    foreign: string,
+    parentId: string,
+    reading: Reading = READ_HEAD,
+  ): Row | null | undefined {
+    return this.known.get(`${pointOf(reading)}${entity.name}.${foreign}:${parentId}`);
   }
   /** Statements run for this request (tests assert on it). */
   statements = 0;
@@ -62,51 +85,55 @@ export class Loader {
     return rowsOf(await this.db.execute(q));
   }
 
-  async list(entity: EntityDef, args: ListArgs, embeds: FieldDef[] = []): Promise<Row[]> {
-    const rows = (await this.query(listQuery(entity, args, embeds))) as Row[];
-    for (const row of rows) this.unpackEmbeds(row, embeds);
+  async list(entity: EntityDef, args: ListArgs, embeds: FieldDef[] = [], reading = READ_HEAD): Promise<Row[]> {
+    const rows = this.tag((await this.query(listQuery(entity, args, embeds, reading))) as Row[], reading);
+    for (const row of rows) this.unpackEmbeds(row, embeds, reading);
     return rows;
   }
 
   /** A root `entity(id:)` lookup; with relations to embed it is its own statement, else it joins the batch. */
-  async one(entity: EntityDef, id: string, embeds: FieldDef[]): Promise<Row | null> {
-    if (embeds.length === 0 || entity.implementations) return this.byId(entity, id);
-    const [row] = (await this.query(byIdQuery(entity, id, embeds))) as Row[];
+  async one(entity: EntityDef, id: string, embeds: FieldDef[], reading = READ_HEAD): Promise<Row | null> {
+    if (embeds.length === 0 || entity.implementations) return this.byId(entity, id, reading);
+    const [row] = this.tag((await this.query(byIdQuery(entity, id, embeds, reading))) as Row[], reading);
     if (!row) return null;
-    this.unpackEmbeds(row, embeds);
+    this.unpackEmbeds(row, embeds, reading);
     return row;
   }
 
   /** Moves embedded relation rows out of `row` into the caches their resolvers read. */
-  private unpackEmbeds(row: Row, embeds: FieldDef[]) {
+  private unpackEmbeds(row: Row, embeds: FieldDef[], reading: Reading) {
+    const point = pointOf(reading);
     for (const f of embeds) {
       const key = embedKey(f);
       const raw = row[key];
       delete row[key];
       if (f.kind === "scalar" || raw === undefined) continue;
       const embedded = (typeof raw === "string" ? JSON.parse(raw) : raw) as Row | null;
+      if (embedded) this.tag([embedded], reading);
       if (f.kind === "ref") {
         const id = row[f.column] as string | null;
-        if (id !== null && id !== undefined) this.known.set(`${f.target}:${id}`, embedded);
+        if (id !== null && id !== undefined) this.known.set(`${point}${f.target}:${id}`, embedded);
       } else {
-        this.known.set(`${entityOf(f.target).name}.${f.foreign}:${row.id}`, embedded);
+        this.known.set(`${point}${entityOf(f.target).name}.${f.foreign}:${row.id}`, embedded);
       }
     }
   }
 
-  byId(entity: EntityDef, id: string): Promise<Row | null> {
-    const cacheKey = `${entity.name}:${id}`;
+  byId(entity: EntityDef, id: string, reading = READ_HEAD): Promise<Row | null> {
+    const point = pointOf(reading);
+    const cacheKey = `${point}${entity.name}:${id}`;
     const known = this.known.get(cacheKey);
     if (known !== undefined) return Promise.resolve(known);
     let p = this.rowsById.get(cacheKey);
     if (!p) {
       p = this.enqueue<Row | null>(
-        `byId:${entity.name}`,
+        `${point}byId:${entity.name}`,
         id,
         async (ids) => {
           const map = new Map<string, Row | null>();
           for (const part of chunks(ids)) {
-            for (const row of (await this.query(byIdsQuery(entity, part))) as Row[]) map.set(row.id, row);
+            const rows = this.tag((await this.query(byIdsQuery(entity, part, reading))) as Row[], reading);
+            for (const row of rows) map.set(row.id, row);
           }
           return map;
         },
@@ -117,18 +144,17 @@ export class Loader {
     return p;
   }
 
-  derivedOne(entity: EntityDef, foreign: string, parentId: string): Promise<Row | null> {
-    const known = this.peekDerivedOne(entity, foreign, parentId);
+  derivedOne(entity: EntityDef, foreign: string, parentId: string, reading = READ_HEAD): Promise<Row | null> {
+    const known = this.peekDerivedOne(entity, foreign, parentId, reading);
     if (known !== undefined) return Promise.resolve(known);
     return this.enqueue<Row | null>(
-      `one:${entity.name}.${foreign}`,
+      `${pointOf(reading)}one:${entity.name}.${foreign}`,
       parentId,
       async (ids) => {
         const map = new Map<string, Row | null>();
         for (const part of chunks(ids)) {
-          for (const row of await this.query(derivedOneQuery(entity, foreign, part))) {
-            map.set(row.__parent as string, row as Row);
-          }
+          const rows = this.tag((await this.query(derivedOneQuery(entity, foreign, part, reading))) as Row[], reading);
+          for (const row of rows) map.set(row.__parent as string, row);
         }
         return map;
       },
@@ -136,14 +162,18 @@ export class Loader {
     );
   }
 
-  children(entity: EntityDef, foreign: string, args: ListArgs, parentId: string): Promise<Row[]> {
+  children(entity: EntityDef, foreign: string, args: ListArgs, parentId: string, reading = READ_HEAD): Promise<Row[]> {
     return this.enqueue<Row[]>(
-      `many:${entity.name}.${foreign}:${JSON.stringify(args)}`,
+      `${pointOf(reading)}many:${entity.name}.${foreign}:${JSON.stringify(args)}`,
       parentId,
       async (ids) => {
         const map = new Map<string, Row[]>();
         for (const part of chunks(ids)) {
-          for (const row of await this.query(childrenQuery(entity, foreign, part, args))) {
+          const rows = this.tag(
+            (await this.query(childrenQuery(entity, foreign, part, args, reading))) as Row[],
+            reading,
+          );
+          for (const row of rows) {
             const parent = row.__parent as string;
             let list = map.get(parent);
             if (!list) map.set(parent, (list = []));
@@ -198,4 +228,9 @@ function chunks<T>(items: T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += IDS_PER_STATEMENT) out.push(items.slice(i, i + IDS_PER_STATEMENT));
   return out;
+}
+
+/** The prefix of a cache or batch key for what a statement reads (empty for the live tables). */
+function pointOf(reading: Reading): string {
+  return reading.at === null ? "" : `@${readPointKey(reading.at)}|`;
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
+import type { BlockLookup } from "./at-block";
 import type { SubgraphDb } from "./loader";
 import type { BlockRef, SubgraphMeta } from "./schema";
 
@@ -18,7 +19,9 @@ import type { BlockRef, SubgraphMeta } from "./schema";
  */
 
 interface BlockHashSource {
-  getBlock(args: { blockNumber: bigint }): Promise<{ hash: string | null; parentHash: string; timestamp: bigint }>;
+  getBlock(
+    args: { blockNumber: bigint } | { blockHash: `0x${string}` },
+  ): Promise<{ hash: string | null; number?: bigint | null; parentHash: string; timestamp: bigint }>;
 }
 
 interface BlockIdentity {
@@ -69,11 +72,16 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
     // Replicas (`ponder serve`) keep answering after the indexer stopped on an error, and say so as The Graph does.
     const hasIndexingErrors = result[0]?.indexing_error != null;
     let block: BlockRef | null = null;
+    let finalizedNumber: number | undefined;
     if (checkpoint) {
       const { number, timestamp } = decodeCheckpointBlock(checkpoint);
       // Checkpoints are fixed-width digits ordered by time first: compared whole, not by block number, since with
       // omnichain ordering the finalized checkpoint may name another chain's block (Arbitrum's numbers dwarf mainnet's).
       const finalized = finalizedCheckpoint !== undefined && finalizedCheckpoint >= checkpoint;
+      if (finalizedCheckpoint) {
+        const final = decodeCheckpointBlock(finalizedCheckpoint);
+        if (final.chainId === options.chainId) finalizedNumber = final.number;
+      }
       // Ponder starts a chain's checkpoint just below its first block: nothing is indexed yet.
       if (number > 0) {
         const found = await hashOf(number, finalized);
@@ -82,23 +90,77 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
         block = { number, timestamp, hash, parentHash };
       }
     }
-    return { block, deployment: options.deployment ?? `nameindex-${options.chainId}`, hasIndexingErrors };
+    return {
+      block,
+      finalizedNumber,
+      deployment: options.deployment ?? `nameindex-${options.chainId}`,
+      hasIndexingErrors,
+    };
   };
 }
 
 async function lookupHash(options: PonderMetaOptions, n: number): Promise<BlockIdentity> {
+  const block = await lookupBlock(options, { number: n });
+  if (!block) return UNKNOWN_BLOCK;
+  return { hash: block.hash, parentHash: block.parentHash ?? null, timestamp: block.timestamp ?? undefined };
+}
+
+/** A block of the chain from Ponder's sync store, else from the RPC; null when neither knows it. */
+async function lookupBlock(
+  options: PonderMetaOptions,
+  ref: { number: number } | { hash: string },
+): Promise<BlockRef | null> {
+  const where = "number" in ref ? sql`number = ${ref.number}` : sql`hash = ${ref.hash.toLowerCase()}`;
   try {
     const r = rows(
       await options.db.execute(
-        sql`SELECT hash, parent_hash, timestamp FROM ponder_sync.blocks WHERE chain_id = ${options.chainId} AND number = ${n}`,
+        sql`SELECT number, hash, parent_hash, timestamp FROM ponder_sync.blocks WHERE chain_id = ${options.chainId} AND ${where}`,
       ),
     );
-    if (r[0])
-      return { hash: String(r[0].hash), parentHash: String(r[0].parent_hash), timestamp: Number(r[0].timestamp) };
+    if (r[0]) {
+      return {
+        number: Number(r[0].number),
+        hash: String(r[0].hash),
+        parentHash: String(r[0].parent_hash),
+        timestamp: Number(r[0].timestamp),
+      };
+    }
   } catch {
     // The sync store is not always readable from the API's connection; fall back to the RPC.
   }
-  if (!options.publicClient) return UNKNOWN_BLOCK;
-  const b = await options.publicClient.getBlock({ blockNumber: BigInt(n) });
-  return { hash: b.hash, parentHash: b.parentHash, timestamp: Number(b.timestamp) };
+  if (!options.publicClient) return null;
+  try {
+    const b = await options.publicClient.getBlock(
+      "number" in ref ? { blockNumber: BigInt(ref.number) } : { blockHash: ref.hash.toLowerCase() as `0x${string}` },
+    );
+    const number = "number" in ref ? ref.number : b.number;
+    if (number === null || number === undefined || b.hash === null) return null;
+    return { number: Number(number), hash: b.hash, parentHash: b.parentHash, timestamp: Number(b.timestamp) };
+  } catch (e) {
+    // viem's "block not found" is an answer (no such block); anything else is the RPC failing.
+    if ((e as { name?: string }).name === "BlockNotFoundError") return null;
+    throw e;
+  }
+}
+
+/**
+ * The ENS root chain's blocks for `block:` and `_change_block` (at-block.ts). A final block's answer is kept (a
+ * thousand at most); a block that may still be replaced is asked again each time.
+ */
+export function ponderBlockLookup(options: PonderMetaOptions): BlockLookup {
+  const finalBlocks = new Map<number, BlockRef>();
+  const remember = (block: BlockRef) => {
+    finalBlocks.set(block.number, block);
+    if (finalBlocks.size > 1000) finalBlocks.delete(finalBlocks.keys().next().value!);
+  };
+  return {
+    async byNumber(number, finalized) {
+      const known = finalBlocks.get(number);
+      if (known) return known;
+      const block = await lookupBlock(options, { number });
+      if (block && finalized) remember(block);
+      return block;
+    },
+    byHash: (hash) => lookupBlock(options, { hash }),
+  };
 }

@@ -23,6 +23,10 @@ export interface EntityDef {
   name: string;
   /** Set for tables; interfaces list their implementations instead. */
   table?: PgTable;
+  /** A mutable entity's history table (its versions, for queries at a past block: history.ts). */
+  history?: PgTable;
+  /** An event entity: never changed once written; its `logVersion` column says from which block it exists. */
+  immutable?: boolean;
   implementations?: string[];
   interfaces?: string[];
   fields: FieldDef[];
@@ -150,61 +154,86 @@ const RESOLVER_EVENTS: [string, PgTable, FieldDef[]][] = [
 
 function buildEntities(): Map<string, EntityDef> {
   const list: EntityDef[] = [
-    entity("Domain", tables.domain, [
-      id(),
-      scalar("name", "String"),
-      scalar("labelName", "String"),
-      scalar("labelhash", "Bytes"),
-      ref("parent", "Domain"),
-      many("subdomains", "Domain", "parent"),
-      scalar("subdomainCount", "Int", true),
-      ref("resolvedAddress", "Account"),
-      ref("resolver", "Resolver"),
-      scalar("ttl", "BigInt"),
-      scalar("isMigrated", "Boolean", true),
-      scalar("createdAt", "BigInt", true),
-      ref("owner", "Account", true),
-      ref("registrant", "Account"),
-      ref("wrappedOwner", "Account"),
-      scalar("expiryDate", "BigInt"),
-      one("registration", "Registration", "domain"),
-      one("wrappedDomain", "WrappedDomain", "domain"),
-      many("events", "DomainEvent", "domain"),
-    ]),
-    entity("Account", tables.account, [
-      id(),
-      many("domains", "Domain", "owner"),
-      many("wrappedDomains", "WrappedDomain", "owner", false),
-      many("registrations", "Registration", "registrant", false),
-    ]),
-    entity("Resolver", tables.resolver, [
-      id(),
-      ref("domain", "Domain"),
-      scalar("address", "Bytes", true),
-      ref("addr", "Account"),
-      scalar("contentHash", "Bytes"),
-      { kind: "scalar", name: "texts", column: "texts", type: "String", nonNull: false, list: true },
-      { kind: "scalar", name: "coinTypes", column: "coinTypes", type: "BigInt", nonNull: false, list: true },
-      many("events", "ResolverEvent", "resolver"),
-    ]),
-    entity("Registration", tables.registration, [
-      id(),
-      ref("domain", "Domain", true),
-      scalar("registrationDate", "BigInt", true),
-      scalar("expiryDate", "BigInt", true),
-      scalar("cost", "BigInt"),
-      ref("registrant", "Account", true),
-      scalar("labelName", "String"),
-      many("events", "RegistrationEvent", "registration"),
-    ]),
-    entity("WrappedDomain", tables.wrappedDomain, [
-      id(),
-      ref("domain", "Domain", true),
-      scalar("expiryDate", "BigInt", true),
-      scalar("fuses", "Int", true),
-      ref("owner", "Account", true),
-      scalar("name", "String"),
-    ]),
+    entity(
+      "Domain",
+      tables.domain,
+      [
+        id(),
+        scalar("name", "String"),
+        scalar("labelName", "String"),
+        scalar("labelhash", "Bytes"),
+        ref("parent", "Domain"),
+        many("subdomains", "Domain", "parent"),
+        scalar("subdomainCount", "Int", true),
+        ref("resolvedAddress", "Account"),
+        ref("resolver", "Resolver"),
+        scalar("ttl", "BigInt"),
+        scalar("isMigrated", "Boolean", true),
+        scalar("createdAt", "BigInt", true),
+        ref("owner", "Account", true),
+        ref("registrant", "Account"),
+        ref("wrappedOwner", "Account"),
+        scalar("expiryDate", "BigInt"),
+        one("registration", "Registration", "domain"),
+        one("wrappedDomain", "WrappedDomain", "domain"),
+        many("events", "DomainEvent", "domain"),
+      ],
+      { history: tables.domainHistory },
+    ),
+    entity(
+      "Account",
+      tables.account,
+      [
+        id(),
+        many("domains", "Domain", "owner"),
+        many("wrappedDomains", "WrappedDomain", "owner", false),
+        many("registrations", "Registration", "registrant", false),
+      ],
+      { history: tables.accountHistory },
+    ),
+    entity(
+      "Resolver",
+      tables.resolver,
+      [
+        id(),
+        ref("domain", "Domain"),
+        scalar("address", "Bytes", true),
+        ref("addr", "Account"),
+        scalar("contentHash", "Bytes"),
+        { kind: "scalar", name: "texts", column: "texts", type: "String", nonNull: false, list: true },
+        { kind: "scalar", name: "coinTypes", column: "coinTypes", type: "BigInt", nonNull: false, list: true },
+        many("events", "ResolverEvent", "resolver"),
+      ],
+      { history: tables.resolverHistory },
+    ),
+    entity(
+      "Registration",
+      tables.registration,
+      [
+        id(),
+        ref("domain", "Domain", true),
+        scalar("registrationDate", "BigInt", true),
+        scalar("expiryDate", "BigInt", true),
+        scalar("cost", "BigInt"),
+        ref("registrant", "Account", true),
+        scalar("labelName", "String"),
+        many("events", "RegistrationEvent", "registration"),
+      ],
+      { history: tables.registrationHistory },
+    ),
+    entity(
+      "WrappedDomain",
+      tables.wrappedDomain,
+      [
+        id(),
+        ref("domain", "Domain", true),
+        scalar("expiryDate", "BigInt", true),
+        scalar("fuses", "Int", true),
+        ref("owner", "Account", true),
+        scalar("name", "String"),
+      ],
+      { history: tables.wrappedDomainHistory },
+    ),
   ];
   const groups: [string, [string, PgTable, FieldDef[]][], () => FieldDef[]][] = [
     ["DomainEvent", DOMAIN_EVENTS, () => domainEvent()],
@@ -213,7 +242,9 @@ function buildEntities(): Map<string, EntityDef> {
   ];
   for (const [iface, events, common] of groups) {
     list.push(entity(iface, undefined, common(), { implementations: events.map(([n]) => n) }));
-    for (const [name, table, fields] of events) list.push(entity(name, table, fields, { interfaces: [iface] }));
+    for (const [name, table, fields] of events) {
+      list.push(entity(name, table, fields, { interfaces: [iface], immutable: true }));
+    }
   }
   return new Map(list.map((e) => [e.name, e]));
 }

@@ -15,6 +15,7 @@ import {
 } from "graphql";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
 import { type CacheOutcome, type QueryCache, stableJson } from "../shared/query-cache";
+import type { SubgraphHistory } from "./at-block";
 import { type AnswerBody, introspectionAnswers, type Prepared, preparedDocuments } from "./caches";
 import { SubgraphQueryError } from "./errors";
 import { asGraphNodeCoerces, RULES_GRAPH_NODE_SKIPS } from "./graph-node-coercion";
@@ -27,7 +28,7 @@ import {
   MAX_VALIDATION_ERRORS,
 } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
-import { ponderCheckpointMeta } from "./meta";
+import { ponderBlockLookup, ponderCheckpointMeta } from "./meta";
 import { buildSubgraphSchema, type SubgraphContext, type SubgraphMeta } from "./schema";
 
 /*
@@ -42,6 +43,11 @@ export interface SubgraphOptions {
   getMeta?: () => Promise<SubgraphMeta>;
   /** Ponder's viem clients by chain name (`ponder:api`), used by the default `getMeta` for block hashes. */
   publicClients?: Record<string, unknown>;
+  /**
+   * The entity history, for `block:` below the head and `_change_block`. Default with the default `getMeta`: the
+   * index's history of the ENS root chain (SUBGRAPH_HISTORY_BLOCKS); with a caller's `getMeta`, none unless given.
+   */
+  getHistory?: () => Promise<SubgraphHistory | undefined>;
   limits?: Partial<Limits>;
   /** Called with unexpected (non-query) errors; they reach the client as "Internal error". */
   onError?: (error: unknown) => void;
@@ -235,6 +241,7 @@ async function executeDocument(
     // One read of the head per request, so every root field agrees on it.
     meta: () => (metaPromise ??= options.getMeta()),
     limits,
+    history: await options.getHistory?.(),
   };
   let result: ExecutionResult;
   try {
@@ -301,7 +308,28 @@ export type ResolvedOptions = SubgraphOptions & { getMeta: () => Promise<Subgrap
 
 /** The options with a `getMeta`: the caller's, or Ponder's checkpoint of the ENS root chain. */
 export function resolveOptions(options: SubgraphOptions): ResolvedOptions {
-  return { ...options, getMeta: options.getMeta ?? defaultMeta(options) };
+  if (options.getMeta) return { ...options, getMeta: options.getMeta };
+  return { ...options, getMeta: defaultMeta(options), getHistory: options.getHistory ?? defaultHistory(options) };
+}
+
+function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory | undefined> {
+  let history: Promise<SubgraphHistory> | undefined;
+  return () =>
+    (history ??= (async () => {
+      const { getConfig } = await import("../../config");
+      const config = getConfig();
+      const chain = config.namespace.datasources.ensroot?.chain;
+      if (!chain) throw new Error("the namespace has no ENS root datasource");
+      return {
+        chainId: chain.id,
+        retainedBlocks: config.subgraphHistoryBlocks,
+        blocks: ponderBlockLookup({
+          db: options.db,
+          chainId: chain.id,
+          publicClient: options.publicClients?.[chain.name] as Parameters<typeof ponderBlockLookup>[0]["publicClient"],
+        }),
+      };
+    })());
 }
 
 function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {

@@ -23,7 +23,9 @@ import {
   Kind,
   type SelectionSetNode,
 } from "graphql";
+import { blockOf, nestedReading, readingFor, type SubgraphHistory } from "./at-block";
 import { SubgraphQueryError } from "./errors";
+import { usesChangeBlock } from "./history";
 import type { SubgraphLimits } from "./limits";
 import type { Loader } from "./loader";
 import { ENTITIES, type EntityDef, entityOf, type FieldDef, type ScalarKind } from "./model";
@@ -44,6 +46,8 @@ export interface BlockRef {
 export interface SubgraphMeta {
   /** The latest indexed block of the ENS root chain; null before the first block is indexed. */
   block: BlockRef | null;
+  /** The ENS root chain's blocks up to this number are final (their hashes can be cached). */
+  finalizedNumber?: number;
   deployment: string;
   hasIndexingErrors: boolean;
 }
@@ -52,6 +56,8 @@ export interface SubgraphContext {
   loader: Loader;
   meta: () => Promise<SubgraphMeta>;
   limits: SubgraphLimits;
+  /** The entity history and the chain's blocks, for `block:` below the head and `_change_block`; absent: none kept. */
+  history?: SubgraphHistory;
 }
 
 // ---- Scalars -----------------------------------------------------------------------------------------------------
@@ -186,42 +192,6 @@ export function listArgs(raw: RawListArgs, limits: SubgraphLimits): ListArgs {
 }
 
 /**
- * The `block` argument: we serve the indexed head only (no history is kept), so any other block is an error that
- * says which block we have.
- */
-export async function checkBlock(
-  ctx: SubgraphContext,
-  block: { number?: number | null; number_gte?: number | null; hash?: string | null } | null | undefined,
-): Promise<void> {
-  if (!block) return;
-  const meta = await ctx.meta();
-  const head = meta.block;
-  if (!head) throw new SubgraphQueryError("No block has been indexed yet, so no `block` constraint can be met");
-  if (block.number !== undefined && block.number !== null && block.number !== head.number) {
-    throw new SubgraphQueryError(
-      block.number > head.number
-        ? `The subgraph has only indexed up to block number ${head.number}; data for block number ${block.number} is not yet available`
-        : `Queries at past blocks are not supported: this endpoint serves only the indexed head (block number ${head.number}), but block number ${block.number} was requested`,
-    );
-  }
-  if (block.number_gte !== undefined && block.number_gte !== null && block.number_gte > head.number) {
-    throw new SubgraphQueryError(
-      `The subgraph has only indexed up to block number ${head.number}; data for block number ${block.number_gte} is not yet available`,
-    );
-  }
-  if (block.hash) {
-    if (!head.hash) {
-      throw new SubgraphQueryError(`Block hash constraints are not available: the hash of the indexed head is unknown`);
-    }
-    if (block.hash.toLowerCase() !== head.hash.toLowerCase()) {
-      throw new SubgraphQueryError(
-        `Queries at past blocks are not supported: this endpoint serves only the indexed head (block ${head.number}, hash ${head.hash}), but block hash ${block.hash} was requested`,
-      );
-    }
-  }
-}
-
-/**
  * The to-one relations a root field's selection reads on its entity (through fragments too), which the root
  * statement can carry along: refs to tables (an Account is only its id, never read) and derived one-to-ones.
  */
@@ -341,8 +311,9 @@ export function buildSubgraphSchema(): GraphQLSchema {
           if (id === null || id === undefined) return null;
           // An Account holds nothing but its id: no need to read it.
           if (target.name === "Account") return { id, __typename: "Account" };
-          const known = ctx.loader.peekById(target, id);
-          return known !== undefined ? known : ctx.loader.byId(target, id);
+          const reading = ctx.loader.readingOf(row);
+          const known = ctx.loader.peekById(target, id, reading);
+          return known !== undefined ? known : ctx.loader.byId(target, id, reading);
         },
       };
     }
@@ -350,8 +321,9 @@ export function buildSubgraphSchema(): GraphQLSchema {
       return {
         type: outputOf(f.target),
         resolve: (row, _args, ctx) => {
-          const known = ctx.loader.peekDerivedOne(target, f.foreign, row.id);
-          return known !== undefined ? known : ctx.loader.derivedOne(target, f.foreign, row.id);
+          const reading = ctx.loader.readingOf(row);
+          const known = ctx.loader.peekDerivedOne(target, f.foreign, row.id, reading);
+          return known !== undefined ? known : ctx.loader.derivedOne(target, f.foreign, row.id, reading);
         },
       };
     }
@@ -359,7 +331,15 @@ export function buildSubgraphSchema(): GraphQLSchema {
     return {
       type: f.nonNull ? new GraphQLNonNull(list) : list,
       args: collectionArgs(target),
-      resolve: (row, args, ctx) => ctx.loader.children(target, f.foreign, listArgs(args, ctx.limits), row.id),
+      resolve: async (row, args, ctx) => {
+        const list = listArgs(args, ctx.limits);
+        const parent = ctx.loader.readingOf(row);
+        // Read where the parent was read; a `_change_block` filter reads the history (history.ts).
+        const reading = usesChangeBlock(list.where)
+          ? await nestedReading(await ctx.meta(), ctx.history, parent, list.where)
+          : parent;
+        return ctx.loader.children(target, f.foreign, list, row.id, reading);
+      },
     };
   };
 
@@ -395,7 +375,7 @@ export function buildSubgraphSchema(): GraphQLSchema {
     block: {
       type: BlockHeight,
       description:
-        "The block at which the query should be executed. Only the indexed head is served: any other block is an error.",
+        "The block at which the query should be executed. Can either be a `{ hash: Bytes }` value containing a block hash, a `{ number: Int }` containing the block number, or a `{ number_gte: Int }` containing the minimum block number. In the case of `number_gte`, the query will be executed on the latest block only if the subgraph has progressed to or past the minimum block number. Defaults to the latest block when omitted.",
     },
     subgraphError: { type: new GraphQLNonNull(SubgraphErrorPolicy), defaultValue: "deny" },
   };
@@ -405,8 +385,8 @@ export function buildSubgraphSchema(): GraphQLSchema {
       type: outputOf(entity.name),
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, ...blockArgs },
       resolve: async (_src, args, ctx, info) => {
-        await checkBlock(ctx, args.block);
-        return ctx.loader.one(entity, textValue(args.id), embeddable(entity, info));
+        const reading = await readingFor(await ctx.meta(), ctx.history, args.block, undefined);
+        return ctx.loader.one(entity, textValue(args.id), embeddable(entity, info), reading);
       },
     };
     queryFields[entity.plural] = {
@@ -414,8 +394,8 @@ export function buildSubgraphSchema(): GraphQLSchema {
       args: { ...collectionArgs(entity), ...blockArgs },
       resolve: async (_src, args, ctx, info) => {
         const list = listArgs(args, ctx.limits);
-        await checkBlock(ctx, args.block);
-        return ctx.loader.list(entity, list, embeddable(entity, info));
+        const reading = await readingFor(await ctx.meta(), ctx.history, args.block, list.where);
+        return ctx.loader.list(entity, list, embeddable(entity, info), reading);
       },
     };
   }
@@ -424,10 +404,11 @@ export function buildSubgraphSchema(): GraphQLSchema {
     description: "Access to subgraph metadata",
     args: { block: { type: BlockHeight } },
     resolve: async (_src, args, ctx) => {
-      await checkBlock(ctx, args.block);
       const meta = await ctx.meta();
+      const block = await blockOf(meta, ctx.history, args.block);
       if (!meta.block) throw new SubgraphQueryError("No block has been indexed yet");
-      return meta;
+      // At a past block, that block (graph-node answers the block the query ran at).
+      return block ? { ...meta, block } : meta;
     },
   };
 

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { SubgraphQueryError } from "./errors";
+import { entitySource, type ReadPoint, VERSION_COLUMN } from "./history";
 import { MAX_LIST_VALUES } from "./limits";
 import {
   columnOf,
@@ -27,11 +28,25 @@ export interface ListArgs {
   skip: number;
 }
 
+/**
+ * What a statement reads: the live tables or the history at a version (history.ts), and the first version of each
+ * block that a `_change_block: { number_gte }` of the query names (resolved before the SQL is built).
+ */
+export interface Reading {
+  at: ReadPoint;
+  blockStarts: ReadonlyMap<number, bigint>;
+}
+
+export const READ_HEAD: Reading = { at: null, blockStarts: new Map() };
+
 export type Row = Record<string, unknown> & { id: string; __typename: string };
 
 interface Ctx {
   aliases: number;
+  reading: Reading;
 }
+
+const source = (entity: EntityDef, ctx: { reading: Reading }) => entitySource(entity, ctx.reading.at);
 
 const col = (alias: string, column: string): SQL => sql`${sql.identifier(alias)}.${sql.identifier(column)}`;
 
@@ -243,9 +258,9 @@ export function whereSql(
       continue;
     }
     if (key === "_change_block") {
-      throw new SubgraphQueryError(
-        "`_change_block` filters are not supported: this endpoint keeps no per-block entity history",
-      );
+      if (value === null) continue;
+      conds.push(changeBlockCondition(entity, value as { number_gte?: number }, alias, ctx, idExpr));
+      continue;
     }
     const { field: fieldName, op } = parseFilterKey(key);
     const field = fieldOf(entity, fieldName);
@@ -265,6 +280,36 @@ export function whereSql(
   return conds.length === 1 ? conds[0] : sql`(${sql.join(conds, sql` AND `)})`;
 }
 
+/**
+ * `_change_block: { number_gte: N }`: the row as read was written at block N or later (graph-node's rule: the
+ * entity's version has changed since N). A read of the live tables cannot say; the Loader reads the history instead
+ * whenever a filter holds one (history.ts `usesChangeBlock`).
+ */
+function changeBlockCondition(
+  entity: EntityDef,
+  value: { number_gte?: number },
+  alias: string,
+  ctx: Ctx,
+  idExpr: SQL | undefined,
+): SQL {
+  const n = value.number_gte;
+  if (typeof n !== "number") throw new SubgraphQueryError("`_change_block` takes `number_gte`");
+  if (ctx.reading.at === null) throw new Error("_change_block read from the live tables");
+  const first = ctx.reading.blockStarts.get(n);
+  // A block the chain does not have yet: nothing has changed since.
+  if (first === undefined) return sql`false`;
+  const since = sql`${first.toString()}::numeric`;
+  if (idExpr) {
+    // Accounts are read through the referencing column: look the account's version up by that id.
+    const a = `t${++ctx.aliases}`;
+    return sql`EXISTS (SELECT 1 FROM ${source(entity, ctx)} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${idExpr} AND ${col(
+      a,
+      VERSION_COLUMN,
+    )} >= ${since})`;
+  }
+  return sql`${col(alias, VERSION_COLUMN)} >= ${since}`;
+}
+
 function nestedCondition(
   entity: EntityDef,
   field: FieldDef,
@@ -282,8 +327,7 @@ function nestedCondition(
     }
     const a = `t${++ctx.aliases}`;
     const inner = whereSql(target, where, a, ctx);
-    const table = tableInfo(target.table!).name;
-    return sql`EXISTS (SELECT 1 FROM ${sql.identifier(table)} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${refExpr}${
+    return sql`EXISTS (SELECT 1 FROM ${source(target, ctx)} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${refExpr}${
       inner ? sql` AND ${inner}` : sql``
     })`;
   }
@@ -293,7 +337,7 @@ function nestedCondition(
     const a = `t${++ctx.aliases}`;
     const fk = columnOf(t, fieldOf(t, field.foreign)!);
     const inner = whereSql(t, where, a, ctx);
-    return sql`EXISTS (SELECT 1 FROM ${sql.identifier(tableInfo(t.table!).name)} ${sql.identifier(a)} WHERE ${col(
+    return sql`EXISTS (SELECT 1 FROM ${source(t, ctx)} ${sql.identifier(a)} WHERE ${col(
       a,
       fk,
     )} = ${ownId}${inner ? sql` AND ${inner}` : sql``})`;
@@ -321,15 +365,17 @@ export function orderExpr(entity: EntityDef, orderBy: string, alias: string, ctx
     const refExpr = col(alias, columnOf(entity, field));
     if (nestedField.name === "id") return refExpr;
     const a = `t${++ctx.aliases}`;
-    return sql`(SELECT ${col(a, columnOf(target, nestedField))} FROM ${sql.identifier(
-      tableInfo(target.table!).name,
-    )} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${refExpr})`;
+    return sql`(SELECT ${col(a, columnOf(target, nestedField))} FROM ${source(target, ctx)} ${sql.identifier(a)} WHERE ${col(
+      a,
+      "id",
+    )} = ${refExpr})`;
   }
   const a = `t${++ctx.aliases}`;
   const fk = columnOf(target, fieldOf(target, field.foreign)!);
-  return sql`(SELECT ${col(a, columnOf(target, nestedField))} FROM ${sql.identifier(
-    tableInfo(target.table!).name,
-  )} ${sql.identifier(a)} WHERE ${col(a, fk)} = ${col(alias, "id")} ORDER BY ${col(a, "id")} LIMIT 1)`;
+  return sql`(SELECT ${col(a, columnOf(target, nestedField))} FROM ${source(target, ctx)} ${sql.identifier(a)} WHERE ${col(
+    a,
+    fk,
+  )} = ${col(alias, "id")} ORDER BY ${col(a, "id")} LIMIT 1)`;
 }
 
 // ---- Selecting rows ----------------------------------------------------------------------------------------------
@@ -384,9 +430,10 @@ function branch(
   offset: number,
   scope: { fk: string; parent: SQL } | undefined,
   withSortColumn: boolean,
-  embeds: FieldDef[] = [],
+  embeds: FieldDef[],
+  reading: Reading,
 ): SQL {
-  const ctx: Ctx = { aliases: 0 };
+  const ctx: Ctx = { aliases: 0, reading };
   const alias = "t0";
   const conds: SQL[] = [];
   if (scope) conds.push(sql`${col(alias, scope.fk)} = ${scope.parent}`);
@@ -396,26 +443,26 @@ function branch(
   const sortKey = args.orderBy && args.orderBy !== "id" ? orderExpr(entity, args.orderBy, alias, ctx) : undefined;
   const order = sortKey ? sql`${sortKey} ${d}, ${col(alias, "id")} ${d}` : sql`${col(alias, "id")} ${d}`;
   let extra = withSortColumn && sortKey ? sql`, ${sortKey} AS "__sort"` : sql``;
-  if (embeds.length) extra = sql`${extra}, ${embedList(entity, embeds, alias)}`;
-  return sql`SELECT ${selectList(entity, keys, alias)}${extra} FROM ${sql.identifier(
-    tableInfo(entity.table!).name,
-  )} ${sql.identifier(alias)}${conds.length ? sql` WHERE ${sql.join(conds, sql` AND `)}` : sql``} ORDER BY ${order} LIMIT ${sql.raw(
+  if (embeds.length) extra = sql`${extra}, ${embedList(entity, embeds, alias, reading)}`;
+  return sql`SELECT ${selectList(entity, keys, alias)}${extra} FROM ${source(entity, ctx)} ${sql.identifier(alias)}${conds.length ? sql` WHERE ${sql.join(conds, sql` AND `)}` : sql``} ORDER BY ${order} LIMIT ${sql.raw(
     String(limit),
   )}${offset ? sql` OFFSET ${sql.raw(String(offset))}` : sql``}`;
 }
 
 /** A page of `entity` (a table or an interface), optionally per parent (`scope`). */
-function pageSql(entity: EntityDef, args: ListArgs, scope?: { foreign: string; parent: SQL }): SQL {
+function pageSql(entity: EntityDef, args: ListArgs, reading: Reading, scope?: { foreign: string; parent: SQL }): SQL {
   const impls = concreteEntities(entity);
   const keys = columnKeys(impls);
   const fkOf = (e: EntityDef) =>
     scope ? { fk: columnOf(e, fieldOf(e, scope.foreign)!), parent: scope.parent } : undefined;
   if (impls.length === 1 && !entity.implementations) {
-    return branch(entity, keys, args, args.first, args.skip, fkOf(entity), false);
+    return branch(entity, keys, args, args.first, args.skip, fkOf(entity), false, [], reading);
   }
   // Interface: each table's best first+skip rows, then the page over their union.
   const sorted = !!args.orderBy && args.orderBy !== "id";
-  const parts = impls.map((e) => sql`(${branch(e, keys, args, args.first + args.skip, 0, fkOf(e), sorted)})`);
+  const parts = impls.map(
+    (e) => sql`(${branch(e, keys, args, args.first + args.skip, 0, fkOf(e), sorted, [], reading)})`,
+  );
   const d = dir(args.orderDirection ?? "asc");
   const order = sorted ? sql`"u"."__sort" ${d}, "u"."id" ${d}` : sql`"u"."id" ${d}`;
   const cols = sql.join(
@@ -427,11 +474,16 @@ function pageSql(entity: EntityDef, args: ListArgs, scope?: { foreign: string; p
   )}${args.skip ? sql` OFFSET ${sql.raw(String(args.skip))}` : sql``}`;
 }
 
-export function listQuery(entity: EntityDef, args: ListArgs, embeds: FieldDef[] = []): SQL {
+export function listQuery(
+  entity: EntityDef,
+  args: ListArgs,
+  embeds: FieldDef[] = [],
+  reading: Reading = READ_HEAD,
+): SQL {
   if (embeds.length && !entity.implementations) {
-    return branch(entity, columnKeys([entity]), args, args.first, args.skip, undefined, false, embeds);
+    return branch(entity, columnKeys([entity]), args, args.first, args.skip, undefined, false, embeds, reading);
   }
-  return pageSql(entity, args);
+  return pageSql(entity, args, reading);
 }
 
 // ---- Embedded to-one relations -----------------------------------------------------------------------------------
@@ -444,13 +496,13 @@ export const embedKey = (field: FieldDef) => `__embed_${field.name}`;
  * as JSON in the same statement, so a page and its relations cost one round trip. Every value is already text, so
  * JSON loses nothing. PostgreSQL evaluates these subqueries after ORDER BY/LIMIT, for the returned rows only.
  */
-function embedList(entity: EntityDef, embeds: FieldDef[], alias: string): SQL {
+function embedList(entity: EntityDef, embeds: FieldDef[], alias: string, reading: Reading): SQL {
   return sql.join(
     embeds.map((f, i) => {
       if (f.kind === "scalar") throw new Error("scalars are not embedded");
       const target = entityOf(f.target);
       const a = `e${i}`;
-      const table = sql.identifier(tableInfo(target.table!).name);
+      const table = entitySource(target, reading.at);
       const rows =
         f.kind === "ref"
           ? sql`${table} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${col(alias, columnOf(entity, f))}`
@@ -470,9 +522,10 @@ function embedList(entity: EntityDef, embeds: FieldDef[], alias: string): SQL {
 }
 
 /** One row by id with its embedded relations (root `domain(id:)` and the like). */
-export function byIdQuery(entity: EntityDef, id: string, embeds: FieldDef[]): SQL {
-  return sql`SELECT ${selectList(entity, columnKeys([entity]), "t0")}, ${embedList(entity, embeds, "t0")} FROM ${sql.identifier(
-    tableInfo(entity.table!).name,
+export function byIdQuery(entity: EntityDef, id: string, embeds: FieldDef[], reading: Reading = READ_HEAD): SQL {
+  return sql`SELECT ${selectList(entity, columnKeys([entity]), "t0")}, ${embedList(entity, embeds, "t0", reading)} FROM ${source(
+    entity,
+    { reading },
   )} "t0" WHERE "t0"."id" = ${id}::text`;
 }
 
@@ -480,38 +533,49 @@ export function byIdQuery(entity: EntityDef, id: string, embeds: FieldDef[]): SQ
  * The children of many parents in one statement: for each parent id, a lateral page of the rows whose `foreign`
  * field points at it. Each page uses the (fk, …) index of its table, so this is N index probes, not a scan.
  */
-export function childrenQuery(entity: EntityDef, foreign: string, parentIds: string[], args: ListArgs): SQL {
+export function childrenQuery(
+  entity: EntityDef,
+  foreign: string,
+  parentIds: string[],
+  args: ListArgs,
+  reading: Reading = READ_HEAD,
+): SQL {
   if (parentIds.length === 1) {
     // One parent (`domain(id:) { subdomains }`): its id as a constant lets the planner use the column's statistics,
     // so a parent with many children (`eth`) is read in index order up to the page instead of fetched whole and sorted.
     const [parentId] = parentIds;
-    const page = pageSql(entity, args, { foreign, parent: sql`${parentId}::text` });
+    const page = pageSql(entity, args, reading, { foreign, parent: sql`${parentId}::text` });
     return sql`SELECT ${parentId}::text AS "__parent", "x".* FROM (${page}) AS "x"`;
   }
-  const inner = pageSql(entity, args, { foreign, parent: sql`"p"."__parent"` });
+  const inner = pageSql(entity, args, reading, { foreign, parent: sql`"p"."__parent"` });
   return sql`SELECT "p"."__parent", "x".* FROM unnest(${idArray(parentIds)}) AS "p"("__parent") CROSS JOIN LATERAL (${inner}) AS "x"`;
 }
 
 /** Rows by id; an interface looks in each of its tables. */
-export function byIdsQuery(entity: EntityDef, ids: string[]): SQL {
+export function byIdsQuery(entity: EntityDef, ids: string[], reading: Reading = READ_HEAD): SQL {
   const impls = concreteEntities(entity);
   const keys = columnKeys(impls);
   const parts = impls.map(
     (e) =>
-      sql`SELECT ${selectList(e, keys, "t0")} FROM ${sql.identifier(tableInfo(e.table!).name)} "t0" WHERE "t0"."id" = ANY(${idArray(ids)})`,
+      sql`SELECT ${selectList(e, keys, "t0")} FROM ${source(e, { reading })} "t0" WHERE "t0"."id" = ANY(${idArray(ids)})`,
   );
   return parts.length === 1 ? parts[0]! : sql.join(parts, sql` UNION ALL `);
 }
 
 /** The one row of `entity` whose `foreign` field points at each parent (Domain.registration, Domain.wrappedDomain). */
-export function derivedOneQuery(entity: EntityDef, foreign: string, parentIds: string[]): SQL {
+export function derivedOneQuery(
+  entity: EntityDef,
+  foreign: string,
+  parentIds: string[],
+  reading: Reading = READ_HEAD,
+): SQL {
   const fk = columnOf(entity, fieldOf(entity, foreign)!);
   const keys = columnKeys([entity]);
   return sql`SELECT DISTINCT ON (${col("t0", fk)}) ${col("t0", fk)} AS "__parent", ${selectList(
     entity,
     keys,
     "t0",
-  )} FROM ${sql.identifier(tableInfo(entity.table!).name)} "t0" WHERE ${col("t0", fk)} = ANY(${idArray(parentIds)}) ORDER BY ${col(
+  )} FROM ${source(entity, { reading })} "t0" WHERE ${col("t0", fk)} = ANY(${idArray(parentIds)}) ORDER BY ${col(
     "t0",
     fk,
   )}, ${col("t0", "id")}`;

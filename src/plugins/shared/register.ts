@@ -2,6 +2,7 @@ import { type Context, type Event, type EventNames, ponder } from "ponder:regist
 import { getConfig } from "../../config";
 import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
+import { logWritePosition, setupWritePosition, withEntityHistory } from "./entity-history";
 import { recordLog } from "./indexed-log";
 
 let indexed: Set<string> | undefined;
@@ -30,7 +31,8 @@ export type ContractWithEvent<E extends string> = LogEventName extends infer N
 
 /**
  * `ponder.on` for logic written as `(context, event) => …`, with Ponder's own types for the event's arguments. Keeps
- * the log in `indexed_log` (indexed-log.ts), adds the handler-time metrics, and honours the benchmark's no-op switch.
+ * the log in `indexed_log` (indexed-log.ts), keeps the history of the subgraph's entities (entity-history.ts), adds
+ * the handler-time metrics, and honours the benchmark's no-op switch.
  */
 export function on<N extends LogEventName>(
   name: N,
@@ -45,7 +47,8 @@ export function on<N extends LogEventName>(
     const started = performance.now();
     try {
       await recordLog(name, context, event);
-      await handler(context, event);
+      const position = logWritePosition(name, context.chain.id, event as never);
+      await handler({ ...context, db: withEntityHistory(context.db, position) }, event);
     } finally {
       totals.seconds += (performance.now() - started) / 1000;
       totals.events += 1;
@@ -64,5 +67,7 @@ export function onSetup<C extends ContractName>(
   contract: C,
   handler: (context: Context<`${C}:setup`>) => Promise<void>,
 ): void {
-  ponder.on(`${contract}:setup`, ({ context }) => handler(context));
+  ponder.on(`${contract}:setup`, ({ context }) =>
+    handler({ ...context, db: withEntityHistory(context.db, setupWritePosition(context.chain.id)) }),
+  );
 }

@@ -1,5 +1,6 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
+import { versionOf } from "../../../lib/history-version";
 import { accountId, eventId } from "../../../lib/ids";
 import { ZERO_ADDRESS } from "../../../lib/names";
 import type { HandlerSettings, IndexedEvent, IndexingContext } from "./context";
@@ -24,6 +25,11 @@ export function eventFields(
     id: eventId(settings, context.chain.id, event.block.number, event.log.logIndex, subIndex),
     blockNumber: Number(event.block.number),
     transactionID: event.transaction.hash,
+    logVersion: versionOf(
+      { timestamp: event.block.timestamp, chainId: context.chain.id, blockNumber: event.block.number },
+      event.log.logIndex,
+      0,
+    ),
   };
 }
 

@@ -1,0 +1,153 @@
+import { firstVersionOf, lastVersionOf } from "../../lib/history-version";
+import { SubgraphQueryError } from "./errors";
+import { HEAD, LATEST_VERSIONS, usesChangeBlock } from "./history";
+import type { BlockRef, SubgraphMeta } from "./schema";
+import { READ_HEAD, type Reading } from "./sql";
+
+/*
+ * The `block:` argument and `_change_block` filters, turned into what a statement reads (sql.ts `Reading`), with
+ * graph-node's rules:
+ * - no `block`: the indexed head; `block: { number_gte: N }`: the head, once it is at N or past it;
+ * - `block: { number: N }`: the state at the end of block N of the ENS root chain (every chain's writes up to that
+ *   block's place in omnichain order); `block: { hash }`: the same for the block with that hash, which must be a
+ *   block of the indexed chain at or below the head;
+ * - a block past the head is an error, as is one before the history kept (SUBGRAPH_HISTORY_BLOCKS); a block before
+ *   the index's start is not: nothing existed then;
+ * - `_change_block: { number_gte: N }`: entities whose state as read was written at block N or later.
+ */
+
+/** A block of the ENS root chain, by number or by hash; null when the chain has no such block. */
+export interface BlockLookup {
+  byNumber(number: number, finalized: boolean): Promise<BlockRef | null>;
+  byHash(hash: string): Promise<BlockRef | null>;
+}
+
+export interface SubgraphHistory {
+  /** The ENS root chain, whose blocks `block:` names. */
+  chainId: number;
+  blocks: BlockLookup;
+  /** How many blocks below the head queries may ask for (SUBGRAPH_HISTORY_BLOCKS); null: every block. */
+  retainedBlocks: number | null;
+}
+
+export type BlockArg = { number?: number | null; number_gte?: number | null; hash?: string | null } | null | undefined;
+
+/** The block `block:` names, checked against the head and the history kept; null for the head itself. */
+export async function blockOf(
+  meta: SubgraphMeta,
+  history: SubgraphHistory | undefined,
+  block: BlockArg,
+): Promise<BlockRef | null> {
+  if (!block) return null;
+  const head = meta.block;
+  if (!head) throw new SubgraphQueryError("No block has been indexed yet, so no `block` constraint can be met");
+  const notYet = (n: number) =>
+    new SubgraphQueryError(
+      `The subgraph has only indexed up to block number ${head.number}; data for block number ${n} is not yet available`,
+    );
+  if (block.number_gte !== undefined && block.number_gte !== null && block.number_gte > head.number) {
+    throw notYet(block.number_gte);
+  }
+  const byNumber = block.number !== undefined && block.number !== null;
+  if (!byNumber && !block.hash) return null;
+  if (!history)
+    throw new SubgraphQueryError("Queries at past blocks are not available: this endpoint keeps no history");
+  let found: BlockRef | null;
+  if (byNumber) {
+    const n = block.number!;
+    if (n < 0) throw new SubgraphQueryError(`Invalid block number ${n}`);
+    if (n > head.number) throw notYet(n);
+    checkRetained(head, history, n);
+    found = await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1));
+    if (!found) throw new SubgraphQueryError(`Block number ${n} was not found on the indexed chain`);
+    if (block.hash && found.hash?.toLowerCase() !== block.hash.toLowerCase()) {
+      throw new SubgraphQueryError(`Block number ${n} does not have the hash ${block.hash}`);
+    }
+  } else {
+    found = await history.blocks.byHash(block.hash!);
+    if (!found) throw new SubgraphQueryError(`No block with the hash ${block.hash} was found on the indexed chain`);
+    if (found.number > head.number) throw notYet(found.number);
+    checkRetained(head, history, found.number);
+  }
+  return found;
+}
+
+function checkRetained(head: BlockRef, history: SubgraphHistory, n: number) {
+  if (history.retainedBlocks === null) return;
+  const earliest = head.number - history.retainedBlocks;
+  if (n < earliest) {
+    throw new SubgraphQueryError(
+      `The subgraph keeps the history of the last ${history.retainedBlocks} blocks only: data for block number ${n} is no longer available (the earliest block available is ${earliest})`,
+    );
+  }
+}
+
+/** What a root field reads: at its block, or the head; the history's latest versions where a filter asks for them. */
+export async function readingFor(
+  meta: SubgraphMeta,
+  history: SubgraphHistory | undefined,
+  block: BlockArg,
+  where: unknown,
+): Promise<Reading> {
+  const at = await blockOf(meta, history, block);
+  if (at) {
+    if (at.timestamp === null) throw new Error(`block ${at.number} has no timestamp`);
+    const upTo = lastVersionOf({
+      timestamp: BigInt(at.timestamp),
+      chainId: history!.chainId,
+      blockNumber: BigInt(at.number),
+    });
+    return { at: { upTo }, blockStarts: await blockStarts(meta, history, where) };
+  }
+  return nestedReading(meta, history, READ_HEAD, where);
+}
+
+/** What a nested list reads: its parent's reading, switched to the history when its own filter asks for it. */
+export async function nestedReading(
+  meta: SubgraphMeta,
+  history: SubgraphHistory | undefined,
+  parent: Reading,
+  where: unknown,
+): Promise<Reading> {
+  if (!usesChangeBlock(where)) return parent;
+  return { at: parent.at === HEAD ? LATEST_VERSIONS : parent.at, blockStarts: await blockStarts(meta, history, where) };
+}
+
+/** The first version of every block a `_change_block: { number_gte }` names (absent: a block the chain lacks). */
+async function blockStarts(
+  meta: SubgraphMeta,
+  history: SubgraphHistory | undefined,
+  where: unknown,
+): Promise<Map<number, bigint>> {
+  const numbers = new Set<number>();
+  collectChangeBlocks(where, numbers);
+  const starts = new Map<number, bigint>();
+  if (numbers.size === 0) return starts;
+  if (!history)
+    throw new SubgraphQueryError("`_change_block` filters are not available: this endpoint keeps no history");
+  for (const n of numbers) {
+    if (!Number.isSafeInteger(n) || n < 0) throw new SubgraphQueryError(`Invalid \`_change_block\` number ${n}`);
+    if (meta.block && n > meta.block.number) continue;
+    const block = await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1));
+    if (!block || block.timestamp === null) continue;
+    starts.set(
+      n,
+      firstVersionOf({ timestamp: BigInt(block.timestamp), chainId: history.chainId, blockNumber: BigInt(n) }),
+    );
+  }
+  return starts;
+}
+
+function collectChangeBlocks(where: unknown, into: Set<number>) {
+  if (Array.isArray(where)) {
+    for (const w of where) collectChangeBlocks(w, into);
+    return;
+  }
+  if (where === null || typeof where !== "object") return;
+  for (const [key, value] of Object.entries(where)) {
+    if (key === "_change_block") {
+      const n = (value as { number_gte?: unknown } | null)?.number_gte;
+      if (typeof n === "number") into.add(n);
+    } else collectChangeBlocks(value, into);
+  }
+}

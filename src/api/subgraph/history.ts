@@ -1,0 +1,80 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type EntityDef, tableInfo } from "./model";
+
+/*
+ * Where a statement reads an entity from: the live tables (the indexed head), or the entity history
+ * (ponder.schema.ts, "History of the subgraph's mutable entities") as it stood at a version. A history source is a
+ * subquery with the live table's columns, so every filter, order and relation of sql.ts works on it unchanged:
+ *
+ *   (SELECT h.<columns>, h.version AS __version FROM <table>_history h
+ *    WHERE h.version <= upTo AND NOT h.deleted
+ *      AND NOT EXISTS (SELECT 1 FROM <table>_history n WHERE n.id = h.id AND n.version > h.version AND n.version <= upTo))
+ *
+ * i.e. each id's last version at or below `upTo`, unless it deletes the entity. PostgreSQL pulls the subquery up
+ * into the statement, so the outer filters and order use the history's indexes, and the NOT EXISTS is one probe of
+ * the (id, version) key per row. Event entities are never changed: at a version, they are the rows whose own
+ * `log_version` (their log's) is at or below it.
+ */
+
+/** null: the live tables. Otherwise the history at `upTo` (a version, src/lib/history-version.ts), or its latest. */
+export type ReadPoint = null | { upTo: bigint | null };
+
+export const HEAD: ReadPoint = null;
+export const LATEST_VERSIONS: ReadPoint = { upTo: null };
+
+/** A read point as a cache key (the Loader's batches and rows at hand). */
+export function readPointKey(at: ReadPoint): string {
+  if (at === null) return "head";
+  return at.upTo === null ? "latest" : String(at.upTo);
+}
+
+/** The column a history source adds: the version each row was read at (`_change_block` compares it). */
+export const VERSION_COLUMN = "__version";
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const historySelects = new Map<string, string>();
+
+/** `h.<col> AS <col>, …` over the live table's columns: NULL for a column the history does not keep. */
+function historySelect(entity: EntityDef): string {
+  let cached = historySelects.get(entity.name);
+  if (!cached) {
+    const live = tableInfo(entity.table!);
+    const kept = new Set(tableInfo(entity.history!).columns.values());
+    const parts = [...live.columns.values()].map((column) =>
+      kept.has(column) ? `"h".${q(column)}` : `NULL::${live.sqlTypes.get(column)} AS ${q(column)}`,
+    );
+    parts.push(`"h"."version" AS ${q(VERSION_COLUMN)}`);
+    cached = parts.join(", ");
+    historySelects.set(entity.name, cached);
+  }
+  return cached;
+}
+
+/** The FROM item for `entity` at `at` (a table name, or the history subquery); the caller adds the alias. */
+export function entitySource(entity: EntityDef, at: ReadPoint): SQL {
+  const live = sql.identifier(tableInfo(entity.table!).name);
+  if (at === null) return sql`${live}`;
+  if (entity.immutable) {
+    // An event exists from its own version on and never changes.
+    return sql`(SELECT "e".*, "e"."log_version" AS ${sql.identifier(VERSION_COLUMN)} FROM ${live} "e"${
+      at.upTo === null ? sql`` : sql` WHERE "e"."log_version" <= ${at.upTo.toString()}::numeric`
+    })`;
+  }
+  if (!entity.history) throw new Error(`${entity.name} keeps no history`);
+  const history = sql.identifier(tableInfo(entity.history).name);
+  const upTo = at.upTo === null ? undefined : sql`${at.upTo.toString()}::numeric`;
+  return sql`(SELECT ${sql.raw(historySelect(entity))} FROM ${history} "h" WHERE ${
+    upTo ? sql`"h"."version" <= ${upTo} AND ` : sql``
+  }NOT "h"."deleted" AND NOT EXISTS (SELECT 1 FROM ${history} "n" WHERE "n"."id" = "h"."id" AND "n"."version" > "h"."version"${
+    upTo ? sql` AND "n"."version" <= ${upTo}` : sql``
+  }))`;
+}
+
+/** Whether a filter (at any depth: `and`, `or`, nested `field_`) holds `_change_block`. */
+export function usesChangeBlock(where: unknown): boolean {
+  if (Array.isArray(where)) return where.some(usesChangeBlock);
+  if (where === null || typeof where !== "object") return false;
+  return Object.entries(where).some(
+    ([key, value]) => (key === "_change_block" && value != null) || usesChangeBlock(value),
+  );
+}

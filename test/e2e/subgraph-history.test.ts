@@ -1,0 +1,351 @@
+import {
+  type Address,
+  concat,
+  createPublicClient,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  pad,
+  zeroAddress,
+} from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BaseRegistrarAbi, NameWrapperAbi, RegistryAbi, ResolverAbi } from "../../abis";
+import { namehash, ROOT_NODE } from "../../src/lib/names";
+import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+
+/*
+ * /subgraph at past blocks on the devnet (subgraph, basenames, lineanames on PostgreSQL), against the chains read at
+ * those blocks: for a sample of the root chain's blocks, every domain the index shows at that block (owner, resolver,
+ * TTL, wrapped owner, the .eth registration's expiry, the resolver's address record, subdomainCount by the documented
+ * rule) equals eth_call at that block, and the set of domains is the set the registries' NewOwner logs created up to
+ * it (the other chains' names by omnichain order: created in a block older than the root block). `_change_block`
+ * holds every domain whose state changed since a block and nothing the logs since then did not touch.
+ */
+
+const ROOT = 31337;
+const PLUGINS = ["subgraph", "basenames", "lineanames"];
+const ETH_NODE = namehash("eth");
+
+let env: DevnetWithLabels;
+let manifest: DevnetManifest;
+let indexer: RunningIndexer;
+let root: PublicClient;
+let head: number;
+
+interface IndexedDomain {
+  id: Hex;
+  name: string | null;
+  labelhash: Hex | null;
+  parent: { id: Hex } | null;
+  owner: { id: string };
+  resolver: { address: string; addr: { id: string } | null } | null;
+  ttl: string | null;
+  subdomainCount: number;
+  wrappedOwner: { id: string } | null;
+  registration: { expiryDate: string } | null;
+}
+
+const DOMAIN_FIELDS = `id name labelhash parent { id } owner { id } resolver { address addr { id } } ttl subdomainCount
+  wrappedOwner { id } registration { expiryDate }`;
+
+async function subgraph<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(`${indexer.url}/subgraph`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
+  if (body.errors) throw new Error(body.errors.map((e) => e.message).join("; "));
+  return body.data!;
+}
+
+/** Every domain at `block` (undefined: the head), a page of 1,000 at a time by id. */
+async function domainsAt(block: number | undefined, where: Record<string, unknown> = {}): Promise<IndexedDomain[]> {
+  const out: IndexedDomain[] = [];
+  let after = "";
+  for (;;) {
+    const { domains } = await subgraph<{ domains: IndexedDomain[] }>(
+      `query($block: Block_height, $where: Domain_filter) {
+        domains(first: 1000, orderBy: id, block: $block, where: $where) { ${DOMAIN_FIELDS} }
+      }`,
+      { block: block === undefined ? null : { number: block }, where: { ...where, id_gt: after } },
+    );
+    out.push(...domains);
+    if (domains.length < 1000) return out;
+    after = domains.at(-1)!.id;
+  }
+}
+
+const contract = (datasource: keyof DevnetManifest["datasources"], name: string) =>
+  manifest.datasources[datasource]!.contracts[name]!.address as Address;
+const clientOf = (chainId: number) =>
+  createPublicClient({ transport: http(manifest.chains[String(chainId)]!.rpcUrl) }) as PublicClient;
+
+/** The nodes a chain's registries created (NewOwner), with the block and its timestamp. */
+async function createdNodes(client: PublicClient, registries: Address[], toBlock?: bigint) {
+  const newOwner = RegistryAbi.find((e) => e.type === "event" && e.name === "NewOwner")!;
+  const logs = await client.getLogs({ address: registries, event: newOwner, fromBlock: 0n, toBlock });
+  const times = new Map<bigint, bigint>();
+  const out: { node: Hex; parent: Hex; block: bigint; timestamp: bigint }[] = [];
+  for (const log of logs) {
+    if (!times.has(log.blockNumber)) {
+      times.set(log.blockNumber, (await client.getBlock({ blockNumber: log.blockNumber })).timestamp);
+    }
+    const node = keccak256(concat([log.args.node!, log.args.label!]));
+    out.push({ node, parent: log.args.node!, block: log.blockNumber, timestamp: times.get(log.blockNumber)! });
+  }
+  return out;
+}
+
+/** The registry, NameWrapper, registrar and resolver answers for `node` at `blockNumber`. */
+async function chainAt(node: Hex, labelhash: Hex | null, parent: Hex | null, blockNumber: bigint) {
+  const at = { blockNumber };
+  const registry = await registryAt(blockNumber);
+  const read = <T>(p: Promise<T>, fallback: T) => p.catch(() => fallback);
+  const [owner, resolver, ttl, wrappedOwner] = await Promise.all([
+    root.readContract({ address: registry, abi: RegistryAbi, functionName: "owner", args: [node], ...at }),
+    root.readContract({ address: registry, abi: RegistryAbi, functionName: "resolver", args: [node], ...at }),
+    root.readContract({ address: registry, abi: RegistryAbi, functionName: "ttl", args: [node], ...at }),
+    // Not deployed yet at an early block: nothing is wrapped.
+    read(
+      root.readContract({
+        address: contract("ensroot", "NameWrapper"),
+        abi: NameWrapperAbi,
+        functionName: "ownerOf",
+        args: [BigInt(node)],
+        ...at,
+      }),
+      zeroAddress,
+    ),
+  ]);
+  const expires =
+    parent === ETH_NODE && labelhash
+      ? await read(
+          root.readContract({
+            address: contract("ensroot", "BaseRegistrar"),
+            abi: BaseRegistrarAbi,
+            functionName: "nameExpires",
+            args: [BigInt(labelhash)],
+            ...at,
+          }),
+          0n,
+        )
+      : undefined;
+  const addr =
+    resolver !== zeroAddress
+      ? await read(
+          root.readContract({ address: resolver, abi: ResolverAbi, functionName: "addr", args: [node], ...at }),
+          undefined,
+        )
+      : undefined;
+  return {
+    owner: owner.toLowerCase(),
+    resolver: resolver.toLowerCase(),
+    ttl,
+    wrappedOwner: wrappedOwner.toLowerCase(),
+    expires,
+    addr: addr?.toLowerCase(),
+  };
+}
+
+/** The registry with fallback, or the old registry before the newer one was deployed (it falls back to it later). */
+async function registryAt(blockNumber: bigint): Promise<Address> {
+  const registry = contract("ensroot", "Registry");
+  const code = await root.getCode({ address: registry, blockNumber });
+  return code && code !== "0x" ? registry : contract("ensroot", "RegistryOld");
+}
+
+/** subdomainCount by the default mode's rule, from the chain at `blockNumber` (subgraph-compare's, at a block). */
+async function chainSubdomainCount(
+  node: Hex,
+  children: Map<Hex, Hex[]>,
+  blockNumber: bigint,
+  memo: Map<Hex, number>,
+): Promise<number> {
+  const known = memo.get(node);
+  if (known !== undefined) return known;
+  const registry = await registryAt(blockNumber);
+  let n = 0;
+  for (const child of children.get(node) ?? []) {
+    const [owner, resolver] = await Promise.all([
+      root.readContract({ address: registry, abi: RegistryAbi, functionName: "owner", args: [child], blockNumber }),
+      root.readContract({ address: registry, abi: RegistryAbi, functionName: "resolver", args: [child], blockNumber }),
+    ]);
+    if (
+      owner !== zeroAddress ||
+      resolver !== zeroAddress ||
+      (await chainSubdomainCount(child, children, blockNumber, memo)) > 0
+    )
+      n++;
+  }
+  memo.set(node, n);
+  return n;
+}
+
+beforeAll(async () => {
+  // Few transactions a block: the scenario spreads over many root blocks, each a state to compare.
+  env = await startDevnetWithLabels({ seed: 21, names: 24, txsPerBlock: 4 });
+  manifest = env.devnet.manifest;
+  root = clientOf(ROOT);
+  indexer = await startIndexer({
+    manifestPath: env.devnet.manifestPath,
+    labelsServiceUrl: env.labelsUrl,
+    plugins: PLUGINS,
+    database: "postgres",
+  });
+  await indexer.process.ready();
+  const { _meta } = await subgraph<{ _meta: { block: { number: number } } }>("{ _meta { block { number } } }");
+  head = _meta.block.number;
+}, 600_000);
+
+afterAll(async () => {
+  await indexer?.stop();
+  await env?.stop();
+});
+
+describe("/subgraph at past blocks", () => {
+  it("shows at each sampled block the domains and values the chains had then", async () => {
+    const rootNodes = await createdNodes(root, [contract("ensroot", "Registry"), contract("ensroot", "RegistryOld")]);
+    const l2Nodes = [
+      ...(await createdNodes(clientOf(31338), [contract("basenames", "Registry")])),
+      ...(await createdNodes(clientOf(31339), [contract("lineanames", "Registry")])),
+    ];
+    const rootSet = new Set<Hex>([ROOT_NODE, ...rootNodes.map((n) => n.node)]);
+    const first = Number(rootNodes[0]!.block);
+    expect(head - first, "the scenario spans many root blocks").toBeGreaterThan(20);
+    const samples = [
+      first - 1,
+      first,
+      ...[1, 2, 3, 4, 5].map((i) => first + Math.floor(((head - first) * i) / 6)),
+      head,
+    ];
+    const lines: string[] = [];
+    let compared = 0;
+    for (const b of samples) {
+      const block = BigInt(b);
+      const { timestamp } = await root.getBlock({ blockNumber: block });
+      const domains = await domainsAt(b);
+      const ids = new Set(domains.map((d) => d.id));
+      // The set: the root chain's nodes created up to b, and the other chains' created in blocks older than b's.
+      const expectedRoot = new Set<Hex>([ROOT_NODE, ...rootNodes.filter((n) => n.block <= block).map((n) => n.node)]);
+      const expectedL2 = new Set(
+        l2Nodes.filter((n) => n.timestamp < timestamp && !rootSet.has(n.node)).map((n) => n.node),
+      );
+      const rootShown = [...ids].filter((id) => rootSet.has(id));
+      const l2Shown = [...ids].filter((id) => !rootSet.has(id));
+      expect(new Set(rootShown), `root-chain domains at block ${b}`).toEqual(expectedRoot);
+      const names = (list: Iterable<Hex>) => [...list].map((id) => domains.find((d) => d.id === id)?.name ?? id).sort();
+      expect(names(l2Shown), `other chains' domains at root block ${b}`).toEqual(names(expectedL2));
+
+      const children = new Map<Hex, Hex[]>();
+      for (const n of rootNodes.filter((n) => n.block <= block)) {
+        const list = children.get(n.parent) ?? [];
+        if (!list.includes(n.node)) list.push(n.node);
+        children.set(n.parent, list);
+      }
+      const memo = new Map<Hex, number>();
+      const mismatches: string[] = [];
+      for (const d of domains.filter((d) => rootSet.has(d.id))) {
+        const c = await chainAt(d.id, d.labelhash, d.parent?.id ?? null, block);
+        const check = (field: string, indexed: unknown, chain: unknown) => {
+          if (indexed !== chain) mismatches.push(`${b} ${d.name ?? d.id} ${field}: index ${indexed}, chain ${chain}`);
+        };
+        if (d.id !== ROOT_NODE) check("owner", d.owner.id, c.owner);
+        check("resolver", d.resolver?.address.toLowerCase() ?? zeroAddress, c.resolver);
+        check("ttl", BigInt(d.ttl ?? 0), c.ttl);
+        check("wrappedOwner", d.wrappedOwner?.id ?? zeroAddress, c.wrappedOwner);
+        if (c.expires !== undefined && c.expires > 0n) check("expiry", d.registration?.expiryDate, String(c.expires));
+        if (c.addr !== undefined) check("addr", d.resolver?.addr?.id ?? zeroAddress, c.addr);
+        // The other chains' names under a root-chain name (`base.eth` under `eth`) count too: the index holds them.
+        const l2Children = l2Shown.filter((id) => domains.find((x) => x.id === id)?.parent?.id === d.id).length;
+        check(
+          "subdomainCount",
+          d.subdomainCount,
+          (await chainSubdomainCount(d.id, children, block, memo)) + l2Children,
+        );
+        compared++;
+      }
+      expect(mismatches).toEqual([]);
+      lines.push(`${b}: ${rootShown.length} root + ${l2Shown.length} other`);
+    }
+    console.log(
+      `[subgraph-history] chain truth at ${samples.length} past blocks (${first - 1}…${head}): ${compared} domain states equal eth_call at their block (${lines.join(", ")})`,
+    );
+  });
+
+  it("answers _change_block with every domain changed since the block, and only domains the logs touched", async () => {
+    const headDomains = new Map((await domainsAt(undefined)).map((d) => [d.id, d]));
+    const first = Number(
+      (await createdNodes(root, [contract("ensroot", "Registry"), contract("ensroot", "RegistryOld")]))[0]!.block,
+    );
+    const parents = new Map([...headDomains.values()].map((d) => [d.id, d.parent?.id ?? null]));
+    const lines: string[] = [];
+    for (const m of [first + Math.floor((head - first) / 3), first + Math.floor(((head - first) * 2) / 3), head]) {
+      const before = new Map((await domainsAt(m - 1)).map((d) => [d.id, d]));
+      const changed = new Set((await domainsAt(undefined, { _change_block: { number_gte: m } })).map((d) => d.id));
+      // Complete: a domain that is new or differs from its state at m - 1 is listed.
+      const differs = [...headDomains.values()]
+        .filter((d) => JSON.stringify(d) !== JSON.stringify(before.get(d.id)))
+        .map((d) => d.id);
+      expect(
+        differs.filter((id) => !changed.has(id)),
+        `changed since ${m} but not listed`,
+      ).toEqual([]);
+      // Sound: a root-chain domain listed is one a log since m names (a node, a subnode, a .eth label, a token id),
+      // or an ancestor of one (subdomainCount). The other chains' domains are left to the first test.
+      const logs = await root.getLogs({ fromBlock: BigInt(m), toBlock: BigInt(head) });
+      const touched = new Set<Hex>();
+      for (const log of logs) {
+        const words = [...log.topics.slice(1), ...(log.data.length >= 66 ? [`0x${log.data.slice(2, 66)}` as Hex] : [])];
+        for (const w of words as Hex[]) {
+          touched.add(w);
+          touched.add(keccak256(concat([ETH_NODE, w])));
+          for (const t of log.topics.slice(1) as Hex[]) touched.add(keccak256(concat([t, w])));
+        }
+      }
+      for (const id of [...touched]) {
+        let p = parents.get(id);
+        while (p) {
+          touched.add(p);
+          p = parents.get(p);
+        }
+      }
+      const rootChain = new Set([ROOT_NODE, ...before.keys()].filter((id) => headDomains.has(id)));
+      const unexplained = [...changed].filter((id) => rootChain.has(id) && !touched.has(id) && !touched.has(pad(id)));
+      expect(unexplained, `listed as changed since ${m}, touched by no log`).toEqual([]);
+      // At a past block too: what changed between m and the block.
+      const atBlock = await domainsAt(head - 1, { _change_block: { number_gte: m } });
+      expect(atBlock.every((d) => changed.has(d.id) || headDomains.get(d.id) !== undefined)).toBe(true);
+      lines.push(`since ${m}: ${changed.size} listed, ${differs.length} differ from block ${m - 1}`);
+    }
+    console.log(`[subgraph-history] _change_block: ${lines.join("; ")}`);
+  });
+
+  it("refuses blocks past the head and unknown hashes, and answers _meta at a block", async () => {
+    const { _meta } = await subgraph<{ _meta: { block: { number: number; hash: string } } }>(
+      `query($n: Int!) { _meta(block: { number: $n }) { block { number hash } } }`,
+      { n: head - 3 },
+    );
+    const onChain = await root.getBlock({ blockNumber: BigInt(head - 3) });
+    expect(_meta.block).toEqual({ number: head - 3, hash: onChain.hash });
+    const byHash = await subgraph<{ domains: { id: string }[] }>(
+      `query($h: Bytes!) { domains(block: { hash: $h }, first: 1000) { id } }`,
+      { h: onChain.hash },
+    );
+    const byNumber = await subgraph<{ domains: { id: string }[] }>(
+      `query($n: Int!) { domains(block: { number: $n }, first: 1000) { id } }`,
+      { n: head - 3 },
+    );
+    expect(byHash.domains).toEqual(byNumber.domains);
+    await expect(subgraph(`{ domains(block: { number: ${head + 1000} }) { id } }`)).rejects.toThrow(
+      /only indexed up to block number/,
+    );
+    await expect(subgraph(`{ domains(block: { hash: "0x${"ab".repeat(32)}" }) { id } }`)).rejects.toThrow(
+      /No block with the hash/,
+    );
+  });
+});
