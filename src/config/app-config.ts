@@ -90,6 +90,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     isSubgraphCompatible,
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
     subgraphHistoryBlocks: e.SUBGRAPH_HISTORY_BLOCKS === "all" ? null : e.SUBGRAPH_HISTORY_BLOCKS,
+    historyPruneSeconds: e.NAMEINDEX_HISTORY_PRUNE_SECONDS,
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
     tokenscopeSales: e.TOKENSCOPE_SALES,
     resolverReads: e.RESOLVER_READS,

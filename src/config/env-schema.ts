@@ -124,6 +124,12 @@ export const envSchema = processTuningSchema.extend({
         .min(1, "must be `all` or a whole number of blocks (at least 1)"),
     ])
     .default("all"),
+  /** With SUBGRAPH_HISTORY_BLOCKS=N: the least seconds between two prunings of the history below the window. */
+  NAMEINDEX_HISTORY_PRUNE_SECONDS: z.coerce
+    .number({ message: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(0, "must be 0 or more seconds")
+    .default(600),
   SUBGRAPH_QUERY_CACHE_MB: z.coerce
     .number({ message: "must be a number of megabytes (0 turns the cache off)" })
     .int("must be a whole number of megabytes")

@@ -40,6 +40,8 @@ export interface AppConfig {
    * indexer prunes entity versions older than that. null (`all`, the default): every block since the start.
    */
   subgraphHistoryBlocks: number | null;
+  /** NAMEINDEX_HISTORY_PRUNE_SECONDS: the least seconds between two prunings of that history (default 600). */
+  historyPruneSeconds: number;
   /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
   noopHandlers: boolean;
   /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */

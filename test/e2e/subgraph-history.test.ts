@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BaseRegistrarAbi, NameWrapperAbi, RegistryAbi, ResolverAbi } from "../../abis";
 import { namehash, ROOT_NODE } from "../../src/lib/names";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { reorgMetric, waitForHead } from "../reliability/support/follow-head";
+import { ReorgDriver } from "../reliability/support/reorg-scenario";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
@@ -348,4 +350,102 @@ describe("/subgraph at past blocks", () => {
       /No block with the hash/,
     );
   });
+});
+
+describe("paging at a pinned block while the head moves and reorgs", () => {
+  interface Page {
+    _meta: { block: { number: number; hash: string } };
+    domains: { id: string; name: string | null; owner: { id: string }; subdomainCount: number }[];
+  }
+  const PAGE = 7;
+  const pageQuery = `query($block: Block_height, $after: String!) {
+    _meta(block: $block) { block { number hash } }
+    domains(first: ${PAGE}, orderBy: id, where: { id_gt: $after }, block: $block) { id name owner { id } subdomainCount }
+  }`;
+
+  it("gives every domain of the pinned block exactly once, and the same pages again after new blocks and a reorg", async () => {
+    const driver = await ReorgDriver.connect(manifest);
+    await waitForHead(indexer.url, await driver.head(), "the devnet's head");
+    // The Graph's pattern: the first page at the head, the next ones at the block hash its _meta named.
+    const first = await subgraph<Page>(pageQuery, { block: null, after: "" });
+    const pinned = first._meta.block;
+    const pin = { hash: pinned.hash };
+    const pages: Page["domains"][] = [first.domains];
+    const fork = await driver.snapshot();
+    expect(fork.block).toBe(pinned.number);
+    const [, , , , , , , ownerA, ownerB, other] = driver.accounts;
+    const shared = driver.freshLabel();
+    const next = async () => {
+      const page = await subgraph<Page>(pageQuery, { block: pin, after: pages.at(-1)!.at(-1)!.id });
+      expect(page._meta.block).toEqual(pinned);
+      pages.push(page.domains);
+      return page.domains.length;
+    };
+    // Omnichain ordering indexes a root block once every chain has a block at least as late: the other chains mine
+    // one past the root chain's head.
+    const followRoot = async (headBlock: { number: number; hash: string }, what: string) => {
+      const { timestamp } = await root.getBlock({ blockNumber: BigInt(headBlock.number) });
+      for (const chainId of [31338, 31339]) {
+        const url = manifest.chains[String(chainId)]!.rpcUrl;
+        const latest = await rpc<{ timestamp: Hex }>(url, "eth_getBlockByNumber", ["latest", false]);
+        await rpc(url, "evm_setNextBlockTimestamp", [Math.max(Number(latest.timestamp), Number(timestamp)) + 1]);
+        await rpc(url, "evm_mine", []);
+      }
+      await waitForHead(indexer.url, headBlock as never, what);
+    };
+    // Page, then new blocks (branch A registers names and changes records), page, then a reorg back to the pinned
+    // block and a longer branch B, page on to the end.
+    await next();
+    const a = await driver.playBranch({
+      tag: "pinA",
+      blocks: 3,
+      ownNames: 2,
+      sharedLabel: shared,
+      owner: ownerA!,
+      transferTo: ownerA!,
+    });
+    await followRoot(a.head, "branch A");
+    await next();
+    const reorgsBefore = await reorgMetric(indexer.url);
+    await driver.revert(fork);
+    const b = await driver.playBranch({
+      tag: "pinB",
+      blocks: 4,
+      ownNames: 3,
+      sharedLabel: shared,
+      owner: ownerB!,
+      transferTo: other!,
+    });
+    await followRoot(b.head, "branch B");
+    expect(await reorgMetric(indexer.url), "the indexer reconciled the reorg").toBeGreaterThan(reorgsBefore);
+    while ((await next()) === PAGE) {}
+    const listed = pages.flat();
+    const ids = listed.map((d) => d.id);
+    expect(new Set(ids).size, "no domain twice").toBe(ids.length);
+    // Every domain of the pinned block: the registries' NewOwner logs up to it (chain truth), and nothing newer.
+    const rootNodes = await createdNodes(
+      root,
+      [contract("ensroot", "Registry"), contract("ensroot", "RegistryOld")],
+      BigInt(pinned.number),
+    );
+    const rootIds = new Set([ROOT_NODE, ...rootNodes.map((n) => n.node)]);
+    for (const r of [...a.registered, ...b.registered]) if (!rootIds.has(r.node)) expect(ids).not.toContain(r.node);
+    expect(ids.filter((id) => rootIds.has(id as Hex)).sort()).toEqual([...rootIds].sort());
+    // The same pages when asked again, now that the head is branch B's.
+    const again: Page["domains"][] = [];
+    let after = "";
+    for (;;) {
+      const page = await subgraph<Page>(pageQuery, { block: pin, after });
+      again.push(page.domains);
+      if (page.domains.length < PAGE) break;
+      after = page.domains.at(-1)!.id;
+    }
+    expect(again).toEqual(pages);
+    // The head moved on: the same query at the head shows branch B's names.
+    const atHead = await domainsAt(undefined);
+    for (const r of b.registered) expect(atHead.map((d) => d.id)).toContain(r.node);
+    console.log(
+      `[subgraph-history] pinned pagination: ${ids.length} domains at block ${pinned.number} in ${pages.length} pages of ${PAGE}, each once, across branch A (${a.head.number}) and a reorg to branch B (${b.head.number}); the same ${again.length} pages asked again`,
+    );
+  }, 300_000);
 });

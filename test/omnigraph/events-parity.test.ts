@@ -9,6 +9,7 @@ import {
   buildFixture,
   FIXTURE_HEAD,
   FIXTURE_NAMESPACE,
+  logVersionAt,
   type Rows,
   withRegistrationOrderKeys,
 } from "../subgraph-api/fixture";
@@ -59,6 +60,7 @@ function addRows(rows: Rows): Rows {
       id: `${BLOCK}-${log}`,
       blockNumber: BLOCK,
       transactionID: tx(i + 1),
+      logVersion: logVersionAt(BLOCK, log),
       domainId: d.id,
       ttl: 60n,
     });
@@ -92,6 +94,7 @@ function addRows(rows: Rows): Rows {
     id: `${BLOCK + 1}-9`,
     blockNumber: BLOCK + 1,
     transactionID: tx(BLOCK + 1),
+    logVersion: logVersionAt(BLOCK + 1, 9),
     registrationId: dotEth.registrationId,
     registrantId: account(0),
     expiryDate: 1_800_000_000n,
@@ -102,6 +105,7 @@ function addRows(rows: Rows): Rows {
       id: `${BLOCK + 4}-${log}`,
       blockNumber: BLOCK + 4,
       transactionID: tx(BLOCK + 4),
+      logVersion: logVersionAt(BLOCK + 4, log),
       registrationId: dotEth.registrationId,
       registrantId: account(0),
       expiryDate: 1_900_000_000n,
@@ -110,6 +114,7 @@ function addRows(rows: Rows): Rows {
     id: `${BLOCK + 2}-3`,
     blockNumber: BLOCK + 2,
     transactionID: tx(BLOCK + 2),
+    logVersion: logVersionAt(BLOCK + 2, 3),
     registrationId: dotEth.registrationId,
     expiryDate: 1_900_000_000n,
   });
@@ -122,6 +127,7 @@ function addRows(rows: Rows): Rows {
       id: `${BLOCK + 3}-5-${sub}`,
       blockNumber: BLOCK + 3,
       transactionID: tx(BLOCK + 3),
+      logVersion: logVersionAt(BLOCK + 3, 5),
       domainId: wrapped,
       ownerId: account(1),
     });
@@ -200,6 +206,7 @@ function addRows(rows: Rows): Rows {
     id: OLD_KEPT,
     blockNumber: BLOCK + 10,
     transactionID: tx(BLOCK + 10),
+    logVersion: logVersionAt(BLOCK + 10, Number(OLD_KEPT.split("-")[1])),
     domainId: hidden.id,
     ttl: 60n,
   });

@@ -1,7 +1,7 @@
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { account, buildFixture, type Rows } from "../subgraph-api/fixture";
+import { account, buildFixture, logVersionAt, type Rows } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
@@ -74,6 +74,7 @@ function addRows(rows: Rows): Rows {
       id: `${block}-${log}`,
       blockNumber: block,
       transactionID: tx(block),
+      logVersion: logVersionAt(block, log),
       registrationId: r.registrationId,
       registrantId: account(0),
       expiryDate: 1_900_000_000n,

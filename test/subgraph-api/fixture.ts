@@ -1,4 +1,5 @@
 import { keccak256, labelhash, namehash, toHex } from "viem";
+import { versionOf } from "../../src/lib/history-version";
 import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../src/lib/registration-order";
 import type { Namespace } from "../../src/namespaces/types";
 import { seededRandom } from "../support/seeded-random";
@@ -68,7 +69,12 @@ export function buildFixture({ secondLevel, accounts, seed = 1 }: FixtureOptions
   const nextEvent = () => {
     block += 1 + pick(2);
     logIndex = pick(5);
-    return { id: `${block}-${logIndex}`, blockNumber: block, transactionID: txHash(block * 10 + logIndex) };
+    return {
+      id: `${block}-${logIndex}`,
+      blockNumber: block,
+      transactionID: txHash(block * 10 + logIndex),
+      logVersion: logVersionAt(block, logIndex),
+    };
   };
 
   rows.account!.push({ id: ZERO_ADDRESS });
@@ -333,3 +339,12 @@ export const FIXTURE_NAMESPACE: Namespace = {
     },
   },
 };
+
+/** An event row's `logVersion` (src/lib/history-version.ts) on the root chain, blocks 12 s apart. */
+export function logVersionAt(block: number, logIndex: number): bigint {
+  return versionOf(
+    { timestamp: 1_600_000_000n + BigInt(block) * 12n, chainId: 1, blockNumber: BigInt(block) },
+    logIndex,
+    0,
+  );
+}

@@ -1,7 +1,6 @@
 import { firstVersionOf, lastVersionOf } from "../../lib/history-version";
 import { SubgraphQueryError } from "./errors";
 import { HEAD, LATEST_VERSIONS, usesChangeBlock } from "./history";
-import type { BlockRef, SubgraphMeta } from "./schema";
 import { READ_HEAD, type Reading } from "./sql";
 
 /*
@@ -15,6 +14,22 @@ import { READ_HEAD, type Reading } from "./sql";
  *   the index's start is not: nothing existed then;
  * - `_change_block: { number_gte: N }`: entities whose state as read was written at block N or later.
  */
+
+export interface BlockRef {
+  number: number;
+  timestamp: number | null;
+  hash: string | null;
+  parentHash?: string | null;
+}
+
+export interface SubgraphMeta {
+  /** The latest indexed block of the ENS root chain; null before the first block is indexed. */
+  block: BlockRef | null;
+  /** The ENS root chain's blocks up to this number are final (their hashes can be cached). */
+  finalizedNumber?: number;
+  deployment: string;
+  hasIndexingErrors: boolean;
+}
 
 /** A block of the ENS root chain, by number or by hash; null when the chain has no such block. */
 export interface BlockLookup {
@@ -50,13 +65,21 @@ export async function blockOf(
   }
   const byNumber = block.number !== undefined && block.number !== null;
   if (!byNumber && !block.hash) return null;
-  if (!history)
-    throw new SubgraphQueryError("Queries at past blocks are not available: this endpoint keeps no history");
+  if (byNumber && block.number! > head.number) throw notYet(block.number!);
+  if (!history) {
+    // Without a history only the head can be answered: from the live tables.
+    const isHead = byNumber
+      ? block.number === head.number && (!block.hash || block.hash.toLowerCase() === head.hash?.toLowerCase())
+      : !!head.hash && block.hash!.toLowerCase() === head.hash.toLowerCase();
+    if (isHead) return null;
+    throw new SubgraphQueryError(
+      `Queries at past blocks are not available: this endpoint keeps no history and serves only the indexed head (block number ${head.number})`,
+    );
+  }
   let found: BlockRef | null;
   if (byNumber) {
     const n = block.number!;
     if (n < 0) throw new SubgraphQueryError(`Invalid block number ${n}`);
-    if (n > head.number) throw notYet(n);
     checkRetained(head, history, n);
     found = await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1));
     if (!found) throw new SubgraphQueryError(`Block number ${n} was not found on the indexed chain`);
@@ -82,8 +105,21 @@ function checkRetained(head: BlockRef, history: SubgraphHistory, n: number) {
   }
 }
 
-/** What a root field reads: at its block, or the head; the history's latest versions where a filter asks for them. */
+/**
+ * What a root field reads: at its block, or the head; the history's latest versions where a filter asks for them.
+ * The head (`meta`) is read only when the field names a block or `_change_block`.
+ */
 export async function readingFor(
+  meta: () => Promise<SubgraphMeta>,
+  history: SubgraphHistory | undefined,
+  block: BlockArg,
+  where: unknown,
+): Promise<Reading> {
+  if (!block && !usesChangeBlock(where)) return READ_HEAD;
+  return readingAt(await meta(), history, block, where);
+}
+
+async function readingAt(
   meta: SubgraphMeta,
   history: SubgraphHistory | undefined,
   block: BlockArg,

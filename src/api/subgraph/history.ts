@@ -56,8 +56,9 @@ export function entitySource(entity: EntityDef, at: ReadPoint): SQL {
   if (at === null) return sql`${live}`;
   if (entity.immutable) {
     // An event exists from its own version on and never changes.
-    return sql`(SELECT "e".*, "e"."log_version" AS ${sql.identifier(VERSION_COLUMN)} FROM ${live} "e"${
-      at.upTo === null ? sql`` : sql` WHERE "e"."log_version" <= ${at.upTo.toString()}::numeric`
+    const version = sql`"e".${sql.identifier(tableInfo(entity.table!).columns.get("logVersion")!)}`;
+    return sql`(SELECT "e".*, ${version} AS ${sql.identifier(VERSION_COLUMN)} FROM ${live} "e"${
+      at.upTo === null ? sql`` : sql` WHERE ${version} <= ${at.upTo.toString()}::numeric`
     })`;
   }
   if (!entity.history) throw new Error(`${entity.name} keeps no history`);

@@ -23,7 +23,7 @@ import {
   Kind,
   type SelectionSetNode,
 } from "graphql";
-import { blockOf, nestedReading, readingFor, type SubgraphHistory } from "./at-block";
+import { blockOf, nestedReading, readingFor, type SubgraphHistory, type SubgraphMeta } from "./at-block";
 import { SubgraphQueryError } from "./errors";
 import { usesChangeBlock } from "./history";
 import type { SubgraphLimits } from "./limits";
@@ -36,21 +36,7 @@ import { type ListArgs, opsFor, type Row, textValue } from "./sql";
  * `Domain_filter`, `Domain_orderBy`, `Block_height`, `_Meta_`), built from the entity model.
  */
 
-export interface BlockRef {
-  number: number;
-  timestamp: number | null;
-  hash: string | null;
-  parentHash?: string | null;
-}
-
-export interface SubgraphMeta {
-  /** The latest indexed block of the ENS root chain; null before the first block is indexed. */
-  block: BlockRef | null;
-  /** The ENS root chain's blocks up to this number are final (their hashes can be cached). */
-  finalizedNumber?: number;
-  deployment: string;
-  hasIndexingErrors: boolean;
-}
+export type { BlockRef, SubgraphMeta } from "./at-block";
 
 export interface SubgraphContext {
   loader: Loader;
@@ -385,7 +371,7 @@ export function buildSubgraphSchema(): GraphQLSchema {
       type: outputOf(entity.name),
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, ...blockArgs },
       resolve: async (_src, args, ctx, info) => {
-        const reading = await readingFor(await ctx.meta(), ctx.history, args.block, undefined);
+        const reading = await readingFor(ctx.meta, ctx.history, args.block, undefined);
         return ctx.loader.one(entity, textValue(args.id), embeddable(entity, info), reading);
       },
     };
@@ -394,7 +380,7 @@ export function buildSubgraphSchema(): GraphQLSchema {
       args: { ...collectionArgs(entity), ...blockArgs },
       resolve: async (_src, args, ctx, info) => {
         const list = listArgs(args, ctx.limits);
-        const reading = await readingFor(await ctx.meta(), ctx.history, args.block, list.where);
+        const reading = await readingFor(ctx.meta, ctx.history, args.block, list.where);
         return ctx.loader.list(entity, list, embeddable(entity, info), reading);
       },
     };

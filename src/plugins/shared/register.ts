@@ -3,6 +3,7 @@ import { getConfig } from "../../config";
 import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
 import { logWritePosition, setupWritePosition, withEntityHistory } from "./entity-history";
+import { pruneEntityHistory } from "./history-pruning";
 import { recordLog } from "./indexed-log";
 
 let indexed: Set<string> | undefined;
@@ -49,6 +50,7 @@ export function on<N extends LogEventName>(
       await recordLog(name, context, event);
       const position = logWritePosition(name, context.chain.id, event as never);
       await handler({ ...context, db: withEntityHistory(context.db, position) }, event);
+      await pruneEntityHistory(context, event.block);
     } finally {
       totals.seconds += (performance.now() - started) / 1000;
       totals.events += 1;

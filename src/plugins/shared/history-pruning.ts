@@ -1,0 +1,58 @@
+import type { Context } from "ponder:registry";
+import * as schema from "ponder:schema";
+import { sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { getConfig } from "../../config";
+import { lastVersionOf } from "../../lib/history-version";
+
+/*
+ * SUBGRAPH_HISTORY_BLOCKS=N: the entity history below the last N blocks of the ENS root chain is pruned, as
+ * graph-node prunes a deployment's history. At a boundary block B, each id keeps its last version at or below B (the
+ * state at B, which queries in the window start from) and everything after; versions it superseded at or below B, and
+ * a deletion at or below B that is its last, go. /subgraph refuses a block before the window whether or not its
+ * versions are gone yet (src/api/subgraph/at-block.ts), so pruning is garbage collection: when it runs changes no
+ * answer.
+ *
+ * It runs inside a root-chain event's handler, so it is part of that block's transaction (a reorg of the block puts
+ * the rows back, to be pruned again). A delete through Ponder's `db.sql` flushes and empties the row cache, so it runs
+ * at most once per NAMEINDEX_HISTORY_PRUNE_SECONDS (default 600) and only once the head has moved N/10 blocks (at
+ * least one) past the last boundary.
+ */
+
+const HISTORY_TABLES = [
+  schema.domainHistory,
+  schema.accountHistory,
+  schema.resolverHistory,
+  schema.registrationHistory,
+  schema.wrappedDomainHistory,
+] as PgTable[];
+
+let lastRun = 0;
+let lastBoundary = -1n;
+
+export async function pruneEntityHistory(
+  context: Pick<Context, "db" | "client" | "chain">,
+  block: { number: bigint },
+): Promise<void> {
+  const config = getConfig();
+  const retained = config.subgraphHistoryBlocks;
+  if (retained === null) return;
+  if (context.chain.id !== config.namespace.datasources.ensroot?.chain.id) return;
+  const boundary = block.number - BigInt(retained);
+  if (boundary <= 0n) return;
+  const step = BigInt(Math.max(1, Math.floor(retained / 10)));
+  if (boundary < lastBoundary + step) return;
+  const now = Date.now();
+  if (now - lastRun < config.historyPruneSeconds * 1000) return;
+  lastRun = now;
+  lastBoundary = boundary;
+
+  const { timestamp } = await context.client.getBlock({ blockNumber: boundary });
+  const upTo = lastVersionOf({ timestamp, chainId: context.chain.id, blockNumber: boundary });
+  const bound = sql`${upTo.toString()}::numeric`;
+  for (const table of HISTORY_TABLES) {
+    await context.db.sql.execute(
+      sql`DELETE FROM ${table} AS "h" WHERE "h"."version" <= ${bound} AND ("h"."deleted" OR EXISTS (SELECT 1 FROM ${table} AS "n" WHERE "n"."id" = "h"."id" AND "n"."version" > "h"."version" AND "n"."version" <= ${bound}))`,
+    );
+  }
+}
