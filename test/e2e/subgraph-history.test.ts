@@ -1,3 +1,4 @@
+import pg from "pg";
 import {
   type Address,
   concat,
@@ -11,10 +12,12 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BaseRegistrarAbi, NameWrapperAbi, RegistryAbi, ResolverAbi } from "../../abis";
+import { lastVersionOf } from "../../src/lib/history-version";
 import { namehash, ROOT_NODE } from "../../src/lib/names";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { reorgMetric, waitForHead } from "../reliability/support/follow-head";
 import { ReorgDriver } from "../reliability/support/reorg-scenario";
+import { dumpPglite } from "../support/canonical-dump";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
@@ -350,6 +353,77 @@ describe("/subgraph at past blocks", () => {
       /No block with the hash/,
     );
   });
+});
+
+describe("SUBGRAPH_HISTORY_BLOCKS: the last N blocks only, on PGlite", () => {
+  const RETAINED = 40;
+
+  it("answers within the window as the full history does, refuses before it, and prunes what it no longer needs", async () => {
+    const pruned = await startIndexer({
+      manifestPath: env.devnet.manifestPath,
+      labelsServiceUrl: env.labelsUrl,
+      plugins: PLUGINS,
+      database: "pglite",
+      extraEnv: { SUBGRAPH_HISTORY_BLOCKS: String(RETAINED), NAMEINDEX_HISTORY_PRUNE_SECONDS: "0" },
+    });
+    try {
+      await pruned.process.ready();
+      await waitForHead(
+        pruned.url,
+        { number: head, hash: (await root.getBlock({ blockNumber: BigInt(head) })).hash },
+        "PGlite",
+      );
+      const query = `query($n: Int!) { domains(first: 1000, orderBy: id, block: { number: $n }) { ${DOMAIN_FIELDS} } }`;
+      const ask = async (url: string, n: number) => {
+        const res = await fetch(`${url}/subgraph`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query, variables: { n } }),
+        });
+        return (await res.json()) as { data?: { domains: IndexedDomain[] }; errors?: { message: string }[] };
+      };
+      const inWindow = [head - RETAINED, head - Math.floor(RETAINED / 2), head];
+      for (const n of inWindow) {
+        const [full, kept] = [await ask(indexer.url, n), await ask(pruned.url, n)];
+        expect(kept.errors, `block ${n}`).toBeUndefined();
+        expect(kept.data, `block ${n} on PGlite with ${RETAINED} blocks kept`).toEqual(full.data);
+      }
+      const before = await ask(pruned.url, head - RETAINED - 1);
+      expect(before.errors?.[0]?.message).toMatch(
+        new RegExp(
+          `keeps the history of the last ${RETAINED} blocks only.*block number ${head - RETAINED - 1} is no longer available`,
+        ),
+      );
+      // The full history still answers there.
+      expect((await ask(indexer.url, head - RETAINED - 1)).errors).toBeUndefined();
+
+      await pruned.process.stop();
+      const dump = await dumpPglite(pruned.pgliteDirectory!, pruned.schema);
+      const rows = dump.domain_history!.lines.map((l) => JSON.parse(l) as { id: string; version: string });
+      const boundary = head - RETAINED;
+      const { timestamp } = await root.getBlock({ blockNumber: BigInt(boundary) });
+      const upTo = lastVersionOf({ timestamp, chainId: ROOT, blockNumber: BigInt(boundary) });
+      // Pruned while indexing: fewer versions, and fewer superseded ones below the window, than the full history.
+      const superseded = (list: { id: string; version: string }[]) => {
+        const below = new Map<string, number>();
+        for (const r of list) if (BigInt(r.version) <= upTo) below.set(r.id, (below.get(r.id) ?? 0) + 1);
+        return [...below.values()].reduce((n, v) => n + v - 1, 0);
+      };
+      const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+      await client.connect();
+      const fullRows = (
+        await client.query(`SELECT id, version::text AS version FROM "${indexer.schema}".domain_history`)
+      ).rows as { id: string; version: string }[];
+      await client.end();
+      expect(rows.length).toBeLessThan(fullRows.length);
+      expect(superseded(rows)).toBeLessThan(superseded(fullRows));
+      console.log(
+        `[subgraph-history] SUBGRAPH_HISTORY_BLOCKS=${RETAINED} on PGlite: ${inWindow.length} blocks in the window equal the full history, block ${head - RETAINED - 1} refused; domain_history ${rows.length} rows against ${fullRows.length} with every block, ${superseded(rows)} superseded versions below the window against ${superseded(fullRows)}`,
+      );
+    } finally {
+      await pruned.stop();
+    }
+  }, 300_000);
 });
 
 describe("paging at a pinned block while the head moves and reorgs", () => {
