@@ -20,6 +20,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 // @ts-expect-error plain JavaScript module (npm's postinstall runs it before TypeScript is available)
 import { readPatches } from "../scripts/lib/patches.mjs";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
@@ -162,7 +163,10 @@ async function main(): Promise<void> {
       `bench:patch-ab — ${names} names, ${run} run, ${rounds} rounds of ${[...roots.keys()].join(", ")}; load ${loadavg()[0].toFixed(1)}`,
     );
     const env = await startDevnetWithLabels({ seed: 1, names });
-    const results = new Map<string, { seconds: number; cpu: number; rss: number; events: number }[]>();
+    const results = new Map<
+      string,
+      { seconds: number; cpu: number; rss: number; events: number; bytes: number | null }[]
+    >();
     try {
       const labels = [...roots.keys()];
       // Warm-up: each copy's first start builds its Vite cache (.ponder/vite) and reads its files cold; start each once
@@ -200,7 +204,8 @@ async function main(): Promise<void> {
             const seconds = (Date.now() - started) / 1000;
             const cpu = cpuSeconds(pid);
             const events = Object.values(await completedEventsByName(indexer.url)).reduce((a, b) => a + b, 0);
-            const sample = { seconds, cpu, rss: rss.stop(), events };
+            const bytes = await indexBytes(indexer);
+            const sample = { seconds, cpu, rss: rss.stop(), events, bytes };
             results.set(label, [...(results.get(label) ?? []), sample]);
             console.log(
               `round ${round + 1} ${label}: ${seconds.toFixed(1)} s, CPU ${cpu.toFixed(1)} s, ${events} events, load ${loadavg()[0].toFixed(1)}`,
@@ -216,14 +221,16 @@ async function main(): Promise<void> {
     }
     const base = results.get("all") ?? [];
     console.log(
-      "\n| variant | wall s (each run) | median | CPU s (each run) | median | Δ CPU vs all | peak RSS MiB | events |",
+      "\n| variant | wall s (each run) | median | CPU s (each run) | median | Δ CPU vs all | peak RSS MiB | events | index MiB |",
     );
-    console.log("|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|");
     for (const [label, samples] of results) {
       const delta =
         label === "all" ? "—" : `${(median(samples.map((s) => s.cpu)) - median(base.map((s) => s.cpu))).toFixed(1)}`;
       console.log(
-        `| ${label === "all" ? "all patches" : label.startsWith("commit ") ? label : `without ${label}`} | ${samples.map((s) => s.seconds.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.seconds)).toFixed(1)} | ${samples.map((s) => s.cpu.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.cpu)).toFixed(1)} | ${delta} | ${median(samples.map((s) => s.rss)).toFixed(0)} | ${samples[0]!.events} |`,
+        `| ${label === "all" ? "all patches" : label.startsWith("commit ") ? label : `without ${label}`} | ${samples.map((s) => s.seconds.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.seconds)).toFixed(1)} | ${samples.map((s) => s.cpu.toFixed(1)).join(", ")} | ${median(samples.map((s) => s.cpu)).toFixed(1)} | ${delta} | ${median(samples.map((s) => s.rss)).toFixed(0)} | ${samples[0]!.events} | ${
+          samples[0]!.bytes === null ? "—" : (samples[0]!.bytes / 2 ** 20).toFixed(1)
+        } |`,
       );
     }
     console.log(
@@ -238,3 +245,24 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
+
+/**
+ * On PostgreSQL, the bytes of the index's own schema (its tables, indexes and TOAST; Ponder's sync store apart), read
+ * once it is ready; null on PGlite, whose files hold the sync store too.
+ */
+async function indexBytes(indexer: { env: NodeJS.ProcessEnv; schema: string }): Promise<number | null> {
+  if (!indexer.env.DATABASE_URL) return null;
+  const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ bytes: string }>(
+      `select coalesce(sum(pg_total_relation_size(c.oid)), 0)::text as bytes
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = $1 and c.relkind in ('r', 'm')`,
+      [indexer.schema],
+    );
+    return Number(rows[0]!.bytes);
+  } finally {
+    await client.end();
+  }
+}

@@ -46,6 +46,12 @@ describe("the build record", () => {
     ],
     ["TOKENSCOPE_SALES", {}, { TOKENSCOPE_SALES: "false" }, /^TOKENSCOPE_SALES was true, now false$/],
     [
+      "SUBGRAPH_HISTORY_BLOCKS",
+      {},
+      { SUBGRAPH_HISTORY_BLOCKS: "1000" },
+      /^SUBGRAPH_HISTORY_BLOCKS was all, now 1000$/,
+    ],
+    [
       "NAMEINDEX_NOOP_HANDLERS",
       {},
       { NAMEINDEX_NOOP_HANDLERS: "true" },
@@ -84,6 +90,7 @@ describe("the build record", () => {
     for (const env of [
       { PORT: "5000" } as Record<string, string>,
       { SUBGRAPH_QUERY_CACHE_MB: "0" },
+      { NAMEINDEX_HISTORY_PRUNE_SECONDS: "5" },
       { ETH_GETLOGS_BLOCK_RANGE_31337: "100" },
       { LABELS_DB: "/tmp/labels.sqlite" },
       { DATABASE_SCHEMA: "other" },
