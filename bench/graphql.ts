@@ -13,6 +13,8 @@
  *     with SUBGRAPH_QUERY_CACHE_MB=0. With DEVNET_MANIFEST and LABELS_SERVICE_URL set, it indexes that running
  *     devnet and label service instead of starting its own (BENCH_NAMES is then only a label).
  *   BENCH_ANALYZE=on|off|both (devnet): with the tables' ANALYZE after the backfill (NAMEINDEX_ANALYZE=false: without).
+ *   BENCH_AT=head|past|both (devnet; default head): each query as it is, and (past) the same query at a past block
+ *     (`block: { number: <head - 1> }` on every root field: the entity history's read, docs/api.md), interleaved.
  *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_ONLY=<name part>
  *   BENCH_CPU_PROF=<dir>: the fixture's server writes a V8 CPU profile there.
  *
@@ -23,6 +25,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { drizzle } from "drizzle-orm/node-postgres";
+import { Kind, parse, print, visit } from "graphql";
 import { Hono } from "hono";
 import pg from "pg";
 import { namehash } from "viem";
@@ -51,6 +54,8 @@ const CACHE_MODES = (process.env.BENCH_CACHE ?? "both") === "both" ? ["on", "off
 /** BENCH_ANALYZE=on|off|both (devnet): PGlite's tables analyzed after the backfill (the default), or not. */
 const ANALYZE_MODES =
   (process.env.BENCH_ANALYZE ?? "on") === "both" ? ["on", "off"] : [process.env.BENCH_ANALYZE ?? "on"];
+/** BENCH_AT=head|past|both (devnet): the queries at the head, at a past block, or each both ways in turn. */
+const AT_MODES = (process.env.BENCH_AT ?? "head") === "both" ? ["head", "past"] : [process.env.BENCH_AT ?? "head"];
 /** BENCH_ONLY=registrations: only the queries whose name contains this. */
 const ONLY = process.env.BENCH_ONLY;
 /** The API's default budget (SUBGRAPH_QUERY_CACHE_MB). */
@@ -217,7 +222,25 @@ async function benchDevnet(): Promise<Row[]> {
           const url = `${indexer.url}/subgraph`;
           const pid = indexer.process.child.pid!;
           const label = { cache: mode, analyze };
-          table.push(...(await benchAll(url, cases(await indexSubjects(url)), async () => treeCpuMs(pid), label)));
+          const list = cases(await indexSubjects(url));
+          if (AT_MODES.includes("past")) {
+            const { data } = (await (
+              await fetch(url, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ query: "{ _meta { block { number } } }" }),
+              })
+            ).json()) as { data: { _meta: { block: { number: number } } } };
+            const past = data._meta.block.number - 1;
+            // Each query at the head, then the same at the past block: one sitting, side by side.
+            const paired = list.flatMap((c) => [
+              ...(AT_MODES.includes("head") ? [c] : []),
+              { name: `${c.name} @ block ${past}`, bodies: c.bodies.map((b) => atBlock(b, past)) },
+            ]);
+            table.push(...(await benchAll(url, paired, async () => treeCpuMs(pid), label)));
+          } else {
+            table.push(...(await benchAll(url, list, async () => treeCpuMs(pid), label)));
+          }
         } finally {
           await indexer.stop();
         }
@@ -227,6 +250,46 @@ async function benchDevnet(): Promise<Row[]> {
     await env.stop();
   }
   return table;
+}
+
+/** A request body with `block: { number }` added to every root field of its query (`_meta` too). */
+function atBlock(body: string, number: number): string {
+  const request = JSON.parse(body) as { query: string; variables: unknown };
+  const document = visit(parse(request.query), {
+    OperationDefinition(operation) {
+      return {
+        ...operation,
+        selectionSet: {
+          ...operation.selectionSet,
+          selections: operation.selectionSet.selections.map((selection) =>
+            selection.kind !== Kind.FIELD
+              ? selection
+              : {
+                  ...selection,
+                  arguments: [
+                    ...(selection.arguments ?? []),
+                    {
+                      kind: Kind.ARGUMENT,
+                      name: { kind: Kind.NAME, value: "block" },
+                      value: {
+                        kind: Kind.OBJECT,
+                        fields: [
+                          {
+                            kind: Kind.OBJECT_FIELD,
+                            name: { kind: Kind.NAME, value: "number" },
+                            value: { kind: Kind.INT, value: String(number) },
+                          },
+                        ],
+                      },
+                    },
+                  ],
+                },
+          ),
+        },
+      };
+    },
+  });
+  return JSON.stringify({ ...request, query: print(document) });
 }
 
 async function main() {

@@ -59,8 +59,8 @@ export class FakeStore {
 
   /** A row's key: its `id`, or its composite primary key's values (`indexed_log`: chain, block, log index) joined. */
   private keyOf(table: Table, values: Row): string {
-    if ("id" in getTableColumns(table)) return String(values.id);
     const [pk] = getTableConfig(table as PgTable).primaryKeys;
+    if (!pk && "id" in getTableColumns(table)) return String(values.id);
     if (!pk) throw new Error(`${getTableName(table)} has neither an id nor a primary key`);
     const keys = Object.entries(getTableColumns(table));
     return pk.columns.map((c) => String(values[keys.find(([, col]) => col.name === c.name)![0]])).join("-");
