@@ -134,100 +134,119 @@ const eventColumns = (t: ColumnBuilders) => ({
  * src/plugins/shared/entity-history.ts writes them, src/api/subgraph/history.ts reads them.
  */
 
+/**
+ * Marks a table whose rows are only ever inserted, under keys unique by construction: Ponder then inserts into it
+ * without reading the key first on PGlite too, as it does on PostgreSQL (patch 031, docs/patches.md).
+ */
+function insertOnly<T extends object>(table: T): T {
+  Object.defineProperty(table, Symbol.for("nameindex:insertOnly"), { value: true });
+  return table;
+}
+
 const historyKey = (t: ColumnBuilders) => ({
   id: t.text().notNull(),
   version: t.bigint().notNull(),
   deleted: t.boolean().notNull().default(false),
 });
 
-export const domainHistory = onchainTable(
-  "domain_history",
-  (t) => ({
-    ...historyKey(t),
-    name: t.text(),
-    labelName: t.text(),
-    labelhash: t.hex(),
-    parentId: t.text(),
-    subdomainCount: t.integer(),
-    resolvedAddressId: t.text(),
-    resolverId: t.text(),
-    ttl: t.bigint(),
-    isMigrated: t.boolean(),
-    createdAt: t.bigint(),
-    ownerId: t.text(),
-    registrantId: t.text(),
-    wrappedOwnerId: t.text(),
-    expiryDate: t.bigint(),
-  }),
-  (table) => ({
-    pk: primaryKey({ columns: [table.id, table.version] }),
-    // The filters clients send at a block (ensjs: owner, registrant, wrapped owner, resolved address, parent, name).
-    byParent: index().on(table.parentId),
-    byOwner: index().on(table.ownerId),
-    byName: index().on(table.name),
-    byLabelhash: index().on(table.labelhash),
-    byRegistrant: index().on(table.registrantId),
-    byWrappedOwner: index().on(table.wrappedOwnerId),
-    byResolvedAddress: index().on(table.resolvedAddressId),
-  }),
+export const domainHistory = insertOnly(
+  onchainTable(
+    "domain_history",
+    (t) => ({
+      ...historyKey(t),
+      name: t.text(),
+      labelName: t.text(),
+      labelhash: t.hex(),
+      parentId: t.text(),
+      subdomainCount: t.integer(),
+      resolvedAddressId: t.text(),
+      resolverId: t.text(),
+      ttl: t.bigint(),
+      isMigrated: t.boolean(),
+      createdAt: t.bigint(),
+      ownerId: t.text(),
+      registrantId: t.text(),
+      wrappedOwnerId: t.text(),
+      expiryDate: t.bigint(),
+    }),
+    (table) => ({
+      pk: primaryKey({ columns: [table.id, table.version] }),
+      // The filters clients send at a block (ensjs: owner, registrant, wrapped owner, resolved address, parent, name).
+      byParent: index().on(table.parentId),
+      byOwner: index().on(table.ownerId),
+      byName: index().on(table.name),
+      byLabelhash: index().on(table.labelhash),
+      byRegistrant: index().on(table.registrantId),
+      byWrappedOwner: index().on(table.wrappedOwnerId),
+      byResolvedAddress: index().on(table.resolvedAddressId),
+    }),
+  ),
 );
 
-export const accountHistory = onchainTable(
-  "account_history",
-  (t) => historyKey(t),
-  (table) => ({ pk: primaryKey({ columns: [table.id, table.version] }) }),
+export const accountHistory = insertOnly(
+  onchainTable(
+    "account_history",
+    (t) => historyKey(t),
+    (table) => ({ pk: primaryKey({ columns: [table.id, table.version] }) }),
+  ),
 );
 
-export const resolverHistory = onchainTable(
-  "resolver_history",
-  (t) => ({
-    ...historyKey(t),
-    domainId: t.text(),
-    address: t.hex(),
-    addrId: t.text(),
-    contentHash: t.text(),
-    texts: t.text().array(),
-    coinTypes: t.bigint().array(),
-  }),
-  (table) => ({
-    pk: primaryKey({ columns: [table.id, table.version] }),
-    byDomain: index().on(table.domainId),
-  }),
+export const resolverHistory = insertOnly(
+  onchainTable(
+    "resolver_history",
+    (t) => ({
+      ...historyKey(t),
+      domainId: t.text(),
+      address: t.hex(),
+      addrId: t.text(),
+      contentHash: t.text(),
+      texts: t.text().array(),
+      coinTypes: t.bigint().array(),
+    }),
+    (table) => ({
+      pk: primaryKey({ columns: [table.id, table.version] }),
+      byDomain: index().on(table.domainId),
+    }),
+  ),
 );
 
-export const registrationHistory = onchainTable(
-  "registration_history",
-  (t) => ({
-    ...historyKey(t),
-    domainId: t.text(),
-    registrationDate: t.bigint(),
-    expiryDate: t.bigint(),
-    cost: t.bigint(),
-    registrantId: t.text(),
-    labelName: t.text(),
-  }),
-  (table) => ({
-    pk: primaryKey({ columns: [table.id, table.version] }),
-    byDomain: index().on(table.domainId),
-    byRegistrant: index().on(table.registrantId),
-  }),
+export const registrationHistory = insertOnly(
+  onchainTable(
+    "registration_history",
+    (t) => ({
+      ...historyKey(t),
+      domainId: t.text(),
+      registrationDate: t.bigint(),
+      expiryDate: t.bigint(),
+      cost: t.bigint(),
+      registrantId: t.text(),
+      labelName: t.text(),
+    }),
+    (table) => ({
+      pk: primaryKey({ columns: [table.id, table.version] }),
+      byDomain: index().on(table.domainId),
+      byRegistrant: index().on(table.registrantId),
+    }),
+  ),
 );
 
-export const wrappedDomainHistory = onchainTable(
-  "wrapped_domain_history",
-  (t) => ({
-    ...historyKey(t),
-    domainId: t.text(),
-    expiryDate: t.bigint(),
-    fuses: t.integer(),
-    ownerId: t.text(),
-    name: t.text(),
-  }),
-  (table) => ({
-    pk: primaryKey({ columns: [table.id, table.version] }),
-    byDomain: index().on(table.domainId),
-    byOwner: index().on(table.ownerId),
-  }),
+export const wrappedDomainHistory = insertOnly(
+  onchainTable(
+    "wrapped_domain_history",
+    (t) => ({
+      ...historyKey(t),
+      domainId: t.text(),
+      expiryDate: t.bigint(),
+      fuses: t.integer(),
+      ownerId: t.text(),
+      name: t.text(),
+    }),
+    (table) => ({
+      pk: primaryKey({ columns: [table.id, table.version] }),
+      byDomain: index().on(table.domainId),
+      byOwner: index().on(table.ownerId),
+    }),
+  ),
 );
 
 export const transfer = onchainTable(
