@@ -45,12 +45,7 @@ describe("the build record", () => {
       /^PLUGINS was subgraph,tokenscope, now subgraph,registrars,tokenscope$/,
     ],
     ["TOKENSCOPE_SALES", {}, { TOKENSCOPE_SALES: "false" }, /^TOKENSCOPE_SALES was true, now false$/],
-    [
-      "SUBGRAPH_HISTORY_BLOCKS",
-      {},
-      { SUBGRAPH_HISTORY_BLOCKS: "1000" },
-      /^SUBGRAPH_HISTORY_BLOCKS was all, now 1000$/,
-    ],
+    ["SUBGRAPH_HISTORY_BLOCKS", {}, { SUBGRAPH_HISTORY_BLOCKS: "1000" }, /^SUBGRAPH_HISTORY_BLOCKS was all, now 1000$/],
     [
       "NAMEINDEX_NOOP_HANDLERS",
       {},

@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
-import type { BlockLookup } from "./at-block";
+import type { BlockLookup, BlockRef, SubgraphMeta } from "./at-block";
 import type { SubgraphDb } from "./loader";
-import type { BlockRef, SubgraphMeta } from "./at-block";
 
 /*
  * `_meta` from Ponder's own bookkeeping: `_ponder_checkpoint` (one row per chain, in the app's schema) holds the
