@@ -4,12 +4,12 @@ import { unitProject } from "./vitest.config";
 
 /*
  * `npm run test:unit`: the quick loop, `npm test`'s first group alone (vitest.config.ts lists what it leaves out), two
- * files at a time. No devnet contracts are compiled first: the few small devnets among these files compile them on
- * first use, and `npm test` compiles them before any worker.
+ * files at a time. A few of these files start a small devnet: its contracts are compiled first, as in `npm test`
+ * (test/support/compile-contracts.ts; a no-op once cached), not by two workers at once.
  */
 export default mergeConfig(
   viteConfig,
   defineConfig({
-    test: { ...unitProject, name: undefined, maxWorkers: 2 },
+    test: { ...unitProject, name: undefined, maxWorkers: 2, globalSetup: ["test/support/compile-contracts.ts"] },
   }),
 );
