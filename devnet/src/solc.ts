@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Abi, Hex } from "viem";
@@ -60,6 +60,9 @@ export function compileContracts(): Record<string, CompiledContract> {
     }
   }
   mkdirSync(join(cacheDir, "solc"), { recursive: true });
-  writeFileSync(cachePath, JSON.stringify(result));
+  // Written aside and renamed: another process (two test workers, a test beside `npm start`) never reads half a file.
+  const partial = `${cachePath}.${process.pid}.partial`;
+  writeFileSync(partial, JSON.stringify(result));
+  renameSync(partial, cachePath);
   return result;
 }

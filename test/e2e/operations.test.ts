@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPonder } from "../../scripts/lib/ponder-process";
+import { type PonderProcess, startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
 import { publicConfigSchema } from "../../src/api/config/public-config";
 import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
@@ -61,6 +61,9 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
   let env: DevnetWithLabels;
   let indexer: RunningIndexer;
   const polls: IndexingStatusResponse[] = [];
+  /** The second `ponder start` on the indexer's schema (the last test), and its exit code once it gave up. */
+  let second: PonderProcess | undefined;
+  let secondExit: Promise<number | null> | undefined;
 
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 3, names: 12 });
@@ -85,9 +88,22 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
       240_000,
       "omnichain-following",
     );
+    // The last test's second `ponder start` waits out the running indexer's lock (Ponder's heartbeat timeout, ~25 s)
+    // before it fails: started here, on the following indexer's schema, it waits while the tests below run.
+    const port = await findFreePort();
+    second = startPonder({
+      projectRoot,
+      command: "start",
+      port,
+      schema: indexer.schema,
+      env: { ...indexer.env, PORT: String(port) },
+      logFile: `${indexer.logFile}.second`,
+    });
+    secondExit = once(second.child, "exit").then(([code]) => code as number | null);
   }, 400_000);
 
   afterAll(async () => {
+    if (second && second.child.exitCode === null && second.child.signalCode === null) await second.kill();
     await indexer?.stop();
     await env?.stop();
   });
@@ -275,16 +291,8 @@ describe("operations on PostgreSQL: status, realtime, status page, replicas", ()
     // It waits out the lock (Ponder's heartbeat timeout, ~25 s), then fails. Ponder's shutdown used to unlock the schema
     // regardless (letting a third start take it over from the running indexer); the ponder patch unlocks, and records
     // an error for _meta.hasIndexingErrors, only from the app that holds the lock.
-    const port = await findFreePort();
-    const second = startPonder({
-      projectRoot,
-      command: "start",
-      port,
-      schema: indexer.schema,
-      env: { ...indexer.env, PORT: String(port) },
-      logFile: `${indexer.logFile}.second`,
-    });
-    const [code] = (await once(second.child, "exit")) as [number | null];
+    // Started at the end of beforeAll, while the indexer was following, as it is now.
+    const code = await secondExit!;
     expect(code).not.toBe(0);
     expect(readFileSync(`${indexer.logFile}.second`, "utf8")).toMatch(/Failed to acquire lock on schema/);
     const meta = new pg.Client({ connectionString: indexer.env.DATABASE_URL });

@@ -176,11 +176,12 @@ export async function exitCodeOf(indexer: RunningIndexer, timeoutMs: number): Pr
   });
 }
 
+/** Polls `check` every `pollMs` (100 ms: the checks are a local request or file read) until it holds, or throws. */
 export async function waitFor(
   check: () => Promise<boolean>,
   timeoutMs: number,
   what: string,
-  pollMs = 500,
+  pollMs = 100,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
