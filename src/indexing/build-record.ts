@@ -97,10 +97,15 @@ export function buildRecordId(record: BuildRecord): string {
   return digestOf({ ...record, versions: undefined }).slice(0, 16);
 }
 
-/** The settings whose values differ, each as "SETTING was X, now Y". The versions are not settings. */
+/**
+ * The settings whose values differ, each as "SETTING was X, now Y". The versions are not settings. A setting newer
+ * than the stored record (absent from it) is not named: the record was written by other indexing code, which the
+ * code digest names already.
+ */
 export function describeChanges(stored: Partial<BuildRecord>, current: BuildRecord): string[] {
   const changes: string[] = [];
   for (const key of Object.keys(BUILD_RECORD_SETTINGS) as BuildSetting[]) {
+    if (!(key in stored) && stored.code !== current.code) continue;
     const before = JSON.stringify(stored[key] ?? null);
     const now = JSON.stringify(current[key]);
     if (before === now) continue;
