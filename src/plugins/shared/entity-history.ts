@@ -1,6 +1,6 @@
 import type { Context } from "ponder:registry";
 import * as schema from "ponder:schema";
-import { getTableColumns } from "drizzle-orm";
+import { getTableColumns, getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { type BlockPosition, MAX_WRITES_PER_EVENT, versionOf } from "../../lib/history-version";
 
@@ -11,7 +11,7 @@ import { type BlockPosition, MAX_WRITES_PER_EVENT, versionOf } from "../../lib/h
  * are; one wrapper around `context.db` (register.ts) sees every write, whichever plugin makes it.
  *
  * A write that changes nothing (an insert that met its row under `onConflictDoNothing`, a delete of no row) leaves no
- * version.
+ * version, and an entity written several times in one handler run leaves one (`withEntityHistory`).
  */
 
 type Db = Context["db"];
@@ -79,30 +79,75 @@ export function setupWritePosition(chainId: number): WritePosition {
   };
 }
 
-function versionRow(table: PgTable, position: WritePosition, row: Row, deleted: boolean): Row {
+/**
+ * A tracked entity a handler run wrote: its state after the run's last write (kept columns, copied then) or its
+ * deletion, and its state before the run's first write where the store showed it (null: it did not exist).
+ */
+interface Pending {
+  table: PgTable;
+  row: Row;
+  deleted: boolean;
+  before: Row | null | undefined;
+}
+
+function keptOf(table: PgTable, row: Row): Row {
+  const kept: Row = { id: row.id };
+  for (const key of KEPT.get(table)!) kept[key] = row[key] ?? null;
+  return kept;
+}
+
+const sameValue = (a: unknown, b: unknown): boolean =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => sameValue(v, b[i])) : a === b;
+
+/** Whether the run left the entity as it found it: then its last version already holds this state. */
+function unchanged(entry: Pending): boolean {
+  if (entry.before === undefined) return false;
+  if (entry.before === null || entry.deleted) return entry.before === null && entry.deleted;
+  const before = entry.before;
+  return Object.keys(entry.row).every((key) => sameValue(entry.row[key], before[key]));
+}
+
+function versionRow(pending: Pending, position: WritePosition): Row {
   const write = position.next();
   if (write >= MAX_WRITES_PER_EVENT) {
     throw new Error(
       `entity history: more than ${MAX_WRITES_PER_EVENT} writes for log ${position.logIndex} of block ${position.block.blockNumber} on chain ${position.block.chainId}`,
     );
   }
-  const version: Row = { id: row.id, version: versionOf(position.block, position.logIndex, write), deleted };
-  if (!deleted) for (const key of KEPT.get(table)!) version[key] = row[key] ?? null;
-  return version;
+  return { ...pending.row, version: versionOf(position.block, position.logIndex, write), deleted: pending.deleted };
 }
 
-async function keep(db: Db, table: PgTable, position: WritePosition, result: unknown, deleted = false) {
-  if (result === null || result === undefined) return;
-  const rows = (Array.isArray(result) ? result : [result]) as Row[];
-  const history = TRACKED.get(table)!;
-  for (const row of rows) {
-    // biome-ignore lint/suspicious/noExplicitAny: one writer for five tables; their rows are built from the table's own columns.
-    await db.insert(history as any).values(versionRow(table, position, row, deleted) as any);
-  }
+/** The store a handler run gets, and the history it owes once the run is over. */
+export interface HistoryWriter {
+  db: Db;
+  /** Writes one version per entity the run wrote (its last state): call once the handler has returned. */
+  flush(): Promise<void>;
 }
 
-/** Ponder's store as a handler uses it, writing the history of the tracked tables beside each write. */
-export function withEntityHistory(db: Db, position: WritePosition): Db {
+/**
+ * Ponder's store as a handler uses it, noting each write of a tracked table. The history gets one version per entity
+ * and handler run, its state when the run ends: a run that inserts a domain and then names it, or moves a parent's
+ * count twice, writes one version, not one per write (queries read states at the end of a block, never between two
+ * writes of one event); a run that leaves the entity's kept columns as it found them (an update of the Omnigraph's
+ * order keys, a transfer to the owner it had) writes none, since its last version holds that state already. The
+ * versions are written by `flush()`, in the same event, so they are in its block's transaction.
+ */
+export function withEntityHistory(db: Db, position: WritePosition): HistoryWriter {
+  const pending = new Map<string, Pending>();
+  const note = (table: PgTable, result: unknown, deleted: boolean, before: Row | null | undefined) => {
+    if (result === null || result === undefined) return;
+    for (const row of (Array.isArray(result) ? result : [result]) as Row[]) {
+      const key = `${getTableName(table)}:${String(row.id)}`;
+      const first = pending.get(key);
+      // Map order is first-write order; a later write of the same entity replaces its state in place.
+      pending.set(key, {
+        table,
+        row: deleted ? { id: row.id } : keptOf(table, row),
+        deleted,
+        before: first ? first.before : before,
+      });
+    }
+  };
   const insert = (table: PgTable) => {
     const builder = db.insert(table as never);
     if (!TRACKED.has(table)) return builder;
@@ -112,16 +157,17 @@ export function withEntityHistory(db: Db, position: WritePosition): Db {
           onConflictDoNothing(): Promise<unknown>;
           onConflictDoUpdate(set: unknown): Promise<unknown>;
         };
-        const kept = async (written: PromiseLike<unknown>) => {
+        // A plain insert creates the entity; an upsert may have found it, in a state this wrapper did not see.
+        const kept = async (written: PromiseLike<unknown>, before: null | undefined) => {
           const result = await written;
-          await keep(db, table, position, result);
+          note(table, result, false, before);
           return result;
         };
         let plain: Promise<unknown> | undefined;
-        const run = () => (plain ??= kept(inner));
+        const run = () => (plain ??= kept(inner, null));
         return {
-          onConflictDoNothing: () => kept(inner.onConflictDoNothing()),
-          onConflictDoUpdate: (set: unknown) => kept(inner.onConflictDoUpdate(set)),
+          onConflictDoNothing: () => kept(inner.onConflictDoNothing(), null),
+          onConflictDoUpdate: (set: unknown) => kept(inner.onConflictDoUpdate(set), undefined),
           // biome-ignore lint/suspicious/noThenProperty: the store's insert is a thenable, and so is this one.
           then: (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
             run().then(onFulfilled, onRejected),
@@ -136,16 +182,31 @@ export function withEntityHistory(db: Db, position: WritePosition): Db {
     if (!TRACKED.has(table)) return builder;
     return {
       set: async (values: unknown) => {
-        const row = await builder.set(values as never);
-        await keep(db, table, position, row);
+        // As a function, the store hands over the row it updates: its state before, without another lookup.
+        let before: Row | undefined;
+        const row = await builder.set(((current: Row) => {
+          before = keptOf(table, current);
+          return typeof values === "function" ? (values as (r: Row) => unknown)(current) : values;
+        }) as never);
+        note(table, row, false, before);
         return row;
       },
     };
   };
   const del = async (table: PgTable, key: unknown) => {
     const deleted = await db.delete(table as never, key as never);
-    if (deleted && TRACKED.has(table)) await keep(db, table, position, key, true);
+    if (deleted && TRACKED.has(table)) note(table, key, true, undefined);
     return deleted;
   };
-  return { find: db.find, sql: db.sql, insert, update, delete: del } as unknown as Db;
+  return {
+    db: { find: db.find, sql: db.sql, insert, update, delete: del } as unknown as Db,
+    async flush() {
+      for (const entry of pending.values()) {
+        if (unchanged(entry)) continue;
+        // biome-ignore lint/suspicious/noExplicitAny: one writer for five tables; their rows are built from the table's own columns.
+        await db.insert(TRACKED.get(entry.table)! as any).values(versionRow(entry, position) as any);
+      }
+      pending.clear();
+    },
+  };
 }

@@ -48,8 +48,9 @@ export function on<N extends LogEventName>(
     const started = performance.now();
     try {
       await recordLog(name, context, event);
-      const position = logWritePosition(name, context.chain.id, event as never);
-      await handler({ ...context, db: withEntityHistory(context.db, position) }, event);
+      const history = withEntityHistory(context.db, logWritePosition(name, context.chain.id, event as never));
+      await handler({ ...context, db: history.db }, event);
+      await history.flush();
       await pruneEntityHistory(context, event.block);
     } finally {
       totals.seconds += (performance.now() - started) / 1000;
@@ -69,7 +70,9 @@ export function onSetup<C extends ContractName>(
   contract: C,
   handler: (context: Context<`${C}:setup`>) => Promise<void>,
 ): void {
-  ponder.on(`${contract}:setup`, ({ context }) =>
-    handler({ ...context, db: withEntityHistory(context.db, setupWritePosition(context.chain.id)) }),
-  );
+  ponder.on(`${contract}:setup`, async ({ context }) => {
+    const history = withEntityHistory(context.db, setupWritePosition(context.chain.id));
+    await handler({ ...context, db: history.db });
+    await history.flush();
+  });
 }
