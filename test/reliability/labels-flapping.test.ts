@@ -151,7 +151,8 @@ describe("label service flapping and down during indexing", () => {
       const rejected = corrupted.filter(([hash]) => log.includes(`for ${hash}, but its labelhash is`));
       const wrongInIndex = allLines(run.dump).filter((l) => l.includes("-wrong"));
       // Rows that mention a corrupted label (healed in the clean run), its hash, or a domain named with it differ by
-      // design (a registration keyed by node carries only the label); the rest must not.
+      // design (a registration keyed by node carries only the label; such a domain's history has versions where its
+      // name changed, so their number may differ too); the rest must not.
       const mentions = (line: string) =>
         corrupted.some(
           ([hash, label]) =>
@@ -160,12 +161,10 @@ describe("label service flapping and down during indexing", () => {
       const domains = (clean.domain?.lines ?? []).filter(mentions).map((l) => (JSON.parse(l) as { id: string }).id);
       const touched = (line: string) => mentions(line) || domains.some((id) => line.includes(id));
       const strip = (dump: CanonicalDump) =>
-        Object.fromEntries(
-          Object.entries(dump).map(([t, d]) => [t, { rows: d.rows, lines: d.lines.filter((l) => !touched(l)) }]),
-        );
+        Object.fromEntries(Object.entries(dump).map(([t, d]) => [t, { lines: d.lines.filter((l) => !touched(l)) }]));
       const [a, b] = [strip(clean), strip(run.dump)];
       const untouchedDiffers = Object.keys(a)
-        .filter((t) => a[t]!.rows !== b[t]?.rows || a[t]!.lines.join("\n") !== b[t]?.lines.join("\n"))
+        .filter((t) => a[t]!.lines.join("\n") !== b[t]?.lines.join("\n"))
         .map(
           (t) =>
             `${t} (${a[t]!.lines.find((l) => !b[t]?.lines.includes(l))} vs ${b[t]?.lines.find((l) => !a[t]!.lines.includes(l))})`,
