@@ -226,6 +226,8 @@ export const registrationHistory = insertOnly(
       pk: primaryKey({ columns: [table.id, table.version] }),
       byDomain: index().on(table.domainId),
       byRegistrant: index().on(table.registrantId),
+      // The latest registrations at a block (`registrations(orderBy: registrationDate, orderDirection: desc)`).
+      byRegistrationDate: index().on(table.registrationDate),
     }),
   ),
 );
