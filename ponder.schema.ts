@@ -172,7 +172,8 @@ export const domainHistory = insertOnly(
     (table) => ({
       pk: primaryKey({ columns: [table.id, table.version] }),
       // The filters clients send at a block (ensjs: owner, registrant, wrapped owner, resolved address, parent, name).
-      byParent: index().on(table.parentId),
+      // Also a parent's children newest first at a block (`subdomains(orderBy: createdAt)`), a page at a time.
+      byParentCreatedAt: index().on(table.parentId, table.createdAt),
       byOwner: index().on(table.ownerId),
       byName: index().on(table.name),
       byLabelhash: index().on(table.labelhash),

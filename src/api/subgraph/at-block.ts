@@ -31,9 +31,12 @@ export interface SubgraphMeta {
   hasIndexingErrors: boolean;
 }
 
-/** A block of the ENS root chain, by number or by hash; null when the chain has no such block. */
+/**
+ * A block of the ENS root chain, by number or by hash; null when the chain has no such block. `byNumber` is told the
+ * indexed head it answers under: a block that may still be replaced is kept only while that head is.
+ */
 export interface BlockLookup {
-  byNumber(number: number, finalized: boolean): Promise<BlockRef | null>;
+  byNumber(number: number, finalized: boolean, head: BlockRef): Promise<BlockRef | null>;
   byHash(hash: string): Promise<BlockRef | null>;
 }
 
@@ -81,7 +84,7 @@ export async function blockOf(
     const n = block.number!;
     if (n < 0) throw new SubgraphQueryError(`Invalid block number ${n}`);
     checkRetained(head, history, n);
-    found = await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1));
+    found = await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1), head);
     if (!found) throw new SubgraphQueryError(`Block number ${n} was not found on the indexed chain`);
     if (block.hash && found.hash?.toLowerCase() !== block.hash.toLowerCase()) {
       throw new SubgraphQueryError(`Block number ${n} does not have the hash ${block.hash}`);
@@ -164,7 +167,7 @@ async function blockStarts(
   for (const n of numbers) {
     if (!Number.isSafeInteger(n) || n < 0) throw new SubgraphQueryError(`Invalid \`_change_block\` number ${n}`);
     if (meta.block && n > meta.block.number) continue;
-    const block = await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1));
+    const block = meta.block && (await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1), meta.block));
     if (!block || block.timestamp === null) continue;
     starts.set(
       n,

@@ -144,21 +144,39 @@ async function lookupBlock(
 
 /**
  * The ENS root chain's blocks for `block:` and `_change_block` (at-block.ts). A final block's answer is kept (a
- * thousand at most); a block that may still be replaced is asked again each time.
+ * thousand at most); one that may still be replaced is kept while the indexed head stays the same block (a new block
+ * or a reorg empties them), so a client paging at one block asks the chain for it once per head, not per page.
  */
 export function ponderBlockLookup(options: PonderMetaOptions): BlockLookup {
   const finalBlocks = new Map<number, BlockRef>();
-  const remember = (block: BlockRef) => {
-    finalBlocks.set(block.number, block);
-    if (finalBlocks.size > 1000) finalBlocks.delete(finalBlocks.keys().next().value!);
+  let recentHead = "";
+  const recentBlocks = new Map<number, Promise<BlockRef | null>>();
+  const remember = (map: Map<number, unknown>, number: number, value: unknown) => {
+    map.set(number, value);
+    if (map.size > 1000) map.delete(map.keys().next().value!);
   };
   return {
-    async byNumber(number, finalized) {
+    async byNumber(number, finalized, head) {
       const known = finalBlocks.get(number);
       if (known) return known;
-      const block = await lookupBlock(options, { number });
-      if (block && finalized) remember(block);
-      return block;
+      if (finalized) {
+        const block = await lookupBlock(options, { number });
+        if (block) remember(finalBlocks, number, block);
+        return block;
+      }
+      const headKey = `${head.number}:${head.hash}`;
+      if (headKey !== recentHead) {
+        recentHead = headKey;
+        recentBlocks.clear();
+      }
+      let pending = recentBlocks.get(number);
+      if (!pending) {
+        pending = lookupBlock(options, { number });
+        remember(recentBlocks, number, pending);
+        // A failed lookup is asked again next time.
+        pending.catch(() => recentBlocks.get(number) === pending && recentBlocks.delete(number));
+      }
+      return pending;
     },
     byHash: (hash) => lookupBlock(options, { hash }),
   };
