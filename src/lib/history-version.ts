@@ -41,13 +41,3 @@ export function firstVersionOf(block: BlockPosition): bigint {
 export function lastVersionOf(block: BlockPosition): bigint {
   return blockBase(block) + SEQ - 1n;
 }
-
-/** The block a version was written in (for tests and diagnostics). */
-export function blockOfVersion(version: bigint): BlockPosition {
-  const base = version / SEQ;
-  return {
-    blockNumber: base % BLOCK,
-    chainId: Number((base / BLOCK) % CHAIN),
-    timestamp: base / BLOCK / CHAIN,
-  };
-}
