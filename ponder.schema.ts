@@ -149,6 +149,17 @@ const historyKey = (t: ColumnBuilders) => ({
   deleted: t.boolean().notNull().default(false),
 });
 
+/*
+ * Every history table's key, and its versions in writing order: Ponder writes them in omnichain order, so a BRIN
+ * index (a few pages, where a B-tree would add a tenth to the table) finds the versions above a block by reading only
+ * the table's last pages: what a query at a recent block asks first (history.ts, "a recent block").
+ */
+type KeyColumn = Parameters<typeof primaryKey>[0]["columns"][number];
+const historyIndexes = (table: { id: KeyColumn; version: KeyColumn }) => ({
+  pk: primaryKey({ columns: [table.id, table.version] }),
+  byVersion: index().using("brin", table.version),
+});
+
 export const domainHistory = insertOnly(
   onchainTable(
     "domain_history",
@@ -170,7 +181,7 @@ export const domainHistory = insertOnly(
       expiryDate: t.bigint(),
     }),
     (table) => ({
-      pk: primaryKey({ columns: [table.id, table.version] }),
+      ...historyIndexes(table),
       // The filters clients send at a block (ensjs: owner, registrant, wrapped owner, resolved address, parent, name).
       // Also a parent's children newest first at a block (`subdomains(orderBy: createdAt)`), a page at a time.
       byParentCreatedAt: index().on(table.parentId, table.createdAt),
@@ -188,7 +199,7 @@ export const accountHistory = insertOnly(
   onchainTable(
     "account_history",
     (t) => historyKey(t),
-    (table) => ({ pk: primaryKey({ columns: [table.id, table.version] }) }),
+    (table) => historyIndexes(table),
   ),
 );
 
@@ -205,7 +216,7 @@ export const resolverHistory = insertOnly(
       coinTypes: t.bigint().array(),
     }),
     (table) => ({
-      pk: primaryKey({ columns: [table.id, table.version] }),
+      ...historyIndexes(table),
       byDomain: index().on(table.domainId),
     }),
   ),
@@ -224,7 +235,7 @@ export const registrationHistory = insertOnly(
       labelName: t.text(),
     }),
     (table) => ({
-      pk: primaryKey({ columns: [table.id, table.version] }),
+      ...historyIndexes(table),
       byDomain: index().on(table.domainId),
       byRegistrant: index().on(table.registrantId),
       // The latest registrations at a block (`registrations(orderBy: registrationDate, orderDirection: desc)`).
@@ -245,7 +256,7 @@ export const wrappedDomainHistory = insertOnly(
       name: t.text(),
     }),
     (table) => ({
-      pk: primaryKey({ columns: [table.id, table.version] }),
+      ...historyIndexes(table),
       byDomain: index().on(table.domainId),
       byOwner: index().on(table.ownerId),
     }),

@@ -91,6 +91,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
     subgraphHistoryBlocks: e.SUBGRAPH_HISTORY_BLOCKS === "all" ? null : e.SUBGRAPH_HISTORY_BLOCKS,
     historyPruneSeconds: e.NAMEINDEX_HISTORY_PRUNE_SECONDS,
+    historyRecentVersions: e.SUBGRAPH_HISTORY_RECENT_VERSIONS,
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
     tokenscopeSales: e.TOKENSCOPE_SALES,
     resolverReads: e.RESOLVER_READS,

@@ -130,6 +130,12 @@ export const envSchema = processTuningSchema.extend({
     .int("must be a whole number of seconds")
     .min(0, "must be 0 or more seconds")
     .default(600),
+  /** A query at a block reads the live tables, and the history only for ids changed since, up to this many versions. */
+  SUBGRAPH_HISTORY_RECENT_VERSIONS: z.coerce
+    .number({ message: "must be a whole number of versions (0: always read the history alone)" })
+    .int("must be a whole number of versions (0: always read the history alone)")
+    .min(0, "must be 0 or more versions")
+    .default(5_000),
   SUBGRAPH_QUERY_CACHE_MB: z.coerce
     .number({ message: "must be a number of megabytes (0 turns the cache off)" })
     .int("must be a whole number of megabytes")

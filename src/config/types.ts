@@ -42,6 +42,11 @@ export interface AppConfig {
   subgraphHistoryBlocks: number | null;
   /** NAMEINDEX_HISTORY_PRUNE_SECONDS: the least seconds between two prunings of that history (default 600). */
   historyPruneSeconds: number;
+  /**
+   * SUBGRAPH_HISTORY_RECENT_VERSIONS: at a block with at most this many versions above it (per history table), /subgraph
+   * reads the live table and the history of the changed ids only; 0 reads the history alone (default 5,000).
+   */
+  historyRecentVersions: number;
   /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
   noopHandlers: boolean;
   /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */

@@ -1,6 +1,6 @@
 import { firstVersionOf, lastVersionOf } from "../../lib/history-version";
 import { SubgraphQueryError } from "./errors";
-import { HEAD, LATEST_VERSIONS, usesChangeBlock } from "./history";
+import { HEAD, LATEST_VERSIONS, usesChangeBlock, withoutLiveRows } from "./history";
 import { READ_HEAD, type Reading } from "./sql";
 
 /*
@@ -46,6 +46,8 @@ export interface SubgraphHistory {
   blocks: BlockLookup;
   /** How many blocks below the head queries may ask for (SUBGRAPH_HISTORY_BLOCKS); null: every block. */
   retainedBlocks: number | null;
+  /** The history tables with few versions above a version, read through their live table there (history.ts). */
+  recentTables?: (upTo: bigint, head: BlockRef) => Promise<ReadonlySet<string>>;
 }
 
 export type BlockArg = { number?: number | null; number_gte?: number | null; hash?: string | null } | null | undefined;
@@ -136,7 +138,10 @@ async function readingAt(
       chainId: history!.chainId,
       blockNumber: BigInt(at.number),
     });
-    return { at: { upTo }, blockStarts: await blockStarts(meta, history, where) };
+    // `_change_block` compares every row's version, which only the history has.
+    const recent =
+      history!.recentTables && !usesChangeBlock(where) ? await history!.recentTables(upTo, meta.block!) : undefined;
+    return { at: recent?.size ? { upTo, recent } : { upTo }, blockStarts: await blockStarts(meta, history, where) };
   }
   return nestedReading(meta, history, READ_HEAD, where);
 }
@@ -149,7 +154,10 @@ export async function nestedReading(
   where: unknown,
 ): Promise<Reading> {
   if (!usesChangeBlock(where)) return parent;
-  return { at: parent.at === HEAD ? LATEST_VERSIONS : parent.at, blockStarts: await blockStarts(meta, history, where) };
+  return {
+    at: parent.at === HEAD ? LATEST_VERSIONS : withoutLiveRows(parent.at),
+    blockStarts: await blockStarts(meta, history, where),
+  };
 }
 
 /** The first version of every block a `_change_block: { number_gte }` names (absent: a block the chain lacks). */

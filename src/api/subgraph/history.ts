@@ -16,10 +16,26 @@ import { type EntityDef, tableInfo } from "./model";
  * planner was free to make it a hash anti-join, which reads the whole history for every query: 2–7× the head's cost
  * in bench:graphql.) Event entities are never changed: at a version, they are the rows whose own `log_version` (their
  * log's) is at or below it.
+ *
+ * A recent block (where a client pins its pages, usually) has few versions above it. There the live row is the answer
+ * for every id that has none, and the history is asked only for the ids that do:
+ *
+ *   (SELECT l.<columns>, NULL AS __version FROM <table> l
+ *    WHERE NOT EXISTS (SELECT 1 FROM <table>_history c WHERE c.id = l.id AND c.version > upTo)
+ *    UNION ALL
+ *    <the history subquery above, AND h.id IN (SELECT c.id FROM <table>_history c WHERE c.version > upTo)>)
+ *
+ * so the outer filters and order use the live table's indexes, as at the head, and the history's BRIN index on the
+ * version finds the few changed ids. Deep in the past, where most ids changed since, the plain history subquery reads
+ * less: at-block.ts asks how many versions lie above the block and picks (`recent`). `__version` is unknown on the
+ * live side, so `_change_block` always reads the plain form.
  */
 
-/** null: the live tables. Otherwise the history at `upTo` (a version, src/lib/history-version.ts), or its latest. */
-export type ReadPoint = null | { upTo: bigint | null };
+/**
+ * null: the live tables. Otherwise the history at `upTo` (a version, src/lib/history-version.ts), or its latest;
+ * `recent` names the history tables with few versions above `upTo`, read through their live table.
+ */
+export type ReadPoint = null | { upTo: bigint | null; recent?: ReadonlySet<string> };
 
 export const HEAD: ReadPoint = null;
 export const LATEST_VERSIONS: ReadPoint = { upTo: null };
@@ -34,20 +50,24 @@ export function readPointKey(at: ReadPoint): string {
 export const VERSION_COLUMN = "__version";
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const historySelects = new Map<string, string>();
+const selects = new Map<string, string>();
 
-/** `h.<col> AS <col>, …` over the live table's columns: NULL for a column the history does not keep. */
-function historySelect(entity: EntityDef): string {
-  let cached = historySelects.get(entity.name);
+/**
+ * `<alias>.<col>, …` over the live table's columns, NULL for a column the history does not keep (so that both sides
+ * of a recent block's union answer alike), then `__version`: the history's `version`, or NULL from the live table.
+ */
+function columnsOf(entity: EntityDef, alias: "h" | "l"): string {
+  const key = `${entity.name}:${alias}`;
+  let cached = selects.get(key);
   if (!cached) {
     const live = tableInfo(entity.table!);
     const kept = new Set(tableInfo(entity.history!).columns.values());
     const parts = [...live.columns.values()].map((column) =>
-      kept.has(column) ? `"h".${q(column)}` : `NULL::${live.sqlTypes.get(column)} AS ${q(column)}`,
+      kept.has(column) ? `"${alias}".${q(column)}` : `NULL::${live.sqlTypes.get(column)} AS ${q(column)}`,
     );
-    parts.push(`"h"."version" AS ${q(VERSION_COLUMN)}`);
+    parts.push(alias === "h" ? `"h"."version" AS ${q(VERSION_COLUMN)}` : `NULL::numeric AS ${q(VERSION_COLUMN)}`);
     cached = parts.join(", ");
-    historySelects.set(entity.name, cached);
+    selects.set(key, cached);
   }
   return cached;
 }
@@ -64,13 +84,24 @@ export function entitySource(entity: EntityDef, at: ReadPoint): SQL {
     })`;
   }
   if (!entity.history) throw new Error(`${entity.name} keeps no history`);
-  const history = sql.identifier(tableInfo(entity.history).name);
+  const historyName = tableInfo(entity.history).name;
+  const history = sql.identifier(historyName);
   const upTo = at.upTo === null ? undefined : sql`${at.upTo.toString()}::numeric`;
-  return sql`(SELECT ${sql.raw(historySelect(entity))} FROM ${history} "h" WHERE ${
-    upTo ? sql`"h"."version" <= ${upTo} AND ` : sql``
-  }NOT "h"."deleted" AND "h"."version" = (SELECT max("n"."version") FROM ${history} "n" WHERE "n"."id" = "h"."id"${
-    upTo ? sql` AND "n"."version" <= ${upTo}` : sql``
-  }))`;
+  const versions = (changedOnly: SQL) =>
+    sql`SELECT ${sql.raw(columnsOf(entity, "h"))} FROM ${history} "h" WHERE ${changedOnly}${
+      upTo ? sql`"h"."version" <= ${upTo} AND ` : sql``
+    }NOT "h"."deleted" AND "h"."version" = (SELECT max("n"."version") FROM ${history} "n" WHERE "n"."id" = "h"."id"${
+      upTo ? sql` AND "n"."version" <= ${upTo}` : sql``
+    })`;
+  if (!upTo || !at.recent?.has(historyName)) return sql`(${versions(sql``)})`;
+  return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l" WHERE NOT EXISTS (SELECT 1 FROM ${history} "c" WHERE "c"."id" = "l"."id" AND "c"."version" > ${upTo}) UNION ALL ${versions(
+    sql`"h"."id" IN (SELECT "c"."id" FROM ${history} "c" WHERE "c"."version" > ${upTo}) AND `,
+  )})`;
+}
+
+/** The same point, read from the history alone (`_change_block` needs every row's version). */
+export function withoutLiveRows(at: ReadPoint): ReadPoint {
+  return at === null || !at.recent ? at : { upTo: at.upTo };
 }
 
 /** Whether a filter (at any depth: `and`, `or`, nested `field_`) holds `_change_block`. */

@@ -29,6 +29,7 @@ import {
 } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
 import { ponderBlockLookup, ponderCheckpointMeta } from "./meta";
+import { recentTablesOf } from "./recent-versions";
 import { buildSubgraphSchema, type SubgraphContext, type SubgraphMeta } from "./schema";
 
 /*
@@ -323,6 +324,8 @@ function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory
       return {
         chainId: chain.id,
         retainedBlocks: config.subgraphHistoryBlocks,
+        recentTables:
+          config.historyRecentVersions > 0 ? recentTablesOf(options.db, config.historyRecentVersions) : undefined,
         blocks: ponderBlockLookup({
           db: options.db,
           chainId: chain.id,

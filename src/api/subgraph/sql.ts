@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { SubgraphQueryError } from "./errors";
-import { entitySource, type ReadPoint, VERSION_COLUMN } from "./history";
+import { entitySource, type ReadPoint, VERSION_COLUMN, withoutLiveRows } from "./history";
 import { MAX_LIST_VALUES } from "./limits";
 import {
   columnOf,
@@ -302,7 +302,7 @@ function changeBlockCondition(
   if (idExpr) {
     // Accounts are read through the referencing column: look the account's version up by that id.
     const a = `t${++ctx.aliases}`;
-    return sql`EXISTS (SELECT 1 FROM ${source(entity, ctx)} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${idExpr} AND ${col(
+    return sql`EXISTS (SELECT 1 FROM ${entitySource(entity, withoutLiveRows(ctx.reading.at))} ${sql.identifier(a)} WHERE ${col(a, "id")} = ${idExpr} AND ${col(
       a,
       VERSION_COLUMN,
     )} >= ${since})`;
