@@ -15,6 +15,10 @@
  *
  * RESOLVER_READS=false: those chains answer no eth_call at a past block (docs/benchmarks.md, "Resolver reads").
  *
+ * Ponder's own floor: before each size's runs, the same devnet indexed by the same plugins with every handler a no-op
+ * (NAMEINDEX_NOOP_HANDLERS) on the first database, from process start to /ready: what fetching, decoding and
+ * ordering the same events costs Ponder alone. Each size's `scale:` line ends with the wall time as a multiple of it.
+ *
  * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
  * load them into anvil instead of replaying the scenario.
  */
@@ -75,6 +79,56 @@ interface IndexRun {
     load: string;
     alone: { p50: number; p99: number };
   }[];
+}
+
+/** Ponder's floor on this devnet: the same sources, every handler a no-op (register.ts), start to /ready. */
+interface FloorRun {
+  names: number;
+  db: string;
+  events: number;
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  load: string;
+}
+
+async function floorRun(
+  names: number,
+  db: "postgres" | "pglite",
+  manifestPath: string,
+  labelsServiceUrl: string,
+): Promise<FloorRun> {
+  const started = Date.now();
+  const indexer = await startIndexer({
+    manifestPath,
+    labelsServiceUrl,
+    plugins: PLUGINS,
+    database: db,
+    extraEnv: { NAMEINDEX_NOOP_HANDLERS: "true", RESOLVER_READS: "false", ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}) },
+  });
+  const rss = watchPeakRss(indexer.process.child.pid!, 500);
+  const cpuAtStart = cpuReading(indexer.process.child.pid!, indexer.schema);
+  try {
+    await indexer.process.ready(undefined, 200);
+    const seconds = (Date.now() - started) / 1000;
+    const cpu = cpuSpentMs(cpuAtStart, cpuReading(indexer.process.child.pid!, indexer.schema));
+    const run = {
+      names,
+      db,
+      events: await completedEvents(indexer.url),
+      seconds,
+      cpuSeconds: (cpu.tree + cpu.postgres) / 1000,
+      peakRssMb: rss.stop(),
+      load: load(),
+    };
+    log(
+      `${db} ${names}, no-op handlers (the floor): ready after ${seconds.toFixed(1)} s, ${run.events} events, CPU ${run.cpuSeconds.toFixed(1)} s, peak RSS ${run.peakRssMb.toFixed(0)} MiB`,
+    );
+    return run;
+  } finally {
+    rss.stop();
+    await indexer.stop();
+  }
 }
 
 function directoryBytes(dir: string): number {
@@ -247,6 +301,7 @@ async function main(): Promise<void> {
     `bench:scale — sizes ${SIZES.join(", ")}, ${DBS.join(" and ")}, plugins ${PLUGINS.join(",")}, RESOLVER_READS=false`,
   );
   const runs: IndexRun[] = [];
+  const floors: FloorRun[] = [];
   const chains: Record<string, string>[] = [];
   for (const names of SIZES) {
     const env = await startCachedDevnet(1, names, TXS_PER_BLOCK, (line) => log(`devnet ${names}: ${line}`));
@@ -261,6 +316,7 @@ async function main(): Promise<void> {
     });
     log(`devnet ${names}: chains ready (${env.origin}) in ${env.seconds.toFixed(1)} s, ${logs} events in the manifest`);
     try {
+      floors.push(await floorRun(names, DBS[0]!, env.devnet.manifestPath, env.labelsUrl));
       for (const db of DBS) runs.push(await indexAndQuery(names, db, env.devnet.manifestPath, env.labelsUrl));
     } finally {
       await env.stop();
@@ -282,6 +338,16 @@ async function main(): Promise<void> {
     const m = r.memory;
     console.log(
       `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.cpuSeconds.toFixed(1)} | ${Math.round(r.events / r.cpuSeconds)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
+    );
+  }
+  console.log(
+    `\nPonder's floor: the same devnets and plugins, every handler a no-op (NAMEINDEX_NOOP_HANDLERS), on ${DBS[0]}`,
+  );
+  console.log("| names | events | s | events/s | CPU s | peak RSS MiB | load |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const f of floors) {
+    console.log(
+      `| ${f.names} | ${f.events} | ${f.seconds.toFixed(1)} | ${Math.round(f.events / f.seconds)} | ${f.cpuSeconds.toFixed(1)} | ${f.peakRssMb.toFixed(0)} | ${f.load} |`,
     );
   }
   console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready: its steps per batch, one after another)");
@@ -318,6 +384,13 @@ async function main(): Promise<void> {
   console.log(
     `scale: ${top.names} names: ${Math.round(top.eventsPerSecond)} events/s (${(top.eventsPerSecond / base.eventsPerSecond).toFixed(2)}× the 10k rate), peak RSS ${top.peakRssMb.toFixed(0)} MiB (${(top.peakRssMb / base.peakRssMb).toFixed(2)}× 10k), uncached /subgraph p99 ${p99} ms`,
   );
+  // One line per size and database: the wall time from start to /ready against the floor measured on the same chains.
+  for (const r of runs) {
+    const floor = floors.find((f) => f.names === r.names)!;
+    console.log(
+      `scale: ${r.names} names, ${r.db}: ${r.seconds.toFixed(1)} s to /ready, ${Math.round(r.eventsPerSecond)} events/s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MiB; the floor ${floor.seconds.toFixed(1)} s (${floor.db}): ${(r.seconds / floor.seconds).toFixed(2)}× the no-op floor`,
+    );
+  }
 }
 
 main().catch((error) => {
