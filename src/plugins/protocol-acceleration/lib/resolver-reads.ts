@@ -50,7 +50,9 @@ export async function readResolver<T>(
       address: event.log.address,
       functionName,
       args,
-      blockNumber: event.block.number,
+      // No `blockNumber`: Ponder pins the call to the event's block itself, and only a call it pins is one it learns
+      // to predict from the event's arguments and fetches ahead for the next events (an explicit block number, even
+      // the same one, turns that off: every read was then waited for).
       // An empty answer is final here (a resolver without the function); Ponder would otherwise retry it 9 times.
       retryEmptyResponse: false,
     } as never)) as T;
