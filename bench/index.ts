@@ -3,21 +3,27 @@
  * wall time and peak RSS, on PGlite and on PostgreSQL, and the same PGlite run with every handler a no-op (what
  * Ponder itself costs for those events) as a ratio.
  *
- *   BENCH_NAMES=10000 (scenario size)  BENCH_PLUGINS=subgraph  BENCH_RUNS=pglite,postgres,noop
+ *   BENCH_NAMES=10000 (scenario size)  BENCH_PLUGINS=subgraph  BENCH_RUNS=pglite,postgres,noop (also postgres-noreads:
+ *   PostgreSQL with RESOLVER_READS=false)  BENCH_CALL_DELAY_MS=0: every chain reached through a proxy that answers
+ *   eth_call no sooner than this (bench/lib/slow-call-proxy.ts), as a hosted provider's past-block call
  *   BENCH_PLUGIN_SETS="subgraph;subgraph,ensv2"   several plugin sets (";"-separated) on the same devnet, each with
  *                                                 every run, e.g. the ensv2 plugin on against off (docs/benchmarks.md)
  */
 import { loadavg } from "node:os";
-import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
+import { completedEventsByName, handlerCallsByType, watchPeakRss } from "../scripts/lib/peak-rss";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer } from "../test/support/indexer-harness";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
+import { withSlowCalls } from "./lib/slow-call-proxy";
 
 const names = Number(process.env.BENCH_NAMES ?? 10_000);
 const pluginSets = (process.env.BENCH_PLUGIN_SETS ?? process.env.BENCH_PLUGINS ?? "subgraph")
   .split(";")
   .map((set) => set.split(","));
 const runs = (process.env.BENCH_RUNS ?? "pglite,postgres,noop").split(",") as IndexRunKind[];
+const CALL_DELAY_MS = Number(process.env.BENCH_CALL_DELAY_MS ?? 0);
+if (!Number.isFinite(CALL_DELAY_MS) || CALL_DELAY_MS < 0)
+  throw new Error(`BENCH_CALL_DELAY_MS must be a number of milliseconds ≥ 0, got ${process.env.BENCH_CALL_DELAY_MS}`);
 
 interface RunResult {
   plugins: string;
@@ -25,6 +31,8 @@ interface RunResult {
   events: number;
   seconds: number;
   peakRssMb: number;
+  /** The handlers' eth_calls by how Ponder answered them (scripts/lib/peak-rss.ts `handlerCallsByType`). */
+  calls: Record<string, number>;
 }
 
 async function completedEvents(url: string): Promise<number> {
@@ -39,11 +47,13 @@ async function main(): Promise<void> {
   const env = await startDevnetWithLabels({ seed: 1, names });
   console.log(`devnet ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const results: RunResult[] = [];
+  const slow =
+    CALL_DELAY_MS > 0 ? await withSlowCalls(env.devnet.manifestPath, env.devnet.manifest, CALL_DELAY_MS) : undefined;
   try {
     for (const plugins of pluginSets)
       for (const run of runs) {
         const started = Date.now();
-        const indexer = await startIndexer(indexRunOptions(env, plugins, run));
+        const indexer = await startIndexer(indexRunOptions(env, plugins, run, slow?.manifestPath));
         const rss = watchPeakRss(indexer.process.child.pid!, 500);
         try {
           // ready() rejects as soon as the indexer exits, where polling /ready would wait out its timeout. Every 200 ms:
@@ -56,6 +66,7 @@ async function main(): Promise<void> {
             events: await completedEvents(indexer.url),
             seconds,
             peakRssMb: rss.stop(),
+            calls: await handlerCallsByType(indexer.url),
           });
           console.log(
             `${plugins.join(",")} ${run}: ready after ${seconds.toFixed(1)} s, load average ${loadavg()[0].toFixed(1)}`,
@@ -66,16 +77,22 @@ async function main(): Promise<void> {
         }
       }
   } finally {
+    await slow?.close();
     await env.stop();
   }
   console.log("");
-  console.log("| plugins | run | events | wall s (start → ready) | events/s | peak RSS MiB | × no-op time |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log(
+    `(handler eth_calls${CALL_DELAY_MS ? `, each answered after ${CALL_DELAY_MS} ms` : ""}: waited = asked while the handler waited, not predicted; prefetched = asked ahead from Ponder's prediction; cached = from the sync store)`,
+  );
+  console.log(
+    "| plugins | run | events | wall s (start → ready) | events/s | peak RSS MiB | × no-op time | eth_call waited / prefetched / cached |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     const noop = results.find((n) => n.run === "noop" && n.plugins === r.plugins);
     const ratio = noop && r !== noop ? (r.seconds / noop.seconds).toFixed(2) : "—";
     console.log(
-      `| ${r.plugins} | ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} |`,
+      `| ${r.plugins} | ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} | ${r.calls.rpc ?? 0} / ${r.calls.prefetch_rpc ?? 0} / ${(r.calls.prefetch_database ?? 0) + (r.calls.database ?? 0)} |`,
     );
   }
   console.log(

@@ -1,16 +1,29 @@
 import type { DevnetWithLabels } from "../../test/support/devnet-fixture";
 import type { IndexerOptions } from "../../test/support/indexer-harness";
 
-/** bench:index's kinds of run: the real handlers on PGlite or PostgreSQL, or no-op handlers on PGlite (Ponder's floor). */
-export type IndexRunKind = "pglite" | "postgres" | "noop";
+/**
+ * bench:index's kinds of run: the real handlers on PGlite or PostgreSQL, the same on PostgreSQL without the resolver
+ * reads (`postgres-noreads`: RESOLVER_READS=false), or no-op handlers on PGlite (Ponder's floor).
+ */
+export type IndexRunKind = "pglite" | "postgres" | "postgres-noreads" | "noop";
 
-/** `startIndexer`'s options for one kind of run on a bench devnet. */
-export function indexRunOptions(env: DevnetWithLabels, plugins: string[], run: IndexRunKind): IndexerOptions {
+/** `startIndexer`'s options for one kind of run on a bench devnet (`manifestPath`: another view of its chains). */
+export function indexRunOptions(
+  env: DevnetWithLabels,
+  plugins: string[],
+  run: IndexRunKind,
+  manifestPath = env.devnet.manifestPath,
+): IndexerOptions {
   return {
-    manifestPath: env.devnet.manifestPath,
+    manifestPath,
     labelsServiceUrl: env.labelsUrl,
     plugins,
-    database: run === "postgres" ? "postgres" : "pglite",
-    extraEnv: run === "noop" ? { NAMEINDEX_NOOP_HANDLERS: "true" } : {},
+    database: run.startsWith("postgres") ? "postgres" : "pglite",
+    extraEnv:
+      run === "noop"
+        ? { NAMEINDEX_NOOP_HANDLERS: "true" }
+        : run === "postgres-noreads"
+          ? { RESOLVER_READS: "false" }
+          : {},
   };
 }

@@ -30,6 +30,23 @@ export function watchPeakRss(pid: number, everyMs = 250): { stop(): number } {
   };
 }
 
+/**
+ * Ponder's handler `eth_call`s by how each was answered (`ponder_indexing_rpc_requests_total`): `rpc` was asked of the
+ * RPC while the handler waited (not predicted), `prefetch_rpc` was asked ahead from Ponder's prediction (waited for
+ * only if not yet answered), `prefetch_database` and `database` came from the sync store's cache.
+ */
+export async function handlerCallsByType(url: string): Promise<Record<string, number>> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^ponder_indexing_rpc_requests_total\{([^}]*)\}\s+(\S+)/gm)) {
+    const labels = m[1]!;
+    if (!labels.includes('method="eth_call"')) continue;
+    const type = /type="([^"]+)"/.exec(labels)?.[1] ?? "?";
+    out[type] = (out[type] ?? 0) + Number(m[2]);
+  }
+  return out;
+}
+
 /** Ponder's completed-events counter by event name (`<plugin>/<datasource>/<Contract>:<Event>`). */
 export async function completedEventsByName(url: string): Promise<Record<string, number>> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());

@@ -1,0 +1,45 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type LoopbackServer, startLoopbackServer } from "../../test/support/loopback-server";
+
+/*
+ * A JSON-RPC proxy in front of a devnet chain that answers `eth_call` no sooner than `delayMs` (a request, or a batch,
+ * holding one waits once), and everything else as fast as the chain does: a hosted provider's past-block call, where
+ * a handler that waits for its answer is what costs the time.
+ */
+export async function startSlowCallProxy(upstream: string, delayMs: number): Promise<LoopbackServer> {
+  return startLoopbackServer(async (_req, res, body) => {
+    const parsed = JSON.parse(body.toString("utf8")) as unknown;
+    const calls = (Array.isArray(parsed) ? parsed : [parsed]) as { method?: string }[];
+    const slow = calls.some((c) => c.method === "eth_call")
+      ? new Promise((resolve) => setTimeout(resolve, delayMs))
+      : undefined;
+    const answer = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new Uint8Array(body),
+    });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    await slow;
+    res.writeHead(answer.status, { "content-type": "application/json" });
+    res.end(bytes);
+  });
+}
+
+/** A copy of a devnet manifest (next to it) whose chains are reached through slow-call proxies; returns its path. */
+export async function withSlowCalls(
+  manifestPath: string,
+  manifest: { chains: Record<string, { rpcUrl: string }> },
+  delayMs: number,
+): Promise<{ manifestPath: string; close(): Promise<void> }> {
+  const proxies: LoopbackServer[] = [];
+  const chains: Record<string, { rpcUrl: string }> = {};
+  for (const [id, chain] of Object.entries(manifest.chains)) {
+    const proxy = await startSlowCallProxy(chain.rpcUrl, delayMs);
+    proxies.push(proxy);
+    chains[id] = { ...chain, rpcUrl: proxy.url };
+  }
+  const path = join(manifestPath, "..", `manifest-slow-calls-${delayMs}ms.json`);
+  writeFileSync(path, JSON.stringify({ ...manifest, chains }, null, 2));
+  return { manifestPath: path, close: async () => void (await Promise.all(proxies.map((p) => p.close()))) };
+}
