@@ -300,6 +300,18 @@ describe("/subgraph at past blocks", () => {
       const { timestamp } = await root.getBlock({ blockNumber: block });
       const domains = await domainsAt(b);
       expect(await domainsAt(b, {}, historyAlone.url), `block ${b}: the history alone`).toEqual(domains);
+      // Pages in another order than the id, with a skip, and lists nested in a page: each part read in its order.
+      const ordered = `query($block: Block_height, $eth: String!) {
+        registrations(first: 5, skip: 2, orderBy: registrationDate, orderDirection: desc, block: $block) {
+          id registrationDate domain { id name owner { id } } registrant { id } }
+        domains(first: 10, skip: 3, orderBy: createdAt, orderDirection: desc, where: { parent: $eth }, block: $block) {
+          id name createdAt owner { id } resolver { id } subdomains(first: 2, orderBy: name) { id name } }
+        accounts(first: 5, orderBy: id, block: $block) { id domains(first: 3, orderBy: name) { id name } }
+      }`;
+      const orderedVars = { block: { number: b }, eth: ETH_NODE };
+      expect(await subgraph(ordered, orderedVars, historyAlone.url), `block ${b}: ordered pages`).toEqual(
+        await subgraph(ordered, orderedVars),
+      );
       const ids = new Set(domains.map((d) => d.id));
       // The set: the root chain's nodes created up to b, and the other chains' created in blocks older than b's.
       const expectedRoot = new Set<Hex>([ROOT_NODE, ...rootNodes.filter((n) => n.block <= block).map((n) => n.node)]);

@@ -17,18 +17,20 @@ import { type EntityDef, tableInfo } from "./model";
  * in bench:graphql.) Event entities are never changed: at a version, they are the rows whose own `log_version` (their
  * log's) is at or below it.
  *
- * A recent block (where a client pins its pages, usually) has few versions above it. There the live row is the answer
- * for every id that has none, and the history is asked only for the ids that do:
+ * A recent block (where a client pins its pages, usually) has few versions above it. There a page is the best rows of
+ * two parts, each read in its own index's order and limited, then merged (sql.ts, as an interface's tables are):
  *
- *   (SELECT l.<columns>, NULL AS __version FROM <table> l
- *    WHERE NOT EXISTS (SELECT 1 FROM <table>_history c WHERE c.id = l.id AND c.version > upTo)
- *    UNION ALL
- *    <the history subquery above, AND h.id IN (SELECT c.id FROM <table>_history c WHERE c.version > upTo)>)
+ *   unchanged: (SELECT l.<columns>, NULL AS __version FROM <table> l
+ *               WHERE (SELECT max(c.version) FROM <table>_history c WHERE c.id = l.id) <= upTo)
+ *   changed:   <the history subquery above, AND h.id = ANY(ARRAY(SELECT c.id FROM <table>_history c
+ *                                                              WHERE c.version > upTo))>
  *
- * so the outer filters and order use the live table's indexes, as at the head, and the history's BRIN index on the
- * version finds the few changed ids. Deep in the past, where most ids changed since, the plain history subquery reads
- * less: at-block.ts asks how many versions lie above the block and picks (`recent`). `__version` is unknown on the
- * live side, so `_change_block` always reads the plain form.
+ * so the live table's indexes find and order the page as at the head, with one key probe per row read, and the
+ * history's BRIN index on the version finds the few changed ids. (One UNION ALL source would be simpler, but
+ * PostgreSQL cannot read a union whose parts have a WHERE in an index's order: every page of `eth`'s children would
+ * sort them all.) Deep in the past, where most ids changed since, the plain history subquery reads less: at-block.ts
+ * asks how many versions lie above the block and picks (`recent`). `__version` is unknown on the live side, so
+ * `_change_block` always reads the plain form.
  */
 
 /**
@@ -61,19 +63,38 @@ function columnsOf(entity: EntityDef, alias: "h" | "l"): string {
   let cached = selects.get(key);
   if (!cached) {
     const live = tableInfo(entity.table!);
-    const kept = new Set(tableInfo(entity.history!).columns.values());
+    const history = tableInfo(entity.history!);
+    const kept = new Set(history.columns.values());
     const parts = [...live.columns.values()].map((column) =>
       kept.has(column) ? `"${alias}".${q(column)}` : `NULL::${live.sqlTypes.get(column)} AS ${q(column)}`,
     );
-    parts.push(alias === "h" ? `"h"."version" AS ${q(VERSION_COLUMN)}` : `NULL::numeric AS ${q(VERSION_COLUMN)}`);
+    // The very type of `version` (numeric(78)): a union whose columns' types differ is not flattened, and then the
+    // planner can neither push a filter into it nor read it in an index's order (a page of `eth`'s children sorted
+    // whole instead of read from the (parent, createdAt) index).
+    parts.push(
+      alias === "h"
+        ? `"h"."version" AS ${q(VERSION_COLUMN)}`
+        : `NULL::${history.sqlTypes.get("version")} AS ${q(VERSION_COLUMN)}`,
+    );
     cached = parts.join(", ");
     selects.set(key, cached);
   }
   return cached;
 }
 
-/** The FROM item for `entity` at `at` (a table name, or the history subquery); the caller adds the alias. */
-export function entitySource(entity: EntityDef, at: ReadPoint): SQL {
+/** At a recent block: the live rows unchanged since it, or the changed ids' versions (see above). */
+export type RecentPart = "unchanged" | "changed";
+
+/** Whether a page of `entity` at `at` is read as the two parts of a recent block. */
+export function readsRecent(entity: EntityDef, at: ReadPoint): boolean {
+  return !!at?.recent && at.upTo !== null && !!entity.history && at.recent.has(tableInfo(entity.history).name);
+}
+
+/**
+ * The FROM item for `entity` at `at` (a table name, or the history subquery; with `part`, one part of a recent
+ * block's read); the caller adds the alias.
+ */
+export function entitySource(entity: EntityDef, at: ReadPoint, part?: RecentPart): SQL {
   const live = sql.identifier(tableInfo(entity.table!).name);
   if (at === null) return sql`${live}`;
   if (entity.immutable) {
@@ -93,10 +114,27 @@ export function entitySource(entity: EntityDef, at: ReadPoint): SQL {
     }NOT "h"."deleted" AND "h"."version" = (SELECT max("n"."version") FROM ${history} "n" WHERE "n"."id" = "h"."id"${
       upTo ? sql` AND "n"."version" <= ${upTo}` : sql``
     })`;
-  if (!upTo || !at.recent?.has(historyName)) return sql`(${versions(sql``)})`;
-  return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l" WHERE NOT EXISTS (SELECT 1 FROM ${history} "c" WHERE "c"."id" = "l"."id" AND "c"."version" > ${upTo}) UNION ALL ${versions(
-    sql`"h"."id" IN (SELECT "c"."id" FROM ${history} "c" WHERE "c"."version" > ${upTo}) AND `,
-  )})`;
+  if (!upTo || !part || !at.recent?.has(historyName)) return sql`(${versions(sql``)})`;
+  if (part === "unchanged") {
+    return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l" WHERE (SELECT max("c"."version") FROM ${history} "c" WHERE "c"."id" = "l"."id") <= ${upTo})`;
+  }
+  return sql`(${versions(sql`"h"."id" = ANY(ARRAY(SELECT "c"."id" FROM ${history} "c" WHERE "c"."version" > ${upTo})) AND `)})`;
+}
+
+/**
+ * The FROM item for the one row of `entity` with id `id` at `at` (a reference, a root `entity(id:)`): at a version,
+ * that id's last version at or below it, found by one backward probe of the (id, version) key, unless it deletes the
+ * entity. The general source's `max()` test costs a probe per version of the id instead, and the union of a recent
+ * block costs its planning.
+ */
+export function entityById(entity: EntityDef, at: ReadPoint, id: SQL): SQL {
+  const live = sql.identifier(tableInfo(entity.table!).name);
+  if (at === null) return sql`(SELECT * FROM ${live} "l" WHERE "l"."id" = ${id})`;
+  if (entity.immutable) return sql`(SELECT * FROM ${entitySource(entity, at)} "e" WHERE "e"."id" = ${id})`;
+  if (!entity.history) throw new Error(`${entity.name} keeps no history`);
+  const history = sql.identifier(tableInfo(entity.history).name);
+  const upTo = at.upTo === null ? sql`` : sql` AND "h"."version" <= ${at.upTo.toString()}::numeric`;
+  return sql`(SELECT * FROM (SELECT ${sql.raw(columnsOf(entity, "h"))}, "h"."deleted" AS "__deleted" FROM ${history} "h" WHERE "h"."id" = ${id}${upTo} ORDER BY "h"."version" DESC LIMIT 1) "k" WHERE NOT "k"."__deleted")`;
 }
 
 /** The same point, read from the history alone (`_change_block` needs every row's version). */
