@@ -45,11 +45,21 @@ const rows = (r: unknown) =>
 
 export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<SubgraphMeta> {
   const hashes = new Map<number, Promise<BlockIdentity>>();
-  const hashOf = (n: number, finalized: boolean) => {
+  // The head not yet final, kept while Ponder's checkpoint names the same block: every query at a past block reads
+  // the head, and its lookup (the sync store, else the RPC) was most of what such a query added.
+  let recent: { checkpoint: string; found: Promise<BlockIdentity> } | undefined;
+  const hashOf = (n: number, finalized: boolean, checkpoint: string) => {
     let p = hashes.get(n);
     if (!p) {
+      if (!finalized && recent?.checkpoint === checkpoint) return recent.found;
       p = lookupHash(options, n).catch(() => UNKNOWN_BLOCK);
-      if (!finalized) return p;
+      if (!finalized) {
+        const entry = { checkpoint, found: p };
+        recent = entry;
+        // Not found (a lagging node): asked again next time.
+        void p.then((found) => found.hash === null && recent === entry && (recent = undefined));
+        return p;
+      }
       hashes.set(n, p);
       // A node that did not know the block yet (a lagging one behind a load balancer) is asked again next time.
       void p.then((found) => found.hash === null && hashes.get(n) === p && hashes.delete(n));
@@ -83,7 +93,7 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
       }
       // Ponder starts a chain's checkpoint just below its first block: nothing is indexed yet.
       if (number > 0) {
-        const found = await hashOf(number, finalized);
+        const found = await hashOf(number, finalized, checkpoint);
         // Another block at the indexed number: the chain reorged and the index has not followed yet.
         const { hash, parentHash } = found.timestamp === timestamp ? found : UNKNOWN_BLOCK;
         block = { number, timestamp, hash, parentHash };
