@@ -16,6 +16,10 @@ if (ponderSchema !== undefined) process.env.DATABASE_SCHEMA = ponderSchema;
 const config = getConfig();
 
 tuneProcessMemory(config.database.kind);
+// Read by Ponder's RPC queue when it starts (patch createRpc-initial-rps, docs/patches.md).
+if (config.rpcRequestsPerSecond !== undefined) {
+  process.env.NAMEINDEX_RPC_INITIAL_RPS = String(config.rpcRequestsPerSecond);
+}
 // A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/runtime/pglite-template.ts).
 // Then its WAL settings for the host file system, new directory or not (src/runtime/pglite-settings.ts).
 if (config.database.kind === "pglite") {

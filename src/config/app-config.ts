@@ -92,6 +92,8 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     subgraphHistoryBlocks: e.SUBGRAPH_HISTORY_BLOCKS === "all" ? null : e.SUBGRAPH_HISTORY_BLOCKS,
     historyPruneSeconds: e.NAMEINDEX_HISTORY_PRUNE_SECONDS,
     historyRecentVersions: e.SUBGRAPH_HISTORY_RECENT_VERSIONS,
+    // A local devnet's anvil takes what it is sent.
+    rpcRequestsPerSecond: e.RPC_REQUESTS_PER_SECOND ?? (namespace.name === "devnet" ? 500 : undefined),
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,
     tokenscopeSales: e.TOKENSCOPE_SALES,
     resolverReads: e.RESOLVER_READS,

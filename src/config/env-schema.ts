@@ -136,6 +136,16 @@ export const envSchema = processTuningSchema.extend({
     .int("must be a whole number of versions (0: always read the history alone)")
     .min(0, "must be 0 or more versions")
     .default(5_000),
+  /**
+   * Requests per second the RPC providers take, from the start (Ponder otherwise starts every chain at 20 and ramps
+   * up 5 % at a time; patch createRpc-initial-rps). Default: Ponder's 20, or 500 on the local devnet.
+   */
+  RPC_REQUESTS_PER_SECOND: z.coerce
+    .number({ message: "must be a whole number of requests per second" })
+    .int("must be a whole number of requests per second")
+    .min(1, "must be at least 1 request per second")
+    .max(500, "must be at most 500 (Ponder's ceiling)")
+    .optional(),
   SUBGRAPH_QUERY_CACHE_MB: z.coerce
     .number({ message: "must be a number of megabytes (0 turns the cache off)" })
     .int("must be a whole number of megabytes")

@@ -47,6 +47,8 @@ export interface AppConfig {
    * reads the live table and the history of the changed ids only; 0 reads the history alone (default 5,000).
    */
   historyRecentVersions: number;
+  /** RPC_REQUESTS_PER_SECOND: the rate Ponder starts each chain's RPC at (undefined: Ponder's own 20). */
+  rpcRequestsPerSecond: number | undefined;
   /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
   noopHandlers: boolean;
   /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */
