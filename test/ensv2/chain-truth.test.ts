@@ -5,6 +5,7 @@ import { devnetAbis } from "../../devnet/src/contracts";
 import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { completedEvents, firstLinks, transferLogs } from "../support/ensv2-transfers";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
 import { checkRegistrationOrder, indexedOrderKeys } from "../support/registration-order";
 
@@ -411,5 +412,116 @@ describe("ensv2 registration order", () => {
     }
     expect(paged).toBe(domains.length);
     expect([...kinds].sort()).toEqual(expect.arrayContaining(["ENSv2RegistryRegistration"]));
+  });
+});
+
+describe("ENSv2 registries' transfers: from the tree only, a registry's earlier ones included", () => {
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const db = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+    await db.connect();
+    try {
+      return (await db.query(sql, params)).rows as T[];
+    } finally {
+      await db.end();
+    }
+  };
+
+  it("indexes the names, holders, tokens and transfer events of a registry used before it was linked as the chain has them", async () => {
+    const early = v2.registries.find((r) => r.usedBeforeLink)!;
+    const address = lower(early.address) as Address;
+    const link = (await firstLinks(client)).get(address)!;
+    const logs = await transferLogs(client, [address]);
+    const beforeLink = logs.filter(
+      (l) => l.blockNumber < link.block || (l.blockNumber === link.block && l.logIndex < link.logIndex),
+    );
+    // The scenario's case: transfers in blocks before the link, one in the link's own block before it, one after.
+    expect(beforeLink.filter((l) => l.blockNumber < link.block).length).toBeGreaterThan(0);
+    expect(beforeLink.filter((l) => l.blockNumber === link.block).length).toBeGreaterThan(0);
+    expect(logs.length).toBeGreaterThan(beforeLink.length);
+
+    const names = domains.filter((d) => d.registry === address);
+    expect(names.map((d) => d.name).sort()).toEqual(
+      v2.names
+        .filter((f) => lower(f.registry) === address)
+        .map((f) => f.name)
+        .sort(),
+    );
+    expect(names.length).toBe(3);
+    for (const d of names) {
+      const holder = await read<Address>(address, "latestOwnerOf", [BigInt(d.token_id)]);
+      expect(d.owner, `${d.name}: holder`).toBe(lower(holder));
+    }
+
+    // Every token's holder is the last `to` the chain's transfers gave it.
+    const lastTo = new Map<string, string>();
+    for (const l of logs) {
+      for (const id of l.args.ids ?? [l.args.id!]) lastTo.set(id.toString(), lower(l.args.to));
+    }
+    const tokens = await query<{ token_id: string; owner: string }>(
+      `SELECT token_id, owner FROM "${indexer.schema}".ensv2_token WHERE contract = $1`,
+      [address],
+    );
+    expect(new Map(tokens.map((t) => [BigInt(t.token_id).toString(), t.owner]))).toEqual(lastTo);
+
+    // Each transfer is an event of the index, with its log's facts, as if Ponder had delivered it.
+    const events = await query<{
+      block_number: string;
+      log_index: number;
+      event_name: string;
+      transaction_hash: string;
+    }>(
+      `SELECT e.block_number, e.log_index, e.event_name, l.transaction_hash FROM "${indexer.schema}".ensv2_event e
+       JOIN "${indexer.schema}".indexed_log l ON l.chain_id = e.chain_id AND l.block_number = e.block_number AND l.log_index = e.log_index
+       WHERE e.contract = $1 AND e.event_name LIKE 'Transfer%' ORDER BY e.block_number, e.log_index`,
+      [address],
+    );
+    expect(events.map((e) => [BigInt(e.block_number), e.log_index, e.event_name, e.transaction_hash])).toEqual(
+      logs.map((l) => [l.blockNumber, l.logIndex, l.eventName, l.transactionHash]),
+    );
+    console.log(
+      `ensv2 transfers: registry ${address} linked at block ${link.block}: ${beforeLink.length} of its ${logs.length} transfers fetched at the link, ${names.length} names equal`,
+    );
+  });
+
+  it("fetches and handles no other contract's ERC-1155 transfers: sync rows and handler runs are the registries' own", async () => {
+    const foreign = v2.foreignTransfers;
+    const registryAddresses = v2.registries.map((r) => lower(r.address) as Address);
+    const [registryLogs, foreignLogs, links] = await Promise.all([
+      transferLogs(client, registryAddresses),
+      transferLogs(client, [foreign.contract]),
+      firstLinks(client),
+    ]);
+    // The chain carries what the manifest says: 100 foreign transfers for each of the registries'.
+    expect(registryLogs.length).toBe(foreign.registryLogs);
+    expect(foreignLogs.length).toBe(foreign.logs);
+    expect(foreign.logs).toBe(100 * foreign.registryLogs);
+
+    const [{ n: foreignRows }] = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ponder_sync.logs WHERE address = $1",
+      [foreign.contract],
+    );
+    const [{ n: registryRows }] = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ponder_sync.logs WHERE address = ANY($1) AND topic0 = ANY($2)",
+      [registryAddresses, [...new Set(registryLogs.map((l) => l.topics[0]!))]],
+    );
+    expect(foreignRows).toBe(0);
+    expect(registryRows).toBeGreaterThan(0);
+    expect(registryRows).toBeLessThanOrEqual(registryLogs.length);
+
+    // Ponder hands the handlers the root's transfers and a linked registry's from the block of its first link on.
+    const root = lower(v2.contracts.RootRegistry!);
+    const delivered = registryLogs.filter((l) => {
+      const emitter = lower(l.address);
+      const link = links.get(emitter as Address);
+      return emitter === root || (link !== undefined && l.blockNumber >= link.block);
+    });
+    const runs = await completedEvents(indexer.url);
+    const transferRuns = [...runs].filter(([name]) => /^ensv2\/.*:Transfer(Single|Batch)$/.test(name));
+    const total = transferRuns.reduce((sum, [, n]) => sum + n, 0);
+    expect(transferRuns.length).toBeGreaterThan(0);
+    expect(total).toBe(delivered.length);
+    console.log(
+      `ensv2 transfers: ${foreign.logs} foreign logs: ${foreignRows} ponder_sync rows; registries' ${registryLogs.length}: ${registryRows} rows, ${total} handler runs (${registryLogs.length - total} fetched at a link)`,
+    );
   });
 });
