@@ -7,6 +7,11 @@ import type { Ensv2Play } from "./ensv2-play";
 
 /** Foreign transfers per registry transfer: a public chain's NFT traffic dwarfs ENS's. */
 export const FOREIGN_TRANSFERS_PER_REGISTRY_TRANSFER = 100;
+/**
+ * At most this many: a benchmark devnet of thousands of ENSv2 names would otherwise spend minutes minting. 100× holds
+ * up to 200 registry transfers (a test devnet has a few dozen).
+ */
+const MAX_FOREIGN_LOGS = 20_000;
 /** Logs one transaction emits (about 2,600 gas each, well inside the devnet's gas per transaction). */
 const LOGS_PER_TX = 1_000;
 /** A batch of this many ids per TransferBatch; one in ten of the foreign logs is a batch. */
@@ -14,8 +19,8 @@ const IDS_PER_BATCH = 4;
 
 /**
  * The other ERC-1155 contracts of a chain: one contract of no registry mints, in a few transactions of one block,
- * 100 times as many TransferSingle/TransferBatch logs as the registries emitted in the whole scenario. Played last,
- * when that count is known.
+ * 100 times as many TransferSingle/TransferBatch logs as the registries emitted in the whole scenario (at most
+ * MAX_FOREIGN_LOGS). Played last, when that count is known.
  */
 export async function playForeignTransfers(play: Ensv2Play): Promise<Ensv2ForeignTransfers> {
   const { chain } = play;
@@ -32,7 +37,7 @@ export async function playForeignTransfers(play: Ensv2Play): Promise<Ensv2Foreig
     const [address, topic0] = key.split("|") as [string, `0x${string}`];
     if (registries.has(address) && topics.has(topic0)) registryLogs += n;
   }
-  const logs = registryLogs * FOREIGN_TRANSFERS_PER_REGISTRY_TRANSFER;
+  const logs = Math.min(MAX_FOREIGN_LOGS, registryLogs * FOREIGN_TRANSFERS_PER_REGISTRY_TRANSFER);
   const holder = chain.deployer;
   const txs = [];
   for (let first = 0; first < logs; first += LOGS_PER_TX) {
