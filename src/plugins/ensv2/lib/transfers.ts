@@ -61,7 +61,9 @@ export async function isDelivered(
 }
 
 /** The handler context a fetch needs: Ponder's client of the event's chain. */
-export type FetchingContext = IndexingContext & { client: Pick<Context["client"], "request" | "getBlock"> };
+export type FetchingContext = IndexingContext & {
+  client: Pick<Context["client"], "request" | "getBlock" | "getTransaction">;
+};
 
 /**
  * SubregistryUpdated names `subregistry`: the first time, it is recorded (Ponder delivers its transfers from this
@@ -69,7 +71,7 @@ export type FetchingContext = IndexingContext & { client: Pick<Context["client"]
  */
 export async function subregistryNamed(
   context: FetchingContext,
-  event: IndexedEvent<{ subregistry: Address }> & { block: { number: bigint } },
+  event: IndexedEvent<{ subregistry: Address }>,
 ): Promise<void> {
   const address = event.args.subregistry.toLowerCase() as Address;
   if (address === zeroAddress || address === ensv2Anchors().rootRegistry) return;
@@ -115,11 +117,18 @@ type FetchedEvent = LogEvent & { transaction: NonNullable<LogEvent["transaction"
 const TRANSFER_TOPICS = Ensv2RegistryTransfersAbi.map((e) => toEventSelector(e));
 
 /**
+ * Blocks per eth_getLogs where `ETH_GETLOGS_BLOCK_RANGE_<chainId>` sets none: a range public providers take for one
+ * address. A registry used before its link is usually linked soon after, so one window is the rule.
+ */
+const DEFAULT_WINDOW = 10_000n;
+
+/**
  * The registry's transfer logs in [from, to], in chain order, by eth_getLogs through Ponder's client (which passes
- * eth_getLogs to the RPC uncached), in windows of `ETH_GETLOGS_BLOCK_RANGE_<chainId>` where one is set.
+ * eth_getLogs to the RPC uncached).
  */
 async function fetchTransfers(context: FetchingContext, address: Address, from: bigint, to: bigint) {
-  const range = BigInt(getConfig().getLogsBlockRanges.get(context.chain.id) ?? Number(to - from + 1n));
+  const configured = getConfig().getLogsBlockRanges.get(context.chain.id);
+  const range = configured !== undefined ? BigInt(configured) : DEFAULT_WINDOW;
   const out: FetchedLog[] = [];
   for (let start = from; start <= to; start += range) {
     const end = start + range - 1n < to ? start + range - 1n : to;
@@ -128,8 +137,11 @@ async function fetchTransfers(context: FetchingContext, address: Address, from: 
       params: [{ address, topics: [TRANSFER_TOPICS], fromBlock: numberToHex(start), toBlock: numberToHex(end) }],
     });
     for (const l of logs) {
-      if (l.blockNumber === null || l.logIndex === null || l.transactionHash === null || l.blockHash === null) continue;
-      if (l.transactionIndex === null || l.removed) continue;
+      // Mined blocks below the link only: a pending or removed log means the provider is on another fork.
+      if (l.blockNumber === null || l.logIndex === null || l.transactionHash === null || l.blockHash === null)
+        throw new Error(`ensv2: eth_getLogs of ${address} up to block ${to} gave a pending log`);
+      if (l.transactionIndex === null || l.removed)
+        throw new Error(`ensv2: eth_getLogs of ${address} up to block ${to} gave a removed log`);
       out.push({
         address: l.address.toLowerCase() as Address,
         blockNumber: BigInt(l.blockNumber),
@@ -147,22 +159,23 @@ async function fetchTransfers(context: FetchingContext, address: Address, from: 
   );
 }
 
-/** Each log as a handler's event would show it: its block's timestamp and its transaction's sender and recipient. */
+/**
+ * Each log as a handler's event would show it: its block's timestamp and its transaction's sender and recipient
+ * (eth_getBlockByNumber and eth_getTransactionByHash, which Ponder's client caches).
+ */
 async function withBlockFacts(context: FetchingContext, logs: FetchedLog[]): Promise<FetchedEvent[]> {
-  const getBlock = (blockNumber: bigint) => context.client.getBlock({ blockNumber, includeTransactions: true });
-  const blocks = new Map<bigint, Awaited<ReturnType<typeof getBlock>>>();
+  const timestamps = new Map<bigint, bigint>();
   const out: FetchedEvent[] = [];
   for (const l of logs) {
-    let block = blocks.get(l.blockNumber);
-    if (!block) blocks.set(l.blockNumber, (block = await getBlock(l.blockNumber)));
-    const tx = block.transactions.find((t) => t.hash === l.transactionHash);
-    if (!tx)
-      throw new Error(
-        `ensv2: block ${l.blockNumber} has no transaction ${l.transactionHash} for its log ${l.logIndex}`,
-      );
+    let timestamp = timestamps.get(l.blockNumber);
+    if (timestamp === undefined) {
+      timestamp = (await context.client.getBlock({ blockNumber: l.blockNumber })).timestamp;
+      timestamps.set(l.blockNumber, timestamp);
+    }
+    const tx = await context.client.getTransaction({ hash: l.transactionHash });
     out.push({
       log: { address: l.address, logIndex: l.logIndex, topics: l.topics, data: l.data },
-      block: { number: l.blockNumber, hash: l.blockHash, timestamp: block.timestamp },
+      block: { number: l.blockNumber, hash: l.blockHash, timestamp },
       transaction: { hash: l.transactionHash, transactionIndex: l.transactionIndex, from: tx.from, to: tx.to },
     });
   }
