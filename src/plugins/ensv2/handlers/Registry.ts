@@ -16,10 +16,10 @@ import { rolesChanged } from "../lib/permissions";
 import { subregistryNamed } from "../lib/transfers";
 
 /**
- * Every ENSv2 registry (PermissionedRegistry, UserRegistry, WrapperRegistry), matched by ABI at any address; their
- * ERC-1155 transfers come through RegistryTransfers.ts. Each event updates the tree, then joins ensv2_event.
- * EACRolesChanged arrives here from every access-controlled
- * contract (resolvers and the registrar too): one contract matching the event at any address receives each log once.
+ * Every ENSv2 registry's own events (PermissionedRegistry, UserRegistry, WrapperRegistry), matched at any address;
+ * their ERC-1155 transfers come through RegistryTransfers.ts. Each event updates the tree, then joins ensv2_event.
+ * EACRolesChanged arrives here from every access-controlled contract (resolvers and the registrar too): one contract
+ * matching the event at any address receives each log once.
  */
 export function register(): void {
   const C = "ensv2/Registry";
