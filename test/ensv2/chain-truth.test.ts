@@ -7,6 +7,7 @@ import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { completedEvents, firstLinks, transferLogs } from "../support/ensv2-transfers";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+import { startRecordingRpc } from "../support/recording-rpc";
 import { checkRegistrationOrder, indexedOrderKeys } from "../support/registration-order";
 
 /*
@@ -47,6 +48,8 @@ interface RegistryRow {
 
 let env: DevnetWithLabels;
 let indexer: RunningIndexer;
+/** The indexer's RPC of the ENSv2 chain, recorded: what it asked for and the logs it got. */
+let recorder: Awaited<ReturnType<typeof startRecordingRpc>>;
 let client: PublicClient;
 let v2: Ensv2Scenario;
 let domains: DomainRow[];
@@ -65,7 +68,15 @@ beforeAll(async () => {
   // it does a public chain's history (a registry's transfers before its link; test/reliability/reorg.test.ts covers
   // transfers at the head).
   await client.request({ method: "anvil_mine", params: ["0x28"] } as never);
-  indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["ensv2"], database: "postgres" }));
+  const chainId = manifest.ensv2!.chainId;
+  recorder = await startRecordingRpc(manifest.chains[String(chainId)]!.rpcUrl);
+  indexer = await startIndexer(
+    indexerOptionsFor(env, {
+      plugins: ["ensv2"],
+      database: "postgres",
+      extraEnv: { [`RPC_URL_${chainId}`]: recorder.url },
+    }),
+  );
   await settledStatus(indexer, 3_000, 300_000);
   const db = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
   await db.connect();
@@ -85,6 +96,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await indexer?.stop();
+  await recorder?.close();
   await env?.stop();
 });
 
@@ -509,6 +521,15 @@ describe("ENSv2 registries' transfers: from the tree only, a registry's earlier 
       [registryAddresses, [...new Set(registryLogs.map((l) => l.topics[0]!))]],
     );
     expect(foreignRows).toBe(0);
+    // Nor did the RPC send any: every log eth_getLogs answered, by emitter.
+    const answered = recorder.calls
+      .filter((c) => c.method === "eth_getLogs" && Array.isArray(c.result))
+      .flatMap((c) => c.result as { address: string; topics: `0x${string}`[] }[]);
+    const foreignAnswered = answered.filter((l) => lower(l.address) === foreign.contract).length;
+    const transferTopics = new Set(registryLogs.map((l) => l.topics[0]!));
+    const transfersAnswered = answered.filter((l) => transferTopics.has(l.topics[0]!)).length;
+    expect(answered.length).toBeGreaterThan(0);
+    expect(foreignAnswered).toBe(0);
     expect(registryRows).toBeGreaterThan(0);
     expect(registryRows).toBeLessThanOrEqual(registryLogs.length);
 
@@ -525,7 +546,7 @@ describe("ENSv2 registries' transfers: from the tree only, a registry's earlier 
     expect(transferRuns.length).toBeGreaterThan(0);
     expect(total).toBe(delivered.length);
     console.log(
-      `ensv2 transfers: ${foreign.logs} foreign logs: ${foreignRows} ponder_sync rows; registries' ${registryLogs.length}: ${registryRows} rows, ${total} handler runs (${registryLogs.length - total} fetched at a link)`,
+      `ensv2 transfers: ${foreign.logs} foreign logs: ${foreignAnswered} in eth_getLogs answers, ${foreignRows} ponder_sync rows; registries' ${registryLogs.length}: ${transfersAnswered} in eth_getLogs answers, ${registryRows} rows, ${total} handler runs (${registryLogs.length - total} fetched at a link)`,
     );
   });
 });
