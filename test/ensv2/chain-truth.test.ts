@@ -69,7 +69,7 @@ beforeAll(async () => {
   // transfers at the head).
   await client.request({ method: "anvil_mine", params: ["0x28"] } as never);
   const chainId = manifest.ensv2!.chainId;
-  recorder = await startRecordingRpc(manifest.chains[String(chainId)]!.rpcUrl);
+  recorder = await startRecordingRpc(manifest.chains[String(chainId)]!.rpcUrl, { keepLogs: true });
   indexer = await startIndexer(
     indexerOptionsFor(env, {
       plugins: ["ensv2"],

@@ -4,15 +4,18 @@ import { type LoopbackServer, startLoopbackServer } from "./loopback-server";
 export interface RecordedCall {
   method: string;
   params: unknown[];
-  /** An eth_getLogs call's answer (its logs), once it came: what the provider sent back. */
+  /** An eth_getLogs call's answer (its logs), kept with `keepLogs`: what the provider sent back. */
   result?: unknown;
 }
 
 /**
  * A JSON-RPC proxy on 127.0.0.1 that forwards every request to `upstream` as it came (a batch stays a batch) and
- * records each call: what an indexer asked its RPC provider for.
+ * records each call: what an indexer asked its RPC provider for; with `keepLogs`, also the logs each eth_getLogs got.
  */
-export async function startRecordingRpc(upstream: string): Promise<LoopbackServer & { calls: RecordedCall[] }> {
+export async function startRecordingRpc(
+  upstream: string,
+  { keepLogs = false }: { keepLogs?: boolean } = {},
+): Promise<LoopbackServer & { calls: RecordedCall[] }> {
   const calls: RecordedCall[] = [];
   const server = await startLoopbackServer(async (_req, res, body) => {
     const parsed = JSON.parse(body.toString("utf8")) as unknown;
@@ -21,7 +24,7 @@ export async function startRecordingRpc(upstream: string): Promise<LoopbackServe
       const { method, params, id } = call as { method?: string; params?: unknown[]; id?: unknown };
       const recorded: RecordedCall = { method: String(method), params: params ?? [] };
       calls.push(recorded);
-      if (recorded.method === "eth_getLogs") logCalls.set(id, recorded);
+      if (keepLogs && recorded.method === "eth_getLogs") logCalls.set(id, recorded);
     }
     const answer = await fetch(upstream, {
       method: "POST",
