@@ -749,6 +749,19 @@ export const ensv2Registry = onchainTable(
 );
 
 /**
+ * Every address a `SubregistryUpdated` has named (`<chainId>-<address>`), with the block of the first: Ponder delivers
+ * its ERC-1155 transfers (`ensv2/LinkedRegistry`, a factory) from that block on, and the ones before were fetched and
+ * applied when it was named (src/plugins/ensv2/lib/transfers.ts). A transfer of that block handled before the row
+ * exists is one of those earlier ones.
+ */
+export const ensv2NamedSubregistry = onchainTable("ensv2_named_subregistry", (t) => ({
+  id: t.text().primaryKey(),
+  chainId: t.integer().notNull(),
+  address: t.hex().notNull(),
+  namedAt: t.bigint().notNull(),
+}));
+
+/**
  * One label of one registry (`<chainId>-<registry>-<storageId>`, the storage id decimal: the peer's id, docs/api.md
  * "Omnigraph ids"): the storage id is the token id with its low 32 version bits cleared, stable across regenerations
  * and re-registrations.

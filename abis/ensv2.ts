@@ -6,8 +6,11 @@ import { parseAbi } from "viem";
  * differences listed in docs/ensv2.md). Events only: nothing here calls a contract.
  */
 
-/** Every ENSv2 registry (PermissionedRegistry, UserRegistry, WrapperRegistry), and EnhancedAccessControl's one event. */
-export const Ensv2RegistryAbi = parseAbi([
+/**
+ * Every ENSv2 registry's own events (PermissionedRegistry, UserRegistry, WrapperRegistry), and EnhancedAccessControl's
+ * one event: signatures no other kind of contract emits, so they are matched at any address.
+ */
+export const Ensv2RegistryEventsAbi = parseAbi([
   "event LabelRegistered(uint256 indexed tokenId, bytes32 indexed labelHash, string label, address owner, uint64 expiry, address indexed sender)",
   "event LabelReserved(uint256 indexed tokenId, bytes32 indexed labelHash, string label, uint64 expiry, address indexed sender)",
   "event LabelUnregistered(uint256 indexed tokenId, address indexed sender)",
@@ -17,10 +20,20 @@ export const Ensv2RegistryAbi = parseAbi([
   "event TokenRegenerated(uint256 indexed oldTokenId, uint256 indexed newTokenId)",
   "event TokenResource(uint256 indexed tokenId, uint256 indexed resource)",
   "event ParentUpdated(address indexed parent, string label, address indexed sender)",
-  "event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)",
-  "event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)",
   "event EACRolesChanged(uint256 indexed resource, address indexed account, uint256 oldRoleBitmap, uint256 newRoleBitmap)",
 ]);
+
+/**
+ * A registry's ERC-1155 transfers: every ERC-1155 contract of a chain emits these, so they are taken only from the
+ * registries of the tree (docs/ensv2.md, "Which logs are fetched").
+ */
+export const Ensv2RegistryTransfersAbi = parseAbi([
+  "event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)",
+  "event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)",
+]);
+
+/** Every event of an ENSv2 registry. */
+export const Ensv2RegistryAbi = [...Ensv2RegistryEventsAbi, ...Ensv2RegistryTransfersAbi] as const;
 
 /**
  * The `.eth` registrar (ETHRegistrar): what each registration and renewal cost, in which ERC-20, with which referrer.

@@ -8,6 +8,7 @@ export type OwnContractName =
   | "BasenamesBaseRegistrar"
   | "BasenamesRegistrarController"
   | "DevnetERC20"
+  | "DevnetERC1155Traffic"
   | "DevnetPriceOracle"
   | "DevnetSeaport"
   | "LineanamesRegistrarController"

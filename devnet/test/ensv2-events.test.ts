@@ -7,6 +7,7 @@ import {
   Ensv2EthRegistrarAbi,
   Ensv2EthRegistrarIndexedReferrerAbi,
   Ensv2RegistryAbi,
+  Ensv2RegistryTransfersAbi,
   RootResolverAbi,
 } from "../../abis";
 import { devnetAbis } from "../src/contracts";
@@ -32,6 +33,13 @@ const CONTRACTS: { ours: string; indexer: Abi; reference: Abi; referenceName: st
   { ours: "PermissionedRegistry", indexer: Ensv2RegistryAbi, reference: RegistryABI as Abi, referenceName: "Registry" },
   { ours: "UserRegistry", indexer: Ensv2RegistryAbi, reference: RegistryABI as Abi, referenceName: "Registry" },
   { ours: "WrapperRegistry", indexer: Ensv2RegistryAbi, reference: RegistryABI as Abi, referenceName: "Registry" },
+  // No registry: its transfers must be the registries' very signatures for a test to show they are not fetched.
+  {
+    ours: "DevnetERC1155Traffic",
+    indexer: Ensv2RegistryTransfersAbi,
+    reference: RegistryABI as Abi,
+    referenceName: "Registry",
+  },
   {
     ours: "ETHRegistrar",
     indexer: [...Ensv2EthRegistrarAbi, ...events(Ensv2RegistryAbi).filter((e) => e.name === "EACRolesChanged")],

@@ -1,3 +1,4 @@
+import type { Factory } from "ponder";
 import type { Abi, Transport } from "viem";
 import type { AppConfig } from "../config";
 import { rpcTransport } from "../lib/rpc-transport";
@@ -9,7 +10,8 @@ import { chainsOf } from "./requirements";
 export interface ComposedContract {
   abi: Abi;
   chain: string;
-  address?: `0x${string}`;
+  /** A plain address, or a factory's children (define.ts, `factory`); none: every address. */
+  address?: `0x${string}` | Factory;
   startBlock: number;
   endBlock?: number;
   /**
@@ -60,7 +62,7 @@ export function composeContractList(config: AppConfig, buildRecordId?: string): 
       contracts[`${pluginName}/${c.name}`] = {
         abi: c.abi,
         chain: ds.chain.name,
-        ...(ref.address ? { address: ref.address } : {}),
+        ...(c.factory ? { address: c.factory } : ref.address ? { address: ref.address } : {}),
         startBlock: ref.startBlock,
         ...(endBlock !== undefined ? { endBlock } : {}),
         ...(buildRecordId !== undefined ? { nameindexBuild: buildRecordId } : {}),

@@ -1,3 +1,4 @@
+import type { Factory } from "ponder";
 import type { Abi } from "viem";
 import type { AppConfig } from "../config/types";
 import type { DatasourceName } from "../namespaces/types";
@@ -17,6 +18,11 @@ export interface PluginContract {
    * handlers, Ponder warns at every start).
    */
   coveredBy?: string[];
+  /**
+   * The contract is the children this Ponder factory names (with no parent `address`: named by any contract), each
+   * from the block it was named on; the datasource contract gives only the start block.
+   */
+  factory?: Factory;
   /** A contract an operator may turn off (e.g. Seaport, whose every fill is fetched): indexed only when this is true. */
   enabledBy?: (config: AppConfig) => boolean;
 }

@@ -63,6 +63,16 @@ describe("NAMESPACE=sepolia-v2", () => {
     });
     expect(contracts["ensv2/Registry"]).toMatchObject({ chain: "sepolia", startBlock: 10921916 });
     expect(contracts["ensv2/Registry"]!.address).toBeUndefined();
+    // Registries' transfers: the root's at its address, the others' as the children SubregistryUpdated names.
+    expect(contracts["ensv2/RootRegistry"]).toMatchObject({
+      address: "0xc960f7217d3643b525ef36bec8adf86953cd9ab8",
+      startBlock: 10921916,
+    });
+    expect(contracts["ensv2/LinkedRegistry"]).toMatchObject({
+      startBlock: 10921916,
+      address: { event: { name: "SubregistryUpdated" }, parameter: "subregistry" },
+    });
+    expect((contracts["ensv2/LinkedRegistry"]!.address as { address?: string }).address).toBeUndefined();
     expect(contracts["protocol-acceleration/ensroot/DefaultReverseRegistrar"]).toMatchObject({
       address: "0x26997c9d0f3dcbae3f78c69e621a3926ee30bb98",
     });

@@ -5,7 +5,9 @@ import { devnetAbis } from "../../devnet/src/contracts";
 import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { completedEvents, firstLinks, transferLogs } from "../support/ensv2-transfers";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
+import { startRecordingRpc } from "../support/recording-rpc";
 import { checkRegistrationOrder, indexedOrderKeys } from "../support/registration-order";
 
 /*
@@ -46,6 +48,8 @@ interface RegistryRow {
 
 let env: DevnetWithLabels;
 let indexer: RunningIndexer;
+/** The indexer's RPC of the ENSv2 chain, recorded: what it asked for and the logs it got. */
+let recorder: Awaited<ReturnType<typeof startRecordingRpc>>;
 let client: PublicClient;
 let v2: Ensv2Scenario;
 let domains: DomainRow[];
@@ -60,7 +64,19 @@ beforeAll(async () => {
   client = createPublicClient({
     transport: http(manifest.chains[String(manifest.ensv2!.chainId)]!.rpcUrl, { batch: { batchSize: 200 } }),
   });
-  indexer = await startIndexer(indexerOptionsFor(env, { plugins: ["ensv2"], database: "postgres" }));
+  // 40 empty blocks take the scenario past Ponder's 30 unfinalized blocks, so its historical sync indexes all of it, as
+  // it does a public chain's history (a registry's transfers before its link; test/reliability/reorg.test.ts covers
+  // transfers at the head).
+  await client.request({ method: "anvil_mine", params: ["0x28"] } as never);
+  const chainId = manifest.ensv2!.chainId;
+  recorder = await startRecordingRpc(manifest.chains[String(chainId)]!.rpcUrl, { keepLogs: true });
+  indexer = await startIndexer(
+    indexerOptionsFor(env, {
+      plugins: ["ensv2"],
+      database: "postgres",
+      extraEnv: { [`RPC_URL_${chainId}`]: recorder.url },
+    }),
+  );
   await settledStatus(indexer, 3_000, 300_000);
   const db = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
   await db.connect();
@@ -80,6 +96,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await indexer?.stop();
+  await recorder?.close();
   await env?.stop();
 });
 
@@ -411,5 +428,125 @@ describe("ensv2 registration order", () => {
     }
     expect(paged).toBe(domains.length);
     expect([...kinds].sort()).toEqual(expect.arrayContaining(["ENSv2RegistryRegistration"]));
+  });
+});
+
+describe("ENSv2 registries' transfers: from the tree only, a registry's earlier ones included", () => {
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const db = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+    await db.connect();
+    try {
+      return (await db.query(sql, params)).rows as T[];
+    } finally {
+      await db.end();
+    }
+  };
+
+  it("indexes the names, holders, tokens and transfer events of a registry used before it was linked as the chain has them", async () => {
+    const early = v2.registries.find((r) => r.usedBeforeLink)!;
+    const address = lower(early.address) as Address;
+    const link = (await firstLinks(client)).get(address)!;
+    const logs = await transferLogs(client, [address]);
+    const beforeLink = logs.filter(
+      (l) => l.blockNumber < link.block || (l.blockNumber === link.block && l.logIndex < link.logIndex),
+    );
+    // The scenario's case: transfers in blocks before the link, one in the link's own block before it, one after.
+    expect(beforeLink.filter((l) => l.blockNumber < link.block).length).toBeGreaterThan(0);
+    expect(beforeLink.filter((l) => l.blockNumber === link.block).length).toBeGreaterThan(0);
+    expect(logs.length).toBeGreaterThan(beforeLink.length);
+
+    const names = domains.filter((d) => d.registry === address);
+    expect(names.map((d) => d.name).sort()).toEqual(
+      v2.names
+        .filter((f) => lower(f.registry) === address)
+        .map((f) => f.name)
+        .sort(),
+    );
+    expect(names.length).toBe(3);
+    for (const d of names) {
+      const holder = await read<Address>(address, "latestOwnerOf", [BigInt(d.token_id)]);
+      expect(d.owner, `${d.name}: holder`).toBe(lower(holder));
+    }
+
+    // Every token's holder is the last `to` the chain's transfers gave it.
+    const lastTo = new Map<string, string>();
+    for (const l of logs) {
+      for (const id of l.args.ids ?? [l.args.id!]) lastTo.set(id.toString(), lower(l.args.to));
+    }
+    const tokens = await query<{ token_id: string; owner: string }>(
+      `SELECT token_id, owner FROM "${indexer.schema}".ensv2_token WHERE contract = $1`,
+      [address],
+    );
+    expect(new Map(tokens.map((t) => [BigInt(t.token_id).toString(), t.owner]))).toEqual(lastTo);
+
+    // Each transfer is an event of the index, with its log's facts, as if Ponder had delivered it.
+    const events = await query<{
+      block_number: string;
+      log_index: number;
+      event_name: string;
+      transaction_hash: string;
+    }>(
+      `SELECT e.block_number, e.log_index, e.event_name, l.transaction_hash FROM "${indexer.schema}".ensv2_event e
+       JOIN "${indexer.schema}".indexed_log l ON l.chain_id = e.chain_id AND l.block_number = e.block_number AND l.log_index = e.log_index
+       WHERE e.contract = $1 AND e.event_name LIKE 'Transfer%' ORDER BY e.block_number, e.log_index`,
+      [address],
+    );
+    expect(events.map((e) => [BigInt(e.block_number), e.log_index, e.event_name, e.transaction_hash])).toEqual(
+      logs.map((l) => [l.blockNumber, l.logIndex, l.eventName, l.transactionHash]),
+    );
+    console.log(
+      `ensv2 transfers: registry ${address} linked at block ${link.block}: ${beforeLink.length} of its ${logs.length} transfers fetched at the link, ${names.length} names equal`,
+    );
+  });
+
+  it("fetches and handles no other contract's ERC-1155 transfers: sync rows and handler runs are the registries' own", async () => {
+    const foreign = v2.foreignTransfers;
+    const registryAddresses = v2.registries.map((r) => lower(r.address) as Address);
+    const [registryLogs, foreignLogs, links] = await Promise.all([
+      transferLogs(client, registryAddresses),
+      transferLogs(client, [foreign.contract]),
+      firstLinks(client),
+    ]);
+    // The chain carries what the manifest says: 100 foreign transfers for each of the registries'.
+    expect(registryLogs.length).toBe(foreign.registryLogs);
+    expect(foreignLogs.length).toBe(foreign.logs);
+    expect(foreign.logs).toBe(100 * foreign.registryLogs);
+
+    const [{ n: foreignRows }] = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ponder_sync.logs WHERE address = $1",
+      [foreign.contract],
+    );
+    const [{ n: registryRows }] = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ponder_sync.logs WHERE address = ANY($1) AND topic0 = ANY($2)",
+      [registryAddresses, [...new Set(registryLogs.map((l) => l.topics[0]!))]],
+    );
+    expect(foreignRows).toBe(0);
+    // Nor did the RPC send any: every log eth_getLogs answered, by emitter.
+    const answered = recorder.calls
+      .filter((c) => c.method === "eth_getLogs" && Array.isArray(c.result))
+      .flatMap((c) => c.result as { address: string; topics: `0x${string}`[] }[]);
+    const foreignAnswered = answered.filter((l) => lower(l.address) === foreign.contract).length;
+    const transferTopics = new Set(registryLogs.map((l) => l.topics[0]!));
+    const transfersAnswered = answered.filter((l) => transferTopics.has(l.topics[0]!)).length;
+    expect(answered.length).toBeGreaterThan(0);
+    expect(foreignAnswered).toBe(0);
+    expect(registryRows).toBeGreaterThan(0);
+    expect(registryRows).toBeLessThanOrEqual(registryLogs.length);
+
+    // Ponder hands the handlers the root's transfers and a linked registry's from the block of its first link on.
+    const root = lower(v2.contracts.RootRegistry!);
+    const delivered = registryLogs.filter((l) => {
+      const emitter = lower(l.address);
+      const link = links.get(emitter as Address);
+      return emitter === root || (link !== undefined && l.blockNumber >= link.block);
+    });
+    const runs = await completedEvents(indexer.url);
+    const transferRuns = [...runs].filter(([name]) => /^ensv2\/.*:Transfer(Single|Batch)$/.test(name));
+    const total = transferRuns.reduce((sum, [, n]) => sum + n, 0);
+    expect(transferRuns.length).toBeGreaterThan(0);
+    expect(total).toBe(delivered.length);
+    console.log(
+      `ensv2 transfers: ${foreign.logs} foreign logs: ${foreignAnswered} in eth_getLogs answers, ${foreignRows} ponder_sync rows; registries' ${registryLogs.length}: ${transfersAnswered} in eth_getLogs answers, ${registryRows} rows, ${total} handler runs (${registryLogs.length - total} fetched at a link)`,
+    );
   });
 });

@@ -4,27 +4,44 @@ import { type LoopbackServer, startLoopbackServer } from "./loopback-server";
 export interface RecordedCall {
   method: string;
   params: unknown[];
+  /** An eth_getLogs call's answer (its logs), kept with `keepLogs`: what the provider sent back. */
+  result?: unknown;
 }
 
 /**
  * A JSON-RPC proxy on 127.0.0.1 that forwards every request to `upstream` as it came (a batch stays a batch) and
- * records each call: what an indexer asked its RPC provider for.
+ * records each call: what an indexer asked its RPC provider for; with `keepLogs`, also the logs each eth_getLogs got.
  */
-export async function startRecordingRpc(upstream: string): Promise<LoopbackServer & { calls: RecordedCall[] }> {
+export async function startRecordingRpc(
+  upstream: string,
+  { keepLogs = false }: { keepLogs?: boolean } = {},
+): Promise<LoopbackServer & { calls: RecordedCall[] }> {
   const calls: RecordedCall[] = [];
   const server = await startLoopbackServer(async (_req, res, body) => {
     const parsed = JSON.parse(body.toString("utf8")) as unknown;
+    const logCalls = new Map<unknown, RecordedCall>();
     for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
-      const { method, params } = call as { method?: string; params?: unknown[] };
-      calls.push({ method: String(method), params: params ?? [] });
+      const { method, params, id } = call as { method?: string; params?: unknown[]; id?: unknown };
+      const recorded: RecordedCall = { method: String(method), params: params ?? [] };
+      calls.push(recorded);
+      if (keepLogs && recorded.method === "eth_getLogs") logCalls.set(id, recorded);
     }
     const answer = await fetch(upstream, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: new Uint8Array(body),
     });
+    const answerBody = Buffer.from(await answer.arrayBuffer());
+    if (logCalls.size > 0 && answer.ok) {
+      const replies = JSON.parse(answerBody.toString("utf8")) as unknown;
+      for (const reply of Array.isArray(replies) ? replies : [replies]) {
+        const { id, result } = reply as { id?: unknown; result?: unknown };
+        const recorded = logCalls.get(id);
+        if (recorded) recorded.result = result;
+      }
+    }
     res.writeHead(answer.status, { "content-type": "application/json" });
-    res.end(Buffer.from(await answer.arrayBuffer()));
+    res.end(answerBody);
   });
   return Object.assign(server, { calls });
 }

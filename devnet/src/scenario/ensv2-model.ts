@@ -51,6 +51,8 @@ export interface Ensv2RegistryFacts {
   name: string;
   /** `wrapper`: the WrapperRegistry proxy a locked name's migration deploys (its parent is set at initialization). */
   kind: "root" | "eth" | "user" | "wrapper";
+  /** Registered and transferred names before any SubregistryUpdated linked it (ensv2-before-link.ts). */
+  usedBeforeLink?: true;
 }
 
 /** A name whose ENSv2 resolver is `ENSV1Resolver`: resolving it in ENSv2 answers its ENSv1 records. */
@@ -87,4 +89,15 @@ export interface Ensv2Scenario {
   v1Fallbacks: Ensv2FallbackFacts[];
   /** `<Contract>:<EventName>` → logs emitted by the ENSv2 contracts (registries, resolvers, registrar, factory). */
   eventCounts: Record<string, number>;
+  /** ERC-1155 transfers of a contract that is no registry (ensv2-foreign-traffic.ts). */
+  foreignTransfers: Ensv2ForeignTransfers;
+}
+
+/** The other NFT contracts of a chain: ERC-1155 transfers at an address no registry links. */
+export interface Ensv2ForeignTransfers {
+  contract: Address;
+  /** Its TransferSingle and TransferBatch logs. */
+  logs: number;
+  /** The registries' own TransferSingle and TransferBatch logs, which `logs` is a multiple of. */
+  registryLogs: number;
 }

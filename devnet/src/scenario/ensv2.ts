@@ -4,9 +4,11 @@ import { deployEnsv2, ENSV2_MIN_COMMITMENT_AGE, type Ensv2Deployment } from "../
 import { REGISTRATION_ROLE_BITMAP, REGISTRY_ROLES, RESOLVER_ROLES } from "../ensv2-roles";
 import { labelhash, nodeOf } from "../names";
 import type { ScenarioContext } from "./context";
+import { useRegistryBeforeLink } from "./ensv2-before-link";
+import { playForeignTransfers } from "./ensv2-foreign-traffic";
 import { migrateLockedNames } from "./ensv2-locked";
 import { type Ensv1ForMigration, migrateEnsv1Names } from "./ensv2-migration";
-import type { Ensv2NameFacts, Ensv2RegistryFacts, Ensv2Scenario } from "./ensv2-model";
+import type { Ensv2ForeignTransfers, Ensv2NameFacts, Ensv2RegistryFacts, Ensv2Scenario } from "./ensv2-model";
 import { Ensv2Play } from "./ensv2-play";
 import { writeEnsv2FullProfile } from "./ensv2-profile";
 import type { FullProfileFacts } from "./full-profile";
@@ -31,8 +33,9 @@ const ethNameOf = (label: string) => ({ name: `${label}.eth`, labels: [label, "e
  * registries three levels deep (one re-parented), role grants and revocations on names (each regenerates the token)
  * and on a resolver, ERC-1155 transfers, reservations, a name left to expire and one re-registered after expiry,
  * ENSv1 names migrated through the UnlockedMigrationController, and locked wrapped ENSv1 names (and emancipated
- * subnames of one) migrated through the LockedMigrationController and their WrapperRegistry; last, a full profile
- * (every record kind) on one registered name.
+ * subnames of one) migrated through the LockedMigrationController and their WrapperRegistry; a full profile
+ * (every record kind) on one registered name; last, a user registry used before it is linked, and ERC-1155 traffic
+ * of a contract that is no registry.
  */
 export async function playEnsv2(
   ctx: ScenarioContext,
@@ -94,8 +97,11 @@ export async function playEnsv2(
   await migrateEnsv1Names(play, v1);
   await migrateLockedNames(play, v1);
   const fullProfile = await writeEnsv2FullProfile(play);
+  // Last, so that every step before draws and plays as it did without them.
+  await useRegistryBeforeLink(play, registered[3]!);
+  const foreignTransfers = await playForeignTransfers(play);
 
-  return { deployment: d, scenario: await finish(play), fullProfile };
+  return { deployment: d, scenario: await finish(play, foreignTransfers), fullProfile };
 }
 
 async function registerThroughRegistrar(play: Ensv2Play, n: number, tokens: Address[]): Promise<Ensv2NameFacts[]> {
@@ -447,7 +453,7 @@ async function reserveAndExpire(play: Ensv2Play, tokens: Address[]): Promise<voi
 }
 
 /** Token ids and event counts read back from the chain once everything is played. */
-async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
+async function finish(play: Ensv2Play, foreignTransfers: Ensv2ForeignTransfers): Promise<Ensv2Scenario> {
   const tokenIds = await play.chain.readMany<bigint>(
     play.names.map((f) => ({
       to: f.registry,
@@ -494,5 +500,6 @@ async function finish(play: Ensv2Play): Promise<Ensv2Scenario> {
     roleChanges: play.roleChanges,
     v1Fallbacks: play.v1Fallbacks,
     eventCounts: Object.fromEntries(Object.entries(eventCounts).sort(([a], [b]) => a.localeCompare(b))),
+    foreignTransfers,
   };
 }

@@ -25,7 +25,7 @@ function writesLog(log: object, handler: string): boolean {
   return true;
 }
 
-interface LogEvent {
+export interface LogEvent {
   log: { address: Address; logIndex: number; topics: readonly (Hex | null)[]; data: Hex };
   block: { number: bigint; hash: Hex; timestamp: bigint };
   transaction?: { hash: Hex; transactionIndex: number; from: Address; to: Address | null };
@@ -35,11 +35,29 @@ interface LogEvent {
 export async function recordLog<N extends EventNames>(handler: N, context: Context<N>, event: Event<N>): Promise<void> {
   const e = event as unknown as LogEvent;
   if (!e.log || !writesLog(e.log, handler)) return;
+  await context.db.insert(indexedLog).values(logRow(handler, context.chain.id, e));
+}
+
+/**
+ * Writes the log of an event a handler fetched itself rather than received (an ENSv2 registry's transfers from
+ * before it was linked); a no-op where the log's row exists (Ponder delivered it too, to a handler that skipped it).
+ */
+export async function recordFetchedLog(
+  context: { db: Context["db"]; chain: { id: number } },
+  event: LogEvent,
+  what: string,
+): Promise<void> {
+  await context.db
+    .insert(indexedLog)
+    .values(logRow(what, context.chain.id, event))
+    .onConflictDoNothing();
+}
+
+function logRow(what: string, chainId: number, e: LogEvent): typeof indexedLog.$inferInsert {
   const tx = e.transaction;
-  if (!tx)
-    throw new Error(`${handler}: Ponder gave no transaction for log ${e.log.logIndex} of block ${e.block.number}`);
-  await context.db.insert(indexedLog).values({
-    chainId: context.chain.id,
+  if (!tx) throw new Error(`${what}: Ponder gave no transaction for log ${e.log.logIndex} of block ${e.block.number}`);
+  return {
+    chainId,
     blockNumber: e.block.number,
     logIndex: e.log.logIndex,
     blockHash: e.block.hash,
@@ -52,5 +70,5 @@ export async function recordLog<N extends EventNames>(handler: N, context: Conte
     // Ponder keeps four topic slots, null where the log has fewer topics.
     topics: e.log.topics.filter((t): t is Hex => t !== null),
     data: e.log.data,
-  });
+  };
 }

@@ -11,14 +11,15 @@ import {
   setOnDomain,
   subregistryUpdated,
   tokenIdValues,
-  tokensTransferred,
 } from "../lib/lifecycle";
 import { rolesChanged } from "../lib/permissions";
+import { subregistryNamed } from "../lib/transfers";
 
 /**
- * Every ENSv2 registry (PermissionedRegistry, UserRegistry, WrapperRegistry), matched by ABI at any address. Each
- * event updates the tree, then joins ensv2_event. EACRolesChanged arrives here from every access-controlled
- * contract (resolvers and the registrar too): one contract matching the event at any address receives each log once.
+ * Every ENSv2 registry's own events (PermissionedRegistry, UserRegistry, WrapperRegistry), matched at any address;
+ * their ERC-1155 transfers come through RegistryTransfers.ts. Each event updates the tree, then joins ensv2_event.
+ * EACRolesChanged arrives here from every access-controlled contract (resolvers and the registrar too): one contract
+ * matching the event at any address receives each log once.
  */
 export function register(): void {
   const C = "ensv2/Registry";
@@ -42,6 +43,8 @@ export function register(): void {
     await recordEvent(context, event, "ExpiryUpdated", domainId);
   });
   on(`${C}:SubregistryUpdated`, async (context, event) => {
+    // The named registry's earlier transfers first: they came before the link.
+    await subregistryNamed(context, event);
     await recordEvent(context, event, "SubregistryUpdated", await subregistryUpdated(context, event));
   });
   on(`${C}:ResolverUpdated`, async (context, event) => {
@@ -60,30 +63,6 @@ export function register(): void {
   on(`${C}:ParentUpdated`, async (context, event) => {
     await declareParent(context, emitter(event), event.args.parent, event.args.label, event.block.number);
     await recordEvent(context, event, "ParentUpdated");
-  });
-  on(`${C}:TransferSingle`, async (context, event) => {
-    const moved = await tokensTransferred(
-      context,
-      event,
-      [{ id: event.args.id, value: event.args.value }],
-      event.args.to,
-    );
-    if (moved) await recordEvent(context, event, "TransferSingle", moved[0] ?? null);
-  });
-  on(`${C}:TransferBatch`, async (context, event) => {
-    const { ids, values, to } = event.args;
-    if (ids.length !== values.length) {
-      throw new Error(
-        `ensv2: TransferBatch in tx ${event.transaction.hash} has ${ids.length} ids but ${values.length} values`,
-      );
-    }
-    const moved = await tokensTransferred(
-      context,
-      event,
-      ids.map((id, i) => ({ id, value: values[i]! })),
-      to,
-    );
-    if (moved) await recordEvent(context, event, "TransferBatch", moved.length === 1 ? moved[0]! : null);
   });
   on(`${C}:EACRolesChanged`, async (context, event) => {
     await recordEvent(context, event, "EACRolesChanged", await rolesChanged(context, event));

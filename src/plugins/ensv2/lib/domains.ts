@@ -97,7 +97,8 @@ export async function updateDomain(
     ...(values.expiry !== undefined && row.latestRegistrationId !== null
       ? { registrationExpiryKey: values.expiry }
       : {}),
-    updatedAt: block,
+    // Never backwards: a registry's transfers from before it was linked are applied late (transfers.ts).
+    updatedAt: block > row.updatedAt ? block : row.updatedAt,
   });
   await settleV2OwnerCount(context, ownerBefore, updated.owner);
   return true;

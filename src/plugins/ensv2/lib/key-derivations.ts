@@ -47,6 +47,16 @@ export function deriveEnsv2RowKeys(ids: () => IdContext): void {
     const registry = emitterOf(event);
     return registry ? listCountId("v2-registry", registryId(event.chain.id, registry)) : undefined;
   });
+  // A registry's row and its ensv2_named_subregistry row share the key: the emitter's (a transfer asks whether it was
+  // named, transfers.ts) and the one a SubregistryUpdated names.
+  deriveRowKey("ensv2 registry(log.address)", (event) => {
+    const registry = emitterOf(event);
+    return registry ? registryId(event.chain.id, registry) : undefined;
+  });
+  deriveRowKey("ensv2 registry(args.subregistry)", (event) => {
+    const named = argOf(event, "subregistry");
+    return typeof named === "string" ? registryId(event.chain.id, named as Address) : undefined;
+  });
   // The rows keyed by the log itself (logColumns in events.ts).
   deriveEventIds(ids);
 }

@@ -79,6 +79,8 @@ export async function labelUnregistered(
     expiry: event.block.timestamp,
     tokenId: hex32(nextId),
     tokenVersion: versionOf(nextId),
+    // The burn that follows is of the version before `nextId`, which leaves the name alone (tokensTransferred).
+    ...(wasMinted ? { owner: null } : {}),
   });
   return domain.id;
 }
@@ -111,8 +113,12 @@ export const resolverValue = (resolver: Address) => ({ resolver: asAddress(resol
 export const tokenIdValues = (tokenId: bigint) => ({ tokenId: hex32(tokenId), tokenVersion: versionOf(tokenId) });
 
 /**
- * An ERC-1155 mint, transfer or burn of a registry token: the holder (null once burnt). Only known registries count
- * (the registry ABI matches every ERC-1155 on the chain, e.g. the NameWrapper); returns the domain ids it moved.
+ * An ERC-1155 mint, transfer or burn of a registry token: the holder (null once burnt). Only known registries count;
+ * returns the domain ids it moved, or undefined for a contract that is no registry.
+ *
+ * A transfer of a token older than the name's current one (the burn after LabelUnregistered, or an earlier transfer
+ * applied late, transfers.ts) moves that token's row only: the name's holder and token id follow its current token.
+ * In the order a registry emits them that equals applying every transfer to the name.
  */
 export async function tokensTransferred(
   context: IndexingContext,
@@ -120,16 +126,26 @@ export async function tokensTransferred(
   transfers: { id: bigint; value: bigint }[],
   to: Address,
 ): Promise<string[] | undefined> {
-  if (!(await findRegistry(context, emitter(event)))) return undefined;
+  const registry = emitter(event);
+  if (!(await findRegistry(context, registry))) return undefined;
   const owner = asAddress(to);
   const moved: string[] = [];
   for (const { id, value } of transfers) {
     // A name token has a supply of one; a zero-value transfer moves nothing.
     if (value === 0n) continue;
-    const domainId = await setOnDomain(context, event, id, owner ? { owner, ...tokenIdValues(id) } : { owner: null });
-    if (!domainId) continue;
-    moved.push(domainId);
-    await tokenHeld(context, event, domainId, id, owner);
+    const domain = await findDomain(context, registry, id);
+    if (!domain) continue;
+    moved.push(domain.id);
+    if (versionOf(id) >= domain.tokenVersion) {
+      await updateDomain(
+        context,
+        registry,
+        id,
+        event.block.number,
+        owner ? { owner, ...tokenIdValues(id) } : { owner: null },
+      );
+    }
+    await tokenHeld(context, event, domain.id, id, owner);
   }
   return moved;
 }
