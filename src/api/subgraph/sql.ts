@@ -611,9 +611,16 @@ export function childrenQuery(
 export function byIdsQuery(entity: EntityDef, ids: string[], reading: Reading = READ_HEAD): SQL {
   const impls = concreteEntities(entity);
   const keys = columnKeys(impls);
-  const parts = impls.map(
-    (e) =>
-      sql`SELECT ${selectList(e, keys, "t0")} FROM ${byKey(e, { reading })} "t0" WHERE "t0"."id" = ANY(${idArray(ids)})`,
+  const parts = impls.map((e) =>
+    reading.at === null || e.immutable
+      ? sql`SELECT ${selectList(e, keys, "t0")} FROM ${source(e, { reading })} "t0" WHERE "t0"."id" = ANY(${idArray(ids)})`
+      : // At a block, each id's one version by a backward probe: the general source tests every version of the id
+        // (`eth`'s, one per child added: 1,685 at 3,000 names, 7.7 ms for one row).
+        sql`SELECT ${selectList(e, keys, "t0")} FROM unnest(${idArray(ids)}) AS "i"("id") CROSS JOIN LATERAL ${byId(
+          e,
+          { reading },
+          sql`"i"."id"`,
+        )} "t0"`,
   );
   return parts.length === 1 ? parts[0]! : sql.join(parts, sql` UNION ALL `);
 }
