@@ -92,22 +92,39 @@ interface FloorRun {
   load: string;
 }
 
-async function floorRun(
-  names: number,
+/**
+ * `ponder start` on the bench's chains, every plugin of the run, with its clock, peak RSS and CPU counters started.
+ * The bench's chains keep no past state (played with --prune-history, or loaded from a saved state), so the resolver
+ * reads at an event's block cannot be answered: ~3 % of the devnet's events, ~0.5 % of mainnet's (RESOLVER_READS off).
+ */
+async function startMeasured(
   db: "postgres" | "pglite",
   manifestPath: string,
   labelsServiceUrl: string,
-): Promise<FloorRun> {
+  extraEnv: Record<string, string>,
+) {
   const started = Date.now();
   const indexer = await startIndexer({
     manifestPath,
     labelsServiceUrl,
     plugins: PLUGINS,
     database: db,
-    extraEnv: { NAMEINDEX_NOOP_HANDLERS: "true", RESOLVER_READS: "false", ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}) },
+    extraEnv: { RESOLVER_READS: "false", ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}), ...extraEnv },
   });
   const rss = watchPeakRss(indexer.process.child.pid!, 500);
   const cpuAtStart = cpuReading(indexer.process.child.pid!, indexer.schema);
+  return { started, indexer, rss, cpuAtStart };
+}
+
+async function floorRun(
+  names: number,
+  db: "postgres" | "pglite",
+  manifestPath: string,
+  labelsServiceUrl: string,
+): Promise<FloorRun> {
+  const { started, indexer, rss, cpuAtStart } = await startMeasured(db, manifestPath, labelsServiceUrl, {
+    NAMEINDEX_NOOP_HANDLERS: "true",
+  });
   try {
     await indexer.process.ready(undefined, 200);
     const seconds = (Date.now() - started) / 1000;
@@ -175,24 +192,11 @@ async function indexAndQuery(
   manifestPath: string,
   labelsServiceUrl: string,
 ): Promise<IndexRun> {
-  const started = Date.now();
-  const indexer = await startIndexer({
-    manifestPath,
-    labelsServiceUrl,
-    plugins: PLUGINS,
-    database: db,
-    extraEnv: {
-      SUBGRAPH_QUERY_CACHE_MB: "0",
-      // The bench's chains keep no past state (played with --prune-history, or loaded from a saved state), so the
-      // resolver reads at an event's block cannot be answered: ~3 % of the devnet's events, ~0.5 % of mainnet's.
-      RESOLVER_READS: "false",
-      ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}),
-      // One profile from start to /ready, one of the query phase: SIGUSR2 starts and stops the profiler.
-      ...(CPU_PROF ? { NAMEINDEX_CPU_PROF_DIR: CPU_PROF, NAMEINDEX_CPU_PROF_MODE: "signal" } : {}),
-    },
+  const { started, indexer, rss, cpuAtStart } = await startMeasured(db, manifestPath, labelsServiceUrl, {
+    SUBGRAPH_QUERY_CACHE_MB: "0",
+    // One profile from start to /ready, one of the query phase: SIGUSR2 starts and stops the profiler.
+    ...(CPU_PROF ? { NAMEINDEX_CPU_PROF_DIR: CPU_PROF, NAMEINDEX_CPU_PROF_MODE: "signal" } : {}),
   });
-  const rss = watchPeakRss(indexer.process.child.pid!, 500);
-  const cpuAtStart = cpuReading(indexer.process.child.pid!, indexer.schema);
   // The profiler runs from the process's start (a signal before it is loaded would end the process).
   const toggleCpuProfile = () => CPU_PROF && process.kill(indexer.process.child.pid!, "SIGUSR2");
   const memoryMetrics = watchMemoryMetrics(indexer.url);
