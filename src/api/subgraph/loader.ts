@@ -20,7 +20,8 @@ export interface SubgraphDb {
   execute(query: SQL): Promise<unknown>;
 }
 
-function rowsOf(result: unknown): Record<string, unknown>[] {
+/** A statement's rows, whichever driver answered (an array, or node-postgres' `{ rows }`). */
+export function rowsOf(result: unknown): Record<string, unknown>[] {
   if (Array.isArray(result)) return result as Record<string, unknown>[];
   return ((result as { rows?: Record<string, unknown>[] }).rows ?? []) as Record<string, unknown>[];
 }

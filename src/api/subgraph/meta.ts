@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 import type { BlockLookup, BlockRef, SubgraphMeta } from "./at-block";
-import type { SubgraphDb } from "./loader";
+import { rowsOf, type SubgraphDb } from "./loader";
+import { perHeadMemo } from "./per-head";
 
 /*
  * `_meta` from Ponder's own bookkeeping: `_ponder_checkpoint` (one row per chain, in the app's schema) holds the
@@ -40,9 +41,6 @@ export interface PonderMetaOptions {
   deployment?: string;
 }
 
-const rows = (r: unknown) =>
-  (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
-
 export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<SubgraphMeta> {
   const hashes = new Map<number, Promise<BlockIdentity>>();
   // The head not yet final, kept while Ponder's checkpoint names the same block: every query at a past block reads
@@ -69,7 +67,7 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
   };
   return async () => {
     // One statement, so the head and the error flag are read from one snapshot.
-    const result = rows(
+    const result = rowsOf(
       await options.db.execute(
         sql`SELECT checkpoint.latest_checkpoint, checkpoint.finalized_checkpoint, ${INDEXING_ERROR_SQL} AS indexing_error
             FROM (SELECT 1) AS one
@@ -121,7 +119,7 @@ async function lookupBlock(
 ): Promise<BlockRef | null> {
   const where = "number" in ref ? sql`number = ${ref.number}` : sql`hash = ${ref.hash.toLowerCase()}`;
   try {
-    const r = rows(
+    const r = rowsOf(
       await options.db.execute(
         sql`SELECT number, hash, parent_hash, timestamp FROM ponder_sync.blocks WHERE chain_id = ${options.chainId} AND ${where}`,
       ),
@@ -159,34 +157,20 @@ async function lookupBlock(
  */
 export function ponderBlockLookup(options: PonderMetaOptions): BlockLookup {
   const finalBlocks = new Map<number, BlockRef>();
-  let recentHead = "";
-  const recentBlocks = new Map<number, Promise<BlockRef | null>>();
-  const remember = (map: Map<number, unknown>, number: number, value: unknown) => {
-    map.set(number, value);
-    if (map.size > 1000) map.delete(map.keys().next().value!);
-  };
+  const recentBlocks = perHeadMemo<number, BlockRef | null>();
   return {
     async byNumber(number, finalized, head) {
       const known = finalBlocks.get(number);
       if (known) return known;
       if (finalized) {
         const block = await lookupBlock(options, { number });
-        if (block) remember(finalBlocks, number, block);
+        if (block) {
+          finalBlocks.set(number, block);
+          if (finalBlocks.size > 1000) finalBlocks.delete(finalBlocks.keys().next().value!);
+        }
         return block;
       }
-      const headKey = `${head.number}:${head.hash}`;
-      if (headKey !== recentHead) {
-        recentHead = headKey;
-        recentBlocks.clear();
-      }
-      let pending = recentBlocks.get(number);
-      if (!pending) {
-        pending = lookupBlock(options, { number });
-        remember(recentBlocks, number, pending);
-        // A failed lookup is asked again next time.
-        pending.catch(() => recentBlocks.get(number) === pending && recentBlocks.delete(number));
-      }
-      return pending;
+      return recentBlocks(head, number, () => lookupBlock(options, { number }));
     },
     byHash: (hash) => lookupBlock(options, { hash }),
   };

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { BlockRef } from "./at-block";
-import type { SubgraphDb } from "./loader";
+import { rowsOf, type SubgraphDb } from "./loader";
 import { ENTITIES, tableInfo } from "./model";
+import { perHeadMemo } from "./per-head";
 
 /*
  * Which history tables have few versions above a block, so that a query at that block reads their live table and
@@ -11,9 +12,6 @@ import { ENTITIES, tableInfo } from "./model";
 
 const HISTORY_TABLES = [...ENTITIES.values()].flatMap((e) => (e.history ? [tableInfo(e.history).name] : []));
 
-const rows = (r: unknown) =>
-  (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
-
 export type RecentTables = (upTo: bigint, head: BlockRef) => Promise<ReadonlySet<string>>;
 
 /**
@@ -22,23 +20,8 @@ export type RecentTables = (upTo: bigint, head: BlockRef) => Promise<ReadonlySet
  * the history side look up, about as many ids as a filter's own index finds in the history.
  */
 export function recentTablesOf(db: SubgraphDb, limit: number): RecentTables {
-  let headKey = "";
-  const known = new Map<bigint, Promise<ReadonlySet<string>>>();
-  return (upTo, head) => {
-    const key = `${head.number}:${head.hash}`;
-    if (key !== headKey) {
-      headKey = key;
-      known.clear();
-    }
-    let pending = known.get(upTo);
-    if (!pending) {
-      pending = count(db, upTo, limit);
-      if (known.size >= 1000) known.delete(known.keys().next().value!);
-      known.set(upTo, pending);
-      pending.catch(() => known.get(upTo) === pending && known.delete(upTo));
-    }
-    return pending;
-  };
+  const memo = perHeadMemo<bigint, ReadonlySet<string>>();
+  return (upTo, head) => memo(head, upTo, () => count(db, upTo, limit));
 }
 
 async function count(db: SubgraphDb, upTo: bigint, limit: number): Promise<ReadonlySet<string>> {
@@ -52,5 +35,5 @@ async function count(db: SubgraphDb, upTo: bigint, limit: number): Promise<Reado
       sql` UNION ALL `,
     ),
   );
-  return new Set(rows(result).flatMap((r) => (Number(r.above) <= limit ? [String(r.table)] : [])));
+  return new Set(rowsOf(result).flatMap((r) => (Number(r.above) <= limit ? [String(r.table)] : [])));
 }
