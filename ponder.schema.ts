@@ -1,4 +1,5 @@
 import { index, onchainTable, primaryKey } from "ponder";
+import { hexBytes } from "./src/lib/hex-bytes-column";
 import { NO_REGISTRATION_KEY } from "./src/lib/registration-order";
 
 /*
@@ -1067,17 +1068,19 @@ export const indexedLog = onchainTable(
     chainId: t.integer().notNull(),
     blockNumber: t.bigint().notNull(),
     logIndex: t.integer().notNull(),
-    blockHash: t.hex().notNull(),
+    // A row per handled log: hashes, addresses and bytes are stored as bytea (hexBytes), half of hex's text.
+    blockHash: hexBytes().notNull(),
     blockTimestamp: t.bigint().notNull(),
-    transactionHash: t.hex().notNull(),
+    transactionHash: hexBytes().notNull(),
     transactionIndex: t.integer().notNull(),
-    transactionFrom: t.hex().notNull(),
+    transactionFrom: hexBytes().notNull(),
     /** Null for a contract creation. */
-    transactionTo: t.hex(),
+    transactionTo: hexBytes(),
     /** The contract that emitted the log. */
-    address: t.hex().notNull(),
-    topics: t.hex().array().notNull(),
-    data: t.hex().notNull(),
+    address: hexBytes().notNull(),
+    /** The log's topics, 32 bytes each, one after another (joinWords). */
+    topics: hexBytes().notNull(),
+    data: hexBytes().notNull(),
   }),
   (table) => ({
     pk: primaryKey({ columns: [table.chainId, table.blockNumber, table.logIndex] }),

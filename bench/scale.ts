@@ -53,6 +53,13 @@ const NODE_OPTIONS = [process.env.NODE_OPTIONS, CPU_PROF && `--require ${CPU_PRO
 const load = () => loadavg()[0].toFixed(1);
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${load()}] ${line}`);
 
+/** A table of the index's schema: its bytes with indexes and TOAST, and its rows as ANALYZE estimated them. */
+interface TableSize {
+  name: string;
+  bytes: number;
+  rows: number;
+}
+
 interface IndexRun {
   names: number;
   db: string;
@@ -65,6 +72,8 @@ interface IndexRun {
   memory: MemoryPeaks;
   breakdown: IndexingBreakdown;
   dbMb: number;
+  /** PostgreSQL only: the index's tables (`ponder_sync` apart). */
+  tables?: TableSize[];
   load: string;
   /** cpuMsPerRequest: the indexer's process tree plus, on PostgreSQL, the backends; postgresMsPerRequest: those backends alone. */
   /** alone: the same query at one connection, where latency is the service time without queueing for a core. */
@@ -160,13 +169,17 @@ function directoryBytes(dir: string): number {
  * `ponder_sync`) and the largest tables with their indexes. For sizing a disk: the index grows with names, the sync
  * store with the chains' logs.
  */
-async function postgresSize(databaseUrl: string): Promise<{ bytes: number; breakdown: string }> {
+async function postgresSize(
+  databaseUrl: string,
+  indexSchema: string,
+): Promise<{ bytes: number; breakdown: string; tables: TableSize[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const total = await client.query<{ size: string }>("select pg_database_size(current_database())::text as size");
-    const { rows } = await client.query<{ schema: string; name: string; bytes: string }>(
-      `select n.nspname as schema, c.relname as name, pg_total_relation_size(c.oid)::text as bytes
+    const { rows } = await client.query<{ schema: string; name: string; bytes: string; rows: string }>(
+      `select n.nspname as schema, c.relname as name, pg_total_relation_size(c.oid)::text as bytes,
+              greatest(c.reltuples, 0)::bigint::text as rows
          from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')`,
     );
@@ -180,7 +193,10 @@ async function postgresSize(databaseUrl: string): Promise<{ bytes: number; break
         .map(([schema, bytes]) => `${schema} ${mb(bytes)}`)
         .join(", ") +
       `; largest tables with their indexes: ${largest.map((r) => `${r.name} ${mb(Number(r.bytes))}`).join(", ")}`;
-    return { bytes: Number(total.rows[0]!.size), breakdown };
+    const tables = rows
+      .filter((r) => r.schema === indexSchema)
+      .map((r) => ({ name: r.name, bytes: Number(r.bytes), rows: Number(r.rows) }));
+    return { bytes: Number(total.rows[0]!.size), breakdown, tables };
   } finally {
     await client.end();
   }
@@ -233,7 +249,7 @@ async function indexAndQuery(
     // The tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
     const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");
-    const postgres = db === "postgres" ? await postgresSize(indexer.env.DATABASE_URL!) : undefined;
+    const postgres = db === "postgres" ? await postgresSize(indexer.env.DATABASE_URL!, indexer.schema) : undefined;
     const dbBytes = postgres?.bytes ?? directoryBytes(indexer.pgliteDirectory!);
     if (postgres) log(`${db} ${names}: database ${(dbBytes / 2 ** 20).toFixed(0)} MiB: ${postgres.breakdown}`);
     const url = `${indexer.url}/subgraph`;
@@ -286,6 +302,7 @@ async function indexAndQuery(
       memory,
       breakdown,
       dbMb: dbBytes / 2 ** 20,
+      tables: postgres?.tables,
       load: runLoad,
       queries,
     };
@@ -293,6 +310,36 @@ async function indexAndQuery(
     rss.stop();
     memoryMetrics.stop();
     await indexer.stop();
+  }
+}
+
+/**
+ * Bytes on disk per indexed event, table by table (PostgreSQL runs): what a disk must hold per event of a chain, the
+ * index's schema alone. Tables under 1 % of the schema are summed into one line.
+ */
+function printBytesPerEvent(runs: IndexRun[]): void {
+  const measured = runs.filter((r) => r.tables);
+  if (measured.length === 0) return;
+  console.log(
+    "\nBytes on disk per event by table (PostgreSQL; the index's schema, ponder_sync apart; indexes and TOAST included)",
+  );
+  console.log("| names | table | rows | MiB | bytes per row | bytes per event |");
+  console.log("|---|---|---|---|---|---|");
+  for (const r of measured) {
+    const tables = [...r.tables!].sort((a, b) => b.bytes - a.bytes);
+    const total = tables.reduce((n, t) => n + t.bytes, 0);
+    const line = (name: string, bytes: number, rows: number | undefined) =>
+      console.log(
+        `| ${r.names} | ${name} | ${rows ?? ""} | ${(bytes / 2 ** 20).toFixed(1)} | ${rows ? Math.round(bytes / rows) : ""} | ${(bytes / r.events).toFixed(1)} |`,
+      );
+    const small = tables.filter((t) => t.bytes < total / 100);
+    for (const t of tables.filter((t) => t.bytes >= total / 100)) line(t.name, t.bytes, t.rows);
+    line(
+      `${small.length} smaller tables`,
+      small.reduce((n, t) => n + t.bytes, 0),
+      undefined,
+    );
+    line("**all**", total, undefined);
   }
 }
 
@@ -354,6 +401,7 @@ async function main(): Promise<void> {
       `| ${f.names} | ${f.events} | ${f.seconds.toFixed(1)} | ${Math.round(f.events / f.seconds)} | ${f.cpuSeconds.toFixed(1)} | ${f.peakRssMb.toFixed(0)} | ${f.load} |`,
     );
   }
+  printBytesPerEvent(runs);
   console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready: its steps per batch, one after another)");
   for (const r of runs) console.log(`- ${r.names} ${r.db}: ${formatBreakdown(r.breakdown)}`);
   console.log(`\n/subgraph uncached (SUBGRAPH_QUERY_CACHE_MB=0), ${CONNECTIONS} connections, ${DURATION} s per query`);

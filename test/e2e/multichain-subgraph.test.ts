@@ -329,3 +329,48 @@ describe("every L2 scenario name against eth_call reads of the L2 contracts", ()
     expect(seen.threednsSubnames).toBeGreaterThanOrEqual(3);
   }, 120_000);
 });
+
+describe("events from the index on PGlite", () => {
+  it("lists a Basenames resolver's events with the chain's hashes, sender, topics and data", async () => {
+    const resolver = names
+      .find((f) => f.chainId === BASE && f.resolver && Object.keys(f.texts ?? {}).length > 0)!
+      .resolver!.toLowerCase() as Address;
+    const res = await fetch(`${indexer.url}/api/omnigraph`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        query: `query($r: AccountIdInput!) { resolver(by: { contract: $r }) { events(first: 1000) { edges { node {
+          blockNumber blockHash logIndex transactionHash from to address topics data } } } } }`,
+        variables: { r: { chainId: BASE, address: resolver } },
+      }),
+    });
+    const body = (await res.json()) as { data?: any; errors?: unknown };
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    const events = body.data.resolver.events.edges.map((e: { node: unknown }) => e.node);
+    const base = createPublicClient({ transport: http(env.devnet.manifest.chains[String(BASE)]!.rpcUrl) });
+    const logs = await base.getLogs({ address: resolver, fromBlock: 0n, toBlock: "latest" });
+    expect(events.length).toBeGreaterThan(0);
+    const expected = [];
+    for (const l of logs.filter((x) =>
+      events.some(
+        (e: { blockNumber: string; logIndex: number }) =>
+          e.blockNumber === String(x.blockNumber) && e.logIndex === x.logIndex,
+      ),
+    )) {
+      const tx = await base.getTransaction({ hash: l.transactionHash! });
+      expected.push({
+        blockNumber: String(l.blockNumber),
+        blockHash: l.blockHash,
+        logIndex: l.logIndex,
+        transactionHash: l.transactionHash,
+        from: tx.from.toLowerCase(),
+        to: tx.to?.toLowerCase() ?? null,
+        address: resolver,
+        topics: l.topics,
+        data: l.data,
+      });
+    }
+    // Every listed event is a log of the resolver's, field for field as the chain has it.
+    expect(events).toEqual(expected);
+  });
+});

@@ -486,7 +486,7 @@ describe("ENSv2 registries' transfers: from the tree only, a registry's earlier 
       event_name: string;
       transaction_hash: string;
     }>(
-      `SELECT e.block_number, e.log_index, e.event_name, l.transaction_hash FROM "${indexer.schema}".ensv2_event e
+      `SELECT e.block_number, e.log_index, e.event_name, '0x' || encode(l.transaction_hash, 'hex') AS transaction_hash FROM "${indexer.schema}".ensv2_event e
        JOIN "${indexer.schema}".indexed_log l ON l.chain_id = e.chain_id AND l.block_number = e.block_number AND l.log_index = e.log_index
        WHERE e.contract = $1 AND e.event_name LIKE 'Transfer%' ORDER BY e.block_number, e.log_index`,
       [address],

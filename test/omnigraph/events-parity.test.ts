@@ -1,7 +1,8 @@
-import { labelhash, namehash } from "viem";
+import { type Hex, labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
+import { joinWords } from "../../src/lib/hex-bytes-column";
 import { labelhashOf } from "../../src/lib/labels";
 import { makeSubnode } from "../../src/lib/names";
 import {
@@ -213,7 +214,7 @@ function addRows(rows: Rows): Rows {
   const withLogs = withIndexedLogs(withRegistrationOrderKeys(rows), FIXTURE_NAMESPACE.datasources.ensroot!.chain.id);
   const kept = withLogs.indexed_log!.find((l) => l.blockNumber === BigInt(BLOCK + 10) && l.logIndex === 2)!;
   Object.assign(kept, { address: OLD_REGISTRY, transactionTo: OLD_REGISTRY, transactionFrom: OLD_SENDER });
-  withLogs.indexed_log!.push({ ...kept, logIndex: 1, topics: [selectorOf("transfer"), hidden.id] });
+  withLogs.indexed_log!.push({ ...kept, logIndex: 1, topics: joinWords([selectorOf("transfer"), hidden.id as Hex]) });
   return withLogs;
 }
 
@@ -452,7 +453,9 @@ describe("/api/omnigraph events, as the peer lists them", () => {
         .account.events as Page;
     const all = await read("first: 1000");
     const expected = (
-      await t.pool.query(`select count(*)::int as n from indexed_log where transaction_from = $1`, [who])
+      await t.pool.query(`select count(*)::int as n from indexed_log where transaction_from = decode($1, 'hex')`, [
+        who.slice(2),
+      ])
     ).rows[0].n;
     expect(all.totalCount).toBe(expected);
     expect(all.edges.length).toBe(expected);

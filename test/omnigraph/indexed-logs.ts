@@ -1,4 +1,5 @@
 import { keccak256, toHex } from "viem";
+import { joinWords } from "../../src/lib/hex-bytes-column";
 import { account, type Rows } from "../subgraph-api/fixture";
 
 /*
@@ -78,7 +79,7 @@ export function withIndexedLogs(rows: Rows, rootChainId: number): Rows {
     transactionFrom: senderOf(p.logIndex),
     transactionTo: p.emitter,
     address: p.emitter,
-    topics: [selectorOf(p.table), toHex(p.logIndex, { size: 32 })],
+    topics: joinWords([selectorOf(p.table), toHex(p.logIndex, { size: 32 })]),
     data: toHex(p.block, { size: 32 }),
   }));
   return rows;

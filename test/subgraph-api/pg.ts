@@ -46,7 +46,11 @@ export async function createTestDatabase(prefix = "sg_test"): Promise<TestDataba
         if (list.length === 0) continue;
         const table = TABLES.find((t) => getTableConfig(t).name === tableName);
         if (!table) throw new Error(`no table ${tableName}`);
-        const colList = Object.entries(getTableColumns(table)).map(([key, c]) => ({ key, name: c.name }));
+        const colList = Object.entries(getTableColumns(table)).map(([key, c]) => ({
+          key,
+          name: c.name,
+          bytes: c.getSQLType() === "bytea",
+        }));
         const per = Math.floor(30_000 / colList.length);
         for (let i = 0; i < list.length; i += per) {
           const chunk = list.slice(i, i + per);
@@ -55,7 +59,15 @@ export async function createTestDatabase(prefix = "sg_test"): Promise<TestDataba
             const ph = colList.map((c) => {
               const v = row[c.key];
               params.push(
-                v === undefined ? null : typeof v === "bigint" ? v.toString() : Array.isArray(v) ? v.map(String) : v,
+                v === undefined
+                  ? null
+                  : typeof v === "bigint"
+                    ? v.toString()
+                    : Array.isArray(v)
+                      ? v.map(String)
+                      : c.bytes && typeof v === "string"
+                        ? Buffer.from(v.slice(2), "hex") // a hexBytes column's value, as the indexer stores it
+                        : v,
               );
               return `$${params.length}`;
             });

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
+import { splitWords } from "../../lib/hex-bytes-column";
 import { Batcher } from "./batch";
 import type { OmnigraphContext } from "./context";
 
@@ -22,6 +23,7 @@ export interface LogFacts {
 }
 
 const FACT_COLUMNS = [
+  "transaction_hash",
   "block_hash",
   "block_timestamp",
   "transaction_index",
@@ -35,9 +37,32 @@ const FACT_COLUMNS = [
 /** `indexed_log`'s fact columns of a table aliased `l`, as stored (a list filters on them). */
 export const LOG_COLUMNS = sql.raw(FACT_COLUMNS.map((c) => `l.${c}`).join(", "));
 
-/** The fact columns of rows that have them unqualified, as `LogFactsRow` reads them (numbers as text). */
+/** A bytea column as `0x` hex text (null stays null). */
+export const hexOut = (column: string) => `'0x' || encode(${column}, 'hex')`;
+
+/**
+ * A `0x` hex string as a bytea value to compare a bytea column with; null for text that is not whole bytes of hex
+ * (which no stored value equals).
+ */
+export const bytesValue = (hex: string): SQL | null =>
+  /^0x(?:[0-9a-fA-F]{2})*$/.test(hex) ? sql`decode(${hex.slice(2)}, 'hex')` : null;
+
+/** The columns stored as bytea (hexBytes in ponder.schema.ts), which a list compares as stored and answers as hex. */
+const BYTES_COLUMNS = new Set([
+  "transaction_hash",
+  "block_hash",
+  "transaction_from",
+  "transaction_to",
+  "address",
+  "topics",
+  "data",
+]);
+
+/** The fact columns of rows that have them unqualified, as `LogFactsRow` reads them (numbers and bytes as text). */
 export const LOG_COLUMNS_OUT = sql.raw(
-  FACT_COLUMNS.map((c) => (c === "block_timestamp" ? `${c}::text as ${c}` : c)).join(", "),
+  FACT_COLUMNS.map((c) =>
+    c === "block_timestamp" ? `${c}::text as ${c}` : BYTES_COLUMNS.has(c) ? `${hexOut(c)} as ${c}` : c,
+  ).join(", "),
 );
 
 export interface LogFactsRow {
@@ -48,7 +73,8 @@ export interface LogFactsRow {
   transaction_from: string;
   transaction_to: string | null;
   address: string;
-  topics: string[];
+  /** The topics joined (joinWords). */
+  topics: string;
   data: string;
 }
 
@@ -60,7 +86,7 @@ export const factsOfRow = (r: LogFactsRow): LogFacts => ({
   from: r.transaction_from as Address,
   to: r.transaction_to as Address | null,
   address: r.address as Address,
-  topics: r.topics as Hex[],
+  topics: splitWords(r.topics),
   data: r.data as Hex,
 });
 
@@ -83,7 +109,7 @@ export async function loadLogFacts(ctx: OmnigraphContext, place: LogPlace): Prom
           return sql`(${Number(chain)}::int, ${block}::numeric, ${Number(log)}::int)`;
         });
         const rows = await ctx.query<LogFactsRow & { chain_id: number; block_number: string; log_index: number }>(
-          sql`select chain_id, block_number::text as block_number, log_index, transaction_hash, ${LOG_COLUMNS_OUT} from indexed_log where (chain_id, block_number, log_index) in (${sql.join(tuples, sql`, `)})`,
+          sql`select chain_id, block_number::text as block_number, log_index, ${LOG_COLUMNS_OUT} from indexed_log where (chain_id, block_number, log_index) in (${sql.join(tuples, sql`, `)})`,
         );
         return new Map(rows.map((r) => [`${r.chain_id}:${r.block_number}:${r.log_index}`, factsOfRow(r)]));
       }, null),

@@ -1,10 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
-import { list } from "./keyset";
+import { bytesValue } from "./event-facts";
 
 /*
  * The `where` of an events list (`EventsWhereInput`, `AccountEventsWhereInput`) as conditions on a list's rows, whose
- * columns are `indexed_log`'s (event-facts.ts). Every filter the SDL has is applied; none is ignored.
+ * columns are `indexed_log`'s (event-facts.ts; addresses and hashes as bytea). Every filter the SDL has is applied; none is ignored.
  */
 
 /** An `@oneOf` address or hash filter: exactly one of `eq` and `in` (graphql-js checks the one). */
@@ -23,15 +23,22 @@ export interface EventsWhere {
 /** As the peer: an `in` takes at most 10 values (an empty one matches nothing). */
 export const MAX_EVENTS_FILTER_VALUES = 10;
 
+/** `column = value` for a bytea column; a value that is not hex matches nothing. */
+function equals(column: SQL, hex: string): SQL {
+  const value = bytesValue(hex);
+  return value ? sql`${column} = ${value}` : sql`false`;
+}
+
 function oneOf(field: string, filter: OneOf, column: SQL): SQL {
-  if (filter.eq != null) return sql`${column} = ${filter.eq.toLowerCase()}`;
+  if (filter.eq != null) return equals(column, filter.eq);
   const values = filter.in ?? [];
   if (values.length > MAX_EVENTS_FILTER_VALUES)
     throw new GraphQLError(
       `\`where.${field}.in\` takes at most ${MAX_EVENTS_FILTER_VALUES} values, got ${values.length}`,
     );
-  if (values.length === 0) return sql`false`;
-  return sql`${column} in (${list(values.map((v) => v.toLowerCase()))})`;
+  const bytes = values.map(bytesValue).filter((v): v is SQL => v !== null);
+  if (bytes.length === 0) return sql`false`;
+  return sql`${column} in (${sql.join(bytes, sql`, `)})`;
 }
 
 const TIME_OPS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
@@ -43,8 +50,8 @@ export function eventsWhereConditions(where: EventsWhere | null | undefined): SQ
   // The transaction's sender: `sender` is the same account here (no smart-account attribution: docs/api.md).
   if (where.from) out.push(oneOf("from", where.from, sql.raw("transaction_from")));
   if (where.sender) out.push(oneOf("sender", where.sender, sql.raw("transaction_from")));
-  // Topic 0; Postgres arrays count from 1.
-  if (where.selector) out.push(oneOf("selector", where.selector, sql.raw("topics[1]")));
+  // Topic 0: the first 32 bytes of the joined topics (bytea counts from 1).
+  if (where.selector) out.push(oneOf("selector", where.selector, sql.raw("substring(topics from 1 for 32)")));
   for (const [key, op] of Object.entries(TIME_OPS) as [keyof typeof TIME_OPS, string][]) {
     const bound = where.timestamp?.[key];
     if (bound != null) out.push(sql`block_timestamp ${sql.raw(op)} ${bound.toString()}::numeric`);

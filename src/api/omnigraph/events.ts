@@ -4,7 +4,9 @@ import type { Namespace } from "../../namespaces/types";
 import type { OmnigraphContext } from "./context";
 import { type Connection, decodeLogCursor, encodeLogCursor, type PageArgs, pageWindow } from "./cursor";
 import {
+  bytesValue,
   factsOfRow,
+  hexOut,
   LOG_COLUMNS,
   LOG_COLUMNS_OUT,
   type LogFacts,
@@ -110,7 +112,7 @@ export interface EventSource {
 const positionedSource = (name: string, positions: (rootChainId: number) => string): EventSource => ({
   name,
   rows: (keys, rootChainId) =>
-    sql`select p.id, p.chain_id, p.block_number, p.log_index, p.sub_index, p.scope, l.transaction_hash, ${LOG_COLUMNS} from (${sql.raw(positions(rootChainId))}) p join indexed_log l on l.chain_id = p.chain_id and l.block_number = p.block_number and l.log_index = p.log_index where p.scope in (${list(keys)})`,
+    sql`select p.id, p.chain_id, p.block_number, p.log_index, p.sub_index, p.scope, ${LOG_COLUMNS} from (${sql.raw(positions(rootChainId))}) p join indexed_log l on l.chain_id = p.chain_id and l.block_number = p.block_number and l.log_index = p.log_index where p.scope in (${list(keys)})`,
 });
 
 /**
@@ -140,7 +142,7 @@ function countedLogsCondition(namespace: Namespace): SQL | null {
   const old = root?.contracts.RegistryOld?.address?.toLowerCase();
   if (!root || !old) return null;
   const kept = REGISTRY_EVENT_TABLES.map((t) => sql`exists (select 1 from ${sql.raw(t)} k where k.id = x.id)`);
-  return sql`(x.address <> ${old} or x.chain_id <> ${root.chain.id} or ${sql.join(kept, sql` or `)})`;
+  return sql`(x.address <> ${bytesValue(old)!} or x.chain_id <> ${root.chain.id} or ${sql.join(kept, sql` or `)})`;
 }
 
 /**
@@ -196,23 +198,30 @@ const logIdOf = (rootChainId: number) =>
 const loggedSource = (name: string, scope: string, keyed: (keys: string[]) => SQL): EventSource => ({
   name,
   rows: (keys, rootChainId) =>
-    sql`select ${logIdOf(rootChainId)} as id, l.chain_id, l.block_number, l.log_index, 0 as sub_index, ${sql.raw(scope)} as scope, l.transaction_hash, ${LOG_COLUMNS} from indexed_log l where ${keyed(keys)}`,
+    sql`select ${logIdOf(rootChainId)} as id, l.chain_id, l.block_number, l.log_index, 0 as sub_index, ${sql.raw(scope)} as scope, ${LOG_COLUMNS} from indexed_log l where ${keyed(keys)}`,
 });
+
+/** The keys' addresses as bytea values (a key that is not hex matches nothing). */
+const addressValues = (addresses: string[]) => {
+  const values = addresses.map(bytesValue).filter((v): v is SQL => v !== null);
+  return values.length ? sql.join(values, sql`, `) : sql`null`;
+};
 
 /** Every event of the transactions an account sent, on every chain (`indexed_log.by_sender`). */
 export const ACCOUNT_EVENTS = loggedSource(
   "account",
-  "l.transaction_from",
-  (keys) => sql`l.transaction_from in (${list(keys)})`,
+  hexOut("l.transaction_from"),
+  (keys) => sql`l.transaction_from in (${addressValues(keys)})`,
 );
 
 /** Every event a contract emitted on its chain, keyed `<chainId>-<address>` (`indexed_log.by_emitter`). */
-export const EMITTER_EVENTS = loggedSource("emitter", "l.chain_id || '-' || l.address", (keys) => {
-  const pairs = keys.map((k) => {
+export const EMITTER_EVENTS = loggedSource("emitter", `l.chain_id || '-' || ${hexOut("l.address")}`, (keys) => {
+  const pairs = keys.flatMap((k) => {
     const [chain, address] = k.split("-");
-    return sql`(${address}, ${Number(chain)}::int)`;
+    const value = bytesValue(address ?? "");
+    return value ? [sql`(${value}, ${Number(chain)}::int)`] : [];
   });
-  return sql`(l.address, l.chain_id) in (${sql.join(pairs, sql`, `)})`;
+  return pairs.length ? sql`(l.address, l.chain_id) in (${sql.join(pairs, sql`, `)})` : sql`false`;
 });
 
 interface EventRow extends LogFactsRow {
@@ -275,7 +284,7 @@ export function eventsConnection(
             sql`(block_number, log_index, sub_index, id) ${sql.raw(op)} (${block}::numeric, ${log}, ${sub}, ${id})`,
           );
         }
-        return sql`select id, chain_id, block_number::text as block_number, log_index, sub_index, scope, transaction_hash, ${LOG_COLUMNS_OUT} from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${source.rows(keys, rootChainId)}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`;
+        return sql`select id, chain_id, block_number::text as block_number, log_index, sub_index, scope, ${LOG_COLUMNS_OUT} from (select x.*, row_number() over (partition by scope order by block_number ${dir}, log_index ${dir}, sub_index ${dir}, id ${dir}) as rn from (${source.rows(keys, rootChainId)}) x where ${sql.join(conds, sql` and `)}) y where rn <= ${size + 1} order by scope, rn`;
       },
       countQuery: (keys) =>
         sql`select scope, count(*)::int as count from (${source.rows(keys, rootChainId)}) x where ${sql.join([sql`true`, ...filters], sql` and `)} group by scope`,

@@ -1,6 +1,7 @@
 import type { Context, Event, EventNames } from "ponder:registry";
 import { indexedLog } from "ponder:schema";
 import type { Address, Hex } from "viem";
+import { joinWords } from "../../lib/hex-bytes-column";
 
 /*
  * Keeps every handled log in `indexed_log`, so the Omnigraph answers an event's topics, data, sender and timestamp
@@ -64,11 +65,11 @@ function logRow(what: string, chainId: number, e: LogEvent): typeof indexedLog.$
     blockTimestamp: e.block.timestamp,
     transactionHash: tx.hash,
     transactionIndex: tx.transactionIndex,
-    transactionFrom: tx.from.toLowerCase() as Hex,
-    transactionTo: (tx.to?.toLowerCase() ?? null) as Hex | null,
-    address: e.log.address.toLowerCase() as Hex,
+    transactionFrom: tx.from,
+    transactionTo: tx.to,
+    address: e.log.address,
     // Ponder keeps four topic slots, null where the log has fewer topics.
-    topics: e.log.topics.filter((t): t is Hex => t !== null),
+    topics: joinWords(e.log.topics.filter((t): t is Hex => t !== null)),
     data: e.log.data,
   };
 }
