@@ -1065,14 +1065,15 @@ export const domainListCount = onchainTable("domain_list_count", (t) => ({
 export const indexedLog = onchainTable(
   "indexed_log",
   (t) => ({
-    chainId: t.integer().notNull(),
+    // A row per handled log, so its bytes count: the 8-byte columns first, then the 4-byte ones, then the variable
+    // ones (no alignment padding between them); hashes, addresses and bytes as bytea (hexBytes), half of hex's text.
     blockNumber: t.bigint().notNull(),
-    logIndex: t.integer().notNull(),
-    // A row per handled log: hashes, addresses and bytes are stored as bytea (hexBytes), half of hex's text.
-    blockHash: hexBytes().notNull(),
     blockTimestamp: t.bigint().notNull(),
-    transactionHash: hexBytes().notNull(),
+    chainId: t.integer().notNull(),
+    logIndex: t.integer().notNull(),
     transactionIndex: t.integer().notNull(),
+    blockHash: hexBytes().notNull(),
+    transactionHash: hexBytes().notNull(),
     transactionFrom: hexBytes().notNull(),
     /** Null for a contract creation. */
     transactionTo: hexBytes(),
