@@ -1060,32 +1060,35 @@ export const domainListCount = onchainTable("domain_list_count", (t) => ({
 /**
  * Every log a handler indexed, once (a log several plugins handle is written by the first): what the Omnigraph's
  * `Event` answers. The other tables name their events by (chain, block, log index); a resolver's list reads
- * `byEmitter`, an account's (as the transaction's sender) `bySender`, each in log order.
+ * `byEmitter`, an account's (as the transaction's sender) `bySender`, each in log order. Rows are only inserted, each
+ * key once (src/plugins/shared/indexed-log.ts), so PGlite need not read a key before its insert.
  */
-export const indexedLog = onchainTable(
-  "indexed_log",
-  (t) => ({
-    // A row per handled log, so its bytes count: the 8-byte columns first, then the 4-byte ones, then the variable
-    // ones (no alignment padding between them); hashes, addresses and bytes as bytea (hexBytes), half of hex's text.
-    blockNumber: t.bigint().notNull(),
-    blockTimestamp: t.bigint().notNull(),
-    chainId: t.integer().notNull(),
-    logIndex: t.integer().notNull(),
-    transactionIndex: t.integer().notNull(),
-    blockHash: hexBytes().notNull(),
-    transactionHash: hexBytes().notNull(),
-    transactionFrom: hexBytes().notNull(),
-    /** Null for a contract creation. */
-    transactionTo: hexBytes(),
-    /** The contract that emitted the log. */
-    address: hexBytes().notNull(),
-    /** The log's topics, 32 bytes each, one after another (joinWords). */
-    topics: hexBytes().notNull(),
-    data: hexBytes().notNull(),
-  }),
-  (table) => ({
-    pk: primaryKey({ columns: [table.chainId, table.blockNumber, table.logIndex] }),
-    byEmitter: index().on(table.address, table.chainId, table.blockNumber, table.logIndex),
-    bySender: index().on(table.transactionFrom, table.blockNumber, table.logIndex),
-  }),
+export const indexedLog = insertOnly(
+  onchainTable(
+    "indexed_log",
+    (t) => ({
+      // A row per handled log, so its bytes count: the 8-byte columns first, then the 4-byte ones, then the variable
+      // ones (no alignment padding between them); hashes, addresses and bytes as bytea (hexBytes), half of hex's text.
+      blockNumber: t.bigint().notNull(),
+      blockTimestamp: t.bigint().notNull(),
+      chainId: t.integer().notNull(),
+      logIndex: t.integer().notNull(),
+      transactionIndex: t.integer().notNull(),
+      blockHash: hexBytes().notNull(),
+      transactionHash: hexBytes().notNull(),
+      transactionFrom: hexBytes().notNull(),
+      /** Null for a contract creation. */
+      transactionTo: hexBytes(),
+      /** The contract that emitted the log. */
+      address: hexBytes().notNull(),
+      /** The log's topics, 32 bytes each, one after another (joinWords). */
+      topics: hexBytes().notNull(),
+      data: hexBytes().notNull(),
+    }),
+    (table) => ({
+      pk: primaryKey({ columns: [table.chainId, table.blockNumber, table.logIndex] }),
+      byEmitter: index().on(table.address, table.chainId, table.blockNumber, table.logIndex),
+      bySender: index().on(table.transactionFrom, table.blockNumber, table.logIndex),
+    }),
+  ),
 );
