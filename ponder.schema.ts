@@ -136,8 +136,9 @@ const eventColumns = (t: ColumnBuilders) => ({
  */
 
 /**
- * Marks a table whose rows are only ever inserted, under keys unique by construction: Ponder then inserts into it
- * without reading the key first on PGlite too, as it does on PostgreSQL (patch 031, docs/patches.md).
+ * Marks a table whose rows are inserted under keys unique by construction (each once; an update may follow): Ponder
+ * then inserts into it without reading the key first on PGlite too, as it does on PostgreSQL (patch 031,
+ * docs/patches.md). A key inserted twice would fail at the flush, on both databases alike.
  */
 function insertOnly<T extends object>(table: T): T {
   Object.defineProperty(table, Symbol.for("nameindex:insertOnly"), { value: true });
@@ -439,6 +440,36 @@ export const versionChanged = onchainTable(
   (table) => ({ byResolver: index().on(table.resolverId) }),
 );
 
+/*
+ * The subgraph's event entities: a row per handled log, keyed by the log's id and written once by its handler, so
+ * PGlite need not read a key before its insert (once the row cache evicts a table, that read is a query per event).
+ */
+for (const table of [
+  transfer,
+  newOwner,
+  newResolver,
+  newTTL,
+  wrappedTransfer,
+  nameWrapped,
+  nameUnwrapped,
+  fusesSet,
+  expiryExtended,
+  nameRegistered,
+  nameRenewed,
+  nameTransferred,
+  addrChanged,
+  multicoinAddrChanged,
+  nameChanged,
+  abiChanged,
+  pubkeyChanged,
+  textChanged,
+  contenthashChanged,
+  interfaceChanged,
+  authorisationChanged,
+  versionChanged,
+])
+  insertOnly(table);
+
 // ---- registrars plugin: subregistries, registration lifecycles, logical registrar actions ----------------------
 
 /** A registrar that manages the direct subnames of one name (`<chainId>-<address>`, e.g. the .eth base registrar). */
@@ -519,16 +550,19 @@ const newestActionIndexes = (
 
 /**
  * A logical registration or renewal: the base registrar's event merged with its controller's events of the same
- * name in the same transaction. id = eventIds[0] (the base registrar event).
+ * name in the same transaction. id = eventIds[0] (the base registrar event). Inserted once, by the base registrar's
+ * log (so PGlite need not read the key first), then updated by its controller's events.
  */
-export const registrarAction = onchainTable(
-  "registrar_action",
-  (t) => ({
-    ...registrarActionHead(t),
-    subregistryId: t.text().notNull(),
-    ...registrarActionTail(t),
-  }),
-  (table) => ({ ...newestActionIndexes(table), byNode: index().on(table.node) }),
+export const registrarAction = insertOnly(
+  onchainTable(
+    "registrar_action",
+    (t) => ({
+      ...registrarActionHead(t),
+      subregistryId: t.text().notNull(),
+      ...registrarActionTail(t),
+    }),
+    (table) => ({ ...newestActionIndexes(table), byNode: index().on(table.node) }),
+  ),
 );
 
 /**
