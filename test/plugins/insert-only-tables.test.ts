@@ -8,9 +8,9 @@ import * as schema from "../../ponder.schema";
 
 /*
  * Patch 031: on PGlite Ponder reads a key before inserting it, to raise a unique-key error early; once the row cache
- * has evicted a table, that read is a database query per inserted row. The entity history's tables (ponder.schema.ts
- * `insertOnly`) are only inserted into, under keys unique by construction: their inserts skip the read, on PGlite as on
- * PostgreSQL; every other table's keep it.
+ * has evicted a table, that read is a database query per inserted row. The tables marked `insertOnly` in
+ * ponder.schema.ts (the entity history's, and the rows written once per log) are inserted into under keys unique by
+ * construction: their inserts skip the read, on PGlite as on PostgreSQL; every other table's keep it.
  */
 
 const INSERT_ONLY = Symbol.for("nameindex:insertOnly");
@@ -65,17 +65,45 @@ describe("insert-only tables (patch 031)", () => {
     expect(lookups.size).toBe(0);
   });
 
-  it("are the entity history's tables, and only those", () => {
+  it("are the tables whose every key is written once: the entity history's and the rows of one log, and only those", () => {
     const flagged = Object.entries(schema)
       .filter(([, table]) => typeof table === "object" && table !== null && (table as never)[INSERT_ONLY] === true)
       .map(([name]) => name)
       .sort();
-    expect(flagged).toEqual([
+    const history = [
       "accountHistory",
       "domainHistory",
       "registrationHistory",
       "resolverHistory",
       "wrappedDomainHistory",
-    ]);
+    ];
+    // A row per handled log, under the log's id (or its chain, block and index), written by that log's handler.
+    const perLog = [
+      "abiChanged",
+      "addrChanged",
+      "authorisationChanged",
+      "contenthashChanged",
+      "expiryExtended",
+      "fusesSet",
+      "indexedLog",
+      "interfaceChanged",
+      "multicoinAddrChanged",
+      "nameChanged",
+      "nameRegistered",
+      "nameRenewed",
+      "nameTransferred",
+      "nameUnwrapped",
+      "nameWrapped",
+      "newOwner",
+      "newResolver",
+      "newTTL",
+      "pubkeyChanged",
+      "registrarAction",
+      "textChanged",
+      "transfer",
+      "versionChanged",
+      "wrappedTransfer",
+    ];
+    expect(flagged).toEqual([...history, ...perLog].sort());
   });
 });
