@@ -15,6 +15,11 @@
  *
  * RESOLVER_READS=false: those chains answer no eth_call at a past block (docs/benchmarks.md, "Resolver reads").
  *
+ * A database may carry `-nohistory` (BENCH_DBS=postgres,postgres-nohistory): the same run with
+ * SUBGRAPH_HISTORY_BLOCKS=none, which writes no entity history; with both, a table of what the history costs (CPU,
+ * wall, the index on disk) ends the output. BENCH_ROUNDS=N runs every database N times, interleaved (round 1: each in
+ * turn, then round 2, …), with medians; BENCH_FLOOR=false skips the floor, BENCH_DURATION=0 the queries.
+ *
  * Ponder's own floor: before each size's runs, the same devnet indexed by the same plugins with every handler a no-op
  * (NAMEINDEX_NOOP_HANDLERS) on the first database, from process start to /ready: what fetching, decoding and
  * ordering the same events costs Ponder alone. Each size's `scale:` line ends with the wall time as a multiple of it.
@@ -37,7 +42,17 @@ import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metri
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(Number);
-const DBS = (process.env.BENCH_DBS ?? "postgres,pglite").split(",") as ("postgres" | "pglite")[];
+/** A run's database and whether it keeps the entity history (`-nohistory`: SUBGRAPH_HISTORY_BLOCKS=none). */
+type RunKind = "postgres" | "pglite" | "postgres-nohistory" | "pglite-nohistory";
+const DBS = (process.env.BENCH_DBS ?? "postgres,pglite").split(",") as RunKind[];
+for (const kind of DBS) {
+  if (!/^(postgres|pglite)(-nohistory)?$/.test(kind))
+    throw new Error(`BENCH_DBS: ${kind} is not postgres, pglite, postgres-nohistory or pglite-nohistory`);
+}
+const databaseOf = (kind: RunKind) => (kind.startsWith("postgres") ? "postgres" : "pglite");
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a whole number ≥ 1`);
+const WITH_FLOOR = process.env.BENCH_FLOOR !== "false";
 const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -63,6 +78,7 @@ interface TableSize {
 interface IndexRun {
   names: number;
   db: string;
+  round: number;
   events: number;
   seconds: number;
   eventsPerSecond: number;
@@ -204,12 +220,15 @@ async function postgresSize(
 
 async function indexAndQuery(
   names: number,
-  db: "postgres" | "pglite",
+  kind: RunKind,
+  round: number,
   manifestPath: string,
   labelsServiceUrl: string,
 ): Promise<IndexRun> {
+  const db = databaseOf(kind);
   const { started, indexer, rss, cpuAtStart } = await startMeasured(db, manifestPath, labelsServiceUrl, {
     SUBGRAPH_QUERY_CACHE_MB: "0",
+    ...(kind.endsWith("-nohistory") ? { SUBGRAPH_HISTORY_BLOCKS: "none" } : {}),
     // One profile from start to /ready, one of the query phase: SIGUSR2 starts and stops the profiler.
     ...(CPU_PROF ? { NAMEINDEX_CPU_PROF_DIR: CPU_PROF, NAMEINDEX_CPU_PROF_MODE: "signal" } : {}),
   });
@@ -220,7 +239,7 @@ async function indexAndQuery(
     const progress = setInterval(
       () =>
         void completedEvents(indexer.url).then(
-          (n) => log(`${db} ${names}: ${n} events`),
+          (n) => log(`${kind} ${names}: ${n} events`),
           () => {},
         ),
       30_000,
@@ -240,18 +259,18 @@ async function indexAndQuery(
     const breakdown = await indexingBreakdown(indexer.url);
     const runLoad = load();
     log(
-      `${db} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB ` +
+      `${kind} ${names}: ready after ${seconds.toFixed(1)} s, ${events} events (${Math.round(events / seconds)}/s), peak RSS ${peakRssMb.toFixed(0)} MiB ` +
         `(peaks: V8 heap used ${memory.heapUsedMb.toFixed(0)}, reserved ${memory.heapTotalMb.toFixed(0)}, external ${memory.externalMb.toFixed(0)} MiB)`,
     );
     log(
-      `${db} ${names}: ${formatBreakdown(breakdown)}; CPU ${cpuSeconds.toFixed(1)} s (${Math.round(events / cpuSeconds)} events per CPU second)`,
+      `${kind} ${names}: ${formatBreakdown(breakdown)}; CPU ${cpuSeconds.toFixed(1)} s (${Math.round(events / cpuSeconds)} events per CPU second)`,
     );
     // The tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
     const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");
     const postgres = db === "postgres" ? await postgresSize(indexer.env.DATABASE_URL!, indexer.schema) : undefined;
     const dbBytes = postgres?.bytes ?? directoryBytes(indexer.pgliteDirectory!);
-    if (postgres) log(`${db} ${names}: database ${(dbBytes / 2 ** 20).toFixed(0)} MiB: ${postgres.breakdown}`);
+    if (postgres) log(`${kind} ${names}: database ${(dbBytes / 2 ** 20).toFixed(0)} MiB: ${postgres.breakdown}`);
     const url = `${indexer.url}/subgraph`;
     const queries: IndexRun["queries"] = [];
     // What a query costs the indexer and, on PostgreSQL, the database's backends: a figure the machine's load does
@@ -259,9 +278,9 @@ async function indexAndQuery(
     const pid = indexer.process.child.pid!;
     // On PGlite no backend matches the schema's name, so `postgres` stays 0.
     const serverCpu = () => cpuReading(pid, indexer.schema);
-    const subjects = await indexSubjects(url);
+    const subjects = DURATION > 0 ? await indexSubjects(url) : undefined;
     toggleCpuProfile();
-    for (const c of cases(subjects)) {
+    for (const c of subjects ? cases(subjects) : []) {
       await run(url, c, 2, CONNECTIONS); // warm-up: connections, plans
       const cpu0 = serverCpu();
       const r = await run(url, c, DURATION, CONNECTIONS);
@@ -287,13 +306,14 @@ async function indexAndQuery(
         alone,
       });
       log(
-        `${db} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req${postgresMsPerRequest === undefined ? "" : ` (PostgreSQL ${postgresMsPerRequest.toFixed(2)})`}, ${r.errors + r.timeouts} timeouts/errors; one connection p50 ${alone.p50} ms, p99 ${alone.p99} ms`,
+        `${kind} ${names}: ${c.name} p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, ${cpuMsPerRequest.toFixed(2)} CPU ms/req${postgresMsPerRequest === undefined ? "" : ` (PostgreSQL ${postgresMsPerRequest.toFixed(2)})`}, ${r.errors + r.timeouts} timeouts/errors; one connection p50 ${alone.p50} ms, p99 ${alone.p99} ms`,
       );
     }
     toggleCpuProfile();
     return {
       names,
-      db,
+      db: kind,
+      round,
       events,
       seconds,
       eventsPerSecond: events / seconds,
@@ -367,8 +387,12 @@ async function main(): Promise<void> {
     });
     log(`devnet ${names}: chains ready (${env.origin}) in ${env.seconds.toFixed(1)} s, ${logs} events in the manifest`);
     try {
-      floors.push(await floorRun(names, DBS[0]!, env.devnet.manifestPath, env.labelsUrl));
-      for (const db of DBS) runs.push(await indexAndQuery(names, db, env.devnet.manifestPath, env.labelsUrl));
+      if (WITH_FLOOR) floors.push(await floorRun(names, databaseOf(DBS[0]!), env.devnet.manifestPath, env.labelsUrl));
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const kind of DBS) {
+          runs.push(await indexAndQuery(names, kind, round, env.devnet.manifestPath, env.labelsUrl));
+        }
+      }
     } finally {
       await env.stop();
     }
@@ -382,13 +406,13 @@ async function main(): Promise<void> {
     "(CPU: the indexer's process tree and, on PostgreSQL, its database's backends: the rate a loaded machine distorts least)",
   );
   console.log(
-    "| names | database | events | s | events/s | CPU s | events per CPU s | peak RSS MiB | heap used / reserved / external MiB | database MiB | load |",
+    "| names | database | round | events | s | events/s | CPU s | events per CPU s | peak RSS MiB | heap used / reserved / external MiB | database MiB | load |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of runs) {
     const m = r.memory;
     console.log(
-      `| ${r.names} | ${r.db} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.cpuSeconds.toFixed(1)} | ${Math.round(r.events / r.cpuSeconds)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
+      `| ${r.names} | ${r.db} | ${r.round} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSecond)} | ${r.cpuSeconds.toFixed(1)} | ${Math.round(r.events / r.cpuSeconds)} | ${r.peakRssMb.toFixed(0)} | ${m.heapUsedMb.toFixed(0)} / ${m.heapTotalMb.toFixed(0)} / ${m.externalMb.toFixed(0)} | ${r.dbMb.toFixed(0)} | ${r.load} |`,
     );
   }
   console.log(
@@ -423,7 +447,7 @@ async function main(): Promise<void> {
   const base = runs.find((r) => r.db === db && r.names === Math.min(...SIZES));
   const top = runs.find((r) => r.db === db && r.names === Math.max(...SIZES));
   if (!base || !top) throw new Error("no runs to compare");
-  const p99 = Math.max(...top.queries.map((q) => q.p99));
+  const p99 = top.queries.length ? `${Math.max(...top.queries.map((q) => q.p99))} ms` : "not measured";
   const perCpu = (r: IndexRun) => r.events / r.cpuSeconds;
   console.log(
     `\nby CPU: ${top.names} names: ${Math.round(perCpu(top))} events per CPU second, ${(perCpu(top) / perCpu(base)).toFixed(2)}× the ${base.names}-name run's (load at each: ${base.load}, ${top.load})`,
@@ -434,14 +458,72 @@ async function main(): Promise<void> {
       .join(" ")} on 2 cores`,
   );
   console.log(
-    `scale: ${top.names} names: ${Math.round(top.eventsPerSecond)} events/s (${(top.eventsPerSecond / base.eventsPerSecond).toFixed(2)}× the 10k rate), peak RSS ${top.peakRssMb.toFixed(0)} MiB (${(top.peakRssMb / base.peakRssMb).toFixed(2)}× 10k), uncached /subgraph p99 ${p99} ms`,
+    `scale: ${top.names} names: ${Math.round(top.eventsPerSecond)} events/s (${(top.eventsPerSecond / base.eventsPerSecond).toFixed(2)}× the 10k rate), peak RSS ${top.peakRssMb.toFixed(0)} MiB (${(top.peakRssMb / base.peakRssMb).toFixed(2)}× 10k), uncached /subgraph p99 ${p99}`,
   );
   // One line per size and database: the wall time from start to /ready against the floor measured on the same chains.
   for (const r of runs) {
-    const floor = floors.find((f) => f.names === r.names)!;
+    const floor = floors.find((f) => f.names === r.names);
+    const against = floor
+      ? `; the floor ${floor.seconds.toFixed(1)} s (${floor.db}): ${(r.seconds / floor.seconds).toFixed(2)}× the no-op floor`
+      : "";
     console.log(
-      `scale: ${r.names} names, ${r.db}: ${r.seconds.toFixed(1)} s to /ready, ${Math.round(r.eventsPerSecond)} events/s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MiB; the floor ${floor.seconds.toFixed(1)} s (${floor.db}): ${(r.seconds / floor.seconds).toFixed(2)}× the no-op floor`,
+      `scale: ${r.names} names, ${r.db}${ROUNDS > 1 ? ` round ${r.round}` : ""}: ${r.seconds.toFixed(1)} s to /ready, ${Math.round(r.eventsPerSecond)} events/s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MiB${against}`,
     );
+  }
+  printHistoryCost(runs);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The index's bytes: its schema's tables on PostgreSQL, the data folder on PGlite. */
+const indexMb = (r: IndexRun) => (r.tables ? r.tables.reduce((n, t) => n + t.bytes, 0) / 2 ** 20 : r.dbMb);
+
+/**
+ * What the entity history costs (issue 52's cost table): each database run with and without it (`-nohistory`), the
+ * medians over the rounds and the change the history makes, with each round's own change beside it.
+ */
+function printHistoryCost(runs: IndexRun[]): void {
+  const pairs = [...new Set(runs.map((r) => `${r.names} ${databaseOf(r.db as RunKind)}`))].flatMap((key) => {
+    const [names, db] = key.split(" ") as [string, "postgres" | "pglite"];
+    const of = (kind: string) => runs.filter((r) => r.names === Number(names) && r.db === kind);
+    const [on, off] = [of(db), of(`${db}-nohistory`)];
+    return on.length && off.length ? [{ names, db, on, off }] : [];
+  });
+  if (pairs.length === 0) return;
+  console.log(
+    "\nWhat the entity history costs (SUBGRAPH_HISTORY_BLOCKS=all, the default, against none), medians over the rounds",
+  );
+  console.log(
+    `(the index on disk: ${pairs.some((p) => p.db === "postgres") ? "the index schema's tables with their indexes on PostgreSQL, " : ""}the data folder on PGlite)`,
+  );
+  console.log(
+    "| names | database | history | CPU s per round | CPU s | Δ CPU (per round) | s to /ready | Δ wall | index MiB | Δ disk | peak RSS MiB |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  const pct = (a: number, b: number) => `${a >= b ? "+" : ""}${((a / b - 1) * 100).toFixed(1)} %`;
+  for (const { names, db, on, off } of pairs) {
+    const perRound = on
+      .map((r) => {
+        const other = off.find((o) => o.round === r.round);
+        return other ? pct(r.cpuSeconds, other.cpuSeconds) : undefined;
+      })
+      .filter(Boolean)
+      .join(", ");
+    const row = (label: string, list: IndexRun[], base?: IndexRun[]) => {
+      const cpu = median(list.map((r) => r.cpuSeconds));
+      const wall = median(list.map((r) => r.seconds));
+      const disk = median(list.map(indexMb));
+      const delta = (value: number, of: (r: IndexRun) => number) => (base ? pct(value, median(base.map(of))) : "—");
+      console.log(
+        `| ${names} | ${db} | ${label} | ${list.map((r) => r.cpuSeconds.toFixed(1)).join(" / ")} | ${cpu.toFixed(1)} | ${base ? `${delta(cpu, (r) => r.cpuSeconds)} (${perRound})` : "—"} | ${wall.toFixed(1)} | ${delta(wall, (r) => r.seconds)} | ${disk.toFixed(1)} | ${delta(disk, indexMb)} | ${list.map((r) => r.peakRssMb.toFixed(0)).join(" / ")} |`,
+      );
+    };
+    row("none", off);
+    row("all", on, off);
   }
 }
 

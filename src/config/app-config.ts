@@ -89,7 +89,8 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     labelsRetryBudgetMs: e.LABELS_RETRY_BUDGET_MS,
     isSubgraphCompatible,
     subgraphQueryCacheBytes: e.SUBGRAPH_QUERY_CACHE_MB * 1024 * 1024,
-    subgraphHistoryBlocks: e.SUBGRAPH_HISTORY_BLOCKS === "all" ? null : e.SUBGRAPH_HISTORY_BLOCKS,
+    subgraphHistoryBlocks:
+      e.SUBGRAPH_HISTORY_BLOCKS === "all" ? null : e.SUBGRAPH_HISTORY_BLOCKS === "none" ? 0 : e.SUBGRAPH_HISTORY_BLOCKS,
     historyPruneSeconds: e.NAMEINDEX_HISTORY_PRUNE_SECONDS,
     historyRecentVersions: e.SUBGRAPH_HISTORY_RECENT_VERSIONS,
     // A local devnet's anvil takes what it is sent.

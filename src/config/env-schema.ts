@@ -114,16 +114,17 @@ export const envSchema = processTuningSchema.extend({
     .int("must be a whole number of logs (at least 1)")
     .min(1, "must be a whole number of logs (at least 1)")
     .optional(),
-  /** `all` (every block) or how many blocks below the head /subgraph answers at (the entity history kept). */
+  /** `all` (every block), `none`, or how many blocks below the head /subgraph answers at (the entity history kept). */
   SUBGRAPH_HISTORY_BLOCKS: z
-    .union([
-      z.literal("all"),
-      z.coerce
-        .number({ message: "must be `all` or a whole number of blocks (at least 1)" })
-        .int("must be `all` or a whole number of blocks (at least 1)")
-        .min(1, "must be `all` or a whole number of blocks (at least 1)"),
-    ])
-    .default("all"),
+    .string()
+    .default("all")
+    .transform((raw, ctx): "all" | "none" | number => {
+      if (raw === "all" || raw === "none") return raw;
+      const blocks = Number(raw);
+      if (/^\d+$/.test(raw) && Number.isSafeInteger(blocks) && blocks >= 1) return blocks;
+      ctx.addIssue({ code: "custom", message: "must be `all`, `none` or a whole number of blocks (at least 1)" });
+      return z.NEVER;
+    }),
   /** With SUBGRAPH_HISTORY_BLOCKS=N: the least seconds between two prunings of the history below the window. */
   NAMEINDEX_HISTORY_PRUNE_SECONDS: z.coerce
     .number({ message: "must be a whole number of seconds" })

@@ -37,7 +37,8 @@ export interface AppConfig {
   subgraphQueryCacheBytes: number;
   /**
    * SUBGRAPH_HISTORY_BLOCKS: how many blocks below the indexed head /subgraph answers `block:` queries at; the
-   * indexer prunes entity versions older than that. null (`all`, the default): every block since the start.
+   * indexer prunes entity versions older than that. null (`all`, the default): every block since the start. 0
+   * (`none`): no history is written, and /subgraph answers at the head only.
    */
   subgraphHistoryBlocks: number | null;
   /** NAMEINDEX_HISTORY_PRUNE_SECONDS: the least seconds between two prunings of that history (default 600). */

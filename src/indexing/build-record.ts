@@ -22,8 +22,8 @@ export interface BuildRecord {
   labelSet: string;
   tokenscopeSales: boolean;
   resolverReads: boolean;
-  /** The entity history kept: `all`, or the last N blocks (the indexer prunes older versions). */
-  subgraphHistory: "all" | number;
+  /** The entity history kept: `all`, `none`, or the last N blocks (the indexer prunes older versions). */
+  subgraphHistory: "all" | "none" | number;
   noopHandlers: boolean;
   /** Chain id → END_BLOCK_<chainId>. */
   endBlocks: Record<string, number>;
@@ -78,7 +78,7 @@ export function buildRecordOf(
     labelSet: `${config.labelSet.labelSetId}@${config.labelSet.labelSetVersion}`,
     tokenscopeSales: config.tokenscopeSales,
     resolverReads: config.resolverReads,
-    subgraphHistory: config.subgraphHistoryBlocks ?? "all",
+    subgraphHistory: historySetting(config.subgraphHistoryBlocks),
     noopHandlers: config.noopHandlers,
     endBlocks: Object.fromEntries(
       [...config.endBlocks].sort(([a], [b]) => a - b).map(([id, block]) => [String(id), block]),
@@ -87,6 +87,11 @@ export function buildRecordOf(
     code: codeDigest,
     versions,
   };
+}
+
+function historySetting(blocks: number | null): BuildRecord["subgraphHistory"] {
+  if (blocks === null) return "all";
+  return blocks === 0 ? "none" : blocks;
 }
 
 /**

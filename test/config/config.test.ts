@@ -171,6 +171,18 @@ describe("environment validation", () => {
     }
   });
 
+  it("keeps all entity history by default, the last N blocks, or none (SUBGRAPH_HISTORY_BLOCKS)", () => {
+    const base = { NAMESPACE: "mainnet", ...mainnetRpc };
+    expect(buildConfig(base).subgraphHistoryBlocks).toBeNull();
+    expect(buildConfig({ ...base, SUBGRAPH_HISTORY_BLOCKS: "all" }).subgraphHistoryBlocks).toBeNull();
+    expect(buildConfig({ ...base, SUBGRAPH_HISTORY_BLOCKS: "1000" }).subgraphHistoryBlocks).toBe(1000);
+    expect(buildConfig({ ...base, SUBGRAPH_HISTORY_BLOCKS: "none" }).subgraphHistoryBlocks).toBe(0);
+    for (const bad of ["0", "-1", "2.5", "off"]) {
+      const [problem] = problemsOf({ ...base, SUBGRAPH_HISTORY_BLOCKS: bad });
+      expect(problem).toMatch(/^SUBGRAPH_HISTORY_BLOCKS: must be `all`, `none` or a whole number of blocks/);
+    }
+  });
+
   it("refuses a PONDER_SYNC_INTERVAL_MAX_LOGS (read by ponder patch 024) that is not a whole number of logs >= 1", () => {
     expect(() =>
       buildConfig({ NAMESPACE: "mainnet", ...mainnetRpc, PONDER_SYNC_INTERVAL_MAX_LOGS: "5000" }),

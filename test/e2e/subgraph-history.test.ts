@@ -446,6 +446,62 @@ describe("/subgraph at past blocks", () => {
   });
 });
 
+describe("SUBGRAPH_HISTORY_BLOCKS=none: no history", () => {
+  it("writes the live tables as the full history's index does, no version, and answers the head only", async () => {
+    const bare = await startIndexer({
+      ...indexerOptionsFor(env, { plugins: PLUGINS, database: "postgres" }),
+      extraEnv: { SUBGRAPH_HISTORY_BLOCKS: "none" },
+      // A schema beside the full history's, so that one statement compares the two indexes' tables.
+      reuse: { databaseUrl: indexer.env.DATABASE_URL },
+    });
+    try {
+      await bare.process.ready();
+      await waitForHead(
+        bare.url,
+        { number: head, hash: (await root.getBlock({ blockNumber: BigInt(head) })).hash },
+        "none",
+      );
+      const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+      await client.connect();
+      try {
+        const differing: string[] = [];
+        for (const table of ["domain", "account", "resolver", "registration", "wrapped_domain"]) {
+          const { rows } = await client.query<{ n: number }>(
+            `SELECT (SELECT count(*) FROM (SELECT * FROM "${indexer.schema}"."${table}" EXCEPT SELECT * FROM "${bare.schema}"."${table}") a)
+              + (SELECT count(*) FROM (SELECT * FROM "${bare.schema}"."${table}" EXCEPT SELECT * FROM "${indexer.schema}"."${table}") b) AS n`,
+          );
+          if (Number(rows[0]!.n) !== 0) differing.push(`${table}: ${rows[0]!.n} rows differ`);
+          const versions = await client.query<{ n: string }>(
+            `SELECT count(*) AS n FROM "${bare.schema}"."${table}_history"`,
+          );
+          if (versions.rows[0]!.n !== "0") differing.push(`${table}_history: ${versions.rows[0]!.n} versions`);
+        }
+        expect(differing).toEqual([]);
+      } finally {
+        await client.end();
+      }
+      const atHead = await subgraph<{ domains: IndexedDomain[] }>(
+        `query($n: Int!) { domains(first: 1000, orderBy: id, block: { number: $n }) { ${DOMAIN_FIELDS} } }`,
+        { n: head },
+        bare.url,
+      );
+      expect(atHead.domains).toEqual(await domainsAt(undefined));
+      await expect(subgraph(`{ domains(block: { number: ${head - 1} }) { id } }`, {}, bare.url)).rejects.toThrow(
+        /this endpoint keeps no history and serves only the indexed head \(block number \d+\)/,
+      );
+      await expect(
+        subgraph(`{ domains(where: { _change_block: { number_gte: ${head - 5} } }) { id } }`, {}, bare.url),
+      ).rejects.toThrow(/`_change_block` filters are not available: this endpoint keeps no history/);
+    } finally {
+      await bare.stop();
+      const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${bare.schema}" CASCADE`);
+      await client.end();
+    }
+  }, 300_000);
+});
+
 describe("SUBGRAPH_HISTORY_BLOCKS: the last N blocks only, on PGlite", () => {
   const RETAINED = 40;
 

@@ -46,6 +46,7 @@ describe("the build record", () => {
     ],
     ["TOKENSCOPE_SALES", {}, { TOKENSCOPE_SALES: "false" }, /^TOKENSCOPE_SALES was true, now false$/],
     ["SUBGRAPH_HISTORY_BLOCKS", {}, { SUBGRAPH_HISTORY_BLOCKS: "1000" }, /^SUBGRAPH_HISTORY_BLOCKS was all, now 1000$/],
+    ["SUBGRAPH_HISTORY_BLOCKS", {}, { SUBGRAPH_HISTORY_BLOCKS: "none" }, /^SUBGRAPH_HISTORY_BLOCKS was all, now none$/],
     [
       "NAMEINDEX_NOOP_HANDLERS",
       {},

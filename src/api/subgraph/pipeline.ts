@@ -314,11 +314,13 @@ export function resolveOptions(options: SubgraphOptions): ResolvedOptions {
 }
 
 function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory | undefined> {
-  let history: Promise<SubgraphHistory> | undefined;
+  let history: Promise<SubgraphHistory | undefined> | undefined;
   return () =>
     (history ??= (async () => {
       const { getConfig } = await import("../../config");
       const config = getConfig();
+      // SUBGRAPH_HISTORY_BLOCKS=none: no versions are written, so only the head can be answered.
+      if (config.subgraphHistoryBlocks === 0) return undefined;
       const chain = config.namespace.datasources.ensroot?.chain;
       if (!chain) throw new Error("the namespace has no ENS root datasource");
       return {

@@ -36,7 +36,7 @@ export async function pruneEntityHistory(
 ): Promise<void> {
   const config = getConfig();
   const retained = config.subgraphHistoryBlocks;
-  if (retained === null) return;
+  if (retained === null || retained === 0) return;
   if (context.chain.id !== config.namespace.datasources.ensroot?.chain.id) return;
   const boundary = block.number - BigInt(retained);
   if (boundary <= 0n) return;

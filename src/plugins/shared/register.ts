@@ -48,6 +48,7 @@ export function on<N extends LogEventName>(
     const started = performance.now();
     try {
       await recordLog(name, context, event);
+      if (!keepsHistory()) return await handler(context, event);
       const history = withEntityHistory(context.db, logWritePosition(name, context.chain.id, event as never));
       await handler({ ...context, db: history.db }, event);
       await history.flush();
@@ -65,12 +66,16 @@ export function on<N extends LogEventName>(
  */
 const handlersAreNoops = (): boolean => getConfig().noopHandlers;
 
+/** `SUBGRAPH_HISTORY_BLOCKS=none`: the entities' writes go to the store alone, with no version beside them. */
+const keepsHistory = (): boolean => getConfig().subgraphHistoryBlocks !== 0;
+
 /** A contract's setup function, run once before its first event. */
 export function onSetup<C extends ContractName>(
   contract: C,
   handler: (context: Context<`${C}:setup`>) => Promise<void>,
 ): void {
   ponder.on(`${contract}:setup`, async ({ context }) => {
+    if (!keepsHistory()) return await handler(context);
     const history = withEntityHistory(context.db, setupWritePosition(context.chain.id));
     await handler({ ...context, db: history.db });
     await history.flush();
