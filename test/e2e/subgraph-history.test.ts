@@ -421,6 +421,38 @@ describe("/subgraph at past blocks", () => {
     console.log(`[subgraph-history] _change_block: ${lines.join("; ")}`);
   });
 
+  it("keeps one version per entity and block: the state at the block's end", async () => {
+    const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const lines: string[] = [];
+      for (const table of ["domain", "account", "resolver", "registration", "wrapped_domain"]) {
+        // A version's digits above the last 12 name its block (src/lib/history-version.ts).
+        const { rows } = await client.query<{ versions: string; blocks: string; repeated: string }>(
+          `SELECT count(*)::text AS versions, count(DISTINCT (id, div(version, 1000000000000)))::text AS blocks,
+                  (SELECT count(*) FROM (SELECT 1 FROM "${indexer.schema}"."${table}_history"
+                     GROUP BY id, div(version, 1000000000000) HAVING count(*) > 1) r)::text AS repeated
+             FROM "${indexer.schema}"."${table}_history"`,
+        );
+        expect(rows[0]!.repeated, `${table}_history: ids with two versions in one block`).toBe("0");
+        lines.push(`${table} ${rows[0]!.versions}`);
+      }
+      // Several events on one entity in a block (a registration's NewOwner, Transfer, NewResolver…) leave one version.
+      const { rows: events } = await client.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM (SELECT domain_id, block_number FROM "${indexer.schema}".new_owner
+           UNION ALL SELECT domain_id, block_number FROM "${indexer.schema}".new_resolver
+           UNION ALL SELECT domain_id, block_number FROM "${indexer.schema}".transfer) e
+          GROUP BY domain_id, block_number HAVING count(*) > 1`,
+      );
+      expect(events.length).toBeGreaterThan(0);
+      console.log(
+        `[subgraph-history] one version per entity and block: ${lines.join(", ")} versions; ${events.length} domain-blocks with several registry events`,
+      );
+    } finally {
+      await client.end();
+    }
+  });
+
   it("refuses blocks past the head and unknown hashes, and answers _meta at a block", async () => {
     const { _meta } = await subgraph<{ _meta: { block: { number: number; hash: string } } }>(
       `query($n: Int!) { _meta(block: { number: $n }) { block { number hash } } }`,

@@ -11,7 +11,9 @@ import { type BlockPosition, MAX_WRITES_PER_EVENT, versionOf } from "../../lib/h
  * are; one wrapper around `context.db` (register.ts) sees every write, whichever plugin makes it.
  *
  * A write that changes nothing (an insert that met its row under `onConflictDoNothing`, a delete of no row) leaves no
- * version, and an entity written several times in one handler run leaves one (`withEntityHistory`).
+ * version, and an entity written several times in one handler run leaves one (`withEntityHistory`). Nor does a block
+ * leave more than one per entity: a query reads the state at the end of a block, never between two of its events, so
+ * a later run in the same block rewrites the block's version in place (`BlockVersions`).
  */
 
 type Db = Context["db"];
@@ -36,6 +38,8 @@ const KEPT = new Map<PgTable, string[]>(
 /** Where the writes of one handler run fall in the version order, and how many it has made. */
 export interface WritePosition {
   block: BlockPosition;
+  /** The block's identity (chain and hash): a block's versions are one per entity. Absent at setup. */
+  blockKey?: string;
   logIndex: number;
   /** The next write's number within the log (shared by every handler of the log). */
   next(): number;
@@ -56,7 +60,7 @@ let current: LogWrites | undefined;
 export function logWritePosition(
   handler: string,
   chainId: number,
-  event: { log: object & { logIndex: number }; block: { number: bigint; timestamp: bigint } },
+  event: { log: object & { logIndex: number }; block: { number: bigint; timestamp: bigint; hash: string } },
 ): WritePosition {
   if (!current || current.log !== event.log || current.firstHandler === handler) {
     current = { log: event.log, firstHandler: handler, count: 0 };
@@ -64,9 +68,27 @@ export function logWritePosition(
   const writes = current;
   return {
     block: { timestamp: event.block.timestamp, chainId, blockNumber: event.block.number },
+    blockKey: `${chainId}:${event.block.hash}`,
     logIndex: event.log.logIndex,
     next: () => writes.count++,
   };
+}
+
+/**
+ * The version each entity got in the block being indexed: Ponder hands over a block's events one after another (its
+ * omnichain order never interleaves another block between them), so one block's entries are kept at a time. A later
+ * write of the entity in the block upserts that version: its row is in Ponder's row cache (written moments ago),
+ * and after a failed batch's re-run or a restart, when the row may be gone, the upsert inserts it again. A reorg
+ * replays the height with another hash, so the entries never outlive their block.
+ */
+const blockVersions = { block: "", versions: new Map<string, bigint>() };
+
+function versionsOfBlock(blockKey: string): Map<string, bigint> {
+  if (blockVersions.block !== blockKey) {
+    blockVersions.block = blockKey;
+    blockVersions.versions = new Map();
+  }
+  return blockVersions.versions;
 }
 
 /** Setup handlers write before any block: version 0 onward, numbered across every setup handler of the process. */
@@ -201,10 +223,24 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
   return {
     db: { find: db.find, sql: db.sql, insert, update, delete: del } as unknown as Db,
     async flush() {
-      for (const entry of pending.values()) {
+      const versions = position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey);
+      for (const [key, entry] of pending) {
         if (unchanged(entry)) continue;
         // biome-ignore lint/suspicious/noExplicitAny: one writer for five tables; their rows are built from the table's own columns.
-        await db.insert(TRACKED.get(entry.table)! as any).values(versionRow(entry, position) as any);
+        const history = TRACKED.get(entry.table)! as any;
+        const inBlock = versions?.get(key);
+        if (inBlock === undefined) {
+          const row = versionRow(entry, position);
+          await db.insert(history).values(row as never);
+          versions?.set(key, row.version as bigint);
+        } else {
+          const { id: _id, ...state } = entry.row;
+          const changes = { ...state, deleted: entry.deleted };
+          await db
+            .insert(history)
+            .values({ ...entry.row, version: inBlock, deleted: entry.deleted } as never)
+            .onConflictDoUpdate(changes as never);
+        }
       }
       pending.clear();
     },
