@@ -127,11 +127,12 @@ const eventColumns = (t: ColumnBuilders) => ({
 // ---- History of the subgraph's mutable entities (/subgraph at a past block) -----------------------------------
 
 /*
- * Every write to `domain`, `account`, `resolver`, `registration` or `wrapped_domain` also appends the row as written
- * (its subgraph columns) to `<table>_history`, keyed by the entity id and the write's `version`: the write's position
- * in omnichain order (src/lib/history-version.ts). The state at the end of a block is, for each id, the version with
- * the greatest key at or below that block's last key, unless that version is a deletion (`deleted`). Insert-only, so
- * indexing never reads them; Ponder's reorg handling removes the versions of orphaned blocks as it does any row.
+ * Every write to `domain`, `account`, `resolver`, `registration` or `wrapped_domain` also writes the row as written
+ * (its subgraph columns) to `<table>_history`, keyed by the entity id and the `version` of the block's first write of
+ * it: that write's position in omnichain order (src/lib/history-version.ts). One row per entity and block: a later
+ * write in the block updates it (a row Ponder's cache holds, just written). The state at the end of a block is, for
+ * each id, the version with the greatest key at or below that block's last key, unless that version is a deletion
+ * (`deleted`). Ponder's reorg handling removes the versions of orphaned blocks as it does any row.
  * src/plugins/shared/entity-history.ts writes them, src/api/subgraph/history.ts reads them.
  */
 
