@@ -110,7 +110,7 @@ const subgraphCache =
   config.subgraphQueryCacheBytes > 0
     ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: subgraphHead })
     : undefined;
-const subgraph = createSubgraphServer({ db, publicClients, cache: subgraphCache });
+const subgraph = createSubgraphServer({ db, publicClients, cache: subgraphCache, writes: pgliteWrites?.writes });
 app.route("/subgraph", subgraph.app);
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route(

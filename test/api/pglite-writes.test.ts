@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trackPgliteWrites } from "../../src/api/shared/pglite-writes";
+import { untilNextWrite } from "../../src/api/shared/query-cache";
 import { ponderHeadToken, tokenUntilNextWrite } from "../../src/api/subgraph";
 
 /*
@@ -158,5 +159,28 @@ describe("tokenUntilNextWrite on PGlite", () => {
     counter.generation++;
     expect(await head()).toBe("token3");
     expect(reads).toBe(3);
+  });
+});
+
+describe("untilNextWrite: `_meta` on PGlite", () => {
+  it("keeps an answer until the next write, except one it is told not to keep (a head whose hash is unknown)", async () => {
+    let reads = 0;
+    const counter = { generation: 0 };
+    const hashes = [null, null, "0xabc"];
+    const meta = untilNextWrite(
+      async () => ({ block: { number: 7, hash: hashes[Math.min(reads++, hashes.length - 1)] } }),
+      counter,
+      (m) => m.block.hash !== null,
+    );
+    // Unknown hash: asked again on every call until it is known, with no write in between.
+    expect((await meta()).block.hash).toBeNull();
+    expect((await meta()).block.hash).toBeNull();
+    expect((await meta()).block.hash).toBe("0xabc");
+    expect(reads).toBe(3);
+    for (let i = 0; i < 10; i++) expect((await meta()).block.hash).toBe("0xabc");
+    expect(reads).toBe(3);
+    counter.generation++;
+    await meta();
+    expect(reads).toBe(4);
   });
 });

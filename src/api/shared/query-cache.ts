@@ -194,25 +194,39 @@ export function ponderHeadToken(db: SqlDb): () => Promise<string> {
 }
 
 /**
- * `read`'s token, read again only when a write completed since the last read (see the module comment for why that
- * is safe). `read` must not itself count as a write.
+ * `read`'s answer, read again only when a write completed since the last read (see the module comment for why that
+ * is safe): the head token, `_meta`. `read` must not itself count as a write. An answer `keep` refuses (one that may
+ * change without a write, like a block hash the RPC did not know yet) is read again next time.
  */
-export function tokenUntilNextWrite(read: () => Promise<string>, writes: WriteGeneration): () => Promise<string> {
-  let last: { generation: number; token: Promise<string> } | undefined;
+export function untilNextWrite<T>(
+  read: () => Promise<T>,
+  writes: WriteGeneration,
+  keep: (value: T) => boolean = () => true,
+): () => Promise<T> {
+  let last: { generation: number; value: Promise<T> } | undefined;
   return () => {
     const generation = writes.generation;
-    if (last?.generation === generation) return last.token;
+    if (last?.generation === generation) return last.value;
     // The read starts after this moment, so it sees every write completed up to `generation`.
-    const token = read();
-    const entry = { generation, token };
+    const value = read();
+    const entry = { generation, value };
     last = entry;
     // A failed read is not remembered: the next request reads again.
-    token.catch(() => {
-      if (last === entry) last = undefined;
-    });
-    return token;
+    value.then(
+      (v) => {
+        if (!keep(v) && last === entry) last = undefined;
+      },
+      () => {
+        if (last === entry) last = undefined;
+      },
+    );
+    return value;
   };
 }
+
+/** The head token until the next write (`untilNextWrite`). */
+export const tokenUntilNextWrite = (read: () => Promise<string>, writes: WriteGeneration): (() => Promise<string>) =>
+  untilNextWrite(read, writes);
 
 /** JSON with object keys sorted, so `{a, b}` and `{b, a}` are one cache key. */
 export function stableJson(value: unknown): string {

@@ -21,12 +21,13 @@ import { type EntityDef, tableInfo } from "./model";
  * two parts, each read in its own index's order and limited, then merged (sql.ts, as an interface's tables are):
  *
  *   unchanged: (SELECT l.<columns>, NULL AS __version FROM <table> l
- *               WHERE (SELECT max(c.version) FROM <table>_history c WHERE c.id = l.id) <= upTo)
+ *               WHERE NOT EXISTS (SELECT 1 FROM <table>_history c WHERE c.id = l.id AND c.version > upTo))
  *   changed:   <the history subquery above, AND h.id = ANY(ARRAY(SELECT c.id FROM <table>_history c
  *                                                              WHERE c.version > upTo))>
  *
  * so the live table's indexes find and order the page as at the head, with one key probe per row read, and the
- * history's BRIN index on the version finds the few changed ids. (One UNION ALL source would be simpler, but
+ * history's BRIN index on the version finds the few changed ids. (The probe finds nothing for an unchanged row, so it
+ * reads no heap page; `max(version) <= upTo` read each row's last version instead: 3× the execution time on PGlite.) (One UNION ALL source would be simpler, but
  * PostgreSQL cannot read a union whose parts have a WHERE in an index's order: every page of `eth`'s children would
  * sort them all.) Deep in the past, where most ids changed since, the plain history subquery reads less: at-block.ts
  * asks how many versions lie above the block and picks (`recent`). `__version` is unknown on the live side, so
@@ -116,7 +117,7 @@ export function entitySource(entity: EntityDef, at: ReadPoint, part?: RecentPart
     })`;
   if (!upTo || !part || !at.recent?.has(historyName)) return sql`(${versions(sql``)})`;
   if (part === "unchanged") {
-    return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l" WHERE (SELECT max("c"."version") FROM ${history} "c" WHERE "c"."id" = "l"."id") <= ${upTo})`;
+    return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l" WHERE NOT EXISTS (SELECT 1 FROM ${history} "c" WHERE "c"."id" = "l"."id" AND "c"."version" > ${upTo}))`;
   }
   return sql`(${versions(sql`"h"."id" = ANY(ARRAY(SELECT "c"."id" FROM ${history} "c" WHERE "c"."version" > ${upTo})) AND `)})`;
 }

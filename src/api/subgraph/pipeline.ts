@@ -14,7 +14,8 @@ import {
   validate,
 } from "graphql";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
-import { type CacheOutcome, type QueryCache, stableJson } from "../shared/query-cache";
+import type { WriteGeneration } from "../shared/pglite-writes";
+import { type CacheOutcome, type QueryCache, stableJson, untilNextWrite } from "../shared/query-cache";
 import type { SubgraphHistory } from "./at-block";
 import { type AnswerBody, introspectionAnswers, type Prepared, preparedDocuments } from "./caches";
 import { SubgraphQueryError } from "./errors";
@@ -54,6 +55,11 @@ export interface SubgraphOptions {
   onError?: (error: unknown) => void;
   /** Query-result cache (../shared/query-cache.ts), e.g. `new QueryCache({ maxBytes, head: ponderHeadToken(db) })`; off when absent. */
   cache?: QueryCache;
+  /**
+   * PGlite in the indexer's own process: its write counter (../shared/pglite-writes.ts). The default `getMeta` is then
+   * read again only after a write, not per query at a block (on PGlite's one backend that read was ~1 ms a query).
+   */
+  writes?: WriteGeneration;
 }
 
 const RULES = [
@@ -345,11 +351,13 @@ function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
       const { getConfig } = await import("../../config");
       const chain = getConfig().namespace.datasources.ensroot?.chain;
       if (!chain) throw new Error("the namespace has no ENS root datasource");
-      meta = ponderCheckpointMeta({
+      const read = ponderCheckpointMeta({
         db: options.db,
         chainId: chain.id,
         publicClient: options.publicClients?.[chain.name] as Parameters<typeof ponderCheckpointMeta>[0]["publicClient"],
       });
+      // A head whose hash the RPC did not know yet is asked again, as ponderCheckpointMeta itself does.
+      meta = options.writes ? untilNextWrite(read, options.writes, (m) => m.block?.hash !== null) : read;
     }
     return meta();
   };
