@@ -24,6 +24,7 @@ import { PLUGIN_NAMES } from "../src/plugins/names";
 import { startIndexer } from "../test/support/indexer-harness";
 import { cpuReading, cpuSpentMs } from "../test/support/process-usage";
 import { startCachedDevnet } from "./lib/cached-devnet";
+import { median } from "./lib/median";
 
 type Db = "postgres" | "pglite";
 type Kind = "handlers" | "noop";
@@ -103,12 +104,6 @@ async function indexOnce(
     await indexer.stop();
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 function report(runs: Run[]): void {
   console.log("\nMedians over the rounds, every round's value after (CPU: indexer tree + PostgreSQL backends)");

@@ -38,6 +38,7 @@ import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { cpuReading, cpuSpentMs } from "../test/support/process-usage";
 import { startCachedDevnet } from "./lib/cached-devnet";
 import { formatBreakdown, type IndexingBreakdown, indexingBreakdown } from "./lib/indexing-metrics";
+import { median } from "./lib/median";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
@@ -473,12 +474,6 @@ async function main(): Promise<void> {
   printHistoryCost(runs);
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 /** The index's bytes: its schema's tables on PostgreSQL, the data folder on PGlite. */
 const indexMb = (r: IndexRun) => (r.tables ? r.tables.reduce((n, t) => n + t.bytes, 0) / 2 ** 20 : r.dbMb);
 
@@ -487,12 +482,13 @@ const indexMb = (r: IndexRun) => (r.tables ? r.tables.reduce((n, t) => n + t.byt
  * medians over the rounds and the change the history makes, with each round's own change beside it.
  */
 function printHistoryCost(runs: IndexRun[]): void {
-  const pairs = [...new Set(runs.map((r) => `${r.names} ${databaseOf(r.db as RunKind)}`))].flatMap((key) => {
-    const [names, db] = key.split(" ") as [string, "postgres" | "pglite"];
-    const of = (kind: string) => runs.filter((r) => r.names === Number(names) && r.db === kind);
-    const [on, off] = [of(db), of(`${db}-nohistory`)];
-    return on.length && off.length ? [{ names, db, on, off }] : [];
-  });
+  const pairs = SIZES.flatMap((names) =>
+    (["postgres", "pglite"] as const).flatMap((db) => {
+      const of = (kind: string) => runs.filter((r) => r.names === names && r.db === kind);
+      const [on, off] = [of(db), of(`${db}-nohistory`)];
+      return on.length && off.length ? [{ names, db, on, off }] : [];
+    }),
+  );
   if (pairs.length === 0) return;
   console.log(
     "\nWhat the entity history costs (SUBGRAPH_HISTORY_BLOCKS=all, the default, against none), medians over the rounds",

@@ -32,7 +32,7 @@ import { qualifyTables } from "./server/pglite-safe-db";
 import { keepTablesAnalyzed } from "./server/table-statistics";
 import { trackPgliteWrites } from "./shared/pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
-import { createSubgraphServer, ponderHeadToken, QueryCache, tokenUntilNextWrite } from "./subgraph";
+import { createSubgraphServer, ponderHeadToken, QueryCache, untilNextWrite } from "./subgraph";
 import { textOrderWarning } from "./subgraph/text-order";
 
 const config = getConfig();
@@ -105,7 +105,7 @@ const openApi = openApiDocument({
 app.get("/openapi.json", (c) => c.json(openApi));
 app.route("/api/config", configRoutes());
 // On PGlite the head token is read again only after a write (see shared/query-cache.ts); on PostgreSQL every turn.
-const subgraphHead = pgliteWrites ? tokenUntilNextWrite(ponderHeadToken(db), pgliteWrites.writes) : ponderHeadToken(db);
+const subgraphHead = pgliteWrites ? untilNextWrite(ponderHeadToken(db), pgliteWrites.writes) : ponderHeadToken(db);
 const subgraphCache =
   config.subgraphQueryCacheBytes > 0
     ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: subgraphHead })

@@ -3,8 +3,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trackPgliteWrites } from "../../src/api/shared/pglite-writes";
-import { untilNextWrite } from "../../src/api/shared/query-cache";
-import { ponderHeadToken, tokenUntilNextWrite } from "../../src/api/subgraph";
+import { ponderHeadToken, untilNextWrite } from "../../src/api/subgraph";
 
 /*
  * The write counter on a real PGlite instance, driven the way Ponder drives it (drizzle over the instance, raw
@@ -114,11 +113,11 @@ describe("trackPgliteWrites", () => {
   });
 });
 
-describe("tokenUntilNextWrite on PGlite", () => {
+describe("untilNextWrite: the head token on PGlite", () => {
   it("reads the checkpoint only after a write, and follows every checkpoint write", async () => {
     let reads = 0;
     const sqlToken = ponderHeadToken(apiDb);
-    const head = tokenUntilNextWrite(() => {
+    const head = untilNextWrite(() => {
       reads++;
       return sqlToken();
     }, writes);
@@ -145,7 +144,7 @@ describe("tokenUntilNextWrite on PGlite", () => {
     let reads = 0;
     let fail = true;
     const counter = { generation: 0 };
-    const head = tokenUntilNextWrite(async () => {
+    const head = untilNextWrite(async () => {
       reads++;
       await new Promise((r) => setTimeout(r, 5));
       if (fail) throw new Error("checkpoint table unreadable");

@@ -221,11 +221,20 @@ async function chainSubdomainCount(
   return n;
 }
 
-/** A failure's evidence: the history versions of `ids` (decoded: timestamp, chain, block) and their NewOwner logs. */
-async function versionsOf(ids: Hex[], created: { node: Hex; block: bigint; timestamp: bigint }[]): Promise<string> {
+/** `use` on a connection to the full-history index's database, closed after. */
+async function onIndexDatabase<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
   await client.connect();
   try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A failure's evidence: the history versions of `ids` (decoded: timestamp, chain, block) and their NewOwner logs. */
+async function versionsOf(ids: Hex[], created: { node: Hex; block: bigint; timestamp: bigint }[]): Promise<string> {
+  return onIndexDatabase(async (client) => {
     const { rows } = await client.query<{ id: string; version: string }>(
       `SELECT id, version::text AS version FROM "${indexer.schema}".domain_history WHERE id = ANY($1) ORDER BY id, version`,
       [ids],
@@ -241,9 +250,7 @@ async function versionsOf(ids: Hex[], created: { node: Hex; block: bigint; times
         return `${id}: versions [${versions.join("; ")}], NewOwner [${logs.join("; ")}]`;
       })
       .join(" | ");
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 beforeAll(async () => {
@@ -422,14 +429,12 @@ describe("/subgraph at past blocks", () => {
   });
 
   it("keeps one version per entity and block: the state at the block's end", async () => {
-    const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
-    await client.connect();
-    try {
+    await onIndexDatabase(async (client) => {
       const lines: string[] = [];
       for (const table of ["domain", "account", "resolver", "registration", "wrapped_domain"]) {
         // A version's digits above the last 12 name its block (src/lib/history-version.ts).
-        const { rows } = await client.query<{ versions: string; blocks: string; repeated: string }>(
-          `SELECT count(*)::text AS versions, count(DISTINCT (id, div(version, 1000000000000)))::text AS blocks,
+        const { rows } = await client.query<{ versions: string; repeated: string }>(
+          `SELECT count(*)::text AS versions,
                   (SELECT count(*) FROM (SELECT 1 FROM "${indexer.schema}"."${table}_history"
                      GROUP BY id, div(version, 1000000000000) HAVING count(*) > 1) r)::text AS repeated
              FROM "${indexer.schema}"."${table}_history"`,
@@ -448,9 +453,7 @@ describe("/subgraph at past blocks", () => {
       console.log(
         `[subgraph-history] one version per entity and block: ${lines.join(", ")} versions; ${events.length} domain-blocks with several registry events`,
       );
-    } finally {
-      await client.end();
-    }
+    });
   });
 
   it("refuses blocks past the head and unknown hashes, and answers _meta at a block", async () => {
@@ -493,9 +496,7 @@ describe("SUBGRAPH_HISTORY_BLOCKS=none: no history", () => {
         { number: head, hash: (await root.getBlock({ blockNumber: BigInt(head) })).hash },
         "none",
       );
-      const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
-      await client.connect();
-      try {
+      await onIndexDatabase(async (client) => {
         const differing: string[] = [];
         for (const table of ["domain", "account", "resolver", "registration", "wrapped_domain"]) {
           const { rows } = await client.query<{ n: number }>(
@@ -509,9 +510,7 @@ describe("SUBGRAPH_HISTORY_BLOCKS=none: no history", () => {
           if (versions.rows[0]!.n !== "0") differing.push(`${table}_history: ${versions.rows[0]!.n} versions`);
         }
         expect(differing).toEqual([]);
-      } finally {
-        await client.end();
-      }
+      });
       const atHead = await subgraph<{ domains: IndexedDomain[] }>(
         `query($n: Int!) { domains(first: 1000, orderBy: id, block: { number: $n }) { ${DOMAIN_FIELDS} } }`,
         { n: head },
@@ -526,10 +525,7 @@ describe("SUBGRAPH_HISTORY_BLOCKS=none: no history", () => {
       ).rejects.toThrow(/`_change_block` filters are not available: this endpoint keeps no history/);
     } finally {
       await bare.stop();
-      const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${bare.schema}" CASCADE`);
-      await client.end();
+      await onIndexDatabase((client) => client.query(`DROP SCHEMA IF EXISTS "${bare.schema}" CASCADE`));
     }
   }, 300_000);
 });
@@ -585,12 +581,13 @@ describe("SUBGRAPH_HISTORY_BLOCKS: the last N blocks only, on PGlite", () => {
         for (const r of list) if (BigInt(r.version) <= upTo) below.set(r.id, (below.get(r.id) ?? 0) + 1);
         return [...below.values()].reduce((n, v) => n + v - 1, 0);
       };
-      const client = new pg.Client({ connectionString: indexer.env.DATABASE_URL });
-      await client.connect();
-      const fullRows = (
-        await client.query(`SELECT id, version::text AS version FROM "${indexer.schema}".domain_history`)
-      ).rows as { id: string; version: string }[];
-      await client.end();
+      const fullRows = await onIndexDatabase(
+        async (client) =>
+          (await client.query(`SELECT id, version::text AS version FROM "${indexer.schema}".domain_history`)).rows as {
+            id: string;
+            version: string;
+          }[],
+      );
       expect(rows.length).toBeLessThan(fullRows.length);
       expect(superseded(rows)).toBeLessThan(superseded(fullRows));
       console.log(

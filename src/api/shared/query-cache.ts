@@ -22,7 +22,7 @@ import type { SqlDb } from "./read-db";
  * Reading the token is one small SELECT, shared by every request that arrives in the same turn of the event loop
  * (it starts after all of them arrived, so none can miss a block committed before it asked). On PGlite that SELECT
  * queues behind the indexer's statements on PGlite's one backend (~1 ms, more while indexing), so the indexer's own
- * API keys the token on the in-process write counter (../pglite-writes.ts, `tokenUntilNextWrite`): the SQL token is
+ * API keys the token on the in-process write counter (../pglite-writes.ts, `untilNextWrite`): the SQL token is
  * read again only once some call that may write has completed since the last read. Why that is safe:
  * - The counter moves only after a write has completed (committed, and visible to any later statement), in the first
  *   microtask after it settles. A token read that starts after generation g was observed sees every write completed
@@ -223,10 +223,6 @@ export function untilNextWrite<T>(
     return value;
   };
 }
-
-/** The head token until the next write (`untilNextWrite`). */
-export const tokenUntilNextWrite = (read: () => Promise<string>, writes: WriteGeneration): (() => Promise<string>) =>
-  untilNextWrite(read, writes);
 
 /** JSON with object keys sorted, so `{a, b}` and `{b, a}` are one cache key. */
 export function stableJson(value: unknown): string {

@@ -26,10 +26,10 @@ import { type EntityDef, tableInfo } from "./model";
  *                                                              WHERE c.version > upTo))>
  *
  * so the live table's indexes find and order the page as at the head, with one key probe per row read, and the
- * history's BRIN index on the version finds the few changed ids. (The probe finds nothing for an unchanged row, so it
- * reads no heap page; `max(version) <= upTo` read each row's last version instead: 3× the execution time on PGlite.) (One UNION ALL source would be simpler, but
- * PostgreSQL cannot read a union whose parts have a WHERE in an index's order: every page of `eth`'s children would
- * sort them all.) Deep in the past, where most ids changed since, the plain history subquery reads less: at-block.ts
+ * history's BRIN index on the version finds the few changed ids. The probe finds nothing for an unchanged row, so it
+ * reads no heap page (`max(version) <= upTo` read each row's last version instead: 3× the execution time on PGlite).
+ * One UNION ALL source would be simpler, but PostgreSQL cannot read a union whose parts have a WHERE in an index's
+ * order: every page of `eth`'s children would sort them all. Deep in the past, where most ids changed since, the plain history subquery reads less: at-block.ts
  * asks how many versions lie above the block and picks (`recent`). `__version` is unknown on the live side, so
  * `_change_block` always reads the plain form.
  */

@@ -12,7 +12,7 @@
  * The folder's face; README.md maps the rest (model → schema → loader → sql, relations, caches and their keys).
  */
 
-export { ponderHeadToken, QueryCache, tokenUntilNextWrite } from "../shared/query-cache";
+export { ponderHeadToken, QueryCache, untilNextWrite } from "../shared/query-cache";
 export { DEFAULT_LIMITS, type Limits } from "./limits";
 export type { SubgraphDb } from "./loader";
 export { ponderCheckpointMeta } from "./meta";
