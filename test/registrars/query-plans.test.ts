@@ -16,7 +16,7 @@ let s: TestSchema;
 const dialect = new PgDialect();
 
 beforeAll(async () => {
-  s = await createTestSchema("registrars_plans");
+  s = await createTestSchema("registrars_plans", { ownDatabase: true });
   const lineaNode = "0x527aac89ac1d1de5dd84cff89ec92c69b028ce9ce3fa3d654882474ab4402ec3";
   // 70% .eth, 20% base.eth, 10% linea.eth; 5% referred by one of 50 addresses, 10% with the zero referrer; about
   // three actions per second of chain time, so timestamps tie often.
