@@ -3,7 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokensQuery } from "../../src/api/name-tokens/find";
 import { type ActionFilter, countQuery, pageQuery } from "../../src/api/registrar-actions/find";
-import { BASE_NODE, ETH_NODE, REFERRER } from "./fixture";
+import { BASE_NODE, ETH_NODE } from "./fixture";
 import { createTestSchema, type TestSchema } from "./pg";
 
 /*
