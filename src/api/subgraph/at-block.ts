@@ -1,6 +1,6 @@
 import { firstVersionOf, lastVersionOf } from "../../lib/history-version";
 import { SubgraphQueryError } from "./errors";
-import { HEAD, LATEST_VERSIONS, usesChangeBlock, withoutLiveRows } from "./history";
+import { HEAD, LATEST_VERSIONS, type RecentTables, usesChangeBlock, withoutLiveRows } from "./history";
 import { READ_HEAD, type Reading } from "./sql";
 
 /*
@@ -47,7 +47,7 @@ export interface SubgraphHistory {
   /** How many blocks below the head queries may ask for (SUBGRAPH_HISTORY_BLOCKS); null: every block. */
   retainedBlocks: number | null;
   /** The history tables with few versions above a version, read through their live table there (history.ts). */
-  recentTables?: (upTo: bigint, head: BlockRef) => Promise<ReadonlySet<string>>;
+  recentTables?: (upTo: bigint, head: BlockRef) => Promise<RecentTables>;
 }
 
 export type BlockArg = { number?: number | null; number_gte?: number | null; hash?: string | null } | null | undefined;

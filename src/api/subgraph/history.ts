@@ -26,7 +26,10 @@ import { type EntityDef, tableInfo } from "./model";
  *                                                              WHERE c.version > upTo))>
  *
  * so the live table's indexes find and order the page as at the head, with one key probe per row read, and the
- * history's BRIN index on the version finds the few changed ids. The probe finds nothing for an unchanged row, so it
+ * history's BRIN index on the version finds the few changed ids. When they are few enough to name (recent-versions.ts
+ * fetches them once per head), they come as a constant instead: `l.id <> ALL(<ids>)` and `h.id = ANY(<ids>)`, with no
+ * subquery to plan (PGlite plans every statement anew, and a lookup by name's planning was most of its extra cost);
+ * with none, the table reads as its live table, i.e. as at the head. The probe finds nothing for an unchanged row, so it
  * reads no heap page (`max(version) <= upTo` read each row's last version instead: 3× the execution time on PGlite).
  * One UNION ALL source would be simpler, but PostgreSQL cannot read a union whose parts have a WHERE in an index's
  * order: every page of `eth`'s children would sort them all. Deep in the past, where most ids changed since, the plain history subquery reads less: at-block.ts
@@ -35,10 +38,19 @@ import { type EntityDef, tableInfo } from "./model";
  */
 
 /**
- * null: the live tables. Otherwise the history at `upTo` (a version, src/lib/history-version.ts), or its latest;
- * `recent` names the history tables with few versions above `upTo`, read through their live table.
+ * The history tables with few versions above a block, read through their live table there, each with the ids changed
+ * since when they are few enough to name (else null: the statement asks the history for them).
  */
-export type ReadPoint = null | { upTo: bigint | null; recent?: ReadonlySet<string> };
+export type RecentTables = ReadonlyMap<string, readonly string[] | null>;
+
+/**
+ * null: the live tables. Otherwise the history at `upTo` (a version, src/lib/history-version.ts), or its latest;
+ * `recent`: the tables read through their live table.
+ */
+export type ReadPoint = null | { upTo: bigint | null; recent?: RecentTables };
+
+/** Ids as one array parameter. */
+export const idArray = (ids: readonly string[]): SQL => sql`${sql.param(ids)}::text[]`;
 
 export const HEAD: ReadPoint = null;
 export const LATEST_VERSIONS: ReadPoint = { upTo: null };
@@ -88,7 +100,18 @@ export type RecentPart = "unchanged" | "changed";
 
 /** Whether a page of `entity` at `at` is read as the two parts of a recent block. */
 export function readsRecent(entity: EntityDef, at: ReadPoint): boolean {
-  return !!at?.recent && at.upTo !== null && !!entity.history && at.recent.has(tableInfo(entity.history).name);
+  return changedSince(entity, at) !== undefined;
+}
+
+/** At a recent block: the ids of `entity` changed since, null if too many to name; undefined if not recent. */
+function changedSince(entity: EntityDef, at: ReadPoint): readonly string[] | null | undefined {
+  if (!at?.recent || at.upTo === null || !entity.history) return undefined;
+  return at.recent.get(tableInfo(entity.history).name);
+}
+
+/** Whether no row of `entity` changed since `at`'s block, so that its live table is the state there. */
+export function unchangedSince(entity: EntityDef, at: ReadPoint): boolean {
+  return changedSince(entity, at)?.length === 0;
 }
 
 /**
@@ -106,20 +129,27 @@ export function entitySource(entity: EntityDef, at: ReadPoint, part?: RecentPart
     })`;
   }
   if (!entity.history) throw new Error(`${entity.name} keeps no history`);
-  const historyName = tableInfo(entity.history).name;
-  const history = sql.identifier(historyName);
+  const history = sql.identifier(tableInfo(entity.history).name);
   const upTo = at.upTo === null ? undefined : sql`${at.upTo.toString()}::numeric`;
+  const changed = changedSince(entity, at);
+  if (changed?.length === 0) return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l")`;
   const versions = (changedOnly: SQL) =>
     sql`SELECT ${sql.raw(columnsOf(entity, "h"))} FROM ${history} "h" WHERE ${changedOnly}${
       upTo ? sql`"h"."version" <= ${upTo} AND ` : sql``
     }NOT "h"."deleted" AND "h"."version" = (SELECT max("n"."version") FROM ${history} "n" WHERE "n"."id" = "h"."id"${
       upTo ? sql` AND "n"."version" <= ${upTo}` : sql``
     })`;
-  if (!upTo || !part || !at.recent?.has(historyName)) return sql`(${versions(sql``)})`;
+  if (!upTo || !part || changed === undefined) return sql`(${versions(sql``)})`;
   if (part === "unchanged") {
-    return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l" WHERE NOT EXISTS (SELECT 1 FROM ${history} "c" WHERE "c"."id" = "l"."id" AND "c"."version" > ${upTo}))`;
+    const unchanged = changed
+      ? sql`"l"."id" <> ALL(${idArray(changed)})`
+      : sql`NOT EXISTS (SELECT 1 FROM ${history} "c" WHERE "c"."id" = "l"."id" AND "c"."version" > ${upTo})`;
+    return sql`(SELECT ${sql.raw(columnsOf(entity, "l"))} FROM ${live} "l" WHERE ${unchanged})`;
   }
-  return sql`(${versions(sql`"h"."id" = ANY(ARRAY(SELECT "c"."id" FROM ${history} "c" WHERE "c"."version" > ${upTo})) AND `)})`;
+  const ids = changed
+    ? idArray(changed)
+    : sql`ARRAY(SELECT "c"."id" FROM ${history} "c" WHERE "c"."version" > ${upTo})`;
+  return sql`(${versions(sql`"h"."id" = ANY(${ids}) AND `)})`;
 }
 
 /**
@@ -130,7 +160,7 @@ export function entitySource(entity: EntityDef, at: ReadPoint, part?: RecentPart
  */
 export function entityById(entity: EntityDef, at: ReadPoint, id: SQL): SQL {
   const live = sql.identifier(tableInfo(entity.table!).name);
-  if (at === null) return sql`(SELECT * FROM ${live} "l" WHERE "l"."id" = ${id})`;
+  if (at === null || unchangedSince(entity, at)) return sql`(SELECT * FROM ${live} "l" WHERE "l"."id" = ${id})`;
   if (entity.immutable) return sql`(SELECT * FROM ${entitySource(entity, at)} "e" WHERE "e"."id" = ${id})`;
   if (!entity.history) throw new Error(`${entity.name} keeps no history`);
   const history = sql.identifier(tableInfo(entity.history).name);

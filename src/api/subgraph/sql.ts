@@ -1,6 +1,15 @@
 import { type SQL, sql } from "drizzle-orm";
 import { SubgraphQueryError } from "./errors";
-import { entityById, entitySource, type ReadPoint, type RecentPart, readsRecent, VERSION_COLUMN } from "./history";
+import {
+  entityById,
+  entitySource,
+  idArray,
+  type ReadPoint,
+  type RecentPart,
+  readsRecent,
+  unchangedSince,
+  VERSION_COLUMN,
+} from "./history";
 import { MAX_LIST_VALUES } from "./limits";
 import {
   columnOf,
@@ -412,8 +421,6 @@ function selectList(entity: EntityDef, keys: string[], alias: string): SQL {
 }
 
 /** A list of ids as one array parameter (not one parameter per id). */
-const idArray = (ids: string[]): SQL => sql`${sql.param(ids)}::text[]`;
-
 const dir = (d: "asc" | "desc") => sql.raw(d === "desc" ? "DESC" : "ASC");
 
 /**
@@ -494,6 +501,9 @@ function recentPage(
   embeds: FieldDef[],
   reading: Reading,
 ): SQL {
+  // Nothing changed since: the live table alone, as at the head.
+  if (unchangedSince(entity, reading.at))
+    return branch(entity, keys, args, args.first, args.skip, scope, false, embeds, reading, "unchanged");
   const sorted = !!args.orderBy && args.orderBy !== "id";
   const parts = (["unchanged", "changed"] as const).map(
     (part) => sql`(${branch(entity, keys, args, args.first + args.skip, 0, scope, sorted, [], reading, part)})`,

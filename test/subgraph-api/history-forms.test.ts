@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReadPoint } from "../../src/api/subgraph/history";
+import { rowsOf } from "../../src/api/subgraph/loader";
+import { entityOf } from "../../src/api/subgraph/model";
+import { recentTablesOf } from "../../src/api/subgraph/recent-versions";
+import { byIdsQuery, type ListArgs, listQuery } from "../../src/api/subgraph/sql";
+import { createTestDatabase, type TestDatabase } from "./pg";
+
+/*
+ * A query at a block reads the same rows whichever form history.ts gives its statement: the history alone, or (a
+ * recent block) the live table's unchanged rows plus the changed ids' versions, those ids named as a constant or
+ * asked of the history in the statement. The e2e tests compare the forms the devnet's blocks lead to; here each form
+ * is forced on one small table whose versions hold every case: changed, deleted and created after the block,
+ * deleted before it, unchanged.
+ */
+
+const BEFORE = 100n;
+const UP_TO = 150n;
+const AFTER = 200n;
+const HEAD_BLOCK = { number: 1, hash: "0x01", timestamp: 1 };
+const domain = entityOf("Domain");
+let t: TestDatabase;
+
+const ids = Array.from({ length: 30 }, (_, i) => `0x${i.toString(16).padStart(64, "0")}`);
+const PARENT = `0x${"f".repeat(64)}`;
+const OWNER = `0x${"a".repeat(40)}`;
+const CREATED_AFTER = `0x${"e".repeat(64)}`;
+const [RENAMED, DELETED_AFTER, DELETED_BEFORE, MOVED_AWAY] = [ids[3]!, ids[5]!, ids[7]!, ids[11]!];
+
+interface Version {
+  id: string;
+  version: bigint;
+  deleted?: boolean;
+  name?: string;
+  parent?: string;
+}
+
+// Each domain is created at BEFORE; then the changes above and below the block.
+const versions: Version[] = [
+  ...ids.map((id, i) => ({ id, version: BEFORE, name: `n${i}.eth`, parent: PARENT })),
+  { id: DELETED_BEFORE, version: BEFORE + 10n, deleted: true },
+  { id: RENAMED, version: AFTER, name: "renamed.eth", parent: PARENT },
+  { id: DELETED_AFTER, version: AFTER, deleted: true },
+  { id: MOVED_AWAY, version: AFTER, name: "n11.eth", parent: CREATED_AFTER },
+  { id: CREATED_AFTER, version: AFTER, name: "new.eth", parent: PARENT },
+];
+
+beforeAll(async () => {
+  t = await createTestDatabase("sg_history_forms");
+  const createdAt = (id: string) => BigInt(ids.indexOf(id) + 1) * 12n;
+  for (const v of versions) {
+    await t.pool.query(
+      `INSERT INTO domain_history (id, version, deleted, name, parent_id, created_at, owner_id, subdomain_count, is_migrated)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, true)`,
+      [
+        v.id,
+        v.version.toString(),
+        v.deleted ?? false,
+        v.name ?? null,
+        v.parent ?? null,
+        createdAt(v.id).toString(),
+        OWNER,
+      ],
+    );
+  }
+  // The live table: each id's last version, unless it deletes the domain.
+  await t.pool.query(`
+    INSERT INTO domain (id, name, parent_id, created_at, owner_id, subdomain_count, is_migrated)
+    SELECT DISTINCT ON (id) id, name, parent_id, created_at, owner_id, subdomain_count, is_migrated FROM domain_history
+    ORDER BY id, version DESC`);
+  await t.pool.query(`DELETE FROM domain WHERE id IN (SELECT id FROM domain_history h WHERE h.deleted AND h.version =
+    (SELECT max(version) FROM domain_history n WHERE n.id = h.id))`);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.drop();
+});
+
+const reading = (at: ReadPoint) => ({ at, blockStarts: new Map<number, bigint>() });
+
+async function rows(query: ReturnType<typeof listQuery>): Promise<string[]> {
+  return rowsOf(await t.db.execute(query)).map((r) => `${r.id} ${r.name} ${r.parentId}`);
+}
+
+const pages: [string, ListArgs][] = [
+  ["every domain by id", { first: 100, skip: 0 }],
+  [
+    "a parent's children newest first, second page",
+    { where: { parent: PARENT }, orderBy: "createdAt", orderDirection: "desc", first: 5, skip: 5 },
+  ],
+  ["by name: the old name", { where: { name: "n3.eth" }, first: 10, skip: 0 }],
+  ["by name: the new name", { where: { name: "renamed.eth" }, first: 10, skip: 0 }],
+  [
+    "names in a set",
+    { where: { name_in: ["n5.eth", "n7.eth", "new.eth", "n11.eth"] }, orderBy: "name", first: 10, skip: 0 },
+  ],
+];
+
+describe("the forms of a read at a block", async () => {
+  it("finds the ids changed since the block, named", async () => {
+    const recent = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
+    expect([...(recent.get("domain_history") ?? ["not recent"])].sort()).toEqual(
+      [RENAMED, DELETED_AFTER, MOVED_AWAY, CREATED_AFTER].sort(),
+    );
+    expect(await recentTablesOf(t.db, 5000)(AFTER, HEAD_BLOCK)).toEqual(
+      new Map(
+        ["domain_history", "account_history", "resolver_history", "registration_history", "wrapped_domain_history"].map(
+          (n) => [n, []],
+        ),
+      ),
+    );
+    expect((await recentTablesOf(t.db, 3)(UP_TO, HEAD_BLOCK)).has("domain_history"), "4 versions above, limit 3").toBe(
+      false,
+    );
+  });
+
+  it.each(pages)("%s: the same rows in every form", async (_, args) => {
+    const named = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
+    const historyAlone = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO })));
+    const askedInStatement = await rows(
+      listQuery(domain, args, [], reading({ upTo: UP_TO, recent: new Map([["domain_history", null]]) })),
+    );
+    const namedIds = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO, recent: named })));
+    expect(askedInStatement).toEqual(historyAlone);
+    expect(namedIds).toEqual(historyAlone);
+    // And what the block held: no domain deleted before it or created after it, each with its name then.
+    const joined = historyAlone.join("\n");
+    expect(joined).not.toContain(DELETED_BEFORE);
+    expect(joined).not.toContain(CREATED_AFTER);
+    expect(joined).not.toContain("renamed.eth");
+  });
+
+  it("at a block nothing changed since, reads the live table: the same rows as at the head", async () => {
+    const unchanged = await recentTablesOf(t.db, 5000)(AFTER, HEAD_BLOCK);
+    for (const [, args] of pages) {
+      expect(await rows(listQuery(domain, args, [], reading({ upTo: AFTER, recent: unchanged })))).toEqual(
+        await rows(listQuery(domain, args, [], reading(null))),
+      );
+    }
+    const byIds = byIdsQuery(domain, [RENAMED, DELETED_AFTER, ids[0]!], reading({ upTo: AFTER, recent: unchanged }));
+    expect((await rows(byIds)).sort()).toEqual(
+      (await rows(byIdsQuery(domain, [RENAMED, DELETED_AFTER, ids[0]!]))).sort(),
+    );
+  });
+
+  it("rows by id at the block: in every form, the version then", async () => {
+    const named = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
+    const wanted = [RENAMED, DELETED_AFTER, DELETED_BEFORE, CREATED_AFTER, ids[0]!];
+    const forms = [
+      { upTo: UP_TO },
+      { upTo: UP_TO, recent: named },
+      { upTo: UP_TO, recent: new Map([["domain_history", null]]) },
+    ];
+    const answers = await Promise.all(
+      forms.map(async (at) => (await rows(byIdsQuery(domain, wanted, reading(at)))).sort()),
+    );
+    expect(answers[0]).toEqual(
+      [`${ids[0]} n0.eth ${PARENT}`, `${RENAMED} n3.eth ${PARENT}`, `${DELETED_AFTER} n5.eth ${PARENT}`].sort(),
+    );
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+});
