@@ -15,6 +15,8 @@
  *   BENCH_ANALYZE=on|off|both (devnet): with the tables' ANALYZE after the backfill (NAMEINDEX_ANALYZE=false: without).
  *   BENCH_AT=head|past|both (devnet; default head): each query as it is, and (past) the same query at a past block
  *     (`block: { number: <head - 1> }` on every root field: the entity history's read, docs/api.md), interleaved.
+ *     BENCH_PAST_DEPTH=1,10,…: the past blocks, as depths below the head, each its own row; how many entities
+ *     changed since each is printed (what decides how a block is read: docs/api.md, "/subgraph at a past block").
  *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_ONLY=<name part>
  *   BENCH_CPU_PROF=<dir>: the fixture's server writes a V8 CPU profile there.
  *
@@ -56,6 +58,8 @@ const ANALYZE_MODES =
   (process.env.BENCH_ANALYZE ?? "on") === "both" ? ["on", "off"] : [process.env.BENCH_ANALYZE ?? "on"];
 /** BENCH_AT=head|past|both (devnet): the queries at the head, at a past block, or each both ways in turn. */
 const AT_MODES = (process.env.BENCH_AT ?? "head") === "both" ? ["head", "past"] : [process.env.BENCH_AT ?? "head"];
+/** BENCH_PAST_DEPTH=1,10 (devnet, BENCH_AT=past|both): the past blocks, as depths below the head. */
+const PAST_DEPTHS = (process.env.BENCH_PAST_DEPTH ?? "1").split(",").map(Number);
 /** BENCH_ONLY=registrations: only the queries whose name contains this. */
 const ONLY = process.env.BENCH_ONLY;
 /** The API's default budget (SUBGRAPH_QUERY_CACHE_MB). */
@@ -231,11 +235,15 @@ async function benchDevnet(): Promise<Row[]> {
                 body: JSON.stringify({ query: "{ _meta { block { number } } }" }),
               })
             ).json()) as { data: { _meta: { block: { number: number } } } };
-            const past = data._meta.block.number - 1;
-            // Each query at the head, then the same at the past block: one sitting, side by side.
+            const pasts = PAST_DEPTHS.map((depth) => data._meta.block.number - depth);
+            for (const past of pasts) console.log(`block ${past}: ${await changedSince(url, past)}`);
+            // Each query at the head, then the same at each past block: one sitting, side by side.
             const paired = list.flatMap((c) => [
               ...(AT_MODES.includes("head") ? [c] : []),
-              { name: `${c.name} @ block ${past}`, bodies: c.bodies.map((b) => atBlock(b, past)) },
+              ...pasts.map((past) => ({
+                name: `${c.name} @ block ${past}`,
+                bodies: c.bodies.map((b) => atBlock(b, past)),
+              })),
             ]);
             table.push(...(await benchAll(url, paired, async () => treeCpuMs(pid), label)));
           } else {
@@ -250,6 +258,19 @@ async function benchDevnet(): Promise<Row[]> {
     await env.stop();
   }
   return table;
+}
+
+/** How many entities of each kind changed after `block` (`_change_block`; counted up to 1,000 each). */
+async function changedSince(url: string, block: number): Promise<string> {
+  const kinds = ["domains", "accounts", "resolvers", "registrations", "wrappedDomains"];
+  const query = `{ ${kinds.map((k) => `${k}(first: 1000, where: { _change_block: { number_gte: ${block + 1} } }) { id }`).join(" ")} }`;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query }),
+  });
+  const { data } = (await response.json()) as { data: Record<string, unknown[]> };
+  return `${kinds.map((k) => `${data[k]!.length === 1000 ? "≥1000" : data[k]!.length} ${k}`).join(", ")} changed since`;
 }
 
 /** A request body with `block: { number }` added to every root field of its query (`_meta` too). */
