@@ -17,6 +17,7 @@
  *     (`block: { number: <head - 1> }` on every root field: the entity history's read, docs/api.md), interleaved.
  *     BENCH_PAST_DEPTH=1,10,…: the past blocks, as depths below the head, each its own row; how many entities
  *     changed since each is printed (what decides how a block is read: docs/api.md, "/subgraph at a past block").
+ *     BENCH_PAST_CHANGES=100,…: instead, the newest blocks after which at least that many domains changed.
  *   BENCH_CACHE=both|on|off  BENCH_DURATION=10 (seconds per query)  BENCH_CONNECTIONS=32  BENCH_ONLY=<name part>
  *   BENCH_CPU_PROF=<dir>: the fixture's server writes a V8 CPU profile there.
  *
@@ -60,6 +61,8 @@ const ANALYZE_MODES =
 const AT_MODES = (process.env.BENCH_AT ?? "head") === "both" ? ["head", "past"] : [process.env.BENCH_AT ?? "head"];
 /** BENCH_PAST_DEPTH=1,10 (devnet, BENCH_AT=past|both): the past blocks, as depths below the head. */
 const PAST_DEPTHS = (process.env.BENCH_PAST_DEPTH ?? "1").split(",").map(Number);
+/** BENCH_PAST_CHANGES=100 (devnet): the past blocks as the newest ones with at least that many domains changed since. */
+const PAST_CHANGES = process.env.BENCH_PAST_CHANGES?.split(",").map(Number);
 /** BENCH_ONLY=registrations: only the queries whose name contains this. */
 const ONLY = process.env.BENCH_ONLY;
 /** The API's default budget (SUBGRAPH_QUERY_CACHE_MB). */
@@ -235,7 +238,10 @@ async function benchDevnet(): Promise<Row[]> {
                 body: JSON.stringify({ query: "{ _meta { block { number } } }" }),
               })
             ).json()) as { data: { _meta: { block: { number: number } } } };
-            const pasts = PAST_DEPTHS.map((depth) => data._meta.block.number - depth);
+            const head = data._meta.block.number;
+            const pasts = PAST_CHANGES
+              ? await Promise.all(PAST_CHANGES.map((n) => newestBlockWithChanges(url, head, n)))
+              : PAST_DEPTHS.map((depth) => head - depth);
             for (const past of pasts) console.log(`block ${past}: ${await changedSince(url, past)}`);
             // Each query at the head, then the same at each past block: one sitting, side by side.
             const paired = list.flatMap((c) => [
@@ -260,17 +266,34 @@ async function benchDevnet(): Promise<Row[]> {
   return table;
 }
 
-/** How many entities of each kind changed after `block` (`_change_block`; counted up to 1,000 each). */
-async function changedSince(url: string, block: number): Promise<string> {
-  const kinds = ["domains", "accounts", "resolvers", "registrations", "wrappedDomains"];
-  const query = `{ ${kinds.map((k) => `${k}(first: 1000, where: { _change_block: { number_gte: ${block + 1} } }) { id }`).join(" ")} }`;
+const CHANGE_KINDS = ["domains", "accounts", "resolvers", "registrations", "wrappedDomains"];
+
+/** How many entities of each kind changed after `block` (`_change_block`), counted up to 1,000 each. */
+async function changesAfter(url: string, block: number): Promise<Record<string, number>> {
+  const query = `{ ${CHANGE_KINDS.map((k) => `${k}(first: 1000, where: { _change_block: { number_gte: ${block + 1} } }) { id }`).join(" ")} }`;
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ query }),
   });
   const { data } = (await response.json()) as { data: Record<string, unknown[]> };
-  return `${kinds.map((k) => `${data[k]!.length === 1000 ? "≥1000" : data[k]!.length} ${k}`).join(", ")} changed since`;
+  return Object.fromEntries(CHANGE_KINDS.map((k) => [k, data[k]!.length]));
+}
+
+async function changedSince(url: string, block: number): Promise<string> {
+  const changes = await changesAfter(url, block);
+  return `${CHANGE_KINDS.map((k) => `${changes[k] === 1000 ? "≥1000" : changes[k]} ${k}`).join(", ")} changed since`;
+}
+
+/** The newest block after which at least `n` domains changed (a binary search below the head). */
+async function newestBlockWithChanges(url: string, head: number, n: number): Promise<number> {
+  let [low, high] = [0, head]; // at `low` at least n changed since (or it is block 0); at `high`, fewer
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if ((await changesAfter(url, mid)).domains! >= n) low = mid;
+    else high = mid;
+  }
+  return low;
 }
 
 /** A request body with `block: { number }` added to every root field of its query (`_meta` too). */
