@@ -98,9 +98,25 @@ function columnsOf(entity: EntityDef, alias: "h" | "l"): string {
 /** At a recent block: the live rows unchanged since it, or the changed ids' versions (see above). */
 export type RecentPart = "unchanged" | "changed";
 
-/** Whether a page of `entity` at `at` is read as the two parts of a recent block. */
-export function readsRecent(entity: EntityDef, at: ReadPoint): boolean {
-  return changedSince(entity, at) !== undefined;
+/**
+ * Up to this many changed ids, a page that a selective filter finds still reads the two parts: each named id costs
+ * the planner an estimate (~10 µs), and the history alone reads only the few versions such a filter finds.
+ */
+const SELECTIVE_RECENT_IDS = 32;
+
+/** An equality on a key that names one entity, or a few (`name`, `labelhash`): what a lookup sends. */
+const SELECTIVE_KEYS = ["id", "name", "labelhash"];
+
+/**
+ * Whether a page of `entity` at `at`, filtered by `where`, is read as the two parts of a recent block. A lookup by a
+ * selective key is read from the history alone unless few ids changed (on PostgreSQL at 170 changed domains, a lookup
+ * by name: 2.9 ms from the history, 5.5 ms in two parts; an owner's 100 domains: 8.5 and 3.5 ms).
+ */
+export function readsRecent(entity: EntityDef, at: ReadPoint, where?: Record<string, unknown> | null): boolean {
+  const changed = changedSince(entity, at);
+  if (changed === undefined) return false;
+  const selective = SELECTIVE_KEYS.some((key) => typeof where?.[key] === "string");
+  return !selective || (changed !== null && changed.length <= SELECTIVE_RECENT_IDS);
 }
 
 /** At a recent block: the ids of `entity` changed since, null if too many to name; undefined if not recent. */

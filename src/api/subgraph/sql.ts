@@ -462,7 +462,7 @@ function pageSql(entity: EntityDef, args: ListArgs, reading: Reading, scope?: { 
   const fkOf = (e: EntityDef) =>
     scope ? { fk: columnOf(e, fieldOf(e, scope.foreign)!), parent: scope.parent } : undefined;
   if (impls.length === 1 && !entity.implementations) {
-    if (readsRecent(entity, reading.at)) return recentPage(entity, keys, args, fkOf(entity), [], reading);
+    if (readsRecent(entity, reading.at, args.where)) return recentPage(entity, keys, args, fkOf(entity), [], reading);
     return branch(entity, keys, args, args.first, args.skip, fkOf(entity), false, [], reading);
   }
   // Interface: each table's best first+skip rows, then the page over their union.
@@ -523,7 +523,7 @@ export function listQuery(
   reading: Reading = READ_HEAD,
 ): SQL {
   if (embeds.length && !entity.implementations) {
-    if (readsRecent(entity, reading.at))
+    if (readsRecent(entity, reading.at, args.where))
       return recentPage(entity, columnKeys([entity]), args, undefined, embeds, reading);
     return branch(entity, columnKeys([entity]), args, args.first, args.skip, undefined, false, embeds, reading);
   }
