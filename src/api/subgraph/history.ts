@@ -28,8 +28,9 @@ import { type EntityDef, tableInfo } from "./model";
  * so the live table's indexes find and order the page as at the head, with one key probe per row read, and the
  * history's BRIN index on the version finds the few changed ids. When they are few enough to name (recent-versions.ts
  * fetches them once per head), they come as a constant instead: `l.id <> ALL(<ids>)` and `h.id = ANY(<ids>)`, with no
- * subquery to plan (PGlite plans every statement anew, and a lookup by name's planning was most of its extra cost);
- * with none, the table reads as its live table, i.e. as at the head. The probe finds nothing for an unchanged row, so it
+ * subquery to plan or run; with none, the table reads as its live table, i.e. as at the head. A lookup by a selective
+ * key reads the history alone once more than a few ids changed (`readsRecent`): the planner estimates a constant
+ * array element by element, and such a filter finds only a few versions anyway. The probe finds nothing for an unchanged row, so it
  * reads no heap page (`max(version) <= upTo` read each row's last version instead: 3× the execution time on PGlite).
  * One UNION ALL source would be simpler, but PostgreSQL cannot read a union whose parts have a WHERE in an index's
  * order: every page of `eth`'s children would sort them all. Deep in the past, where most ids changed since, the plain history subquery reads less: at-block.ts

@@ -420,7 +420,6 @@ function selectList(entity: EntityDef, keys: string[], alias: string): SQL {
   return cached;
 }
 
-/** A list of ids as one array parameter (not one parameter per id). */
 const dir = (d: "asc" | "desc") => sql.raw(d === "desc" ? "DESC" : "ASC");
 
 /**
