@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import {
   type Address,
@@ -260,8 +261,14 @@ beforeAll(async () => {
   root = clientOf(ROOT);
   indexer = await startIndexer(indexerOptionsFor(env, { plugins: PLUGINS, database: "postgres" }));
   await indexer.process.ready();
-  const { _meta } = await subgraph<{ _meta: { block: { number: number } } }>("{ _meta { block { number } } }");
-  head = _meta.block.number;
+  // /ready comes once the backfill reaches the finalized block; the chain's last blocks are indexed live after it.
+  // Every test starts from the chain's head, so that no other index shares the database while those are indexed.
+  const latest = await root.getBlock({ blockTag: "latest" });
+  head = Number(latest.number);
+  await waitForHead(indexer.url, { number: head, hash: latest.hash }, "the devnet's head").catch((error: Error) => {
+    const log = readFileSync(indexer.logFile, "utf8").split("\n").slice(-40).join("\n");
+    throw new Error(`${error.message}\nthe indexer's last log lines:\n${log}`);
+  });
 }, 600_000);
 
 afterAll(async () => {
