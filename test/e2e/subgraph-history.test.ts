@@ -254,6 +254,27 @@ async function versionsOf(ids: Hex[], created: { node: Hex; block: bigint; times
   });
 }
 
+/**
+ * Waits until the index at `url` shows the root chain's block `headBlock`. Omnichain ordering indexes a live root block
+ * only once every other chain has a block at least as late, and the devnet's chains mine only when a test sends them
+ * something: the other chains mine one block past the root block's time first.
+ */
+async function followRootHead(url: string, headBlock: { number: number; hash: string }, what: string): Promise<void> {
+  const { timestamp } = await root.getBlock({ blockNumber: BigInt(headBlock.number) });
+  for (const chainId of [31338, 31339]) {
+    const rpcUrl = manifest.chains[String(chainId)]!.rpcUrl;
+    const latest = await rpc<{ timestamp: Hex }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
+    const due = Math.max(Number(latest.timestamp), Number(timestamp)) + 1;
+    // anvil refuses a time below the one its clock has already handed out; its next block is then later anyway.
+    await rpc(rpcUrl, "evm_setNextBlockTimestamp", [due]).catch(() => undefined);
+    await rpc(rpcUrl, "evm_mine", []);
+    const mined = await rpc<{ timestamp: Hex }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
+    if (Number(mined.timestamp) < due)
+      throw new Error(`chain ${chainId} mined at ${Number(mined.timestamp)}, not ${due}`);
+  }
+  await waitForHead(url, headBlock as never, what);
+}
+
 beforeAll(async () => {
   // Few transactions a block: the scenario spreads over many root blocks, each a state to compare.
   env = await startDevnetWithLabels({ seed: 21, names: 24, txsPerBlock: 4 });
@@ -265,7 +286,7 @@ beforeAll(async () => {
   // Every test starts from the chain's head, so that no other index shares the database while those are indexed.
   const latest = await root.getBlock({ blockTag: "latest" });
   head = Number(latest.number);
-  await waitForHead(indexer.url, { number: head, hash: latest.hash }, "the devnet's head").catch((error: Error) => {
+  await followRootHead(indexer.url, { number: head, hash: latest.hash }, "the devnet's head").catch((error: Error) => {
     const log = readFileSync(indexer.logFile, "utf8").split("\n").slice(-40).join("\n");
     throw new Error(`${error.message}\nthe indexer's last log lines:\n${log}`);
   });
@@ -635,18 +656,6 @@ describe("paging at a pinned block while the head moves and reorgs", () => {
       pages.push(page.domains);
       return page.domains.length;
     };
-    // Omnichain ordering indexes a root block once every chain has a block at least as late: the other chains mine
-    // one past the root chain's head.
-    const followRoot = async (headBlock: { number: number; hash: string }, what: string) => {
-      const { timestamp } = await root.getBlock({ blockNumber: BigInt(headBlock.number) });
-      for (const chainId of [31338, 31339]) {
-        const url = manifest.chains[String(chainId)]!.rpcUrl;
-        const latest = await rpc<{ timestamp: Hex }>(url, "eth_getBlockByNumber", ["latest", false]);
-        await rpc(url, "evm_setNextBlockTimestamp", [Math.max(Number(latest.timestamp), Number(timestamp)) + 1]);
-        await rpc(url, "evm_mine", []);
-      }
-      await waitForHead(indexer.url, headBlock as never, what);
-    };
     // Page, then new blocks (branch A registers names and changes records), page, then a reorg back to the pinned
     // block and a longer branch B, page on to the end.
     await next();
@@ -658,7 +667,7 @@ describe("paging at a pinned block while the head moves and reorgs", () => {
       owner: ownerA!,
       transferTo: ownerA!,
     });
-    await followRoot(a.head, "branch A");
+    await followRootHead(indexer.url, a.head, "branch A");
     await next();
     const reorgsBefore = await reorgMetric(indexer.url);
     await driver.revert(fork);
@@ -670,7 +679,7 @@ describe("paging at a pinned block while the head moves and reorgs", () => {
       owner: ownerB!,
       transferTo: other!,
     });
-    await followRoot(b.head, "branch B");
+    await followRootHead(indexer.url, b.head, "branch B");
     expect(await reorgMetric(indexer.url), "the indexer reconciled the reorg").toBeGreaterThan(reorgsBefore);
     while ((await next()) === PAGE) {}
     const listed = pages.flat();
