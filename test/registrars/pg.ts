@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { createDatabase, dropDatabase } from "../support/indexer-harness";
 import { tablesDdl } from "../support/schema-ddl";
 
 /*
@@ -24,7 +25,7 @@ export interface TestSchema {
  */
 export async function createTestSchema(prefix: string, options: { ownDatabase?: boolean } = {}): Promise<TestSchema> {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
-  const url = options.ownDatabase ? await createDatabase(name) : PG_URL;
+  const url = options.ownDatabase ? await createDatabase(name, PG_URL) : PG_URL;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -43,29 +44,11 @@ export async function createTestSchema(prefix: string, options: { ownDatabase?: 
       return (await pool.query(text, values)).rows as T[];
     },
     async drop() {
+      if (!options.ownDatabase) await pool.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
       await pool.end();
-      if (options.ownDatabase)
-        return await withClient(PG_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-      await withClient(PG_URL, (c) => c.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`));
+      if (options.ownDatabase) await dropDatabase(name, PG_URL);
     },
   };
-}
-
-async function createDatabase(name: string): Promise<string> {
-  await withClient(PG_URL, (c) => c.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withClient(url: string, run: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await run(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Inserts rows given with the tables' database column names. */

@@ -9,7 +9,6 @@ import type { DevnetWithLabels } from "./devnet-fixture";
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const LOCAL_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
-const LOCAL_POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export interface IndexerOptions {
   manifestPath: string;
@@ -140,8 +139,9 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
   return running;
 }
 
-async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: LOCAL_POSTGRES_ADMIN_URL });
+/** A client on the server of `serverUrl` (any database on it), connected to its `postgres` database. */
+async function withAdminClient<T>(serverUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, "postgres") });
   await client.connect();
   try {
     return await run(client);
@@ -150,14 +150,21 @@ async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promi
   }
 }
 
-/** A fresh database on the local server; returns its connection string. */
-export async function createDatabase(name: string): Promise<string> {
-  await withAdminClient((client) => client.query(`create database "${name}"`));
-  return LOCAL_POSTGRES_URL.replace(/\/test$/, `/${name}`);
+/** `serverUrl` with its database replaced by `name`. */
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
-export async function dropDatabase(name: string): Promise<void> {
-  await withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`));
+/** A fresh database on the local server (or the server of `serverUrl`); returns its connection string. */
+export async function createDatabase(name: string, serverUrl = LOCAL_POSTGRES_URL): Promise<string> {
+  await withAdminClient(serverUrl, (client) => client.query(`create database "${name}"`));
+  return databaseUrl(serverUrl, name);
+}
+
+export async function dropDatabase(name: string, serverUrl = LOCAL_POSTGRES_URL): Promise<void> {
+  await withAdminClient(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));
 }
 
 /** The exit code of `ponder start` once it exits on its own (a refused start); throws if it is still running then. */

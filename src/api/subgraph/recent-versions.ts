@@ -31,13 +31,15 @@ export function recentTablesOf(db: SubgraphDb, limit: number): RecentTablesOf {
 
 async function count(db: SubgraphDb, upTo: bigint, limit: number): Promise<RecentTables> {
   const version = sql`${upTo.toString()}::numeric`;
-  const above = (table: string, n: number) =>
-    sql`SELECT "id" FROM ${sql.identifier(table)} WHERE "version" > ${version} LIMIT ${n}`;
+  // One pass over up to `limit + 1` versions: their count, and the distinct ids of the first NAMED_VERSIONS + 1
+  // (all of them whenever they are named).
+  const above = (table: string) =>
+    sql`SELECT "id", row_number() OVER () AS "n" FROM ${sql.identifier(table)} WHERE "version" > ${version} LIMIT ${limit + 1}`;
   const result = await db.execute(
     sql.join(
       HISTORY_TABLES.map(
         (table) =>
-          sql`SELECT ${table}::text AS "table", (SELECT count(*) FROM (${above(table, limit + 1)}) "a") AS "above", (SELECT array_to_json(array_agg(DISTINCT "id"))::text FROM (${above(table, NAMED_VERSIONS + 1)}) "a") AS "ids"`,
+          sql`SELECT ${table}::text AS "table", count(*) AS "above", array_to_json(array_agg(DISTINCT "id") FILTER (WHERE "n" <= ${NAMED_VERSIONS + 1}))::text AS "ids" FROM (${above(table)}) "a"`,
       ),
       sql` UNION ALL `,
     ),
