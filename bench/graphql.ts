@@ -23,12 +23,11 @@
  *
  * The server runs in another process than autocannon, which would otherwise compete with it for the event loop.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { drizzle } from "drizzle-orm/node-postgres";
-import { Kind, parse, print, visit } from "graphql";
 import { Hono } from "hono";
 import pg from "pg";
 import { namehash } from "viem";
@@ -46,6 +45,7 @@ import {
   serveOrRun,
   serveOverIpc,
 } from "./lib/fixture-server";
+import { atBlock, changedSince, newestBlockWithChanges } from "./lib/past-blocks";
 import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -264,76 +264,6 @@ async function benchDevnet(): Promise<Row[]> {
     await env.stop();
   }
   return table;
-}
-
-const CHANGE_KINDS = ["domains", "accounts", "resolvers", "registrations", "wrappedDomains"];
-
-/** How many entities of each kind changed after `block` (`_change_block`), counted up to 1,000 each. */
-async function changesAfter(url: string, block: number): Promise<Record<string, number>> {
-  const query = `{ ${CHANGE_KINDS.map((k) => `${k}(first: 1000, where: { _change_block: { number_gte: ${block + 1} } }) { id }`).join(" ")} }`;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query }),
-  });
-  const { data } = (await response.json()) as { data: Record<string, unknown[]> };
-  return Object.fromEntries(CHANGE_KINDS.map((k) => [k, data[k]!.length]));
-}
-
-async function changedSince(url: string, block: number): Promise<string> {
-  const changes = await changesAfter(url, block);
-  return `${CHANGE_KINDS.map((k) => `${changes[k] === 1000 ? "≥1000" : changes[k]} ${k}`).join(", ")} changed since`;
-}
-
-/** The newest block after which at least `n` domains changed (a binary search below the head). */
-async function newestBlockWithChanges(url: string, head: number, n: number): Promise<number> {
-  let [low, high] = [0, head]; // at `low` at least n changed since (or it is block 0); at `high`, fewer
-  while (high - low > 1) {
-    const mid = Math.floor((low + high) / 2);
-    if ((await changesAfter(url, mid)).domains! >= n) low = mid;
-    else high = mid;
-  }
-  return low;
-}
-
-/** A request body with `block: { number }` added to every root field of its query (`_meta` too). */
-function atBlock(body: string, number: number): string {
-  const request = JSON.parse(body) as { query: string; variables: unknown };
-  const document = visit(parse(request.query), {
-    OperationDefinition(operation) {
-      return {
-        ...operation,
-        selectionSet: {
-          ...operation.selectionSet,
-          selections: operation.selectionSet.selections.map((selection) =>
-            selection.kind !== Kind.FIELD
-              ? selection
-              : {
-                  ...selection,
-                  arguments: [
-                    ...(selection.arguments ?? []),
-                    {
-                      kind: Kind.ARGUMENT,
-                      name: { kind: Kind.NAME, value: "block" },
-                      value: {
-                        kind: Kind.OBJECT,
-                        fields: [
-                          {
-                            kind: Kind.OBJECT_FIELD,
-                            name: { kind: Kind.NAME, value: "number" },
-                            value: { kind: Kind.INT, value: String(number) },
-                          },
-                        ],
-                      },
-                    },
-                  ],
-                },
-          ),
-        },
-      };
-    },
-  });
-  return JSON.stringify({ ...request, query: print(document) });
 }
 
 async function main() {
