@@ -15,7 +15,7 @@ import {
 } from "graphql";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
 import type { WriteGeneration } from "../shared/pglite-writes";
-import { type CacheOutcome, type QueryCache, stableJson, untilNextWrite } from "../shared/query-cache";
+import { type CacheOutcome, coalesce, type QueryCache, stableJson, untilNextWrite } from "../shared/query-cache";
 import type { SubgraphHistory } from "./at-block";
 import { type AnswerBody, introspectionAnswers, type Prepared, preparedDocuments } from "./caches";
 import { SubgraphQueryError } from "./errors";
@@ -356,8 +356,10 @@ function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
         chainId: chain.id,
         publicClient: options.publicClients?.[chain.name] as Parameters<typeof ponderCheckpointMeta>[0]["publicClient"],
       });
-      // A head whose hash the RPC did not know yet is asked again, as ponderCheckpointMeta itself does.
-      meta = options.writes ? untilNextWrite(read, options.writes, (m) => m.block?.hash !== null) : read;
+      // A head whose hash the RPC did not know yet is asked again, as ponderCheckpointMeta itself does. Elsewhere
+      // (PostgreSQL, replicas) other processes write: one read per event-loop turn, shared by the requests that arrived
+      // in it, each at a past block (a round trip before its own statements; at 32 connections, as many reads).
+      meta = options.writes ? untilNextWrite(read, options.writes, (m) => m.block?.hash !== null) : coalesce(read);
     }
     return meta();
   };
