@@ -47,6 +47,7 @@ interface Subject {
   bodies: string[];
   statements: SQL[][];
   sqlMs: number[];
+  planMs: number[];
   requestMs: number[];
 }
 
@@ -118,6 +119,7 @@ async function main() {
           bodies: block === chainHead ? bodies : bodies.map((b) => atBlock(b, block)),
           statements: [],
           sqlMs: [],
+          planMs: [],
           requestMs: [],
         });
       }
@@ -143,15 +145,20 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       for (const s of round % 2 ? [...subjects].reverse() : subjects) {
         let requestMs = 0;
-        let sqlMs = 0;
+        let [sqlMs, planMs] = [0, 0];
         for (const [i, body] of s.bodies.entries()) {
           const started = performance.now();
           await ask(body);
           requestMs += performance.now() - started;
-          for (const statement of s.statements[i]!) sqlMs += await explainMs(db, statement);
+          for (const statement of s.statements[i]!) {
+            const timing = await explain(db, statement);
+            sqlMs += timing.planning + timing.execution;
+            planMs += timing.planning;
+          }
         }
         s.requestMs.push(requestMs / s.bodies.length);
         s.sqlMs.push(sqlMs / s.bodies.length);
+        s.planMs.push(planMs / s.bodies.length);
       }
     }
     printTable(subjects, chainHead);
@@ -172,11 +179,14 @@ async function metaNumber(url: string): Promise<number | undefined> {
   return body.data?._meta.block?.number;
 }
 
-/** Planning + execution of one statement, as PostgreSQL times them (no per-node timing, which would add its own). */
-async function explainMs(db: { execute(q: SQL): Promise<unknown> }, statement: SQL): Promise<number> {
+/** One statement's planning and execution, as PostgreSQL times them (no per-node timing, which would add its own). */
+async function explain(
+  db: { execute(q: SQL): Promise<unknown> },
+  statement: SQL,
+): Promise<{ planning: number; execution: number }> {
   const [row] = rowsOf(await db.execute(sql`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${statement}`));
   const [plan] = row!["QUERY PLAN"] as { "Planning Time": number; "Execution Time": number }[];
-  return plan!["Planning Time"] + plan!["Execution Time"];
+  return { planning: plan!["Planning Time"], execution: plan!["Execution Time"] };
 }
 
 function printTable(subjects: Subject[], head: number) {
@@ -188,15 +198,15 @@ function printTable(subjects: Subject[], head: number) {
       .join(" ")}; SUBGRAPH_HISTORY_RECENT_VERSIONS=${RECENT_VERSIONS}`,
   );
   console.log(
-    "| query | block | changed since | statements | SQL ms (p50) | SQL × head | request ms (p50) | request × head |",
+    "| query | block | changed since | statements | SQL ms (p50) | of which planning | SQL × head | request ms (p50) | request × head |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const s of subjects) {
     const base = atHead.get(s.query)!;
     const statements = s.statements.reduce((n, list) => n + list.length, 0) / s.statements.length;
     const [sqlMs, requestMs] = [median(s.sqlMs), median(s.requestMs)];
     console.log(
-      `| ${s.query} | ${s.block === head ? `${s.block} (head)` : s.block} | ${s.block === head ? "" : s.label} | ${statements.toFixed(1)} | ${sqlMs.toFixed(2)} | ${ratio(sqlMs, median(base.sqlMs))} | ${requestMs.toFixed(2)} | ${ratio(requestMs, median(base.requestMs))} |`,
+      `| ${s.query} | ${s.block === head ? `${s.block} (head)` : s.block} | ${s.block === head ? "" : s.label} | ${statements.toFixed(1)} | ${sqlMs.toFixed(2)} | ${median(s.planMs).toFixed(2)} | ${ratio(sqlMs, median(base.sqlMs))} | ${requestMs.toFixed(2)} | ${ratio(requestMs, median(base.requestMs))} |`,
     );
   }
 }
