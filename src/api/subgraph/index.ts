@@ -5,8 +5,8 @@
  * Semantics mirrored from The Graph: ids and relation filters (`owner: "0x…"`) compare as case-sensitive strings
  * (the index stores them lowercase), Bytes compare as bytes (any hex case); `orderBy` sorts nulls last ascending
  * and first descending, then by id in the same direction; `first` defaults to 100 (0–1000), `skip` 0–5000.
- * Only the indexed head is served: a `block:` argument naming another block is an error. GraphQL errors answer
- * 200; only a request that is not GraphQL at all (bad JSON, no query) answers 400.
+ * `block:` and `_change_block` read the entity history (history.ts; docs/api.md, "/subgraph at a past block"). GraphQL
+ * errors answer 200; only a request that is not GraphQL at all (bad JSON, no query) answers 400.
  */
 /*
  * The folder's face; README.md maps the rest (model → schema → loader → sql, relations, caches and their keys).
