@@ -29,8 +29,8 @@ import { type EntityDef, tableInfo } from "./model";
  * history's BRIN index on the version finds the few changed ids. When they are few enough to name (recent-versions.ts
  * fetches them once per head), they come as a constant instead: `l.id <> ALL(<ids>)` and `h.id = ANY(<ids>)`, with no
  * subquery to plan or run; with none, the table reads as its live table, i.e. as at the head. A lookup by a selective
- * key reads the history alone once more than a few ids changed (`readsRecent`): the planner estimates a constant
- * array element by element, and such a filter finds only a few versions anyway. The probe finds nothing for an unchanged row, so it
+ * key reads the history alone once anything changed (`readsRecent`): such a filter finds only a few versions there,
+ * and the two parts cost more to plan than that. The probe finds nothing for an unchanged row, so it
  * reads no heap page (`max(version) <= upTo` read each row's last version instead: 3× the execution time on PGlite).
  * One UNION ALL source would be simpler, but PostgreSQL cannot read a union whose parts have a WHERE in an index's
  * order: every page of `eth`'s children would sort them all. Deep in the past, where most ids changed since, the plain history subquery reads less: at-block.ts
@@ -99,25 +99,19 @@ function columnsOf(entity: EntityDef, alias: "h" | "l"): string {
 /** At a recent block: the live rows unchanged since it, or the changed ids' versions (see above). */
 export type RecentPart = "unchanged" | "changed";
 
-/**
- * Up to this many changed ids, a page that a selective filter finds still reads the two parts: each named id costs
- * the planner an estimate (~10 µs), and the history alone reads only the few versions such a filter finds.
- */
-const SELECTIVE_RECENT_IDS = 32;
-
 /** An equality on a key that names one entity, or a few (`name`, `labelhash`): what a lookup sends. */
 const SELECTIVE_KEYS = ["id", "name", "labelhash"];
 
 /**
  * Whether a page of `entity` at `at`, filtered by `where`, is read as the two parts of a recent block. A lookup by a
- * selective key is read from the history alone unless few ids changed (on PostgreSQL at 170 changed domains, a lookup
- * by name: 2.9 ms from the history, 5.5 ms in two parts; an owner's 100 domains: 8.5 and 3.5 ms).
+ * selective key reads the history alone whenever something changed since: such a filter finds only a few versions
+ * there, and planning the two parts costs more than reading them (`npm run bench:statements`, 10,000-name devnet on
+ * PostgreSQL, a lookup by name with its resolver and registration 10 domains changed since: 2.67 ms of SQL, 1.55 of
+ * it planning, in two parts with the ids named; 0.67 ms from the history alone, 0.23 ms at the head).
  */
 export function readsRecent(entity: EntityDef, at: ReadPoint, where?: Record<string, unknown> | null): boolean {
-  const changed = changedSince(entity, at);
-  if (changed === undefined) return false;
-  const selective = SELECTIVE_KEYS.some((key) => typeof where?.[key] === "string");
-  return !selective || (changed !== null && changed.length <= SELECTIVE_RECENT_IDS);
+  if (changedSince(entity, at) === undefined) return false;
+  return !SELECTIVE_KEYS.some((key) => typeof where?.[key] === "string");
 }
 
 /** At a recent block: the ids of `entity` changed since, null if too many to name; undefined if not recent. */
