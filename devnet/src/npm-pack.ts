@@ -17,7 +17,9 @@ export function npmPackOnce(
 ): void {
   if (existsSync(join(dir, marker))) return;
   log(`fetching ${name}@${version} with npm pack`);
-  const tmp = `${dir}.tmp`;
+  // Per process: two processes fetching at once (test workers, a devnet beside a test run) must not empty each
+  // other's folder mid-`npm pack` (a clean-clone CI run failed that way).
+  const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const out = execFileSync("npm", ["pack", `${name}@${version}`, "--pack-destination", tmp, "--json", "--silent"], {
@@ -26,8 +28,11 @@ export function npmPackOnce(
   });
   const [{ filename }] = JSON.parse(out) as { filename: string }[];
   extractTarGz(join(tmp, filename.replace(/^@/, "").replace("/", "-")), tmp);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(join(tmp, "package"), dir);
+  // Another process may have finished first: its copy stays (it may be reading it), this one goes.
+  if (!existsSync(join(dir, marker))) {
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(join(tmp, "package"), dir);
+  }
   rmSync(tmp, { recursive: true, force: true });
 }
 
