@@ -20,10 +20,8 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { createPublicClient, http } from "viem";
 import { createSubgraphServer, ponderCheckpointMeta, type SubgraphDb } from "../src/api/subgraph";
-import type { SubgraphHistory } from "../src/api/subgraph/at-block";
 import { rowsOf } from "../src/api/subgraph/loader";
-import { ponderBlockLookup } from "../src/api/subgraph/meta";
-import { recentTablesOf } from "../src/api/subgraph/recent-versions";
+import { historyOf } from "../src/api/subgraph/pipeline";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { median } from "./lib/median";
@@ -84,12 +82,13 @@ async function main() {
         return db.execute(query);
       },
     };
-    const history: SubgraphHistory = {
+    const history = historyOf({
+      db: recorded,
       chainId: ROOT_CHAIN,
+      publicClient,
       retainedBlocks: null,
-      recentTables: RECENT_VERSIONS > 0 ? recentTablesOf(recorded, RECENT_VERSIONS) : undefined,
-      blocks: ponderBlockLookup({ db: recorded, chainId: ROOT_CHAIN, publicClient }),
-    };
+      recentVersions: RECENT_VERSIONS,
+    });
     const { app } = createSubgraphServer({
       db: recorded,
       getMeta: ponderCheckpointMeta({ db: recorded, chainId: ROOT_CHAIN, publicClient }),

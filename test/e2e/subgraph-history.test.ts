@@ -20,6 +20,7 @@ import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { reorgMetric, waitForHead } from "../reliability/support/follow-head";
 import { ReorgDriver } from "../reliability/support/reorg-scenario";
 import { dumpPglite } from "../support/canonical-dump";
+import { mineAtLeast } from "../support/chain-clock";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
@@ -264,13 +265,7 @@ async function followRootHead(url: string, headBlock: { number: number; hash: st
   for (const chainId of [31338, 31339]) {
     const rpcUrl = manifest.chains[String(chainId)]!.rpcUrl;
     const latest = await rpc<{ timestamp: Hex }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
-    const due = Math.max(Number(latest.timestamp), Number(timestamp)) + 1;
-    // anvil refuses a time below the one its clock has already handed out; its next block is then later anyway.
-    await rpc(rpcUrl, "evm_setNextBlockTimestamp", [due]).catch(() => undefined);
-    await rpc(rpcUrl, "evm_mine", []);
-    const mined = await rpc<{ timestamp: Hex }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
-    if (Number(mined.timestamp) < due)
-      throw new Error(`chain ${chainId} mined at ${Number(mined.timestamp)}, not ${due}`);
+    await mineAtLeast(rpcUrl, Math.max(Number(latest.timestamp), Number(timestamp)) + 1);
   }
   await waitForHead(url, headBlock as never, what);
 }

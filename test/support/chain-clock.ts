@@ -15,10 +15,7 @@ export async function syncClocksAndWaitRealtime(rpcUrls: string[], indexerUrl: s
     const latest = await rpc<{ timestamp: Hex }>(url, "eth_getBlockByNumber", ["latest", false]);
     synced = Math.max(synced, Number(latest.timestamp) + 1);
   }
-  for (const url of rpcUrls) {
-    await rpc(url, "evm_setNextBlockTimestamp", [synced]).catch(() => undefined);
-    await rpc(url, "evm_mine", []);
-  }
+  for (const url of rpcUrls) await mineAtLeast(url, synced);
   // Realtime, and past the blocks just mined (so every earlier transaction is indexed).
   await waitFor(
     async () => {
@@ -29,6 +26,18 @@ export async function syncClocksAndWaitRealtime(rpcUrls: string[], indexerUrl: s
     120_000,
     "a realtime index past the synced blocks",
   );
+}
+
+/**
+ * Mines one block at `timestamp` or later. anvil refuses a time below one its clock has already handed out; its next
+ * block is then later anyway, which is checked.
+ */
+export async function mineAtLeast(rpcUrl: string, timestamp: number): Promise<void> {
+  await rpc(rpcUrl, "evm_setNextBlockTimestamp", [timestamp]).catch(() => undefined);
+  await rpc(rpcUrl, "evm_mine", []);
+  const mined = await rpc<{ timestamp: Hex }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
+  if (Number(mined.timestamp) < timestamp)
+    throw new Error(`${rpcUrl} mined a block at ${Number(mined.timestamp)}, not at ${timestamp} or later`);
 }
 
 /**

@@ -329,18 +329,37 @@ function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory
       if (config.subgraphHistoryBlocks === 0) return undefined;
       const chain = config.namespace.datasources.ensroot?.chain;
       if (!chain) throw new Error("the namespace has no ENS root datasource");
-      return {
+      return historyOf({
+        db: options.db,
         chainId: chain.id,
+        publicClient: options.publicClients?.[chain.name],
         retainedBlocks: config.subgraphHistoryBlocks,
-        recentTables:
-          config.historyRecentVersions > 0 ? recentTablesOf(options.db, config.historyRecentVersions) : undefined,
-        blocks: ponderBlockLookup({
-          db: options.db,
-          chainId: chain.id,
-          publicClient: options.publicClients?.[chain.name] as Parameters<typeof ponderBlockLookup>[0]["publicClient"],
-        }),
-      };
+        recentVersions: config.historyRecentVersions,
+      });
     })());
+}
+
+/**
+ * The history of the ENS root chain as the API reads it: versions kept for `retainedBlocks` (null: all), the live
+ * tables with what changed since a block while at most `recentVersions` did (0: the history alone).
+ */
+export function historyOf(source: {
+  db: SubgraphDb;
+  chainId: number;
+  publicClient: unknown;
+  retainedBlocks: number | null;
+  recentVersions: number;
+}): SubgraphHistory {
+  return {
+    chainId: source.chainId,
+    retainedBlocks: source.retainedBlocks,
+    recentTables: source.recentVersions > 0 ? recentTablesOf(source.db, source.recentVersions) : undefined,
+    blocks: ponderBlockLookup({
+      db: source.db,
+      chainId: source.chainId,
+      publicClient: source.publicClient as Parameters<typeof ponderBlockLookup>[0]["publicClient"],
+    }),
+  };
 }
 
 function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
