@@ -1,5 +1,6 @@
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReadPoint } from "../../src/api/subgraph/history";
+import { type ReadPoint, readsRecent } from "../../src/api/subgraph/history";
 import { rowsOf } from "../../src/api/subgraph/loader";
 import { entityOf } from "../../src/api/subgraph/model";
 import { recentTablesOf } from "../../src/api/subgraph/recent-versions";
@@ -90,6 +91,7 @@ const pages: [string, ListArgs][] = [
   ],
   ["by name: the old name", { where: { name: "n3.eth" }, first: 10, skip: 0 }],
   ["by name: the new name", { where: { name: "renamed.eth" }, first: 10, skip: 0 }],
+  ["an owner's domains by name", { where: { owner: OWNER }, orderBy: "name", first: 10, skip: 0 }],
   [
     "names in a set",
     { where: { name_in: ["n5.eth", "n7.eth", "new.eth", "n11.eth"] }, orderBy: "name", first: 10, skip: 0 },
@@ -141,6 +143,24 @@ describe("the forms of a read at a block", async () => {
     expect((await rows(byIds)).sort()).toEqual(
       (await rows(byIdsQuery(domain, [RENAMED, DELETED_AFTER, ids[0]!]))).sort(),
     );
+  });
+
+  it("reads an account's page from the history alone once the changed ids are too many to name", async () => {
+    const named = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
+    const unnamed = new Map([["domain_history", null]]);
+    const byOwner = { owner: OWNER };
+    expect(readsRecent(domain, { upTo: UP_TO, recent: named }, byOwner), "ids named: two parts").toBe(true);
+    expect(readsRecent(domain, { upTo: UP_TO, recent: unnamed }, byOwner), "ids unnamed: the history alone").toBe(
+      false,
+    );
+    expect(readsRecent(domain, { upTo: UP_TO, recent: unnamed }, { parent: PARENT }), "not an account").toBe(true);
+    // The statement holds no live table and no array of changed ids.
+    const args: ListArgs = { where: byOwner, orderBy: "name", first: 10, skip: 0 };
+    const statement = new PgDialect().sqlToQuery(
+      listQuery(domain, args, [], reading({ upTo: UP_TO, recent: unnamed })),
+    );
+    expect(statement.sql).not.toMatch(/FROM "domain" |ARRAY\(SELECT/);
+    expect(statement.sql).toContain('"domain_history"');
   });
 
   it("rows by id at the block: in every form, the version then", async () => {
