@@ -123,7 +123,7 @@ const hasEquality = (where: Record<string, unknown> | null | undefined, keys: re
  *   from the history alone, 0.23 ms at the head);
  * - a page of an account's entities reads the history alone once too many changed to name them (recent-versions.ts):
  *   the changed part then builds the array of every changed id (an owner's 100 of 327 domains, ≥ 1,000 domains
- *   changed since: 3.6–3.9 ms in two parts, 2.2 from the history alone; with 170 named, 1.4–1.6 in two parts).
+ *   changed since: 3.4–4.2 ms in two parts, 1.9–3.0 from the history alone; with 170 named, 1.3–1.9 in two parts).
  */
 export function readsRecent(entity: EntityDef, at: ReadPoint, where?: Record<string, unknown> | null): boolean {
   const changed = changedSince(entity, at);
