@@ -18,7 +18,7 @@ import { perHeadMemo } from "./per-head";
  * another slot, so another timestamp.
  */
 
-interface BlockHashSource {
+export interface BlockHashSource {
   getBlock(
     args: { blockNumber: bigint } | { blockHash: `0x${string}` },
   ): Promise<{ hash: string | null; number?: bigint | null; parentHash: string; timestamp: bigint }>;

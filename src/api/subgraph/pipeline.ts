@@ -29,7 +29,7 @@ import {
   MAX_VALIDATION_ERRORS,
 } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
-import { ponderBlockLookup, ponderCheckpointMeta } from "./meta";
+import { type BlockHashSource, ponderBlockLookup, ponderCheckpointMeta } from "./meta";
 import { recentTablesOf } from "./recent-versions";
 import { buildSubgraphSchema, type SubgraphContext, type SubgraphMeta } from "./schema";
 
@@ -332,7 +332,7 @@ function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory
       return historyOf({
         db: options.db,
         chainId: chain.id,
-        publicClient: options.publicClients?.[chain.name],
+        publicClient: options.publicClients?.[chain.name] as BlockHashSource | undefined,
         retainedBlocks: config.subgraphHistoryBlocks,
         recentVersions: config.historyRecentVersions,
       });
@@ -346,7 +346,7 @@ function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory
 export function historyOf(source: {
   db: SubgraphDb;
   chainId: number;
-  publicClient: unknown;
+  publicClient?: BlockHashSource;
   retainedBlocks: number | null;
   recentVersions: number;
 }): SubgraphHistory {
@@ -354,11 +354,7 @@ export function historyOf(source: {
     chainId: source.chainId,
     retainedBlocks: source.retainedBlocks,
     recentTables: source.recentVersions > 0 ? recentTablesOf(source.db, source.recentVersions) : undefined,
-    blocks: ponderBlockLookup({
-      db: source.db,
-      chainId: source.chainId,
-      publicClient: source.publicClient as Parameters<typeof ponderBlockLookup>[0]["publicClient"],
-    }),
+    blocks: ponderBlockLookup({ db: source.db, chainId: source.chainId, publicClient: source.publicClient }),
   };
 }
 
