@@ -1,4 +1,5 @@
 import { type HttpTransport, type HttpTransportConfig, http } from "viem";
+import { NAMEINDEX_VERSION } from "../runtime/versions";
 
 /**
  * The largest JSON-RPC answer read. viem's http() stops at 10 MiB by default, and an eth_getLogs page of a busy
@@ -9,7 +10,28 @@ import { type HttpTransport, type HttpTransportConfig, http } from "viem";
  */
 export const MAX_RPC_RESPONSE_BYTES = 256 * 1024 * 1024;
 
-/** An HTTP JSON-RPC transport with the project's response bound (`false`: none, for a local devnet's dense blocks). */
-export function rpcTransport(url: string | undefined, config: HttpTransportConfig = {}): HttpTransport {
-  return http(url, { maxResponseBodySize: MAX_RPC_RESPONSE_BYTES, ...config });
+/**
+ * Which part of nameindex sends a request. It is named in the User-Agent, so that an operator's provider dashboard
+ * (and a test's proxy) can tell the sync's requests from the API's.
+ */
+export type RpcPurpose = "indexing" | "label-prefetch" | "resolution" | "indexing-status";
+
+export function rpcUserAgent(purpose: RpcPurpose): string {
+  return `nameindex/${NAMEINDEX_VERSION} (${purpose})`;
+}
+
+/**
+ * An HTTP JSON-RPC transport with the project's response bound (`false`: none, for a local devnet's dense blocks)
+ * and a User-Agent naming its purpose.
+ */
+export function rpcTransport(
+  url: string | undefined,
+  purpose: RpcPurpose,
+  config: HttpTransportConfig = {},
+): HttpTransport {
+  return http(url, {
+    maxResponseBodySize: MAX_RPC_RESPONSE_BYTES,
+    fetchOptions: { headers: { "user-agent": rpcUserAgent(purpose) } },
+    ...config,
+  });
 }

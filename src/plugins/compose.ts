@@ -90,7 +90,7 @@ export function composeChains(config: AppConfig): Record<string, ComposedChain> 
       {
         id: chain.id,
         // A devnet block's logs can exceed any bound in one eth_getLogs; elsewhere the project's (src/lib/rpc-transport.ts).
-        rpc: rpcTransport(config.rpcUrls.get(chain.id), isDevnet ? { maxResponseBodySize: false } : {}),
+        rpc: rpcTransport(config.rpcUrls.get(chain.id), "indexing", isDevnet ? { maxResponseBodySize: false } : {}),
         // Ponder's RPC cache is keyed by chain id, and every new devnet reuses the same ids with new contents.
         disableCache: isDevnet,
         // A fixed range turns off Ponder's learning of it from the provider's range errors.

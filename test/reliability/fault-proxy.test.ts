@@ -38,12 +38,12 @@ afterAll(async () => {
 
 type Outcome = { status?: number; body?: unknown; retryAfter?: string | null; error?: string; ms: number };
 
-async function call(body: unknown, timeoutMs = 500): Promise<Outcome> {
+async function call(body: unknown, timeoutMs = 500, userAgent = "fault-proxy-test"): Promise<Outcome> {
   const t0 = Date.now();
   try {
     const res = await fetch(proxy.url, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "user-agent": userAgent },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -110,12 +110,19 @@ describe("fault proxy", () => {
     const before = proxy.counts();
     proxy.setFaults(0.3, { http500: 1, rpcError: 1, rateLimit: 1 });
     const n = 300;
-    for (let i = 0; i < n; i++) await call({ ...single, id: i });
+    const beforeB = proxy.countsByAgent()["agent-b"] ?? {};
+    for (let i = 0; i < n; i++) await call({ ...single, id: i }, 500, i % 2 === 0 ? "agent-a" : "agent-b");
     const after = proxy.counts();
     const injected = FAULT_KINDS.reduce((s, k) => s + after[k] - before[k], 0);
     expect(injected / n).toBeGreaterThan(0.2);
     expect(injected / n).toBeLessThan(0.4);
     for (const k of ["http500", "rpcError", "rateLimit"] as const) expect(after[k] - before[k]).toBeGreaterThan(10);
     expect(proxy.faultedMethods().eth_blockNumber).toBeGreaterThan(0);
+    // Each fault is also counted under the User-Agent of the request it hit.
+    const byAgent = proxy.countsByAgent();
+    const injectedB = FAULT_KINDS.reduce((s, k) => s + byAgent["agent-b"]![k] - (beforeB[k] ?? 0), 0);
+    expect(injectedB).toBeGreaterThan(20);
+    expect(injectedB).toBeLessThan(injected - 20);
+    expect(FAULT_KINDS.reduce((s, k) => s + byAgent["agent-a"]![k], 0) + injectedB).toBe(injected);
   });
 });

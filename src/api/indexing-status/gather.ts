@@ -1,6 +1,7 @@
-import { createPublicClient, http, type PublicClient } from "viem";
+import { createPublicClient, type PublicClient } from "viem";
 import type { AppConfig } from "../../config";
 import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
+import { rpcTransport } from "../../lib/rpc-transport";
 import { composeContracts } from "../../plugins/compose";
 import type { BlockRef, ChainFacts } from "../shared/indexing-snapshot";
 import type { SyncGaugeReader } from "./sync-gauges";
@@ -99,7 +100,7 @@ export class IndexingFactsGatherer {
     let client = this.clients.get(chainId);
     if (!client) {
       client = createPublicClient({
-        transport: http(this.config.rpcUrls.get(chainId), { retryCount: 2, timeout: 5_000 }),
+        transport: rpcTransport(this.config.rpcUrls.get(chainId), "indexing-status", { retryCount: 2, timeout: 5_000 }),
       });
       this.clients.set(chainId, client);
     }

@@ -8,7 +8,6 @@ import {
   type Hex,
   HttpRequestError,
   hexToBytes,
-  http,
   namehash,
   type PublicClient,
   parseAbi,
@@ -20,6 +19,7 @@ import {
 import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
 import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE } from "../../lib/coin-types";
 import { dnsEncode } from "../../lib/dns-wire";
+import { rpcTransport } from "../../lib/rpc-transport";
 import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
 import { tracedCcipRequest } from "./ccip-read";
 import {
@@ -198,7 +198,7 @@ export class OnchainBackend implements ResolutionBackend {
       const url = this.rpcUrls.get(chainId);
       if (!url) throw new Error(`no RPC URL for chain ${chainId}`);
       client = createPublicClient({
-        transport: http(url, { retryCount: 2, timeout: 10_000 }),
+        transport: rpcTransport(url, "resolution", { retryCount: 2, timeout: 10_000 }),
         ccipRead: { request: tracedCcipRequest },
       }) as PublicClient;
       this.clients.set(chainId, client);

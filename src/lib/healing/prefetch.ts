@@ -83,7 +83,7 @@ export class LabelPrefetcher {
   readonly stats = { requests: 0, failures: 0 };
 
   constructor(private readonly options: LabelPrefetcherOptions) {
-    this.client = createPublicClient({ transport: rpcTransport(options.rpcUrl, { retryCount: 0 }) });
+    this.client = createPublicClient({ transport: rpcTransport(options.rpcUrl, "label-prefetch", { retryCount: 0 }) });
     this.window = BigInt(options.windowBlocks ?? 10);
     this.maxWindow = BigInt(options.maxWindowBlocks ?? 10_000);
     this.ceiling = this.maxWindow;

@@ -32,6 +32,8 @@ export interface FaultProxy {
   requests(): number;
   /** Faults injected, by kind. */
   counts(): Record<FaultKind, number>;
+  /** Faults injected, by the request's User-Agent, then by kind (nameindex names the sender's purpose there). */
+  countsByAgent(): Record<string, Record<FaultKind, number>>;
   /** Faulted requests by JSON-RPC method (batch: "batch"). */
   faultedMethods(): Record<string, number>;
   /** Changes the fault rate (0 lets everything pass) and, when given, the kinds' weights from now on. */
@@ -53,7 +55,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const weightsOf = (w?: Partial<Record<FaultKind, number>>) => FAULT_KINDS.map((k) => w?.[k] ?? (w ? 0 : 1));
   let weights = weightsOf(options.weights);
   let totalWeight = weights.reduce((s, w) => s + w, 0);
-  const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  const noFaults = () => Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  const counts = noFaults();
+  const byAgent: Record<string, Record<FaultKind, number>> = {};
   const byMethod: Record<string, number> = {};
   let requests = 0;
   const held = new Set<NodeJS.Timeout>();
@@ -101,6 +105,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const kind = pick();
     if (kind !== "pass") {
       counts[kind] += 1;
+      const agent = req.headers["user-agent"] ?? "";
+      byAgent[agent] ??= noFaults();
+      byAgent[agent][kind] += 1;
       const method = Array.isArray(parsed) ? "batch" : (parsed?.method ?? "?");
       byMethod[method] = (byMethod[method] ?? 0) + 1;
     }
@@ -152,6 +159,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     url: server.url,
     requests: () => requests,
     counts: () => ({ ...counts }),
+    countsByAgent: () => Object.fromEntries(Object.entries(byAgent).map(([agent, c]) => [agent, { ...c }])),
     faultedMethods: () => ({ ...byMethod }),
     setFaults(rate, newWeights) {
       faultRate = rate;
