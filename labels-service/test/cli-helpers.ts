@@ -11,8 +11,12 @@ export interface CliRun {
   stderr: string;
 }
 
-export function startCli(args: string[]): { child: ChildProcess; done: Promise<CliRun> } {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+/** Starts the CLI; with `stdin: "pipe"` the caller writes its standard input (`child.stdin`). */
+export function startCli(
+  args: string[],
+  options: { stdin?: "ignore" | "pipe" } = {},
+): { child: ChildProcess; done: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: [options.stdin ?? "ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { runCli as runCliInProcess } from "../src/cli/run-cli.js";
@@ -115,6 +116,42 @@ describe("labels-service CLI", () => {
     }
     expect(errors.join("\n")).toMatch(message);
     expect(errors.join("\n")).toContain("Usage: labels-service");
+  });
+
+  it.each([
+    ["plain", (text: string) => Buffer.from(text)],
+    ["gzipped", (text: string) => gzipSync(text)],
+  ])("ingests %s text from standard input (`ingest -`), written in small pieces", async (_kind, encode) => {
+    const db = join(tmp.dir, `stdin-${_kind}.sqlite`);
+    const labels = Array.from({ length: 5_000 }, (_, i) => `piped-${i}`);
+    const bytes = encode(`${labels.join("\n")}\n`);
+    const ingest = startCli(["ingest", "-", "--db", db, "--label-set-id", "piped"], { stdin: "pipe" });
+    // One byte first: the gzip check must wait for a second one rather than take a pipe's short read for text.
+    for (let at = 0; at < bytes.length; at = at === 0 ? 1 : at + 4_096) {
+      ingest.child.stdin!.write(bytes.subarray(at, at === 0 ? 1 : at + 4_096));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    ingest.child.stdin!.end();
+    const run = await ingest.done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Ingested standard input into");
+    expect(run.stdout).toContain(
+      'as label set "piped" version 0: 5000 added, 0 already present; 5000 labels in total.',
+    );
+    expect((await runCli(["validate", "--db", db])).stdout).toContain("OK: 5000 records");
+  });
+
+  it("names standard input in a malformed-input error from a pipe", async () => {
+    const ingest = startCli(
+      ["ingest", "-", "--db", join(tmp.dir, "stdin-bad.sqlite"), "--format", "csv", "--label-set-id", "piped"],
+      {
+        stdin: "pipe",
+      },
+    );
+    ingest.child.stdin!.end('fine\n"broken"x\n');
+    const run = await ingest.done;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("Ingest failed: standard input: line 2: unexpected text after a closing quote");
   });
 
   it("says so when the input file does not exist", async () => {

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { copyFileSync, createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,10 @@ import { bySize, report } from "./support/scale";
  * poller keeps asking the service for its count and for labels. The previous version must keep serving (same
  * count, no errors, its labels heal), the killed version's labels must never appear, and a final complete ingest
  * must change count and version exactly once.
+ *
+ * The killed ingests read the new version from a pipe (`ingest -`) that this test writes: a kill point is a seeded
+ * share of the input written, then a short wait while the ingest works on it. The pipe is never closed, so the
+ * ingest cannot have reached its commit when it is killed, however fast or slow the machine runs.
  */
 
 const SEED = 8;
@@ -92,7 +96,6 @@ describe("label service while ingests are SIGKILLed", () => {
   let dbPath: string;
   let v1File: string;
   let server: LabelsServer;
-  let fullIngestMs: number;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "labels-crash-"));
@@ -103,19 +106,6 @@ describe("label service while ingests are SIGKILLed", () => {
       labelSetId: LABEL_SET_ID,
     });
     v1File = await writeLabels(join(dir, "v1.txt"), size.v1Labels, v1Label);
-    // How long a complete ingest of v1 takes here, on a copy: the kill points are drawn inside that span. The faster
-    // of two runs, so that a run slowed by other work on the machine does not stretch the span past a later ingest's
-    // commit (a kill after it finds version 1 committed, and the test fails without having tested anything).
-    fullIngestMs = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 2; run++) {
-      const scratch = join(dir, "calibration.sqlite");
-      copyFileSync(dbPath, scratch);
-      const started = Date.now();
-      const ingest = await runCli(["ingest", v1File, "--db", scratch]);
-      fullIngestMs = Math.min(fullIngestMs, Date.now() - started);
-      if (ingest.code !== 0) throw new Error(`calibration ingest failed: ${ingest.stderr}`);
-      for (const suffix of ["", "-wal", "-shm"]) if (existsSync(scratch + suffix)) rmSync(scratch + suffix);
-    }
     server = await startLabelsServer({ dbPath, port: 0 });
   }, 600_000);
 
@@ -130,29 +120,31 @@ describe("label service while ingests are SIGKILLed", () => {
       const random = new Random(SEED);
       const poller = startPoller(server.url, new Random(SEED + 1));
       const kills: string[] = [];
+      const v1Bytes = readFileSync(v1File);
       try {
         for (let k = 0; k < size.kills; k++) {
-          // From process start (argument parsing, opening the database) to 70 % of a full ingest (the final commit
-          // comes last; the margin is for an ingest that runs faster than the calibration did).
-          const delayMs = Math.floor((0.02 + random.next() * 0.68) * fullIngestMs);
-          const ingest = startCli(["ingest", v1File, "--db", dbPath]);
-          await new Promise((r) => setTimeout(r, delayMs));
-          const finished = ingest.child.exitCode !== null;
+          // Anywhere from the first bytes to all of them (the pipe still open), then up to 300 ms of the ingest's work.
+          const written = Math.floor((0.02 + random.next() * 0.98) * v1Bytes.length);
+          const workMs = random.int(300);
+          const ingest = startCli(["ingest", "-", "--db", dbPath], { stdin: "pipe" });
+          const stdin = ingest.child.stdin!;
+          stdin.on("error", () => {}); // EPIPE once the kill closes the pipe's other end
+          for (let at = 0; at < written && ingest.child.exitCode === null; at += 1 << 20)
+            if (!stdin.write(v1Bytes.subarray(at, Math.min(written, at + (1 << 20))))) await once(stdin, "drain");
+          await new Promise((r) => setTimeout(r, workMs));
           ingest.child.kill("SIGKILL");
           const run = await ingest.done;
-          kills.push(`${delayMs} ms${finished ? " (had already exited)" : ""}`);
-          expect(
-            run.signal,
-            `ingest ${k} was still running at ${delayMs} ms (a complete ingest took ${fullIngestMs} ms)`,
-          ).toBe("SIGKILL");
+          const at = `${((100 * written) / v1Bytes.length).toFixed(0)} % written + ${workMs} ms`;
+          kills.push(at);
+          expect(run.signal, `ingest ${k} exited before the kill (${at}): ${run.stderr}`).toBe("SIGKILL");
           const config = (await (await fetch(`${server.url}/v1/config`)).json()) as {
             labelSet: { highestLabelSetVersion: number };
             recordsCount: number;
           };
-          expect(
-            config,
-            `after ingest ${k} was killed at ${delayMs} ms (a complete ingest took ${fullIngestMs} ms)`,
-          ).toMatchObject({ labelSet: { highestLabelSetVersion: 0 }, recordsCount: V0_LABELS });
+          expect(config, `after ingest ${k} was killed at ${at}`).toMatchObject({
+            labelSet: { highestLabelSetVersion: 0 },
+            recordsCount: V0_LABELS,
+          });
         }
         const validate = await runCli(["validate", "--db", dbPath]);
         expect(validate.code, validate.stderr).toBe(0);
@@ -173,7 +165,7 @@ describe("label service while ingests are SIGKILLed", () => {
 
         report(
           "labels-ingest-crash",
-          `v0 ${V0_LABELS} labels, v1 ${size.v1Labels} labels (complete ingest ${fullIngestMs} ms); killed at [${kills.join(", ")}]; ` +
+          `v0 ${V0_LABELS} labels, v1 ${size.v1Labels} labels; killed at [${kills.join(", ")}]; ` +
             `${duringKills.polls} polls during the kills: counts seen ${JSON.stringify(duringKills.counts)}, ${duringKills.v1Seen} v1 heals, ` +
             `${duringKills.failures.length} failures; validate ok; final ingest exit ${run.code}, ${poller.seen.polls - pollsAtCommit} polls after it: ` +
             `counts seen overall ${JSON.stringify(poller.seen.counts)}, version ${config.labelSet.highestLabelSetVersion}, ${config.recordsCount} records; ` +

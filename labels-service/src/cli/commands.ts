@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from "node:fs";
 import { ingestDemoLabelSet } from "../ingest/demo-label-set.js";
-import { type InputFormat, ingestFile } from "../ingest/ingest-file.js";
+import { type InputFormat, ingestFile, STDIN } from "../ingest/ingest-file.js";
 import { startLabelsServer } from "../server/start-server.js";
 import { LabelStore } from "../store/label-store.js";
 import { validateStore } from "../store/validate-store.js";
@@ -12,7 +12,7 @@ export async function ingestCommand(o: {
   format?: InputFormat;
   labelSetId?: string;
 }): Promise<number> {
-  if (!existsSync(o.file)) {
+  if (o.file !== STDIN && !existsSync(o.file)) {
     console.error(`Input file not found: ${o.file}`);
     return 1;
   }
@@ -33,7 +33,7 @@ export async function ingestCommand(o: {
     });
     progress.done();
     console.log(
-      `Ingested ${o.file} into ${o.db} as label set "${result.labelSetId}" version ${result.labelSetVersion}: ` +
+      `Ingested ${o.file === STDIN ? "standard input" : o.file} into ${o.db} as label set "${result.labelSetId}" version ${result.labelSetVersion}: ` +
         `${result.added} added, ${result.skipped} already present; ${result.recordsCount} labels in total.`,
     );
     return 0;

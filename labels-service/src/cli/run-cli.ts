@@ -8,7 +8,8 @@ import * as commands from "./commands.js";
 const USAGE = `Usage: labels-service <command> [options]
 
 Commands:
-  ingest <file>   add a label set version from a file (.txt, .csv, .ensrainbow, .sql.gz)
+  ingest <file>   add a label set version from a file (.txt, .csv, .ensrainbow, .sql.gz; "-": standard input,
+                  text unless --format says otherwise, gzip detected)
   ingest-demo     create the small "demo" label set from the word-list package
   serve           start the HTTP service
   validate        check every labelhash = keccak256(label) and the stored count

@@ -1,6 +1,6 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { basename } from "node:path";
-import { pipeline } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import type { IngestCounts } from "../store/label-writer.js";
 import { readCsv } from "./formats/csv.js";
@@ -9,6 +9,9 @@ import { readSqlDump } from "./formats/sql-dump.js";
 import { readText } from "./formats/text.js";
 import { type RunIngestOptions, runIngest } from "./run-ingest.js";
 import type { FormatReader } from "./sink.js";
+
+/** The file name that reads standard input instead, for a pipe: `zcat labels.txt.gz | labels-service ingest -`. */
+export const STDIN = "-";
 
 export const INPUT_FORMATS = ["text", "csv", "ensrainbow", "sql-dump"] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -29,14 +32,31 @@ export function formatFromFileName(file: string): InputFormat {
   return "text";
 }
 
-function isGzip(file: string): boolean {
-  const fd = openSync(file, "r");
-  try {
-    const magic = Buffer.alloc(2);
-    return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-  } finally {
-    closeSync(fd);
+/**
+ * The input's bytes, gunzipped when they begin with gzip's magic number: detected by content, from the first bytes
+ * read, so that a pipe (read once) is detected as a file is.
+ */
+async function* gunzipIfCompressed(source: Readable): AsyncGenerator<Buffer> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let head = Buffer.alloc(0);
+  let ended = false;
+  while (head.length < 2 && !ended) {
+    const next = await iterator.next();
+    if (next.done) ended = true;
+    else head = Buffer.concat([head, next.value]);
   }
+  async function* all(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    while (!ended) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return yield* all();
+  // pipeline forwards a read error into the gunzip stream iterated here; the no-op callback only keeps an error
+  // after an early stop (the reader threw first) from surfacing as unhandled.
+  yield* pipeline(Readable.from(all()), createGunzip({ chunkSize: 1 << 20 }), () => {});
 }
 
 export interface IngestFileOptions extends RunIngestOptions {
@@ -50,29 +70,26 @@ export interface IngestFileOptions extends RunIngestOptions {
 export type IngestResult = IngestCounts;
 
 /**
- * Streams one input file into the database as its next label set version (0 for a new database).
- * Atomic: on any error, abort or kill the database keeps its previous version. Gzip input is detected by content.
+ * Streams one input file (or standard input, `STDIN`) into the database as its next label set version (0 for a new
+ * database). Atomic: on any error, abort or kill the database keeps its previous version; from a pipe nothing is
+ * committed before its end. Gzip input is detected by content.
  */
 export async function ingestFile(options: IngestFileOptions): Promise<IngestResult> {
-  const format = options.format ?? formatFromFileName(options.file);
-  const totalBytes = statSync(options.file).size;
-  const fileStream = createReadStream(options.file, { highWaterMark: 1 << 20 });
-  // pipeline forwards a read error into the gunzip stream the reader iterates; the no-op callback only
-  // keeps an error after an early stop (the reader threw first) from surfacing as unhandled.
-  const chunks: AsyncIterable<Buffer> = isGzip(options.file)
-    ? pipeline(fileStream, createGunzip({ chunkSize: 1 << 20 }), () => {})
-    : fileStream;
-  fileStream.on("error", () => {});
+  const fromStdin = options.file === STDIN;
+  const inputName = fromStdin ? "standard input" : options.file;
+  const format = options.format ?? (fromStdin ? "text" : formatFromFileName(options.file));
+  const source = fromStdin ? process.stdin : createReadStream(options.file, { highWaterMark: 1 << 20 });
+  source.on("error", () => {});
   try {
     return await runIngest(
-      { ...options, inputName: options.file },
-      (sink) => READERS[format](chunks, options.file, sink, options.labelSetId),
+      { ...options, inputName },
+      (sink) => READERS[format](gunzipIfCompressed(source), inputName, sink, options.labelSetId),
       {
-        bytesRead: () => fileStream.bytesRead,
-        totalBytes,
+        bytesRead: () => source.bytesRead,
+        totalBytes: fromStdin ? null : statSync(options.file).size,
       },
     );
   } finally {
-    fileStream.destroy();
+    source.destroy();
   }
 }
