@@ -20,7 +20,7 @@ import { nameInputProblem } from "../../src/lib/name-input";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
 import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
