@@ -8,11 +8,16 @@
  *   eth_call no sooner than this (bench/lib/slow-call-proxy.ts), as a hosted provider's past-block call
  *   BENCH_PLUGIN_SETS="subgraph;subgraph,ensv2"   several plugin sets (";"-separated) on the same devnet, each with
  *                                                 every run, e.g. the ensv2 plugin on against off (docs/benchmarks.md)
+ *
+ * CPU seconds per run, from start to /ready: the indexer's process tree, its PostgreSQL backends, and the chains (the
+ * anvils, and this process, which holds the slow-call proxy): on a 2-core machine the chains' work for the handlers'
+ * eth_calls competes with the indexer's, where a provider's would not.
  */
 import { loadavg } from "node:os";
 import { completedEventsByName, handlerCallsByType, watchPeakRss } from "../scripts/lib/peak-rss";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer } from "../test/support/indexer-harness";
+import { cpuReading, cpuSpentMs, processCpuMs } from "../test/support/process-usage";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
 import { withSlowCalls } from "./lib/slow-call-proxy";
 
@@ -33,6 +38,7 @@ interface RunResult {
   peakRssMb: number;
   /** The handlers' eth_calls by how Ponder answered them (scripts/lib/peak-rss.ts `handlerCallsByType`). */
   calls: Record<string, number>;
+  cpuSeconds: { indexer: number; postgres: number; chains: number };
 }
 
 async function completedEvents(url: string): Promise<number> {
@@ -47,6 +53,10 @@ async function main(): Promise<void> {
   const env = await startDevnetWithLabels({ seed: 1, names });
   console.log(`devnet ready in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const results: RunResult[] = [];
+  const chainPids = Object.values(env.devnet.manifest.chains).flatMap((c) => (c.pid ? [c.pid] : []));
+  const chainsCpuMs = () =>
+    chainPids.reduce((ms, pid) => ms + processCpuMs(pid), 0) +
+    (({ user, system }) => (user + system) / 1000)(process.cpuUsage());
   const slow =
     CALL_DELAY_MS > 0 ? await withSlowCalls(env.devnet.manifestPath, env.devnet.manifest, CALL_DELAY_MS) : undefined;
   try {
@@ -54,13 +64,22 @@ async function main(): Promise<void> {
       for (const run of runs) {
         const started = Date.now();
         const indexer = await startIndexer(indexRunOptions(env, plugins, run, slow?.manifestPath));
-        const rss = watchPeakRss(indexer.process.child.pid!, 500);
+        const pid = indexer.process.child.pid!;
+        const database = indexer.env.DATABASE_URL ? new URL(indexer.env.DATABASE_URL).pathname.slice(1) : "";
+        const [cpuBefore, chainsBefore] = [cpuReading(pid, database), chainsCpuMs()];
+        const rss = watchPeakRss(pid, 500);
         try {
           // ready() rejects as soon as the indexer exits, where polling /ready would wait out its timeout. Every 200 ms:
           // the default second would add 0–1 s to the time measured (each poll is a query on the indexer's database).
           await indexer.process.ready(undefined, 200);
           const seconds = (Date.now() - started) / 1000;
+          const cpu = cpuSpentMs(cpuBefore, cpuReading(pid, database));
           results.push({
+            cpuSeconds: {
+              indexer: cpu.tree / 1000,
+              postgres: cpu.postgres / 1000,
+              chains: (chainsCpuMs() - chainsBefore) / 1000,
+            },
             plugins: plugins.join(","),
             run,
             events: await completedEvents(indexer.url),
@@ -85,14 +104,14 @@ async function main(): Promise<void> {
     `(handler eth_calls${CALL_DELAY_MS ? `, each answered after ${CALL_DELAY_MS} ms` : ""}: waited = asked while the handler waited, not predicted; prefetched = asked ahead from Ponder's prediction; cached = from the sync store)`,
   );
   console.log(
-    "| plugins | run | events | wall s (start → ready) | events/s | peak RSS MiB | × no-op time | eth_call waited / prefetched / cached |",
+    "| plugins | run | events | wall s (start → ready) | events/s | peak RSS MiB | × no-op time | eth_call waited / prefetched / cached | CPU s: indexer / PostgreSQL / chains |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     const noop = results.find((n) => n.run === "noop" && n.plugins === r.plugins);
     const ratio = noop && r !== noop ? (r.seconds / noop.seconds).toFixed(2) : "—";
     console.log(
-      `| ${r.plugins} | ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} | ${r.calls.rpc ?? 0} / ${r.calls.prefetch_rpc ?? 0} / ${(r.calls.prefetch_database ?? 0) + (r.calls.database ?? 0)} |`,
+      `| ${r.plugins} | ${r.run} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.events / r.seconds)} | ${r.peakRssMb.toFixed(0)} | ${ratio} | ${r.calls.rpc ?? 0} / ${r.calls.prefetch_rpc ?? 0} / ${(r.calls.prefetch_database ?? 0) + (r.calls.database ?? 0)} | ${[r.cpuSeconds.indexer, r.cpuSeconds.postgres, r.cpuSeconds.chains].map((s) => s.toFixed(1)).join(" / ")} |`,
     );
   }
   console.log(
