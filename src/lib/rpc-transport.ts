@@ -1,4 +1,4 @@
-import { type HttpTransport, type HttpTransportConfig, http } from "viem";
+import { type HttpTransportConfig, http, type Transport, webSocket } from "viem";
 import { NAMEINDEX_VERSION } from "../runtime/versions";
 
 /**
@@ -21,14 +21,17 @@ export function rpcUserAgent(purpose: RpcPurpose): string {
 }
 
 /**
- * An HTTP JSON-RPC transport with the project's response bound (`false`: none, for a local devnet's dense blocks)
- * and a User-Agent naming its purpose.
+ * The JSON-RPC transport for an RPC URL (`RPC_URL_<chainId>` takes http(s):// and ws(s)://). Over HTTP: the project's
+ * response bound (`false`: none, for a local devnet's dense blocks) and a User-Agent naming its purpose. Over a
+ * WebSocket: the same retries and timeout; a browser-style WebSocket sends no User-Agent of ours.
  */
 export function rpcTransport(
   url: string | undefined,
   purpose: RpcPurpose,
   config: HttpTransportConfig = {},
-): HttpTransport {
+): Transport {
+  if (url && /^wss?:\/\//i.test(url))
+    return webSocket(url, { retryCount: config.retryCount, retryDelay: config.retryDelay, timeout: config.timeout });
   return http(url, {
     maxResponseBodySize: MAX_RPC_RESPONSE_BYTES,
     fetchOptions: { headers: { "user-agent": rpcUserAgent(purpose) } },

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
@@ -6,26 +8,55 @@ import { getJson, type RunningIndexer, startIndexer, waitFor } from "../support/
 describe("indexing status with END_BLOCK set (PGlite)", () => {
   let env: DevnetWithLabels;
   let indexer: RunningIndexer;
+  /** The same index, every chain read over a WebSocket (ws:// RPC URLs). */
+  let overWebSocket: RunningIndexer;
   let endBlocks: Record<string, number>;
 
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 5, names: 4 });
     endBlocks = (env.devnet.manifest.scenario as { blocks: Record<string, number> }).blocks;
-    indexer = await startIndexer({
-      manifestPath: env.devnet.manifestPath,
+    const manifest = JSON.parse(readFileSync(env.devnet.manifestPath, "utf8")) as {
+      chains: Record<string, { rpcUrl: string }>;
+    };
+    // anvil answers WebSocket upgrades on its HTTP port.
+    for (const chain of Object.values(manifest.chains)) chain.rpcUrl = chain.rpcUrl.replace(/^http:/, "ws:");
+    const wsManifestPath = join(dirname(env.devnet.manifestPath), "manifest-ws.json");
+    writeFileSync(wsManifestPath, JSON.stringify(manifest, null, 2));
+    const options = {
       labelsServiceUrl: env.labelsUrl,
       plugins: ["subgraph", "registrars"],
-      database: "pglite",
+      database: "pglite" as const,
       extraEnv: Object.fromEntries(
         Object.entries(endBlocks).map(([chainId, block]) => [`END_BLOCK_${chainId}`, String(block)]),
       ),
-    });
-    await waitFor(async () => (await fetch(`${indexer.url}/ready`)).status === 200, 240_000, "/ready");
+    };
+    [indexer, overWebSocket] = await Promise.all([
+      startIndexer({ ...options, manifestPath: env.devnet.manifestPath }),
+      startIndexer({ ...options, manifestPath: wsManifestPath }),
+    ]);
+    for (const i of [indexer, overWebSocket])
+      await waitFor(async () => (await fetch(`${i.url}/ready`)).status === 200, 240_000, "/ready");
   }, 400_000);
 
   afterAll(async () => {
     await indexer?.stop();
+    await overWebSocket?.stop();
     await env?.stop();
+  });
+
+  it("indexes the same over ws:// RPC URLs as over http://", async () => {
+    const query = async (i: RunningIndexer) =>
+      (await fetch(`${i.url}/subgraph`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          query:
+            "{ domains(first: 1000, orderBy: id) { id name owner { id } } registrations(first: 1000, orderBy: id) { id expiryDate } }",
+        }),
+      }).then((r) => r.json())) as { data: { domains: unknown[]; registrations: unknown[] } };
+    const [overHttp, overWs] = await Promise.all([query(indexer), query(overWebSocket)]);
+    expect(overHttp.data.domains.length).toBeGreaterThan(4);
+    expect(overWs).toEqual(overHttp);
   });
 
   it("reports every chain completed at its end block, with a definite config", async () => {

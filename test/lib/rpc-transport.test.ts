@@ -1,7 +1,10 @@
-import { numberToHex } from "viem";
+import { createPublicClient, numberToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnvilChain, startAnvil } from "../../devnet/src/anvil";
 import { buildConfig } from "../../src/config";
+import { rpcTransport } from "../../src/lib/rpc-transport";
 import { composeChains } from "../../src/plugins/compose";
+import { NAMEINDEX_VERSION } from "../../src/runtime/versions";
 import { startJsonRpcStub } from "../support/json-rpc-stub";
 
 /*
@@ -34,5 +37,43 @@ describe("the chains' JSON-RPC transport", () => {
       params: [{ fromBlock: "0x1", toBlock: "0x3e8" }],
     })) as unknown[];
     expect(logs).toHaveLength(LOGS);
+  });
+
+  it("names its sender in the User-Agent: Ponder's sync as indexing, the API's clients by their purpose", async () => {
+    const agents: string[] = [];
+    const recorder = await startJsonRpcStub((_, headers) => {
+      agents.push(String(headers["user-agent"]));
+      return { result: "0x1" };
+    });
+    try {
+      const chains = composeChains(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph", RPC_URL_1: recorder.url }));
+      await chains.mainnet!.rpc({ retryCount: 0 }).request({ method: "eth_chainId" });
+      await createPublicClient({ transport: rpcTransport(recorder.url, "resolution") }).getChainId();
+      expect(agents).toEqual([
+        `nameindex/${NAMEINDEX_VERSION} (indexing)`,
+        `nameindex/${NAMEINDEX_VERSION} (resolution)`,
+      ]);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  describe("given a ws:// URL", () => {
+    let anvil: AnvilChain;
+    beforeAll(async () => {
+      anvil = await startAnvil({ chainId: 31_337 });
+    }, 60_000);
+    afterAll(() => anvil?.stop());
+
+    it("speaks JSON-RPC over a WebSocket, for Ponder's sync and for the API's clients", async () => {
+      // anvil answers WebSocket upgrades on its HTTP port.
+      const wsUrl = anvil.rpcUrl.replace(/^http/, "ws");
+      const chains = composeChains(buildConfig({ NAMESPACE: "mainnet", PLUGINS: "subgraph", RPC_URL_1: wsUrl }));
+      expect(await chains.mainnet!.rpc({ retryCount: 0, timeout: 5_000 }).request({ method: "eth_chainId" })).toBe(
+        "0x7a69",
+      );
+      const client = createPublicClient({ transport: rpcTransport(wsUrl, "indexing-status", { retryCount: 0 }) });
+      expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(0n);
+    });
   });
 });

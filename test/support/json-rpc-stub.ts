@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface JsonRpcRequest {
@@ -9,9 +9,11 @@ export interface JsonRpcRequest {
 
 export type JsonRpcAnswer = { result: unknown } | { error: { code: number; message: string } };
 
-/** A loopback JSON-RPC server (one request per POST) that answers each request with `answer(request)`. */
+/**
+ * A loopback JSON-RPC server (one request per POST) that answers each request with `answer(request, headers)`.
+ */
 export async function startJsonRpcStub(
-  answer: (request: JsonRpcRequest) => JsonRpcAnswer,
+  answer: (request: JsonRpcRequest, headers: IncomingHttpHeaders) => JsonRpcAnswer,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     let body = "";
@@ -19,7 +21,7 @@ export async function startJsonRpcStub(
     req.on("end", () => {
       const request = JSON.parse(body) as JsonRpcRequest;
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...answer(request) }));
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...answer(request, req.headers) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
