@@ -16,7 +16,7 @@ export const MAX_RPC_RESPONSE_BYTES = 256 * 1024 * 1024;
  */
 export type RpcPurpose = "indexing" | "label-prefetch" | "resolution" | "indexing-status";
 
-export function rpcUserAgent(purpose: RpcPurpose): string {
+function rpcUserAgent(purpose: RpcPurpose): string {
   return `nameindex/${NAMEINDEX_VERSION} (${purpose})`;
 }
 
