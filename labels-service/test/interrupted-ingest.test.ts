@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestFile, type LabelsServer, startLabelsServer } from "../src/index.js";
@@ -22,6 +22,18 @@ async function writeBigInput(path: string): Promise<string> {
   return path;
 }
 
+/**
+ * An ingest of the big input through its standard input (`ingest -`), fed the first half and the pipe left open:
+ * however fast the machine, it cannot reach its commit before the test interrupts it.
+ */
+function startHalfFedIngest(big: string, args: string[]): ReturnType<typeof startCli> {
+  const ingest = startCli(["ingest", "-", ...args], { stdin: "pipe" });
+  ingest.child.stdin!.on("error", () => {}); // EPIPE once the process is gone
+  const bytes = readFileSync(big);
+  ingest.child.stdin!.write(bytes.subarray(0, bytes.length >> 1));
+  return ingest;
+}
+
 describe("an interrupted ingest", () => {
   const tmp = tempDir();
   let big: string;
@@ -40,9 +52,9 @@ describe("an interrupted ingest", () => {
     });
     const server: LabelsServer = await startLabelsServer({ dbPath, port: 0 });
     try {
-      const ingest = startCli(["ingest", big, "--db", dbPath]);
+      const ingest = startHalfFedIngest(big, ["--db", dbPath]);
       await waitForIngestTransaction(dbPath, ingest);
-      await new Promise((r) => setTimeout(r, 1500)); // well into the 2M records
+      await new Promise((r) => setTimeout(r, 1500)); // well into the records it was given
       // While it runs, the server keeps answering from version 0.
       expect((await getJson(`${server.url}/v1/labels/count`)).body.count).toBe(3);
       ingest.child.kill("SIGKILL");
@@ -71,7 +83,7 @@ describe("an interrupted ingest", () => {
   it("stopped with Ctrl-C (SIGINT) rolls back and says the database is unchanged", async () => {
     const dbPath = join(tmp.dir, "sigint.sqlite");
     await ingestFile({ dbPath, file: writeText(join(tmp.dir, "s0.txt"), ["one"]), labelSetId: "sigint-test" });
-    const ingest = startCli(["ingest", big, "--db", dbPath]);
+    const ingest = startHalfFedIngest(big, ["--db", dbPath]);
     await waitForIngestTransaction(dbPath, ingest);
     await new Promise((r) => setTimeout(r, 500));
     ingest.child.kill("SIGINT");
@@ -82,11 +94,27 @@ describe("an interrupted ingest", () => {
     expect((await count.done).stdout).toContain('1 labels (label set "sigint-test", highest version 0)');
   });
 
+  it("stopped with SIGTERM while its pipe is idle, rolls back at once instead of waiting for more input", async () => {
+    const dbPath = join(tmp.dir, "idle-pipe.sqlite");
+    await ingestFile({ dbPath, file: writeText(join(tmp.dir, "i0.txt"), ["one"]), labelSetId: "idle-test" });
+    const ingest = startCli(["ingest", "-", "--db", dbPath], { stdin: "pipe" });
+    ingest.child.stdin!.write("two\nthree\n");
+    await waitForIngestTransaction(dbPath, ingest);
+    const signalled = Date.now();
+    ingest.child.kill("SIGTERM");
+    const run = await ingest.done;
+    expect(run.code).toBe(1);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+    expect(run.stderr).toContain("Ingest interrupted; the database is unchanged");
+    const count = startCli(["count", "--db", dbPath]);
+    expect((await count.done).stdout).toContain('1 labels (label set "idle-test", highest version 0)');
+  }, 30_000);
+
   it("killed during the first ingest leaves a database that answers 503 until an ingest completes", async () => {
     const dbPath = join(tmp.dir, "first.sqlite");
     const server = await startLabelsServer({ dbPath, port: 0 });
     try {
-      const ingest = startCli(["ingest", big, "--db", dbPath, "--label-set-id", "first"]);
+      const ingest = startHalfFedIngest(big, ["--db", dbPath, "--label-set-id", "first"]);
       await waitForIngestTransaction(dbPath, ingest);
       await new Promise((r) => setTimeout(r, 600)); // past the server's retry delay for opening a new file
       const during = await getJson(`${server.url}/v1/heal/${hashOf(bigLabel(1))}`);

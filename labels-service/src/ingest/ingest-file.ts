@@ -7,7 +7,7 @@ import { readCsv } from "./formats/csv.js";
 import { readEnsrainbow } from "./formats/ensrainbow.js";
 import { readSqlDump } from "./formats/sql-dump.js";
 import { readText } from "./formats/text.js";
-import { type RunIngestOptions, runIngest } from "./run-ingest.js";
+import { IngestAbortedError, type RunIngestOptions, runIngest } from "./run-ingest.js";
 import type { FormatReader } from "./sink.js";
 
 /** The file name that reads standard input instead, for a pipe: `zcat labels.txt.gz | labels-service ingest -`. */
@@ -80,6 +80,9 @@ export async function ingestFile(options: IngestFileOptions): Promise<IngestResu
   const format = options.format ?? (fromStdin ? "text" : formatFromFileName(options.file));
   const source = fromStdin ? process.stdin : createReadStream(options.file, { highWaterMark: 1 << 20 });
   source.on("error", () => {});
+  // An abort ends a read that waits, too: a pipe whose writer stalls would otherwise hold the ingest until more came.
+  const abortRead = () => source.destroy(new IngestAbortedError());
+  options.signal?.addEventListener("abort", abortRead, { once: true });
   try {
     return await runIngest(
       { ...options, inputName },
@@ -90,6 +93,7 @@ export async function ingestFile(options: IngestFileOptions): Promise<IngestResu
       },
     );
   } finally {
+    options.signal?.removeEventListener("abort", abortRead);
     source.destroy();
   }
 }
