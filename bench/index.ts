@@ -57,8 +57,7 @@ async function main(): Promise<void> {
   const chainsCpuMs = () =>
     chainPids.reduce((ms, pid) => ms + processCpuMs(pid), 0) +
     (({ user, system }) => (user + system) / 1000)(process.cpuUsage());
-  const slow =
-    CALL_DELAY_MS > 0 ? await withSlowCalls(env.devnet.manifestPath, env.devnet.manifest, CALL_DELAY_MS) : undefined;
+  const slow = CALL_DELAY_MS > 0 ? await withSlowCalls(env.devnet.manifestPath, CALL_DELAY_MS) : undefined;
   try {
     for (const plugins of pluginSets)
       for (const run of runs) {

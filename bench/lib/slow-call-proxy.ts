@@ -1,6 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { type LoopbackServer, startLoopbackServer } from "../../test/support/loopback-server";
+import { writeManifestCopy } from "../../test/support/manifest-copy";
 
 /*
  * A JSON-RPC proxy in front of a devnet chain that answers `eth_call` no sooner than `delayMs` (a request, or a batch,
@@ -29,17 +28,13 @@ export async function startSlowCallProxy(upstream: string, delayMs: number): Pro
 /** A copy of a devnet manifest (next to it) whose chains are reached through slow-call proxies; returns its path. */
 export async function withSlowCalls(
   manifestPath: string,
-  manifest: { chains: Record<string, { rpcUrl: string }> },
   delayMs: number,
 ): Promise<{ manifestPath: string; close(): Promise<void> }> {
   const proxies: LoopbackServer[] = [];
-  const chains: Record<string, { rpcUrl: string }> = {};
-  for (const [id, chain] of Object.entries(manifest.chains)) {
-    const proxy = await startSlowCallProxy(chain.rpcUrl, delayMs);
+  const path = await writeManifestCopy(manifestPath, `manifest-slow-calls-${delayMs}ms`, async (_, url) => {
+    const proxy = await startSlowCallProxy(url, delayMs);
     proxies.push(proxy);
-    chains[id] = { ...chain, rpcUrl: proxy.url };
-  }
-  const path = join(manifestPath, "..", `manifest-slow-calls-${delayMs}ms.json`);
-  writeFileSync(path, JSON.stringify({ ...manifest, chains }, null, 2));
+    return proxy.url;
+  });
   return { manifestPath: path, close: async () => void (await Promise.all(proxies.map((p) => p.close()))) };
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 
@@ -28,6 +29,22 @@ export function startCli(
 }
 
 export const runCli = (args: string[]) => startCli(args).done;
+
+/**
+ * Starts `ingest -` and writes `input` into its standard input, leaving the pipe open: however fast the machine, the
+ * ingest cannot reach its commit before the caller interrupts it (or ends the pipe).
+ */
+export async function startFedIngest(
+  input: Uint8Array,
+  args: string[],
+): Promise<{ child: ChildProcess; done: Promise<CliRun> }> {
+  const ingest = startCli(["ingest", "-", ...args], { stdin: "pipe" });
+  const stdin = ingest.child.stdin!;
+  stdin.on("error", () => {}); // EPIPE once the process is gone
+  for (let at = 0; at < input.length && ingest.child.exitCode === null; at += 1 << 20)
+    if (!stdin.write(input.subarray(at, at + (1 << 20)))) await Promise.race([once(stdin, "drain"), ingest.done]);
+  return ingest;
+}
 
 /** True while another connection holds the database's write lock, i.e. an ingest transaction is open. */
 function writeLocked(dbPath: string): boolean {

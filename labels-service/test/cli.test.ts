@@ -121,8 +121,8 @@ describe("labels-service CLI", () => {
   it.each([
     ["plain", (text: string) => Buffer.from(text)],
     ["gzipped", (text: string) => gzipSync(text)],
-  ])("ingests %s text from standard input (`ingest -`), written in small pieces", async (_kind, encode) => {
-    const db = join(tmp.dir, `stdin-${_kind}.sqlite`);
+  ])("ingests %s text from standard input (`ingest -`), written in small pieces", async (kind, encode) => {
+    const db = join(tmp.dir, `stdin-${kind}.sqlite`);
     const labels = Array.from({ length: 5_000 }, (_, i) => `piped-${i}`);
     const bytes = encode(`${labels.join("\n")}\n`);
     const ingest = startCli(["ingest", "-", "--db", db, "--label-set-id", "piped"], { stdin: "pipe" });

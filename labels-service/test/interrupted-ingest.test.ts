@@ -3,7 +3,7 @@ import { createWriteStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestFile, type LabelsServer, startLabelsServer } from "../src/index.js";
-import { startCli, waitForIngestTransaction } from "./cli-helpers.js";
+import { startCli, startFedIngest, waitForIngestTransaction } from "./cli-helpers.js";
 import { getJson, hashOf, tempDir, writeText } from "./helpers.js";
 
 const BIG_LABELS = 2_000_000;
@@ -22,16 +22,10 @@ async function writeBigInput(path: string): Promise<string> {
   return path;
 }
 
-/**
- * An ingest of the big input through its standard input (`ingest -`), fed the first half and the pipe left open:
- * however fast the machine, it cannot reach its commit before the test interrupts it.
- */
-function startHalfFedIngest(big: string, args: string[]): ReturnType<typeof startCli> {
-  const ingest = startCli(["ingest", "-", ...args], { stdin: "pipe" });
-  ingest.child.stdin!.on("error", () => {}); // EPIPE once the process is gone
+/** An ingest fed the first half of the big input through a pipe left open (`startFedIngest`). */
+function startHalfFedIngest(big: string, args: string[]) {
   const bytes = readFileSync(big);
-  ingest.child.stdin!.write(bytes.subarray(0, bytes.length >> 1));
-  return ingest;
+  return startFedIngest(bytes.subarray(0, bytes.length >> 1), args);
 }
 
 describe("an interrupted ingest", () => {
@@ -52,7 +46,7 @@ describe("an interrupted ingest", () => {
     });
     const server: LabelsServer = await startLabelsServer({ dbPath, port: 0 });
     try {
-      const ingest = startHalfFedIngest(big, ["--db", dbPath]);
+      const ingest = await startHalfFedIngest(big, ["--db", dbPath]);
       await waitForIngestTransaction(dbPath, ingest);
       await new Promise((r) => setTimeout(r, 1500)); // well into the records it was given
       // While it runs, the server keeps answering from version 0.
@@ -83,7 +77,7 @@ describe("an interrupted ingest", () => {
   it("stopped with Ctrl-C (SIGINT) rolls back and says the database is unchanged", async () => {
     const dbPath = join(tmp.dir, "sigint.sqlite");
     await ingestFile({ dbPath, file: writeText(join(tmp.dir, "s0.txt"), ["one"]), labelSetId: "sigint-test" });
-    const ingest = startHalfFedIngest(big, ["--db", dbPath]);
+    const ingest = await startHalfFedIngest(big, ["--db", dbPath]);
     await waitForIngestTransaction(dbPath, ingest);
     await new Promise((r) => setTimeout(r, 500));
     ingest.child.kill("SIGINT");
@@ -97,8 +91,7 @@ describe("an interrupted ingest", () => {
   it("stopped with SIGTERM while its pipe is idle, rolls back at once instead of waiting for more input", async () => {
     const dbPath = join(tmp.dir, "idle-pipe.sqlite");
     await ingestFile({ dbPath, file: writeText(join(tmp.dir, "i0.txt"), ["one"]), labelSetId: "idle-test" });
-    const ingest = startCli(["ingest", "-", "--db", dbPath], { stdin: "pipe" });
-    ingest.child.stdin!.write("two\nthree\n");
+    const ingest = await startFedIngest(Buffer.from("two\nthree\n"), ["--db", dbPath]);
     await waitForIngestTransaction(dbPath, ingest);
     const signalled = Date.now();
     ingest.child.kill("SIGTERM");
@@ -114,7 +107,7 @@ describe("an interrupted ingest", () => {
     const dbPath = join(tmp.dir, "first.sqlite");
     const server = await startLabelsServer({ dbPath, port: 0 });
     try {
-      const ingest = startHalfFedIngest(big, ["--db", dbPath, "--label-set-id", "first"]);
+      const ingest = await startHalfFedIngest(big, ["--db", dbPath, "--label-set-id", "first"]);
       await waitForIngestTransaction(dbPath, ingest);
       await new Promise((r) => setTimeout(r, 600)); // past the server's retry delay for opening a new file
       const during = await getJson(`${server.url}/v1/heal/${hashOf(bigLabel(1))}`);

@@ -1,9 +1,8 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { getJson, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
+import { writeManifestCopy } from "../support/manifest-copy";
 
 describe("indexing status with END_BLOCK set (PGlite)", () => {
   let env: DevnetWithLabels;
@@ -15,13 +14,10 @@ describe("indexing status with END_BLOCK set (PGlite)", () => {
   beforeAll(async () => {
     env = await startDevnetWithLabels({ seed: 5, names: 4 });
     endBlocks = (env.devnet.manifest.scenario as { blocks: Record<string, number> }).blocks;
-    const manifest = JSON.parse(readFileSync(env.devnet.manifestPath, "utf8")) as {
-      chains: Record<string, { rpcUrl: string }>;
-    };
     // anvil answers WebSocket upgrades on its HTTP port.
-    for (const chain of Object.values(manifest.chains)) chain.rpcUrl = chain.rpcUrl.replace(/^http:/, "ws:");
-    const wsManifestPath = join(dirname(env.devnet.manifestPath), "manifest-ws.json");
-    writeFileSync(wsManifestPath, JSON.stringify(manifest, null, 2));
+    const wsManifestPath = await writeManifestCopy(env.devnet.manifestPath, "manifest-ws", (_, url) =>
+      url.replace(/^http:/, "ws:"),
+    );
     const options = {
       labelsServiceUrl: env.labelsUrl,
       plugins: ["subgraph", "registrars"],

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
 import { ingestFile, type LabelsServer, labelhashOf, startLabelsServer } from "../../labels-service/src/index";
-import { runCli, startCli } from "../../labels-service/test/cli-helpers";
+import { runCli, startCli, startFedIngest } from "../../labels-service/test/cli-helpers";
 import { bySize, report } from "./support/scale";
 
 /*
@@ -126,11 +126,7 @@ describe("label service while ingests are SIGKILLed", () => {
           // Anywhere from the first bytes to all of them (the pipe still open), then up to 300 ms of the ingest's work.
           const written = Math.floor((0.02 + random.next() * 0.98) * v1Bytes.length);
           const workMs = random.int(300);
-          const ingest = startCli(["ingest", "-", "--db", dbPath], { stdin: "pipe" });
-          const stdin = ingest.child.stdin!;
-          stdin.on("error", () => {}); // EPIPE once the kill closes the pipe's other end
-          for (let at = 0; at < written && ingest.child.exitCode === null; at += 1 << 20)
-            if (!stdin.write(v1Bytes.subarray(at, Math.min(written, at + (1 << 20))))) await once(stdin, "drain");
+          const ingest = await startFedIngest(v1Bytes.subarray(0, written), ["--db", dbPath]);
           await new Promise((r) => setTimeout(r, workMs));
           ingest.child.kill("SIGKILL");
           const run = await ingest.done;

@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
 import { namehash, normalize } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
@@ -7,6 +6,7 @@ import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { writeManifestCopy } from "../support/manifest-copy";
 import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from "./support/fault-proxy";
 import { bySize, report } from "./support/scale";
 
@@ -97,22 +97,21 @@ describe("indexing through faulty RPC endpoints", () => {
     };
 
     // The faulty run's manifest: the same devnet, every chain's RPC URL replaced by its own proxy.
-    const manifest = JSON.parse(readFileSync(env.devnet.manifestPath, "utf8")) as {
-      chains: Record<string, { rpcUrl: string }>;
-    };
-    for (const [chainId, chain] of Object.entries(manifest.chains)) {
-      const proxy = await startFaultProxy({
-        upstream: chain.rpcUrl,
-        seed: SEED + Number(chainId),
-        faultRate: SIZE.faultRate,
-        timeoutHoldMs: TIMEOUT_HOLD_MS,
-        slowMs: SLOW_MS,
-      });
-      proxies.set(chainId, proxy);
-      chain.rpcUrl = proxy.url;
-    }
-    const faultyManifestPath = join(dirname(env.devnet.manifestPath), "manifest-faulty.json");
-    writeFileSync(faultyManifestPath, JSON.stringify(manifest, null, 2));
+    const faultyManifestPath = await writeManifestCopy(
+      env.devnet.manifestPath,
+      "manifest-faulty",
+      async (chainId, url) => {
+        const proxy = await startFaultProxy({
+          upstream: url,
+          seed: SEED + Number(chainId),
+          faultRate: SIZE.faultRate,
+          timeoutHoldMs: TIMEOUT_HOLD_MS,
+          slowMs: SLOW_MS,
+        });
+        proxies.set(chainId, proxy);
+        return proxy.url;
+      },
+    );
 
     // Both runs side by side: the faulty one mostly waits (timeouts, backoff), so this saves wall time, not CPU.
     [clean, faulty] = await Promise.all([

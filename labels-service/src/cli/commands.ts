@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from "node:fs";
 import { ingestDemoLabelSet } from "../ingest/demo-label-set.js";
-import { type InputFormat, ingestFile, STDIN } from "../ingest/ingest-file.js";
+import { type InputFormat, ingestFile, inputNameOf, STDIN } from "../ingest/ingest-file.js";
 import { startLabelsServer } from "../server/start-server.js";
 import { LabelStore } from "../store/label-store.js";
 import { validateStore } from "../store/validate-store.js";
@@ -33,7 +33,7 @@ export async function ingestCommand(o: {
     });
     progress.done();
     console.log(
-      `Ingested ${o.file === STDIN ? "standard input" : o.file} into ${o.db} as label set "${result.labelSetId}" version ${result.labelSetVersion}: ` +
+      `Ingested ${inputNameOf(o.file)} into ${o.db} as label set "${result.labelSetId}" version ${result.labelSetVersion}: ` +
         `${result.added} added, ${result.skipped} already present; ${result.recordsCount} labels in total.`,
     );
     return 0;

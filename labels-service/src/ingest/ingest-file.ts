@@ -13,6 +13,9 @@ import type { FormatReader } from "./sink.js";
 /** The file name that reads standard input instead, for a pipe: `zcat labels.txt.gz | labels-service ingest -`. */
 export const STDIN = "-";
 
+/** How messages name an input: its path, or "standard input". */
+export const inputNameOf = (file: string): string => (file === STDIN ? "standard input" : file);
+
 export const INPUT_FORMATS = ["text", "csv", "ensrainbow", "sql-dump"] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
@@ -76,7 +79,7 @@ export type IngestResult = IngestCounts;
  */
 export async function ingestFile(options: IngestFileOptions): Promise<IngestResult> {
   const fromStdin = options.file === STDIN;
-  const inputName = fromStdin ? "standard input" : options.file;
+  const inputName = inputNameOf(options.file);
   const format = options.format ?? (fromStdin ? "text" : formatFromFileName(options.file));
   const source = fromStdin ? process.stdin : createReadStream(options.file, { highWaterMark: 1 << 20 });
   source.on("error", () => {});
