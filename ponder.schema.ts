@@ -132,7 +132,8 @@ const eventColumns = (t: ColumnBuilders) => ({
  * it: that write's position in omnichain order (src/lib/history-version.ts). One row per entity and block: a later
  * write in the block updates it (a row Ponder's cache holds, just written). The state at the end of a block is, for
  * each id, the version with the greatest key at or below that block's last key, unless that version is a deletion
- * (`deleted`). Ponder's reorg handling removes the versions of orphaned blocks as it does any row.
+ * (`deleted`), i.e. the version whose `valid_to` is past the block. Ponder's reorg handling removes the versions of
+ * orphaned blocks as it does any row, and puts back the `valid_to` they had closed.
  * src/plugins/shared/entity-history.ts writes them, src/api/subgraph/history.ts reads them.
  */
 
@@ -150,6 +151,11 @@ const historyKey = (t: ColumnBuilders) => ({
   id: t.text().notNull(),
   version: t.bigint().notNull(),
   deleted: t.boolean().notNull().default(false),
+  /**
+   * The version of the id's next version (NULL while this is the last), so that a query at a block tests each row by
+   * its own columns: `version <= block < valid_to`. The database fills it in (src/plugins/shared/history-valid-to.ts).
+   */
+  validTo: t.bigint(),
 });
 
 /*

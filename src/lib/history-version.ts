@@ -41,3 +41,9 @@ export function firstVersionOf(block: BlockPosition): bigint {
 export function lastVersionOf(block: BlockPosition): bigint {
   return blockBase(block) + SEQ - 1n;
 }
+
+/**
+ * A version's `valid_to` as the writer inserts it: not known yet (src/plugins/shared/history-valid-to.ts fills it in).
+ * No version is negative, so a reader that meets it probes for a newer version instead (src/api/subgraph/history.ts).
+ */
+export const VALID_TO_PENDING = -1n;

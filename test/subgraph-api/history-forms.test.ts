@@ -5,6 +5,7 @@ import { rowsOf } from "../../src/api/subgraph/loader";
 import { entityOf } from "../../src/api/subgraph/model";
 import { recentTablesOf } from "../../src/api/subgraph/recent-versions";
 import { byIdsQuery, type ListArgs, listQuery } from "../../src/api/subgraph/sql";
+import { validToTriggerSql } from "../../src/lib/history-valid-to";
 import { createTestDatabase, type TestDatabase } from "./pg";
 
 /*
@@ -49,10 +50,13 @@ const versions: Version[] = [
 beforeAll(async () => {
   t = await createTestDatabase("sg_history_forms");
   const createdAt = (id: string) => BigInt(ids.indexOf(id) + 1) * 12n;
-  for (const v of versions) {
+  for (const statement of validToTriggerSql(t.schemaName, "domain_history")) await t.pool.query(statement);
+  // As the indexer writes them (valid_to pending, for the trigger to fill in), the later versions first: the trigger
+  // must close a version whichever of the two arrives first (a version put back by a revert comes after its successor).
+  for (const v of [...versions].reverse()) {
     await t.pool.query(
-      `INSERT INTO domain_history (id, version, deleted, name, parent_id, created_at, owner_id, subdomain_count, is_migrated)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, true)`,
+      `INSERT INTO domain_history (id, version, deleted, name, parent_id, created_at, owner_id, subdomain_count, is_migrated, valid_to)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, true, -1)`,
       [
         v.id,
         v.version.toString(),
@@ -98,6 +102,28 @@ const pages: [string, ListArgs][] = [
   ],
 ];
 
+describe("each version's valid_to", () => {
+  it("is the id's next version, NULL for its last, filled in by the database as the versions arrive", async () => {
+    const { rows } = await t.pool.query(`SELECT id, version::text, valid_to::text AS "validTo",
+        (lead(version) OVER (PARTITION BY id ORDER BY version))::text AS next FROM domain_history`);
+    expect(rows.length).toBe(versions.length);
+    for (const row of rows) expect(row.validTo, `${row.id} ${row.version}`).toBe(row.next);
+    expect(rows.filter((r) => r.validTo !== null).length, "the versions closed by a later one").toBe(4);
+  });
+
+  it("keeps the table's value when a row is written again with it pending (a cached row), and a restored one's", async () => {
+    const closed = `SELECT valid_to::text AS v FROM domain_history WHERE id = '${RENAMED}' AND version = ${BEFORE}`;
+    await t.pool.query(
+      `UPDATE domain_history SET valid_to = -1, name = name WHERE id = '${RENAMED}' AND version = ${BEFORE}`,
+    );
+    expect((await t.pool.query(closed)).rows[0].v).toBe(AFTER.toString());
+    // Ponder's revert puts rows back with the values they had: a version reopened, as before its successor came.
+    await t.pool.query(`UPDATE domain_history SET valid_to = NULL WHERE id = '${RENAMED}' AND version = ${BEFORE}`);
+    expect((await t.pool.query(closed)).rows[0].v).toBe(null);
+    await t.pool.query(`UPDATE domain_history SET valid_to = ${AFTER} WHERE id = '${RENAMED}' AND version = ${BEFORE}`);
+  });
+});
+
 describe("the forms of a read at a block", async () => {
   it("finds the ids changed since the block, named", async () => {
     const recent = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
@@ -125,6 +151,15 @@ describe("the forms of a read at a block", async () => {
     const namedIds = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO, recent: named })));
     expect(askedInStatement).toEqual(historyAlone);
     expect(namedIds).toEqual(historyAlone);
+    // Versions whose valid_to is still pending (inserted while the trigger was missing) are read as well.
+    await t.pool.query("ALTER TABLE domain_history DISABLE TRIGGER nameindex_valid_to");
+    await t.pool.query("UPDATE domain_history SET valid_to = -1 WHERE version = $1", [BEFORE.toString()]);
+    const pending = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO })));
+    const pendingLatest = await rows(listQuery(domain, args, [], reading({ upTo: null })));
+    await t.pool.query("ALTER TABLE domain_history ENABLE TRIGGER nameindex_valid_to");
+    for (const statement of validToTriggerSql(t.schemaName, "domain_history")) await t.pool.query(statement);
+    expect(pending).toEqual(historyAlone);
+    expect(pendingLatest).toEqual(await rows(listQuery(domain, args, [], reading({ upTo: null }))));
     // And what the block held: no domain deleted before it or created after it, each with its name then.
     const joined = historyAlone.join("\n");
     expect(joined).not.toContain(DELETED_BEFORE);

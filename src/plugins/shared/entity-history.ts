@@ -2,7 +2,8 @@ import type { Context } from "ponder:registry";
 import * as schema from "ponder:schema";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { type BlockPosition, MAX_WRITES_PER_EVENT, versionOf } from "../../lib/history-version";
+import { type BlockPosition, MAX_WRITES_PER_EVENT, VALID_TO_PENDING, versionOf } from "../../lib/history-version";
+import { ensureValidToTriggers } from "./history-valid-to";
 
 /*
  * Keeps the history of the subgraph's mutable entities (ponder.schema.ts, "History of the subgraph's mutable
@@ -136,7 +137,12 @@ function versionRow(pending: Pending, position: WritePosition): Row {
       `entity history: more than ${MAX_WRITES_PER_EVENT} writes for log ${position.logIndex} of block ${position.block.blockNumber} on chain ${position.block.chainId}`,
     );
   }
-  return { ...pending.row, version: versionOf(position.block, position.logIndex, write), deleted: pending.deleted };
+  return {
+    ...pending.row,
+    version: versionOf(position.block, position.logIndex, write),
+    deleted: pending.deleted,
+    validTo: VALID_TO_PENDING,
+  };
 }
 
 /** The store a handler run gets, and the history it owes once the run is over. */
@@ -223,6 +229,7 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
   return {
     db: { find: db.find, sql: db.sql, insert, update, delete: del } as unknown as Db,
     async flush() {
+      if (pending.size > 0) await ensureValidToTriggers(db);
       const versions = position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey);
       for (const [key, entry] of pending) {
         if (unchanged(entry)) continue;
@@ -238,7 +245,7 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
           const changes = { ...state, deleted: entry.deleted };
           await db
             .insert(history)
-            .values({ ...entry.row, version: inBlock, deleted: entry.deleted } as never)
+            .values({ ...entry.row, version: inBlock, deleted: entry.deleted, validTo: VALID_TO_PENDING } as never)
             .onConflictDoUpdate(changes as never);
         }
       }

@@ -52,7 +52,9 @@ export async function pruneEntityHistory(
   const bound = sql`${upTo.toString()}::numeric`;
   for (const table of HISTORY_TABLES) {
     await context.db.sql.execute(
-      sql`DELETE FROM ${table} AS "h" WHERE "h"."version" <= ${bound} AND ("h"."deleted" OR EXISTS (SELECT 1 FROM ${table} AS "n" WHERE "n"."id" = "h"."id" AND "n"."version" > "h"."version" AND "n"."version" <= ${bound}))`,
+      // Superseded at or below B: its `valid_to` says so, or (still pending: src/lib/history-valid-to.ts) a newer
+      // version does.
+      sql`DELETE FROM ${table} AS "h" WHERE "h"."version" <= ${bound} AND ("h"."deleted" OR "h"."valid_to" BETWEEN 0 AND ${bound} OR ("h"."valid_to" < 0 AND EXISTS (SELECT 1 FROM ${table} AS "n" WHERE "n"."id" = "h"."id" AND "n"."version" > "h"."version" AND "n"."version" <= ${bound})))`,
     );
   }
 }

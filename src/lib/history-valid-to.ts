@@ -1,0 +1,48 @@
+import { VALID_TO_PENDING } from "./history-version";
+
+/*
+ * Each history version's `valid_to`: the version of the id's next one, NULL while it is the last (ponder.schema.ts,
+ * "History of the subgraph's mutable entities"). A query at a block then tests each version by its own columns
+ * (`version <= block < valid_to`), as graph-node's block ranges do, instead of probing the (id, version) key for a
+ * newer version of every row it walks (src/api/subgraph/history.ts).
+ *
+ * The writer cannot know the next version, nor, without reading it, the previous one: it inserts `valid_to =
+ * VALID_TO_PENDING`, and a trigger of the database fills it in as the row is inserted (its successor, if one is
+ * there already) and closes the previous version's. So it happens in the flush's own statement, in the block's
+ * transaction, and Ponder's reorg handling records the previous version's update as it records any, and reverts it.
+ * A row that arrives with another `valid_to` (Ponder putting back a reverted or pruned row) is left as it is; an
+ * update that carries the pending value (Ponder writing a cached row again) keeps the table's.
+ *
+ * src/plugins/shared/history-valid-to.ts installs the trigger at the first flush of a process (CREATE OR REPLACE: an
+ * index restored from a snapshot, or written by a process that stopped, gets it again). That happens inside Ponder's
+ * batch transaction; a batch whose handler throws is rolled back with it, so `forgetInstall` makes the next flush
+ * install again. A version that still
+ * gets inserted without the trigger (a batch rolled back by a failed flush) keeps the pending value: the readers
+ * treat it as unknown and probe for a newer version, as before, and the next install fills it in.
+ */
+
+const PENDING = VALID_TO_PENDING.toString();
+
+/** The statements that install the trigger on `<schemaName>.<table>` and fill in any version still pending. */
+export function validToTriggerSql(schemaName: string, table: string): string[] {
+  const t = `"${schemaName}"."${table}"`;
+  const fn = `"${schemaName}"."nameindex_valid_to_${table}"`;
+  return [
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' THEN
+    IF NEW.valid_to = ${PENDING} THEN NEW.valid_to := OLD.valid_to; END IF;
+    RETURN NEW;
+  END IF;
+  IF NEW.valid_to IS DISTINCT FROM ${PENDING} THEN RETURN NEW; END IF;
+  SELECT min(n.version) INTO NEW.valid_to FROM ${t} n WHERE n.id = NEW.id AND n.version > NEW.version;
+  UPDATE ${t} p SET valid_to = NEW.version
+   WHERE p.id = NEW.id AND p.version = (SELECT max(m.version) FROM ${t} m WHERE m.id = NEW.id AND m.version < NEW.version)
+     AND p.valid_to IS DISTINCT FROM NEW.version;
+  RETURN NEW;
+END $$`,
+    `CREATE OR REPLACE TRIGGER "nameindex_valid_to" BEFORE INSERT OR UPDATE ON ${t} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+    `UPDATE ${t} h SET valid_to = (SELECT min(n.version) FROM ${t} n WHERE n.id = h.id AND n.version > h.version)
+     WHERE h.valid_to = ${PENDING}`,
+  ];
+}
