@@ -12,8 +12,9 @@ import { type EntityDef, tableInfo } from "./model";
  * i.e. each id's version valid at `upTo` (its last at or below it), unless it deletes the entity. PostgreSQL pulls
  * the subquery up into the statement, so the outer filters and order use the history's indexes, and each version it
  * walks is tested by its own columns. (Before `valid_to`, the test was a subplan per candidate row, a backward probe
- * of the (id, version) key for a newer version: 10–80× the time of this test on a page deep in the past; it stays
- * for a version whose `valid_to` is pending.) Event entities are never changed: at a version, they are the rows whose own `log_version` (their
+ * of the (id, version) key for a newer version: on the 10,000-name devnet, `eth`'s 100 newest children at a block
+ * 1,168 domains changed since took 3.1 ms against 0.35, the latest 100 registrations 0.84 against 0.06. It stays for
+ * a version whose `valid_to` is pending.) Event entities are never changed: at a version, they are the rows whose own `log_version` (their
  * log's) is at or below it.
  *
  * A recent block (where a client pins its pages, usually) has few versions above it. There a page is the best rows of
@@ -167,11 +168,9 @@ export function entitySource(entity: EntityDef, at: ReadPoint, part?: RecentPart
   const valid = upTo
     ? sql`("h"."valid_to" IS NULL OR "h"."valid_to" > ${upTo} OR ("h"."valid_to" < 0 AND "h"."version" = ${newest}))`
     : sql`("h"."valid_to" IS NULL OR ("h"."valid_to" < 0 AND "h"."version" = ${newest}))`;
-  // `+ 0`: the bound is not an index condition. Else the planner may AND the BRIN index on the version into a
-  // selective filter's bitmap, whose lossy pages it then rechecks whole (an owner's 100 domains: 5 ms against 1.2).
   const versions = (changedOnly: SQL) =>
     sql`SELECT ${sql.raw(columnsOf(entity, "h"))} FROM ${history} "h" WHERE ${changedOnly}${
-      upTo ? sql`"h"."version" + 0 <= ${upTo} AND ` : sql``
+      upTo ? sql`"h"."version" <= ${upTo} AND ` : sql``
     }NOT "h"."deleted" AND ${valid}`;
   if (!upTo || !part || changed === undefined) return sql`(${versions(sql``)})`;
   if (part === "unchanged") {
