@@ -33,7 +33,7 @@ const VARIANTS = Number(process.env.BENCH_VARIANTS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const PAST_CHANGES = (process.env.BENCH_PAST_CHANGES ?? "10,100,1000").split(",").map(Number);
 /** As the API reads it: its default (5,000) lets it choose the read form; 0 reads the history alone. */
-const RECENT_VERSIONS = Number(process.env.SUBGRAPH_HISTORY_RECENT_VERSIONS ?? 5000);
+const LIVE_TABLES = process.env.SUBGRAPH_HISTORY_LIVE_TABLES !== "false";
 /** BENCH_PRINT_SQL=1: each query's statements at each block (its first variable set), as PostgreSQL receives them. */
 const PRINT_SQL = process.env.BENCH_PRINT_SQL === "1";
 const ROOT_CHAIN = 31337;
@@ -87,7 +87,7 @@ async function main() {
       chainId: ROOT_CHAIN,
       publicClient,
       retainedBlocks: null,
-      recentVersions: RECENT_VERSIONS,
+      liveTables: LIVE_TABLES,
     });
     const { app } = createSubgraphServer({
       db: recorded,
@@ -194,7 +194,7 @@ function printTable(subjects: Subject[], head: number) {
   console.log(
     `\n${ROUNDS} rounds, ${VARIANTS} variable sets a query, one connection; load ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")}; SUBGRAPH_HISTORY_RECENT_VERSIONS=${RECENT_VERSIONS}`,
+      .join(" ")}; SUBGRAPH_HISTORY_LIVE_TABLES=${LIVE_TABLES}`,
   );
   console.log(
     "| query | block | changed since | statements | SQL ms (p50) | of which planning | SQL × head | request ms (p50) | request × head |",

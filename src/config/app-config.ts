@@ -92,7 +92,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     subgraphHistoryBlocks:
       e.SUBGRAPH_HISTORY_BLOCKS === "all" ? null : e.SUBGRAPH_HISTORY_BLOCKS === "none" ? 0 : e.SUBGRAPH_HISTORY_BLOCKS,
     historyPruneSeconds: e.NAMEINDEX_HISTORY_PRUNE_SECONDS,
-    historyRecentVersions: e.SUBGRAPH_HISTORY_RECENT_VERSIONS,
+    historyLiveTables: e.SUBGRAPH_HISTORY_LIVE_TABLES,
     // A local devnet's anvil takes what it is sent.
     rpcRequestsPerSecond: e.RPC_REQUESTS_PER_SECOND ?? (namespace.name === "devnet" ? 500 : undefined),
     noopHandlers: e.NAMEINDEX_NOOP_HANDLERS,

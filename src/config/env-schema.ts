@@ -131,12 +131,8 @@ export const envSchema = processTuningSchema.extend({
     .int("must be a whole number of seconds")
     .min(0, "must be 0 or more seconds")
     .default(600),
-  /** A query at a block reads the live tables, and the history only for ids changed since, up to this many versions. */
-  SUBGRAPH_HISTORY_RECENT_VERSIONS: z.coerce
-    .number({ message: "must be a whole number of versions (0: always read the history alone)" })
-    .int("must be a whole number of versions (0: always read the history alone)")
-    .min(0, "must be 0 or more versions")
-    .default(5_000),
+  /** A query at a block reads a table with no version above it from the live table (false: from the history). */
+  SUBGRAPH_HISTORY_LIVE_TABLES: booleanFlag.default("true"),
   /**
    * Requests per second the RPC providers take, from the start (Ponder otherwise starts every chain at 20 and ramps
    * up 5 % at a time; patch createRpc-initial-rps). Default: Ponder's 20, or 500 on the local devnet.

@@ -44,10 +44,10 @@ export interface AppConfig {
   /** NAMEINDEX_HISTORY_PRUNE_SECONDS: the least seconds between two prunings of that history (default 600). */
   historyPruneSeconds: number;
   /**
-   * SUBGRAPH_HISTORY_RECENT_VERSIONS: at a block with at most this many versions above it (per history table), /subgraph
-   * reads the live table and the history of the changed ids only; 0 reads the history alone (default 5,000).
+   * SUBGRAPH_HISTORY_LIVE_TABLES: /subgraph at a block reads a table with no version above the block from its live
+   * table, as at the head (default true); false reads the history always (the same answers, to check them).
    */
-  historyRecentVersions: number;
+  historyLiveTables: boolean;
   /** RPC_REQUESTS_PER_SECOND: the rate Ponder starts each chain's RPC at (undefined: Ponder's own 20). */
   rpcRequestsPerSecond: number | undefined;
   /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */

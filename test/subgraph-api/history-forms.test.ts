@@ -1,19 +1,19 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ReadPoint, readsRecent } from "../../src/api/subgraph/history";
+import type { ReadPoint } from "../../src/api/subgraph/history";
 import { rowsOf } from "../../src/api/subgraph/loader";
 import { entityOf } from "../../src/api/subgraph/model";
-import { recentTablesOf } from "../../src/api/subgraph/recent-versions";
 import { byIdsQuery, type ListArgs, listQuery } from "../../src/api/subgraph/sql";
+import { unchangedTablesOf } from "../../src/api/subgraph/unchanged-tables";
 import { validToTriggerSql } from "../../src/lib/history-valid-to";
 import { createTestDatabase, type TestDatabase } from "./pg";
 
 /*
- * A query at a block reads the same rows whichever form history.ts gives its statement: the history alone, or (a
- * recent block) the live table's unchanged rows plus the changed ids' versions, those ids named as a constant or
- * asked of the history in the statement. The e2e tests compare the forms the devnet's blocks lead to; here each form
- * is forced on one small table whose versions hold every case: changed, deleted and created after the block,
- * deleted before it, unchanged.
+ * A query at a block reads each id's version valid then (history.ts): by its `valid_to`, which a database trigger
+ * fills in (src/lib/history-valid-to.ts), or, while that is still pending, by probing for a newer version; a table
+ * nothing changed in since the block is read from its live table. The e2e tests check them on the devnet's blocks;
+ * here on one small table whose versions hold every case: changed, deleted and created after the block, deleted
+ * before it, unchanged.
  */
 
 const BEFORE = 100n;
@@ -124,95 +124,62 @@ describe("each version's valid_to", () => {
   });
 });
 
-describe("the forms of a read at a block", async () => {
-  it("finds the ids changed since the block, named", async () => {
-    const recent = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
-    expect([...(recent.get("domain_history") ?? ["not recent"])].sort()).toEqual(
-      [RENAMED, DELETED_AFTER, MOVED_AWAY, CREATED_AFTER].sort(),
+describe("a read at a block", async () => {
+  it("finds the history tables with no version above the block", async () => {
+    const all = [
+      "domain_history",
+      "account_history",
+      "resolver_history",
+      "registration_history",
+      "wrapped_domain_history",
+    ];
+    expect([...(await unchangedTablesOf(t.db)(UP_TO, HEAD_BLOCK))].sort()).toEqual(
+      all.filter((n) => n !== "domain_history").sort(),
     );
-    expect(await recentTablesOf(t.db, 5000)(AFTER, HEAD_BLOCK)).toEqual(
-      new Map(
-        ["domain_history", "account_history", "resolver_history", "registration_history", "wrapped_domain_history"].map(
-          (n) => [n, []],
-        ),
-      ),
-    );
-    expect((await recentTablesOf(t.db, 3)(UP_TO, HEAD_BLOCK)).has("domain_history"), "4 versions above, limit 3").toBe(
-      false,
-    );
+    expect([...(await unchangedTablesOf(t.db)(AFTER, HEAD_BLOCK))].sort()).toEqual(all.sort());
   });
 
-  it.each(pages)("%s: the same rows in every form", async (_, args) => {
-    const named = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
-    const historyAlone = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO })));
-    const askedInStatement = await rows(
-      listQuery(domain, args, [], reading({ upTo: UP_TO, recent: new Map([["domain_history", null]]) })),
-    );
-    const namedIds = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO, recent: named })));
-    expect(askedInStatement).toEqual(historyAlone);
-    expect(namedIds).toEqual(historyAlone);
-    // Versions whose valid_to is still pending (inserted while the trigger was missing) are read as well.
+  it.each(pages)("%s: the rows the block held, whether valid_to is known or still pending", async (_, args) => {
+    const atBlock = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO })));
+    const latest = await rows(listQuery(domain, args, [], reading({ upTo: null })));
+    // Every valid_to pending (inserted while the trigger was missing): each version is probed for a newer one.
     await t.pool.query("ALTER TABLE domain_history DISABLE TRIGGER nameindex_valid_to");
-    await t.pool.query("UPDATE domain_history SET valid_to = -1 WHERE version = $1", [BEFORE.toString()]);
+    await t.pool.query("UPDATE domain_history SET valid_to = -1");
     const pending = await rows(listQuery(domain, args, [], reading({ upTo: UP_TO })));
     const pendingLatest = await rows(listQuery(domain, args, [], reading({ upTo: null })));
     await t.pool.query("ALTER TABLE domain_history ENABLE TRIGGER nameindex_valid_to");
+    // Installing the trigger again fills them in.
     for (const statement of validToTriggerSql(t.schemaName, "domain_history")) await t.pool.query(statement);
-    expect(pending).toEqual(historyAlone);
-    expect(pendingLatest).toEqual(await rows(listQuery(domain, args, [], reading({ upTo: null }))));
-    // And what the block held: no domain deleted before it or created after it, each with its name then.
-    const joined = historyAlone.join("\n");
+    const { rows: left } = await t.pool.query("SELECT count(*)::int AS n FROM domain_history WHERE valid_to < 0");
+    expect(left[0].n).toBe(0);
+    expect(pending).toEqual(atBlock);
+    expect(pendingLatest).toEqual(latest);
+    expect(latest).toEqual(await rows(listQuery(domain, args, [], reading(null))));
+    // What the block held: no domain deleted before it or created after it, each with its name then.
+    const joined = atBlock.join("\n");
     expect(joined).not.toContain(DELETED_BEFORE);
     expect(joined).not.toContain(CREATED_AFTER);
     expect(joined).not.toContain("renamed.eth");
   });
 
   it("at a block nothing changed since, reads the live table: the same rows as at the head", async () => {
-    const unchanged = await recentTablesOf(t.db, 5000)(AFTER, HEAD_BLOCK);
+    const unchanged = await unchangedTablesOf(t.db)(AFTER, HEAD_BLOCK);
     for (const [, args] of pages) {
-      expect(await rows(listQuery(domain, args, [], reading({ upTo: AFTER, recent: unchanged })))).toEqual(
-        await rows(listQuery(domain, args, [], reading(null))),
-      );
+      const live = listQuery(domain, args, [], reading({ upTo: AFTER, unchanged }));
+      expect(new PgDialect().sqlToQuery(live).sql).not.toContain('"domain_history"');
+      expect(await rows(live)).toEqual(await rows(listQuery(domain, args, [], reading(null))));
+      expect(await rows(live)).toEqual(await rows(listQuery(domain, args, [], reading({ upTo: AFTER }))));
     }
-    const byIds = byIdsQuery(domain, [RENAMED, DELETED_AFTER, ids[0]!], reading({ upTo: AFTER, recent: unchanged }));
+    const byIds = byIdsQuery(domain, [RENAMED, DELETED_AFTER, ids[0]!], reading({ upTo: AFTER, unchanged }));
     expect((await rows(byIds)).sort()).toEqual(
       (await rows(byIdsQuery(domain, [RENAMED, DELETED_AFTER, ids[0]!]))).sort(),
     );
   });
 
-  it("reads an account's page from the history alone once the changed ids are too many to name", async () => {
-    const named = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
-    const unnamed = new Map([["domain_history", null]]);
-    const byOwner = { owner: OWNER };
-    expect(readsRecent(domain, { upTo: UP_TO, recent: named }, byOwner), "ids named: two parts").toBe(true);
-    expect(readsRecent(domain, { upTo: UP_TO, recent: unnamed }, byOwner), "ids unnamed: the history alone").toBe(
-      false,
-    );
-    expect(readsRecent(domain, { upTo: UP_TO, recent: unnamed }, { parent: PARENT }), "not an account").toBe(true);
-    // The statement holds no live table and no array of changed ids.
-    const args: ListArgs = { where: byOwner, orderBy: "name", first: 10, skip: 0 };
-    const statement = new PgDialect().sqlToQuery(
-      listQuery(domain, args, [], reading({ upTo: UP_TO, recent: unnamed })),
-    );
-    expect(statement.sql).not.toMatch(/FROM "domain" |ARRAY\(SELECT/);
-    expect(statement.sql).toContain('"domain_history"');
-  });
-
-  it("rows by id at the block: in every form, the version then", async () => {
-    const named = await recentTablesOf(t.db, 5000)(UP_TO, HEAD_BLOCK);
+  it("rows by id at the block: the version then", async () => {
     const wanted = [RENAMED, DELETED_AFTER, DELETED_BEFORE, CREATED_AFTER, ids[0]!];
-    const forms = [
-      { upTo: UP_TO },
-      { upTo: UP_TO, recent: named },
-      { upTo: UP_TO, recent: new Map([["domain_history", null]]) },
-    ];
-    const answers = await Promise.all(
-      forms.map(async (at) => (await rows(byIdsQuery(domain, wanted, reading(at)))).sort()),
-    );
-    expect(answers[0]).toEqual(
+    expect((await rows(byIdsQuery(domain, wanted, reading({ upTo: UP_TO })))).sort()).toEqual(
       [`${ids[0]} n0.eth ${PARENT}`, `${RENAMED} n3.eth ${PARENT}`, `${DELETED_AFTER} n5.eth ${PARENT}`].sort(),
     );
-    expect(answers[1]).toEqual(answers[0]);
-    expect(answers[2]).toEqual(answers[0]);
   });
 });

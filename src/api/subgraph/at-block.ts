@@ -1,6 +1,6 @@
 import { firstVersionOf, lastVersionOf } from "../../lib/history-version";
 import { SubgraphQueryError } from "./errors";
-import { HEAD, LATEST_VERSIONS, type RecentTables, usesChangeBlock, withoutLiveRows } from "./history";
+import { HEAD, LATEST_VERSIONS, type UnchangedTables, usesChangeBlock, withoutLiveRows } from "./history";
 import { READ_HEAD, type Reading } from "./sql";
 
 /*
@@ -46,8 +46,8 @@ export interface SubgraphHistory {
   blocks: BlockLookup;
   /** How many blocks below the head queries may ask for (SUBGRAPH_HISTORY_BLOCKS); null: every block. */
   retainedBlocks: number | null;
-  /** The history tables with few versions above a version, read through their live table there (history.ts). */
-  recentTables?: (upTo: bigint, head: BlockRef) => Promise<RecentTables>;
+  /** The history tables with no version above a version, read through their live table there (history.ts). */
+  unchangedTables?: (upTo: bigint, head: BlockRef) => Promise<UnchangedTables>;
 }
 
 export type BlockArg = { number?: number | null; number_gte?: number | null; hash?: string | null } | null | undefined;
@@ -139,9 +139,14 @@ async function readingAt(
       blockNumber: BigInt(at.number),
     });
     // `_change_block` compares every row's version, which only the history has.
-    const recent =
-      history!.recentTables && !usesChangeBlock(where) ? await history!.recentTables(upTo, meta.block!) : undefined;
-    return { at: recent?.size ? { upTo, recent } : { upTo }, blockStarts: await blockStarts(meta, history, where) };
+    const unchanged =
+      history!.unchangedTables && !usesChangeBlock(where)
+        ? await history!.unchangedTables(upTo, meta.block!)
+        : undefined;
+    return {
+      at: unchanged?.size ? { upTo, unchanged } : { upTo },
+      blockStarts: await blockStarts(meta, history, where),
+    };
   }
   return nestedReading(meta, history, READ_HEAD, where);
 }

@@ -30,8 +30,8 @@ import {
 } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
 import { type BlockHashSource, ponderBlockLookup, ponderCheckpointMeta } from "./meta";
-import { recentTablesOf } from "./recent-versions";
 import { buildSubgraphSchema, type SubgraphContext, type SubgraphMeta } from "./schema";
+import { unchangedTablesOf } from "./unchanged-tables";
 
 /*
  * The request pipeline of /subgraph, apart from HTTP (transport.ts): a request's text and variables are checked, its
@@ -334,26 +334,26 @@ function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory
         chainId: chain.id,
         publicClient: options.publicClients?.[chain.name] as BlockHashSource | undefined,
         retainedBlocks: config.subgraphHistoryBlocks,
-        recentVersions: config.historyRecentVersions,
+        liveTables: config.historyLiveTables,
       });
     })());
 }
 
 /**
- * The history of the ENS root chain as the API reads it: versions kept for `retainedBlocks` (null: all), the live
- * tables with what changed since a block while at most `recentVersions` did (0: the history alone).
+ * The history of the ENS root chain as the API reads it: versions kept for `retainedBlocks` (null: all), and with
+ * `liveTables` the live table for a table unchanged since a block.
  */
 export function historyOf(source: {
   db: SubgraphDb;
   chainId: number;
   publicClient?: BlockHashSource;
   retainedBlocks: number | null;
-  recentVersions: number;
+  liveTables: boolean;
 }): SubgraphHistory {
   return {
     chainId: source.chainId,
     retainedBlocks: source.retainedBlocks,
-    recentTables: source.recentVersions > 0 ? recentTablesOf(source.db, source.recentVersions) : undefined,
+    unchangedTables: source.liveTables ? unchangedTablesOf(source.db) : undefined,
     blocks: ponderBlockLookup({ db: source.db, chainId: source.chainId, publicClient: source.publicClient }),
   };
 }

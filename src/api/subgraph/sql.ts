@@ -1,15 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { SubgraphQueryError } from "./errors";
-import {
-  entityById,
-  entitySource,
-  idArray,
-  type ReadPoint,
-  type RecentPart,
-  readsRecent,
-  unchangedSince,
-  VERSION_COLUMN,
-} from "./history";
+import { entityById, entitySource, idArray, type ReadPoint, VERSION_COLUMN } from "./history";
 import { MAX_LIST_VALUES } from "./limits";
 import {
   columnOf,
@@ -55,8 +46,7 @@ interface Ctx {
   reading: Reading;
 }
 
-const source = (entity: EntityDef, ctx: { reading: Reading }, part?: RecentPart) =>
-  entitySource(entity, ctx.reading.at, part);
+const source = (entity: EntityDef, ctx: { reading: Reading }) => entitySource(entity, ctx.reading.at);
 /** The one row with id `id` (history.ts `entityById`). */
 const byId = (entity: EntityDef, ctx: { reading: Reading }, id: SQL) => entityById(entity, ctx.reading.at, id);
 
@@ -436,7 +426,6 @@ function branch(
   withSortColumn: boolean,
   embeds: FieldDef[],
   reading: Reading,
-  part?: RecentPart,
 ): SQL {
   const ctx: Ctx = { aliases: 0, reading };
   const alias = "t0";
@@ -449,7 +438,7 @@ function branch(
   const order = sortKey ? sql`${sortKey} ${d}, ${col(alias, "id")} ${d}` : sql`${col(alias, "id")} ${d}`;
   let extra = withSortColumn && sortKey ? sql`, ${sortKey} AS "__sort"` : sql``;
   if (embeds.length) extra = sql`${extra}, ${embedList(entity, embeds, alias, reading)}`;
-  return sql`SELECT ${selectList(entity, keys, alias)}${extra} FROM ${source(entity, ctx, part)} ${sql.identifier(alias)}${conds.length ? sql` WHERE ${sql.join(conds, sql` AND `)}` : sql``} ORDER BY ${order} LIMIT ${sql.raw(
+  return sql`SELECT ${selectList(entity, keys, alias)}${extra} FROM ${source(entity, ctx)} ${sql.identifier(alias)}${conds.length ? sql` WHERE ${sql.join(conds, sql` AND `)}` : sql``} ORDER BY ${order} LIMIT ${sql.raw(
     String(limit),
   )}${offset ? sql` OFFSET ${sql.raw(String(offset))}` : sql``}`;
 }
@@ -461,7 +450,6 @@ function pageSql(entity: EntityDef, args: ListArgs, reading: Reading, scope?: { 
   const fkOf = (e: EntityDef) =>
     scope ? { fk: columnOf(e, fieldOf(e, scope.foreign)!), parent: scope.parent } : undefined;
   if (impls.length === 1 && !entity.implementations) {
-    if (readsRecent(entity, reading.at, args.where)) return recentPage(entity, keys, args, fkOf(entity), [], reading);
     return branch(entity, keys, args, args.first, args.skip, fkOf(entity), false, [], reading);
   }
   // Interface: each table's best first+skip rows, then the page over their union.
@@ -469,50 +457,20 @@ function pageSql(entity: EntityDef, args: ListArgs, reading: Reading, scope?: { 
   const parts = impls.map(
     (e) => sql`(${branch(e, keys, args, args.first + args.skip, 0, fkOf(e), sorted, [], reading)})`,
   );
-  return pageOver(parts, keys, undefined, args, sorted);
+  return pageOver(parts, keys, args, sorted);
 }
 
-/**
- * The page over several parts, each already holding its best first+skip rows (with `__sort` when `sorted`);
- * `extra`: more select items over the page's rows (`"u"`), evaluated for the page's rows only.
- */
-function pageOver(parts: SQL[], keys: string[], extra: SQL | undefined, args: ListArgs, sorted: boolean): SQL {
+/** The page over several parts, each already holding its best first+skip rows (with `__sort` when `sorted`). */
+function pageOver(parts: SQL[], keys: string[], args: ListArgs, sorted: boolean): SQL {
   const d = dir(args.orderDirection ?? "asc");
   const order = sorted ? sql`"u"."__sort" ${d}, "u"."id" ${d}` : sql`"u"."id" ${d}`;
   const cols = sql.join(
     [...keys, "__typename"].map((k) => sql`"u".${sql.identifier(k)}`),
     sql`, `,
   );
-  return sql`SELECT ${cols}${extra ? sql`, ${extra}` : sql``} FROM (${sql.join(parts, sql` UNION ALL `)}) "u" ORDER BY ${order} LIMIT ${sql.raw(
+  return sql`SELECT ${cols} FROM (${sql.join(parts, sql` UNION ALL `)}) "u" ORDER BY ${order} LIMIT ${sql.raw(
     String(args.first),
   )}${args.skip ? sql` OFFSET ${sql.raw(String(args.skip))}` : sql``}`;
-}
-
-/**
- * A page at a recent block (history.ts): the best first+skip rows of the live rows unchanged since, and of the
- * changed ids' versions, each in its own index's order, then the page over both.
- */
-function recentPage(
-  entity: EntityDef,
-  keys: string[],
-  args: ListArgs,
-  scope: { fk: string; parent: SQL } | undefined,
-  embeds: FieldDef[],
-  reading: Reading,
-): SQL {
-  // Nothing changed since: the live table alone, as at the head.
-  if (unchangedSince(entity, reading.at))
-    return branch(entity, keys, args, args.first, args.skip, scope, false, embeds, reading, "unchanged");
-  const sorted = !!args.orderBy && args.orderBy !== "id";
-  const parts = (["unchanged", "changed"] as const).map(
-    (part) => sql`(${branch(entity, keys, args, args.first + args.skip, 0, scope, sorted, [], reading, part)})`,
-  );
-  // The relations once, for the page's rows: their ids are in the parts' columns, under their keys.
-  const info = tableInfo(entity.table!);
-  const keyOf = new Map([...info.columns].map(([key, column]) => [column, key]));
-  const own = (column: string) => col("u", keyOf.get(column)!);
-  const extra = embeds.length ? embedList(entity, embeds, "u", reading, own) : undefined;
-  return pageOver(parts, keys, extra, args, sorted);
 }
 
 export function listQuery(
@@ -522,8 +480,6 @@ export function listQuery(
   reading: Reading = READ_HEAD,
 ): SQL {
   if (embeds.length && !entity.implementations) {
-    if (readsRecent(entity, reading.at, args.where))
-      return recentPage(entity, columnKeys([entity]), args, undefined, embeds, reading);
     return branch(entity, columnKeys([entity]), args, args.first, args.skip, undefined, false, embeds, reading);
   }
   return pageSql(entity, args, reading);
@@ -539,14 +495,8 @@ export const embedKey = (field: FieldDef) => `__embed_${field.name}`;
  * as JSON in the same statement, so a page and its relations cost one round trip. Every value is already text, so
  * JSON loses nothing. PostgreSQL evaluates these subqueries after ORDER BY/LIMIT, for the returned rows only.
  */
-function embedList(
-  entity: EntityDef,
-  embeds: FieldDef[],
-  alias: string,
-  reading: Reading,
-  // The row's own column: from its table (`alias`.<column>), or from a page over parts (under its key).
-  own: (column: string) => SQL = (column) => col(alias, column),
-): SQL {
+function embedList(entity: EntityDef, embeds: FieldDef[], alias: string, reading: Reading): SQL {
+  const own = (column: string) => col(alias, column);
   return sql.join(
     embeds.map((f, i) => {
       if (f.kind === "scalar") throw new Error("scalars are not embedded");
