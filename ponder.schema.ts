@@ -153,7 +153,7 @@ const historyKey = (t: ColumnBuilders) => ({
   deleted: t.boolean().notNull().default(false),
   /**
    * The version of the id's next version (NULL while this is the last), so that a query at a block tests each row by
-   * its own columns: `version <= block < valid_to`. The database fills it in (src/plugins/shared/history-valid-to.ts).
+   * its own columns: `version <= block < valid_to`. The database fills it in (src/lib/history-valid-to.ts).
    */
   validTo: t.bigint(),
 });

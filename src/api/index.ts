@@ -27,6 +27,7 @@ import { registrarActionsRoutes } from "./registrar-actions/route";
 import { resolutionRoutes } from "./resolution/route";
 import { ResolutionService } from "./resolution/service";
 import { resolutionSettings } from "./resolution/settings";
+import { installHistoryTriggers } from "./server/history-triggers";
 import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath } from "./server/node-fast-path";
 import { qualifyTables } from "./server/pglite-safe-db";
 import { keepTablesAnalyzed } from "./server/table-statistics";
@@ -73,6 +74,20 @@ if (config.analyzeTables) {
     },
   });
   ponderCommon()?.apiShutdown?.add(stopAnalyzing);
+}
+
+// The indexer's own process only (a `ponder serve` replica writes nothing): before indexing starts, beside it.
+if (ponderCommon()?.options?.command !== "serve" && config.subgraphHistoryBlocks !== 0) {
+  installHistoryTriggers({
+    database: config.database,
+    apiDb: ponderDb,
+    schema: config.databaseSchema,
+    tables: tableNames.filter((name) => name.endsWith("_history")),
+  }).catch((error: Error) =>
+    console.warn(
+      `Could not install the entity history's valid_to trigger: ${error.message}. Queries at past blocks stay correct, and slower (docs/operations.md, "Entity history").`,
+    ),
+  );
 }
 
 if (config.database.kind === "postgres") {

@@ -13,12 +13,9 @@ import { VALID_TO_PENDING } from "./history-version";
  * A row that arrives with another `valid_to` (Ponder putting back a reverted or pruned row) is left as it is; an
  * update that carries the pending value (Ponder writing a cached row again) keeps the table's.
  *
- * src/plugins/shared/history-valid-to.ts installs the trigger at the first flush of a process (CREATE OR REPLACE: an
- * index restored from a snapshot, or written by a process that stopped, gets it again). That happens inside Ponder's
- * batch transaction; a batch whose handler throws is rolled back with it, so `forgetInstall` makes the next flush
- * install again. A version that still
- * gets inserted without the trigger (a batch rolled back by a failed flush) keeps the pending value: the readers
- * treat it as unknown and probe for a newer version, as before, and the next install fills it in.
+ * src/api/server/history-triggers.ts installs the trigger when `ponder start` starts (CREATE OR REPLACE: an index
+ * restored from a snapshot, or resumed, gets it again), and fills in the versions written while it was missing: until
+ * then they keep the pending value, which readers treat as unknown, probing for a newer version.
  */
 
 const PENDING = VALID_TO_PENDING.toString();

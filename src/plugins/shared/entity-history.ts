@@ -3,7 +3,6 @@ import * as schema from "ponder:schema";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { type BlockPosition, MAX_WRITES_PER_EVENT, VALID_TO_PENDING, versionOf } from "../../lib/history-version";
-import { ensureValidToTriggers } from "./history-valid-to";
 
 /*
  * Keeps the history of the subgraph's mutable entities (ponder.schema.ts, "History of the subgraph's mutable
@@ -229,7 +228,6 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
   return {
     db: { find: db.find, sql: db.sql, insert, update, delete: del } as unknown as Db,
     async flush() {
-      if (pending.size > 0) await ensureValidToTriggers(db);
       const versions = position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey);
       for (const [key, entry] of pending) {
         if (unchanged(entry)) continue;

@@ -4,7 +4,6 @@ import { handlerTotalsOf } from "../../runtime/metrics";
 import { composeContractList } from "../compose";
 import { logWritePosition, setupWritePosition, withEntityHistory } from "./entity-history";
 import { pruneEntityHistory } from "./history-pruning";
-import { forgetInstall } from "./history-valid-to";
 import { recordLog } from "./indexed-log";
 
 let indexed: Set<string> | undefined;
@@ -54,9 +53,6 @@ export function on<N extends LogEventName>(
       await handler({ ...context, db: history.db }, event);
       await history.flush();
       await pruneEntityHistory(context, event.block);
-    } catch (error) {
-      forgetInstall(); // Ponder rolls the batch back, and the trigger installed in it (history-valid-to.ts)
-      throw error;
     } finally {
       totals.seconds += (performance.now() - started) / 1000;
       totals.events += 1;
@@ -81,12 +77,7 @@ export function onSetup<C extends ContractName>(
   ponder.on(`${contract}:setup`, async ({ context }) => {
     if (!keepsHistory()) return await handler(context);
     const history = withEntityHistory(context.db, setupWritePosition(context.chain.id));
-    try {
-      await handler({ ...context, db: history.db });
-      await history.flush();
-    } catch (error) {
-      forgetInstall();
-      throw error;
-    }
+    await handler({ ...context, db: history.db });
+    await history.flush();
   });
 }
