@@ -463,6 +463,13 @@ describe("/subgraph at past blocks", () => {
              FROM "${indexer.schema}"."${table}_history"`,
         );
         expect(rows[0]!.repeated, `${table}_history: ids with two versions in one block`).toBe("0");
+        // Each version's valid_to, filled in by the trigger ponder start installs: the id's next version, NULL for
+        // its last, none still pending.
+        const { rows: wrong } = await client.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM (SELECT valid_to, lead(version) OVER (PARTITION BY id ORDER BY version) AS next
+             FROM "${indexer.schema}"."${table}_history") v WHERE valid_to IS DISTINCT FROM next`,
+        );
+        expect(wrong[0]!.n, `${table}_history: versions whose valid_to is not the next version`).toBe("0");
         lines.push(`${table} ${rows[0]!.versions}`);
       }
       // Several events on one entity in a block (a registration's NewOwner, Transfer, NewResolver…) leave one version.
