@@ -9,6 +9,7 @@ import { trimTrailingSlash } from "hono/trailing-slash";
 import { sql } from "ponder";
 import * as tables from "../../ponder.schema";
 import { getConfig } from "../config";
+import { HISTORY_TABLE_NAMES } from "../lib/history-tables";
 import { exposeOnPonderMetrics } from "../runtime/metrics";
 import { ponderCommon, withNodeFastPath } from "../runtime/ponder-hooks";
 import { NAMEINDEX_VERSION } from "../runtime/versions";
@@ -82,7 +83,7 @@ if (ponderCommon()?.options?.command !== "serve" && config.subgraphHistoryBlocks
     database: config.database,
     apiDb: ponderDb,
     schema: config.databaseSchema,
-    tables: tableNames.filter((name) => name.endsWith("_history")),
+    tables: HISTORY_TABLE_NAMES,
   }).catch((error: Error) =>
     console.warn(
       `Could not install the entity history's valid_to trigger: ${error.message}. Queries at past blocks stay correct, and slower (docs/operations.md, "Entity history").`,

@@ -79,7 +79,7 @@ function columnsOf(entity: EntityDef, alias: "h" | "l"): string {
 }
 
 /** Whether no row of `entity` changed since `at`'s block, so that its live table is the state there. */
-export function unchangedSince(entity: EntityDef, at: ReadPoint): boolean {
+function unchangedSince(entity: EntityDef, at: ReadPoint): boolean {
   return !!at?.unchanged && at.upTo !== null && !!entity.history && at.unchanged.has(tableInfo(entity.history).name);
 }
 

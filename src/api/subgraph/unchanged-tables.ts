@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
+import { HISTORY_TABLE_NAMES } from "../../lib/history-tables";
 import type { BlockRef } from "./at-block";
 import type { UnchangedTables } from "./history";
 import { rowsOf, type SubgraphDb } from "./loader";
-import { ENTITIES, tableInfo } from "./model";
 import { perHeadMemo } from "./per-head";
 
 /*
@@ -10,8 +10,6 @@ import { perHeadMemo } from "./per-head";
  * the head (history.ts). One statement for the five tables, each an EXISTS over the BRIN index on the version
  * (ponder.schema.ts): a few pages, whatever the depth. Kept per indexed head, since a new block may add versions.
  */
-
-const HISTORY_TABLES = [...ENTITIES.values()].flatMap((e) => (e.history ? [tableInfo(e.history).name] : []));
 
 export type UnchangedTablesOf = (upTo: bigint, head: BlockRef) => Promise<UnchangedTables>;
 
@@ -24,7 +22,7 @@ async function find(db: SubgraphDb, upTo: bigint): Promise<UnchangedTables> {
   const version = sql`${upTo.toString()}::numeric`;
   const result = await db.execute(
     sql.join(
-      HISTORY_TABLES.map(
+      HISTORY_TABLE_NAMES.map(
         (table) =>
           sql`SELECT ${table}::text AS "table" WHERE NOT EXISTS (SELECT 1 FROM ${sql.identifier(table)} WHERE "version" > ${version})`,
       ),

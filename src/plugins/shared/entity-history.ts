@@ -1,7 +1,7 @@
 import type { Context } from "ponder:registry";
-import * as schema from "ponder:schema";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { ENTITY_HISTORIES } from "../../lib/history-tables";
 import { type BlockPosition, MAX_WRITES_PER_EVENT, VALID_TO_PENDING, versionOf } from "../../lib/history-version";
 
 /*
@@ -19,17 +19,9 @@ import { type BlockPosition, MAX_WRITES_PER_EVENT, VALID_TO_PENDING, versionOf }
 type Db = Context["db"];
 type Row = Record<string, unknown>;
 
-const TRACKED = new Map<PgTable, PgTable>([
-  [schema.domain, schema.domainHistory],
-  [schema.account, schema.accountHistory],
-  [schema.resolver, schema.resolverHistory],
-  [schema.registration, schema.registrationHistory],
-  [schema.wrappedDomain, schema.wrappedDomainHistory],
-] as [PgTable, PgTable][]);
-
 /** The main table's columns that its history keeps (the subgraph's; the Omnigraph's order keys are not history). */
 const KEPT = new Map<PgTable, string[]>(
-  [...TRACKED].map(([table, history]) => {
+  [...ENTITY_HISTORIES].map(([table, history]) => {
     const kept = new Set(Object.keys(getTableColumns(history)));
     return [table, Object.keys(getTableColumns(table)).filter((key) => kept.has(key))];
   }),
@@ -177,7 +169,7 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
   };
   const insert = (table: PgTable) => {
     const builder = db.insert(table as never);
-    if (!TRACKED.has(table)) return builder;
+    if (!ENTITY_HISTORIES.has(table)) return builder;
     return {
       values(values: unknown) {
         const inner = builder.values(values as never) as unknown as PromiseLike<unknown> & {
@@ -206,7 +198,7 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
   };
   const update = (table: PgTable, key: unknown) => {
     const builder = db.update(table as never, key as never);
-    if (!TRACKED.has(table)) return builder;
+    if (!ENTITY_HISTORIES.has(table)) return builder;
     return {
       set: async (values: unknown) => {
         // As a function, the store hands over the row it updates: its state before, without another lookup.
@@ -222,7 +214,7 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
   };
   const del = async (table: PgTable, key: unknown) => {
     const deleted = await db.delete(table as never, key as never);
-    if (deleted && TRACKED.has(table)) note(table, key, true, undefined);
+    if (deleted && ENTITY_HISTORIES.has(table)) note(table, key, true, undefined);
     return deleted;
   };
   return {
@@ -232,7 +224,7 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
       for (const [key, entry] of pending) {
         if (unchanged(entry)) continue;
         // biome-ignore lint/suspicious/noExplicitAny: one writer for five tables; their rows are built from the table's own columns.
-        const history = TRACKED.get(entry.table)! as any;
+        const history = ENTITY_HISTORIES.get(entry.table)! as any;
         const inBlock = versions?.get(key);
         if (inBlock === undefined) {
           const row = versionRow(entry, position);

@@ -1,8 +1,7 @@
 import type { Context } from "ponder:registry";
-import * as schema from "ponder:schema";
 import { sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
 import { getConfig } from "../../config";
+import { HISTORY_TABLES } from "../../lib/history-tables";
 import { lastVersionOf } from "../../lib/history-version";
 
 /*
@@ -18,14 +17,6 @@ import { lastVersionOf } from "../../lib/history-version";
  * at most once per NAMEINDEX_HISTORY_PRUNE_SECONDS (default 600) and only once the head has moved N/10 blocks (at
  * least one) past the last boundary.
  */
-
-const HISTORY_TABLES = [
-  schema.domainHistory,
-  schema.accountHistory,
-  schema.resolverHistory,
-  schema.registrationHistory,
-  schema.wrappedDomainHistory,
-] as PgTable[];
 
 let lastRun = 0;
 let lastBoundary = -1n;
