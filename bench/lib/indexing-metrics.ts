@@ -14,7 +14,7 @@ export interface IndexingBreakdown {
   /** Seconds each table's rows took to write at the batches' ends, most first. */
   flushByTable: { table: string; seconds: number }[];
   /** The handlers' store calls (find, insert, update, delete) per table, most first: each one is Ponder's overhead. */
-  storeCallsByTable: { table: string; calls: number }[];
+  storeCallsByTable: { table: string; calls: number; byMethod: [method: string, calls: number][] }[];
   /** Deletes per table: Ponder sends each one to the database at once, and the handler waits for it. */
   deletesByTable: { table: string; calls: number }[];
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
@@ -35,16 +35,24 @@ const samplesOf = (text: string, metric: string): [labels: string, value: number
 const sumOf = (text: string, metric: string, filter: (labels: string) => boolean = () => true): number =>
   samplesOf(text, metric).reduce((total, [labels, value]) => (filter(labels) ? total + value : total), 0);
 
-/** A metric summed per `table` label, largest first. */
-function byTable(text: string, metric: string, filter: (labels: string) => boolean = () => true): [string, number][] {
+/** A metric summed per value of one label, largest first. */
+function byLabel(
+  text: string,
+  metric: string,
+  label: string,
+  filter: (labels: string) => boolean = () => true,
+): [string, number][] {
   const totals = new Map<string, number>();
   for (const [labels, value] of samplesOf(text, metric)) {
     if (!filter(labels)) continue;
-    const table = /table="([^"]+)"/.exec(labels)?.[1] ?? "?";
-    totals.set(table, (totals.get(table) ?? 0) + value);
+    const key = new RegExp(`${label}="([^"]+)"`).exec(labels)?.[1] ?? "?";
+    totals.set(key, (totals.get(key) ?? 0) + value);
   }
   return [...totals].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
 }
+
+const byTable = (text: string, metric: string, filter?: (labels: string) => boolean) =>
+  byLabel(text, metric, "table", filter);
 
 export async function indexingBreakdown(url: string): Promise<IndexingBreakdown> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
@@ -74,7 +82,11 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
     flushByTable: byTable(text, "ponder_indexing_cache_query_duration_sum", (l) => l.includes('method="flush"')).map(
       ([table, ms]) => ({ table, seconds: ms / 1000 }),
     ),
-    storeCallsByTable: byTable(text, "ponder_indexing_store_queries_total").map(([table, calls]) => ({ table, calls })),
+    storeCallsByTable: byTable(text, "ponder_indexing_store_queries_total").map(([table, calls]) => ({
+      table,
+      calls,
+      byMethod: byLabel(text, "ponder_indexing_store_queries_total", "method", (l) => l.includes(`table="${table}"`)),
+    })),
     deletesByTable: byTable(text, "ponder_indexing_store_queries_total", (l) => l.includes('method="delete"')).map(
       ([table, calls]) => ({ table, calls }),
     ),
@@ -112,7 +124,7 @@ export function formatBreakdown(b: IndexingBreakdown): string {
       .join(", ")}` +
     `; store calls: ${b.storeCallsByTable.reduce((n, t) => n + t.calls, 0)} (most: ${b.storeCallsByTable
       .slice(0, 8)
-      .map((t) => `${t.table} ${t.calls}`)
+      .map((t) => `${t.table} ${t.calls} (${t.byMethod.map(([m, n]) => `${m} ${n}`).join(", ")})`)
       .join(", ")})` +
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
