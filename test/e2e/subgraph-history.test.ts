@@ -399,7 +399,8 @@ describe("/subgraph at past blocks", () => {
     console.log(
       `[subgraph-history] chain truth at ${samples.length} past blocks (${first - 1}…${head}): ${compared} domain states equal eth_call at their block (${lines.join(", ")})`,
     );
-  });
+    // It boots a `ponder serve` replica, which may take the harness's 120 s on a loaded machine.
+  }, 240_000);
 
   it("answers _change_block with every domain changed since the block, and only domains the logs touched", async () => {
     const headDomains = new Map((await domainsAt(undefined)).map((d) => [d.id, d]));

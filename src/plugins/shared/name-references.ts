@@ -18,13 +18,7 @@ import type { IndexingContext } from "./ens-handlers/context";
  */
 
 type Holder = typeof schema.nameReferenceHolder.$inferSelect;
-type Source = typeof schema.nameReferenceSource.$inferSelect;
-
-async function sourceOf(context: IndexingContext, id: string): Promise<Source> {
-  const found = await context.db.find(schema.nameReferenceSource, { id });
-  if (found) return found;
-  return context.db.insert(schema.nameReferenceSource).values({ id, addresses: {}, holders: [] });
-}
+type RegistryNode = typeof schema.registryNode.$inferSelect;
 
 async function writeReference(context: IndexingContext, holder: Holder, coinType: string, address: string | null) {
   const id = nameReferenceId(holder.id, coinType);
@@ -51,10 +45,15 @@ async function writeReference(context: IndexingContext, holder: Holder, coinType
 export async function addressRecordChanged(context: IndexingContext, sourceId: string, coinType: bigint, value: Hex) {
   const account = referencedAccount(coinType, value);
   const key = coinType.toString();
-  const found = await context.db.find(schema.nameReferenceSource, { id: sourceId });
-  if ((found?.addresses[key] ?? null) === account) return;
-  const source =
-    found ?? (await context.db.insert(schema.nameReferenceSource).values({ id: sourceId, addresses: {}, holders: [] }));
+  const source = await context.db.find(schema.nameReferenceSource, { id: sourceId });
+  if ((source?.addresses[key] ?? null) === account) return;
+  // A source seen for the first time has no holders yet: its row is all there is to write.
+  if (!source) {
+    await context.db
+      .insert(schema.nameReferenceSource)
+      .values({ id: sourceId, addresses: { [key]: account! }, holders: [] });
+    return;
+  }
   const addresses = { ...source.addresses };
   if (account === null) delete addresses[key];
   else addresses[key] = account;
@@ -100,7 +99,12 @@ async function pointHolder(
   if (previous) await context.db.update(schema.nameReferenceHolder, { id: identity.id }).set(holder);
   else await context.db.insert(schema.nameReferenceHolder).values(holder);
   if (!sourceId) return;
-  const source = await sourceOf(context, sourceId);
+  const source = await context.db.find(schema.nameReferenceSource, { id: sourceId });
+  if (!source) {
+    // A source no address record has reached yet: nothing to copy.
+    await context.db.insert(schema.nameReferenceSource).values({ id: sourceId, addresses: {}, holders: [identity.id] });
+    return;
+  }
   await context.db
     .update(schema.nameReferenceSource, { id: sourceId })
     .set({ holders: [...source.holders, identity.id] });
@@ -135,14 +139,21 @@ function rootRegistriesOf() {
 
 /**
  * A registry's record of `node` changed (its resolver or whether it has an owner): re-point the ENSv1 name at the
- * resolver the registry answers for it, by the registry-with-fallback rule on the ENS root chain.
+ * resolver the registry answers for it, by the registry-with-fallback rule on the ENS root chain. `written`: that
+ * record as its writer just left it, so it need not be read again.
  */
-export async function v1ResolverMaybeChanged(context: IndexingContext, registry: Address, node: Hex) {
+export async function v1ResolverMaybeChanged(
+  context: IndexingContext,
+  registry: Address,
+  node: Hex,
+  written?: RegistryNode,
+) {
   const chainId = context.chain.id;
   const root = rootRegistriesOf();
   const r = registry.toLowerCase() as Address;
   const isRootPair = root !== null && root.chainId === chainId && (r === root.current || r === root.old);
-  const recordOf = (a: Address) => context.db.find(schema.registryNode, { id: registryNodeId(chainId, a, node) });
+  const recordOf = async (a: Address) =>
+    written && a === r ? written : context.db.find(schema.registryNode, { id: registryNodeId(chainId, a, node) });
   let resolver: Address | null;
   if (isRootPair) {
     const current = (await recordOf(root.current)) ?? undefined;

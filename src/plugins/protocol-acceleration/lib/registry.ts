@@ -20,7 +20,8 @@ async function upsert(
   node: Hex,
   set: { resolver?: Hex | null; hasOwner?: boolean },
 ) {
-  await context.db
+  let unchanged = false;
+  const written = await context.db
     .insert(schema.registryNode)
     .values({
       id: registryNodeId(context.chain.id, registry, node),
@@ -29,8 +30,15 @@ async function upsert(
       node,
       ...set,
     })
-    .onConflictDoUpdate(set);
-  await v1ResolverMaybeChanged(context, registry, node);
+    .onConflictDoUpdate((row) => {
+      unchanged =
+        (set.resolver === undefined || set.resolver === row.resolver) &&
+        (set.hasOwner === undefined || set.hasOwner === row.hasOwner);
+      return set;
+    });
+  // The record is all the name's resolver depends on: a write that leaves it as it was (a transfer between owners)
+  // points no name elsewhere.
+  if (!unchanged) await v1ResolverMaybeChanged(context, registry, node, written);
 }
 
 /** NewOwner: the subnode exists (or, with a zero owner, no longer counts as existing); addr.reverse subnodes map to their address. */
