@@ -123,7 +123,7 @@ export function formatBreakdown(b: IndexingBreakdown): string {
       .map((t) => `${t.table} ${t.seconds.toFixed(1)} s`)
       .join(", ")}` +
     `; store calls: ${b.storeCallsByTable.reduce((n, t) => n + t.calls, 0)} (most: ${b.storeCallsByTable
-      .slice(0, 8)
+      .slice(0, 16)
       .map((t) => `${t.table} ${t.calls} (${t.byMethod.map(([m, n]) => `${m} ${n}`).join(", ")})`)
       .join(", ")})` +
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
