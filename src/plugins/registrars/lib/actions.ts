@@ -122,14 +122,17 @@ export async function controllerEvent(
   const link = await context.db.find(schema.registrarActionLink, {
     id: actionLinkId(context.chain.id, event.transaction.hash, node),
   });
-  const action = link ? await context.db.find(schema.registrarAction, { id: link.actionId }) : null;
-  if (!action) {
+  if (!link) {
     throw new Error(
       `registrars: ${c.source} for "${name}" (node ${node}) in tx ${event.transaction.hash} on chain ${context.chain.id} has no base registrar registration or renewal of that name earlier in the transaction`,
     );
   }
-  const merged = mergeControllerEvent(action, { id: idOf(context, event), pricing: c.pricing, referral: c.referral });
-  await context.db.update(schema.registrarAction, { id: action.id }).set(merged);
+  // The link is written with its action (insertAction): the action is there to merge into, no read needed first.
+  await context.db
+    .update(schema.registrarAction, { id: link.actionId })
+    .set((action) =>
+      mergeControllerEvent(action, { id: idOf(context, event), pricing: c.pricing, referral: c.referral }),
+    );
 
   // Keep the label only when it really hashes to the registered labelhash (a controller could emit anything), and
   // never one with a NUL byte, which PostgreSQL text cannot hold.
