@@ -53,12 +53,19 @@ const packages = [...new Set([...installed, ...patches].map((p) => p.pkg))];
 /** Path components to strip from `a/node_modules/<pkg>/...` to get a path inside the package. */
 const strip = (pkg: string) => 2 + pkg.split("/").length;
 
+/**
+ * A patch's text without git's `index` lines: the patches' all-zero blob ids (`index 0000000..0000000`) make GNU
+ * patch take each file for a new one, which it then will not reverse ("would create the file …, which already exists").
+ */
+const patchText = (patch: PatchFile) => readFileSync(patch.path, "utf8").replace(/^index .*\n/gm, "");
+
 function applyPatch(dir: string, patch: PatchFile, reverse: boolean): boolean {
-  const args = [`-p${strip(patch.pkg)}`, "--batch", "--silent", "--no-backup-if-mismatch", "-d", dir, "-i", patch.path];
+  const args = [`-p${strip(patch.pkg)}`, "--batch", "--silent", "--no-backup-if-mismatch", "-d", dir];
   if (reverse) args.unshift("-R");
+  const input = patchText(patch);
   try {
-    execFileSync("patch", ["--dry-run", ...args], { stdio: "pipe" });
-    execFileSync("patch", args, { stdio: "pipe" });
+    execFileSync("patch", ["--dry-run", ...args], { stdio: "pipe", input });
+    execFileSync("patch", args, { stdio: "pipe", input });
     return true;
   } catch {
     return false;
