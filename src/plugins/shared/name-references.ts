@@ -47,7 +47,8 @@ export async function addressRecordChanged(context: IndexingContext, sourceId: s
   const key = coinType.toString();
   const source = await context.db.find(schema.nameReferenceSource, { id: sourceId });
   if ((source?.addresses[key] ?? null) === account) return;
-  // A source seen for the first time has no holders yet: its row is all there is to write.
+  // A source seen for the first time has no holders yet: its row is all there is to write (and `account` is set: an
+  // unset one equalled the missing source's and returned above).
   if (!source) {
     await context.db
       .insert(schema.nameReferenceSource)
@@ -146,14 +147,14 @@ export async function v1ResolverMaybeChanged(
   context: IndexingContext,
   registry: Address,
   node: Hex,
-  written?: RegistryNode,
+  written: RegistryNode,
 ) {
   const chainId = context.chain.id;
   const root = rootRegistriesOf();
   const r = registry.toLowerCase() as Address;
   const isRootPair = root !== null && root.chainId === chainId && (r === root.current || r === root.old);
   const recordOf = async (a: Address) =>
-    written && a === r ? written : context.db.find(schema.registryNode, { id: registryNodeId(chainId, a, node) });
+    a === r ? written : context.db.find(schema.registryNode, { id: registryNodeId(chainId, a, node) });
   let resolver: Address | null;
   if (isRootPair) {
     const current = (await recordOf(root.current)) ?? undefined;
