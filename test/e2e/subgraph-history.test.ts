@@ -471,6 +471,15 @@ describe("/subgraph at past blocks", () => {
              FROM "${indexer.schema}"."${table}_history") v WHERE valid_to IS DISTINCT FROM next`,
         );
         expect(wrong[0]!.n, `${table}_history: versions whose valid_to is not the next version`).toBe("0");
+        // A write that leaves the entity as it was (an upsert that found it so) is no change: graph-node writes no
+        // version for it, and `_change_block` does not list the entity. Known difference: an entity changed and
+        // changed back within one block (a domain here) keeps that block's version, equal to the one before.
+        const { rows: same } = await client.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM (SELECT to_jsonb(h) - 'version' - 'valid_to' AS state,
+                  lag(to_jsonb(h) - 'version' - 'valid_to') OVER (PARTITION BY id ORDER BY version) AS previous
+             FROM "${indexer.schema}"."${table}_history" h) v WHERE state = previous`,
+        );
+        if (table !== "domain") expect(same[0]!.n, `${table}_history: versions equal to the version before`).toBe("0");
         lines.push(`${table} ${rows[0]!.versions}`);
       }
       // Several events on one entity in a block (a registration's NewOwner, Transfer, NewResolver…) leave one version.

@@ -176,17 +176,26 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
           onConflictDoNothing(): Promise<unknown>;
           onConflictDoUpdate(set: unknown): Promise<unknown>;
         };
-        // A plain insert creates the entity; an upsert may have found it, in a state this wrapper did not see.
-        const kept = async (written: PromiseLike<unknown>, before: null | undefined) => {
+        // A plain insert creates the entity.
+        const kept = async (written: PromiseLike<unknown>, before: () => Row | null) => {
           const result = await written;
-          note(table, result, false, before);
+          note(table, result, false, before());
           return result;
         };
         let plain: Promise<unknown> | undefined;
-        const run = () => (plain ??= kept(inner, null));
+        const run = () => (plain ??= kept(inner, () => null));
         return {
-          onConflictDoNothing: () => kept(inner.onConflictDoNothing(), null),
-          onConflictDoUpdate: (set: unknown) => kept(inner.onConflictDoUpdate(set), undefined),
+          onConflictDoNothing: () => kept(inner.onConflictDoNothing(), () => null),
+          // The store hands the row it found to the update as a function: its state before. Not called, the upsert
+          // inserted the row, which did not exist.
+          onConflictDoUpdate: (set: unknown) => {
+            let found: Row | null = null;
+            const update = (current: Row) => {
+              found = keptOf(table, current);
+              return typeof set === "function" ? (set as (r: Row) => unknown)(current) : set;
+            };
+            return kept(inner.onConflictDoUpdate(update), () => found);
+          },
           // biome-ignore lint/suspicious/noThenProperty: the store's insert is a thenable, and so is this one.
           then: (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
             run().then(onFulfilled, onRejected),
