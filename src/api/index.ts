@@ -31,6 +31,7 @@ import { resolutionSettings } from "./resolution/settings";
 import { installHistoryTriggers } from "./server/history-triggers";
 import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath } from "./server/node-fast-path";
 import { qualifyTables } from "./server/pglite-safe-db";
+import { autovacuumWarning } from "./server/autovacuum-check";
 import { keepTablesAnalyzed } from "./server/table-statistics";
 import { trackPgliteWrites } from "./shared/pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
@@ -96,6 +97,12 @@ if (config.database.kind === "postgres") {
     (warning) => warning && console.warn(warning),
     (error: Error) => console.warn(`Could not check the database's text order: ${error.message}`),
   );
+  // The indexer's process writes the rows; its replicas would only repeat the warning.
+  if (ponderCommon()?.options?.command !== "serve")
+    autovacuumWarning(readSql).then(
+      (warning) => warning && console.warn(warning),
+      (error: Error) => console.warn(`Could not check the server's autovacuum: ${error.message}`),
+    );
 }
 
 const app = new Hono();
