@@ -38,7 +38,7 @@ describe("the start-up check of the server's autovacuum", () => {
     const runs = settings!.autovacuum === "on" && settings!.track_counts === "on";
     const warning = await autovacuumWarning(readSqlOn(LOCAL_POSTGRES_URL));
     if (runs) expect(warning).toBeUndefined();
-    else expect(warning).toMatch(/autovacuum is off on this server.*never reused.*Turn autovacuum on/);
+    else expect(warning).toMatch(/autovacuum is off on this server.*not reused for new rows.*Turn autovacuum on/);
   });
 
   it("warns on a database whose activity counters are off, which autovacuum needs", async () => {

@@ -17,8 +17,8 @@ export async function autovacuumWarning(
   if (row?.autovacuum === true) return undefined;
   return (
     "PostgreSQL's autovacuum is off on this server (or track_counts is): the room rows updated while indexing leave " +
-    "behind is never reused, so the index grows larger than it needs to (~8 % at 10,000 devnet names, a quarter of " +
-    "the entity history tables). Turn autovacuum on, or VACUUM the index's tables from time to time " +
+    "behind is not reused for new rows, so the index grows larger than it needs to (~8 % at 10,000 devnet names, a " +
+    "quarter of the entity history tables). Turn autovacuum on, or VACUUM the index's tables from time to time " +
     '(docs/operations.md, "Size").'
   );
 }
