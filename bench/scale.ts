@@ -23,6 +23,8 @@
  * Ponder's own floor: before each size's runs, the same devnet indexed by the same plugins with every handler a no-op
  * (NAMEINDEX_NOOP_HANDLERS) on the first database, from process start to /ready: what fetching, decoding and
  * ordering the same events costs Ponder alone. Each size's `scale:` line ends with the wall time as a multiple of it.
+ * BENCH_WRITE_FLOOR=true adds a second floor after it: every handler writes only its log's `indexed_log` row
+ * (NAMEINDEX_NOOP_HANDLERS=log), one plain insert per log, what Ponder's store and flush cost for the cheapest write.
  *
  * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
  * load them into anvil instead of replaying the scenario.
@@ -54,6 +56,7 @@ const databaseOf = (kind: RunKind) => (kind.startsWith("postgres") ? "postgres" 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS must be a whole number ≥ 1`);
 const WITH_FLOOR = process.env.BENCH_FLOOR !== "false";
+const WITH_WRITE_FLOOR = process.env.BENCH_WRITE_FLOOR === "true";
 const PLUGINS = process.env.BENCH_PLUGINS?.split(",") ?? [...PLUGIN_NAMES];
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -107,8 +110,12 @@ interface IndexRun {
   }[];
 }
 
-/** Ponder's floor on this devnet: the same sources, every handler a no-op (register.ts), start to /ready. */
+/**
+ * Ponder's floor on this devnet: the same sources, every handler a no-op (register.ts), start to /ready; or (`log`)
+ * every handler writing only its log's `indexed_log` row.
+ */
 interface FloorRun {
+  handlers: "noop" | "log";
   names: number;
   db: string;
   events: number;
@@ -116,7 +123,14 @@ interface FloorRun {
   cpuSeconds: number;
   peakRssMb: number;
   load: string;
+  /** Ponder's steps (index, flush, …) of the `log` floor, which has rows to write. */
+  breakdown?: IndexingBreakdown;
 }
+
+const FLOOR_NAMES: Record<FloorRun["handlers"], string> = {
+  noop: "no-op handlers (the floor)",
+  log: "handlers writing only the log's indexed_log row (the write floor)",
+};
 
 /**
  * `ponder start` on the bench's chains, every plugin of the run, with its clock, peak RSS and CPU counters started.
@@ -147,15 +161,17 @@ async function floorRun(
   db: "postgres" | "pglite",
   manifestPath: string,
   labelsServiceUrl: string,
+  handlers: FloorRun["handlers"] = "noop",
 ): Promise<FloorRun> {
   const { started, indexer, rss, cpuAtStart } = await startMeasured(db, manifestPath, labelsServiceUrl, {
-    NAMEINDEX_NOOP_HANDLERS: "true",
+    NAMEINDEX_NOOP_HANDLERS: handlers === "log" ? "log" : "true",
   });
   try {
     await indexer.process.ready(undefined, 200);
     const seconds = (Date.now() - started) / 1000;
     const cpu = cpuSpentMs(cpuAtStart, cpuReading(indexer.process.child.pid!, indexer.schema));
     const run = {
+      handlers,
       names,
       db,
       events: await completedEvents(indexer.url),
@@ -163,9 +179,10 @@ async function floorRun(
       cpuSeconds: (cpu.tree + cpu.postgres) / 1000,
       peakRssMb: rss.stop(),
       load: load(),
+      breakdown: handlers === "log" ? await indexingBreakdown(indexer.url) : undefined,
     };
     log(
-      `${db} ${names}, no-op handlers (the floor): ready after ${seconds.toFixed(1)} s, ${run.events} events, CPU ${run.cpuSeconds.toFixed(1)} s, peak RSS ${run.peakRssMb.toFixed(0)} MiB`,
+      `${db} ${names}, ${FLOOR_NAMES[handlers]}: ready after ${seconds.toFixed(1)} s, ${run.events} events, CPU ${run.cpuSeconds.toFixed(1)} s, peak RSS ${run.peakRssMb.toFixed(0)} MiB`,
     );
     return run;
   } finally {
@@ -355,12 +372,13 @@ function printBytesPerEvent(runs: IndexRun[]): void {
       );
     const small = tables.filter((t) => t.bytes < total / 100);
     for (const t of tables.filter((t) => t.bytes >= total / 100)) line(t.name, t.bytes, t.rows);
+    const rowsOf = (some: typeof tables) => some.reduce((n, t) => n + t.rows, 0);
     line(
       `${small.length} smaller tables`,
       small.reduce((n, t) => n + t.bytes, 0),
-      undefined,
+      rowsOf(small),
     );
-    line("**all**", total, undefined);
+    line("**all**", total, rowsOf(tables));
   }
 }
 
@@ -389,6 +407,8 @@ async function main(): Promise<void> {
     log(`devnet ${names}: chains ready (${env.origin}) in ${env.seconds.toFixed(1)} s, ${logs} events in the manifest`);
     try {
       if (WITH_FLOOR) floors.push(await floorRun(names, databaseOf(DBS[0]!), env.devnet.manifestPath, env.labelsUrl));
+      if (WITH_WRITE_FLOOR)
+        floors.push(await floorRun(names, databaseOf(DBS[0]!), env.devnet.manifestPath, env.labelsUrl, "log"));
       for (let round = 1; round <= ROUNDS; round++) {
         for (const kind of DBS) {
           runs.push(await indexAndQuery(names, kind, round, env.devnet.manifestPath, env.labelsUrl));
@@ -419,13 +439,14 @@ async function main(): Promise<void> {
   console.log(
     `\nPonder's floor: the same devnets and plugins, every handler a no-op (NAMEINDEX_NOOP_HANDLERS), on ${DBS[0]}`,
   );
-  console.log("| names | events | s | events/s | CPU s | peak RSS MiB | load |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("| names | handlers | events | s | events/s | CPU s | peak RSS MiB | load |");
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const f of floors) {
     console.log(
-      `| ${f.names} | ${f.events} | ${f.seconds.toFixed(1)} | ${Math.round(f.events / f.seconds)} | ${f.cpuSeconds.toFixed(1)} | ${f.peakRssMb.toFixed(0)} | ${f.load} |`,
+      `| ${f.names} | ${f.handlers === "log" ? "indexed_log row only" : "no-op"} | ${f.events} | ${f.seconds.toFixed(1)} | ${Math.round(f.events / f.seconds)} | ${f.cpuSeconds.toFixed(1)} | ${f.peakRssMb.toFixed(0)} | ${f.load} |`,
     );
   }
+  for (const f of floors) if (f.breakdown) console.log(`- ${f.names} the write floor: ${formatBreakdown(f.breakdown)}`);
   printBytesPerEvent(runs);
   console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready: its steps per batch, one after another)");
   for (const r of runs) console.log(`- ${r.names} ${r.db}: ${formatBreakdown(r.breakdown)}`);
@@ -463,12 +484,17 @@ async function main(): Promise<void> {
   );
   // One line per size and database: the wall time from start to /ready against the floor measured on the same chains.
   for (const r of runs) {
-    const floor = floors.find((f) => f.names === r.names);
+    const floor = floors.find((f) => f.names === r.names && f.handlers === "noop");
+    const writeFloor = floors.find((f) => f.names === r.names && f.handlers === "log");
     const against = floor
       ? `; the floor ${floor.seconds.toFixed(1)} s (${floor.db}): ${(r.seconds / floor.seconds).toFixed(2)}× the no-op floor`
       : "";
+    const againstWrites =
+      floor && writeFloor
+        ? `; the write floor ${writeFloor.seconds.toFixed(1)} s: ${(writeFloor.seconds / floor.seconds).toFixed(2)}× the no-op floor`
+        : "";
     console.log(
-      `scale: ${r.names} names, ${r.db}${ROUNDS > 1 ? ` round ${r.round}` : ""}: ${r.seconds.toFixed(1)} s to /ready, ${Math.round(r.eventsPerSecond)} events/s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MiB${against}`,
+      `scale: ${r.names} names, ${r.db}${ROUNDS > 1 ? ` round ${r.round}` : ""}: ${r.seconds.toFixed(1)} s to /ready, ${Math.round(r.eventsPerSecond)} events/s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MiB${against}${againstWrites}`,
     );
   }
   printHistoryCost(runs);

@@ -103,8 +103,12 @@ export const envSchema = processTuningSchema.extend({
   SUBGRAPH_COMPAT: booleanFlag.default("false"),
   TOKENSCOPE_SALES: booleanFlag.default("true"),
   RESOLVER_READS: booleanFlag.default("true"),
-  // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor), and the tables left unanalyzed.
-  NAMEINDEX_NOOP_HANDLERS: booleanFlag.default("false"),
+  // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor; `log`: each handler only writes its
+  // log's `indexed_log` row, the floor plus one plain insert per log), and the tables left unanalyzed.
+  NAMEINDEX_NOOP_HANDLERS: z
+    .enum(["true", "false", "1", "0", "", "log"], { message: "must be true, false or log" })
+    .default("false")
+    .transform((v): boolean | "log" => (v === "log" ? "log" : v === "true" || v === "1")),
   NAMEINDEX_ANALYZE: booleanFlag.optional(),
   /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),

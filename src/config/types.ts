@@ -50,8 +50,11 @@ export interface AppConfig {
   historyLiveTables: boolean;
   /** RPC_REQUESTS_PER_SECOND: the rate Ponder starts each chain's RPC at (undefined: Ponder's own 20). */
   rpcRequestsPerSecond: number | undefined;
-  /** NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor; never for a real index). */
-  noopHandlers: boolean;
+  /**
+   * NAMEINDEX_NOOP_HANDLERS: register every handler as a no-op (bench:index's floor), or (`log`) as one that only
+   * writes its log's `indexed_log` row. Never for a real index.
+   */
+  noopHandlers: boolean | "log";
   /** Whether tokenscope indexes Seaport sales (TOKENSCOPE_SALES): on mainnet that means fetching every Seaport fill. */
   tokenscopeSales: boolean;
   /**

@@ -24,7 +24,7 @@ export interface BuildRecord {
   resolverReads: boolean;
   /** The entity history kept: `all`, `none`, or the last N blocks (the indexer prunes older versions). */
   subgraphHistory: "all" | "none" | number;
-  noopHandlers: boolean;
+  noopHandlers: boolean | "log";
   /** Chain id → END_BLOCK_<chainId>. */
   endBlocks: Record<string, number>;
   /** Digest of the namespace's datasources: chains, addresses and start blocks of every contract it knows. */

@@ -206,8 +206,9 @@ describe("environment validation", () => {
       noopHandlers: true,
       analyzeTables: false,
     });
+    expect(buildConfig({ ...base, NAMEINDEX_NOOP_HANDLERS: "log" })).toMatchObject({ noopHandlers: "log" });
     const [problem] = problemsOf({ ...base, NAMEINDEX_NOOP_HANDLERS: "yes" });
-    expect(problem).toMatch(/^NAMEINDEX_NOOP_HANDLERS: must be true or false/);
+    expect(problem).toMatch(/^NAMEINDEX_NOOP_HANDLERS: must be true, false or log/);
   });
 
   it("treats empty variables as unset and applies the documented defaults", () => {
