@@ -33,11 +33,18 @@ async function runHandlerWith(noopHandlers: string) {
   vi.stubEnv("DEVNET_MANIFEST", writeManifest(fullDevnet));
   vi.stubEnv("NAMEINDEX_NOOP_HANDLERS", noopHandlers);
   const { on } = await import("../../src/plugins/shared/register");
-  const logic = vi.fn(async () => {});
-  on(NAME, logic);
   const store = new FakeStore();
+  const rowsWhenLogicRan: number[] = [];
+  const logic = vi.fn(async () => {
+    rowsWhenLogicRan.push(store.tables.get("indexed_log")?.size ?? 0);
+  });
+  on(NAME, logic);
   await registered.get(NAME)!({ event, context: { db: store.db, chain: { id: 31337 } } });
-  return { logic, tables: Object.fromEntries([...store.tables].map(([name, rows]) => [name, rows.size])) };
+  return {
+    logic,
+    rowsWhenLogicRan,
+    tables: Object.fromEntries([...store.tables].map(([name, rows]) => [name, rows.size])),
+  };
 }
 
 describe("NAMEINDEX_NOOP_HANDLERS", () => {
@@ -61,8 +68,9 @@ describe("NAMEINDEX_NOOP_HANDLERS", () => {
 
   it("false: the plugin's logic runs, after the log's row is written", async () => {
     vi.stubEnv("SUBGRAPH_HISTORY_BLOCKS", "none");
-    const { logic, tables } = await runHandlerWith("false");
+    const { logic, rowsWhenLogicRan, tables } = await runHandlerWith("false");
     expect(logic).toHaveBeenCalledTimes(1);
+    expect(rowsWhenLogicRan).toEqual([1]);
     expect(tables).toEqual({ indexed_log: 1 });
   });
 });
