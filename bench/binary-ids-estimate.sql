@@ -9,8 +9,8 @@ CREATE OR REPLACE FUNCTION cmp.bin(t text) RETURNS bytea LANGUAGE sql IMMUTABLE 
   SELECT string_agg(CASE WHEN p LIKE '0x%' THEN decode(lpad(substr(p, 3), (length(p) - 1) / 2 * 2, '0'), 'hex') ELSE int4send(p::int) END, ''::bytea ORDER BY o)
     FROM unnest(string_to_array(t, '-')) WITH ORDINALITY AS x(p, o)
 $$;
--- domain
 DROP TABLE IF EXISTS cmp.domain_text, cmp.domain_bin, cmp.domain_history_text, cmp.domain_history_bin, cmp.resolver_history_text, cmp.resolver_history_bin;
+-- Each table twice: as it is, and with its ids as bytea.
 CREATE TABLE cmp.domain_text AS SELECT * FROM idx.domain;
 CREATE TABLE cmp.domain_bin AS SELECT cmp.bin(id) id, name, label_name, cmp.bin(labelhash) labelhash, cmp.bin(parent_id) parent_id,
   subdomain_count, cmp.bin(resolved_address_id) resolved_address_id, cmp.bin(resolver_id) resolver_id, ttl, is_migrated, created_at,

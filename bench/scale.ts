@@ -123,13 +123,14 @@ interface FloorRun {
   cpuSeconds: number;
   peakRssMb: number;
   load: string;
-  /** Ponder's steps (index, flush, …) of the `log` floor, which has rows to write. */
-  breakdown?: IndexingBreakdown;
+  /** Ponder's steps (wait for events, index, flush, …). */
+  breakdown: IndexingBreakdown;
 }
 
-const FLOOR_NAMES: Record<FloorRun["handlers"], string> = {
-  noop: "no-op handlers (the floor)",
-  log: "handlers writing only the log's indexed_log row (the write floor)",
+/** Each floor's name in the table and in the log line. */
+const FLOOR_NAMES: Record<FloorRun["handlers"], { short: string; long: string }> = {
+  noop: { short: "no-op", long: "no-op handlers (the floor)" },
+  log: { short: "indexed_log row only", long: "handlers writing only the log's indexed_log row (the write floor)" },
 };
 
 /**
@@ -179,10 +180,10 @@ async function floorRun(
       cpuSeconds: (cpu.tree + cpu.postgres) / 1000,
       peakRssMb: rss.stop(),
       load: load(),
-      breakdown: handlers === "log" ? await indexingBreakdown(indexer.url) : undefined,
+      breakdown: await indexingBreakdown(indexer.url),
     };
     log(
-      `${db} ${names}, ${FLOOR_NAMES[handlers]}: ready after ${seconds.toFixed(1)} s, ${run.events} events, CPU ${run.cpuSeconds.toFixed(1)} s, peak RSS ${run.peakRssMb.toFixed(0)} MiB`,
+      `${db} ${names}, ${FLOOR_NAMES[handlers].long}: ready after ${seconds.toFixed(1)} s, ${run.events} events, CPU ${run.cpuSeconds.toFixed(1)} s, peak RSS ${run.peakRssMb.toFixed(0)} MiB`,
     );
     return run;
   } finally {
@@ -443,10 +444,10 @@ async function main(): Promise<void> {
   console.log("|---|---|---|---|---|---|---|---|");
   for (const f of floors) {
     console.log(
-      `| ${f.names} | ${f.handlers === "log" ? "indexed_log row only" : "no-op"} | ${f.events} | ${f.seconds.toFixed(1)} | ${Math.round(f.events / f.seconds)} | ${f.cpuSeconds.toFixed(1)} | ${f.peakRssMb.toFixed(0)} | ${f.load} |`,
+      `| ${f.names} | ${FLOOR_NAMES[f.handlers].short} | ${f.events} | ${f.seconds.toFixed(1)} | ${Math.round(f.events / f.seconds)} | ${f.cpuSeconds.toFixed(1)} | ${f.peakRssMb.toFixed(0)} | ${f.load} |`,
     );
   }
-  for (const f of floors) if (f.breakdown) console.log(`- ${f.names} the write floor: ${formatBreakdown(f.breakdown)}`);
+  for (const f of floors) console.log(`- ${f.names} ${FLOOR_NAMES[f.handlers].short}: ${formatBreakdown(f.breakdown)}`);
   printBytesPerEvent(runs);
   console.log("\nWhere the backfill's time went (Ponder's /metrics at /ready: its steps per batch, one after another)");
   for (const r of runs) console.log(`- ${r.names} ${r.db}: ${formatBreakdown(r.breakdown)}`);

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { NAMESPACE_NAMES } from "../namespaces/types";
 import { PLUGIN_NAMES, type PluginName } from "../plugins/names";
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
-  .transform((v) => v === "true" || v === "1");
+const BOOLEAN_FLAG_VALUES = ["true", "false", "1", "0", ""] as const;
+const isTrue = (v: string): boolean => v === "true" || v === "1";
+const booleanFlag = z.enum(BOOLEAN_FLAG_VALUES, { message: "must be true or false" }).transform(isTrue);
 
 const port = z.coerce
   .number({ message: "must be a port number" })
@@ -106,9 +106,9 @@ export const envSchema = processTuningSchema.extend({
   // Diagnostics and benchmarks only: every handler a no-op (bench:index's floor; `log`: each handler only writes its
   // log's `indexed_log` row, the floor plus one plain insert per log), and the tables left unanalyzed.
   NAMEINDEX_NOOP_HANDLERS: z
-    .enum(["true", "false", "1", "0", "", "log"], { message: "must be true, false or log" })
+    .enum([...BOOLEAN_FLAG_VALUES, "log"], { message: "must be true, false or log" })
     .default("false")
-    .transform((v): boolean | "log" => (v === "log" ? "log" : v === "true" || v === "1")),
+    .transform((v): boolean | "log" => (v === "log" ? "log" : isTrue(v))),
   NAMEINDEX_ANALYZE: booleanFlag.optional(),
   /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),
