@@ -644,9 +644,10 @@ export const nameSale = onchainTable(
 // ---- protocol-acceleration plugin: node→resolver links, resolver records, primary names ------------------------
 
 /**
- * One registry's record of a node (`<chainId>-<registry>-<node>`): its resolver, and whether the node has an owner
- * there. On the ENS root chain the registry with fallback answers `resolver(node)` from its own record only while
- * that record has an owner, else from the old registry; `hasOwner` lets the resolution API apply the same rule.
+ * One registry's record of a node (`<chainId>-<registry>-<node>`): its resolver, and the registry's
+ * `recordExists(node)`. On the ENS root chain the registry with fallback answers `resolver(node)` from its own record
+ * while that record exists (once written, for good: a burned node's record stays), else from the old registry;
+ * `recordExists` lets the resolution API and name references apply that rule (src/lib/registry-fallback.ts).
  * The 3DNS token counts as a registry of its names (its registrations point at the 3DNS resolver).
  */
 export const registryNode = onchainTable(
@@ -658,7 +659,7 @@ export const registryNode = onchainTable(
     node: t.hex().notNull(),
     /** Null while unset or set to the zero address. */
     resolver: t.hex(),
-    hasOwner: t.boolean().notNull().default(false),
+    recordExists: t.boolean().notNull().default(false),
   }),
   (table) => ({ byNode: index().on(table.node) }),
 );

@@ -9,7 +9,7 @@ import { namehash } from "../../src/lib/names";
 import * as registry from "../../src/plugins/protocol-acceleration/lib/registry";
 import * as resolver from "../../src/plugins/protocol-acceleration/lib/resolver";
 import type { IndexedEvent } from "../../src/plugins/shared/ens-handlers/context";
-import { setNameReferenceRootRegistries } from "../../src/plugins/shared/name-references";
+import { setRootRegistries } from "../../src/plugins/shared/root-registries";
 import { FakeStore } from "../lib/fake-store";
 
 /*
@@ -51,11 +51,11 @@ const refs = () =>
 
 beforeEach(() => {
   store = new FakeStore();
-  setNameReferenceRootRegistries({ chainId: 1, current: CURRENT, old: OLD });
+  setRootRegistries({ chainId: 1, current: CURRENT, old: OLD });
 });
 
 describe("name references", () => {
-  it("follows the registry with fallback: the old registry's resolver until the new one has an owner", async () => {
+  it("follows the registry with fallback: the old registry's resolver until the new one writes the node, then its own for good", async () => {
     await setAddr(R1, 60n, ALICE);
     await setOwner(OLD, OWNER);
     await setResolver(OLD, R1);
@@ -66,9 +66,11 @@ describe("name references", () => {
     await setAddr(R2, 60n, BOB);
     await setResolver(CURRENT, R2);
     expect(refs()).toEqual([`${BOB}@60@${R2}`]);
-    // A zero owner in the new registry: back to the old registry's answer.
+    // A zero owner in the new registry (a burn): it keeps its record, and its resolver still answers.
     await registry.transfer(context(), ev(CURRENT, { node: NODE, owner: ZERO }) as never);
-    expect(refs()).toEqual([`${ALICE}@60@${R1}`]);
+    expect(refs()).toEqual([`${BOB}@60@${R2}`]);
+    await setOwner(CURRENT, ZERO);
+    expect(refs()).toEqual([`${BOB}@60@${R2}`]);
   });
 
   it("keeps EVM coin types only, moves a record between accounts, and a version bump clears them", async () => {

@@ -1,9 +1,11 @@
-import { type Address, type Hex, keccak256, namehash, stringToBytes } from "viem";
+import { type Address, type Hex, keccak256, namehash, stringToBytes, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { interpretAddress, interpretText } from "../../src/api/resolution/interpret";
-import { ancestorsOf, effectiveResolver, nearestResolver, routeName } from "../../src/api/resolution/routing";
+import { ancestorsOf, nearestResolver, routeName } from "../../src/api/resolution/routing";
 import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, isEvmCoinType } from "../../src/lib/coin-types";
 import { dnsEncode } from "../../src/lib/dns-wire";
+import { ROOT_NODE } from "../../src/lib/names";
+import { effectiveResolver, recordExistsAfterOwnerWrite } from "../../src/lib/registry-fallback";
 import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../src/lib/resolution-ids";
 import { ADDR_REVERSE_NODE, legacyReverseNode, reversedAddress, reverseLabel } from "../../src/lib/reverse-nodes";
 import { mainnetNamespace } from "../../src/namespaces/mainnet";
@@ -95,14 +97,21 @@ describe("routing", () => {
     expect(nearestResolver([{ resolver: R2 }])).toEqual({ resolver: R2, index: 0 });
     expect(nearestResolver([{ resolver: null }])).toBeUndefined();
   });
-  it("applies the registry with fallback's rule: its own record while it has an owner, else the old registry's", () => {
-    expect(effectiveResolver({ resolver: R1, hasOwner: true }, { resolver: R2, hasOwner: true }, true)).toBe(R1);
-    expect(effectiveResolver({ resolver: null, hasOwner: true }, { resolver: R2, hasOwner: true }, true)).toBeNull();
-    expect(effectiveResolver(undefined, { resolver: R2, hasOwner: true }, true)).toBe(R2);
-    // Deleted in the new registry (owner zero): back to the old registry's record.
-    expect(effectiveResolver({ resolver: R1, hasOwner: false }, { resolver: R2, hasOwner: false }, true)).toBe(R2);
-    // L2 registries have no fallback: the record counts whatever its owner.
-    expect(effectiveResolver({ resolver: R1, hasOwner: false }, undefined, false)).toBe(R1);
+  it("applies the registry with fallback's rule: its own record once it exists, else the old registry's", () => {
+    const node = namehash("alice.eth");
+    const own = (resolver: Address | null) => ({ resolver, recordExists: true });
+    expect(effectiveResolver(node, own(R1), own(R2), true)).toBe(R1);
+    expect(effectiveResolver(node, own(null), own(R2), true)).toBeNull();
+    expect(effectiveResolver(node, undefined, own(R2), true)).toBe(R2);
+    // Burned in the registry with fallback (owner 0x0): it stored itself as the owner, so its record still answers.
+    expect(recordExistsAfterOwnerWrite(zeroAddress, true)).toBe(true);
+    expect(effectiveResolver(node, own(R1), own(R2), true)).toBe(R1);
+    expect(effectiveResolver(node, own(null), own(R2), true)).toBeNull();
+    // A registry without fallback stores the zero owner: its record is gone, and it has nothing to defer to.
+    expect(recordExistsAfterOwnerWrite(zeroAddress, false)).toBe(false);
+    expect(effectiveResolver(node, { resolver: R1, recordExists: false }, undefined, false)).toBe(R1);
+    // The root's record exists from the registry's constructor, before any event.
+    expect(effectiveResolver(ROOT_NODE, undefined, own(R2), true)).toBeNull();
   });
 });
 

@@ -292,15 +292,15 @@ describe("index backend", () => {
     await expect(backend().records(1, EXTENDED, node, ALL, "alice.eth")).rejects.toBeInstanceOf(NotInIndex);
   });
 
-  it("applies the old registry's record only where the registry with fallback has no owner", async () => {
+  it("applies the old registry's record only where the registry with fallback has no record", async () => {
     const source = { chainId: 1, registry: PUBLIC, oldRegistry: EXTENDED };
     const ancestors = [{ node }, { node: namehash("eth") }];
     const rows = [
-      { id: registryNodeId(1, PUBLIC, node), resolver: null, has_owner: false },
-      { id: registryNodeId(1, EXTENDED, node), resolver: ALICE, has_owner: true },
+      { id: registryNodeId(1, PUBLIC, node), resolver: null, record_exists: false },
+      { id: registryNodeId(1, EXTENDED, node), resolver: ALICE, record_exists: true },
     ];
     expect(await backend(rows).findResolver(source, ancestors)).toEqual({ resolver: ALICE, index: 0 });
-    rows[0].has_owner = true;
+    rows[0].record_exists = true;
     expect(await backend(rows).findResolver(source, ancestors)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Address, type Hex, namehash } from "viem";
 import { ETH_COIN_TYPE } from "../../lib/coin-types";
+import { effectiveResolver, type RegistryRecord } from "../../lib/registry-fallback";
 import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../lib/resolution-ids";
 import { domainIdOf } from "../../plugins/ensv2/lib/ids";
 import { rowsOf, type SqlDb } from "../shared/read-db";
@@ -29,7 +30,7 @@ import {
 import type { OnchainBackend } from "./onchain-backend";
 import { type AbiRecord, emptyAnswer, type RecordsAnswer, type RecordsRequest } from "./records";
 import { NotInIndex, type ResolutionBackend } from "./resolve";
-import { effectiveResolver, nearestResolver, type RegistryRecord, type RegistrySource } from "./routing";
+import { nearestResolver, type RegistrySource } from "./routing";
 
 /*
  * Resolution from the index: the protocol-acceleration tables (resolvers, records, reverse names) and, for ENSv2,
@@ -79,14 +80,15 @@ export class IndexBackend implements ResolutionBackend {
   async findResolver(source: RegistrySource, ancestors: { node: Hex }[]) {
     const registries = [source.registry, ...(source.oldRegistry ? [source.oldRegistry] : [])];
     const ids = ancestors.flatMap((a) => registries.map((r) => registryNodeId(source.chainId, r, a.node)));
-    const rows = rowsOf<{ id: string; resolver: Address | null; has_owner: boolean }>(
-      await this.db.execute(sql`select id, resolver, has_owner from registry_node where id in (${idList(ids)})`),
+    const rows = rowsOf<{ id: string; resolver: Address | null; record_exists: boolean }>(
+      await this.db.execute(sql`select id, resolver, record_exists from registry_node where id in (${idList(ids)})`),
     );
     const byId = new Map<string, RegistryRecord>(
-      rows.map((r) => [r.id, { resolver: r.resolver, hasOwner: r.has_owner }]),
+      rows.map((r) => [r.id, { resolver: r.resolver, recordExists: r.record_exists }]),
     );
     const chain = ancestors.map((a) => ({
       resolver: effectiveResolver(
+        a.node,
         byId.get(registryNodeId(source.chainId, source.registry, a.node)),
         source.oldRegistry ? byId.get(registryNodeId(source.chainId, source.oldRegistry, a.node)) : undefined,
         source.oldRegistry !== undefined,

@@ -65,9 +65,6 @@ export function ancestorsOf(name: string): { name: string; node: Hex }[] {
   });
 }
 
-// The fallback rule is shared with the indexer (name references): src/lib/registry-fallback.ts.
-export { effectiveResolver, type RegistryRecord } from "../../lib/registry-fallback";
-
 /** ENSIP-10: the nearest of the ancestors (nearest first) with a resolver, and whether it is the name's own. */
 export function nearestResolver<T extends { resolver: Address | null }>(
   chain: T[],

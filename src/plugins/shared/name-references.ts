@@ -1,10 +1,10 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
-import { getConfig } from "../../config";
 import { nameReferenceId, referencedAccount, v1HolderId } from "../../lib/name-references";
-import { effectiveResolver } from "../../lib/registry-fallback";
+import { defersToOld, effectiveResolver } from "../../lib/registry-fallback";
 import { registryNodeId, resolverRecordsId } from "../../lib/resolution-ids";
 import type { IndexingContext } from "./ens-handlers/context";
+import { rootRegistriesOf } from "./root-registries";
 
 /*
  * name_reference: which names' current address records point at which account (Account.nameReferences), kept while
@@ -114,32 +114,8 @@ async function pointHolder(
   }
 }
 
-/** The ENS root chain's registry with fallback and its old registry, lowercase (read from the config once). */
-let rootRegistries: { chainId: number; current: Address; old: Address | undefined } | null | undefined;
-
-/** Replaces the registries read from the config (tests of the logic without a namespace). */
-export function setNameReferenceRootRegistries(next: { chainId: number; current: Address; old?: Address } | null) {
-  rootRegistries = next === null ? null : { ...next, old: next.old?.toLowerCase() as Address | undefined };
-}
-
-function rootRegistriesOf() {
-  if (rootRegistries === undefined) {
-    const root = getConfig().namespace.datasources.ensroot;
-    const current = root?.contracts.Registry?.address?.toLowerCase() as Address | undefined;
-    rootRegistries =
-      root && current
-        ? {
-            chainId: root.chain.id,
-            current,
-            old: root.contracts.RegistryOld?.address?.toLowerCase() as Address | undefined,
-          }
-        : null;
-  }
-  return rootRegistries;
-}
-
 /**
- * A registry's record of `node` changed (its resolver or whether it has an owner): re-point the ENSv1 name at the
+ * A registry's record of `node` changed (its resolver or whether the record exists): re-point the ENSv1 name at the
  * resolver the registry answers for it, by the registry-with-fallback rule on the ENS root chain. `written`: that
  * record as its writer just left it, so it need not be read again.
  */
@@ -158,9 +134,9 @@ export async function v1ResolverMaybeChanged(
   let resolver: Address | null;
   if (isRootPair) {
     const current = (await recordOf(root.current)) ?? undefined;
-    // The old registry's record matters only while the current one has no owner: one read fewer on the hot path.
-    const old = root.old && !current?.hasOwner ? ((await recordOf(root.old)) ?? undefined) : undefined;
-    resolver = effectiveResolver(current, old, root.old !== undefined);
+    // The old registry's record matters only while the current one has none: one read fewer on the hot path.
+    const old = root.old && defersToOld(node, current) ? ((await recordOf(root.old)) ?? undefined) : undefined;
+    resolver = effectiveResolver(node, current, old, root.old !== undefined);
   } else {
     resolver = ((await recordOf(r))?.resolver ?? null) as Address | null;
   }

@@ -2,14 +2,17 @@ import * as schema from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
 import type { RegistryAbi, ThreeDNSTokenAbi } from "../../../../abis";
 import { makeSubnode, ROOT_NODE } from "../../../lib/names";
+import { recordExistsAfterOwnerWrite } from "../../../lib/registry-fallback";
 import { registryNodeId } from "../../../lib/resolution-ids";
 import { ADDR_REVERSE_NODE, reversedAddress } from "../../../lib/reverse-nodes";
 import type { EventArgs, IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
 import { v1ResolverMaybeChanged } from "../../shared/name-references";
+import { isRegistryWithFallback } from "../../shared/root-registries";
 
 /*
  * Node→resolver links as each registry (or the 3DNS token) records them. The registry's own address keys them, so
- * the old and the new ENS registry keep separate records and the resolution API applies the fallback rule.
+ * the old and the new ENS registry keep separate records and the resolution API applies the fallback rule
+ * (src/lib/registry-fallback.ts).
  */
 
 const orNull = (a: Address): Hex | null => (a.toLowerCase() === zeroAddress ? null : (a.toLowerCase() as Hex));
@@ -18,7 +21,7 @@ async function upsert(
   context: IndexingContext,
   registry: Address,
   node: Hex,
-  set: { resolver?: Hex | null; hasOwner?: boolean },
+  set: { resolver?: Hex | null; recordExists?: boolean },
 ) {
   let unchanged = false;
   const written = await context.db
@@ -33,7 +36,7 @@ async function upsert(
     .onConflictDoUpdate((row) => {
       unchanged =
         (set.resolver === undefined || set.resolver === row.resolver) &&
-        (set.hasOwner === undefined || set.hasOwner === row.hasOwner);
+        (set.recordExists === undefined || set.recordExists === row.recordExists);
       return set;
     });
   // The record is all the name's resolver depends on: a write that leaves it as it was (a transfer between owners)
@@ -41,14 +44,21 @@ async function upsert(
   if (!unchanged) await v1ResolverMaybeChanged(context, registry, node, written);
 }
 
-/** NewOwner: the subnode exists (or, with a zero owner, no longer counts as existing); addr.reverse subnodes map to their address. */
+/** `recordExists(node)` after the registry that emitted `event` wrote `owner` for a node. */
+const recordExistsAfter = (context: IndexingContext, event: IndexedEvent<unknown>, owner: Address) =>
+  recordExistsAfterOwnerWrite(owner, isRegistryWithFallback(context.chain.id, event.log.address));
+
+/**
+ * NewOwner: the registry writes the subnode's record (a zero owner, a burn, keeps the registry with fallback's record
+ * and deletes a plain registry's); addr.reverse subnodes map to their address.
+ */
 export async function newOwner(
   context: IndexingContext,
   event: IndexedEvent<EventArgs<typeof RegistryAbi, "NewOwner">>,
 ) {
   const { node: parent, label, owner } = event.args;
   const node = makeSubnode(parent, label);
-  await upsert(context, event.log.address, node, { hasOwner: owner.toLowerCase() !== zeroAddress });
+  await upsert(context, event.log.address, node, { recordExists: recordExistsAfter(context, event, owner) });
   if (parent === ADDR_REVERSE_NODE) {
     // The reverse registrar claims keccak(hex(sender)) for the sender, or names another owner: try both.
     const address = reversedAddress(label, [event.transaction.from, owner]);
@@ -56,27 +66,31 @@ export async function newOwner(
   }
 }
 
-/** Transfer: a zero owner makes the registry with fallback defer to the old registry again. */
+/** Transfer: as NewOwner, for the node itself. */
 export async function transfer(
   context: IndexingContext,
   event: IndexedEvent<EventArgs<typeof RegistryAbi, "Transfer">>,
 ) {
   await upsert(context, event.log.address, event.args.node, {
-    hasOwner: event.args.owner.toLowerCase() !== zeroAddress,
+    recordExists: recordExistsAfter(context, event, event.args.owner),
   });
 }
 
+/** NewResolver: only the node's owner (or its operator) may set it, so the node has a record. */
 export async function newResolver(
   context: IndexingContext,
   event: IndexedEvent<EventArgs<typeof RegistryAbi, "NewResolver">>,
 ) {
-  await upsert(context, event.log.address, event.args.node, { resolver: orNull(event.args.resolver) });
+  await upsert(context, event.log.address, event.args.node, {
+    resolver: orNull(event.args.resolver),
+    recordExists: true,
+  });
 }
 
 /** 3DNS RegistrationCreated: the token answers `resolver(node)` with the 3DNS resolver it registered the name with. */
 export function threednsRegistered(resolver: Address) {
   return async (context: IndexingContext, event: IndexedEvent<{ node: Hex }>) =>
-    upsert(context, event.log.address, event.args.node, { resolver: orNull(resolver), hasOwner: true });
+    upsert(context, event.log.address, event.args.node, { resolver: orNull(resolver), recordExists: true });
 }
 
 /**
@@ -87,9 +101,9 @@ export function threednsRegistered(resolver: Address) {
 export function threednsNewOwner(resolver: Address) {
   return async (context: IndexingContext, event: IndexedEvent<{ node: Hex; label: Hex; owner: Address }>) => {
     const node = makeSubnode(event.args.node, event.args.label);
-    const hasOwner = event.args.owner.toLowerCase() !== zeroAddress;
-    if (event.args.node === ROOT_NODE) return upsert(context, event.log.address, node, { hasOwner });
-    await upsert(context, event.log.address, node, { resolver: hasOwner ? orNull(resolver) : null, hasOwner });
+    const recordExists = event.args.owner.toLowerCase() !== zeroAddress;
+    if (event.args.node === ROOT_NODE) return upsert(context, event.log.address, node, { recordExists });
+    await upsert(context, event.log.address, node, { resolver: recordExists ? orNull(resolver) : null, recordExists });
   };
 }
 
@@ -98,5 +112,5 @@ export async function threednsBurned(
   context: IndexingContext,
   event: IndexedEvent<EventArgs<typeof ThreeDNSTokenAbi, "RegistrationBurned">>,
 ) {
-  await upsert(context, event.log.address, event.args.node, { resolver: null, hasOwner: false });
+  await upsert(context, event.log.address, event.args.node, { resolver: null, recordExists: false });
 }
