@@ -998,21 +998,39 @@ export const ensv2PermissionChange = onchainTable(
   }),
 );
 
-/** The ENSv2 events as emitted, for history: `args` holds the decoded arguments (uint256 as decimal strings). */
+/**
+ * The ENSv2 events as emitted, for history: `args` holds the decoded arguments (uint256 as decimal strings). Which
+ * names' histories hold each is ensv2_domain_event.
+ */
 export const ensv2Event = onchainTable(
   "ensv2_event",
   (t) => ({
     ...ensv2LogColumns(t),
     contract: t.hex().notNull(),
     eventName: t.text().notNull(),
-    /** The domain the event is about, when it is about one. */
-    domainId: t.text(),
     args: t.json().notNull(),
   }),
   (table) => ({
-    byDomain: index().on(table.domainId),
     byContract: index().on(table.contract, table.blockNumber, table.logIndex),
   }),
+);
+
+/**
+ * An ensv2_event in one name's history (`ENSv2Domain.events`): a log about no name has no row, one about a name one,
+ * and a TransferBatch one per name whose token it moved. The log's place is copied so that a name's list is read
+ * from this table alone.
+ */
+export const ensv2DomainEvent = onchainTable(
+  "ensv2_domain_event",
+  (t) => ({
+    domainId: t.text().notNull(),
+    /** The ensv2_event's id. */
+    eventId: t.text().notNull(),
+    chainId: t.integer().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.domainId, table.eventId] }) }),
 );
 
 // ---- name references: the names whose current address record points at an account (Account.nameReferences) ------

@@ -12,7 +12,7 @@ const { labelRegisteredOrReserved, labelUnregistered, setOnDomain, tokenIdValues
   "../../src/plugins/ensv2/lib/lifecycle"
 );
 const { singleTransferred, batchTransferred } = await import("../../src/plugins/ensv2/lib/transfers");
-const { withVersion } = await import("../../src/plugins/ensv2/lib/ids");
+const { domainIdOf, withVersion } = await import("../../src/plugins/ensv2/lib/ids");
 
 /*
  * A registry linked after it was used gets its earlier transfers late: applied at the link, after every other event
@@ -133,7 +133,7 @@ describe("ensv2 transfers applied late, at a registry's first link", () => {
   });
   setEnsv2Anchors({ rootRegistry: ROOT, ethRegistry: ROOT });
 
-  it("leave names, tokens, events and owner counts as the same transfers in their places", async () => {
+  it("leave names, tokens, events (in each name's history) and owner counts as the same transfers in their places", async () => {
     const inPlace = await play((steps) => steps);
     const late = await play((steps) => [...steps.filter((s) => !s.transfer), ...steps.filter((s) => s.transfer)]);
 
@@ -151,9 +151,21 @@ describe("ensv2 transfers applied late, at a registry's first link", () => {
       ["c", "registered", FRIEND, true, 1n],
       ["d", "reserved", null, true, 0n],
     ]);
-    for (const table of [schema.ensv2Domain, schema.ensv2Token, schema.ensv2Event, schema.domainListCount]) {
+    for (const table of [
+      schema.ensv2Domain,
+      schema.ensv2Token,
+      schema.ensv2Event,
+      schema.ensv2DomainEvent,
+      schema.domainListCount,
+    ]) {
       expect(tableRows(late, table)).toEqual(tableRows(inPlace, table));
     }
     expect(Object.keys(tableRows(inPlace, schema.ensv2Token)).length).toBe(6);
+    // The one batch moving a and c is in both names' histories.
+    const batch = Object.values(tableRows(late, schema.ensv2Event)).find((e) => e.eventName === "TransferBatch")!;
+    const histories = Object.values(tableRows(late, schema.ensv2DomainEvent))
+      .filter((r) => r.eventId === batch.id)
+      .map((r) => r.domainId);
+    expect(histories.sort()).toEqual(["a", "c"].map((l) => domainIdOf(31337, REGISTRY, id(l, 0n))).sort());
   });
 });

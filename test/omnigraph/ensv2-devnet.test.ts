@@ -397,7 +397,7 @@ describe("/api/omnigraph answers the devnet's ENSv2 names as the manifest expect
     try {
       counts = (
         await db.query(
-          `SELECT domain_id, count(*)::int AS n, min(contract) AS contract FROM "${indexer.schema}"."ensv2_event" WHERE domain_id IS NOT NULL GROUP BY domain_id ORDER BY n DESC LIMIT 3`,
+          `SELECT d.domain_id, count(*)::int AS n, min(e.contract) AS contract FROM "${indexer.schema}"."ensv2_domain_event" d JOIN "${indexer.schema}"."ensv2_event" e ON e.id = d.event_id GROUP BY d.domain_id ORDER BY n DESC LIMIT 3`,
         )
       ).rows;
     } finally {

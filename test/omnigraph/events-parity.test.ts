@@ -187,8 +187,14 @@ function addRows(rows: Rows): Rows {
     ...log(l),
     contract: ETH_REGISTRY,
     eventName: "ExpiryUpdated",
-    domainId: v2DomainId,
     args: {},
+  }));
+  rows.ensv2_domain_event = rows.ensv2_event.map((e) => ({
+    domainId: v2DomainId,
+    eventId: e.id,
+    chainId: e.chainId,
+    blockNumber: e.blockNumber,
+    logIndex: e.logIndex,
   }));
   rows.ensv2_permission_change = [1002, 98, 997].map((l) => ({
     ...log(l),

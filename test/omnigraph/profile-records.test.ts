@@ -1,3 +1,4 @@
+import { keccak256, stringToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import type { RecordsAnswer, RecordsRequest } from "../../src/api/resolution/records";
@@ -5,6 +6,7 @@ import type { Resolution } from "../../src/api/resolution/resolve";
 import type { ResolutionService } from "../../src/api/resolution/service";
 import { buildFixture } from "../subgraph-api/fixture";
 import type { TestDatabase } from "../subgraph-api/pg";
+import { peerCookbookResponses, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*
@@ -22,6 +24,16 @@ const GOOD = {
   } as Record<string, string>,
   contenthash: "0xe3010170122029f2d17be6139079dc48696d1f582a8530eb9805b561eda517e22a892c7e3f1f",
 };
+/**
+ * EIP-1191's mixed case, written out from the EIP's own steps: a hex digit that is a letter is upper case where the
+ * hash of `<chain id>0x<lower-case address>` has a nibble of 8 or more at its place. Rootstock's chain id is 30.
+ */
+function eip1191(address: string, chainId: number): string {
+  const lower = address.slice(2).toLowerCase();
+  const hash = keccak256(stringToHex(`${chainId}0x${lower}`)).slice(2);
+  return `0x${[...lower].map((c, i) => (Number.parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c)).join("")}`;
+}
+
 /** An IPFS contenthash cut short. */
 const MALFORMED = { addresses: {} as Record<string, string>, contenthash: "0xe3010170" };
 /** What the stubbed source answers for every name. */
@@ -95,6 +107,42 @@ describe("/api/omnigraph profile: addresses and contenthash", () => {
     expect(requests.length).toBe(1);
     expect(internalErrors).toEqual([]);
   });
+
+  it("answers a Rootstock address in EIP-1191's mixed case for chain 30, the records keeping the bytes", async () => {
+    const raw = "0x3a29282d5144cea68cb33995ce82212f4b21ccec";
+    stored = { ...GOOD, addresses: { "137": raw } };
+    const r = await executeOmnigraphRequest(
+      {
+        query: `{ domain(by: { name: "eth" }) { resolve { profile { addresses { rootstock ethereum } }
+          records { addresses(coinTypes: [137]) { address } } } } }`,
+      },
+      options,
+    );
+    expect(r.body.errors).toBeUndefined();
+    const resolve = (r.body.data as any).domain.resolve;
+    expect(resolve.profile.addresses).toEqual({ rootstock: eip1191(raw, 30), ethereum: null });
+    // Not ethereum's EIP-55 case, and not the lower case earlier builds answered.
+    expect(resolve.profile.addresses.rootstock).toBe("0x3A29282D5144CEa68cb33995CE82212f4b21cceC");
+    expect(resolve.records.addresses).toEqual([{ address: raw }]);
+    expect(internalErrors).toEqual([]);
+  });
+
+  it.skipIf(skipWithoutPeerOmnigraph("the Rootstock address of the peer's recorded domain-profile"))(
+    "answers the Rootstock address the peer's recorded domain-profile shows, from the same bytes",
+    async () => {
+      const recorded = peerCookbookResponses()["domain-profile"]?.data as any;
+      const shown: string = recorded.domain.resolve.profile.addresses.rootstock;
+      expect(shown).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      stored = { ...GOOD, addresses: { "137": shown.toLowerCase() } };
+      const r = await executeOmnigraphRequest(
+        { query: `{ domain(by: { name: "eth" }) { resolve { profile { addresses { rootstock } } } } }` },
+        options,
+      );
+      expect(r.body.errors).toBeUndefined();
+      expect((r.body.data as any).domain.resolve.profile.addresses.rootstock).toBe(shown);
+      expect(internalErrors).toEqual([]);
+    },
+  );
 
   it("answers null, not an error, for a contenthash that does not decode", async () => {
     stored = MALFORMED;

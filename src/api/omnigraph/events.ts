@@ -170,10 +170,11 @@ const ENSV1_DOMAIN_EVENTS = positionedSource("ENSv1", (root) =>
     .join(" union all "),
 );
 
-/** ENSv2's events as emitted (ensv2_event), by the domain they are about. */
+/** ENSv2's events (ensv2_event) in each name's history (ensv2_domain_event: a TransferBatch in each moved name's). */
 export const ENSV2_DOMAIN_EVENTS = positionedSource(
   "ENSv2",
-  () => "select id, block_number, log_index, 0 as sub_index, chain_id, domain_id as scope from ensv2_event",
+  () =>
+    "select event_id as id, block_number, log_index, 0 as sub_index, chain_id, domain_id as scope from ensv2_domain_event",
 );
 
 /** Each EACRolesChanged (ensv2_permission_change), by its contract (`<chainId>-<contract>`). */

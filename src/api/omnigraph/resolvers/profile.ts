@@ -3,7 +3,7 @@ import type { RecordsAnswer } from "../../resolution/records";
 
 /*
  * The interpreted profile of a name, from its raw records: links made into https URLs, social handles without their
- * decorations, non-EVM addresses in their chains' text forms, the contenthash decoded. Only what can be derived from
+ * decorations, non-EVM and Rootstock addresses in their chains' text forms, the contenthash decoded. Only what can be derived from
  * the records themselves: no NFT metadata reads (an `eip155:` avatar has no httpUrl here). A record whose bytes do
  * not decode answers null; `records.addresses` and `records.contenthash` still have the bytes.
  */
@@ -87,7 +87,8 @@ export function profileOf(answer: RecordsAnswer) {
     addresses: {
       ethereum: evm(address(60n)),
       base: evm(address(BASE_COIN_TYPE)),
-      rootstock: evm(address(ROOTSTOCK_COIN_TYPE)),
+      // Rootstock's own text form is mixed case by EIP-1191 (chain id 30 in the hash), not ethereum's EIP-55.
+      rootstock: encodeAddress(ROOTSTOCK_COIN_TYPE, evm(address(ROOTSTOCK_COIN_TYPE))),
       ...Object.fromEntries(
         Object.entries(NON_EVM_COIN_TYPES).map(([chain, c]) => [chain, encodeAddress(c, address(c))]),
       ),

@@ -86,7 +86,7 @@ scalar ResolverRecordsId
 "An XRP Ledger address, in its own text form."
 scalar RippleAddress
 
-"A Rootstock address, in its own text form."
+"A Rootstock address, in its own text form: mixed case by EIP-1191 (chain id 30)."
 scalar RootstockAddress
 
 "A Solana address, in its own text form."

@@ -4,8 +4,9 @@ import { decodeRegistrarEvent } from "../lib/registrar-events";
 import { priceRegistration, recordRenewal } from "../lib/registrations";
 
 /**
- * The `.eth` registrar: the price of each registration and renewal it made in the ETH registry. Its two events are
- * decoded in the layout of the build that emitted them (lib/registrar-events.ts), not with Ponder's arguments.
+ * The `.eth` registrar: the price of each registration and renewal it made in the ETH registry; both events join the
+ * name's history. They are decoded in the layout of the build that emitted them (lib/registrar-events.ts), not with
+ * Ponder's arguments.
  */
 export function register(): void {
   const C = "ensv2/ETHRegistrar";
@@ -13,8 +14,8 @@ export function register(): void {
 
   on(`${C}:NameRegistered`, async (context, event) => {
     const { args, emitted } = decodeRegistrarEvent(C, "NameRegistered", event);
-    await priceRegistration(context, { ...event, args });
-    await recordEvent(context, { ...event, args: emitted }, "NameRegistered");
+    const domainId = await priceRegistration(context, { ...event, args });
+    await recordEvent(context, { ...event, args: emitted }, "NameRegistered", domainId);
   });
   on(`${C}:NameRenewed`, async (context, event) => {
     const { args, emitted } = decodeRegistrarEvent(C, "NameRenewed", event);

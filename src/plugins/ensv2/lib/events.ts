@@ -26,18 +26,31 @@ export function argsAsJson(args: unknown): unknown {
   return args;
 }
 
-/** Keeps the event as emitted in ensv2_event. */
+/**
+ * Keeps the event as emitted in ensv2_event, and puts it in the history of each name it is about: none (null), one,
+ * or every name whose token a TransferBatch moved, each once.
+ */
 export async function recordEvent(
   context: IndexingContext,
   event: IndexedEvent<unknown>,
   eventName: string,
-  domainId: string | null = null,
+  about: string | null | readonly string[] = null,
 ): Promise<void> {
+  const log = logColumns(context, event);
   await context.db.insert(schema.ensv2Event).values({
-    ...logColumns(context, event),
+    ...log,
     contract: emitter(event),
     eventName,
-    domainId,
     args: argsAsJson(event.args),
   });
+  const domainIds = new Set(about === null ? [] : typeof about === "string" ? [about] : about);
+  for (const domainId of domainIds) {
+    await context.db.insert(schema.ensv2DomainEvent).values({
+      domainId,
+      eventId: log.id,
+      chainId: log.chainId,
+      blockNumber: log.blockNumber,
+      logIndex: log.logIndex,
+    });
+  }
 }

@@ -52,11 +52,14 @@ export interface NameRegisteredPrice {
   premium: bigint;
 }
 
-/** The registrar's NameRegistered prices the registration its registry call recorded earlier in the same transaction. */
+/**
+ * The registrar's NameRegistered prices the registration its registry call recorded earlier in the same transaction;
+ * returns the registered domain's id.
+ */
 export async function priceRegistration(
   context: IndexingContext,
   event: IndexedEvent<NameRegisteredPrice>,
-): Promise<void> {
+): Promise<string> {
   const domain = await ethDomain(context, event);
   const registration = domain.latestRegistrationId
     ? await context.db.find(schema.ensv2Registration, { id: domain.latestRegistrationId })
@@ -85,6 +88,7 @@ export async function priceRegistration(
     base,
     premium,
   });
+  return domain.id;
 }
 
 export interface NameRenewedArgs {

@@ -27,7 +27,7 @@ export async function singleTransferred(context: IndexingContext, event: Indexed
   if (moved) await recordEvent(context, event, "TransferSingle", moved[0] ?? null);
 }
 
-/** TransferBatch of a registry: each id's holder moves; the log joins ensv2_event. */
+/** TransferBatch of a registry: each id's holder moves; the log joins ensv2_event, in each moved name's history. */
 export async function batchTransferred(context: IndexingContext, event: IndexedEvent<BatchArgs>): Promise<void> {
   const { ids, values, to } = event.args;
   if (ids.length !== values.length) {
@@ -41,7 +41,7 @@ export async function batchTransferred(context: IndexingContext, event: IndexedE
     ids.map((id, i) => ({ id, value: values[i]! })),
     to,
   );
-  if (moved) await recordEvent(context, event, "TransferBatch", moved.length === 1 ? moved[0]! : null);
+  if (moved) await recordEvent(context, event, "TransferBatch", moved);
 }
 
 /**
