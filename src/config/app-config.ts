@@ -99,6 +99,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     tokenscopeSales: e.TOKENSCOPE_SALES,
     resolverReads: e.RESOLVER_READS,
     analyzeTables: e.NAMEINDEX_ANALYZE ?? e.NAMEINDEX_PGLITE_ANALYZE ?? true,
+    writeBehind: e.NAMEINDEX_WRITE_BEHIND,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,
     labelsPort: e.LABELS_PORT,

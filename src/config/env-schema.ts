@@ -110,6 +110,8 @@ export const envSchema = processTuningSchema.extend({
     .default("false")
     .transform((v): boolean | "log" => (v === "log" ? "log" : isTrue(v))),
   NAMEINDEX_ANALYZE: booleanFlag.optional(),
+  /** The backfill's insert-only rows through the write-behind store (src/plugins/shared/write-behind/); false: Ponder's store. */
+  NAMEINDEX_WRITE_BEHIND: booleanFlag.default("true"),
   /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),
   /** Read by ponder patch 024 (getLocalSyncGenerator-bounded-interval-logs); validated here, where a bad value is named. */

@@ -65,6 +65,12 @@ export interface AppConfig {
   resolverReads: boolean;
   /** NAMEINDEX_ANALYZE (formerly NAMEINDEX_PGLITE_ANALYZE): ANALYZE the index's tables once the backfill is done (default true). */
   analyzeTables: boolean;
+  /**
+   * NAMEINDEX_WRITE_BEHIND: during the backfill, the rows only ever inserted (logs, the subgraph's events, history
+   * versions) are held by the app and written with one COPY per table and batch (default true); false sends them
+   * through Ponder's store, as realtime does. The rows are the same either way.
+   */
+  writeBehind: boolean;
   port: number;
   /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
   publicApiUrl: string | undefined;

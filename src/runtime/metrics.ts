@@ -42,6 +42,27 @@ function handlerCounter(name: string, help: string, read: (totals: HandlerTotals
 handlerCounter("nameindex_handler_seconds_total", "Wall time spent in event handlers, per plugin", (t) => t.seconds);
 handlerCounter("nameindex_handler_events_total", "Events handled, per plugin", (t) => t.events);
 
+/** What the write-behind store (src/plugins/shared/write-behind/) wrote during the backfill, in plain numbers. */
+export const writeBehindTotals = { rows: 0, copySeconds: 0 };
+
+for (const [name, help, read] of [
+  [
+    "nameindex_write_behind_rows_total",
+    "Rows the backfill wrote by COPY outside Ponder's store",
+    () => writeBehindTotals.rows,
+  ],
+  ["nameindex_write_behind_copy_seconds_total", "Wall time of those COPYs", () => writeBehindTotals.copySeconds],
+] as const)
+  new client.Counter({
+    name,
+    help,
+    registers: [nameindexRegistry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+
 /** A counter whose value is read from the healer's own counters at scrape time. */
 function healCounter(name: string, help: string, read: () => number): void {
   new client.Counter({

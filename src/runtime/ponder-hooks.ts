@@ -102,3 +102,29 @@ export interface PonderDatabaseHandle {
 export function ponderDatabase(): PonderDatabaseHandle | undefined {
   return (globalThis as { PONDER_DATABASE?: PonderDatabaseHandle }).PONDER_DATABASE;
 }
+
+/** The part of Ponder's query builder for a batch's transaction that a COPY needs (its dialect and driver client). */
+export interface PonderBatchTransaction {
+  $dialect: "postgres" | "pglite";
+  // biome-ignore lint/suspicious/noExplicitAny: pg's PoolClient or PGlite's transaction, by dialect.
+  $client: any;
+}
+
+/**
+ * What patch omnichain-backfill-batch-hooks calls around each batch of the omnichain backfill: `begin()` before the
+ * batch's handlers run (a batch Ponder runs again after a failure begins again), `flush(tx)` after Ponder's own
+ * flush, in the batch's transaction, before its checkpoint. Nothing calls them at setup, in realtime or in the other
+ * orderings; without the patch, never.
+ */
+export interface BackfillBatchHooks {
+  begin(): void;
+  flush(tx: PonderBatchTransaction): Promise<void>;
+}
+
+declare global {
+  var NAMEINDEX_BACKFILL_BATCH: BackfillBatchHooks | undefined;
+}
+
+export function setBackfillBatchHooks(hooks: BackfillBatchHooks | undefined): void {
+  globalThis.NAMEINDEX_BACKFILL_BATCH = hooks;
+}

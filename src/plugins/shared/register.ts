@@ -1,10 +1,13 @@
 import { type Context, type Event, type EventNames, ponder } from "ponder:registry";
 import { getConfig } from "../../config";
 import { handlerTotalsOf } from "../../runtime/metrics";
+import { setBackfillBatchHooks } from "../../runtime/ponder-hooks";
 import { composeContractList } from "../compose";
 import { logWritePosition, setupWritePosition, withEntityHistory } from "./entity-history";
 import { pruneEntityHistory } from "./history-pruning";
 import { recordLog } from "./indexed-log";
+import { backfillBatch } from "./write-behind/batch";
+import { withWriteBehind } from "./write-behind/db";
 
 let indexed: Set<string> | undefined;
 
@@ -51,9 +54,11 @@ export function on<N extends LogEventName>(
     return;
   }
   const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
-  ponder.on(name, async ({ event, context }) => {
+  installWriteBehind();
+  ponder.on(name, async ({ event, context: ponderContext }) => {
     const started = performance.now();
     try {
+      const context = writesBehind() ? { ...ponderContext, db: withWriteBehind(ponderContext.db) } : ponderContext;
       await recordLog(name, context, event);
       if (!keepsHistory()) return await handler(context, event);
       const history = withEntityHistory(context.db, logWritePosition(name, context.chain.id, event as never));
@@ -65,6 +70,15 @@ export function on<N extends LogEventName>(
       totals.events += 1;
     }
   });
+}
+
+/** NAMEINDEX_WRITE_BEHIND: the backfill's insert-only rows go to the write-behind store (write-behind/README.md). */
+const writesBehind = (): boolean => getConfig().writeBehind;
+
+/** Hands the write-behind batch to Ponder's backfill loop (patch omnichain-backfill-batch-hooks), once. */
+function installWriteBehind(): void {
+  if (!writesBehind() || globalThis.NAMEINDEX_BACKFILL_BATCH === backfillBatch) return;
+  setBackfillBatchHooks(backfillBatch);
 }
 
 /** `SUBGRAPH_HISTORY_BLOCKS=none`: the entities' writes go to the store alone, with no version beside them. */

@@ -1,0 +1,83 @@
+import { type Column, getTableColumns, getTableName } from "drizzle-orm";
+import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+
+/*
+ * A row as the database will hold it, and its COPY text: the same defaults, not-null check and driver values as
+ * Ponder's store (its indexing-store `normalizeRow` and cache `getCopyText`), so a row written here equals, byte for
+ * byte, the row Ponder would have written.
+ */
+
+export type Row = Record<string, unknown>;
+
+interface TableShape {
+  /** `"schema"."table"`, as Ponder's COPY names it. */
+  target: string;
+  columns: [string, Column][];
+  /** The primary key's columns. */
+  key: [string, Column][];
+}
+
+const shapes = new WeakMap<PgTable, TableShape>();
+
+export function shapeOf(table: PgTable): TableShape {
+  let shape = shapes.get(table);
+  if (shape === undefined) {
+    const config = getTableConfig(table);
+    const columns = Object.entries(getTableColumns(table));
+    const byName = new Map(columns.map(([js, c]) => [c.name, js]));
+    const keyNames =
+      config.primaryKeys.length > 0
+        ? config.primaryKeys[0]!.columns.map((c) => byName.get(c.name)!)
+        : columns.filter(([, c]) => c.primary).map(([js]) => js);
+    const key = keyNames.map((js) => columns.find(([name]) => name === js)!);
+    shape = { target: `"${config.schema ?? "public"}"."${getTableName(table)}"`, columns, key };
+    shapes.set(table, shape);
+  }
+  return shape;
+}
+
+/** Fills a new row's absent columns with their defaults (null where none), refusing a null in a not-null column. */
+export function completeRow(table: PgTable, values: Row): Row {
+  const row: Row = {};
+  for (const [js, column] of shapeOf(table).columns) {
+    let value = values[js];
+    if (value === undefined && column.hasDefault) {
+      value = column.default !== undefined ? column.default : column.defaultFn?.();
+    }
+    if (value === undefined) value = null;
+    if (value === null && column.notNull)
+      throw new Error(`Column '${getTableName(table)}.${js}' violates not-null constraint (write-behind insert)`);
+    row[js] = value;
+  }
+  return row;
+}
+
+/** The key that identifies a row in its table: its primary key's driver values. */
+export function keyOf(table: PgTable, row: Row): string {
+  let out = "";
+  for (const [js, column] of shapeOf(table).key) out += `${driverText(column, row[js])}\u0000`;
+  return out;
+}
+
+const ESCAPE = /([\\\b\f\n\r\t\v])/g;
+
+/** One value in COPY's text format, or null for SQL NULL. */
+function driverText(column: Column, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const driver = column.mapToDriverValue === undefined ? value : column.mapToDriverValue(value);
+  if (driver === null || driver === undefined) return null;
+  if (Buffer.isBuffer(driver)) return `\\\\x${driver.toString("hex")}`;
+  return String(driver).replace(ESCAPE, "\\$1");
+}
+
+/** Rows as the body of `COPY <table> FROM STDIN` (text format: tab-separated, `\N` for NULL, one row a line). */
+export function copyText(table: PgTable, rows: Iterable<Row>): string {
+  const { columns } = shapeOf(table);
+  const lines: string[] = [];
+  for (const row of rows) {
+    const fields: string[] = [];
+    for (const [js, column] of columns) fields.push(driverText(column, row[js]) ?? "\\N");
+    lines.push(fields.join("\t"));
+  }
+  return lines.join("\n");
+}
