@@ -15,8 +15,9 @@
  *
  * RESOLVER_READS=false: those chains answer no eth_call at a past block (docs/benchmarks.md, "Resolver reads").
  *
- * A database may carry `-nohistory` (BENCH_DBS=postgres,postgres-nohistory): the same run with
- * SUBGRAPH_HISTORY_BLOCKS=none, which writes no entity history; with both, a table of what the history costs (CPU,
+ * A database may carry `-store` (BENCH_DBS=postgres,postgres-store): the same run with NAMEINDEX_WRITE_BEHIND=false,
+ * every row through Ponder's store (the write-behind store's before and after in one run). Or `-nohistory`
+ * (BENCH_DBS=postgres,postgres-nohistory): the same run with SUBGRAPH_HISTORY_BLOCKS=none, which writes no entity history; with both, a table of what the history costs (CPU,
  * wall, the index on disk) ends the output. BENCH_ROUNDS=N runs every database N times, interleaved (round 1: each in
  * turn, then round 2, …), with medians; BENCH_FLOOR=false skips the floor, BENCH_DURATION=0 the queries.
  *
@@ -39,18 +40,21 @@ import { PLUGIN_NAMES } from "../src/plugins/names";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { cpuReading, cpuSpentMs } from "../test/support/process-usage";
 import { startCachedDevnet } from "./lib/cached-devnet";
-import { formatBreakdown, type IndexingBreakdown, indexingBreakdown } from "./lib/indexing-metrics";
+import { formatBreakdown, type IndexingBreakdown, indexingBreakdown, storeCallsOf } from "./lib/indexing-metrics";
 import { median } from "./lib/median";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(Number);
-/** A run's database and whether it keeps the entity history (`-nohistory`: SUBGRAPH_HISTORY_BLOCKS=none). */
-type RunKind = "postgres" | "pglite" | "postgres-nohistory" | "pglite-nohistory";
+/**
+ * A run's database, and whether it keeps the entity history (`-nohistory`: SUBGRAPH_HISTORY_BLOCKS=none) or writes
+ * every row through Ponder's store (`-store`: NAMEINDEX_WRITE_BEHIND=false).
+ */
+type RunKind = `${"postgres" | "pglite"}${"" | "-nohistory" | "-store"}`;
 const DBS = (process.env.BENCH_DBS ?? "postgres,pglite").split(",") as RunKind[];
 for (const kind of DBS) {
-  if (!/^(postgres|pglite)(-nohistory)?$/.test(kind))
-    throw new Error(`BENCH_DBS: ${kind} is not postgres, pglite, postgres-nohistory or pglite-nohistory`);
+  if (!/^(postgres|pglite)(-nohistory|-store)?$/.test(kind))
+    throw new Error(`BENCH_DBS: ${kind} is not postgres or pglite, each optionally with -nohistory or -store`);
 }
 const databaseOf = (kind: RunKind) => (kind.startsWith("postgres") ? "postgres" : "pglite");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -248,6 +252,7 @@ async function indexAndQuery(
   const { started, indexer, rss, cpuAtStart } = await startMeasured(db, manifestPath, labelsServiceUrl, {
     SUBGRAPH_QUERY_CACHE_MB: "0",
     ...(kind.endsWith("-nohistory") ? { SUBGRAPH_HISTORY_BLOCKS: "none" } : {}),
+    ...(kind.endsWith("-store") ? { NAMEINDEX_WRITE_BEHIND: "false" } : {}),
     // One profile from start to /ready, one of the query phase: SIGUSR2 starts and stops the profiler.
     ...(CPU_PROF ? { NAMEINDEX_CPU_PROF_DIR: CPU_PROF, NAMEINDEX_CPU_PROF_MODE: "signal" } : {}),
   });
@@ -494,8 +499,20 @@ async function main(): Promise<void> {
       floor && writeFloor
         ? `; the write floor ${writeFloor.seconds.toFixed(1)} s: ${(writeFloor.seconds / floor.seconds).toFixed(2)}× the no-op floor`
         : "";
+    // Rows the index holds: counted on PostgreSQL; a PGlite index of the same chains holds the same rows.
+    const rows = (r.tables ?? runs.find((o) => o.names === r.names && o.tables)?.tables)?.reduce(
+      (n, t) => n + t.rows,
+      0,
+    );
+    const perEvent = (n: number) => (n / r.events).toFixed(2);
+    const writes =
+      `, ${perEvent(storeCallsOf(r.breakdown))} store calls per event` +
+      (rows ? `, ${perEvent(rows)} rows per event` : "") +
+      (rows && floor
+        ? `, ${(((r.seconds - floor.seconds) * 1e6) / rows).toFixed(1)} µs over the floor per row written`
+        : "");
     console.log(
-      `scale: ${r.names} names, ${r.db}${ROUNDS > 1 ? ` round ${r.round}` : ""}: ${r.seconds.toFixed(1)} s to /ready, ${Math.round(r.eventsPerSecond)} events/s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MiB${against}${againstWrites}`,
+      `scale: ${r.names} names, ${r.db}${ROUNDS > 1 ? ` round ${r.round}` : ""}: ${r.seconds.toFixed(1)} s to /ready, ${Math.round(r.eventsPerSecond)} events/s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MiB${against}${againstWrites}${writes}`,
     );
   }
   printHistoryCost(runs);

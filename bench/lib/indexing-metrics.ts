@@ -17,6 +17,8 @@ export interface IndexingBreakdown {
   storeCallsByTable: { table: string; calls: number; byMethod: [method: string, calls: number][] }[];
   /** Deletes per table: Ponder sends each one to the database at once, and the handler waits for it. */
   deletesByTable: { table: string; calls: number }[];
+  /** Rows the write-behind store wrote by COPY, outside Ponder's store, and the COPYs' wall time. */
+  writeBehind: { rows: number; copySeconds: number };
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
   healing: {
     calls: number;
@@ -90,6 +92,10 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
     deletesByTable: byTable(text, "ponder_indexing_store_queries_total", (l) => l.includes('method="delete"')).map(
       ([table, calls]) => ({ table, calls }),
     ),
+    writeBehind: {
+      rows: sumOf(text, "nameindex_write_behind_rows_total"),
+      copySeconds: sumOf(text, "nameindex_write_behind_copy_seconds_total"),
+    },
     healing: {
       calls: sumOf(text, "nameindex_heal_calls_total"),
       cacheHits: sumOf(text, "nameindex_heal_cache_hits_total"),
@@ -100,6 +106,9 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
     },
   };
 }
+
+/** The handlers' calls to Ponder's store, all tables. */
+export const storeCallsOf = (b: IndexingBreakdown): number => b.storeCallsByTable.reduce((n, t) => n + t.calls, 0);
 
 export function formatBreakdown(b: IndexingBreakdown): string {
   const { wait, prefetch, index, flush, commit } = b.steps;
@@ -122,11 +131,12 @@ export function formatBreakdown(b: IndexingBreakdown): string {
       .slice(0, 6)
       .map((t) => `${t.table} ${t.seconds.toFixed(1)} s`)
       .join(", ")}` +
-    `; store calls: ${b.storeCallsByTable.reduce((n, t) => n + t.calls, 0)} (most: ${b.storeCallsByTable
+    `; store calls: ${storeCallsOf(b)} (most: ${b.storeCallsByTable
       .slice(0, 16)
       .map((t) => `${t.table} ${t.calls} (${t.byMethod.map(([m, n]) => `${m} ${n}`).join(", ")})`)
       .join(", ")})` +
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
+    `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );
