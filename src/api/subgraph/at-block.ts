@@ -84,6 +84,11 @@ export async function blockOf(
       `Queries at past blocks are not available: this endpoint keeps no history and serves only the indexed head (block number ${head.number})`,
     );
   }
+  // The head is known: no lookup, so a client pinning the head's hash is served whatever the chain lookups' budget.
+  const sameHash = (hash: string | null | undefined) => !!hash && hash.toLowerCase() === head.hash?.toLowerCase();
+  if (byNumber ? block.number === head.number && (!block.hash || sameHash(block.hash)) : sameHash(block.hash)) {
+    return head;
+  }
   const finalizedNumber = meta.finalizedNumber ?? -1;
   let found: BlockRef | null;
   if (byNumber) {

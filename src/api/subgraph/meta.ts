@@ -162,6 +162,8 @@ export function ponderBlockLookup(options: PonderMetaOptions): BlockLookup {
     return answers(head, key, async () => {
       const block = await lookupBlock(options, query);
       if (block && block.number <= finalizedNumber) keep(block);
+      // Found by number, kept by hash too: the next page of a client that read its hash pins it by hash.
+      else if (block?.hash && "number" in query) void answers(head, `h${block.hash}`, async () => block);
       return block;
     });
   };
