@@ -19,9 +19,8 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { createPublicClient, http } from "viem";
-import { createSubgraphServer, ponderCheckpointMeta, type SubgraphDb } from "../src/api/subgraph";
+import { createSubgraphServer, type SubgraphDb } from "../src/api/subgraph";
 import { rowsOf } from "../src/api/subgraph/loader";
-import { historyOf } from "../src/api/subgraph/pipeline";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { median } from "./lib/median";
@@ -82,17 +81,9 @@ async function main() {
         return db.execute(query);
       },
     };
-    const history = historyOf({
-      db: recorded,
-      chainId: ROOT_CHAIN,
-      publicClient,
-      retainedBlocks: null,
-      liveTables: LIVE_TABLES,
-    });
     const { app } = createSubgraphServer({
       db: recorded,
-      getMeta: ponderCheckpointMeta({ db: recorded, chainId: ROOT_CHAIN, publicClient }),
-      getHistory: async () => history,
+      rootChain: { id: ROOT_CHAIN, rpcUrl: rootRpc, historyBlocks: null, liveTables: LIVE_TABLES },
     });
     const ask = async (body: string) => {
       const res = await app.request("/", { method: "POST", headers: { "content-type": "application/json" }, body });

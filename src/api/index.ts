@@ -1,4 +1,4 @@
-import { db as ponderDb, publicClients } from "ponder:api";
+import { db as ponderDb } from "ponder:api";
 import type { PGlite } from "@electric-sql/pglite";
 import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
@@ -133,7 +133,19 @@ const subgraphCache =
   config.subgraphQueryCacheBytes > 0
     ? new QueryCache({ maxBytes: config.subgraphQueryCacheBytes, head: subgraphHead })
     : undefined;
-const subgraph = createSubgraphServer({ db, publicClients, cache: subgraphCache, writes: pgliteWrites?.writes });
+const ensRoot = config.namespace.datasources.ensroot?.chain;
+if (!ensRoot) throw new Error("the namespace has no ENS root datasource");
+const subgraph = createSubgraphServer({
+  db,
+  rootChain: {
+    id: ensRoot.id,
+    rpcUrl: config.rpcUrls.get(ensRoot.id),
+    historyBlocks: config.subgraphHistoryBlocks,
+    liveTables: config.historyLiveTables,
+  },
+  cache: subgraphCache,
+  writes: pgliteWrites?.writes,
+});
 app.route("/subgraph", subgraph.app);
 app.route("/api/indexing-status", indexingStatusRoutes(indexingStatus));
 app.route(

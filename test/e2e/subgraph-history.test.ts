@@ -516,7 +516,7 @@ describe("/subgraph at past blocks", () => {
       /only indexed up to block number/,
     );
     await expect(subgraph(`{ domains(block: { hash: "0x${"ab".repeat(32)}" }) { id } }`)).rejects.toThrow(
-      /No block with the hash/,
+      /^Failed to decode `block.hash` value: `no block with that hash found`$/,
     );
   });
 });

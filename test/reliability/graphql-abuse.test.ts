@@ -3,6 +3,8 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
+import { startRecordingRpc } from "../support/recording-rpc";
+import { blockInputProbe } from "./support/block-input-probe";
 import { keepAliveAgent, send } from "./support/fuzz-inputs";
 import { type AbuseCase, abuseCases, omnigraphAbuseCases } from "./support/graphql-abuse";
 import { fmt, type IndexedSample, normalQuery, percentiles, sampleIndex } from "./support/graphql-shapes";
@@ -17,19 +19,24 @@ const ABUSERS = 4;
  * /subgraph and /api/omnigraph against abuse on a live index (PostgreSQL, one indexer for both): every abusive request
  * is answered within a bound, as a GraphQL error with HTTP 200 (or the documented 400/405/413 for what is not GraphQL
  * at all), and while a stream of them runs, /subgraph's common queries keep their latency within a generous factor
- * of their baseline.
+ * of their baseline. The root chain's RPC is recorded: a hostile probe of `block:` arguments must keep what /subgraph
+ * asks it within the documented bound.
  */
+const ROOT = 31337;
 let env: DevnetWithLabels;
 let indexer: RunningIndexer;
+let rootRpc: Awaited<ReturnType<typeof startRecordingRpc>>;
 const agent = keepAliveAgent(ABUSERS + 2);
 
 beforeAll(async () => {
   env = await startDevnetWithLabels({ seed: 31, names: 12 });
+  rootRpc = await startRecordingRpc(env.devnet.manifest.chains[String(ROOT)]!.rpcUrl);
   indexer = await startIndexer({
     manifestPath: env.devnet.manifestPath,
     labelsServiceUrl: env.labelsUrl,
     plugins: ["subgraph", "protocol-acceleration"],
     database: "postgres",
+    extraEnv: { [`RPC_URL_${ROOT}`]: rootRpc.url },
   });
   await indexer.process.ready();
 }, 400_000);
@@ -37,6 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   agent.destroy();
   await indexer?.stop();
+  await rootRpc?.close();
   await env?.stop();
 });
 
@@ -146,6 +154,21 @@ describe("/subgraph under GraphQL abuse", () => {
     expect(indexer.process.child.exitCode).toBeNull();
     expect((await fetch(`${indexer.url}/health`)).status).toBe(200);
   });
+});
+
+describe("/subgraph block: arguments under a hostile probe", () => {
+  it("answers each request within 1 s, naming the problem, and asks the chain within the documented bound", async () => {
+    const probe = await blockInputProbe(indexer.url, agent, () =>
+      rootRpc.calls.filter((c) => c.userAgent.includes("(subgraph-blocks)")),
+    );
+    for (const line of probe.lines) report("block-input", line);
+    expect(probe.problems).toEqual([]);
+    expect(probe.slowest).toBeLessThan(1_000);
+    expect(probe.rpcCalls).toBeLessThanOrEqual(probe.bound);
+    // The flood outran the budget: some hashes were refused rather than asked.
+    expect(probe.refused).toBeGreaterThan(0);
+    expect((await fetch(`${indexer.url}/health`)).status).toBe(200);
+  }, 120_000);
 });
 
 describe("/api/omnigraph under GraphQL abuse", () => {

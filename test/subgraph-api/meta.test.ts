@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ponderCheckpointMeta } from "../../src/api/subgraph";
+import type { ChainBlocks } from "../../src/api/subgraph/chain-blocks";
 import { countingDb, createTestDatabase, type TestDatabase } from "./pg";
 
 /*
@@ -21,13 +22,13 @@ afterAll(async () => {
   await t.drop();
 });
 
-/** A chain whose block at each number is given by the test, as `getBlock` answers it. */
-function chain(blocks: Map<number, { hash: string; timestamp: number }>) {
+/** A chain whose block at each number is given by the test. */
+function chain(blocks: Map<number, { hash: string; timestamp: number }>): ChainBlocks {
   return {
-    async getBlock({ blockNumber }: { blockNumber: bigint }) {
-      const b = blocks.get(Number(blockNumber));
-      if (!b) throw new Error(`block ${blockNumber} not found`);
-      return { hash: b.hash, parentHash: `0x${"00".repeat(32)}`, timestamp: BigInt(b.timestamp) };
+    async block(query) {
+      const number = "number" in query ? query.number : -1;
+      const b = blocks.get(number);
+      return b ? { number, hash: b.hash, parentHash: `0x${"00".repeat(32)}`, timestamp: b.timestamp } : null;
     },
   };
 }
@@ -46,7 +47,7 @@ describe("_meta.block while the chain reorgs", () => {
     const meta = ponderCheckpointMeta({
       db: countingDb(t),
       chainId: CHAIN_ID,
-      publicClient: chain(new Map([[177, A_HEAD]])),
+      chain: chain(new Map([[177, A_HEAD]])),
     });
     expect((await meta()).block).toMatchObject({ number: 177, timestamp: A_HEAD.timestamp, hash: A_HEAD.hash });
   });
@@ -54,7 +55,7 @@ describe("_meta.block while the chain reorgs", () => {
   it("names no hash while the chain holds another block at the indexed number, and the new one once indexed", async () => {
     // The chain moved to branch B at 177; the index still holds A's 177 (its checkpoint has A's timestamp).
     const blocks = new Map([[177, B_HEAD]]);
-    const meta = ponderCheckpointMeta({ db: countingDb(t), chainId: CHAIN_ID, publicClient: chain(blocks) });
+    const meta = ponderCheckpointMeta({ db: countingDb(t), chainId: CHAIN_ID, chain: chain(blocks) });
     await setCheckpoint(checkpoint(177, A_HEAD.timestamp), checkpoint(100, 1_700_000_100));
     expect((await meta()).block).toMatchObject({ number: 177, hash: null, parentHash: null });
     // The indexer reverted A and indexed B's 177.

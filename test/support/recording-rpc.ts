@@ -4,6 +4,8 @@ import { type LoopbackServer, startLoopbackServer } from "./loopback-server";
 export interface RecordedCall {
   method: string;
   params: unknown[];
+  /** The request's User-Agent: which part of nameindex asked (src/lib/rpc-transport.ts names them). */
+  userAgent: string;
   /** An eth_getLogs call's answer (its logs), kept with `keepLogs`: what the provider sent back. */
   result?: unknown;
 }
@@ -17,12 +19,16 @@ export async function startRecordingRpc(
   { keepLogs = false }: { keepLogs?: boolean } = {},
 ): Promise<LoopbackServer & { calls: RecordedCall[] }> {
   const calls: RecordedCall[] = [];
-  const server = await startLoopbackServer(async (_req, res, body) => {
+  const server = await startLoopbackServer(async (req, res, body) => {
     const parsed = JSON.parse(body.toString("utf8")) as unknown;
     const logCalls = new Map<unknown, RecordedCall>();
     for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
       const { method, params, id } = call as { method?: string; params?: unknown[]; id?: unknown };
-      const recorded: RecordedCall = { method: String(method), params: params ?? [] };
+      const recorded: RecordedCall = {
+        method: String(method),
+        params: params ?? [],
+        userAgent: String(req.headers["user-agent"] ?? ""),
+      };
       calls.push(recorded);
       if (keepLogs && recorded.method === "eth_getLogs") logCalls.set(id, recorded);
     }

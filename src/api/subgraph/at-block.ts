@@ -1,11 +1,10 @@
 import { firstVersionOf, lastVersionOf } from "../../lib/history-version";
+import { blockArgumentError, changeBlockError } from "./block-input";
 import { SubgraphQueryError } from "./errors";
-import { HEAD, LATEST_VERSIONS, type UnchangedTables, usesChangeBlock, withoutLiveRows } from "./history";
-import { READ_HEAD, type Reading } from "./sql";
+import { changeBlocksOf, LATEST_VERSIONS, READ_HEAD, type Reading, type UnchangedTables } from "./reading";
 
 /*
- * The `block:` argument and `_change_block` filters, turned into what a statement reads (sql.ts `Reading`), with
- * graph-node's rules:
+ * The block a `block:` argument names, and what a field reads there (reading.ts `Reading`), with graph-node's rules:
  * - no `block`: the indexed head; `block: { number_gte: N }`: the head, once it is at N or past it;
  * - `block: { number: N }`: the state at the end of block N of the ENS root chain (every chain's writes up to that
  *   block's place in omnichain order); `block: { hash }`: the same for the block with that hash, which must be a
@@ -32,12 +31,13 @@ export interface SubgraphMeta {
 }
 
 /**
- * A block of the ENS root chain, by number or by hash; null when the chain has no such block. `byNumber` is told the
- * indexed head it answers under: a block that may still be replaced is kept only while that head is.
+ * A block of the ENS root chain, by number or by hash; null when the chain has no such block. Told the indexed head
+ * it answers under and the last final block number: a block that may still be replaced is kept only while that head
+ * is.
  */
 export interface BlockLookup {
-  byNumber(number: number, finalized: boolean, head: BlockRef): Promise<BlockRef | null>;
-  byHash(hash: string): Promise<BlockRef | null>;
+  byNumber(number: number, head: BlockRef, finalizedNumber: number): Promise<BlockRef | null>;
+  byHash(hash: string, head: BlockRef, finalizedNumber: number): Promise<BlockRef | null>;
 }
 
 export interface SubgraphHistory {
@@ -59,18 +59,21 @@ export async function blockOf(
   block: BlockArg,
 ): Promise<BlockRef | null> {
   if (!block) return null;
+  const invalid = blockArgumentError(block);
+  if (invalid) throw new SubgraphQueryError(invalid);
   const head = meta.block;
   if (!head) throw new SubgraphQueryError("No block has been indexed yet, so no `block` constraint can be met");
-  const notYet = (n: number) =>
+  // graph-node's words for a block past the head.
+  const notYet = (argument: string, n: number) =>
     new SubgraphQueryError(
-      `The subgraph has only indexed up to block number ${head.number}; data for block number ${n} is not yet available`,
+      `Failed to decode \`${argument}\` value: \`subgraph ${meta.deployment} has only indexed up to block number ${head.number} and data for block number ${n} is therefore not yet available\``,
     );
   if (block.number_gte !== undefined && block.number_gte !== null && block.number_gte > head.number) {
-    throw notYet(block.number_gte);
+    throw notYet("block.number_gte", block.number_gte);
   }
   const byNumber = block.number !== undefined && block.number !== null;
   if (!byNumber && !block.hash) return null;
-  if (byNumber && block.number! > head.number) throw notYet(block.number!);
+  if (byNumber && block.number! > head.number) throw notYet("block.number", block.number!);
   if (!history) {
     // Without a history only the head can be answered: from the live tables.
     const isHead = byNumber
@@ -81,20 +84,26 @@ export async function blockOf(
       `Queries at past blocks are not available: this endpoint keeps no history and serves only the indexed head (block number ${head.number})`,
     );
   }
+  // The head is known: no lookup, so a client pinning the head's hash is served whatever the chain lookups' budget.
+  const sameHash = (hash: string | null | undefined) => !!hash && hash.toLowerCase() === head.hash?.toLowerCase();
+  if (byNumber ? block.number === head.number && (!block.hash || sameHash(block.hash)) : sameHash(block.hash)) {
+    return head;
+  }
+  const finalizedNumber = meta.finalizedNumber ?? -1;
   let found: BlockRef | null;
   if (byNumber) {
     const n = block.number!;
-    if (n < 0) throw new SubgraphQueryError(`Invalid block number ${n}`);
     checkRetained(head, history, n);
-    found = await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1), head);
+    found = await history.blocks.byNumber(n, head, finalizedNumber);
     if (!found) throw new SubgraphQueryError(`Block number ${n} was not found on the indexed chain`);
     if (block.hash && found.hash?.toLowerCase() !== block.hash.toLowerCase()) {
       throw new SubgraphQueryError(`Block number ${n} does not have the hash ${block.hash}`);
     }
   } else {
-    found = await history.blocks.byHash(block.hash!);
-    if (!found) throw new SubgraphQueryError(`No block with the hash ${block.hash} was found on the indexed chain`);
-    if (found.number > head.number) throw notYet(found.number);
+    found = await history.blocks.byHash(block.hash!, head, finalizedNumber);
+    // graph-node's words for a hash its block store does not hold.
+    if (!found) throw new SubgraphQueryError("Failed to decode `block.hash` value: `no block with that hash found`");
+    if (found.number > head.number) throw notYet("block.number", found.number);
     checkRetained(head, history, found.number);
   }
   return found;
@@ -120,48 +129,40 @@ export async function readingFor(
   block: BlockArg,
   where: unknown,
 ): Promise<Reading> {
-  if (!block && !usesChangeBlock(where)) return READ_HEAD;
-  return readingAt(await meta(), history, block, where);
-}
-
-async function readingAt(
-  meta: SubgraphMeta,
-  history: SubgraphHistory | undefined,
-  block: BlockArg,
-  where: unknown,
-): Promise<Reading> {
-  const at = await blockOf(meta, history, block);
-  if (at) {
-    if (at.timestamp === null) throw new Error(`block ${at.number} has no timestamp`);
-    const upTo = lastVersionOf({
-      timestamp: BigInt(at.timestamp),
-      chainId: history!.chainId,
-      blockNumber: BigInt(at.number),
-    });
-    // `_change_block` compares every row's version, which only the history has.
-    const unchanged =
-      history!.unchangedTables && !usesChangeBlock(where)
-        ? await history!.unchangedTables(upTo, meta.block!)
-        : undefined;
-    return {
-      at: unchanged?.size ? { upTo, unchanged } : { upTo },
-      blockStarts: await blockStarts(meta, history, where),
-    };
-  }
-  return nestedReading(meta, history, READ_HEAD, where);
+  const changeBlocks = changeBlocksOf(where);
+  if (!block && changeBlocks.size === 0) return READ_HEAD;
+  const head = await meta();
+  const at = await blockOf(head, history, block);
+  if (!at) return nestedReading(meta, history, READ_HEAD, where);
+  if (at.timestamp === null) throw new Error(`block ${at.number} has no timestamp`);
+  const upTo = lastVersionOf({
+    timestamp: BigInt(at.timestamp),
+    chainId: history!.chainId,
+    blockNumber: BigInt(at.number),
+  });
+  // `_change_block` compares every row's version, which only the history has.
+  const unchanged =
+    history!.unchangedTables && changeBlocks.size === 0 ? await history!.unchangedTables(upTo, head.block!) : undefined;
+  return {
+    at: unchanged?.size ? { upTo, unchanged } : { upTo },
+    blockStarts: await blockStarts(head, history, changeBlocks),
+  };
 }
 
 /** What a nested list reads: its parent's reading, switched to the history when its own filter asks for it. */
 export async function nestedReading(
-  meta: SubgraphMeta,
+  meta: () => Promise<SubgraphMeta>,
   history: SubgraphHistory | undefined,
   parent: Reading,
   where: unknown,
 ): Promise<Reading> {
-  if (!usesChangeBlock(where)) return parent;
+  const changeBlocks = changeBlocksOf(where);
+  if (changeBlocks.size === 0) return parent;
+  const at = parent.at;
   return {
-    at: parent.at === HEAD ? LATEST_VERSIONS : withoutLiveRows(parent.at),
-    blockStarts: await blockStarts(meta, history, where),
+    // The same point, read from the history alone (`_change_block` needs every row's version).
+    at: at === null ? LATEST_VERSIONS : at.unchanged ? { upTo: at.upTo } : at,
+    blockStarts: await blockStarts(await meta(), history, changeBlocks),
   };
 }
 
@@ -169,18 +170,17 @@ export async function nestedReading(
 async function blockStarts(
   meta: SubgraphMeta,
   history: SubgraphHistory | undefined,
-  where: unknown,
+  numbers: ReadonlySet<number>,
 ): Promise<Map<number, bigint>> {
-  const numbers = new Set<number>();
-  collectChangeBlocks(where, numbers);
   const starts = new Map<number, bigint>();
   if (numbers.size === 0) return starts;
   if (!history)
     throw new SubgraphQueryError("`_change_block` filters are not available: this endpoint keeps no history");
+  const invalid = changeBlockError(numbers);
+  if (invalid) throw new SubgraphQueryError(invalid);
   for (const n of numbers) {
-    if (!Number.isSafeInteger(n) || n < 0) throw new SubgraphQueryError(`Invalid \`_change_block\` number ${n}`);
-    if (meta.block && n > meta.block.number) continue;
-    const block = meta.block && (await history.blocks.byNumber(n, n <= (meta.finalizedNumber ?? -1), meta.block));
+    if (!meta.block || n > meta.block.number) continue;
+    const block = await history.blocks.byNumber(n, meta.block, meta.finalizedNumber ?? -1);
     if (!block || block.timestamp === null) continue;
     starts.set(
       n,
@@ -188,18 +188,4 @@ async function blockStarts(
     );
   }
   return starts;
-}
-
-function collectChangeBlocks(where: unknown, into: Set<number>) {
-  if (Array.isArray(where)) {
-    for (const w of where) collectChangeBlocks(w, into);
-    return;
-  }
-  if (where === null || typeof where !== "object") return;
-  for (const [key, value] of Object.entries(where)) {
-    if (key === "_change_block") {
-      const n = (value as { number_gte?: unknown } | null)?.number_gte;
-      if (typeof n === "number") into.add(n);
-    } else collectChangeBlocks(value, into);
-  }
 }

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type EntityDef, tableInfo } from "./model";
+import type { ReadPoint } from "./reading";
 
 /*
  * Where a statement reads an entity from: the live tables (the indexed head), or the entity history
@@ -26,26 +27,8 @@ import { type EntityDef, tableInfo } from "./model";
  * less at every depth: `npm run bench:statements`, docs/benchmarks.md "Entity history".)
  */
 
-/** The history tables with no version above a block (their live table is the state there), by table name. */
-export type UnchangedTables = ReadonlySet<string>;
-
-/**
- * null: the live tables. Otherwise the history at `upTo` (a version, src/lib/history-version.ts), or its latest;
- * `unchanged`: the tables read through their live table.
- */
-export type ReadPoint = null | { upTo: bigint | null; unchanged?: UnchangedTables };
-
 /** Ids as one array parameter. */
 export const idArray = (ids: readonly string[]): SQL => sql`${sql.param(ids)}::text[]`;
-
-export const HEAD: ReadPoint = null;
-export const LATEST_VERSIONS: ReadPoint = { upTo: null };
-
-/** A read point as a cache key (the Loader's batches and rows at hand). */
-export function readPointKey(at: ReadPoint): string {
-  if (at === null) return "head";
-  return at.upTo === null ? "latest" : String(at.upTo);
-}
 
 /** The column a history source adds: the version each row was read at (`_change_block` compares it). */
 export const VERSION_COLUMN = "__version";
@@ -124,18 +107,4 @@ export function entityById(entity: EntityDef, at: ReadPoint, id: SQL): SQL {
   const history = sql.identifier(tableInfo(entity.history).name);
   const upTo = at.upTo === null ? sql`` : sql` AND "h"."version" <= ${at.upTo.toString()}::numeric`;
   return sql`(SELECT * FROM (SELECT ${sql.raw(columnsOf(entity, "h"))}, "h"."deleted" AS "__deleted" FROM ${history} "h" WHERE "h"."id" = ${id}${upTo} ORDER BY "h"."version" DESC LIMIT 1) "k" WHERE NOT "k"."__deleted")`;
-}
-
-/** The same point, read from the history alone (`_change_block` needs every row's version). */
-export function withoutLiveRows(at: ReadPoint): ReadPoint {
-  return at === null || !at.unchanged ? at : { upTo: at.upTo };
-}
-
-/** Whether a filter (at any depth: `and`, `or`, nested `field_`) holds `_change_block`. */
-export function usesChangeBlock(where: unknown): boolean {
-  if (Array.isArray(where)) return where.some(usesChangeBlock);
-  if (where === null || typeof where !== "object") return false;
-  return Object.entries(where).some(
-    ([key, value]) => (key === "_change_block" && value != null) || usesChangeBlock(value),
-  );
 }

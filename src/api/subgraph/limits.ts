@@ -23,6 +23,7 @@ import {
   type VariableDefinitionNode,
 } from "graphql";
 import type { ShapeLimits } from "../shared/document-shape";
+import { blockInputErrors } from "./block-input";
 
 /*
  * Every limit of /subgraph, in one place: what a request may ask (DEFAULT_LIMITS, overridable per app), how deep its
@@ -72,6 +73,17 @@ export const MAX_LIST_VALUES = 1000;
 
 /** Parent ids per statement of the Loader; bounded so a statement's parameter list stays far below 65,535. */
 export const IDS_PER_STATEMENT = 1000;
+
+/**
+ * What /subgraph asks the operator's RPC provider for blocks the index does not hold (chain-blocks.ts), per process:
+ * a bucket of `burst` requests refilled at `perSecond` (so at most burst + perSecond * t requests in any t seconds),
+ * each with no retry and this timeout. The burst is the aliases a request may have, so one query naming that many
+ * blocks is served when nothing else asked.
+ */
+export const BLOCK_RPC = { perSecond: 5, burst: 30, timeoutMs: 3_000 };
+
+/** Blocks kept by meta.ts's block lookup: final ones by number and by hash, and answers per head (also "none"). */
+export const BLOCK_ANSWERS_MAX = 1000;
 
 /**
  * A body over maxBodyBytes but at most this large is read to its end and thrown away, so the connection stays
@@ -130,6 +142,8 @@ export function checkDocumentLimits(
   const MAX_VISITS = 10_000;
   // `first`/`skip` out of range, reported before any SQL runs (as The Graph does), with The Graph's wording.
   const rangeErrors = new Set<string>();
+  // A `block:` or `_change_block` no block can have, reported before any block is looked up (block-input.ts).
+  const blockErrors = new Set<string>();
 
   const walk = (
     set: SelectionSetNode,
@@ -160,6 +174,7 @@ export function checkDocumentLimits(
     if (node.alias) aliases++;
     const name = node.name.value;
     if (name.startsWith("__")) return; // introspection is cheap and static
+    for (const e of blockInputErrors(node, variables)) blockErrors.add(e);
     // Depth counts levels of objects: `{ domains { id } }` is 1 deep.
     if (!node.selectionSet) return;
     const d = depth + 1;
@@ -190,7 +205,7 @@ export function checkDocumentLimits(
   const root = schema.getQueryType();
   if (root && operation.operation === "query") walk(operation.selectionSet, root, 0, 1, new Set());
 
-  const errors: GraphQLError[] = [...rangeErrors].map((m) => new GraphQLError(m));
+  const errors: GraphQLError[] = [...rangeErrors, ...blockErrors].map((m) => new GraphQLError(m));
   if (visits > MAX_VISITS) errors.push(new GraphQLError("Query is too complex: it expands to too many fields"));
   if (maxDepthSeen > limits.maxDepth) {
     errors.push(new GraphQLError(`Query is too deep: ${maxDepthSeen} levels, the limit is ${limits.maxDepth}`));

@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
-import { readPointKey } from "./history";
 import { IDS_PER_STATEMENT } from "./limits";
 import { type EntityDef, entityOf, type FieldDef } from "./model";
+import { READ_HEAD, type Reading, readingKey } from "./reading";
 import {
   byIdQuery,
   byIdsQuery,
@@ -10,8 +10,6 @@ import {
   embedKey,
   type ListArgs,
   listQuery,
-  READ_HEAD,
-  type Reading,
   type Row,
 } from "./sql";
 
@@ -65,7 +63,7 @@ export class Loader {
 
   /** A row already at hand, or undefined. */
   peekById(entity: EntityDef, id: string, reading: Reading = READ_HEAD): Row | null | undefined {
-    return this.known.get(`${pointOf(reading)}${entity.name}:${id}`);
+    return this.known.get(`${readingKey(reading)}${entity.name}:${id}`);
   }
 
   peekDerivedOne(
@@ -74,7 +72,7 @@ export class Loader {
     parentId: string,
     reading: Reading = READ_HEAD,
   ): Row | null | undefined {
-    return this.known.get(`${pointOf(reading)}${entity.name}.${foreign}:${parentId}`);
+    return this.known.get(`${readingKey(reading)}${entity.name}.${foreign}:${parentId}`);
   }
   /** Statements run for this request (tests assert on it). */
   statements = 0;
@@ -103,7 +101,7 @@ export class Loader {
 
   /** Moves embedded relation rows out of `row` into the caches their resolvers read. */
   private unpackEmbeds(row: Row, embeds: FieldDef[], reading: Reading) {
-    const point = pointOf(reading);
+    const point = readingKey(reading);
     for (const f of embeds) {
       const key = embedKey(f);
       const raw = row[key];
@@ -121,7 +119,7 @@ export class Loader {
   }
 
   byId(entity: EntityDef, id: string, reading = READ_HEAD): Promise<Row | null> {
-    const point = pointOf(reading);
+    const point = readingKey(reading);
     const cacheKey = `${point}${entity.name}:${id}`;
     const known = this.known.get(cacheKey);
     if (known !== undefined) return Promise.resolve(known);
@@ -149,7 +147,7 @@ export class Loader {
     const known = this.peekDerivedOne(entity, foreign, parentId, reading);
     if (known !== undefined) return Promise.resolve(known);
     return this.enqueue<Row | null>(
-      `${pointOf(reading)}one:${entity.name}.${foreign}`,
+      `${readingKey(reading)}one:${entity.name}.${foreign}`,
       parentId,
       async (ids) => {
         const map = new Map<string, Row | null>();
@@ -165,7 +163,7 @@ export class Loader {
 
   children(entity: EntityDef, foreign: string, args: ListArgs, parentId: string, reading = READ_HEAD): Promise<Row[]> {
     return this.enqueue<Row[]>(
-      `${pointOf(reading)}many:${entity.name}.${foreign}:${JSON.stringify(args)}`,
+      `${readingKey(reading)}many:${entity.name}.${foreign}:${JSON.stringify(args)}`,
       parentId,
       async (ids) => {
         const map = new Map<string, Row[]>();
@@ -229,9 +227,4 @@ function chunks<T>(items: T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += IDS_PER_STATEMENT) out.push(items.slice(i, i + IDS_PER_STATEMENT));
   return out;
-}
-
-/** The prefix of a cache or batch key for what a statement reads (empty for the live tables). */
-function pointOf(reading: Reading): string {
-  return reading.at === null ? "" : `@${readPointKey(reading.at)}|`;
 }

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 import type { BlockLookup, BlockRef, SubgraphMeta } from "./at-block";
+import type { BlockQuery, blockBudget, ChainBlocks } from "./chain-blocks";
+import { BLOCK_ANSWERS_MAX } from "./limits";
 import { rowsOf, type SubgraphDb } from "./loader";
 import { perHeadMemo } from "./per-head";
 
@@ -18,12 +20,6 @@ import { perHeadMemo } from "./per-head";
  * another slot, so another timestamp.
  */
 
-export interface BlockHashSource {
-  getBlock(
-    args: { blockNumber: bigint } | { blockHash: `0x${string}` },
-  ): Promise<{ hash: string | null; number?: bigint | null; parentHash: string; timestamp: bigint }>;
-}
-
 interface BlockIdentity {
   hash: string | null;
   parentHash: string | null;
@@ -36,8 +32,10 @@ export interface PonderMetaOptions {
   db: SubgraphDb;
   /** The ENS root chain, whose head `_meta.block` reports. */
   chainId: number;
-  /** The chain's viem client, for block hashes Ponder did not keep. */
-  publicClient?: BlockHashSource;
+  /** The chain, for blocks Ponder did not keep (chain-blocks.ts); absent: the index's alone. */
+  chain?: ChainBlocks;
+  /** What lookups that may reach the chain may cost (chain-blocks.ts `blockBudget`); absent: no bound. */
+  budget?: ReturnType<typeof blockBudget>;
   deployment?: string;
 }
 
@@ -112,12 +110,14 @@ async function lookupHash(options: PonderMetaOptions, n: number): Promise<BlockI
   return { hash: block.hash, parentHash: block.parentHash ?? null, timestamp: block.timestamp ?? undefined };
 }
 
-/** A block of the chain from Ponder's sync store, else from the RPC; null when neither knows it. */
-async function lookupBlock(
-  options: PonderMetaOptions,
-  ref: { number: number } | { hash: string },
-): Promise<BlockRef | null> {
-  const where = "number" in ref ? sql`number = ${ref.number}` : sql`hash = ${ref.hash.toLowerCase()}`;
+/**
+ * A block of the chain from Ponder's sync store, else from the chain; null when neither knows it. A lookup that may
+ * reach the chain spends the budget first: for a hash that is also the sync store's scan (it has no index on hashes).
+ */
+async function lookupBlock(options: PonderMetaOptions, ref: BlockQuery): Promise<BlockRef | null> {
+  const byHash = "hash" in ref;
+  if (byHash) options.budget?.spend(ref);
+  const where = byHash ? sql`hash = ${ref.hash.toLowerCase()}` : sql`number = ${ref.number}`;
   try {
     const r = rowsOf(
       await options.db.execute(
@@ -133,45 +133,42 @@ async function lookupBlock(
       };
     }
   } catch {
-    // The sync store is not always readable from the API's connection; fall back to the RPC.
+    // The sync store is not always readable from the API's connection; fall back to the chain.
   }
-  if (!options.publicClient) return null;
-  try {
-    const b = await options.publicClient.getBlock(
-      "number" in ref ? { blockNumber: BigInt(ref.number) } : { blockHash: ref.hash.toLowerCase() as `0x${string}` },
-    );
-    const number = "number" in ref ? ref.number : b.number;
-    if (number === null || number === undefined || b.hash === null) return null;
-    return { number: Number(number), hash: b.hash, parentHash: b.parentHash, timestamp: Number(b.timestamp) };
-  } catch (e) {
-    // viem's "block not found" is an answer (no such block); anything else is the RPC failing.
-    if ((e as { name?: string }).name === "BlockNotFoundError") return null;
-    throw e;
-  }
+  if (!options.chain) return null;
+  if (!byHash) options.budget?.spend(ref);
+  return options.chain.block(ref);
 }
 
 /**
- * The ENS root chain's blocks for `block:` and `_change_block` (at-block.ts). A final block's answer is kept (a
- * thousand at most); one that may still be replaced is kept while the indexed head stays the same block (a new block
- * or a reorg empties them), so a client paging at one block asks the chain for it once per head, not per page.
+ * The ENS root chain's blocks for `block:` and `_change_block` (at-block.ts), by number and by hash. A final block's
+ * answer is kept (BLOCK_ANSWERS_MAX at most); any other answer, "no such block" too, while the indexed head stays the
+ * same block (a new block or a reorg empties them), so a client paging at one block, or repeating a hash the chain
+ * does not have, asks the chain once per head, not per request. Refusals and failures are not kept.
  */
 export function ponderBlockLookup(options: PonderMetaOptions): BlockLookup {
-  const finalBlocks = new Map<number, BlockRef>();
-  const recentBlocks = perHeadMemo<number, BlockRef | null>();
+  const finalBlocks = new Map<string, BlockRef>();
+  const answers = perHeadMemo<string, BlockRef | null>(BLOCK_ANSWERS_MAX);
+  const keep = (block: BlockRef) => {
+    for (const key of [`n${block.number}`, `h${block.hash}`]) {
+      finalBlocks.delete(key);
+      finalBlocks.set(key, block);
+    }
+    while (finalBlocks.size > 2 * BLOCK_ANSWERS_MAX) finalBlocks.delete(finalBlocks.keys().next().value!);
+  };
+  const find = (key: string, query: BlockQuery, head: BlockRef, finalizedNumber: number) => {
+    const known = finalBlocks.get(key);
+    if (known) return Promise.resolve(known);
+    return answers(head, key, async () => {
+      const block = await lookupBlock(options, query);
+      if (block && block.number <= finalizedNumber) keep(block);
+      // Found by number, kept by hash too: the next page of a client that read its hash pins it by hash.
+      else if (block?.hash && "number" in query) void answers(head, `h${block.hash}`, async () => block);
+      return block;
+    });
+  };
   return {
-    async byNumber(number, finalized, head) {
-      const known = finalBlocks.get(number);
-      if (known) return known;
-      if (finalized) {
-        const block = await lookupBlock(options, { number });
-        if (block) {
-          finalBlocks.set(number, block);
-          if (finalBlocks.size > 1000) finalBlocks.delete(finalBlocks.keys().next().value!);
-        }
-        return block;
-      }
-      return recentBlocks(head, number, () => lookupBlock(options, { number }));
-    },
-    byHash: (hash) => lookupBlock(options, { hash }),
+    byNumber: (number, head, finalizedNumber) => find(`n${number}`, { number }, head, finalizedNumber),
+    byHash: (hash, head, finalizedNumber) => find(`h${hash.toLowerCase()}`, { hash }, head, finalizedNumber),
   };
 }

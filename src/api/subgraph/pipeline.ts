@@ -18,6 +18,7 @@ import type { WriteGeneration } from "../shared/pglite-writes";
 import { type CacheOutcome, coalesce, type QueryCache, stableJson, untilNextWrite } from "../shared/query-cache";
 import type { SubgraphHistory } from "./at-block";
 import { type AnswerBody, introspectionAnswers, type Prepared, preparedDocuments } from "./caches";
+import { blockBudget, rpcChainBlocks } from "./chain-blocks";
 import { SubgraphQueryError } from "./errors";
 import { asGraphNodeCoerces, RULES_GRAPH_NODE_SKIPS } from "./graph-node-coercion";
 import {
@@ -29,7 +30,7 @@ import {
   MAX_VALIDATION_ERRORS,
 } from "./limits";
 import { Loader, type SubgraphDb } from "./loader";
-import { type BlockHashSource, ponderBlockLookup, ponderCheckpointMeta } from "./meta";
+import { type PonderMetaOptions, ponderBlockLookup, ponderCheckpointMeta } from "./meta";
 import { buildSubgraphSchema, type SubgraphContext, type SubgraphMeta } from "./schema";
 import { unchangedTablesOf } from "./unchanged-tables";
 
@@ -41,13 +42,13 @@ import { unchangedTablesOf } from "./unchanged-tables";
 
 export interface SubgraphOptions {
   db: SubgraphDb;
-  /** `_meta` and the `block:` argument's head. Default: Ponder's checkpoint of the ENS root chain. */
+  /** `_meta` and the `block:` argument's head. Default: Ponder's checkpoint of `rootChain`. */
   getMeta?: () => Promise<SubgraphMeta>;
-  /** Ponder's viem clients by chain name (`ponder:api`), used by the default `getMeta` for block hashes. */
-  publicClients?: Record<string, unknown>;
+  /** The ENS root chain and the history kept of it, from the config (src/api/index.ts passes them, as it does `db`). */
+  rootChain?: RootChainSettings;
   /**
-   * The entity history, for `block:` below the head and `_change_block`. Default with the default `getMeta`: the
-   * index's history of the ENS root chain (SUBGRAPH_HISTORY_BLOCKS); with a caller's `getMeta`, none unless given.
+   * The entity history, for `block:` below the head and `_change_block`. Default: `rootChain`'s (none without it, or
+   * with SUBGRAPH_HISTORY_BLOCKS=none).
    */
   getHistory?: () => Promise<SubgraphHistory | undefined>;
   limits?: Partial<Limits>;
@@ -60,6 +61,16 @@ export interface SubgraphOptions {
    * read again only after a write, not per query at a block (on PGlite's one backend that read was ~1 ms a query).
    */
   writes?: WriteGeneration;
+}
+
+export interface RootChainSettings {
+  id: number;
+  /** RPC_URL_<id>: asked for blocks the index does not hold, within BLOCK_RPC (chain-blocks.ts); absent: never. */
+  rpcUrl?: string;
+  /** SUBGRAPH_HISTORY_BLOCKS: the blocks below the head kept (null: every block; 0: none, only the head is answered). */
+  historyBlocks: number | null;
+  /** SUBGRAPH_HISTORY_LIVE_TABLES: a table unchanged since a block is read through its live table. */
+  liveTables: boolean;
 }
 
 const RULES = [
@@ -313,69 +324,53 @@ function namesBlockWithoutHash(body: { data?: unknown }): boolean {
 
 export type ResolvedOptions = SubgraphOptions & { getMeta: () => Promise<SubgraphMeta> };
 
-/** The options with a `getMeta`: the caller's, or Ponder's checkpoint of the ENS root chain. */
+/** The options with a `getMeta` (the caller's, or Ponder's checkpoint of `rootChain`) and `rootChain`'s history. */
 export function resolveOptions(options: SubgraphOptions): ResolvedOptions {
-  if (options.getMeta) return { ...options, getMeta: options.getMeta };
-  return { ...options, getMeta: defaultMeta(options), getHistory: options.getHistory ?? defaultHistory(options) };
-}
-
-function defaultHistory(options: SubgraphOptions): () => Promise<SubgraphHistory | undefined> {
-  let history: Promise<SubgraphHistory | undefined> | undefined;
-  return () =>
-    (history ??= (async () => {
-      const { getConfig } = await import("../../config");
-      const config = getConfig();
-      // SUBGRAPH_HISTORY_BLOCKS=none: no versions are written, so only the head can be answered.
-      if (config.subgraphHistoryBlocks === 0) return undefined;
-      const chain = config.namespace.datasources.ensroot?.chain;
-      if (!chain) throw new Error("the namespace has no ENS root datasource");
-      return historyOf({
-        db: options.db,
-        chainId: chain.id,
-        publicClient: options.publicClients?.[chain.name] as BlockHashSource | undefined,
-        retainedBlocks: config.subgraphHistoryBlocks,
-        liveTables: config.historyLiveTables,
-      });
-    })());
+  const root = options.rootChain;
+  if (!root) {
+    if (!options.getMeta) throw new Error("/subgraph needs `getMeta` or `rootChain`");
+    return { ...options, getMeta: options.getMeta };
+  }
+  // One chain and one budget per server: `_meta`'s head and every `block:` spend from the same bound.
+  const source = {
+    db: options.db,
+    chainId: root.id,
+    chain: root.rpcUrl ? rpcChainBlocks(root.rpcUrl) : undefined,
+    budget: blockBudget(),
+  };
+  // SUBGRAPH_HISTORY_BLOCKS=none: no versions are written, so only the head can be answered.
+  const history =
+    root.historyBlocks === 0
+      ? undefined
+      : historyOf({ ...source, retainedBlocks: root.historyBlocks, liveTables: root.liveTables });
+  return {
+    ...options,
+    getMeta: options.getMeta ?? headMeta(ponderCheckpointMeta(source), options.writes),
+    getHistory: options.getHistory ?? (async () => history),
+  };
 }
 
 /**
  * The history of the ENS root chain as the API reads it: versions kept for `retainedBlocks` (null: all), and with
  * `liveTables` the live table for a table unchanged since a block.
  */
-export function historyOf(source: {
-  db: SubgraphDb;
-  chainId: number;
-  publicClient?: BlockHashSource;
-  retainedBlocks: number | null;
-  liveTables: boolean;
-}): SubgraphHistory {
+function historyOf(
+  source: PonderMetaOptions & { retainedBlocks: number | null; liveTables: boolean },
+): SubgraphHistory {
   return {
     chainId: source.chainId,
     retainedBlocks: source.retainedBlocks,
     unchangedTables: source.liveTables ? unchangedTablesOf(source.db) : undefined,
-    blocks: ponderBlockLookup({ db: source.db, chainId: source.chainId, publicClient: source.publicClient }),
+    blocks: ponderBlockLookup(source),
   };
 }
 
-function defaultMeta(options: SubgraphOptions): () => Promise<SubgraphMeta> {
-  let meta: (() => Promise<SubgraphMeta>) | undefined;
-  return async () => {
-    if (!meta) {
-      // Loaded lazily so that tests and tools using an explicit getMeta never parse the environment.
-      const { getConfig } = await import("../../config");
-      const chain = getConfig().namespace.datasources.ensroot?.chain;
-      if (!chain) throw new Error("the namespace has no ENS root datasource");
-      const read = ponderCheckpointMeta({
-        db: options.db,
-        chainId: chain.id,
-        publicClient: options.publicClients?.[chain.name] as Parameters<typeof ponderCheckpointMeta>[0]["publicClient"],
-      });
-      // A head whose hash the RPC did not know yet is asked again, as ponderCheckpointMeta itself does. Elsewhere
-      // (PostgreSQL, replicas) other processes write: one read per event-loop turn, shared by the requests that arrived
-      // in it, each at a past block (a round trip before its own statements; at 32 connections, as many reads).
-      meta = options.writes ? untilNextWrite(read, options.writes, (m) => m.block?.hash !== null) : coalesce(read);
-    }
-    return meta();
-  };
+/**
+ * The head as requests read it. On PGlite in the indexer's process, read again only after a write (and while the
+ * RPC did not know the head's hash yet, as ponderCheckpointMeta itself does). Elsewhere (PostgreSQL, replicas) other
+ * processes write: one read per event-loop turn, shared by the requests that arrived in it, each at a past block (a
+ * round trip before its own statements; at 32 connections, as many reads).
+ */
+function headMeta(read: () => Promise<SubgraphMeta>, writes: WriteGeneration | undefined): () => Promise<SubgraphMeta> {
+  return writes ? untilNextWrite(read, writes, (m) => m.block?.hash !== null) : coalesce(read);
 }

@@ -25,7 +25,6 @@ import {
 } from "graphql";
 import { blockOf, nestedReading, readingFor, type SubgraphHistory, type SubgraphMeta } from "./at-block";
 import { SubgraphQueryError } from "./errors";
-import { usesChangeBlock } from "./history";
 import type { SubgraphLimits } from "./limits";
 import type { Loader } from "./loader";
 import { ENTITIES, type EntityDef, entityOf, type FieldDef, type ScalarKind } from "./model";
@@ -319,11 +318,8 @@ export function buildSubgraphSchema(): GraphQLSchema {
       args: collectionArgs(target),
       resolve: async (row, args, ctx) => {
         const list = listArgs(args, ctx.limits);
-        const parent = ctx.loader.readingOf(row);
-        // Read where the parent was read; a `_change_block` filter reads the history (history.ts).
-        const reading = usesChangeBlock(list.where)
-          ? await nestedReading(await ctx.meta(), ctx.history, parent, list.where)
-          : parent;
+        // Read where the parent was read; a `_change_block` filter reads the history.
+        const reading = await nestedReading(ctx.meta, ctx.history, ctx.loader.readingOf(row), list.where);
         return ctx.loader.children(target, f.foreign, list, row.id, reading);
       },
     };

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { SubgraphQueryError } from "./errors";
-import { entityById, entitySource, idArray, type ReadPoint, VERSION_COLUMN } from "./history";
+import { entityById, entitySource, idArray, VERSION_COLUMN } from "./history";
 import { MAX_LIST_VALUES } from "./limits";
 import {
   columnOf,
@@ -12,6 +12,7 @@ import {
   type ScalarKind,
   tableInfo,
 } from "./model";
+import { READ_HEAD, type Reading } from "./reading";
 
 /*
  * SQL for The Graph's query semantics, generated with drizzle's `sql` builder: `where` filters, `orderBy` with the
@@ -27,17 +28,6 @@ export interface ListArgs {
   first: number;
   skip: number;
 }
-
-/**
- * What a statement reads: the live tables or the history at a version (history.ts), and the first version of each
- * block that a `_change_block: { number_gte }` of the query names (resolved before the SQL is built).
- */
-export interface Reading {
-  at: ReadPoint;
-  blockStarts: ReadonlyMap<number, bigint>;
-}
-
-export const READ_HEAD: Reading = { at: null, blockStarts: new Map() };
 
 export type Row = Record<string, unknown> & { id: string; __typename: string };
 
@@ -285,7 +275,7 @@ export function whereSql(
 /**
  * `_change_block: { number_gte: N }`: the row as read was written at block N or later (graph-node's rule: the
  * entity's version has changed since N). A read of the live tables cannot say; the Loader reads the history instead
- * whenever a filter holds one (history.ts `usesChangeBlock`).
+ * whenever a filter holds one (reading.ts).
  */
 function changeBlockCondition(
   entity: EntityDef,

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { HISTORY_TABLE_NAMES } from "../../lib/history-tables";
 import type { BlockRef } from "./at-block";
-import type { UnchangedTables } from "./history";
 import { rowsOf, type SubgraphDb } from "./loader";
 import { perHeadMemo } from "./per-head";
+import type { UnchangedTables } from "./reading";
 
 /*
  * Which history tables have no version above a block, so that a query at that block reads their live table, as at
