@@ -1,0 +1,130 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as schema from "../../ponder.schema";
+import { HISTORY_TABLES } from "../../src/lib/history-tables";
+import { backfillBatch } from "../../src/plugins/shared/write-behind/batch";
+import { withWriteBehind } from "../../src/plugins/shared/write-behind/db";
+import { isWriteBehindTable } from "../../src/plugins/shared/write-behind/tables";
+import { FakeStore } from "../lib/fake-store";
+
+/*
+ * The write-behind store's contract with the handlers and with Ponder's backfill loop, on a fake Ponder store and a
+ * real PGlite: inside a batch an insert into an insert-only table is held (Ponder's store never sees it) and reads
+ * of it answer from the batch; a key held or stored is honoured by `onConflictDoNothing` and `onConflictDoUpdate`;
+ * a batch begun again (Ponder retrying it) holds nothing of the failed attempt; the flush COPYs each held row once
+ * into the batch's transaction; outside a batch every call is Ponder's store's.
+ */
+
+const row = (id: string, ownerId = "0xowner") => ({
+  id,
+  blockNumber: 7,
+  transactionID: "0xabc",
+  logVersion: 1n,
+  domainId: `0xdomain-${id}`,
+  parentDomainId: "0xeth",
+  ownerId,
+});
+
+let store: FakeStore;
+let pglite: PGlite;
+const tx = () => ({ $dialect: "pglite" as const, $client: pglite });
+const copied = async () =>
+  (
+    await pglite.query<{ id: string; owner_id: string; log_version: string }>(
+      "select id, owner_id, log_version from new_owner order by id",
+    )
+  ).rows;
+
+beforeAll(async () => {
+  pglite = new PGlite();
+  await pglite.exec(`create table new_owner (id text primary key, block_number integer not null,
+    transaction_id text not null, log_version numeric(78,0) not null, domain_id text not null,
+    parent_domain_id text not null, owner_id text not null)`);
+});
+
+afterAll(async () => {
+  await pglite.close();
+});
+
+beforeEach(async () => {
+  store = new FakeStore("copies");
+  await pglite.exec("truncate new_owner");
+  // Leave no batch open between tests.
+  if (backfillBatch.open) await backfillBatch.flush(tx());
+  await pglite.exec("truncate new_owner");
+});
+
+const db = () => withWriteBehind(store.db as never) as unknown as typeof store.db;
+
+describe("the write-behind store", () => {
+  it("takes the insert-only tables and leaves the live ones and registrar_action to Ponder's store", () => {
+    expect(isWriteBehindTable(schema.indexedLog)).toBe(true);
+    expect(isWriteBehindTable(schema.newOwner)).toBe(true);
+    for (const history of HISTORY_TABLES) expect(isWriteBehindTable(history)).toBe(true);
+    expect(isWriteBehindTable(schema.domain)).toBe(false);
+    expect(isWriteBehindTable(schema.registrarAction)).toBe(false);
+  });
+
+  it("holds a batch's inserts, answers reads of them, and COPYs each once at the flush", async () => {
+    backfillBatch.begin();
+    await db().insert(schema.newOwner).values(row("a"));
+    await db().insert(schema.newOwner).values(row("b"));
+    expect(store.rows(schema.newOwner).size).toBe(0);
+    expect(await db().find(schema.newOwner, { id: "a" })).toMatchObject({ id: "a", ownerId: "0xowner" });
+    // A key held by the batch is taken: a plain insert of it is refused at once, as the database would at the COPY.
+    await expect(db().insert(schema.newOwner).values(row("a"))).rejects.toThrow(/inserted twice/);
+    expect(await db().insert(schema.newOwner).values(row("a", "0xother")).onConflictDoNothing()).toBeNull();
+    await db()
+      .insert(schema.newOwner)
+      .values(row("b"))
+      .onConflictDoUpdate({ ownerId: "0xnew" } as never);
+    await backfillBatch.flush(tx());
+    expect(await copied()).toEqual([
+      { id: "a", owner_id: "0xowner", log_version: "1" },
+      { id: "b", owner_id: "0xnew", log_version: "1" },
+    ]);
+    expect(backfillBatch.open).toBe(false);
+  });
+
+  it("honours keys an earlier batch wrote (Ponder's store answers for them)", async () => {
+    await store.db.insert(schema.newOwner).values(row("old"));
+    backfillBatch.begin();
+    expect(await db().insert(schema.newOwner).values(row("old", "0xother")).onConflictDoNothing()).toBeNull();
+    await db()
+      .insert(schema.newOwner)
+      .values(row("old"))
+      .onConflictDoUpdate({ ownerId: "0xupdated" } as never);
+    expect(store.get(schema.newOwner, "old")).toMatchObject({ ownerId: "0xupdated" });
+    await backfillBatch.flush(tx());
+    expect(await copied()).toEqual([]);
+  });
+
+  it("holds nothing of a failed attempt once Ponder begins the batch again", async () => {
+    backfillBatch.begin();
+    await db().insert(schema.newOwner).values(row("a", "0xfirst-attempt"));
+    await db().insert(schema.newOwner).values(row("z"));
+    backfillBatch.begin();
+    await db().insert(schema.newOwner).values(row("a"));
+    await backfillBatch.flush(tx());
+    expect(await copied()).toEqual([{ id: "a", owner_id: "0xowner", log_version: "1" }]);
+  });
+
+  it("passes every call to Ponder's store outside a batch (setup, realtime)", async () => {
+    expect(backfillBatch.open).toBe(false);
+    await db().insert(schema.newOwner).values(row("live"));
+    expect(store.get(schema.newOwner, "live")).toMatchObject({ ownerId: "0xowner" });
+    backfillBatch.begin();
+    await backfillBatch.flush(tx());
+    expect(await copied()).toEqual([]);
+  });
+
+  it("refuses a row without a not-null column, as Ponder's store does", async () => {
+    backfillBatch.begin();
+    const { ownerId: _, ...incomplete } = row("x");
+    expect(() =>
+      db()
+        .insert(schema.newOwner)
+        .values(incomplete as never),
+    ).toThrow(/not-null/);
+  });
+});
