@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 import { findFreePort } from "../../scripts/lib/ports";
 
@@ -20,8 +21,10 @@ export interface Server {
   logFile: string;
   /** The server log's ERROR lines, each with the STATEMENT line that follows it. */
   errors(): string[];
-  stop(): void;
-  start(): void;
+  /** `pg_ctl stop -m fast`, resolved once the server is down (the event loop runs meanwhile: a test polls during it). */
+  stop(): Promise<void>;
+  /** `pg_ctl start`, resolved once the server accepts connections. */
+  start(): Promise<void>;
 }
 
 export interface PrimaryAndStandby {
@@ -29,11 +32,12 @@ export interface PrimaryAndStandby {
   standby: Server;
   /** Waits until the standby has replayed everything the primary has written so far. */
   caughtUp(timeoutMs?: number): Promise<void>;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
-const asPostgres = (command: string, args: string[]) =>
-  execFileSync("runuser", ["-u", "postgres", "--", join(BIN, command), ...args], { stdio: "pipe" });
+const asPostgres = async (command: string, args: string[]) => {
+  await promisify(execFile)("runuser", ["-u", "postgres", "--", join(BIN, command), ...args]);
+};
 
 function server(dir: string, port: number, name: string): Server {
   const data = join(dir, name);
@@ -51,8 +55,8 @@ function server(dir: string, port: number, name: string): Server {
           : [],
       );
     },
-    stop: () => void asPostgres("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
-    start: () => void asPostgres("pg_ctl", ["-D", data, "-l", logFile, "-o", options, "-w", "start"]),
+    stop: () => asPostgres("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
+    start: () => asPostgres("pg_ctl", ["-D", data, "-l", logFile, "-o", options, "-w", "start"]),
   };
   return server;
 }
@@ -65,35 +69,35 @@ export async function startPrimaryAndStandby(database: string): Promise<PrimaryA
   const primary = server(dir, await findFreePort(), "primary");
   const standby = server(dir, await findFreePort(), "standby");
   const started: Server[] = [];
-  const stopAll = () => {
+  const stopAll = async () => {
     for (const s of started.reverse()) {
-      try {
-        s.stop();
-      } catch {
-        // already stopped (a test stopped it and failed before starting it again)
-      }
+      // Rejects when already stopped (a test stopped it and failed before starting it again).
+      await s.stop().catch(() => {});
     }
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    asPostgres("initdb", ["-D", join(dir, "primary"), "-U", "postgres", "-A", "trust", "--locale=C", "-E", "UTF8"]);
-    primary.start();
+    await asPostgres("initdb", [
+      "-D",
+      join(dir, "primary"),
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "--locale=C",
+      "-E",
+      "UTF8",
+    ]);
+    await primary.start();
     started.push(primary);
     await query(primary.url("postgres"), `CREATE DATABASE "${database}" LOCALE 'C' TEMPLATE template0`);
-    asPostgres(
-      "pg_basebackup",
-      ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres"].concat([
-        "-D",
-        join(dir, "standby"),
-        "-R",
-        "-X",
-        "stream",
-      ]),
-    );
-    standby.start();
+    // What an operator runs on the standby's host: a copy of the running primary that starts as its standby (-R).
+    const basebackup = ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", join(dir, "standby")];
+    await asPostgres("pg_basebackup", [...basebackup, "-R", "-X", "stream"]);
+    await standby.start();
     started.push(standby);
   } catch (error) {
-    stopAll();
+    await stopAll();
     throw error;
   }
   return {
