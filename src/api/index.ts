@@ -29,10 +29,24 @@ import { resolutionRoutes } from "./resolution/route";
 import { ResolutionService } from "./resolution/service";
 import { resolutionSettings } from "./resolution/settings";
 import { autovacuumWarning } from "./server/autovacuum-check";
+import { recordFinishedBackfill, schemaStateProbe } from "./server/backfill-record";
+import { DatabaseHealth, whenBackfillFinished } from "./server/database-health";
 import { installHistoryTriggers } from "./server/history-triggers";
-import { corsPreflightFastPath, firstOf, ponderHttpMetrics, subgraphPostFastPath } from "./server/node-fast-path";
+import {
+  corsPreflightFastPath,
+  databaseUnavailableFastPath,
+  firstOf,
+  ponderHttpMetrics,
+  subgraphPostFastPath,
+} from "./server/node-fast-path";
 import { qualifyTables } from "./server/pglite-safe-db";
 import { keepTablesAnalyzed } from "./server/table-statistics";
+import { servingRoutes } from "./serving/route";
+import {
+  databaseUnavailableGraphqlError,
+  databaseUnavailableJson,
+  isDatabaseUnavailable,
+} from "./shared/database-unavailable";
 import { trackPgliteWrites } from "./shared/pglite-writes";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, untilNextWrite } from "./subgraph";
@@ -61,8 +75,31 @@ const indexingStatus = new IndexingStatusService(
 // Warm and keep fresh from startup, so no poller waits for a gather; stopped when Ponder reloads or stops the API.
 const stopRefreshingStatus = indexingStatus.start();
 ponderCommon()?.apiShutdown?.add(stopRefreshingStatus);
+// `ponder serve` writes nothing: a replica on a PostgreSQL standby is refused any write, ANALYZE included, and the
+// indexer's ANALYZE on the primary reaches every standby with the rest of the database.
+const isReplica = ponderCommon()?.options?.command === "serve";
+
+// Whether this process can serve the index (GET /serving) and whether the routes that read the database may try.
+// On PGlite the database is this process: probed without a deadline (a read waits for the indexer's transaction).
+const health = new DatabaseHealth({
+  probe: schemaStateProbe(readSql, config.databaseSchema),
+  ...(config.database.kind === "pglite" ? { deadlineMs: null, intervalMs: 2_000 } : {}),
+  onChange: (state) =>
+    state.database === "unavailable"
+      ? console.warn(`Serving 503 on the routes that read the database: ${state.reason}`)
+      : console.log("The database answers again"),
+});
+ponderCommon()?.apiShutdown?.add(health.start());
+if (!isReplica) {
+  // The indexer records its first finished backfill, which replicas read while a restart sets `is_ready` to 0.
+  const stopRecording = whenBackfillFinished(health, () =>
+    recordFinishedBackfill({ database: config.database, apiDb: ponderDb, schema: config.databaseSchema }),
+  );
+  ponderCommon()?.apiShutdown?.add(stopRecording);
+}
+
 // `NAMEINDEX_ANALYZE=false` (diagnostics: `BENCH_ANALYZE=both npm run bench:graphql`) leaves them unanalyzed.
-if (config.analyzeTables) {
+if (config.analyzeTables && !isReplica) {
   // Planner statistics for the API's queries once the backfill is done, kept fresh where no autovacuum runs (see the module).
   const label = config.database.kind === "pglite" ? "PGlite" : "PostgreSQL";
   const stopAnalyzing = keepTablesAnalyzed({
@@ -79,7 +116,7 @@ if (config.analyzeTables) {
 }
 
 // The indexer's own process only (a `ponder serve` replica writes nothing): before indexing starts, beside it.
-if (ponderCommon()?.options?.command !== "serve" && config.subgraphHistoryBlocks !== 0) {
+if (!isReplica && config.subgraphHistoryBlocks !== 0) {
   installHistoryTriggers({
     database: config.database,
     apiDb: ponderDb,
@@ -98,7 +135,7 @@ if (config.database.kind === "postgres") {
     (error: Error) => console.warn(`Could not check the database's text order: ${error.message}`),
   );
   // The indexer's process writes the rows; its replicas would only repeat the warning.
-  if (ponderCommon()?.options?.command !== "serve")
+  if (!isReplica)
     autovacuumWarning(readSql).then(
       (warning) => warning && console.warn(warning),
       (error: Error) => console.warn(`Could not check the server's autovacuum: ${error.message}`),
@@ -106,6 +143,7 @@ if (config.database.kind === "postgres") {
 }
 
 const app = new Hono();
+const GRAPHQL_ROUTES = ["/subgraph", "/api/omnigraph"];
 
 // `/api/config/` is `/api/config`: a GET that found nothing is redirected to the path without the slash.
 app.use(trimTrailingSlash());
@@ -126,6 +164,7 @@ const openApi = openApiDocument({
   indexedChainIds: [...config.rpcUrls.keys()].sort((a, b) => a - b),
 });
 app.get("/openapi.json", (c) => c.json(openApi));
+app.route("/serving", servingRoutes(health));
 app.route("/api/config", configRoutes());
 // On PGlite the head token is read again only after a write (see shared/query-cache.ts); on PostgreSQL every turn.
 const subgraphHead = pgliteWrites ? untilNextWrite(ponderHeadToken(db), pgliteWrites.writes) : ponderHeadToken(db);
@@ -166,6 +205,12 @@ app.route("/api/omnigraph", omnigraphRoutes({ db, namespace: config.namespace, r
 app.all("*", (c) => c.json({ message: "Not Found" }, 404));
 app.notFound((c) => c.json({ message: "Not Found" }, 404));
 app.onError((error, c) => {
+  if (isDatabaseUnavailable(error)) {
+    c.header("retry-after", "1");
+    return GRAPHQL_ROUTES.some((path) => c.req.path.startsWith(path))
+      ? c.json({ errors: [databaseUnavailableGraphqlError()] }, 503)
+      : c.json(databaseUnavailableJson(), 503);
+  }
   console.error(error);
   return c.json({ message: "Internal Server Error" }, 500);
 });
@@ -175,6 +220,21 @@ app.onError((error, c) => {
 export default withNodeFastPath(
   app,
   firstOf(
+    databaseUnavailableFastPath(() => health.unavailable(), {
+      graphql: GRAPHQL_ROUTES,
+      // Ponder's /ready and /status too: they retry a dead connection for ~64 s.
+      json: [
+        "/ready",
+        "/status",
+        "/amirealtime",
+        "/api/indexing-status",
+        "/api/registrar-actions",
+        "/api/name-tokens",
+        "/api/name-sales",
+        "/api/resolve",
+      ],
+      except: ["/api/indexing-status/events"],
+    }),
     subgraphPostFastPath("/subgraph", subgraph, ponderHttpMetrics("POST", "/subgraph")),
     corsPreflightFastPath({
       "/subgraph": ["GET", "HEAD", "POST", "OPTIONS"],

@@ -28,6 +28,7 @@ describe("/openapi.json document", () => {
         "/api/resolve/primary-names/{address}",
         "/api/resolve/records/{name}",
         "/api/resolve/name-references/{address}",
+        "/serving",
       ].sort(),
     );
     for (const [path, item] of Object.entries(doc.paths)) {

@@ -9,6 +9,7 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
+import { databaseUnavailableGraphqlError, isDatabaseUnavailable, statusOfErrors } from "../shared/database-unavailable";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
 import { type QueryCache, stableJson } from "../shared/query-cache";
 import type { CompileBudget } from "./compile-guard";
@@ -151,7 +152,7 @@ export async function executeOmnigraphRequest(
     const json = JSON.stringify(body);
     // Resolutions read the chains too: only answers from the index alone are kept for the head.
     return {
-      status: 200,
+      status: statusOfErrors(body.errors),
       body,
       statements: ctx.statements,
       json,
@@ -164,7 +165,7 @@ export async function executeOmnigraphRequest(
   try {
     head = await options.cache.head();
   } catch (e) {
-    (options.onError ?? console.error)(e);
+    if (!isDatabaseUnavailable(e)) (options.onError ?? console.error)(e);
   }
   if (head === undefined) return run();
   const key = `omnigraph\n${opName ?? ""}\n${stableJson(vars)}\n${prepared.normalized}`;
@@ -184,11 +185,14 @@ function format(e: unknown, options: OmnigraphOptions): GraphQLFormattedError {
     const original = e.originalError;
     // A field's own problem (bad argument, limit) is the client's to read; anything else (database, RPC) stays in our logs.
     if (original && !(original instanceof GraphQLError)) {
+      if (isDatabaseUnavailable(original))
+        return { ...databaseUnavailableGraphqlError(), locations: e.locations, path: e.path };
       (options.onError ?? ((err) => console.error("[omnigraph]", err)))(original);
       return { message: "Internal error while executing the query", locations: e.locations, path: e.path };
     }
     return e.toJSON();
   }
+  if (isDatabaseUnavailable(e)) return databaseUnavailableGraphqlError();
   (options.onError ?? ((err) => console.error("[omnigraph]", err)))(e);
   return { message: "Internal error while executing the query" };
 }

@@ -102,6 +102,28 @@ export function openApiDocument(options: { version: string; indexedChainIds: rea
           responses: { 200: json("Realtime"), 400: invalidInput, 503: json("Not realtime, or no status yet") },
         },
       },
+      "/serving": {
+        get: {
+          summary:
+            "Whether this process can serve the index (its database answers, the schema holds a finished backfill): what a load balancer probes",
+          responses: {
+            200: json("Serving", {
+              type: "object",
+              properties: { serving: { const: true }, ponderReady: { type: "boolean" } },
+              required: ["serving", "ponderReady"],
+            }),
+            503: json("Not serving: DATABASE_UNAVAILABLE or BACKFILL_NOT_FINISHED, with the reason", {
+              type: "object",
+              properties: {
+                serving: { const: false },
+                code: { enum: ["DATABASE_UNAVAILABLE", "BACKFILL_NOT_FINISHED"] },
+                reason: { type: "string" },
+              },
+              required: ["serving", "code", "reason"],
+            }),
+          },
+        },
+      },
       "/api/registrar-actions": {
         get: {
           summary: "Registrations and renewals, newest first",

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type NodeFastPath, ponderCommon } from "../../runtime/ponder-hooks";
+import { databaseUnavailableGraphqlError, databaseUnavailableJson } from "../shared/database-unavailable";
 import type { SubgraphServer } from "../subgraph";
 
 /*
@@ -35,6 +36,50 @@ export function subgraphPostFastPath(
 /** The first of `paths` that answers a request, answers it. */
 export function firstOf(...paths: NodeFastPath[]): NodeFastPath {
   return (req, res) => paths.some((path) => path(req, res));
+}
+
+/** The routes that read the database, by the shape of their answers, for `databaseUnavailableFastPath`. */
+export interface DatabaseRoutes {
+  /** GraphQL endpoints: their POSTs and their GETs with a `query`, not the playground page. */
+  graphql: readonly string[];
+  /** JSON routes, Ponder's /ready and /status among them: the path and the paths under it. */
+  json: readonly string[];
+  /** Paths under a JSON route that read no database (the indexer's counter, from its /metrics). */
+  except?: readonly string[];
+}
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+/**
+ * While the database is known not to answer (`unavailable()` gives the reason), the routes that read it answer 503 at
+ * once, with a code (server/database-health.ts): without this a request waited on a dead connection, ~64 s on Ponder's
+ * /ready and /status, which retry, and failed as an internal error elsewhere.
+ */
+export function databaseUnavailableFastPath(
+  unavailable: () => string | undefined,
+  routes: DatabaseRoutes,
+): NodeFastPath {
+  return (req, res) => {
+    if (req.method === "OPTIONS" || req.url === undefined || unavailable() === undefined) return false;
+    const [path = "", search = ""] = req.url.split("?");
+    let body: object;
+    if (routes.graphql.some((p) => under(path, p))) {
+      if (req.method !== "POST" && !/(^|&)query=/.test(search)) return false;
+      body = { errors: [databaseUnavailableGraphqlError()] };
+    } else if (routes.json.some((p) => under(path, p)) && !routes.except?.some((p) => under(path, p))) {
+      body = databaseUnavailableJson();
+    } else return false;
+    // A request body nobody reads would hold the connection: drop it.
+    req.resume();
+    res.writeHead(503, {
+      "content-type": "application/json; charset=utf-8",
+      "access-control-allow-origin": "*",
+      "cache-control": "no-store",
+      "retry-after": "1",
+    });
+    res.end(JSON.stringify(body));
+    return true;
+  };
 }
 
 /**

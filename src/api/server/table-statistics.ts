@@ -16,7 +16,8 @@ interface Executor {
  * autovacuum runs (PGlite, or PostgreSQL with `autovacuum` off), again when a table has grown by a tenth since
  * (autovacuum's default `autovacuum_analyze_scale_factor`). One statement per table: the API's PostgreSQL sessions
  * have a 30 s statement timeout, and a table samples at most 30,000 rows whatever its size. ANALYZE is allowed in
- * the API's read-only sessions.
+ * the API's read-only sessions, but not on a standby ("cannot execute ANALYZE during recovery"): only `ponder start`
+ * runs this loop, and its statistics reach the standbys with the rest of the database.
  *
  * Growth is measured in pages (`pg_relation_size` against the `relpages` ANALYZE recorded), not with
  * `pg_stat_user_tables.n_mod_since_analyze`: PGlite's single-user backend never flushes its activity counters, which

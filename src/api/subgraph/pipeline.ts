@@ -13,6 +13,7 @@ import {
   VariablesInAllowedPositionRule,
   validate,
 } from "graphql";
+import { databaseUnavailableGraphqlError, isDatabaseUnavailable, statusOfErrors } from "../shared/database-unavailable";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
 import type { WriteGeneration } from "../shared/pglite-writes";
 import { type CacheOutcome, coalesce, type QueryCache, stableJson, untilNextWrite } from "../shared/query-cache";
@@ -204,7 +205,7 @@ export async function executeSubgraphRequest(
       head = await cache.head();
     } catch (e) {
       // No head to key on (the checkpoint table is unreadable): answer uncached rather than risk a stale answer.
-      (options.onError ?? ((err) => console.error("[subgraph] query cache:", err)))(e);
+      if (!isDatabaseUnavailable(e)) (options.onError ?? ((err) => console.error("[subgraph] query cache:", err)))(e);
     }
     if (head !== undefined) {
       // The shape limits are part of `prepare`'s key and the other limits are fixed per app (and per cache), so an
@@ -271,7 +272,8 @@ async function executeDocument(
       contextValue: context,
     });
   } catch (e) {
-    return { status: 200, body: { errors: [toFormatted(e, options)] }, statements: loader.statements };
+    const errors = [toFormatted(e, options)];
+    return { status: statusOfErrors(errors), body: { errors }, statements: loader.statements };
   }
   const body: SubgraphResponse["body"] = {};
   if (result.errors?.length) body.errors = result.errors.map((e) => toFormatted(e, options));
@@ -279,7 +281,7 @@ async function executeDocument(
   if (introspectionKey !== undefined && !body.errors) {
     introspectionAnswers.set(introspectionKey, body);
   }
-  return { status: 200, body, statements: loader.statements };
+  return { status: statusOfErrors(body.errors), body, statements: loader.statements };
 }
 
 function introspectionOnly(document: DocumentNode, operationName: string | undefined): boolean {
@@ -299,12 +301,15 @@ function toFormatted(e: unknown, options: SubgraphOptions): GraphQLFormattedErro
     const original = e.originalError;
     // A resolver failed: a query problem is the client's to read; anything else (database) stays in our logs.
     if (original && !(original instanceof GraphQLError)) {
+      if (isDatabaseUnavailable(original))
+        return { ...databaseUnavailableGraphqlError(), locations: e.locations, path: e.path };
       (options.onError ?? ((err) => console.error("[subgraph]", err)))(original);
       return { message: "Internal error while executing the query", locations: e.locations, path: e.path };
     }
     return e.toJSON();
   }
   if (e instanceof SubgraphQueryError) return { message: e.message };
+  if (isDatabaseUnavailable(e)) return databaseUnavailableGraphqlError();
   (options.onError ?? ((err) => console.error("[subgraph]", err)))(e);
   return { message: "Internal error while executing the query" };
 }

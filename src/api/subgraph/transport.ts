@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { databaseUnavailableGraphqlError, isDatabaseUnavailable } from "../shared/database-unavailable";
 import { discardNodeBody, readNodeBody, unreadNodeRequest } from "../shared/node-body";
 import { PLAYGROUND_ASSETS_ROUTE, servePlaygroundAsset } from "../shared/playground";
 import { settle } from "../shared/settle-response";
@@ -63,9 +64,21 @@ const INTERNAL_ERROR: SubgraphAnswer = {
   headers: JSON_HEADERS,
 };
 
+/** The database went away before a field was read (the head, the history window): a 503 a client can act on. */
+const DATABASE_UNAVAILABLE_ANSWER: SubgraphAnswer = {
+  status: 503,
+  body: JSON.stringify({ errors: [databaseUnavailableGraphqlError()] }),
+  headers: { ...JSON_HEADERS, "retry-after": "1" },
+};
+
 async function answerRequest(request: SubgraphRequest, options: ResolvedOptions): Promise<SubgraphAnswer> {
-  const r = await executeSubgraphRequest(request, options);
-  return { status: r.status, body: r.encoded ?? r.json ?? JSON.stringify(r.body), headers: answerHeaders(r.cache) };
+  try {
+    const r = await executeSubgraphRequest(request, options);
+    return { status: r.status, body: r.encoded ?? r.json ?? JSON.stringify(r.body), headers: answerHeaders(r.cache) };
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return DATABASE_UNAVAILABLE_ANSWER;
+    throw error;
+  }
 }
 
 /** The answer to a POST body: JSON with a `query`, or (`application/graphql`) the query itself. */
