@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { Namespace } from "../../namespaces/types";
-import type { ResolutionService } from "../resolution/service";
 import type { SqlDb } from "../shared/read-db";
+import type { ResolutionService } from "../shared/resolution/service";
 import type { Batcher } from "./batch";
 
 export interface OmnigraphDeps {

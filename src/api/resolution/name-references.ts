@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { z } from "zod";
-import { v2IdFromInput } from "../../plugins/ensv2/lib/ids";
+import { v2IdFromInput } from "../../lib/ensv2-ids";
 import { type NameReferenceRow, nameReferenceNamesQuery, nameReferencePageQuery } from "../shared/name-references";
 import { absentIfEmpty, positiveInt } from "../shared/params";
 import { rowsOf, type SqlDb } from "../shared/read-db";
