@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
+import { rowsOf } from "../../lib/sql-rows";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 import type { BlockLookup, BlockRef, SubgraphMeta } from "./at-block";
 import type { BlockQuery, blockBudget, ChainBlocks } from "./chain-blocks";
 import { BLOCK_ANSWERS_MAX } from "./limits";
-import { rowsOf, type SubgraphDb } from "./loader";
+import type { SubgraphDb } from "./loader";
 import { perHeadMemo } from "./per-head";
 
 /*

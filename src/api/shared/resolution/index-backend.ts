@@ -4,7 +4,8 @@ import { ETH_COIN_TYPE } from "../../../lib/coin-types";
 import { domainIdOf } from "../../../lib/ensv2-ids";
 import { effectiveResolver, type RegistryRecord } from "../../../lib/registry-fallback";
 import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../../lib/resolution-ids";
-import { rowsOf, type SqlDb } from "../read-db";
+import { rowsOf } from "../../../lib/sql-rows";
+import type { SqlDb } from "../read-db";
 import {
   AliasUnanswerable,
   chainFromCoinType,
