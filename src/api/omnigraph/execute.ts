@@ -9,6 +9,7 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
+import { BoundedMap } from "../../lib/bounded-map";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
 import { type QueryCache, stableJson } from "../shared/query-cache";
 import type { CompileBudget } from "./compile-guard";
@@ -56,7 +57,7 @@ export const omnigraphSchema = () => (schema ??= buildOmnigraphSchema());
 type Prepared = { document: DocumentNode; normalized: string; hot: HotDocument } | { errors: GraphQLFormattedError[] };
 
 /** Prepared documents by query text and compile threshold (tests compare executors over the same texts). */
-const documents = new Map<string, Prepared>();
+const documents = new BoundedMap<string, Prepared>(500);
 
 function prepare(query: string, shape: typeof SHAPE_LIMITS, compileAfterUses: number) {
   const cacheKey = compileAfterUses === COMPILE_AFTER_USES ? query : `${compileAfterUses}\n${query}`;
@@ -84,7 +85,6 @@ function prepare(query: string, shape: typeof SHAPE_LIMITS, compileAfterUses: nu
     prepared = { errors: [e instanceof GraphQLError ? e.toJSON() : { message: "Query could not be parsed" }] };
   }
   documents.set(cacheKey, prepared);
-  if (documents.size > 500) documents.delete(documents.keys().next().value!);
   return prepared;
 }
 
