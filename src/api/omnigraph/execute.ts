@@ -11,6 +11,7 @@ import {
 } from "graphql";
 import { BoundedMap } from "../../lib/bounded-map";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
+import { formatExecutionError } from "../shared/graphql-errors";
 import { type QueryCache, stableJson } from "../shared/query-cache";
 import type { CompileBudget } from "./compile-guard";
 import { COMPILE_AFTER_USES, executeCompiled, HotDocument } from "./compiled";
@@ -180,15 +181,5 @@ export async function executeOmnigraphRequest(
 }
 
 function format(e: unknown, options: OmnigraphOptions): GraphQLFormattedError {
-  if (e instanceof GraphQLError) {
-    const original = e.originalError;
-    // A field's own problem (bad argument, limit) is the client's to read; anything else (database, RPC) stays in our logs.
-    if (original && !(original instanceof GraphQLError)) {
-      (options.onError ?? ((err) => console.error("[omnigraph]", err)))(original);
-      return { message: "Internal error while executing the query", locations: e.locations, path: e.path };
-    }
-    return e.toJSON();
-  }
-  (options.onError ?? ((err) => console.error("[omnigraph]", err)))(e);
-  return { message: "Internal error while executing the query" };
+  return formatExecutionError(e, options.onError ?? ((err) => console.error("[omnigraph]", err)));
 }

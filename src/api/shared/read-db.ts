@@ -1,5 +1,4 @@
 import type { SQL } from "drizzle-orm";
-import { rowsOf } from "../../lib/sql-rows";
 
 /** What the API needs from a database handle: drizzle's `execute` (Ponder's read-only db, node-postgres or PGlite). */
 export interface SqlDb {

@@ -1,0 +1,26 @@
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
+
+const INTERNAL = "Internal error while executing the query";
+
+/**
+ * An execution error as both GraphQL endpoints answer it. A query's own problem (a bad argument, a limit: a
+ * GraphQLError, or what `isClientError` accepts) is the client's to read; anything else (database, RPC) goes to
+ * `report`, for our logs, and the client reads only that the query failed where it did.
+ */
+export function formatExecutionError(
+  e: unknown,
+  report: (error: unknown) => void,
+  isClientError: (e: unknown) => e is Error = (_e): _e is Error => false,
+): GraphQLFormattedError {
+  if (e instanceof GraphQLError) {
+    const original = e.originalError;
+    if (original && !(original instanceof GraphQLError)) {
+      report(original);
+      return { message: INTERNAL, locations: e.locations, path: e.path };
+    }
+    return e.toJSON();
+  }
+  if (isClientError(e)) return { message: e.message };
+  report(e);
+  return { message: INTERNAL };
+}
