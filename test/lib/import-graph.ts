@@ -3,15 +3,16 @@ import { dirname, join, relative, resolve } from "node:path";
 import { projectRoot } from "../support/indexer-harness";
 
 /*
- * src/'s relative imports, as the import tests read them: static `import … from`, `export … from`, and `import("…")`,
- * type-only ones included (a type import ties two modules as much as a value import does). Packages are left out:
- * they cannot import back.
+ * src/'s relative imports, as the import tests read them: `import … from`, `export … from`, `import "…"` and
+ * `import("…")`, type-only ones included (a type import ties two modules as much as a value import does). Packages
+ * are left out: they cannot import back.
  */
 
 const SOURCE = join(projectRoot, "src");
 const SPECIFIER = String.raw`"(\.{1,2}(?:\/[^"]*)?)"`;
 const IMPORTS = [
   new RegExp(String.raw`(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+${SPECIFIER}`, "g"),
+  new RegExp(String.raw`(?:^|\n)\s*import\s+${SPECIFIER}`, "g"),
   new RegExp(String.raw`\bimport\(\s*${SPECIFIER}\s*\)`, "g"),
 ];
 
