@@ -6,7 +6,7 @@ import { indexingCodeDigest } from "./src/indexing/code-digest";
 import { composeChains, composeContracts } from "./src/plugins/compose";
 import { applyPgliteSettings } from "./src/runtime/pglite-settings";
 import { seedPgliteDirectory } from "./src/runtime/pglite-template";
-import { ponderDatabaseSchema } from "./src/runtime/ponder-hooks";
+import { ponderCommon, ponderDatabaseSchema, setRpcInitialRps } from "./src/runtime/ponder-hooks";
 import { tuneProcessMemory } from "./src/runtime/process-memory";
 
 // The schema is Ponder's (`npx ponder start --schema x` with another or no DATABASE_SCHEMA): the build record, the
@@ -16,10 +16,7 @@ if (ponderSchema !== undefined) process.env.DATABASE_SCHEMA = ponderSchema;
 const config = getConfig();
 
 tuneProcessMemory(config.database.kind);
-// Read by Ponder's RPC queue when it starts (patch createRpc-initial-rps, docs/patches.md).
-if (config.rpcRequestsPerSecond !== undefined) {
-  process.env.NAMEINDEX_RPC_INITIAL_RPS = String(config.rpcRequestsPerSecond);
-}
+if (config.rpcRequestsPerSecond !== undefined) setRpcInitialRps(config.rpcRequestsPerSecond);
 // A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/runtime/pglite-template.ts).
 // Then its WAL settings for the host file system, new directory or not (src/runtime/pglite-settings.ts).
 if (config.database.kind === "pglite") {
@@ -44,6 +41,5 @@ export default createConfig({
 
 /** `start` or `serve`: Ponder's options are on a global by the time it executes this file. */
 function ponderCommand(): string {
-  const common = (globalThis as { PONDER_COMMON?: { options?: { command?: string } } }).PONDER_COMMON;
-  return common?.options?.command ?? "start";
+  return ponderCommon()?.options?.command ?? "start";
 }

@@ -1,6 +1,7 @@
 import { index, onchainTable, primaryKey } from "ponder";
 import { hexBytes } from "./src/lib/hex-bytes-column";
 import { NO_REGISTRATION_KEY } from "./src/lib/registration-order";
+import { markInsertOnly } from "./src/runtime/ponder-hooks";
 
 /*
  * The ENS subgraph's entities (https://github.com/ensdomains/ens-subgraph/blob/723f1b6abfd4b30a99db0b429a77ebac61ed8b91/schema.graphql), shared by the subgraph, basenames, lineanames and threedns plugins.
@@ -137,15 +138,8 @@ const eventColumns = (t: ColumnBuilders) => ({
  * src/plugins/shared/entity-history.ts writes them, src/api/subgraph/history.ts reads them.
  */
 
-/**
- * Marks a table whose rows are inserted under keys unique by construction (each once; an update may follow): Ponder
- * then inserts into it without reading the key first on PGlite too, as it does on PostgreSQL (patch 031,
- * docs/patches.md). A key inserted twice would fail at the flush, on both databases alike.
- */
-function insertOnly<T extends object>(table: T): T {
-  Object.defineProperty(table, Symbol.for("nameindex:insertOnly"), { value: true });
-  return table;
-}
+/** Rows inserted under keys unique by construction (each once; an update may follow): src/runtime/ponder-hooks.ts. */
+const insertOnly = markInsertOnly;
 
 const historyKey = (t: ColumnBuilders) => ({
   id: t.text().notNull(),

@@ -26,7 +26,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Hono } from "hono";
 import pg from "pg";
 import { omnigraphRoutes } from "../src/api/omnigraph";
-import { ResolutionService } from "../src/api/resolution/service";
+import { ResolutionService } from "../src/api/shared/resolution/service";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
 import { FIXTURE_HEAD, FIXTURE_NAMESPACE as NAMESPACE } from "../test/subgraph-api/fixture";
 import { PG_URL } from "../test/subgraph-api/pg";

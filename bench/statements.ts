@@ -20,7 +20,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { createPublicClient, http } from "viem";
 import { createSubgraphServer, type SubgraphDb } from "../src/api/subgraph";
-import { rowsOf } from "../src/api/subgraph/loader";
+import { rowsOf } from "../src/lib/sql-rows";
 import { startDevnetWithLabels } from "../test/support/devnet-fixture";
 import { startIndexer, waitFor } from "../test/support/indexer-harness";
 import { median } from "./lib/median";

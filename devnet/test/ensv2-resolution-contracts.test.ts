@@ -28,7 +28,7 @@ import {
   zeroAddress,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PERMISSIONED_RESOLVER_INTERFACE } from "../../src/api/resolution/ensv2";
+import { PERMISSIONED_RESOLVER_INTERFACE } from "../../src/api/shared/resolution/ensv2";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { type AnvilChain, startAnvil } from "../src/anvil";
 import { loadRealEnsContracts, type RealArtifact } from "../src/artifacts";

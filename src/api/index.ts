@@ -10,9 +10,9 @@ import { sql } from "ponder";
 import * as tables from "../../ponder.schema";
 import { getConfig } from "../config";
 import { HISTORY_TABLE_NAMES } from "../lib/history-tables";
+import { NAMEINDEX_VERSION } from "../lib/versions";
 import { exposeOnPonderMetrics } from "../runtime/metrics";
 import { ponderCommon, withNodeFastPath } from "../runtime/ponder-hooks";
-import { NAMEINDEX_VERSION } from "../runtime/versions";
 import { configRoutes } from "./config/route";
 import { completedEventsReader, completedEventsRoutes } from "./indexing-status/completed-events";
 import { IndexingFactsGatherer, isUndefinedTable } from "./indexing-status/gather";
@@ -26,7 +26,6 @@ import { omnigraphRoutes } from "./omnigraph";
 import { openApiDocument } from "./openapi/document";
 import { registrarActionsRoutes } from "./registrar-actions/route";
 import { resolutionRoutes } from "./resolution/route";
-import { ResolutionService } from "./resolution/service";
 import { resolutionSettings } from "./resolution/settings";
 import { autovacuumWarning } from "./server/autovacuum-check";
 import { recordFinishedBackfill, schemaStateProbe } from "./server/backfill-record";
@@ -48,6 +47,7 @@ import {
   isDatabaseUnavailable,
 } from "./shared/database-unavailable";
 import { trackPgliteWrites } from "./shared/pglite-writes";
+import { ResolutionService } from "./shared/resolution/service";
 import { STATUS_PAGE_HTML } from "./status-page/page.html";
 import { createSubgraphServer, ponderHeadToken, QueryCache, untilNextWrite } from "./subgraph";
 import { textOrderWarning } from "./subgraph/text-order";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AppConfig } from "../config";
-import { NAMEINDEX_VERSION, packageVersion } from "../runtime/versions";
+import { NAMEINDEX_VERSION, packageVersion } from "../lib/versions";
 
 /**
  * Everything that decides which rows the indexer writes for a given chain history. Ponder resumes an index only when

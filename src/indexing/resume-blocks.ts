@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { decodeCheckpointBlock } from "../lib/ponder-checkpoint";
+import { rowsOf } from "../lib/sql-rows";
 import { type PonderDatabaseHandle, ponderDatabase, ponderDatabaseSchema } from "../runtime/ponder-hooks";
 
 /*
@@ -29,8 +30,6 @@ function migratedDatabase(): Promise<PonderDatabaseHandle> {
     timer.unref();
   });
 }
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? []));
 
 /** Each resumed chain's first block to index; empty for a new index (`_ponder_checkpoint` has no row yet). */
 export async function readResumeBlocks(): Promise<Map<number, bigint>> {

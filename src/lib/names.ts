@@ -1,5 +1,6 @@
 import { type Hex, namehash, toHex } from "viem";
 import { keccak256OfWords } from "../../labels-service/src/keccak";
+import { BoundedMap } from "./bounded-map";
 
 /** Names and nodes: ENSIP-1 namehash, subnodes, token ids, and joining labels into names. */
 
@@ -16,8 +17,7 @@ export { namehash };
  * Subnodes computed lately: one registration's events (NewOwner, the registrar's Transfer and NameRegistered, the
  * controller's event) ask for the same `(parent, labelhash)` one after another. Oldest out first past the bound.
  */
-const recentSubnodes = new Map<string, Hex>();
-const RECENT_SUBNODES = 4096;
+const recentSubnodes = new BoundedMap<string, Hex>(4096);
 
 /** The node of `labelhash` under `parentNode`: keccak256(parentNode ‖ labelhash). */
 export function makeSubnode(parentNode: Hex, labelhash: Hex): Hex {
@@ -25,7 +25,6 @@ export function makeSubnode(parentNode: Hex, labelhash: Hex): Hex {
   let node = recentSubnodes.get(key);
   if (node === undefined) {
     node = keccak256OfWords(parentNode, labelhash);
-    if (recentSubnodes.size >= RECENT_SUBNODES) recentSubnodes.delete(recentSubnodes.keys().next().value!);
     recentSubnodes.set(key, node);
   }
   return node;

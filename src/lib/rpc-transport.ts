@@ -1,5 +1,5 @@
 import { type HttpTransportConfig, http, type Transport, webSocket } from "viem";
-import { NAMEINDEX_VERSION } from "../runtime/versions";
+import { NAMEINDEX_VERSION } from "./versions";
 
 /**
  * The largest JSON-RPC answer read. viem's http() stops at 10 MiB by default, and an eth_getLogs page of a busy

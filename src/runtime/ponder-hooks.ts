@@ -9,6 +9,30 @@ import { type SQL, sql } from "drizzle-orm";
  * environment variable Ponder reads itself; src/config/env-schema.ts validates it.
  */
 
+const INSERT_ONLY = Symbol.for("nameindex:insertOnly");
+
+/**
+ * Marks a table (ponder.schema.ts) whose rows are inserted under keys unique by construction: patch
+ * insert-only-tables-skip-pglite-read then inserts into it without reading the key first on PGlite too, as on
+ * PostgreSQL, and the write-behind store takes its rows during the backfill. A key inserted twice fails at the flush.
+ */
+export function markInsertOnly<T extends object>(table: T): T {
+  Object.defineProperty(table, INSERT_ONLY, { value: true });
+  return table;
+}
+
+export function isMarkedInsertOnly(table: unknown): boolean {
+  return typeof table === "object" && table !== null && (table as { [INSERT_ONLY]?: boolean })[INSERT_ONLY] === true;
+}
+
+/**
+ * Starts each chain's RPC queue at `rps` requests per second instead of Ponder's 1,000 (patch createRpc-initial-rps,
+ * read from the environment when Ponder creates the queue): set by ponder.config.ts from RPC_REQUESTS_PER_SECOND.
+ */
+export function setRpcInitialRps(rps: number): void {
+  process.env.NAMEINDEX_RPC_INITIAL_RPS = String(rps);
+}
+
 /**
  * A Node.js request listener that Ponder's server runs before its Hono app, returning true for the requests it answered
  * (patch createServer-node-fast-path). Without the patch nothing calls it and every request takes the Hono route.
@@ -67,7 +91,10 @@ export function pgliteBehindReadGate<T extends object>(client: T): T {
   return (client as T & { [PGLITE_INSTANCE]?: T })[PGLITE_INSTANCE] ?? client;
 }
 
-/** The part of Ponder's `globalThis.PONDER_COMMON` the API reads (set by Ponder's build in the process that runs it). */
+/**
+ * The part of Ponder's `globalThis.PONDER_COMMON` the app reads (set by Ponder's build in the process that runs it):
+ * the command (ponder.config.ts, the API), metrics and the API's shutdown.
+ */
 export interface PonderCommon {
   options?: { command?: string };
   /** prom-client metrics by name; callers cast the one they read. */
@@ -127,4 +154,8 @@ declare global {
 
 export function setBackfillBatchHooks(hooks: BackfillBatchHooks | undefined): void {
   globalThis.NAMEINDEX_BACKFILL_BATCH = hooks;
+}
+
+export function backfillBatchHooks(): BackfillBatchHooks | undefined {
+  return globalThis.NAMEINDEX_BACKFILL_BATCH;
 }

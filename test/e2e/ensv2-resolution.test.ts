@@ -16,7 +16,7 @@ import {
   PERMISSIONED_REGISTRY_INTERFACE,
   PERMISSIONED_RESOLVER_INTERFACE,
   WRAPPER_REGISTRY_INTERFACE,
-} from "../../src/api/resolution/ensv2";
+} from "../../src/api/shared/resolution/ensv2";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";

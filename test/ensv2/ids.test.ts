@@ -10,7 +10,7 @@ import {
   storageIdOf,
   v2IdFromInput,
   withVersion,
-} from "../../src/plugins/ensv2/lib/ids";
+} from "../../src/lib/ensv2-ids";
 
 /*
  * The ENSv2 ids the Omnigraph shows, in the peer's format (enssdk's ids.ts: dash-joined, storage ids and resources in

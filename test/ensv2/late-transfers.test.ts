@@ -12,7 +12,7 @@ const { labelRegisteredOrReserved, labelUnregistered, setOnDomain, tokenIdValues
   "../../src/plugins/ensv2/lib/lifecycle"
 );
 const { singleTransferred, batchTransferred } = await import("../../src/plugins/ensv2/lib/transfers");
-const { domainIdOf, withVersion } = await import("../../src/plugins/ensv2/lib/ids");
+const { domainIdOf, withVersion } = await import("../../src/lib/ensv2-ids");
 
 /*
  * A registry linked after it was used gets its earlier transfers late: applied at the link, after every other event

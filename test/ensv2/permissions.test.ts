@@ -17,7 +17,7 @@ const {
   tokensTransferred,
 } = await import("../../src/plugins/ensv2/lib/lifecycle");
 const { rolesChanged } = await import("../../src/plugins/ensv2/lib/permissions");
-const { permissionId, withVersion } = await import("../../src/plugins/ensv2/lib/ids");
+const { permissionId, withVersion } = await import("../../src/lib/ensv2-ids");
 
 /*
  * ENSv2 permissions as `roles(anyId, account)` reads them (contracts-v2 PermissionedRegistry): a name's roles live on

@@ -8,7 +8,7 @@ import {
   type RegistryStep,
   resolveAlias,
   walkEnsv2,
-} from "../../src/api/resolution/ensv2";
+} from "../../src/api/shared/resolution/ensv2";
 import { decodeDnsWireName, dnsEncode } from "../../src/lib/dns-wire";
 
 /*

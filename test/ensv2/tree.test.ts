@@ -13,7 +13,7 @@ const { labelRegisteredOrReserved, subregistryUpdated, tokensTransferred, labelU
 );
 const { declareParent } = await import("../../src/plugins/ensv2/lib/canonical");
 const { canonicalLink, joinLabel, MAX_TREE_DEPTH } = await import("../../src/plugins/ensv2/lib/tree");
-const { domainIdOf, storageIdOf, versionOf, withVersion } = await import("../../src/plugins/ensv2/lib/ids");
+const { domainIdOf, storageIdOf, versionOf, withVersion } = await import("../../src/lib/ensv2-ids");
 
 const ROOT = "0x00000000000000000000000000000000000000aa" as Address;
 const ETH = "0x00000000000000000000000000000000000000bb" as Address;

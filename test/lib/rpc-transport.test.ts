@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilChain, startAnvil } from "../../devnet/src/anvil";
 import { buildConfig } from "../../src/config";
 import { rpcTransport } from "../../src/lib/rpc-transport";
+import { NAMEINDEX_VERSION } from "../../src/lib/versions";
 import { composeChains } from "../../src/plugins/compose";
-import { NAMEINDEX_VERSION } from "../../src/runtime/versions";
 import { startJsonRpcStub } from "../support/json-rpc-stub";
 
 /*

@@ -1,5 +1,5 @@
 import type { OmnigraphOptions } from "../../src/api/omnigraph";
-import { ResolutionService } from "../../src/api/resolution/service";
+import { ResolutionService } from "../../src/api/shared/resolution/service";
 import { FIXTURE_NAMESPACE as NAMESPACE, type Rows } from "../subgraph-api/fixture";
 import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error Ponder's built module, as patched (patches/ponder+0.17.7+031+insert-only-tables-skip-pglite-read.patch)
 import { createIndexingStore } from "../../node_modules/ponder/dist/esm/indexing-store/index.js";
 import * as schema from "../../ponder.schema";
+import { isMarkedInsertOnly, markInsertOnly } from "../../src/runtime/ponder-hooks";
 
 /*
  * Patch 031: on PGlite Ponder reads a key before inserting it, to raise a unique-key error early; once the row cache
@@ -13,10 +14,7 @@ import * as schema from "../../ponder.schema";
  * construction: their inserts skip the read, on PGlite as on PostgreSQL; every other table's keep it.
  */
 
-const INSERT_ONLY = Symbol.for("nameindex:insertOnly");
-
-const marked = onchainTable("marked", (t) => ({ id: t.text().primaryKey(), value: t.text() }));
-Object.defineProperty(marked, INSERT_ONLY, { value: true });
+const marked = markInsertOnly(onchainTable("marked", (t) => ({ id: t.text().primaryKey(), value: t.text() })));
 const plain = onchainTable("plain", (t) => ({ id: t.text().primaryKey(), value: t.text() }));
 
 /** Ponder's indexing store over a row cache that counts its lookups (each a database read once a table is evicted). */
@@ -67,7 +65,7 @@ describe("insert-only tables (patch 031)", () => {
 
   it("are the tables whose every key is written once: the entity history's and the rows of one log, and only those", () => {
     const flagged = Object.entries(schema)
-      .filter(([, table]) => typeof table === "object" && table !== null && (table as never)[INSERT_ONLY] === true)
+      .filter(([, table]) => isMarkedInsertOnly(table))
       .map(([name]) => name)
       .sort();
     const history = [

@@ -6,11 +6,11 @@ import { describe, expect, it } from "vitest";
 import { recordProfilePattern, recoverProfilePattern } from "../../node_modules/ponder/dist/esm/indexing-store/profile.js";
 // @ts-expect-error as above
 import { getPrimaryKeyCache } from "../../node_modules/ponder/dist/esm/indexing-store/utils.js";
+import { domainIdOf } from "../../src/lib/ensv2-ids";
 import { domainId, eventId } from "../../src/lib/ids";
 import { makeSubnode, namehash, tokenIdToHex32 } from "../../src/lib/names";
 import { recordKeyId, resolverRecordsId } from "../../src/lib/resolution-ids";
 import { setEnsv2Anchors } from "../../src/plugins/ensv2/lib/context";
-import { domainIdOf } from "../../src/plugins/ensv2/lib/ids";
 import { deriveEnsv2RowKeys } from "../../src/plugins/ensv2/lib/key-derivations";
 import { deriveRecordKeys } from "../../src/plugins/protocol-acceleration/lib/record-key-derivations";
 import { deriveListCountKeys } from "../../src/plugins/shared/list-count-keys";

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 // biome-ignore format: on one line, so that the @ts-expect-error under this comment covers the module path
 // @ts-expect-error Ponder's built module, as patched (patches/ponder+0.17.7+032+createRpc-initial-rps.patch)
 import { createRpc } from "../../node_modules/ponder/dist/esm/rpc/index.js";
+import { setRpcInitialRps } from "../../src/runtime/ponder-hooks";
 
 /*
  * Patch 032: Ponder's RPC queue starts every chain at 20 requests per second and raises the rate 5 % at a time, so a
@@ -23,9 +24,9 @@ const common = {
   options: {},
 };
 
-async function arrivalsInFirst(ms: number, initialRps: string | undefined): Promise<number> {
+async function arrivalsInFirst(ms: number, initialRps: number | undefined): Promise<number> {
   if (initialRps === undefined) delete process.env.NAMEINDEX_RPC_INITIAL_RPS;
-  else process.env.NAMEINDEX_RPC_INITIAL_RPS = initialRps;
+  else setRpcInitialRps(initialRps);
   const arrivals: number[] = [];
   const started = Date.now();
   const transport = custom({
@@ -53,6 +54,6 @@ describe("Ponder's RPC queue's starting rate (patch 032)", () => {
   }, 30_000);
 
   it("starts at the rate RPC_REQUESTS_PER_SECOND gives it", async () => {
-    expect(await arrivalsInFirst(600, "500")).toBe(120);
+    expect(await arrivalsInFirst(600, 500)).toBe(120);
   }, 30_000);
 });

@@ -1,7 +1,7 @@
 import { type Address, type Hex, keccak256, namehash, stringToBytes, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { interpretAddress, interpretText } from "../../src/api/resolution/interpret";
-import { ancestorsOf, nearestResolver, routeName } from "../../src/api/resolution/routing";
+import { interpretAddress, interpretText } from "../../src/api/shared/resolution/interpret";
+import { ancestorsOf, nearestResolver, routeName } from "../../src/api/shared/resolution/routing";
 import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, isEvmCoinType } from "../../src/lib/coin-types";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { ROOT_NODE } from "../../src/lib/names";

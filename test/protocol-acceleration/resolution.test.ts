@@ -1,11 +1,11 @@
 import { type Address, type Hex, namehash } from "viem";
 import { describe, expect, it } from "vitest";
-import { IndexBackend } from "../../src/api/resolution/index-backend";
-import type { RecordsAnswer, RecordsRequest } from "../../src/api/resolution/records";
-import { NotInIndex, Resolution, type ResolutionBackend } from "../../src/api/resolution/resolve";
 import { resolutionRoutes } from "../../src/api/resolution/route";
-import type { RegistrySource } from "../../src/api/resolution/routing";
 import type { IndexingSnapshot } from "../../src/api/shared/indexing-snapshot";
+import { IndexBackend } from "../../src/api/shared/resolution/index-backend";
+import type { RecordsAnswer, RecordsRequest } from "../../src/api/shared/resolution/records";
+import { NotInIndex, Resolution, type ResolutionBackend } from "../../src/api/shared/resolution/resolve";
+import type { RegistrySource } from "../../src/api/shared/resolution/routing";
 import { registryNodeId } from "../../src/lib/resolution-ids";
 import { mainnetNamespace } from "../../src/namespaces/mainnet";
 

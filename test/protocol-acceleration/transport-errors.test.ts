@@ -1,7 +1,7 @@
 import http from "node:http";
 import { createPublicClient, http as httpTransport, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isTransportError } from "../../src/api/resolution/onchain-backend";
+import { isTransportError } from "../../src/api/shared/resolution/onchain-backend";
 
 /*
  * Onchain resolution reads an unset record as a revert or empty data; anything else the RPC answers is a failure

@@ -7,7 +7,7 @@ import { FakeStore } from "./fake-store";
 vi.mock("ponder:schema", () => import("../../ponder.schema"));
 
 const { controllerEvent, nameRegistered, nameRenewed } = await import("../../src/plugins/registrars/lib/actions");
-const { priced, referralOf } = await import("../../src/plugins/registrars/lib/pricing");
+const { priced, referralOf } = await import("../../src/plugins/shared/registrar-pricing");
 const { tokenTransferred } = await import("../../src/plugins/tokenscope/lib/tokens");
 const { setHandlerSettings } = await import("../../src/plugins/shared/ens-handlers/context");
 

@@ -5,7 +5,7 @@ import {
   mergeControllerEvent,
   priced,
   referralOf,
-} from "../../src/plugins/registrars/lib/pricing";
+} from "../../src/plugins/shared/registrar-pricing";
 
 const ZERO32 = `0x${"0".repeat(64)}` as const;
 const ADDR = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";

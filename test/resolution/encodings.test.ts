@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeContenthash, encodeAddress } from "../../src/api/resolution/encodings";
+import { decodeContenthash, encodeAddress } from "../../src/api/shared/resolution/encodings";
 
 /*
  * Records' bytes in their own worlds' text forms, with vectors from the specs and the libraries' documentation

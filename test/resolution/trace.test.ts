@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentStep, NO_TRACE, ProtocolTrace } from "../../src/api/resolution/trace";
+import { currentStep, NO_TRACE, ProtocolTrace } from "../../src/api/shared/resolution/trace";
 
 /*
  * The protocol trace itself: steps nest by the async context they run in (concurrent siblings included), a failing

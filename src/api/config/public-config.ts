@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AppConfig } from "../../config";
-import { NAMEINDEX_VERSION, packageVersion } from "../../runtime/versions";
+import { NAMEINDEX_VERSION, packageVersion } from "../../lib/versions";
 
 /** The response of GET /api/config (docs/api.md, "Configuration, status and the OpenAPI description"). */
 export const publicConfigSchema = z.object({

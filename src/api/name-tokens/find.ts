@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Hex } from "viem";
+import { rowsOf } from "../../lib/sql-rows";
 import { nameOf } from "../shared/managed-names";
-import { rowsOf, type SqlDb } from "../shared/read-db";
+import type { SqlDb } from "../shared/read-db";
 import { type Ensv2TokenRow, ensv2TokensQuery } from "./ensv2";
 import { type ChainAccount, type OwnershipType, ownershipType } from "./ownership";
 

@@ -1,7 +1,8 @@
 import type { SQL } from "drizzle-orm";
+import { rowsOf } from "../../lib/sql-rows";
 import type { Namespace } from "../../namespaces/types";
-import type { ResolutionService } from "../resolution/service";
 import type { SqlDb } from "../shared/read-db";
+import type { ResolutionService } from "../shared/resolution/service";
 import type { Batcher } from "./batch";
 
 export interface OmnigraphDeps {
@@ -9,11 +10,6 @@ export interface OmnigraphDeps {
   namespace: Namespace;
   resolution: ResolutionService;
 }
-
-const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  Array.isArray(result)
-    ? (result as Record<string, unknown>[])
-    : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
 
 /** What every resolver of one request shares: the database (counted), the request's batchers, its budgets. */
 export class OmnigraphContext {

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
-import { v2IdFromInput } from "../../plugins/ensv2/lib/ids";
+import { v2IdFromInput } from "../../lib/ensv2-ids";
 import { decodeCursor, type PageArgs, pageWindow, type SortValue } from "./cursor";
 import { list } from "./keyset";
 

@@ -9,8 +9,10 @@ import {
   specifiedRules,
   validate,
 } from "graphql";
-import { databaseUnavailableGraphqlError, isDatabaseUnavailable, statusOfErrors } from "../shared/database-unavailable";
+import { BoundedMap } from "../../lib/bounded-map";
+import { isDatabaseUnavailable, statusOfErrors } from "../shared/database-unavailable";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
+import { formatExecutionError } from "../shared/graphql-errors";
 import { type QueryCache, stableJson } from "../shared/query-cache";
 import type { CompileBudget } from "./compile-guard";
 import { COMPILE_AFTER_USES, executeCompiled, HotDocument } from "./compiled";
@@ -57,7 +59,7 @@ export const omnigraphSchema = () => (schema ??= buildOmnigraphSchema());
 type Prepared = { document: DocumentNode; normalized: string; hot: HotDocument } | { errors: GraphQLFormattedError[] };
 
 /** Prepared documents by query text and compile threshold (tests compare executors over the same texts). */
-const documents = new Map<string, Prepared>();
+const documents = new BoundedMap<string, Prepared>(500);
 
 function prepare(query: string, shape: typeof SHAPE_LIMITS, compileAfterUses: number) {
   const cacheKey = compileAfterUses === COMPILE_AFTER_USES ? query : `${compileAfterUses}\n${query}`;
@@ -85,7 +87,6 @@ function prepare(query: string, shape: typeof SHAPE_LIMITS, compileAfterUses: nu
     prepared = { errors: [e instanceof GraphQLError ? e.toJSON() : { message: "Query could not be parsed" }] };
   }
   documents.set(cacheKey, prepared);
-  if (documents.size > 500) documents.delete(documents.keys().next().value!);
   return prepared;
 }
 
@@ -181,18 +182,5 @@ export async function executeOmnigraphRequest(
 }
 
 function format(e: unknown, options: OmnigraphOptions): GraphQLFormattedError {
-  if (e instanceof GraphQLError) {
-    const original = e.originalError;
-    // A field's own problem (bad argument, limit) is the client's to read; anything else (database, RPC) stays in our logs.
-    if (original && !(original instanceof GraphQLError)) {
-      if (isDatabaseUnavailable(original))
-        return { ...databaseUnavailableGraphqlError(), locations: e.locations, path: e.path };
-      (options.onError ?? ((err) => console.error("[omnigraph]", err)))(original);
-      return { message: "Internal error while executing the query", locations: e.locations, path: e.path };
-    }
-    return e.toJSON();
-  }
-  if (isDatabaseUnavailable(e)) return databaseUnavailableGraphqlError();
-  (options.onError ?? ((err) => console.error("[omnigraph]", err)))(e);
-  return { message: "Internal error while executing the query" };
+  return formatExecutionError(e, options.onError ?? ((err) => console.error("[omnigraph]", err)));
 }

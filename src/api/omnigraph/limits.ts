@@ -2,17 +2,15 @@ import {
   type DocumentNode,
   type FieldNode,
   GraphQLError,
-  type GraphQLNamedType,
   type GraphQLSchema,
   getNamedType,
   isInterfaceType,
   isObjectType,
   Kind,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
   type ValueNode,
 } from "graphql";
 import type { ShapeLimits } from "../shared/document-shape";
+import { type FieldVisitor, operationOf, walkQuery } from "../shared/selection-walk";
 
 /*
  * Every limit of /api/omnigraph, in one place (docs/api.md lists them). Most are /subgraph's (its limits.ts) applied
@@ -92,71 +90,38 @@ export function checkOmnigraphLimits(
   vars: Record<string, unknown>,
   limits: OmnigraphLimits,
 ): GraphQLError[] {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const operation = operationOf(document, operationName);
   if (!operation || operation.operation !== "query") return [];
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-  );
   let maxDepthSeen = 0;
   let aliases = 0;
   let rows = 0;
-  let visits = 0;
   let resolutionFields = 0;
   const errors = new Set<string>();
 
-  const walk = (
-    set: SelectionSetNode,
-    parent: GraphQLNamedType,
-    depth: number,
-    multiplicity: number,
-    seen: Set<string>,
-  ): void => {
-    for (const sel of set.selections) {
-      if (++visits > 10_000 || depth > limits.maxDepth || rows > limits.maxRows) return;
-      if (sel.kind === Kind.FRAGMENT_SPREAD) {
-        const frag = fragments.get(sel.name.value);
-        if (!frag || seen.has(frag.name.value)) continue;
-        walk(
-          frag.selectionSet,
-          schema.getType(frag.typeCondition.name.value) ?? parent,
-          depth,
-          multiplicity,
-          new Set([...seen, frag.name.value]),
-        );
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        walk(
-          sel.selectionSet,
-          sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? parent) : parent,
-          depth,
-          multiplicity,
-          seen,
-        );
-      } else {
-        if (sel.alias) aliases++;
-        if (RESOLUTION_FIELDS[parent.name]?.includes(sel.name.value)) resolutionFields++;
-        if (sel.name.value.startsWith("__") || !sel.selectionSet) continue;
-        const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[sel.name.value] : undefined;
-        if (!def) continue;
-        const type = getNamedType(def.type);
-        const d = depth + 1;
-        maxDepthSeen = Math.max(maxDepthSeen, d);
-        let m = multiplicity;
-        if (type.name.endsWith("Connection")) {
-          const size = intArg(sel, "first", vars) ?? intArg(sel, "last", vars) ?? DEFAULT_PAGE_SIZE;
-          if (size < 0 || size > MAX_PAGE_SIZE)
-            errors.add(`\`first\`/\`last\` must be between 0 and ${MAX_PAGE_SIZE}, but is ${size}`);
-          m = multiplicity * Math.max(0, Math.min(size, MAX_PAGE_SIZE));
-        }
-        rows += m;
-        walk(sel.selectionSet, type, d, m, seen);
-      }
+  const field: FieldVisitor = (sel, parent, depth, multiplicity, into) => {
+    if (sel.alias) aliases++;
+    if (RESOLUTION_FIELDS[parent.name]?.includes(sel.name.value)) resolutionFields++;
+    if (sel.name.value.startsWith("__") || !sel.selectionSet) return;
+    const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[sel.name.value] : undefined;
+    if (!def) return;
+    const type = getNamedType(def.type);
+    const d = depth + 1;
+    maxDepthSeen = Math.max(maxDepthSeen, d);
+    let m = multiplicity;
+    if (type.name.endsWith("Connection")) {
+      const size = intArg(sel, "first", vars) ?? intArg(sel, "last", vars) ?? DEFAULT_PAGE_SIZE;
+      if (size < 0 || size > MAX_PAGE_SIZE)
+        errors.add(`\`first\`/\`last\` must be between 0 and ${MAX_PAGE_SIZE}, but is ${size}`);
+      m = multiplicity * Math.max(0, Math.min(size, MAX_PAGE_SIZE));
     }
+    rows += m;
+    into(sel.selectionSet, type, d, m);
   };
-  const root = schema.getQueryType();
-  if (root) walk(operation.selectionSet, root, 0, 1, new Set());
+  const visits = walkQuery(document, operation, schema, field, {
+    maxVisits: 10_000,
+    maxDepth: limits.maxDepth,
+    stop: () => rows > limits.maxRows,
+  });
   const out = [...errors].map((m) => new GraphQLError(m));
   if (visits > 10_000) out.push(new GraphQLError("Query is too complex: it expands to too many fields"));
   if (maxDepthSeen > limits.maxDepth)

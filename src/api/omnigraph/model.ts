@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { ROOT_NODE, ZERO_ADDRESS } from "../../lib/names";
 import type { Namespace } from "../../namespaces/types";
-import { routeName } from "../resolution/routing";
+import { routeName } from "../shared/resolution/routing";
 import type { DomainRow } from "./domain-sql";
 
 /*

@@ -1,7 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Hex } from "viem";
+import { rowsOf } from "../../lib/sql-rows";
 import { nameOf } from "../shared/managed-names";
-import { rowsOf, type SqlDb } from "../shared/read-db";
+import type { SqlDb } from "../shared/read-db";
 import type { RegistrarActionsQuery } from "./query";
 
 export interface ActionFilter extends Omit<RegistrarActionsQuery, "page" | "limit"> {

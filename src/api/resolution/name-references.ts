@@ -1,9 +1,10 @@
 import type { Address } from "viem";
 import { z } from "zod";
-import { v2IdFromInput } from "../../plugins/ensv2/lib/ids";
+import { v2IdFromInput } from "../../lib/ensv2-ids";
+import { rowsOf } from "../../lib/sql-rows";
 import { type NameReferenceRow, nameReferenceNamesQuery, nameReferencePageQuery } from "../shared/name-references";
 import { absentIfEmpty, positiveInt } from "../shared/params";
-import { rowsOf, type SqlDb } from "../shared/read-db";
+import type { SqlDb } from "../shared/read-db";
 
 /*
  * GET /api/resolve/name-references/:address: the names whose current address record points at the address (the

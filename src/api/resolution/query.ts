@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { z } from "zod";
 import { nameInputProblem } from "../../lib/name-input";
+import { ABI_MASK_LIMIT } from "../shared/resolution/records";
 
 /*
  * Input of the resolution routes, checked at the edge. Lists are comma-separated (`addresses=60,0` `texts=avatar,url`)
@@ -90,8 +91,6 @@ export function chainIdParam(indexedChainIds: readonly number[]) {
 }
 
 export const MAX_INTERFACE_IDS = 20;
-/** ABI() loops over the mask's bits up to the mask itself: from 2^255 on, resolvers' loops never end (out of gas). */
-export const ABI_MASK_LIMIT = 2n ** 255n;
 
 /** An ENSIP-4 content-type mask (1 JSON, 2 zlib-compressed JSON, 4 CBOR, 8 URI; several bits: the first set). */
 export const abiMaskParam = z

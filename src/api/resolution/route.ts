@@ -4,8 +4,11 @@ import type { Namespace } from "../../namespaces/types";
 import { invalidInput } from "../shared/http-errors";
 import type { IndexingSnapshot } from "../shared/indexing-snapshot";
 import type { SqlDb } from "../shared/read-db";
+import { isTransportError } from "../shared/resolution/onchain-backend";
+import type { Resolution } from "../shared/resolution/resolve";
+import { ResolutionService } from "../shared/resolution/service";
+import { ProtocolTrace } from "../shared/resolution/trace";
 import { findNameReferences, nameReferencesQuery } from "./name-references";
-import { isTransportError } from "./onchain-backend";
 import {
   addressParam,
   chainIdParam,
@@ -15,9 +18,6 @@ import {
   queryInput,
   recordsQuery,
 } from "./query";
-import type { Resolution } from "./resolve";
-import { ResolutionService } from "./service";
-import { ProtocolTrace } from "./trace";
 
 export interface ResolutionDeps {
   db: SqlDb;

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { rowsOf } from "../../lib/sql-rows";
 
 interface Executor {
   execute(query: SQL): Promise<unknown>;
@@ -48,9 +49,6 @@ export interface StatisticsOptions {
 
 /** Pages a table must have grown by, beyond a tenth of its analyzed size, before it is analyzed again. */
 const MIN_GROWTH_PAGES = 8;
-
-const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  ((result as { rows?: Record<string, unknown>[] }).rows ?? (result as Record<string, unknown>[])) || [];
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { rowsOf } from "../../lib/sql-rows";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 import type { WriteGeneration } from "./pglite-writes";
 import type { SqlDb } from "./read-db";
@@ -172,9 +173,6 @@ export function coalesce<T>(read: () => Promise<T>): () => Promise<T> {
     return next;
   };
 }
-
-const rowsOf = (r: unknown) =>
-  (Array.isArray(r) ? r : ((r as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
 
 /**
  * The head token from Ponder's `_ponder_checkpoint` (every chain's checkpoint and the transaction that wrote it), and

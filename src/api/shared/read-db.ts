@@ -4,8 +4,3 @@ import type { SQL } from "drizzle-orm";
 export interface SqlDb {
   execute(query: SQL): Promise<unknown>;
 }
-
-export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}

@@ -1,4 +1,5 @@
 import type { DocumentNode, GraphQLFormattedError } from "graphql";
+import { BoundedMap } from "../../lib/bounded-map";
 import { INTROSPECTION_ANSWERS_MAX, PREPARED_DOCUMENTS_MAX } from "./limits";
 
 /*
@@ -15,41 +16,16 @@ export interface AnswerBody {
 /** A query text parsed and validated, or the errors that refuse it; `normalized` is its printed form, once needed. */
 export type Prepared = { document: DocumentNode; normalized?: string } | { errors: GraphQLFormattedError[] };
 
-/** A Map that forgets its oldest entry beyond `maxEntries` (a Map iterates in insertion order). */
-class BoundedCache<V> {
-  private readonly entries = new Map<string, V>();
-
-  /** With `refreshOnRead`, a read moves the entry to the newest place, so the least recently used goes first. */
-  constructor(
-    private readonly maxEntries: number,
-    private readonly refreshOnRead: boolean,
-  ) {}
-
-  get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined && this.refreshOnRead) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.entries.set(key, value);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-  }
-}
-
 /**
  * Parsed and validated documents by query text. Clients send the same few query texts with different variables,
  * and validating against this schema costs more than running the SQL, so each text is checked once. Key: the shape
  * limits and the text (pipeline.ts `prepare`), so apps built with other limits (tests) never share a verdict.
  */
-export const preparedDocuments = new BoundedCache<Prepared>(PREPARED_DOCUMENTS_MAX, true);
+export const preparedDocuments = new BoundedMap<string, Prepared>(PREPARED_DOCUMENTS_MAX, true);
 
 /**
  * Answers to introspection-only operations. Key: the printed document (so comments and spacing do not matter), the
  * variables and the operation name. The schema is fixed for the life of the process, and a full introspection of it
  * costs more CPU than any data query.
  */
-export const introspectionAnswers = new BoundedCache<AnswerBody>(INTROSPECTION_ANSWERS_MAX, false);
+export const introspectionAnswers = new BoundedMap<string, AnswerBody>(INTROSPECTION_ANSWERS_MAX);

@@ -1,5 +1,5 @@
 import { createPublicClient, http, type Transport, webSocket } from "viem";
-import { NAMEINDEX_VERSION } from "../../runtime/versions";
+import { NAMEINDEX_VERSION } from "../../lib/versions";
 import type { BlockRef } from "./at-block";
 import { SubgraphQueryError } from "./errors";
 import { BLOCK_RPC } from "./limits";

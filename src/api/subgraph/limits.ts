@@ -1,7 +1,6 @@
 import {
   type ASTVisitor,
   type DocumentNode,
-  type FieldNode,
   GraphQLError,
   type GraphQLField,
   GraphQLList,
@@ -15,14 +14,13 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
   typeFromAST,
   type ValidationContext,
   type ValueNode,
   type VariableDefinitionNode,
 } from "graphql";
 import type { ShapeLimits } from "../shared/document-shape";
+import { type FieldVisitor, operationOf, walkQuery } from "../shared/selection-walk";
 import { blockInputErrors } from "./block-input";
 
 /*
@@ -123,21 +121,13 @@ export function checkDocumentLimits(
   variables: Vars,
   limits: DocumentLimits,
 ): GraphQLError[] {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const operation = operationOf(document, operationName);
   if (!operation) return []; // execute() reports the missing operation
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-  );
 
   let aliases = 0;
   let maxDepthSeen = 0;
   let rows = 0;
   let overflow = false;
-  // Fragments spread inside fragments can describe a huge tree in a small document: bound the walk itself.
-  let visits = 0;
   // 10x the fields a document may write; a fragment bomb stops here after a few milliseconds.
   const MAX_VISITS = 10_000;
   // `first`/`skip` out of range, reported before any SQL runs (as The Graph does), with The Graph's wording.
@@ -145,32 +135,7 @@ export function checkDocumentLimits(
   // A `block:` or `_change_block` no block can have, reported before any block is looked up (block-input.ts).
   const blockErrors = new Set<string>();
 
-  const walk = (
-    set: SelectionSetNode,
-    parent: GraphQLNamedType,
-    depth: number,
-    multiplicity: number,
-    seen: Set<string>,
-  ): void => {
-    for (const sel of set.selections) {
-      if (++visits > MAX_VISITS || depth > limits.maxDepth) return;
-      if (sel.kind === Kind.FRAGMENT_SPREAD) {
-        const frag = fragments.get(sel.name.value);
-        if (!frag || seen.has(frag.name.value)) continue; // cycles are reported by validation
-        const type = schema.getType(frag.typeCondition.name.value) ?? parent;
-        walk(frag.selectionSet, type, depth, multiplicity, new Set([...seen, frag.name.value]));
-        continue;
-      }
-      if (sel.kind === Kind.INLINE_FRAGMENT) {
-        const type = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? parent) : parent;
-        walk(sel.selectionSet, type, depth, multiplicity, seen);
-        continue;
-      }
-      field(sel, parent, depth, multiplicity, seen);
-    }
-  };
-
-  const field = (node: FieldNode, parent: GraphQLNamedType, depth: number, multiplicity: number, seen: Set<string>) => {
+  const field: FieldVisitor = (node, parent, depth, multiplicity, into) => {
     if (node.alias) aliases++;
     const name = node.name.value;
     if (name.startsWith("__")) return; // introspection is cheap and static
@@ -199,11 +164,9 @@ export function checkDocumentLimits(
     } else {
       rows += multiplicity;
     }
-    if (!overflow) walk(node.selectionSet, getNamedType(def.type), d, m, seen);
+    if (!overflow) into(node.selectionSet, getNamedType(def.type), d, m);
   };
-
-  const root = schema.getQueryType();
-  if (root && operation.operation === "query") walk(operation.selectionSet, root, 0, 1, new Set());
+  const visits = walkQuery(document, operation, schema, field, { maxVisits: MAX_VISITS, maxDepth: limits.maxDepth });
 
   const errors: GraphQLError[] = [...rangeErrors, ...blockErrors].map((m) => new GraphQLError(m));
   if (visits > MAX_VISITS) errors.push(new GraphQLError("Query is too complex: it expands to too many fields"));

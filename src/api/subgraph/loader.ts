@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import { rowsOf } from "../../lib/sql-rows";
 import { IDS_PER_STATEMENT } from "./limits";
 import { type EntityDef, entityOf, type FieldDef } from "./model";
 import { READ_HEAD, type Reading, readingKey } from "./reading";
@@ -16,12 +17,6 @@ import {
 /** The one thing /subgraph needs from a database handle: drizzle's `execute` (node-postgres, PGlite or Ponder's). */
 export interface SubgraphDb {
   execute(query: SQL): Promise<unknown>;
-}
-
-/** A statement's rows, whichever driver answered (an array, or node-postgres' `{ rows }`). */
-export function rowsOf(result: unknown): Record<string, unknown>[] {
-  if (Array.isArray(result)) return result as Record<string, unknown>[];
-  return ((result as { rows?: Record<string, unknown>[] }).rows ?? []) as Record<string, unknown>[];
 }
 
 interface Batch<T> {

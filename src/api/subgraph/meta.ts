@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
+import { BoundedMap } from "../../lib/bounded-map";
 import { decodeCheckpointBlock } from "../../lib/ponder-checkpoint";
+import { rowsOf } from "../../lib/sql-rows";
 import { INDEXING_ERROR_SQL } from "../../runtime/ponder-hooks";
 import type { BlockLookup, BlockRef, SubgraphMeta } from "./at-block";
 import type { BlockQuery, blockBudget, ChainBlocks } from "./chain-blocks";
 import { BLOCK_ANSWERS_MAX } from "./limits";
-import { rowsOf, type SubgraphDb } from "./loader";
+import type { SubgraphDb } from "./loader";
 import { perHeadMemo } from "./per-head";
 
 /*
@@ -40,7 +42,7 @@ export interface PonderMetaOptions {
 }
 
 export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<SubgraphMeta> {
-  const hashes = new Map<number, Promise<BlockIdentity>>();
+  const hashes = new BoundedMap<number, Promise<BlockIdentity>>(64);
   // The head not yet final, kept while Ponder's checkpoint names the same block: every query at a past block reads
   // the head, and its lookup (the sync store, else the RPC) was most of what such a query added.
   let recent: { checkpoint: string; found: Promise<BlockIdentity> } | undefined;
@@ -59,7 +61,6 @@ export function ponderCheckpointMeta(options: PonderMetaOptions): () => Promise<
       hashes.set(n, p);
       // A node that did not know the block yet (a lagging one behind a load balancer) is asked again next time.
       void p.then((found) => found.hash === null && hashes.get(n) === p && hashes.delete(n));
-      if (hashes.size > 64) hashes.delete(hashes.keys().next().value!);
     }
     return p;
   };
@@ -147,14 +148,10 @@ async function lookupBlock(options: PonderMetaOptions, ref: BlockQuery): Promise
  * does not have, asks the chain once per head, not per request. Refusals and failures are not kept.
  */
 export function ponderBlockLookup(options: PonderMetaOptions): BlockLookup {
-  const finalBlocks = new Map<string, BlockRef>();
+  const finalBlocks = new BoundedMap<string, BlockRef>(2 * BLOCK_ANSWERS_MAX);
   const answers = perHeadMemo<string, BlockRef | null>(BLOCK_ANSWERS_MAX);
   const keep = (block: BlockRef) => {
-    for (const key of [`n${block.number}`, `h${block.hash}`]) {
-      finalBlocks.delete(key);
-      finalBlocks.set(key, block);
-    }
-    while (finalBlocks.size > 2 * BLOCK_ANSWERS_MAX) finalBlocks.delete(finalBlocks.keys().next().value!);
+    for (const key of [`n${block.number}`, `h${block.hash}`]) finalBlocks.set(key, block);
   };
   const find = (key: string, query: BlockQuery, head: BlockRef, finalizedNumber: number) => {
     const known = finalBlocks.get(key);

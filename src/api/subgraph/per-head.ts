@@ -1,3 +1,4 @@
+import { BoundedMap } from "../../lib/bounded-map";
 import type { BlockRef } from "./at-block";
 
 /**
@@ -6,7 +7,7 @@ import type { BlockRef } from "./at-block";
  */
 export function perHeadMemo<K, V>(max = 1000): (head: BlockRef, key: K, load: () => Promise<V>) => Promise<V> {
   let headKey = "";
-  const known = new Map<K, Promise<V>>();
+  const known = new BoundedMap<K, Promise<V>>(max);
   return (head, key, load) => {
     const current = `${head.number}:${head.hash}`;
     if (current !== headKey) {
@@ -16,7 +17,6 @@ export function perHeadMemo<K, V>(max = 1000): (head: BlockRef, key: K, load: ()
     let pending = known.get(key);
     if (!pending) {
       pending = load();
-      if (known.size >= max) known.delete(known.keys().next().value!);
       known.set(key, pending);
       const settled = pending;
       settled.catch(() => known.get(key) === settled && known.delete(key));

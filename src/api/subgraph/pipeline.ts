@@ -2,21 +2,21 @@ import {
   type DocumentNode,
   type ExecutionResult,
   execute,
-  GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
   Kind,
-  type OperationDefinitionNode,
   parse,
   print,
   specifiedRules,
   VariablesInAllowedPositionRule,
   validate,
 } from "graphql";
-import { databaseUnavailableGraphqlError, isDatabaseUnavailable, statusOfErrors } from "../shared/database-unavailable";
+import { isDatabaseUnavailable, statusOfErrors } from "../shared/database-unavailable";
 import { checkDocumentShape, jsonDepth, MAX_NESTING, nestingDepth, type ShapeLimits } from "../shared/document-shape";
+import { formatExecutionError } from "../shared/graphql-errors";
 import type { WriteGeneration } from "../shared/pglite-writes";
 import { type CacheOutcome, coalesce, type QueryCache, stableJson, untilNextWrite } from "../shared/query-cache";
+import { operationOf } from "../shared/selection-walk";
 import type { SubgraphHistory } from "./at-block";
 import { type AnswerBody, introspectionAnswers, type Prepared, preparedDocuments } from "./caches";
 import { blockBudget, rpcChainBlocks } from "./chain-blocks";
@@ -285,10 +285,7 @@ async function executeDocument(
 }
 
 function introspectionOnly(document: DocumentNode, operationName: string | undefined): boolean {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const operation = operationOf(document, operationName);
   return (
     operation !== undefined &&
     operation.operation === "query" &&
@@ -296,22 +293,10 @@ function introspectionOnly(document: DocumentNode, operationName: string | undef
   );
 }
 
+const isQueryError = (e: unknown): e is SubgraphQueryError => e instanceof SubgraphQueryError;
+
 function toFormatted(e: unknown, options: SubgraphOptions): GraphQLFormattedError {
-  if (e instanceof GraphQLError) {
-    const original = e.originalError;
-    // A resolver failed: a query problem is the client's to read; anything else (database) stays in our logs.
-    if (original && !(original instanceof GraphQLError)) {
-      if (isDatabaseUnavailable(original))
-        return { ...databaseUnavailableGraphqlError(), locations: e.locations, path: e.path };
-      (options.onError ?? ((err) => console.error("[subgraph]", err)))(original);
-      return { message: "Internal error while executing the query", locations: e.locations, path: e.path };
-    }
-    return e.toJSON();
-  }
-  if (e instanceof SubgraphQueryError) return { message: e.message };
-  if (isDatabaseUnavailable(e)) return databaseUnavailableGraphqlError();
-  (options.onError ?? ((err) => console.error("[subgraph]", err)))(e);
-  return { message: "Internal error while executing the query" };
+  return formatExecutionError(e, options.onError ?? ((err) => console.error("[subgraph]", err)), isQueryError);
 }
 
 /**

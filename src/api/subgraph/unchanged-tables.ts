@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { HISTORY_TABLE_NAMES } from "../../lib/history-tables";
+import { rowsOf } from "../../lib/sql-rows";
 import type { BlockRef } from "./at-block";
-import { rowsOf, type SubgraphDb } from "./loader";
+import type { SubgraphDb } from "./loader";
 import { perHeadMemo } from "./per-head";
 import type { UnchangedTables } from "./reading";
 

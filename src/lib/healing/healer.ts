@@ -1,8 +1,8 @@
 import type { Hex } from "viem";
 import { DEFAULT_LABELS_RETRY_BUDGET_MS } from "../../config/env-schema";
+import { BoundedMap } from "../bounded-map";
 import { labelhashOf } from "../labels";
 import { LabelHealingError, TransientLabelSourceError } from "./errors";
-import { LruCache } from "./lru";
 import type { LabelSource } from "./sources";
 
 export interface RetryPolicy {
@@ -76,7 +76,7 @@ export function emptyHealingMetrics(): HealingMetrics {
  */
 export class LabelHealer {
   private readonly source: LabelSource;
-  private readonly cache: LruCache<string, string | null>;
+  private readonly cache: BoundedMap<string, string | null>;
   private readonly inFlight = new Map<string, Promise<string | null>>();
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -86,7 +86,7 @@ export class LabelHealer {
 
   constructor(options: LabelHealerOptions) {
     this.source = options.source;
-    this.cache = new LruCache(options.cacheSize ?? 250_000);
+    this.cache = new BoundedMap(options.cacheSize ?? 250_000, true);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.warn = options.warn ?? ((message) => console.warn(message));

@@ -1,7 +1,7 @@
 import { type Context, type Event, type EventNames, ponder } from "ponder:registry";
 import { getConfig } from "../../config";
 import { handlerTotalsOf } from "../../runtime/metrics";
-import { setBackfillBatchHooks } from "../../runtime/ponder-hooks";
+import { backfillBatchHooks, setBackfillBatchHooks } from "../../runtime/ponder-hooks";
 import { composeContractList } from "../compose";
 import { logWritePosition, setupWritePosition, withEntityHistory } from "./entity-history";
 import { pruneEntityHistory } from "./history-pruning";
@@ -77,7 +77,7 @@ const writesBehind = (): boolean => getConfig().writeBehind;
 
 /** Hands the write-behind batch to Ponder's backfill loop (patch omnichain-backfill-batch-hooks), once. */
 function installWriteBehind(): void {
-  if (!writesBehind() || globalThis.NAMEINDEX_BACKFILL_BATCH === backfillBatch) return;
+  if (!writesBehind() || backfillBatchHooks() === backfillBatch) return;
   setBackfillBatchHooks(backfillBatch);
 }
 

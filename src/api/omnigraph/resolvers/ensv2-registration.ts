@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
-import { registrationIdOf, renewalIdOf, v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
+import { registrationIdOf, renewalIdOf, v2IdFromInput } from "../../../lib/ensv2-ids";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow } from "../cursor";

@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import type { Address } from "viem";
-import { v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
+import { v2IdFromInput } from "../../../lib/ensv2-ids";
 import { type NameReferenceRow, nameReferenceCountQuery, nameReferencePageQuery } from "../../shared/name-references";
 import type { OmnigraphContext } from "../context";
 import { type Connection, decodeCursor, encodeCursor, type PageArgs, pageWindow } from "../cursor";

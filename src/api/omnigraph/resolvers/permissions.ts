@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { GraphQLError } from "graphql";
 import type { Address } from "viem";
-import { resourceFromInput, resourceKey, v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
+import { resourceFromInput, resourceKey, v2IdFromInput } from "../../../lib/ensv2-ids";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { type Connection, encodeCursor, type PageArgs, pageOf, pageWindow, toConnection } from "../cursor";

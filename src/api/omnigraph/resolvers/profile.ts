@@ -1,5 +1,5 @@
-import { decodeContenthash, encodeAddress } from "../../resolution/encodings";
-import type { RecordsAnswer } from "../../resolution/records";
+import { decodeContenthash, encodeAddress } from "../../shared/resolution/encodings";
+import type { RecordsAnswer } from "../../shared/resolution/records";
 
 /*
  * The interpreted profile of a name, from its raw records: links made into https URLs, social handles without their

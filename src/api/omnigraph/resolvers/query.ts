@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Address } from "viem";
-import { isV2DomainId, v2IdFromInput } from "../../../plugins/ensv2/lib/ids";
+import { isV2DomainId, v2IdFromInput } from "../../../lib/ensv2-ids";
 import type { OmnigraphContext } from "../context";
 import { type PageArgs, pageOf } from "../cursor";
 import { versionedDomainConnection } from "../domain-lists";

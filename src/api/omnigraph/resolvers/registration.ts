@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { GRACE_PERIOD_SECONDS } from "../../../lib/names";
 import type { Namespace } from "../../../namespaces/types";
-import { routeName } from "../../resolution/routing";
+import { routeName } from "../../shared/resolution/routing";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { type Connection, emptyConnection, type PageArgs, pageOf, pageWindow } from "../cursor";

@@ -1,9 +1,8 @@
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Address, Hex } from "viem";
 import { isNormalizedName, nameInputProblem } from "../../../lib/name-input";
-import { ABI_MASK_LIMIT } from "../../resolution/query";
-import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "../../resolution/records";
-import { ProtocolTrace, type TraceNode } from "../../resolution/trace";
+import { ABI_MASK_LIMIT, emptyAnswer, type RecordsAnswer, type RecordsRequest } from "../../shared/resolution/records";
+import { ProtocolTrace, type TraceNode } from "../../shared/resolution/trace";
 import { Batcher } from "../batch";
 import type { OmnigraphContext } from "../context";
 import { MAX_RECORD_KEYS, MAX_RESOLUTIONS_PER_REQUEST } from "../limits";

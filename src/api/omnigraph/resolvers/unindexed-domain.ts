@@ -1,8 +1,8 @@
 import type { Hex } from "viem";
 import { isEncodedLabelhash, labelhashOf } from "../../../lib/labels";
 import { namehash } from "../../../lib/names";
-import { ensv2SettingsOf } from "../../resolution/ensv2";
-import { ancestorsOf, routeName } from "../../resolution/routing";
+import { ensv2SettingsOf } from "../../shared/resolution/ensv2";
+import { ancestorsOf, routeName } from "../../shared/resolution/routing";
 import type { OmnigraphContext } from "../context";
 import { emptyConnection } from "../cursor";
 import { loadDomainsByNode } from "../domain-loader";

@@ -1,9 +1,9 @@
+import { hex32 } from "../../../lib/ensv2-ids";
 import { pointV2Domain } from "../../shared/name-references";
 import { isIndexed, on } from "../../shared/register";
 import { declareParent } from "../lib/canonical";
 import { emitter } from "../lib/context";
 import { recordEvent } from "../lib/events";
-import { hex32 } from "../lib/ids";
 import {
   labelRegisteredOrReserved,
   labelUnregistered,

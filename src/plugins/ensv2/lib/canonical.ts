@@ -1,10 +1,10 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
+import { registryId } from "../../../lib/ensv2-ids";
 import { labelhashOf } from "../../../lib/labels";
 import { pointV2Domain } from "../../shared/name-references";
 import type { IndexingContext } from "./context";
 import { type DomainRow, labelInName, naming } from "./domains";
-import { registryId } from "./ids";
 import { ensureRegistry } from "./registries";
 import { canonicalLink, joinLabel, MAX_TREE_DEPTH, type RegistryLink, withLink, withoutLink } from "./tree";
 

@@ -1,11 +1,11 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
+import { domainIdOf, hex32, storageIdOf, versionOf } from "../../../lib/ensv2-ids";
 import { encodeLabelhash, interpretLabel, labelhashOf } from "../../../lib/labels";
 import { namehash } from "../../../lib/names";
 import { handlerSettings } from "../../shared/ens-handlers/context";
 import { bumpListCount, settleV2OwnerCount } from "../../shared/list-counts";
 import type { IndexingContext } from "./context";
-import { domainIdOf, hex32, storageIdOf, versionOf } from "./ids";
 import type { RegistryRow } from "./registries";
 import { joinLabel } from "./tree";
 

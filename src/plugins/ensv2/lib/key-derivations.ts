@@ -1,9 +1,9 @@
 import type { Address } from "viem";
+import { domainIdOf, registryId, tokenRowId } from "../../../lib/ensv2-ids";
 import type { IdContext } from "../../../lib/ids";
 import { listCountId } from "../../../lib/list-counts";
 import { argOf, type DerivationEvent, deriveEventIds, deriveRowKey } from "../../shared/row-key-derivations";
 import { ensv2Anchors } from "./context";
-import { domainIdOf, registryId, tokenRowId } from "./ids";
 
 /*
  * The ENSv2 handlers' row keys, told to Ponder's row cache (src/plugins/shared/row-key-derivations.ts), so that an

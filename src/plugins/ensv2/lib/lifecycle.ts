@@ -1,10 +1,10 @@
 import * as schema from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
+import { domainIdOf, hex32, tokenRowId, versionOf, withVersion } from "../../../lib/ensv2-ids";
 import { settleV2OwnerCount } from "../../shared/list-counts";
 import { linkSubregistry } from "./canonical";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import { ensureDomain, findDomain, updateDomain } from "./domains";
-import { domainIdOf, hex32, tokenRowId, versionOf, withVersion } from "./ids";
 import { retireNamePermissions } from "./permissions";
 import { recordRegistration } from "./registrations";
 import { ensureRegistry, findRegistry } from "./registries";

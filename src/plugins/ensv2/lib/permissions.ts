@@ -1,9 +1,9 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
+import { domainIdOf, permissionId, registryId, resourceKey } from "../../../lib/ensv2-ids";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import type { DomainRow } from "./domains";
 import { logColumns } from "./events";
-import { domainIdOf, permissionId, registryId, resourceKey } from "./ids";
 import { findRegistry } from "./registries";
 
 /** EACRolesChanged's arguments (every EnhancedAccessControl contract: registries, resolvers, the registrar). */

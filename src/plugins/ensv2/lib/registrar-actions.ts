@@ -1,7 +1,7 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import { namehash } from "../../../lib/names";
-import { hasReferral, referralOf } from "../../registrars/lib/pricing";
+import { hasReferral, referralOf } from "../../shared/registrar-pricing";
 import { emitter, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, labelInName } from "./domains";
 

@@ -1,11 +1,11 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
 import { zeroAddress } from "viem";
+import { hex32 } from "../../../lib/ensv2-ids";
 import { registrationOrderKeys } from "../../../lib/registration-order";
 import { emitter, ensv2Anchors, type IndexedEvent, type IndexingContext } from "./context";
 import { type DomainRow, findDomain } from "./domains";
 import { logColumns } from "./events";
-import { hex32 } from "./ids";
 import { recordRegistrarAction } from "./registrar-actions";
 
 const lower = (a: Address): Address => a.toLowerCase() as Address;

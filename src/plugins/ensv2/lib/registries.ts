@@ -1,7 +1,7 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
+import { registryId } from "../../../lib/ensv2-ids";
 import { ensv2Anchors, type IndexingContext } from "./context";
-import { registryId } from "./ids";
 
 export type RegistryRow = typeof schema.ensv2Registry.$inferSelect;
 

@@ -3,10 +3,10 @@ import * as schema from "ponder:schema";
 import { type Address, decodeEventLog, type Hex, numberToHex, toEventSelector, zeroAddress } from "viem";
 import { Ensv2RegistryTransfersAbi } from "../../../../abis/ensv2";
 import { getConfig } from "../../../config";
+import { registryId } from "../../../lib/ensv2-ids";
 import { type LogEvent, recordFetchedLog } from "../../shared/indexed-log";
 import { emitter, ensv2Anchors, type IndexedEvent, type IndexingContext } from "./context";
 import { recordEvent } from "./events";
-import { registryId } from "./ids";
 import { tokensTransferred } from "./lifecycle";
 import { findRegistry } from "./registries";
 

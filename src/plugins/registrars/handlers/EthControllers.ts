@@ -1,6 +1,6 @@
 import { isIndexed, on } from "../../shared/register";
+import { priced, referralOf } from "../../shared/registrar-pricing";
 import { controllerFactsOf } from "../lib/on-controller-event";
-import { priced, referralOf } from "../lib/pricing";
 import { subregistryOf } from "../lib/subregistries";
 
 /*

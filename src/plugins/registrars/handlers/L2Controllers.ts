@@ -1,6 +1,6 @@
 import { isIndexed, on } from "../../shared/register";
+import { priced } from "../../shared/registrar-pricing";
 import { controllerFactsOf } from "../lib/on-controller-event";
-import { priced } from "../lib/pricing";
 import { subregistryOf } from "../lib/subregistries";
 
 /*

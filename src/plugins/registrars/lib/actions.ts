@@ -6,7 +6,7 @@ import { labelhashOf } from "../../../lib/labels";
 import { makeSubnode, tokenIdToHex32 } from "../../../lib/names";
 import type { IndexedEvent, IndexingContext } from "../../shared/ens-handlers/context";
 import { type EventArgs, handlerSettings } from "../../shared/ens-handlers/context";
-import { mergeControllerEvent, type Pricing, type Referral } from "./pricing";
+import { mergeControllerEvent, type Pricing, type Referral } from "../../shared/registrar-pricing";
 import type { SubregistryRef } from "./subregistries";
 
 /*

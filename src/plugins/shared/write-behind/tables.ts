@@ -1,6 +1,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import * as schema from "../../../../ponder.schema";
 import { HISTORY_TABLES } from "../../../lib/history-tables";
+import { isMarkedInsertOnly } from "../../../runtime/ponder-hooks";
 
 /*
  * The tables the write-behind store takes during the backfill: the rows only ever inserted (each log's `indexed_log`
@@ -8,15 +9,9 @@ import { HISTORY_TABLES } from "../../../lib/history-tables";
  * live entities, which handlers read and update, and `registrar_action`, which a later event updates.
  */
 
-const INSERT_ONLY = Symbol.for("nameindex:insertOnly");
-
 const TABLES: ReadonlySet<PgTable> = new Set(
   (Object.values(schema) as unknown[]).filter(
-    (t): t is PgTable =>
-      typeof t === "object" &&
-      t !== null &&
-      (t as { [INSERT_ONLY]?: boolean })[INSERT_ONLY] === true &&
-      t !== (schema.registrarAction as unknown),
+    (t): t is PgTable => isMarkedInsertOnly(t) && t !== (schema.registrarAction as unknown),
   ),
 );
 

@@ -3,6 +3,9 @@ import type { Address, Hex } from "viem";
 // What a resolution is asked for and what it answers: shared by resolve.ts, its backends, its trace and the APIs,
 // in a module of its own so that the trace does not import the resolution it describes.
 
+/** ABI() loops over the mask's bits up to the mask itself: from 2^255 on, resolvers' loops never end (out of gas). */
+export const ABI_MASK_LIMIT = 2n ** 255n;
+
 export interface RecordsRequest {
   coinTypes: bigint[];
   texts: string[];

@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
-import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE } from "../../lib/coin-types";
-import { isNormalizedName } from "../../lib/name-input";
-import { reverseLabel } from "../../lib/reverse-nodes";
-import type { Namespace } from "../../namespaces/types";
+import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE } from "../../../lib/coin-types";
+import { isNormalizedName } from "../../../lib/name-input";
+import { reverseLabel } from "../../../lib/reverse-nodes";
+import type { Namespace } from "../../../namespaces/types";
 import { type Ensv2Settings, ensv2SettingsOf } from "./ensv2";
 import { emptyAnswer, type RecordsAnswer, type RecordsRequest } from "./records";
 import { ancestorsOf, type RegistrySource, routeName } from "./routing";

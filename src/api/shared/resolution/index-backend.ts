@@ -1,10 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Address, type Hex, namehash } from "viem";
-import { ETH_COIN_TYPE } from "../../lib/coin-types";
-import { effectiveResolver, type RegistryRecord } from "../../lib/registry-fallback";
-import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../lib/resolution-ids";
-import { domainIdOf } from "../../plugins/ensv2/lib/ids";
-import { rowsOf, type SqlDb } from "../shared/read-db";
+import { ETH_COIN_TYPE } from "../../../lib/coin-types";
+import { domainIdOf } from "../../../lib/ensv2-ids";
+import { effectiveResolver, type RegistryRecord } from "../../../lib/registry-fallback";
+import { recordKeyId, registryNodeId, resolverRecordsId, reverseNameId } from "../../../lib/resolution-ids";
+import { rowsOf } from "../../../lib/sql-rows";
+import type { SqlDb } from "../read-db";
 import {
   AliasUnanswerable,
   chainFromCoinType,

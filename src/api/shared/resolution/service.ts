@@ -1,6 +1,6 @@
-import type { Namespace } from "../../namespaces/types";
-import { type IndexingSnapshot, projectRealtime } from "../shared/indexing-snapshot";
-import type { SqlDb } from "../shared/read-db";
+import type { Namespace } from "../../../namespaces/types";
+import { type IndexingSnapshot, projectRealtime } from "../indexing-snapshot";
+import type { SqlDb } from "../read-db";
 import { ensv2SettingsOf } from "./ensv2";
 import { IndexBackend } from "./index-backend";
 import { OnchainBackend } from "./onchain-backend";

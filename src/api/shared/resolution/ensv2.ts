@@ -1,6 +1,6 @@
 import { type Address, bytesToHex, concat, type Hex, hexToBytes, keccak256, toFunctionSelector } from "viem";
-import { dnsEncode } from "../../lib/dns-wire";
-import type { Namespace } from "../../namespaces/types";
+import { dnsEncode } from "../../../lib/dns-wire";
+import type { Namespace } from "../../../namespaces/types";
 import { currentStep, FORWARD_RESOLUTION } from "./trace";
 
 /*

@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import { tokenIdToHex32 } from "../../../lib/names";
+import { tokenIdToHex32 } from "./names";
 
 /*
  * ENSv2 ids. A registry token id is the labelhash with its low 32 bits replaced by a version (contracts-v2's

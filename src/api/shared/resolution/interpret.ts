@@ -1,5 +1,5 @@
 import { type Address, bytesToHex, type Hex, hexToBytes, zeroAddress } from "viem";
-import { isEvmCoinType } from "../../lib/coin-types";
+import { isEvmCoinType } from "../../../lib/coin-types";
 
 /*
  * How a record's raw value becomes an answer, the same for the index and onchain reads: unset reads (empty bytes,

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import { namehash } from "viem";
-import type { Namespace } from "../../namespaces/types";
+import type { Namespace } from "../../../namespaces/types";
 
 /*
  * Where a name's records live (pure). Names under a managed L2 name (`*.base.eth`, `*.linea.eth`) resolve on that

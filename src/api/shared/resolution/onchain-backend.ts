@@ -16,11 +16,11 @@ import {
   WebSocketRequestError,
   zeroAddress,
 } from "viem";
-import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../abis";
-import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE } from "../../lib/coin-types";
-import { dnsEncode } from "../../lib/dns-wire";
-import { rpcTransport } from "../../lib/rpc-transport";
-import { L2_REVERSE_DATASOURCES, type Namespace } from "../../namespaces/types";
+import { RegistryAbi, ResolverAbi, StandaloneReverseRegistrarAbi } from "../../../../abis";
+import { coinTypeForChain, DEFAULT_EVM_COIN_TYPE, ETH_COIN_TYPE } from "../../../lib/coin-types";
+import { dnsEncode } from "../../../lib/dns-wire";
+import { rpcTransport } from "../../../lib/rpc-transport";
+import { L2_REVERSE_DATASOURCES, type Namespace } from "../../../namespaces/types";
 import { tracedCcipRequest } from "./ccip-read";
 import {
   type Ensv2Settings,
