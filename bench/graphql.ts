@@ -31,12 +31,12 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Hono } from "hono";
 import pg from "pg";
 import { namehash } from "viem";
+import { startDevnetWithLabels } from "../harness/devnet-fixture";
+import { startIndexer, waitFor } from "../harness/indexer-harness";
+import type { Case } from "../harness/omnigraph-questions";
+import { FIXTURE_HEAD } from "../harness/subgraph-fixture/fixture";
+import { PG_URL } from "../harness/subgraph-fixture/pg";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
-import { FIXTURE_HEAD } from "../test/subgraph-api/fixture";
-import { PG_URL } from "../test/subgraph-api/pg";
-import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { startIndexer, waitFor } from "../test/support/indexer-harness";
-import { treeCpuMs } from "../test/support/process-usage";
 import {
   type FixtureRows,
   type ForkedServer,
@@ -46,7 +46,8 @@ import {
   serveOverIpc,
 } from "./lib/fixture-server";
 import { atBlock, changedSince, newestBlockWithChanges } from "./lib/past-blocks";
-import { type Case, cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
+import { treeCpuMs } from "./lib/process-cpu";
+import { cases, indexSubjects, run, type Subjects } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);

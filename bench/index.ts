@@ -19,11 +19,11 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { startDevnetWithLabels } from "../harness/devnet-fixture";
+import { startIndexer } from "../harness/indexer-harness";
 import { completedEventsByName, handlerCallsByType, watchPeakRss } from "../scripts/lib/peak-rss";
-import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { startIndexer } from "../test/support/indexer-harness";
-import { cpuReading, cpuSpentMs, processCpuMs } from "../test/support/process-usage";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
+import { cpuReading, cpuSpentMs, processCpuMs } from "./lib/process-cpu";
 import { withSlowCalls } from "./lib/slow-call-proxy";
 
 const names = Number(process.env.BENCH_NAMES ?? 10_000);

@@ -14,9 +14,10 @@ import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processRssMb } from "../harness/process-memory";
+import { seededRandom } from "../harness/seeded-random";
 import { keccak256 } from "../labels-service/src/keccak256.mjs";
-import { processCpuMs, processRssMb } from "../test/support/process-usage";
-import { seededRandom } from "../test/support/seeded-random";
+import { processCpuMs } from "./lib/process-cpu";
 
 const SIZES = (process.env.BENCH_LABELS ?? "1000000").split(",").map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);

@@ -17,7 +17,7 @@
  * asked: domain-by-name is asked without its profile. The cookbook's resolution-only questions (records, profile,
  * primary names) are left out: resolution costs RPC calls, not SQL (docs/benchmarks.md). The /subgraph forms and the
  * two questions the cookbook does not ask (an account's nameReferences, and the page-size series) are written in
- * bench/lib/omnigraph-questions.ts and here.
+ * harness/omnigraph-questions.ts and here.
  */
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -25,14 +25,14 @@ import { serve } from "@hono/node-server";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { Hono } from "hono";
 import pg from "pg";
+import { body, type Case, omnigraphQuestions, topOwner } from "../harness/omnigraph-questions";
+import { FIXTURE_HEAD, FIXTURE_NAMESPACE as NAMESPACE } from "../harness/subgraph-fixture/fixture";
+import { PG_URL } from "../harness/subgraph-fixture/pg";
 import { omnigraphRoutes } from "../src/api/omnigraph";
 import { ResolutionService } from "../src/api/shared/resolution/service";
 import { createSubgraphApp, ponderHeadToken, QueryCache } from "../src/api/subgraph";
-import { FIXTURE_HEAD, FIXTURE_NAMESPACE as NAMESPACE } from "../test/subgraph-api/fixture";
-import { PG_URL } from "../test/subgraph-api/pg";
 import { forkServer, type ServerStats, seedFixture, serveOrRun, serveOverIpc } from "./lib/fixture-server";
-import { body, omnigraphQuestions, topOwner } from "./lib/omnigraph-questions";
-import { type Case, run } from "./lib/subgraph-queries";
+import { run } from "./lib/subgraph-queries";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);

@@ -21,13 +21,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { startDevnetWithLabels } from "../harness/devnet-fixture";
+import { projectRoot, startIndexer, waitFor } from "../harness/indexer-harness";
 // @ts-expect-error plain JavaScript module (npm's postinstall runs it before TypeScript is available)
 import { readPatches } from "../scripts/lib/patches.mjs";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
-import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { projectRoot, startIndexer, waitFor } from "../test/support/indexer-harness";
-import { processCpuMs } from "../test/support/process-usage";
 import { type IndexRunKind, indexRunOptions } from "./lib/index-run-kind";
+import { processCpuMs } from "./lib/process-cpu";
 
 interface PatchFile {
   fileName: string;

@@ -19,12 +19,12 @@
  */
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
+import { startCachedDevnet } from "../harness/cached-devnet";
+import { startIndexer } from "../harness/indexer-harness";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
-import { startIndexer } from "../test/support/indexer-harness";
-import { cpuReading, cpuSpentMs } from "../test/support/process-usage";
-import { startCachedDevnet } from "./lib/cached-devnet";
 import { median } from "./lib/median";
+import { cpuReading, cpuSpentMs } from "./lib/process-cpu";
 
 type Db = "postgres" | "pglite";
 type Kind = "handlers" | "noop";

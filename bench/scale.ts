@@ -27,7 +27,7 @@
  * BENCH_WRITE_FLOOR=true adds a second floor after it: every handler writes only its log's `indexed_log` row
  * (NAMEINDEX_NOOP_HANDLERS=log), one plain insert per log, what Ponder's store and flush cost for the cheapest write.
  *
- * Each size's chains are played once and kept under .cache/devnet-states/ (bench/lib/cached-devnet.ts); later runs
+ * Each size's chains are played once and kept under .cache/devnet-states/ (harness/cached-devnet.ts); later runs
  * load them into anvil instead of replaying the scenario.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -35,13 +35,13 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { startCachedDevnet } from "../harness/cached-devnet";
+import { startIndexer, waitFor } from "../harness/indexer-harness";
 import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
-import { startIndexer, waitFor } from "../test/support/indexer-harness";
-import { cpuReading, cpuSpentMs } from "../test/support/process-usage";
-import { startCachedDevnet } from "./lib/cached-devnet";
 import { formatBreakdown, type IndexingBreakdown, indexingBreakdown, storeCallsOf } from "./lib/indexing-metrics";
 import { median } from "./lib/median";
+import { cpuReading, cpuSpentMs } from "./lib/process-cpu";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 

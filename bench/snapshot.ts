@@ -11,12 +11,12 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { startCachedDevnet } from "../harness/cached-devnet";
+import { createDatabase, dropDatabase, startIndexer } from "../harness/indexer-harness";
 import { createSnapshot, restoreSnapshot } from "../snapshot";
 import { readSnapshotFile } from "../snapshot/container";
 import { buildConfig } from "../src/config";
 import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
-import { createDatabase, dropDatabase, startIndexer } from "../test/support/indexer-harness";
-import { startCachedDevnet } from "./lib/cached-devnet";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000").split(",").map(Number);
 const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);

@@ -16,8 +16,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { startDevnetWithLabels } from "../test/support/devnet-fixture";
-import { type RunningIndexer, startIndexer, waitFor } from "../test/support/indexer-harness";
+import { startDevnetWithLabels } from "../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer, waitFor } from "../harness/indexer-harness";
 
 interface AutocannonResult {
   latency: { p50: number; p99: number; max: number };

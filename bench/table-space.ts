@@ -11,9 +11,9 @@
  *   BENCH_SETTLE_S=8
  */
 import pg from "pg";
+import { startCachedDevnet } from "../harness/cached-devnet";
+import { createDatabase, LOCAL_POSTGRES_URL, startIndexer } from "../harness/indexer-harness";
 import { PLUGIN_NAMES } from "../src/plugins/names";
-import { createDatabase, LOCAL_POSTGRES_URL, startIndexer } from "../test/support/indexer-harness";
-import { startCachedDevnet } from "./lib/cached-devnet";
 
 const NAMES = Number(process.env.BENCH_NAMES ?? 10_000);
 const SERVER = process.env.BENCH_SERVER ?? LOCAL_POSTGRES_URL;

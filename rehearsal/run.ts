@@ -13,16 +13,16 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { chainsOfShape } from "../devnet/src/shape";
+import { diffDumps } from "../harness/canonical-dump";
+import { type HostedRpc, startHostedRpc } from "../harness/hosted-rpc/hosted-rpc";
+import { type IndexRunResult, indexToEnd } from "../harness/index-run";
+import { createDatabase, dropDatabase } from "../harness/indexer-harness";
+import { type RehearsalChains, startRehearsalChains } from "../harness/mainnet-chains/chains";
+import { REHEARSED_NAMESPACES, type ReferenceNamespace } from "../harness/mainnet-chains/reference-datasources";
 import { PLUGINS } from "../src/plugins";
 import type { PluginDefinition } from "../src/plugins/define";
 import { PLUGIN_NAMES, type PluginName } from "../src/plugins/names";
-import { diffDumps } from "../test/support/canonical-dump";
-import { createDatabase, dropDatabase } from "../test/support/indexer-harness";
-import { type RehearsalChains, startRehearsalChains } from "./src/chains";
-import { type HostedRpc, startHostedRpc } from "./src/hosted-rpc";
 import { hostedRpcOptionsFromEnv } from "./src/hosted-rpc-env";
-import { type IndexRunResult, indexToEnd } from "./src/index-run";
-import { REHEARSED_NAMESPACES, type ReferenceNamespace } from "./src/reference-datasources";
 import { describeSnapshotRun, refetchedHistory, type SnapshotRunResult, snapshotRun } from "./src/snapshot-run";
 
 const settings = z

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { projectRoot } from "../harness/indexer-harness";
 // @ts-expect-error plain JavaScript module (npm's postinstall runs it before TypeScript is available)
 import { addedLines, checkInstalled, readPatches, TAG } from "../scripts/lib/patches.mjs";
-import { projectRoot } from "./support/indexer-harness";
 
 interface Hunk {
   file: string;

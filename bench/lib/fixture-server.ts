@@ -4,9 +4,9 @@
  * CPU time (and, when it counts them, its SQL statements) around each timed run.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { buildFixture, FIXTURE_HEAD } from "../../harness/subgraph-fixture/fixture";
+import { createTestDatabase, type TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { withProductionNodeEnv } from "../../scripts/lib/production-node-env";
-import { buildFixture, FIXTURE_HEAD } from "../../test/subgraph-api/fixture";
-import { createTestDatabase, type TestDatabase } from "../../test/subgraph-api/pg";
 
 export type FixtureRows = ReturnType<typeof buildFixture>;
 

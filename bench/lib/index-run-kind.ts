@@ -1,5 +1,5 @@
-import type { DevnetWithLabels } from "../../test/support/devnet-fixture";
-import type { IndexerOptions } from "../../test/support/indexer-harness";
+import type { DevnetWithLabels } from "../../harness/devnet-fixture";
+import type { IndexerOptions } from "../../harness/indexer-harness";
 
 /**
  * bench:index's kinds of run: the real handlers on PGlite or PostgreSQL, the same on PostgreSQL without the resolver

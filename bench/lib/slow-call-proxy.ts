@@ -1,5 +1,5 @@
-import { type LoopbackServer, startLoopbackServer } from "../../test/support/loopback-server";
-import { writeManifestCopy } from "../../test/support/manifest-copy";
+import { type LoopbackServer, startLoopbackServer } from "../../harness/loopback-server";
+import { writeManifestCopy } from "../../harness/manifest-copy";
 
 /*
  * A JSON-RPC proxy in front of a devnet chain that answers `eth_call` no sooner than `delayMs` (a request, or a batch,

@@ -4,6 +4,7 @@
  */
 import { createRequire } from "node:module";
 import { namehash } from "viem";
+import type { Case } from "../../harness/omnigraph-questions";
 
 interface AutocannonResult {
   latency: { p50: number; p99: number; max: number };
@@ -28,11 +29,6 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (opts: {
   amount?: number;
   requests: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
-
-export interface Case {
-  name: string;
-  bodies: string[];
-}
 
 /** What the five queries are asked about: names, owners, parents with children, resolvers and their domains. */
 export interface Subjects {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { HostedRpcOptions } from "./hosted-rpc-settings";
-import { PROVIDER_STYLES } from "./provider-errors";
+import type { HostedRpcOptions } from "../../harness/hosted-rpc/hosted-rpc-settings";
+import { PROVIDER_STYLES } from "../../harness/hosted-rpc/provider-errors";
 
 /*
  * The rehearsal's provider imitation, configured from the environment (REHEARSAL_*). Every problem is reported at

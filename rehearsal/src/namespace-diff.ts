@@ -1,7 +1,11 @@
 import type { Abi, AbiEvent, AbiParameter } from "viem";
+import {
+  REFERENCE_NAMES,
+  type ReferenceNamespace,
+  type TheirNamespace,
+} from "../../harness/mainnet-chains/reference-datasources";
 import type { DatasourceName, Namespace } from "../../src/namespaces/types";
 import type { PluginDefinition } from "../../src/plugins/define";
-import { REFERENCE_NAMES, type ReferenceNamespace, type TheirNamespace } from "./reference-datasources";
 
 /*
  * Where a namespace file of ours and @ensnode/datasources disagree. Pure: the caller loads both sides and decides

@@ -1,21 +1,16 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { encodeFunctionData, type Hex, keccak256, parseAbi, toHex } from "viem";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../../harness/canonical-dump";
+import { syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { rpc } from "../../harness/devnet-fixture";
+import type { HostedRpc } from "../../harness/hosted-rpc/hosted-rpc";
+import { type IndexerOptions, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
+import type { RehearsalChains } from "../../harness/mainnet-chains/chains";
+import { isLabelPrefetch, lowestLogsBlock, startRecordingRpc } from "../../harness/recording-rpc";
 import { createSnapshot, restoreSnapshot } from "../../snapshot";
 import { readSnapshotFile } from "../../snapshot/container";
 import { buildConfig } from "../../src/config";
-import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../../test/support/canonical-dump";
-import { syncClocksAndWaitRealtime } from "../../test/support/chain-clock";
-import { rpc } from "../../test/support/devnet-fixture";
-import {
-  type IndexerOptions,
-  type RunningIndexer,
-  settledStatus,
-  startIndexer,
-} from "../../test/support/indexer-harness";
-import { isLabelPrefetch, lowestLogsBlock, startRecordingRpc } from "../../test/support/recording-rpc";
-import type { RehearsalChains } from "./chains";
-import type { HostedRpc } from "./hosted-rpc";
 
 /*
  * The operator's snapshot path on mainnet-shaped chains: an index follows the heads through the provider imitation,

@@ -11,9 +11,9 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilChain, startAnvil } from "../../devnet/src/anvil";
 import { Rpc } from "../../devnet/src/rpc";
-import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../src/hosted-rpc";
+import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../harness/hosted-rpc/hosted-rpc";
+import { getLogsPolicy, rateLimitError, resultCapError } from "../../harness/hosted-rpc/provider-errors";
 import { hostedRpcOptionsFromEnv } from "../src/hosted-rpc-env";
-import { getLogsPolicy, rateLimitError, resultCapError } from "../src/provider-errors";
 
 /*
  * The hosted-provider imitation over HTTP, in front of a real anvil. The chain: an emitter contract (block 1), twelve

@@ -1,4 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  loadReferenceNamespace,
+  loadTheirNamespace,
+  type PublishedNamespaceName,
+  REFERENCE_PACKAGE,
+  type ReferenceNamespace,
+  type TheirNamespace,
+} from "../../harness/mainnet-chains/reference-datasources";
 import { loadNamespace } from "../../src/namespaces";
 import { PLUGINS } from "../../src/plugins";
 import {
@@ -8,14 +16,6 @@ import {
   placementDifferences,
   referenceOmissions,
 } from "../src/namespace-diff";
-import {
-  loadReferenceNamespace,
-  loadTheirNamespace,
-  type PublishedNamespaceName,
-  REFERENCE_PACKAGE,
-  type ReferenceNamespace,
-  type TheirNamespace,
-} from "../src/reference-datasources";
 
 /*
  * Our mainnet, sepolia and sepolia-v2 namespaces (code and src/namespaces/datasources.json) against @ensnode/datasources, without chains: same chains, addresses and

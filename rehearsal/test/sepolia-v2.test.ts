@@ -2,14 +2,14 @@ import { createPublicClient, http, toEventSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ensv2EthRegistrarIndexedReferrerAbi } from "../../abis";
 import type { DevnetShape } from "../../devnet/src/shape";
+import { diffDumps } from "../../harness/canonical-dump";
+import { type HostedRpc, startFaultFreeProxies } from "../../harness/hosted-rpc/hosted-rpc";
+import { type IndexRunResult, indexToEnd } from "../../harness/index-run";
+import { createDatabase, dropDatabase } from "../../harness/indexer-harness";
+import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
+import { loadReferenceNamespace, type ReferenceNamespace } from "../../harness/mainnet-chains/reference-datasources";
+import { restrictToReference, shapeOf, unplaced } from "../../harness/mainnet-chains/shape";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { diffDumps } from "../../test/support/canonical-dump";
-import { createDatabase, dropDatabase } from "../../test/support/indexer-harness";
-import { type RehearsalChains, startRehearsalChains } from "../src/chains";
-import { type HostedRpc, startFaultFreeProxies } from "../src/hosted-rpc";
-import { type IndexRunResult, indexToEnd } from "../src/index-run";
-import { loadReferenceNamespace, type ReferenceNamespace } from "../src/reference-datasources";
-import { restrictToReference, shapeOf, unplaced } from "../src/shape";
 
 /*
  * Issue #35: `npm run rehearsal` plays sepolia-v2 (REHEARSAL_NETWORKS=sepolia-v2). First without chains, the shape:

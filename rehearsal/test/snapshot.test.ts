@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, dropDatabase } from "../../test/support/indexer-harness";
-import { type RehearsalChains, startRehearsalChains } from "../src/chains";
-import { type HostedRpc, startFaultFreeProxies } from "../src/hosted-rpc";
+import { type HostedRpc, startFaultFreeProxies } from "../../harness/hosted-rpc/hosted-rpc";
+import { createDatabase, dropDatabase } from "../../harness/indexer-harness";
+import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
 import { describeSnapshotRun, refetchedHistory, snapshotRun } from "../src/snapshot-run";
 
 /*

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, dropDatabase, LOCAL_POSTGRES_URL } from "../../harness/indexer-harness";
 import { autovacuumWarning } from "../../src/api/server/autovacuum-check";
-import { createDatabase, dropDatabase, LOCAL_POSTGRES_URL } from "../support/indexer-harness";
 
 /*
  * Without autovacuum an index keeps the room its updated rows leave (docs/benchmarks.md, "Where a table's bytes go"),

@@ -1,10 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_POSTGRES_URL } from "../../harness/indexer-harness";
 import { findFreePort } from "../../scripts/lib/ports";
 import { recordFinishedBackfill, schemaStateProbe } from "../../src/api/server/backfill-record";
 import { DatabaseHealth, whenBackfillFinished } from "../../src/api/server/database-health";
 import { isDatabaseUnavailable } from "../../src/api/shared/database-unavailable";
-import { LOCAL_POSTGRES_URL } from "../support/indexer-harness";
 
 /*
  * /serving's reading of a schema on the local PostgreSQL (a fresh schema shaped as `ponder start` leaves it): a

@@ -3,8 +3,8 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle } from "drizzle-orm/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, dropDatabase, LOCAL_POSTGRES_URL, waitFor } from "../../harness/indexer-harness";
 import { keepTablesAnalyzed } from "../../src/api/server/table-statistics";
-import { createDatabase, dropDatabase, LOCAL_POSTGRES_URL, waitFor } from "../support/indexer-harness";
 
 /* The ANALYZE loop against a PGlite database shaped like the indexer's: Ponder's `_ponder_meta`, two of our tables. */
 

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { exitCodeOf, indexerOptionsFor, startIndexer, waitFor } from "../../harness/indexer-harness";
 import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { exitCodeOf, indexerOptionsFor, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * A restart with a flipped output-changing setting must never resume the old schema (its rows were written under the

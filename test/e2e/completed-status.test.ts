@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { getJson, type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
+import { writeManifestCopy } from "../../harness/manifest-copy";
 import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { getJson, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
-import { writeManifestCopy } from "../support/manifest-copy";
 
 describe("indexing status with END_BLOCK set (PGlite)", () => {
   let env: DevnetWithLabels;

@@ -11,11 +11,11 @@ import {
 import { type Address, createPublicClient, getAddress, type Hex, http, type PublicClient, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NameFacts } from "../../devnet/src/index";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
 import { ingestDemoLabelSet, type LabelsServer, startLabelsServer } from "../../labels-service/src/index";
 import { labelhashOf } from "../../src/lib/labels";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
 import { ensjsClient } from "../support/ensjs-client";
-import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
 
 /*
  * A real client, unchanged: every @ensdomains/ensjs 4 subgraph function against /subgraph of an indexer of the devnet,

@@ -12,6 +12,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, type NameFacts, scenarioOf } from "../../devnet/src/index";
 import type { Ensv2NameFacts, Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import {
   PERMISSIONED_REGISTRY_INTERFACE,
   PERMISSIONED_RESOLVER_INTERFACE,
@@ -19,9 +22,6 @@ import {
 } from "../../src/api/shared/resolution/ensv2";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * /api/resolve over ENSv2 on the devnet (PLUGINS=subgraph,protocol-acceleration,ensv2): every ENSv2 name of the

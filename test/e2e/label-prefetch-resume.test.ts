@@ -1,11 +1,11 @@
 import pg from "pg";
 import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
+import { isLabelPrefetch, type RecordedCall, startRecordingRpc } from "../../harness/recording-rpc";
 import { decodeCheckpointBlock } from "../../src/lib/ponder-checkpoint";
-import { syncClocksAndWaitRealtime } from "../support/chain-clock";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
-import { isLabelPrefetch, type RecordedCall, startRecordingRpc } from "../support/recording-rpc";
 
 /*
  * The label prefetch's start-up read (src/lib/healing/index.ts prefetchFirstLabels), counted on the root chain's RPC:

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { type Abi, type Address, createPublicClient, type Hex, http, namehash, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetAbis, type NameFacts } from "../../devnet/src/index";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
 import { labelhashOf } from "../../src/lib/labels";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * The subgraph, basenames, lineanames and threedns plugins together on the devnet (PGlite): Basenames (chain 31338),

@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SeaportAbi } from "../../abis";
 import { scenarioOf } from "../../devnet/src/index";
 import type { NameSalesScenario } from "../../devnet/src/scenario/model";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * GET /api/name-sales on the devnet: the Seaport stand-in's fills of the scenario, compared with the scenario's

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot, waitFor } from "../../harness/indexer-harness";
 import { findFreePort } from "../../scripts/lib/ports";
-import { projectRoot, waitFor } from "../support/indexer-harness";
 import { cleanEnv, runStart } from "../support/npm-start";
 
 /*

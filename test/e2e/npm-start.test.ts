@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startDevnetWithLabels } from "../../harness/devnet-fixture";
 import { findFreePort, isPortFree } from "../../scripts/lib/ports";
-import { startDevnetWithLabels } from "../support/devnet-fixture";
 import { cleanEnv, runStart } from "../support/npm-start";
 
 /** The environment of the running `ponder start` listening on this port, read from /proc (Linux). */

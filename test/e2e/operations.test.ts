@@ -4,14 +4,14 @@ import { join } from "node:path";
 import pg from "pg";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { getJson, projectRoot, type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
 import { type PonderProcess, startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
 import { publicConfigSchema } from "../../src/api/config/public-config";
 import type { ChainSnapshot, IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
 import { runningVersions } from "../../src/indexing/build-record";
 import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
-import { getJson, projectRoot, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 const RANK: Record<ChainSnapshot["chainStatus"], number> = {
   "chain-queued": 0,

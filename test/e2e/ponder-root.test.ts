@@ -6,9 +6,9 @@ import { type Address, createPublicClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RegistryAbi } from "../../abis";
 import type { NameFacts } from "../../devnet/src/index";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { createDatabase, dropDatabase, projectRoot, waitFor } from "../../harness/indexer-harness";
 import { findFreePort } from "../../scripts/lib/ports";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { createDatabase, dropDatabase, projectRoot, waitFor } from "../support/indexer-harness";
 
 /*
  * What docs/operations.md tells an operator, word for word: in a fresh checkout of the repository (a `git clone` of

@@ -15,11 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BaseRegistrarAbi, NameWrapperAbi } from "../../abis";
 import type { RegistrarActionFact } from "../../devnet/src/actions";
 import type { NameFacts } from "../../devnet/src/index";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { createDatabase, dropDatabase, projectRoot, waitFor } from "../../harness/indexer-harness";
 import { type PonderProcess, startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { createDatabase, dropDatabase, projectRoot, waitFor } from "../support/indexer-harness";
 
 /*
  * The registrars and tokenscope plugins on the devnet, compared with what the scenario did and with the chains' own

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import {
   indexerOptionsFor,
   type RunningIndexer,
   settledStatus,
   startIndexer,
   waitFor,
-} from "../support/indexer-harness";
+} from "../../harness/indexer-harness";
 import { type PrimaryAndStandby, startPrimaryAndStandby } from "../support/postgres-standby";
 
 /*

@@ -15,13 +15,13 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { nameInputProblem } from "../../src/lib/name-input";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import type { DatasourceName } from "../../src/namespaces/types";
-import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * The resolution API on the devnet (PLUGINS=subgraph,basenames,lineanames,protocol-acceleration,ensv2), compared with

@@ -12,10 +12,10 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, LOCAL_DEVNET_SHAPE_WITH_REVERSE_L2S, scenarioOf } from "../../devnet/src/index";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../../harness/chain-clock";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { sendAs as sendAsOn, syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * Primary names on chains that have nothing of ENS but an ENSIP-19 L2 reverse registrar, as Arbitrum One and Scroll:

@@ -2,9 +2,9 @@ import { type Address, getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../devnet/src/index";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
 import type { IndexingStatusResponse } from "../../src/api/shared/indexing-snapshot";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
 
 /*
  * /subgraph's query-result cache on the indexer's own PGlite, where its head token is read again only after a write

@@ -14,15 +14,15 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BaseRegistrarAbi, NameWrapperAbi, RegistryAbi, ResolverAbi } from "../../abis";
+import { dumpPglite } from "../../harness/canonical-dump";
+import { mineAtLeast } from "../../harness/chain-clock";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import { lastVersionOf } from "../../src/lib/history-version";
 import { namehash, ROOT_NODE } from "../../src/lib/names";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { reorgMetric, waitForHead } from "../reliability/support/follow-head";
 import { ReorgDriver } from "../reliability/support/reorg-scenario";
-import { dumpPglite } from "../support/canonical-dump";
-import { mineAtLeast } from "../support/chain-clock";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * /subgraph at past blocks on the devnet (subgraph, basenames, lineanames on PostgreSQL), against the chains read at

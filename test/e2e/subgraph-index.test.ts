@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RegistryAbi } from "../../abis";
 import type { NameFacts } from "../../devnet/src/index";
 import { startDevnet } from "../../devnet/src/index";
+import { createDatabase, dropDatabase, projectRoot } from "../../harness/indexer-harness";
 import type { LabelsServer } from "../../labels-service/src/index";
 import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
 import { startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
 import { makeSubnode } from "../../src/lib/names";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { createDatabase, dropDatabase, projectRoot } from "../support/indexer-harness";
 import {
   allowedLabels,
   chainSubdomainCounts,

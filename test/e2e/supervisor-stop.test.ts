@@ -6,12 +6,12 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { type Address, createWalletClient, type Hex, http, labelhash, namehash, parseAbi, publicActions } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { createDatabase, dropDatabase, projectRoot, waitFor } from "../../harness/indexer-harness";
+import { type LoopbackServer, startLoopbackServer } from "../../harness/loopback-server";
 import { withPonderMemoryDefaults } from "../../scripts/lib/ponder-memory-env";
 import { findFreePort } from "../../scripts/lib/ports";
 import { withProductionNodeEnv } from "../../scripts/lib/production-node-env";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { createDatabase, dropDatabase, projectRoot, waitFor } from "../support/indexer-harness";
-import { type LoopbackServer, startLoopbackServer } from "../support/loopback-server";
 import { cleanEnv } from "../support/npm-start";
 
 /*

@@ -1,11 +1,11 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import { digestTable } from "../../snapshot/digest";
 import type { Queryable } from "../../snapshot/queryable";
 import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * The backfill's write-behind store (src/plugins/shared/write-behind/) writes the insert-only rows with one COPY per

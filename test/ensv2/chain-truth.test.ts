@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetAbis } from "../../devnet/src/contracts";
 import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
+import { startRecordingRpc } from "../../harness/recording-rpc";
 import { completedEvents, firstLinks, transferLogs } from "../support/ensv2-transfers";
-import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
-import { startRecordingRpc } from "../support/recording-rpc";
 import { checkRegistrationOrder, indexedOrderKeys } from "../support/registration-order";
 
 /*

@@ -23,14 +23,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetAbis } from "../../devnet/src/contracts";
 import { scenarioOf } from "../../devnet/src/index";
 import { compileContracts } from "../../devnet/src/solc";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import {
   indexerOptionsFor,
   type RunningIndexer,
   settledStatus,
   startIndexer,
   waitFor,
-} from "../support/indexer-harness";
+} from "../../harness/indexer-harness";
 
 /*
  * The `.eth` registrar's NameRegistered and NameRenewed in both layouts, from the one address the namespace names:

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { projectRoot } from "../../harness/indexer-harness";
 import { buildConfig } from "../../src/config";
 import {
   type BuildRecord,
@@ -15,7 +16,6 @@ import {
 import { guardBuildRecord } from "../../src/indexing/build-record-store";
 import { indexingCodeDigest } from "../../src/indexing/code-digest";
 import { fullDevnet, writeManifest } from "../config/fixtures";
-import { projectRoot } from "../support/indexer-harness";
 
 const manifest = writeManifest(fullDevnet);
 const base = { DEVNET_MANIFEST: manifest, PLUGINS: "subgraph,tokenscope" };

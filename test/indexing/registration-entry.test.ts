@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { projectRoot } from "../../harness/indexer-harness";
 import { fullDevnet, writeManifest } from "../config/fixtures";
-import { projectRoot } from "../support/indexer-harness";
 
 /*
  * Ponder executes every file under src/ outside src/api/ (node_modules/ponder/dist/esm/build/index.js,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { seededRandom } from "../../harness/seeded-random";
 import { ingestLabels } from "../../labels-service/src/index";
 import {
   DEFAULT_RETRY,
@@ -15,7 +16,6 @@ import {
 } from "../../src/lib/healing";
 import type { LabelSource } from "../../src/lib/healing/sources";
 import { labelhashOf } from "../../src/lib/labels";
-import { seededRandom } from "../support/seeded-random";
 
 const VITALIK = labelhashOf("vitalik");
 const UNKNOWN = labelhashOf("no-such-label-anywhere");

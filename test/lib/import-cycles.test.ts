@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../support/indexer-harness";
+import { projectRoot } from "../../harness/indexer-harness";
 import { importGraph, isSource } from "./import-graph";
 
 /*

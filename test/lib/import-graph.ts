@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { projectRoot } from "../support/indexer-harness";
+import { projectRoot } from "../../harness/indexer-harness";
 
 /*
  * src/'s relative imports, as the import tests read them: `import … from`, `export … from`, `import "…"` and

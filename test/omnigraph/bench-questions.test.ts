@@ -1,9 +1,9 @@
 import { type DocumentNode, Kind, parse, print, type SelectionSetNode, validate } from "graphql";
 import { describe, expect, it } from "vitest";
-import { omnigraphQuestions } from "../../bench/lib/omnigraph-questions";
+import { omnigraphQuestions } from "../../harness/omnigraph-questions";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../../harness/peer-omnigraph";
+import { buildFixture } from "../../harness/subgraph-fixture/fixture";
 import { buildOmnigraphSchema } from "../../src/api/omnigraph/schema";
-import { buildFixture } from "../subgraph-api/fixture";
-import { peerCookbook, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 
 /*
  * `npm run bench:omnigraph` asks the peer's cookbook's own questions: each Omnigraph question that names a cookbook

@@ -11,16 +11,16 @@ import {
 } from "graphql";
 import { type Address, type Hex, keccak256, labelhash, stringToBytes } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { executeOmnigraphRequest, type OmnigraphOptions, omnigraphSchema } from "../../src/api/omnigraph";
-import { FakeStore } from "../lib/fake-store";
-import type { Rows } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import {
   peerCookbook,
   peerCookbookResponses,
   peerSchemaSdl,
   skipWithoutPeerOmnigraph,
-} from "../support/peer-omnigraph";
+} from "../../harness/peer-omnigraph";
+import type { Rows } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
+import { executeOmnigraphRequest, type OmnigraphOptions, omnigraphSchema } from "../../src/api/omnigraph";
+import { FakeStore } from "../lib/fake-store";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 // The indexer's ENSv2 logic imports Ponder's virtual schema module; here it is the schema file itself.

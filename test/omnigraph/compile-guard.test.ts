@@ -1,8 +1,8 @@
 import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../../harness/peer-omnigraph";
 import { CompileBudget, compileWeight, MAX_COMPILE_WEIGHT } from "../../src/api/omnigraph/compile-guard";
 import { omnigraphSchema } from "../../src/api/omnigraph/execute";
-import { peerCookbook, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 
 /* What may be compiled (src/api/omnigraph/compile-guard.ts): a document's weight, and the process's compile time. */
 

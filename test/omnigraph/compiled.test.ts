@@ -1,10 +1,10 @@
 import { getIntrospectionQuery } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../../harness/peer-omnigraph";
+import { buildFixture } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { CompileBudget } from "../../src/api/omnigraph/compile-guard";
-import { buildFixture } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
-import { peerCookbook, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 import { CHAIN, ETH_REGISTRY, ensv2Rows, OWNER } from "./ensv2-rows";
 import { seededOmnigraph } from "./seeded-omnigraph";
 

@@ -12,11 +12,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, LOCAL_DEVNET_SHAPE_WITH_OPTIMISM, scenarioOf } from "../../devnet/src/index";
 import type { FullProfileFacts } from "../../devnet/src/scenario/full-profile";
+import { sendAs, syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
+import { peerCookbook, peerCookbookResponses, skipWithoutPeerOmnigraph } from "../../harness/peer-omnigraph";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
-import { sendAs, syncClocksAndWaitRealtime } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { peerCookbook, peerCookbookResponses, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 
 /*
  * Does each cookbook answer hold what a real one holds? Every query of the peer's cookbook runs over HTTP against

@@ -20,13 +20,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, loadDevnetContracts, scenarioOf } from "../../devnet/src/index";
 import type { NameFacts } from "../../devnet/src/scenario/model";
+import { syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../../harness/peer-omnigraph";
 import { COMPILER_UNAVAILABLE } from "../../src/api/omnigraph/compiled";
 import { ZERO_ADDRESS } from "../../src/lib/names";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { syncClocksAndWaitRealtime } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { peerCookbook, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 import { checkRegistrationOrder, indexedOrderKeys, type ShownDomain } from "../support/registration-order";
 
 /*

@@ -5,9 +5,9 @@ import { type Address, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
 import type { Ensv2NameFacts, Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
-import { peerCookbook, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../../harness/peer-omnigraph";
 
 /*
  * /api/omnigraph over ENSv2: the devnet's ENSv2 scenario indexed with the subgraph and ensv2 plugins (one graph of

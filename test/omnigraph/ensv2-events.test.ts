@@ -13,17 +13,17 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Ensv2EthRegistrarAbi, Ensv2RegistryAbi } from "../../abis/ensv2";
-import type { OmnigraphOptions } from "../../src/api/omnigraph";
-import { executeOmnigraphRequest } from "../../src/api/omnigraph";
-import { FakeStore } from "../lib/fake-store";
-import type { Rows } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import {
   peerCookbook,
   peerCookbookResponses,
   peerOmnigraphPresent,
   skipWithoutPeerOmnigraph,
-} from "../support/peer-omnigraph";
+} from "../../harness/peer-omnigraph";
+import type { Rows } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
+import type { OmnigraphOptions } from "../../src/api/omnigraph";
+import { executeOmnigraphRequest } from "../../src/api/omnigraph";
+import { FakeStore } from "../lib/fake-store";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*

@@ -1,7 +1,7 @@
 import { type Address, labelhash, namehash } from "viem";
+import type { Rows } from "../../harness/subgraph-fixture/fixture";
 import { domainIdOf, hex32, permissionId, resourceKey, storageIdOf } from "../../src/lib/ensv2-ids";
 import { registrationOrderKeys } from "../../src/lib/registration-order";
-import type { Rows } from "../subgraph-api/fixture";
 
 /** A hand-made ENSv2 tree (ensv2_* rows): an `eth` registry, its names, each with a subregistry of a few children. */
 

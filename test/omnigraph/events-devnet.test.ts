@@ -1,11 +1,11 @@
 import { type Address, createPublicClient, type Hex, http, type Log, type PublicClient, toEventSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
+import { syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
+import { type RecordedCall, startRecordingRpc } from "../../harness/recording-rpc";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { syncClocksAndWaitRealtime } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { type RecordedCall, startRecordingRpc } from "../support/recording-rpc";
 
 /*
  * Events from the index, on a devnet over HTTP: an account's events (as its transactions' sender) and a resolver's

@@ -1,10 +1,5 @@
 import { type Hex, labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { executeSubgraphRequest } from "../../src/api/subgraph";
-import { joinWords } from "../../src/lib/hex-bytes-column";
-import { labelhashOf } from "../../src/lib/labels";
-import { makeSubnode } from "../../src/lib/names";
 import {
   account,
   buildFixture,
@@ -13,8 +8,13 @@ import {
   logVersionAt,
   type Rows,
   withRegistrationOrderKeys,
-} from "../subgraph-api/fixture";
-import { countingDb, type TestDatabase } from "../subgraph-api/pg";
+} from "../../harness/subgraph-fixture/fixture";
+import { countingDb, type TestDatabase } from "../../harness/subgraph-fixture/pg";
+import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
+import { executeSubgraphRequest } from "../../src/api/subgraph";
+import { joinWords } from "../../src/lib/hex-bytes-column";
+import { labelhashOf } from "../../src/lib/labels";
+import { makeSubnode } from "../../src/lib/names";
 import { CHAIN, ETH_REGISTRY, ensv2Rows, OWNER } from "./ensv2-rows";
 import { EMITTER, selectorOf, senderOf, timestampOf, withIndexedLogs } from "./indexed-logs";
 import { seededOmnigraph } from "./seeded-omnigraph";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildFixture, type Rows, withRegistrationOrderKeys } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { NO_REGISTRATION_KEY } from "../../src/lib/registration-order";
-import { buildFixture, type Rows, withRegistrationOrderKeys } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import { inRegistrationOrder, type ShownDomain, shownKey } from "../support/registration-order";
 import { seededOmnigraph } from "./seeded-omnigraph";
 

@@ -1,9 +1,9 @@
 import { labelhash, namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account, BASE_TIME, buildFixture, withRegistrationOrderKeys } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import { MAX_FILTERED_COUNT } from "../../src/api/omnigraph/limits";
-import { account, BASE_TIME, buildFixture, withRegistrationOrderKeys } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*

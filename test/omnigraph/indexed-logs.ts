@@ -1,6 +1,6 @@
 import { keccak256, toHex } from "viem";
+import { account, type Rows } from "../../harness/subgraph-fixture/fixture";
 import { joinWords } from "../../src/lib/hex-bytes-column";
-import { account, type Rows } from "../subgraph-api/fixture";
 
 /*
  * `indexed_log` rows for a hand-made dataset: one per log the other tables name (the subgraph's event tables by id,

@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
-import { LIST_RECOUNT_SQL } from "../support/list-recount";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
+import { LIST_RECOUNT_SQL } from "../../harness/subgraph-fixture/list-recount";
 
 /*
  * `totalCount` of the Omnigraph's unfiltered domain lists is what the indexer keeps in `domain_list_count`. On the

@@ -13,10 +13,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, scenarioOf } from "../../devnet/src/index";
 import type { Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
+import { sendAs as sendAsOn, syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { sendAs as sendAsOn, syncClocksAndWaitRealtime } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * Account.nameReferences and GET /api/resolve/name-references/:address on an indexed devnet (PLUGINS=subgraph,

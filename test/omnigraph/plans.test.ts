@@ -1,9 +1,9 @@
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildFixture, type Rows } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { buildFixture, type Rows } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import { ETH_REGISTRY, ensv2Rows } from "./ensv2-rows";
 import { seededOmnigraph } from "./seeded-omnigraph";
 

@@ -3,6 +3,8 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildFixture, FIXTURE_HEAD, type Rows } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import {
   executeOmnigraphRequest,
   type OmnigraphOptions,
@@ -11,8 +13,6 @@ import {
 } from "../../src/api/omnigraph";
 import { OMNIGRAPH_EXAMPLES } from "../../src/api/omnigraph/examples";
 import { createSubgraphApp } from "../../src/api/subgraph";
-import { buildFixture, FIXTURE_HEAD, type Rows } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import { CHROMIUM_ARGS, ensureChromium } from "../support/chromium";
 import { seededOmnigraph } from "./seeded-omnigraph";
 

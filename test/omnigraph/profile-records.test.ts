@@ -1,12 +1,12 @@
 import { keccak256, stringToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { peerCookbookResponses, skipWithoutPeerOmnigraph } from "../../harness/peer-omnigraph";
+import { buildFixture } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
 import type { RecordsAnswer, RecordsRequest } from "../../src/api/shared/resolution/records";
 import type { Resolution } from "../../src/api/shared/resolution/resolve";
 import type { ResolutionService } from "../../src/api/shared/resolution/service";
-import { buildFixture } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
-import { peerCookbookResponses, skipWithoutPeerOmnigraph } from "../support/peer-omnigraph";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*

@@ -1,8 +1,8 @@
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account, buildFixture, logVersionAt, type Rows } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { account, buildFixture, logVersionAt, type Rows } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*

@@ -1,7 +1,7 @@
+import { FIXTURE_NAMESPACE as NAMESPACE, type Rows } from "../../harness/subgraph-fixture/fixture";
+import { createTestDatabase, type TestDatabase } from "../../harness/subgraph-fixture/pg";
 import type { OmnigraphOptions } from "../../src/api/omnigraph";
 import { ResolutionService } from "../../src/api/shared/resolution/service";
-import { FIXTURE_NAMESPACE as NAMESPACE, type Rows } from "../subgraph-api/fixture";
-import { createTestDatabase, type TestDatabase } from "../subgraph-api/pg";
 
 /**
  * A fresh PostgreSQL schema holding `rows`, and the Omnigraph's options over it: no chain (nothing resolves), and every

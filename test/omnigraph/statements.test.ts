@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildFixture } from "../../harness/subgraph-fixture/fixture";
+import type { TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeOmnigraphRequest, type OmnigraphOptions } from "../../src/api/omnigraph";
-import { buildFixture } from "../subgraph-api/fixture";
-import type { TestDatabase } from "../subgraph-api/pg";
 import { seededOmnigraph } from "./seeded-omnigraph";
 
 /*

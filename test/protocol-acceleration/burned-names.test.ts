@@ -15,12 +15,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetAbis, type NameFacts, scenarioOf } from "../../devnet/src/index";
 import { fullProfileCalls, fullProfileOf } from "../../devnet/src/scenario/full-profile";
+import { sendAs, syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { nameInputProblem } from "../../src/lib/name-input";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { sendAs, syncClocksAndWaitRealtime } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * Burned names on ENS's registry with fallback (issue 66). `ENSRegistryWithFallback` stores an owner of 0x0 as its own

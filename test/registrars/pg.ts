@@ -1,7 +1,7 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { createDatabase, dropDatabase } from "../support/indexer-harness";
-import { tablesDdl } from "../support/schema-ddl";
+import { createDatabase, dropDatabase } from "../../harness/indexer-harness";
+import { tablesDdl } from "../../harness/subgraph-fixture/schema-ddl";
 
 /*
  * A throwaway PostgreSQL schema with the tables the registrar-actions and name-tokens routes read, created from the

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer, waitFor } from "../support/indexer-harness";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
 import { badErrorBody, Fuzz, type FuzzRequest, type FuzzResponse } from "./support/fuzz-inputs";
 import { headBytes, NODE_MAX_HEADER_BYTES, restRequest } from "./support/fuzz-routes";
 import { runFuzz } from "./support/fuzz-run";

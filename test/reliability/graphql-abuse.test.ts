@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { startRecordingRpc } from "../support/recording-rpc";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
+import { startRecordingRpc } from "../../harness/recording-rpc";
 import { blockInputProbe } from "./support/block-input-probe";
 import { keepAliveAgent, send } from "./support/fuzz-inputs";
 import { type AbuseCase, abuseCases, omnigraphAbuseCases } from "./support/graphql-abuse";

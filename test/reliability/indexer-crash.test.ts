@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random } from "../../devnet/src/scenario/random";
-import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
-import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../support/canonical-dump";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres, summarizeDump } from "../../harness/canonical-dump";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import {
   indexerOptionsFor,
   type RunningIndexer,
   settledStatus,
   startIndexer,
   waitFor,
-} from "../support/indexer-harness";
+} from "../../harness/indexer-harness";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { bySize, report } from "./support/scale";
 
 /*

@@ -2,12 +2,12 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
+import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../../harness/canonical-dump";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { projectRoot, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import { startPonder } from "../../scripts/lib/ponder-process";
 import { findFreePort } from "../../scripts/lib/ports";
 import { isNormalizedLabel, labelhashOf } from "../../src/lib/labels";
-import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { projectRoot, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 import { type LabelServiceFront, startLabelServiceFront } from "./support/label-service-front";
 import { bySize, report } from "./support/scale";
 

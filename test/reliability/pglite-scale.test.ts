@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CachedDevnet, startCachedDevnet } from "../../bench/lib/cached-devnet";
+import { type CachedDevnet, startCachedDevnet } from "../../harness/cached-devnet";
+import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import { completedEventsByName, watchPeakRss } from "../../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../../src/plugins/names";
-import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
 import { compareWithManifestCounts } from "./support/manifest-event-counts";
 import { reliabilitySize, report } from "./support/scale";
 

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainsOfShape } from "../../devnet/src/shape";
-import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
-import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
-import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
+import { diffDumps, dumpPostgres } from "../../harness/canonical-dump";
+import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../harness/hosted-rpc/hosted-rpc";
+import { type IndexRunResult, indexToEnd } from "../../harness/index-run";
+import { createDatabase, dropDatabase, startIndexer, waitFor } from "../../harness/indexer-harness";
+import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
 import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
-import { diffDumps, dumpPostgres } from "../support/canonical-dump";
-import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
 import { bySize, report } from "./support/scale";
 
 /*

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
-import { type HostedRpc, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
-import { type IndexRunResult, indexToEnd } from "../../rehearsal/src/index-run";
+import { diffDumps } from "../../harness/canonical-dump";
+import { type HostedRpc, startHostedRpc } from "../../harness/hosted-rpc/hosted-rpc";
+import { type IndexRunResult, indexToEnd } from "../../harness/index-run";
+import { createDatabase, dropDatabase, startIndexer, waitFor } from "../../harness/indexer-harness";
+import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
 import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
-import { diffDumps } from "../support/canonical-dump";
-import { createDatabase, dropDatabase, startIndexer, waitFor } from "../support/indexer-harness";
 import { report } from "./support/scale";
 
 /*

@@ -1,11 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
-import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../rehearsal/src/hosted-rpc";
-import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
-import { diffDumps, dumpPostgres } from "../support/canonical-dump";
-import { rpc } from "../support/devnet-fixture";
+import { diffDumps, dumpPostgres } from "../../harness/canonical-dump";
+import { rpc } from "../../harness/devnet-fixture";
+import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../harness/hosted-rpc/hosted-rpc";
 import {
   createDatabase,
   dropDatabase,
@@ -13,7 +11,9 @@ import {
   type RunningIndexer,
   startIndexer,
   waitFor,
-} from "../support/indexer-harness";
+} from "../../harness/indexer-harness";
+import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { reorgMetric, waitForHead } from "./support/follow-head";
 import { ReorgDriver } from "./support/reorg-scenario";
 import { report } from "./support/scale";

@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { namehash, normalize } from "viem/ens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
+import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../../harness/canonical-dump";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
+import { writeManifestCopy } from "../../harness/manifest-copy";
 import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
-import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { type RunningIndexer, startIndexer } from "../support/indexer-harness";
-import { writeManifestCopy } from "../support/manifest-copy";
 import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from "./support/fault-proxy";
 import { bySize, report } from "./support/scale";
 

@@ -2,12 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RehearsalChains, startRehearsalChains } from "../../rehearsal/src/chains";
-import { type HostedRpc, startFaultFreeProxies } from "../../rehearsal/src/hosted-rpc";
-import { describeVersions, runningVersions } from "../../src/indexing/build-record";
-import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
-import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../support/canonical-dump";
-import { syncClocksAndWaitRealtime } from "../support/chain-clock";
+import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../../harness/canonical-dump";
+import { syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type HostedRpc, startFaultFreeProxies } from "../../harness/hosted-rpc/hosted-rpc";
 import {
   createDatabase,
   dropDatabase,
@@ -16,9 +13,12 @@ import {
   type RunningIndexer,
   settledStatus,
   startIndexer,
-} from "../support/indexer-harness";
-import { isLabelPrefetch, lowestLogsBlock, type RecordedCall, startRecordingRpc } from "../support/recording-rpc";
-import { seededRandom } from "../support/seeded-random";
+} from "../../harness/indexer-harness";
+import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
+import { isLabelPrefetch, lowestLogsBlock, type RecordedCall, startRecordingRpc } from "../../harness/recording-rpc";
+import { seededRandom } from "../../harness/seeded-random";
+import { describeVersions, runningVersions } from "../../src/indexing/build-record";
+import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { ChainWorkload } from "./support/chain-workload";
 import { type PreviousRelease, previousRelease } from "./support/previous-release";
 import { bySize, report } from "./support/scale";

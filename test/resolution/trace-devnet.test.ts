@@ -2,15 +2,15 @@ import { type Address, createPublicClient, http, type PublicClient, parseAbi, ze
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetScenario, type NameFacts, scenarioOf } from "../../devnet/src/index";
 import type { Ensv2NameFacts, Ensv2Scenario } from "../../devnet/src/scenario/ensv2-model";
+import { syncClocksAndWaitRealtime as syncClocks } from "../../harness/chain-clock";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
 import { executeOmnigraphRequest } from "../../src/api/omnigraph";
 import { ResolutionService } from "../../src/api/shared/resolution/service";
 import { ProtocolTrace, type TraceNode } from "../../src/api/shared/resolution/trace";
 import { dnsEncode } from "../../src/lib/dns-wire";
 import { devnetNamespace } from "../../src/namespaces/devnet";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
-import { syncClocksAndWaitRealtime as syncClocks } from "../support/chain-clock";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../support/indexer-harness";
 
 /*
  * The resolution trace (`ForwardResolve.trace`, `ReverseResolve.trace`) on the devnet indexed with ENSv1 (root, Base,

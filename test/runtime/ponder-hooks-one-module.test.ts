@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../support/indexer-harness";
+import { projectRoot } from "../../harness/indexer-harness";
 
 /*
  * docs/maintainers.md, "Ponder hooks the app relies on": the app meets Ponder's patch hooks and internal globals in

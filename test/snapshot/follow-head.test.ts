@@ -6,10 +6,9 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { encodeFunctionData, type Hex, keccak256, parseAbi, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSnapshotFile } from "../../snapshot/container";
-import { diffDumps, dumpPostgres, summarizeDump } from "../support/canonical-dump";
-import { syncClocksAndWaitRealtime } from "../support/chain-clock";
-import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../support/devnet-fixture";
+import { diffDumps, dumpPostgres, summarizeDump } from "../../harness/canonical-dump";
+import { syncClocksAndWaitRealtime } from "../../harness/chain-clock";
+import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import {
   createDatabase,
   dropDatabase,
@@ -19,7 +18,8 @@ import {
   settledStatus,
   startIndexer,
   waitFor,
-} from "../support/indexer-harness";
+} from "../../harness/indexer-harness";
+import { readSnapshotFile } from "../../snapshot/container";
 import { userSchemas } from "../support/snapshot-files";
 
 /*

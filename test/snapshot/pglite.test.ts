@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diffDumps, dumpPglite } from "../../harness/canonical-dump";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
+import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
 import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
 import { buildConfig } from "../../src/config";
-import { diffDumps, dumpPglite } from "../support/canonical-dump";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
-import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../support/indexer-harness";
 
 /*
  * A PGlite index: snapshot of the stopped indexer's directory, restored into a new directory under another schema,

@@ -3,11 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
-import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
-import { runTool } from "../../snapshot/tools";
-import { buildConfig } from "../../src/config";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../support/devnet-fixture";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import {
   createDatabase,
   dropDatabase,
@@ -15,8 +11,12 @@ import {
   type RunningIndexer,
   settledStatus,
   startIndexer,
-} from "../support/indexer-harness";
-import type { LoopbackServer } from "../support/loopback-server";
+} from "../../harness/indexer-harness";
+import type { LoopbackServer } from "../../harness/loopback-server";
+import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
+import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
+import { runTool } from "../../snapshot/tools";
+import { buildConfig } from "../../src/config";
 import { forgeSnapshot, repackPostgresPayload, serveFolder, userSchemas } from "../support/snapshot-files";
 
 /*

@@ -1,8 +1,8 @@
 import type { SQL } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { type LoopbackServer, startLoopbackServer } from "../../harness/loopback-server";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
 import { blockBudget, rpcChainBlocks } from "../../src/api/subgraph/chain-blocks";
-import { type LoopbackServer, startLoopbackServer } from "../support/loopback-server";
 
 /*
  * `block:` and `_change_block` inputs no block can have are refused before any work (no statement, no read of the

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countingDb } from "../../harness/subgraph-fixture/pg";
 import { createSubgraphApp, ponderCheckpointMeta, ponderHeadToken, QueryCache } from "../../src/api/subgraph";
 import { type Harness, startHarness } from "./harness";
-import { countingDb } from "./pg";
 
 /*
  * The query-result cache over HTTP, with the head read the way the API reads it: from a `_ponder_checkpoint` table
@@ -20,7 +20,7 @@ let cache: QueryCache;
 
 beforeAll(async () => {
   h = await startHarness(60);
-  // The schema has Ponder's (empty) `_ponder_checkpoint` table (test/support/schema-ddl.ts).
+  // The schema has Ponder's (empty) `_ponder_checkpoint` table (harness/subgraph-fixture/schema-ddl.ts).
   await h.t.pool.query(`INSERT INTO _ponder_checkpoint VALUES ('anvil', $1, $2, $2, $3)`, [
     CHAIN_ID,
     checkpoint(100),

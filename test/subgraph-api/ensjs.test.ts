@@ -11,9 +11,9 @@ import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { getAddress, labelhash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADDR_REVERSE, account, ZERO_ADDRESS } from "../../harness/subgraph-fixture/fixture";
 import { createSubgraphApp } from "../../src/api/subgraph";
 import { ensjsClient as makeClient } from "../support/ensjs-client";
-import { ADDR_REVERSE, account, ZERO_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
 
 /*

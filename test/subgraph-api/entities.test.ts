@@ -1,8 +1,8 @@
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account, FIXTURE_HEAD, RESOLVER_ADDRESS } from "../../harness/subgraph-fixture/fixture";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
 import { ENTITIES } from "../../src/api/subgraph/model";
-import { account, FIXTURE_HEAD, RESOLVER_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
 
 let h: Harness;

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDR_REVERSE, account, OTHER_RESOLVER_ADDRESS, RESOLVER_ADDRESS, ZERO_ADDRESS } from "./fixture";
+import {
+  ADDR_REVERSE,
+  account,
+  OTHER_RESOLVER_ADDRESS,
+  RESOLVER_ADDRESS,
+  ZERO_ADDRESS,
+} from "../../harness/subgraph-fixture/fixture";
 import { type Harness, startHarness } from "./harness";
 
 /*

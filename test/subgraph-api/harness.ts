@@ -1,7 +1,7 @@
+import { buildFixture, FIXTURE_HEAD, type Rows } from "../../harness/subgraph-fixture/fixture";
+import { countingDb, createTestDatabase, type TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { createSubgraphApp, executeSubgraphRequest, type SubgraphOptions } from "../../src/api/subgraph";
 import type { SubgraphMeta } from "../../src/api/subgraph/schema";
-import { buildFixture, FIXTURE_HEAD, type Rows } from "./fixture";
-import { countingDb, createTestDatabase, type TestDatabase } from "./pg";
 
 export interface Harness {
   t: TestDatabase;

@@ -1,12 +1,12 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { entityOf } from "../../src/api/subgraph/model";
 import type { ReadPoint } from "../../src/api/subgraph/reading";
 import { byIdsQuery, type ListArgs, listQuery } from "../../src/api/subgraph/sql";
 import { unchangedTablesOf } from "../../src/api/subgraph/unchanged-tables";
 import { validToTriggerSql } from "../../src/lib/history-valid-to";
 import { rowsOf } from "../../src/lib/sql-rows";
-import { createTestDatabase, type TestDatabase } from "./pg";
 
 /*
  * A query at a block reads each id's version valid then (history.ts): by its `valid_to`, which a database trigger

@@ -1,9 +1,9 @@
 import { parse, validate } from "graphql";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOLVER_ADDRESS } from "../../harness/subgraph-fixture/fixture";
 import { createSubgraphApp, subgraphSchema } from "../../src/api/subgraph";
 import { SUBGRAPH_EXAMPLES } from "../../src/api/subgraph/examples";
-import { RESOLVER_ADDRESS } from "./fixture";
 import { type Harness, startHarness } from "./harness";
 
 /*

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countingDb, createTestDatabase, type TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { ponderCheckpointMeta } from "../../src/api/subgraph";
 import type { ChainBlocks } from "../../src/api/subgraph/chain-blocks";
-import { countingDb, createTestDatabase, type TestDatabase } from "./pg";
 
 /*
  * `_meta.block` from Ponder's `_ponder_checkpoint` (written here as Ponder writes it) and the chain's block at the

@@ -4,10 +4,10 @@ import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/pglite";
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildFixture, FIXTURE_HEAD, type Rows } from "../../harness/subgraph-fixture/fixture";
+import { tablesDdl } from "../../harness/subgraph-fixture/schema-ddl";
 import * as schema from "../../ponder.schema";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
-import { tablesDdl } from "../support/schema-ddl";
-import { buildFixture, FIXTURE_HEAD, type Rows } from "./fixture";
 
 /*
  * Ponder's default database is PGlite: the same queries must decode the same way there (numeric as decimal

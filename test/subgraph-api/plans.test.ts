@@ -2,9 +2,9 @@ import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account, buildFixture, FIXTURE_HEAD, RESOLVER_ADDRESS } from "../../harness/subgraph-fixture/fixture";
+import { createTestDatabase, type TestDatabase } from "../../harness/subgraph-fixture/pg";
 import { executeSubgraphRequest } from "../../src/api/subgraph";
-import { account, buildFixture, FIXTURE_HEAD, RESOLVER_ADDRESS } from "./fixture";
-import { createTestDatabase, type TestDatabase } from "./pg";
 
 /*
  * The common query shapes must be served by indexes, never by scanning a whole table. With sequential scans

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PG_URL } from "../../harness/subgraph-fixture/pg";
 import { textOrderWarning } from "../../src/api/subgraph/text-order";
-import { PG_URL } from "./pg";
 
 /*
  * The Graph orders text byte-wise; on a database with another default collation /subgraph's text ordering differs,

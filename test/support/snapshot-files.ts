@@ -2,11 +2,11 @@ import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { type LoopbackServer, startLoopbackServer } from "../../harness/loopback-server";
 import { extractPayload, readSnapshotFile, sha256OfFile, writeSnapshotFile } from "../../snapshot/container";
 import { POSTGRES_PAYLOAD } from "../../snapshot/create-postgres";
 import type { SnapshotManifest } from "../../snapshot/manifest";
 import { runTool } from "../../snapshot/tools";
-import { type LoopbackServer, startLoopbackServer } from "./loopback-server";
 
 /** Rewrites a snapshot file: another manifest and/or another payload, with the payload's size and sha256 made to fit. */
 export async function forgeSnapshot(

@@ -1,6 +1,6 @@
 import type { Agent } from "node:http";
-import type { RecordedCall } from "../../support/recording-rpc";
-import { seededRandom } from "../../support/seeded-random";
+import type { RecordedCall } from "../../../harness/recording-rpc";
+import { seededRandom } from "../../../harness/seeded-random";
 import { send } from "./fuzz-inputs";
 
 /*

@@ -2,8 +2,8 @@ import { type Abi, type Address, type Hex, labelhash, namehash, zeroAddress } fr
 import { Chain, type Tx } from "../../../devnet/src/chain";
 import { loadDevnetContracts, scenarioOf } from "../../../devnet/src/index";
 import { childNode } from "../../../devnet/src/names";
+import { seededRandom } from "../../../harness/seeded-random";
 import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
-import { seededRandom } from "../../support/seeded-random";
 
 /*
  * One devnet chain living on its own clock: blocks of registrations, transfers, resolver records and primary-name

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { type Abi, type Address, createPublicClient, http, labelhash, zeroAddress } from "viem";
 import { devnetAbis } from "../../../devnet/src/contracts";
-import type { RunningIndexer } from "../../support/indexer-harness";
+import type { RunningIndexer } from "../../../harness/indexer-harness";
 
 /*
  * One ENSv2 registry's rows in a running PostgreSQL index against the chain now (eth_call at the head), the way

@@ -1,6 +1,6 @@
 import type http from "node:http";
-import { startLoopbackServer } from "../../support/loopback-server";
-import { seededRandom } from "../../support/seeded-random";
+import { startLoopbackServer } from "../../../harness/loopback-server";
+import { seededRandom } from "../../../harness/seeded-random";
 
 /*
  * A JSON-RPC proxy that misbehaves like a real provider on a share of calls: 5xx, JSON-RPC error bodies, 429 rate

@@ -1,8 +1,8 @@
 import { type AbiEvent, type Hex, toEventSelector } from "viem";
 import { ponderSignature } from "../../../devnet/src/index";
+import { rpc } from "../../../harness/devnet-fixture";
 import type { DevnetManifest } from "../../../src/namespaces/devnet-manifest";
 import { PLUGIN_NAMES, type PluginName, pluginDefinition } from "../../../src/plugins";
-import { rpc } from "../../support/devnet-fixture";
 
 /*
  * Ponder's completed-events counter (`<plugin>/<contract name>:<event>`) against the logs the chains hold now: each

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type RunningIndexer, waitFor } from "../../support/indexer-harness";
+import { type RunningIndexer, waitFor } from "../../../harness/indexer-harness";
 import type { BlockRef } from "./reorg-scenario";
 
 /* Following the head: what an indexer's API shows of the chain it follows, and the reorgs it reconciled. */

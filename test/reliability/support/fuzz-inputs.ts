@@ -1,5 +1,5 @@
 import { Agent, request as httpRequest } from "node:http";
-import { seededRandom } from "../../support/seeded-random";
+import { seededRandom } from "../../../harness/seeded-random";
 
 /*
  * Seeded hostile input for the fuzz tests: odd values, and requests built from them per route. Values are URL-ready

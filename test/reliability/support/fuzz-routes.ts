@@ -1,5 +1,5 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
-import { peerCookbook, skipWithoutPeerOmnigraph } from "../../support/peer-omnigraph";
+import { peerCookbook, skipWithoutPeerOmnigraph } from "../../../harness/peer-omnigraph";
 import { type Fuzz, type FuzzRequest, ODD_CONTENT_TYPES, oddBody, tryDecode } from "./fuzz-inputs";
 
 /*

@@ -1,7 +1,7 @@
 import http from "node:http";
+import { seededRandom } from "../../../harness/seeded-random";
 import { type LabelsServer, startLabelsServer } from "../../../labels-service/src/index";
 import { findFreePort } from "../../../scripts/lib/ports";
-import { seededRandom } from "../../support/seeded-random";
 
 /*
  * The label service as the indexer sees it, on one fixed port, with a real label service behind it that can be

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { projectRoot } from "../../support/indexer-harness";
+import { projectRoot } from "../../../harness/indexer-harness";
 
 /*
  * An earlier release of nameindex as an operator has it installed: its tree from git and its own locked dependencies

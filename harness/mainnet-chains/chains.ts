@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { writeManifest } from "../../devnet/src/manifest";
 import type { DevnetShape } from "../../devnet/src/shape";
-import { type DevnetWithLabels, startDevnetWithLabels } from "../../test/support/devnet-fixture";
+import { type DevnetWithLabels, startDevnetWithLabels } from "../devnet-fixture";
 import { type Prehistory, startPrehistory } from "./prehistory";
 import { loadReferenceNamespace, type ReferenceNamespace, type ReferenceNamespaceName } from "./reference-datasources";
 import { BLOCK_TIME_SECONDS, restrictToReference, shapeOf, unplaced } from "./shape";

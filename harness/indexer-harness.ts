@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { type PonderProcess, startPonder } from "../../scripts/lib/ponder-process";
-import { findFreePort } from "../../scripts/lib/ports";
+import { type PonderProcess, startPonder } from "../scripts/lib/ponder-process";
+import { findFreePort } from "../scripts/lib/ports";
 import type { DevnetWithLabels } from "./devnet-fixture";
 
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const LOCAL_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
 export interface IndexerOptions {

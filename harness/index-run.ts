@@ -1,9 +1,9 @@
 import { copyFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { completedEventsByName, watchPeakRss } from "../../scripts/lib/peak-rss";
-import { type CanonicalDump, dumpPglite, dumpPostgres } from "../../test/support/canonical-dump";
-import { type IndexerOptions, type RunningIndexer, startIndexer } from "../../test/support/indexer-harness";
+import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
+import { type CanonicalDump, dumpPglite, dumpPostgres } from "./canonical-dump";
+import { type IndexerOptions, type RunningIndexer, startIndexer } from "./indexer-harness";
 
 /** What one indexing run to the scenario's end blocks measured. */
 export interface IndexRunResult {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 /*
- * What a process costs, read from Linux's /proc: CPU time (of one process, or of a process tree and the database's
- * backends) and resident memory. Benches, the rehearsal and the load test all measure through these.
+ * What a process costs in CPU, read from Linux's /proc: of one process, or of a process tree and the database's
+ * backends. The benches measure through these; resident memory is harness/process-memory.ts's.
  */
 
 /** CPU time (user + system) the process has used so far, in ms, its threads included (clock ticks at USER_HZ = 100). */
@@ -10,19 +10,6 @@ export function processCpuMs(pid: number): number {
   const text = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/**
- * Resident memory in MiB, NaN once the process has exited. `RssAnon` leaves out file pages (a memory-mapped
- * database: the OS page cache).
- */
-export function processRssMb(pid: number, field: "VmRSS" | "RssAnon" = "VmRSS"): number {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 interface ProcStat {

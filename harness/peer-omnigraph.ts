@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
  * repository; a test that needs it skips, naming the folder, when the folder is absent.
  */
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Where the peer's `schema.graphql`, `examples.json` and `responses.json` are read from. */
 export const PEER_OMNIGRAPH_DIR = resolve(

@@ -2,7 +2,7 @@ import { keccak256, labelhash, namehash, toHex } from "viem";
 import { versionOf } from "../../src/lib/history-version";
 import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../src/lib/registration-order";
 import type { Namespace } from "../../src/namespaces/types";
-import { seededRandom } from "../support/seeded-random";
+import { seededRandom } from "../seeded-random";
 
 /*
  * A hand-made ENS-like dataset for the /subgraph layer, independent of the indexer: a root, TLDs, .eth

@@ -1,6 +1,6 @@
 import type http from "node:http";
-import { startLoopbackServer } from "../../test/support/loopback-server";
-import { seededRandom } from "../../test/support/seeded-random";
+import { startLoopbackServer } from "../loopback-server";
+import { seededRandom } from "../seeded-random";
 import { type CallPlan, forwardPlans, type InjectedKind, planCall } from "./call-plan";
 import { ChainView, HeadTracker } from "./chain-view";
 import {

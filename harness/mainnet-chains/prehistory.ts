@@ -1,5 +1,5 @@
 import { encodeAbiParameters, type Hex, keccak256, numberToHex } from "viem";
-import { startLoopbackServer } from "../../test/support/loopback-server";
+import { startLoopbackServer } from "../loopback-server";
 
 /*
  * A public chain's ENS contracts start millions of blocks in, and an indexer configured for it asks for those

@@ -1,14 +1,19 @@
 import { Kind, parse, print, visit } from "graphql";
-import { PEER_OMNIGRAPH_DIR, peerCookbook } from "../../test/support/peer-omnigraph";
-import type { FixtureRows } from "./fixture-server";
-import type { Case } from "./subgraph-queries";
+import { PEER_OMNIGRAPH_DIR, peerCookbook } from "./peer-omnigraph";
+import type { Rows as FixtureRows } from "./subgraph-fixture/fixture";
 
 /*
  * bench:omnigraph's questions (bench/omnigraph.ts says how they are measured). The Omnigraph's are the peer's cookbook's
- * own queries, read by id from its examples.json at run time (test/support/peer-omnigraph.ts finds the folder; nothing
+ * own queries, read by id from its examples.json at run time (harness/peer-omnigraph.ts finds the folder; nothing
  * is copied here), each asked about the fixture's subjects; the /subgraph forms, and the questions the cookbook does
  * not ask, are written here.
  */
+
+/** A named set of request bodies, asked in turn (bench/lib/subgraph-queries.ts's `run`). */
+export interface Case {
+  name: string;
+  bodies: string[];
+}
 
 export interface Question {
   /** The cookbook query (examples.json id) the Omnigraph form asks; none for a question of our own. */

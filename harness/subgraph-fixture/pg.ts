@@ -2,9 +2,9 @@ import { getTableColumns } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { getTableConfig } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { SEED_LIST_COUNTS_SQL } from "../support/list-recount";
-import { SCHEMA_TABLES as TABLES, tablesDdl } from "../support/schema-ddl";
 import type { Rows } from "./fixture";
+import { SEED_LIST_COUNTS_SQL } from "./list-recount";
+import { SCHEMA_TABLES as TABLES, tablesDdl } from "./schema-ddl";
 
 /*
  * A throwaway PostgreSQL schema holding our tables, created from the drizzle definitions in ponder.schema.ts (the

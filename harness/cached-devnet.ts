@@ -19,14 +19,14 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { startAnvil } from "../../devnet/src/anvil";
-import { startDevnet } from "../../devnet/src/index";
-import { writeManifest } from "../../devnet/src/manifest";
-import { cacheDir, devnetDir } from "../../devnet/src/paths";
-import { Rpc } from "../../devnet/src/rpc";
-import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
-import { type DevnetManifest, devnetManifestSchema } from "../../src/namespaces/devnet-manifest";
-import type { DevnetWithLabels } from "../../test/support/devnet-fixture";
+import { startAnvil } from "../devnet/src/anvil";
+import { startDevnet } from "../devnet/src/index";
+import { writeManifest } from "../devnet/src/manifest";
+import { cacheDir, devnetDir } from "../devnet/src/paths";
+import { Rpc } from "../devnet/src/rpc";
+import { ingestDemoLabelSet, startLabelsServer } from "../labels-service/src/index";
+import { type DevnetManifest, devnetManifestSchema } from "../src/namespaces/devnet-manifest";
+import type { DevnetWithLabels } from "./devnet-fixture";
 
 /** Bump when the cached files' layout changes. */
 const LAYOUT_VERSION = 1;

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DevnetShape, type RunningDevnet, startDevnet } from "../../devnet/src/index";
-import { ingestDemoLabelSet, startLabelsServer } from "../../labels-service/src/index";
+import { type DevnetShape, type RunningDevnet, startDevnet } from "../devnet/src/index";
+import { ingestDemoLabelSet, startLabelsServer } from "../labels-service/src/index";
 
 export interface DevnetWithLabels {
   devnet: RunningDevnet;
