@@ -3,9 +3,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { projectRoot } from "../../harness/indexer-harness";
 
 /*
- * src/'s relative imports, as the import tests read them: `import … from`, `export … from`, `import "…"` and
- * `import("…")`, type-only ones included (a type import ties two modules as much as a value import does). Packages
- * are left out: they cannot import back.
+ * Relative imports, as the import tests read them (src/'s, or those of other top-level folders): `import … from`,
+ * `export … from`, `import "…"` and `import("…")`, type-only ones included (a type import ties two modules as much as a
+ * value import does). Packages are left out: they cannot import back.
  */
 
 const SOURCE = join(projectRoot, "src");
@@ -16,11 +16,11 @@ const IMPORTS = [
   new RegExp(String.raw`\bimport\(\s*${SPECIFIER}\s*\)`, "g"),
 ];
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, withTests: boolean): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.ts$/.test(name) && !/\.test\.ts$/.test(name) ? [path] : [];
+    if (statSync(path).isDirectory()) return sourceFiles(path, withTests);
+    return /\.ts$/.test(name) && (withTests || !/\.test\.ts$/.test(name)) ? [path] : [];
   });
 }
 
@@ -29,10 +29,13 @@ function resolveImport(from: string, specifier: string): string | undefined {
   return [`${base}.ts`, join(base, "index.ts"), base].find((p) => existsSync(p) && statSync(p).isFile());
 }
 
-/** Every src/ module (absolute path) and the files it imports (absolute; outside src/ too). */
-export function importGraph(): Map<string, string[]> {
+/**
+ * Every module (absolute path) under the folders given (project-relative; src/ unless named) and the files it imports
+ * (absolute; outside those folders too). Test files count only `withTests`.
+ */
+export function importGraph(folders = ["src"], withTests = false): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(SOURCE)) {
+  for (const file of folders.flatMap((folder) => sourceFiles(join(projectRoot, folder), withTests))) {
     const text = readFileSync(file, "utf8");
     const targets = IMPORTS.flatMap((pattern) => [...text.matchAll(pattern)])
       .map((m) => resolveImport(file, m[1]!))
