@@ -11,52 +11,31 @@ const common = {
 };
 
 /*
- * The unit files (`npm run test:unit`, vitest.unit.config.ts, and the first group of `npm test`): pure logic, fakes and
- * in-process or local databases (PGlite, the local PostgreSQL, a fresh schema or database per run), and a few small
- * devnets with an indexer on free ports. Safe side by side: they run two at a time. The end-to-end and reliability
- * tests, the devnet's and the rehearsal's, and the files excluded below run one at a time, after them.
+ * A test file's kind is in its name. `*.serial.test.ts` runs one at a time, after the rest: it starts anvil, a devnet,
+ * Ponder, PostgreSQL servers, Chromium or a child process, or it is slow alone (end-to-end and reliability tests, the
+ * snapshot tests, and such files among the unit folders). Every other file of the unit folders is a unit file
+ * (`npm run test:unit`, vitest.unit.config.ts, and the first group of `npm test`): pure logic, fakes and in-process or
+ * local databases (PGlite, the local PostgreSQL, a fresh schema or database per run), and a few small devnets with an
+ * indexer on free ports. Safe side by side: they run two at a time. Test files outside the unit folders (the devnet's
+ * and the rehearsal's) run one at a time too.
  */
 const unitInclude = ["test/**/*.test.ts", "labels-service/test/**/*.test.ts"];
-const unitExclude = [
-  ...exclude,
-  "test/e2e/**",
-  "test/reliability/**",
-  // Snapshots of a devnet index (snapshot/): a devnet, Ponder and PostgreSQL.
-  "test/snapshot/**",
-  // These start anvil, a devnet, Ponder or a child process.
-  "test/api/table-statistics.test.ts",
-  "test/indexing/build-record.test.ts",
-  "test/lib/pglite-transactions.test.ts",
-  "test/omnigraph/devnet.test.ts",
-  "test/omnigraph/ensv2-devnet.test.ts",
-  "test/ensv2/chain-truth.test.ts",
-  "test/patches.test.ts",
-  "test/protocol-acceleration/transport-errors.test.ts",
-  "test/protocol-acceleration/universal-resolver.test.ts",
-  "test/runtime/pglite-settings.test.ts",
-  "test/subgraph-api/cache.test.ts",
-  // Starts Chromium (installed with apt-get on first use).
-  "test/omnigraph/playground-browser.test.ts",
-  "labels-service/test/cli.test.ts",
-  "labels-service/test/interrupted-ingest.test.ts",
-  // Runs Ponder's sync-store migrations on a fresh PGlite twice (about 10 s alone, a minute on a busy machine).
-  "test/runtime/pglite-template.test.ts",
-];
+const serialInclude = unitInclude.map((glob) => glob.replace(/\*\.test\.ts$/, "*.serial.test.ts"));
 
 /** The unit files' project, also the whole of vitest.unit.config.ts. */
 export const unitProject = {
   ...common,
   name: "unit",
   include: unitInclude,
-  exclude: unitExclude,
+  exclude: [...exclude, "**/*.serial.test.ts"],
 };
 
 /*
  * `npm test`: the unit files two at a time (group 0), then every other file one at a time (group 1): end-to-end tests
  * start chains and servers, and two cores do not gain from running them side by side. vitest 3.2 sizes one pool for
  * the run (maxWorkers: 2); the one-at-a-time files take turns through their setupFile (test/support/one-at-a-time.ts
- * says why and how). Two projects make up group 1 because a glob cannot say "the unit folders' files that are not
- * unit files": the excluded files of those folders, and every test file outside them.
+ * says why and how). Two projects make up group 1: the unit folders' `*.serial.test.ts` files, and every test file
+ * outside those folders.
  */
 const oneAtATime = { ...common, setupFiles: ["test/support/one-at-a-time.ts"], sequence: { groupOrder: 1 } };
 
@@ -75,10 +54,7 @@ export default mergeConfig(
         project({
           ...oneAtATime,
           name: "serial",
-          // The test files among them ("test/e2e/**" holds helpers too).
-          include: unitExclude
-            .filter((glob) => !exclude.includes(glob))
-            .map((glob) => (glob.endsWith("/**") ? `${glob}/*.test.ts` : glob)),
+          include: serialInclude,
           exclude,
         }),
         project({
