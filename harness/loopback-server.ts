@@ -2,7 +2,7 @@ import http from "node:http";
 
 /*
  * The HTTP server under the project's JSON-RPC stand-ins: the hosted-provider imitation and the prehistory layer
- * (rehearsal/src) and the reliability tests' fault proxy. Each binds 127.0.0.1 on a port the OS picks, reads a
+ * (harness/hosted-rpc, harness/mainnet-chains) and the reliability tests' fault proxy. Each binds 127.0.0.1 on a port the OS picks, reads a
  * request's body whole before its handler runs, and on close drops the connections a client keeps alive, so a test's
  * teardown never waits for them.
  */

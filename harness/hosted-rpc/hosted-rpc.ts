@@ -204,7 +204,7 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
 
 /**
  * An imitation in front of each chain with Alchemy's caps and error texts but no random faults and little latency:
- * what tests of the sync path use (rehearsal-faults.test.ts covers the faults).
+ * what tests of the sync path use (rehearsal-faults.serial.test.ts covers the faults).
  */
 export async function startFaultFreeProxies(
   nodes: Map<number, { url: string }>,

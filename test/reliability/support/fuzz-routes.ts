@@ -330,7 +330,8 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       );
     },
     () => {
-      // /subgraph as a transport: odd bodies, content types and parameters (graphql-abuse.test.ts covers the queries).
+      // /subgraph as a transport: odd bodies, content types and parameters (graphql-abuse.serial.test.ts covers the
+      // queries).
       if (f.random() < 0.4) {
         const params = q({
           query: f.pick([undefined, "", "%7B", encodeURIComponent("{ domains(first: 1) { id } }"), f.oddText()]),
