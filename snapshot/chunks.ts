@@ -39,7 +39,10 @@ export async function keyOrderOf(db: Queryable, schema: string, table: string): 
   const { rows } = await db.query<{ column: string; type: string; collation: string | null; collatable: boolean }>(
     `select a.attname as column, format_type(a.atttypid, a.atttypmod) as type,
             case when a.attcollation = 0 then null
-                 when c.collname = 'default' then (select datcollate from pg_database where datname = current_database())
+                 when c.collname = 'default' then (
+                   -- An ICU default (datlocprovider 'i', PostgreSQL 15+) orders by ICU whatever datcollate says.
+                   select case when coalesce(to_jsonb(d) ->> 'datlocprovider', 'c') = 'c' then d.datcollate end
+                     from pg_database d where d.datname = current_database())
                  else coalesce(c.collcollate, c.collname) end as collation,
             a.attcollation <> 0 as collatable
        from pg_index i
