@@ -1,11 +1,13 @@
 /*
  * npm run bench:snapshot — what a snapshot costs as the index grows: the devnet scenario at each size, every default
  * plugin, indexed on PostgreSQL by `ponder start`; then, while it runs, `snapshot create`, and `snapshot restore` into a
- * new database verified against the devnet (digests and checkpoints; no name sample, see below). Per size: the index's rows and size on disk, the
- * snapshot's size, and the seconds of create, restore (download aside: pg_restore and the kept sync rows) and verify
- * (digests, checkpoints, sample), with their rates per on-disk MiB: the figures docs/operations.md projects to mainnet.
+ * new database verified against the devnet (the chunk sample and checkpoints; no name sample, see below), then
+ * `snapshot verify --full` on it. Per size: the index's rows and size on disk, the snapshot's size, and the seconds of
+ * create, restore (download aside: pg_restore and the kept sync rows), the sampled verify and the full one, with their
+ * rates per on-disk MiB: the figures docs/operations.md projects to mainnet.
  *
  *   BENCH_SIZES=10000  BENCH_TXS_PER_BLOCK=2000 (as bench:scale; the played chains are cached under .cache/)
+ *   BENCH_CHUNK_ROWS=10000  BENCH_SAMPLE_CHUNKS=200 (create's --chunk-rows, restore's --chunks)
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -13,13 +15,15 @@ import { join } from "node:path";
 import pg from "pg";
 import { startCachedDevnet } from "../harness/cached-devnet";
 import { createDatabase, dropDatabase, startIndexer } from "../harness/indexer-harness";
-import { createSnapshot, restoreSnapshot } from "../snapshot";
+import { createSnapshot, restoreSnapshot, verifySnapshot } from "../snapshot";
 import { readSnapshotFile } from "../snapshot/container";
 import { buildConfig } from "../src/config";
 import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000").split(",").map(Number);
 const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);
+const CHUNK_ROWS = Number(process.env.BENCH_CHUNK_ROWS ?? 10_000);
+const SAMPLE_CHUNKS = Number(process.env.BENCH_SAMPLE_CHUNKS ?? 200);
 const log = (line: string) => console.log(`[bench:snapshot] ${line}`);
 
 interface Row {
@@ -30,6 +34,8 @@ interface Row {
   createS: number;
   restoreS: number;
   verifyS: number;
+  chunks: string;
+  fullS: number;
   rpcCalls: number;
   load: string;
 }
@@ -67,7 +73,7 @@ async function measure(names: number): Promise<Row> {
       const bytes = await schemaBytes(indexer.env.DATABASE_URL!, indexer.schema);
       const file = join(dir, "index.snapshot");
       let started = Date.now();
-      await createSnapshot(buildConfig(indexer.env), file, log);
+      await createSnapshot(buildConfig(indexer.env), file, log, { chunkRows: CHUNK_ROWS });
       const createS = (Date.now() - started) / 1000;
       const { manifest } = await readSnapshotFile(file);
       const rows = Object.entries(manifest.tables)
@@ -75,15 +81,17 @@ async function measure(names: number): Promise<Row> {
         .reduce((sum, [, t]) => sum + t.rows, 0);
       const targetUrl = await createDatabase(target);
       started = Date.now();
+      const restored = buildConfig({ ...indexer.env, DATABASE_URL: targetUrl, DATABASE_SCHEMA: "restored" });
       const report = await restoreSnapshot(
-        buildConfig({ ...indexer.env, DATABASE_URL: targetUrl, DATABASE_SCHEMA: "restored" }),
+        restored,
         file,
         // A cached devnet is loaded into anvil without its state history, so eth_call at the resume block fails there:
         // the sample's cost is the rehearsal's to measure (200 names: ~120 RPC calls, under a second).
-        { sampleSize: 0 },
+        { sampleSize: 0, chunks: SAMPLE_CHUNKS },
         log,
       );
       const restoreS = (Date.now() - started) / 1000 - report.seconds;
+      const full = await verifySnapshot(restored, file, { sampleSize: 0, chunks: "all" }, log);
       return {
         names,
         rows,
@@ -92,6 +100,8 @@ async function measure(names: number): Promise<Row> {
         createS,
         restoreS,
         verifyS: report.seconds,
+        chunks: `${report.chunks.checked} of ${report.chunks.total}`,
+        fullS: full.seconds,
         rpcCalls: report.rpcCalls,
         load: loadavg()[0].toFixed(1),
       };
@@ -109,12 +119,12 @@ const results: Row[] = [];
 for (const names of SIZES) results.push(await measure(names));
 const f = (n: number, d = 1) => n.toFixed(d);
 console.log(
-  "\n| names | index rows | index on disk | snapshot | create | restore | verify | verify RPC calls | restore MiB/s (on disk) | verify MiB/s (on disk) | load |",
+  `\n| names | index rows | index on disk | snapshot | create | restore | verify (${SAMPLE_CHUNKS} chunks of ${CHUNK_ROWS} rows per table) | chunks checked | verify --full | verify RPC calls | restore MiB/s (on disk) | verify --full MiB/s (on disk) | load |`,
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of results) {
   console.log(
-    `| ${r.names} | ${r.rows} | ${f(r.diskMiB)} MiB | ${f(r.snapshotMiB)} MiB | ${f(r.createS)} s | ${f(r.restoreS)} s | ${f(r.verifyS)} s | ${r.rpcCalls} | ${f(r.diskMiB / r.restoreS)} | ${f(r.diskMiB / r.verifyS)} | ${r.load} |`,
+    `| ${r.names} | ${r.rows} | ${f(r.diskMiB)} MiB | ${f(r.snapshotMiB)} MiB | ${f(r.createS)} s | ${f(r.restoreS)} s | ${f(r.verifyS)} s | ${r.chunks} | ${f(r.fullS)} s | ${r.rpcCalls} | ${f(r.diskMiB / r.restoreS)} | ${f(r.diskMiB / r.fullS)} | ${r.load} |`,
   );
 }
 process.exit(0);

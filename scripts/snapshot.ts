@@ -1,38 +1,57 @@
 /**
- * `npm run snapshot -- create <file>` / `npm run snapshot -- restore <file|https-url> [--sample <names>]`: publish a
- * verifiable snapshot of the configured index, or start a new one from it (snapshot/, docs/operations.md).
+ * `npm run snapshot -- create <file> [--chunk-rows <rows>]`, `npm run snapshot -- restore <file|https-url> [--sample
+ * <names>] [--chunks <per table> | --full]`, `npm run snapshot -- verify <file|https-url> [same]`: publish a verifiable
+ * snapshot of the configured index, start a new one from it, or check a restored one again (snapshot/,
+ * docs/operations.md).
  */
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { createSnapshot, restoreSnapshot, SnapshotError } from "../snapshot";
+import { createSnapshot, restoreSnapshot, SnapshotError, verifySnapshot } from "../snapshot";
+import { DEFAULT_SAMPLE_CHUNKS } from "../snapshot/chunk-sample";
+import { DEFAULT_CHUNK_ROWS } from "../snapshot/digest";
 import { ConfigError, getConfig } from "../src/config";
 
+const checks = {
+  target: z.string().min(1),
+  sample: z.coerce.number().int().min(0).default(200),
+  chunks: z.coerce.number().int().min(0).default(DEFAULT_SAMPLE_CHUNKS),
+  full: z.literal("true").optional(),
+};
+
 const args = z.discriminatedUnion("command", [
-  z.object({ command: z.literal("create"), target: z.string().min(1) }),
   z.object({
-    command: z.literal("restore"),
+    command: z.literal("create"),
     target: z.string().min(1),
-    sample: z.coerce.number().int().min(0).default(200),
+    "chunk-rows": z.coerce.number().int().min(1).default(DEFAULT_CHUNK_ROWS),
   }),
+  z.object({ command: z.literal("restore"), ...checks }),
+  z.object({ command: z.literal("verify"), ...checks }),
 ]);
+
+const USAGE = `usage: npm run snapshot -- create <file> [--chunk-rows <rows per chunk, default ${DEFAULT_CHUNK_ROWS}>]
+       npm run snapshot -- restore <file|https-url> [--sample <names, default 200>] [--chunks <per table, default ${DEFAULT_SAMPLE_CHUNKS}> | --full]
+       npm run snapshot -- verify <file|https-url> [the same options]: the restored index again, before ponder start`;
 
 function parseArgs(argv: string[]): z.infer<typeof args> {
   const [command, target, ...rest] = argv;
   const options: Record<string, string> = {};
-  for (let i = 0; i < rest.length; i += 2) {
+  for (let i = 0; i < rest.length; i += 1) {
     const key = rest[i]?.replace(/^--/, "");
-    if (key) options[key] = rest[i + 1] ?? "";
+    if (!key) continue;
+    // --full is a switch; every other option takes a value.
+    if (key === "full") options.full = "true";
+    else options[key] = rest[++i] ?? "";
   }
   const parsed = args.safeParse({
     command,
     target,
     ...options,
     sample: options.sample ?? process.env.SNAPSHOT_SAMPLE_NAMES,
+    chunks: options.chunks ?? process.env.SNAPSHOT_SAMPLE_CHUNKS,
   });
   if (!parsed.success) {
     console.error(
-      "usage: npm run snapshot -- create <file>\n       npm run snapshot -- restore <file|https-url> [--sample <names, default 200>]\n" +
-        parsed.error.issues.map((i) => `  ${i.path.join(".") || "arguments"}: ${i.message}`).join("\n"),
+      `${USAGE}\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "arguments"}: ${i.message}`).join("\n")}`,
     );
     process.exit(2);
   }
@@ -44,8 +63,13 @@ const parsed = parseArgs(process.argv.slice(2));
 const log = (line: string) => console.log(`[snapshot] ${line}`);
 try {
   const config = getConfig();
-  if (parsed.command === "create") await createSnapshot(config, parsed.target, log);
-  else await restoreSnapshot(config, parsed.target, { sampleSize: parsed.sample }, log);
+  if (parsed.command === "create") {
+    await createSnapshot(config, parsed.target, log, { chunkRows: parsed["chunk-rows"] });
+  } else {
+    const options = { sampleSize: parsed.sample, chunks: parsed.full ? ("all" as const) : parsed.chunks };
+    if (parsed.command === "restore") await restoreSnapshot(config, parsed.target, options, log);
+    else await verifySnapshot(config, parsed.target, options, log);
+  }
 } catch (error) {
   if (error instanceof SnapshotError || error instanceof ConfigError) {
     console.error(`[snapshot] refused: ${error.message}`);

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, createWriteStream, openSync, readSync, statSync } from "node:fs";
 import { pipeline } from "node:stream/promises";
+import { chunkRoot } from "./chunks";
 import { SnapshotError } from "./errors";
 import { manifestSchema, SNAPSHOT_FORMAT, type SnapshotManifest } from "./manifest";
 
 /*
- * The snapshot file: one line `nameindex-snapshot/1 <manifest bytes>`, the manifest (JSON), then the payload (pg_dump's
+ * The snapshot file: one line `nameindex-snapshot/2 <manifest bytes>`, the manifest (JSON), then the payload (pg_dump's
  * compressed custom format, or a gzipped tar of the PGlite directory). The manifest names the payload's size and
  * sha256, so a truncated or altered payload is found before anything is restored.
  */
@@ -42,7 +43,10 @@ export async function sha256OfFile(file: string, start = 0): Promise<string> {
   return hash.digest("hex");
 }
 
-/** Reads and checks the header, manifest and payload checksum; returns the manifest and where the payload starts. */
+/**
+ * Reads and checks the header, the manifest (its schema, each table's chunk list against its root) and the payload's
+ * checksum; returns the manifest and where the payload starts.
+ */
 export async function readSnapshotFile(
   file: string,
   label = file,
@@ -58,6 +62,14 @@ export async function readSnapshotFile(
   }
   const newline = head.indexOf(10);
   const line = newline < 0 ? "" : head.subarray(0, newline).toString("latin1");
+  const other = /^(nameindex-snapshot\/\d+) \d+$/.exec(line);
+  if (other && other[1] !== SNAPSHOT_FORMAT) {
+    // Another release's layout (format 1 had one digest per table, no chunks): read by that release only.
+    throw new SnapshotError(
+      "format",
+      `${label} is a ${other[1]} file; this release reads ${SNAPSHOT_FORMAT}: snapshot the index again with this release`,
+    );
+  }
   if (!line.startsWith(MAGIC) || !/^\d+$/.test(line.slice(MAGIC.length))) {
     throw new SnapshotError("not-a-snapshot", `${label} is not a nameindex snapshot (no "${SNAPSHOT_FORMAT}" header)`);
   }
@@ -84,6 +96,11 @@ export async function readSnapshotFile(
     throw new SnapshotError("bad-manifest", `${label}: the manifest is invalid: ${result.error.issues[0]?.message}`);
   }
   const manifest = result.data;
+  for (const [name, table] of Object.entries(manifest.tables)) {
+    if (chunkRoot(table.rows, manifest.chunkRows, table.chunks) !== table.root) {
+      throw new SnapshotError("bad-manifest", `${label}: table ${name}'s chunk list does not hash to its root`);
+    }
+  }
   const payloadOffset = manifestStart + manifestBytes;
   const payloadBytes = size - payloadOffset;
   if (payloadBytes < manifest.payload.bytes) {

@@ -31,8 +31,9 @@ export async function createPostgresSnapshot(options: {
   schema: string;
   file: string;
   rpc: RpcPool | undefined;
+  chunkRows: number;
 }): Promise<SnapshotManifest> {
-  const { connectionString, schema, file } = options;
+  const { connectionString, schema, file, chunkRows } = options;
   const work = mkdtempSync(join(tmpdir(), "nameindex-snapshot-"));
   const client = new pg.Client({ connectionString });
   await client.connect();
@@ -71,14 +72,14 @@ export async function createPostgresSnapshot(options: {
     if (!buildRecord) throw new SnapshotError("bad-manifest", `schema "${schema}" has no build record`);
     const checkpoints = await readCheckpoints(client, schema, options.rpc);
     await writeKeptRows(client, checkpoints, join(work, POSTGRES_PAYLOAD.syncRows));
-    const tables = await digestTables(client, schema, checkpoints);
+    const tables = await digestTables(client, schema, checkpoints, chunkRows);
     await dump;
     await client.query("commit");
     const payload = join(work, "payload.tar");
     await runTool("tar", ["-cf", payload, "-C", work, POSTGRES_PAYLOAD.dump, POSTGRES_PAYLOAD.syncRows]);
     return await sealSnapshot(
       file,
-      { database: "postgres", schema, buildRecord, checkpoints, tables },
+      { database: "postgres", schema, buildRecord, checkpoints, chunkRows, tables },
       "pg_dump-tar",
       payload,
     );

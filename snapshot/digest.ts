@@ -1,12 +1,17 @@
-import { createHash } from "node:crypto";
+import { type Chunk, chunkRoot, chunkTable } from "./chunks";
 import type { SnapshotManifest } from "./manifest";
-import { type Queryable, quoteIdent } from "./queryable";
+import type { Queryable } from "./queryable";
 import { keptRowsCondition } from "./sync-history";
 
 export interface TableDigest {
   rows: number;
-  sha256: string;
+  /** sha256 over the row count, chunk size and chunk list (chunks.ts). */
+  root: string;
+  chunks: Chunk[];
 }
+
+/** Rows per chunk when `create` is not told otherwise: at mainnet size a manifest of a few MB, a chunk read in ms. */
+export const DEFAULT_CHUNK_ROWS = 10_000;
 
 /**
  * Tables a snapshot digests: every table of the index's schema but `_ponder_meta` (its heartbeat changes every few
@@ -23,57 +28,48 @@ export async function tablesToDigest(db: Queryable, schemas: string[]): Promise<
   return rows.map((r) => ({ schema: String(r.schema), table: String(r.table) }));
 }
 
+/** The manifest's name of a table, `<schema>.<table>` with the index schema written as `index`, and its row filter. */
+export function digestTarget(
+  indexSchema: string,
+  schema: string,
+  table: string,
+  checkpoints: SnapshotManifest["checkpoints"],
+): { name: string; where: string | null } {
+  return {
+    name: `${schema === indexSchema ? "index" : schema}.${table}`,
+    where: schema === "ponder_sync" ? keptRowsCondition(table, checkpoints) : null,
+  };
+}
+
 /**
- * sha256 over the rows' PostgreSQL text form (`row::text`), one per line, in primary-key order (each key column as
- * text in the C collation, so the order is the same on every server); a table without a primary key is ordered by
- * the row text itself. Read through a cursor, so memory stays flat; the caller holds the transaction (one snapshot).
+ * sha256 over a whole table's rows' text in key order, one per line (the table as one chunk): what tests compare two
+ * indexes with. The caller holds the transaction.
  */
 export async function digestTable(
   db: Queryable,
   schema: string,
   table: string,
   where: string | null = null,
-): Promise<TableDigest> {
-  const { rows: keys } = await db.query<{ column: string }>(
-    `select a.attname as column from pg_index i
-       join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
-      where i.indrelid = ($1)::regclass and i.indisprimary
-      order by array_position(i.indkey, a.attnum)`,
-    [`${quoteIdent(schema)}.${quoteIdent(table)}`],
-  );
-  const order =
-    keys.length > 0
-      ? keys.map((k) => `(t.${quoteIdent(String(k.column))})::text collate "C"`).join(", ")
-      : `(t::text) collate "C"`;
-  const cursor = `snapshot_digest_${Math.floor(Math.random() * 1e9)}`;
-  await db.query(
-    `declare ${cursor} no scroll cursor for select t::text as r from ${quoteIdent(schema)}.${quoteIdent(table)} t${where ? ` where ${where}` : ""} order by ${order}`,
-  );
-  const hash = createHash("sha256");
-  let rows = 0;
-  try {
-    for (;;) {
-      const { rows: batch } = await db.query<{ r: string }>(`fetch 5000 from ${cursor}`);
-      for (const { r } of batch) hash.update(r).update("\n");
-      rows += batch.length;
-      if (batch.length < 5000) break;
-    }
-  } finally {
-    await db.query(`close ${cursor}`);
-  }
-  return { rows, sha256: hash.digest("hex") };
+): Promise<{ rows: number; sha256: string }> {
+  const { rows, chunks } = await chunkTable(db, schema, table, Number.MAX_SAFE_INTEGER, where);
+  return { rows, sha256: chunks[0]!.sha256 };
 }
 
-/** Digests of every table `tablesToDigest` names, keyed `<schema>.<table>`, with the index schema written as `index`. */
+/**
+ * Every table `tablesToDigest` names, read whole in key order and cut into chunks (chunks.ts): what `create` writes
+ * and `verify --full` recomputes. The caller holds the transaction (one snapshot).
+ */
 export async function digestTables(
   db: Queryable,
   indexSchema: string,
   checkpoints: SnapshotManifest["checkpoints"],
+  chunkRows: number,
 ): Promise<Record<string, TableDigest>> {
   const result: Record<string, TableDigest> = {};
   for (const { schema, table } of await tablesToDigest(db, [indexSchema, "ponder_sync"])) {
-    const where = schema === "ponder_sync" ? keptRowsCondition(table, checkpoints) : null;
-    result[`${schema === indexSchema ? "index" : schema}.${table}`] = await digestTable(db, schema, table, where);
+    const { name, where } = digestTarget(indexSchema, schema, table, checkpoints);
+    const { rows, chunks } = await chunkTable(db, schema, table, chunkRows, where);
+    result[name] = { rows, root: chunkRoot(rows, chunkRows, chunks), chunks };
   }
   return result;
 }

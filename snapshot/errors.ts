@@ -1,6 +1,7 @@
 /** Why a snapshot was refused; `kind` lets tests and callers tell the refusals apart. */
 export type SnapshotRefusal =
   | "not-a-snapshot"
+  | "format"
   | "truncated"
   | "bad-manifest"
   | "payload"

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /** The snapshot file's manifest: what the payload holds and what restore verifies it against. */
-export const SNAPSHOT_FORMAT = "nameindex-snapshot/1";
+export const SNAPSHOT_FORMAT = "nameindex-snapshot/2";
 
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const blockRef = z.object({ number: z.number().int().nonnegative(), hash: z.string().regex(/^0x[0-9a-f]{64}$/) });
 export type BlockRef = z.infer<typeof blockRef>;
 
@@ -26,8 +27,19 @@ export const manifestSchema = z.object({
       latest: blockRef.nullable(),
     }),
   ),
-  /** `<schema>.<table>` → row count and sha256 over the rows' text in primary-key order (digest.ts). */
-  tables: z.record(z.object({ rows: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+  /** Rows per chunk (chunks.ts): every table's rows in key order are cut into chunks of this many. */
+  chunkRows: z.number().int().positive(),
+  /**
+   * `<schema>.<table>` → row count, the chunk list (each chunk's first key and the sha256 of its rows' text, in key
+   * order) and the root over both (chunks.ts), which restore checks against the list before reading any data.
+   */
+  tables: z.record(
+    z.object({
+      rows: z.number().int().nonnegative(),
+      root: sha256,
+      chunks: z.array(z.object({ first: z.array(z.string()), sha256 })).min(1),
+    }),
+  ),
   payload: z.object({
     kind: z.enum(["pg_dump-tar", "pglite-tar"]),
     bytes: z.number().int().nonnegative(),

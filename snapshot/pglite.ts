@@ -11,7 +11,7 @@ import { type Queryable, quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
 import { dropHistory, PER_BLOCK_SYNC_TABLES } from "./sync-history";
 import { runTool } from "./tools";
-import { type VerifyReport, verifyRestored } from "./verify";
+import { type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
 
 /** build-record-store.ts's file in a PGlite directory: the build record of each schema. */
 const RECORD_FILE = "nameindex-build.json";
@@ -20,7 +20,7 @@ interface PgliteDb extends Queryable {
   close(): Promise<void>;
 }
 
-async function openPglite(directory: string): Promise<PgliteDb> {
+export async function openPglite(directory: string): Promise<PgliteDb> {
   const { PGlite } = await import("@electric-sql/pglite");
   const db = new PGlite(directory);
   await db.waitReady;
@@ -44,8 +44,9 @@ export async function createPgliteSnapshot(options: {
   schema: string;
   file: string;
   rpc: RpcPool | undefined;
+  chunkRows: number;
 }): Promise<SnapshotManifest> {
-  const { directory, schema, file } = options;
+  const { directory, schema, file, chunkRows } = options;
   if (!existsSync(join(directory, "PG_VERSION"))) {
     throw new SnapshotError("bad-manifest", `${directory} is not a PGlite data directory`);
   }
@@ -71,7 +72,7 @@ export async function createPgliteSnapshot(options: {
         await db.query(`vacuum full ponder_sync.${quoteIdent(table)}`).catch(() => {});
       }
       await db.query("begin isolation level repeatable read read only");
-      tables = await digestTables(db, schema, checkpoints);
+      tables = await digestTables(db, schema, checkpoints, chunkRows);
       await db.query("commit");
     } finally {
       await db.close();
@@ -80,7 +81,7 @@ export async function createPgliteSnapshot(options: {
     await runTool("tar", ["-czf", payload, "-C", copy, "."]);
     return await sealSnapshot(
       file,
-      { database: "pglite", schema, buildRecord, checkpoints, tables },
+      { database: "pglite", schema, buildRecord, checkpoints, chunkRows, tables },
       "pglite-tar",
       payload,
     );
@@ -101,7 +102,7 @@ export async function restorePgliteSnapshot(options: {
   schema: string;
   config: AppConfig;
   rpc: RpcPool;
-  sampleSize: number;
+  verify: VerifyOptions;
 }): Promise<VerifyReport> {
   const { directory, schema, manifest } = options;
   if (manifest.payload.kind !== "pglite-tar") {
@@ -126,7 +127,7 @@ export async function restorePgliteSnapshot(options: {
     let report: VerifyReport;
     try {
       if (manifest.schema !== schema) await renameSchema(db, manifest.schema, schema);
-      report = await verifyRestored(db, schema, manifest, options.config, options.rpc, options.sampleSize);
+      report = await verifyRestored(db, schema, manifest, options.config, options.rpc, options.verify);
       await db.query(
         `update ${quoteIdent(schema)}."_ponder_meta" set value = jsonb_set(value, '{is_locked}', '0') where key = 'app'`,
       );

@@ -11,7 +11,7 @@ import { quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
 import { loadKeptRows } from "./sync-history";
 import { runTool } from "./tools";
-import { type VerifyReport, verifyRestored } from "./verify";
+import { type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
 
 /**
  * Restores a pg_dump snapshot into `schema` of an empty target (no such schema with tables, no `ponder_sync`), renames
@@ -25,7 +25,7 @@ export async function restorePostgresSnapshot(options: {
   schema: string;
   config: AppConfig;
   rpc: RpcPool;
-  sampleSize: number;
+  verify: VerifyOptions;
 }): Promise<VerifyReport> {
   const { connectionString, schema, manifest } = options;
   if (manifest.payload.kind !== "pg_dump-tar") {
@@ -61,7 +61,7 @@ export async function restorePostgresSnapshot(options: {
     }
     await loadKeptRows(client, join(work, POSTGRES_PAYLOAD.syncRows));
     if (manifest.schema !== schema) await renameSchema(client, manifest.schema, schema);
-    const report = await verifyRestored(client, schema, manifest, options.config, options.rpc, options.sampleSize);
+    const report = await verifyRestored(client, schema, manifest, options.config, options.rpc, options.verify);
     // The snapshot of a running indexer holds its lock; this index has no writer yet.
     await client.query(
       `update ${quoteIdent(schema)}."_ponder_meta" set value = jsonb_set(value, '{is_locked}', '0') where key = 'app'`,

@@ -150,7 +150,7 @@ describe("a snapshot restored on a new database follows the head", () => {
       /reorg across the checkpoint: chain devnetRoot \(31337\): latest block \d+ was reorged out/,
     );
     expect(restored.out).toMatch(
-      /verify: \d+ tables, \d+ rows digested, 3 checkpoints, \d+ sampled names \(\d+ values\), \d+ RPC calls/,
+      /verify: \d+ tables of \d+ rows, \d+ chunks digested, 3 checkpoints, \d+ sampled names \(\d+ values\), \d+ RPC calls/,
     );
 
     const resumed = await startIndexer({

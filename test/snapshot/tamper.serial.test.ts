@@ -1,8 +1,13 @@
-import { copyFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSnapshot, restoreSnapshot, SnapshotError, type VerifyOptions, verifySnapshot } from "../../snapshot";
+import { readSnapshotFile } from "../../snapshot/container";
+import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
+import { runTool } from "../../snapshot/tools";
+import { buildConfig } from "../../src/config";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import {
   createDatabase,
@@ -13,15 +18,12 @@ import {
   startIndexer,
 } from "../../harness/indexer-harness";
 import type { LoopbackServer } from "../../harness/loopback-server";
-import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
-import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
-import { runTool } from "../../snapshot/tools";
-import { buildConfig } from "../../src/config";
 import { forgeSnapshot, repackPostgresPayload, serveFolder, userSchemas } from "../support/snapshot-files";
 
 /*
  * Snapshots of a PostgreSQL index taken while it runs, restored from a loopback HTTP server into new databases: the
  * genuine file restores and verifies; each tampered one is refused with its own message and leaves nothing behind.
+ * A row changed where only the chunk sample can see it is caught at the rate restore prints, and always by --full.
  */
 
 const PLUGINS = ["subgraph", "protocol-acceleration", "registrars"];
@@ -44,9 +46,13 @@ describe("snapshot restore refuses tampered files", () => {
   }
 
   /** Restores `file` (served over HTTP) into a new database; returns the refusal, and what the database holds after. */
-  async function refusal(file: string): Promise<{ error: SnapshotError; left: string[] }> {
+  async function refusal(
+    file: string,
+    chunks?: VerifyOptions["chunks"],
+  ): Promise<{ error: SnapshotError; left: string[] }> {
     const target = await newDatabase();
-    const error = await restoreSnapshot(configFor(target), `${server.url}/${file}`, { sampleSize: 200 }, log).then(
+    const options = { sampleSize: 200, chunks };
+    const error = await restoreSnapshot(configFor(target), `${server.url}/${file}`, options, log).then(
       () => {
         throw new Error(`${file} was restored`);
       },
@@ -137,7 +143,9 @@ describe("snapshot restore refuses tampered files", () => {
 
     const edited = await refusal("edited.snapshot");
     expect(edited.error.kind).toBe("digest");
-    expect(edited.error.message).toContain("table index.domain: its rows' digest differs from the manifest's");
+    expect(edited.error.message).toBe(
+      "the restored tables differ from the manifest: table index.domain: the rows of chunk 1 of 1 (keys from the lowest) differ from the manifest's",
+    );
     expect(edited.left).toEqual([]);
 
     const dropped = await refusal("dropped.snapshot");
@@ -173,9 +181,34 @@ describe("snapshot restore refuses tampered files", () => {
     expect(left).toEqual([]);
   });
 
+  it("refuses a chunk list that does not hash to its root, and another release's format, before restoring", async () => {
+    await forgeSnapshot(join(dir, "good.snapshot"), join(dir, "root.snapshot"), {
+      manifest: (m) => {
+        m.tables["index.domain"]!.chunks[0]!.sha256 = "00".repeat(32);
+      },
+    });
+    const root = await refusal("root.snapshot");
+    expect(root.error.kind).toBe("bad-manifest");
+    expect(root.error.message).toMatch(/root\.snapshot: table index\.domain's chunk list does not hash to its root$/);
+    expect(root.left).toEqual([]);
+
+    // The previous format's header on this file: a release that writes format 1 made it.
+    const bytes = readFileSync(join(dir, "good.snapshot"));
+    bytes.write("nameindex-snapshot/1", 0, "latin1");
+    writeFileSync(join(dir, "format1.snapshot"), bytes);
+    const format = await refusal("format1.snapshot");
+    expect(format.error.kind).toBe("format");
+    expect(format.error.message).toMatch(
+      /format1\.snapshot is a nameindex-snapshot\/1 file; this release reads nameindex-snapshot\/2: snapshot the index again with this release$/,
+    );
+    expect(format.left).toEqual([]);
+  });
+
   it("refuses a truncated file and a file that is not a snapshot", async () => {
     copyFileSync(join(dir, "good.snapshot"), join(dir, "truncated.snapshot"));
-    truncateSync(join(dir, "truncated.snapshot"), 20_000);
+    // Cut inside the payload, whatever the manifest's size (it grows with the chunk lists).
+    const { payloadOffset } = await readSnapshotFile(join(dir, "good.snapshot"));
+    truncateSync(join(dir, "truncated.snapshot"), payloadOffset + 20_000);
     const truncated = await refusal("truncated.snapshot");
     expect(truncated.error.kind).toBe("truncated");
     expect(truncated.error.message).toMatch(/is truncated: the payload has \d+ of \d+ bytes/);
@@ -184,7 +217,114 @@ describe("snapshot restore refuses tampered files", () => {
     writeFileSync(join(dir, "other.snapshot"), "PGDMP this is a pg_dump file, not a nameindex snapshot\n");
     const other = await refusal("other.snapshot");
     expect(other.error.kind).toBe("not-a-snapshot");
-    expect(other.error.message).toContain('is not a nameindex snapshot (no "nameindex-snapshot/1" header)');
+    expect(other.error.message).toContain('is not a nameindex snapshot (no "nameindex-snapshot/2" header)');
     expect(other.left).toEqual([]);
   });
+
+  it("catches a row changed where only the chunk sample looks, at the rate it prints; --full always", async () => {
+    // Small chunks, so the domain table spans many; the cheap checks cannot see the change below.
+    const file = join(dir, "chunked.snapshot");
+    await createSnapshot(buildConfig(indexer.env), file, log, { chunkRows: 4 });
+    const { manifest } = await readSnapshotFile(file);
+    const n = manifest.tables["index.domain"]!.chunks.length;
+    expect(n).toBeGreaterThanOrEqual(8);
+
+    // The genuine file: every chunk read back by its key range (200 per table: all of them here), then read whole.
+    const scratch = await newDatabase();
+    const schema = indexer.schema;
+    const genuine = await restoreSnapshot(configFor(scratch, schema), file, { sampleSize: 0 }, log);
+    expect(genuine.chunks.checked).toBe(genuine.chunks.total);
+    expect(genuine.chunks.unindexedTables).toBe(0);
+    const full = await verifySnapshot(configFor(scratch, schema), file, { sampleSize: 0, chunks: "all" }, log);
+    expect(full.chunks.checked).toBe(genuine.chunks.total);
+
+    // The attack: a domain in the middle of the table shows another name; row counts, keys and chain state unchanged.
+    const client = new pg.Client({ connectionString: scratch });
+    await client.connect();
+    let id: string;
+    try {
+      await client.query("set session_replication_role = replica");
+      const edited = await client.query<{ id: string }>(
+        `update "${schema}".domain set name = 'vitalik.eth' where id = (select id from "${schema}".domain
+          order by id offset (select count(*) / 2 from "${schema}".domain) limit 1) returning id`,
+      );
+      id = edited.rows[0]!.id;
+      await runTool("pg_dump", [
+        "--format=custom",
+        `--schema="${schema}"`,
+        "--schema=ponder_sync",
+        ...WITHOUT_SYNC_HISTORY,
+        "--no-owner",
+        `--file=${join(dir, "renamed.dump")}`,
+        `--dbname=${scratch}`,
+      ]);
+    } finally {
+      await client.end();
+    }
+    await forgeSnapshot(file, join(dir, "renamed.snapshot"), {
+      payloadFile: await repackPostgresPayload(file, join(dir, "renamed.dump"), dir),
+    });
+    const chunks = manifest.tables["index.domain"]!.chunks;
+    const tampered = chunks.findLastIndex((c, i) => i === 0 || c.first[0]! <= id);
+    const caughtMessage = `the restored tables differ from the manifest: table index.domain: the rows of chunk ${tampered + 1} of ${n} (keys from ${JSON.stringify(chunks[tampered]!.first)}) differ from the manifest's`;
+
+    // restore --full refuses it, naming the chunk.
+    const refused = await refusal("renamed.snapshot", "all");
+    expect(refused.error.kind).toBe("digest");
+    expect(refused.error.message).toBe(caughtMessage);
+    expect(refused.left).toEqual([]);
+
+    // Without chunks every other check passes it: tables, roots, payload, checkpoints, the names against the chain.
+    const target = await newDatabase();
+    const accepted = await restoreSnapshot(
+      configFor(target),
+      `${server.url}/renamed.snapshot`,
+      { sampleSize: 200, chunks: 0 },
+      log,
+    );
+    expect(accepted.sampledNames).toBeGreaterThan(5);
+
+    // The sampled check alone, again and again on the restored index: k of the table's n chunks per run.
+    const k = Math.floor(n / 2);
+    const printed: string[] = [];
+    let caught = 0;
+    const started = Date.now();
+    for (let run = 0; run < RUNS; run++) {
+      const outcome = await verifySnapshot(configFor(target), file, { sampleSize: 0, chunks: k }, (line) =>
+        printed.push(line),
+      ).catch((e: unknown) => e);
+      if (outcome instanceof SnapshotError) {
+        expect(outcome.message).toBe(caughtMessage);
+        caught += 1;
+      } else if (outcome instanceof Error) throw outcome;
+    }
+    const share = `${(Math.ceil((1 - 0.001 ** (1 / k)) * 1000) / 10).toFixed(1)} %`;
+    const confidence = printed.find((l) => l.startsWith("chunks of 4 rows"));
+    expect(confidence).toContain(
+      `escapes with probability ≤ (1 − f)^${k}: a tampering of ≥ ${share} of a table's chunks is caught with probability ≥ 99.9 %`,
+    );
+    // One tampered chunk of n is the share f = 1/n: the printed bound says it is caught with at least this probability.
+    const bound = 1 - (1 - 1 / n) ** k;
+    log(
+      `sampled verify, ${k} of ${n} domain chunks per run: caught ${caught} of ${RUNS} runs (${((100 * caught) / RUNS).toFixed(0)} %; printed bound ≥ ${(100 * bound).toFixed(1)} %, exact k/n = ${((100 * k) / n).toFixed(1)} %), ${((Date.now() - started) / RUNS).toFixed(0)} ms a run`,
+    );
+    log(confidence!);
+    // Below the bound only by a chance of less than 1 in 10,000; never all runs (it samples, it does not read all).
+    expect(caught).toBeGreaterThanOrEqual(fewestPlausible(RUNS, bound, 1e-4));
+    expect(caught).toBeLessThan(RUNS);
+  });
 });
+
+const RUNS = 100;
+
+/** The largest c with P(X < c) ≤ alpha for X ~ Binomial(runs, p): fewer catches than c would refute the bound. */
+function fewestPlausible(runs: number, p: number, alpha: number): number {
+  let below = 0;
+  let term = (1 - p) ** runs;
+  for (let c = 0; c <= runs; c++) {
+    if (below + term > alpha) return c;
+    below += term;
+    term *= ((runs - c) / (c + 1)) * (p / (1 - p));
+  }
+  return runs;
+}
