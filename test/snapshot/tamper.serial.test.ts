@@ -3,11 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSnapshot, restoreSnapshot, SnapshotError, type VerifyOptions, verifySnapshot } from "../../snapshot";
-import { readSnapshotFile } from "../../snapshot/container";
-import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
-import { runTool } from "../../snapshot/tools";
-import { buildConfig } from "../../src/config";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import {
   createDatabase,
@@ -18,6 +13,11 @@ import {
   startIndexer,
 } from "../../harness/indexer-harness";
 import type { LoopbackServer } from "../../harness/loopback-server";
+import { createSnapshot, restoreSnapshot, SnapshotError, type VerifyOptions, verifySnapshot } from "../../snapshot";
+import { readSnapshotFile } from "../../snapshot/container";
+import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
+import { runTool } from "../../snapshot/tools";
+import { buildConfig } from "../../src/config";
 import { forgeSnapshot, repackPostgresPayload, serveFolder, userSchemas } from "../support/snapshot-files";
 
 /*
