@@ -45,26 +45,8 @@ handlerCounter("nameindex_handler_events_total", "Events handled, per plugin", (
 /** What the write-behind store (src/plugins/shared/write-behind/) wrote during the backfill, in plain numbers. */
 export const writeBehindTotals = { rows: 0, copySeconds: 0 };
 
-for (const [name, help, read] of [
-  [
-    "nameindex_write_behind_rows_total",
-    "Rows the backfill wrote by COPY outside Ponder's store",
-    () => writeBehindTotals.rows,
-  ],
-  ["nameindex_write_behind_copy_seconds_total", "Wall time of those COPYs", () => writeBehindTotals.copySeconds],
-] as const)
-  new client.Counter({
-    name,
-    help,
-    registers: [nameindexRegistry],
-    collect() {
-      this.reset();
-      this.inc(read());
-    },
-  });
-
-/** A counter whose value is read from the healer's own counters at scrape time. */
-function healCounter(name: string, help: string, read: () => number): void {
+/** A counter whose value is read from plain numbers (the healer's, the write-behind store's) at scrape time. */
+function readCounter(name: string, help: string, read: () => number): void {
   new client.Counter({
     name,
     help,
@@ -76,39 +58,49 @@ function healCounter(name: string, help: string, read: () => number): void {
   });
 }
 
-healCounter("nameindex_heal_calls_total", "Labelhashes the indexer asked to heal", () => healingMetrics().calls);
-healCounter(
+readCounter(
+  "nameindex_write_behind_rows_total",
+  "Rows the backfill wrote by COPY outside Ponder's store",
+  () => writeBehindTotals.rows,
+);
+readCounter(
+  "nameindex_write_behind_copy_seconds_total",
+  "Wall time of those COPYs",
+  () => writeBehindTotals.copySeconds,
+);
+readCounter("nameindex_heal_calls_total", "Labelhashes the indexer asked to heal", () => healingMetrics().calls);
+readCounter(
   "nameindex_heal_cache_hits_total",
   "Heals answered from the in-memory cache",
   () => healingMetrics().cacheHits,
 );
-healCounter(
+readCounter(
   "nameindex_heal_source_requests_total",
   "Requests to the label service or label file",
   () => healingMetrics().sourceRequests,
 );
-healCounter("nameindex_heal_found_total", "Labelhashes healed", () => healingMetrics().healed);
-healCounter(
+readCounter("nameindex_heal_found_total", "Labelhashes healed", () => healingMetrics().healed);
+readCounter(
   "nameindex_heal_not_found_total",
   "Labelhashes the label set does not know",
   () => healingMetrics().notFound,
 );
-healCounter(
+readCounter(
   "nameindex_heal_retries_total",
   "Transient label service failures that were retried",
   () => healingMetrics().retries,
 );
-healCounter(
+readCounter(
   "nameindex_heal_seconds_total",
   "Wall time handlers spent waiting for heals",
   () => healingMetrics().totalMs / 1000,
 );
-healCounter(
+readCounter(
   "nameindex_heal_prefetch_requests_total",
   "eth_getLogs windows the label prefetch read",
   () => prefetchMetrics().requests,
 );
-healCounter(
+readCounter(
   "nameindex_heal_prefetch_failures_total",
   "Label prefetch windows that failed (tried again smaller)",
   () => prefetchMetrics().failures,
