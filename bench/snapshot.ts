@@ -66,6 +66,8 @@ async function measure(names: number): Promise<Row> {
       labelsServiceUrl: env.labelsUrl,
       plugins: [...DEFAULT_PLUGIN_NAMES],
       database: "postgres",
+      // The cached chains are loaded from anvil state files, without past state: no eth_call at an event's block.
+      extraEnv: { RESOLVER_READS: "false" },
     });
     try {
       await indexer.process.ready();
