@@ -63,10 +63,7 @@ export async function restoreSnapshot(
   options: { sampleSize: number; chunks?: VerifyOptions["chunks"] },
   log: (line: string) => void,
 ): Promise<VerifyReport> {
-  const { file, cleanup } = await fetchSnapshotSource(source);
-  try {
-    const { manifest, payloadOffset } = await readSnapshotFile(file, source);
-    verifyBuildRecord(manifest, buildRecordOf(config, indexingCodeDigest()));
+  return withSnapshotFile(config, source, async ({ file, manifest, payloadOffset }) => {
     const common = {
       file,
       payloadOffset,
@@ -74,7 +71,7 @@ export async function restoreSnapshot(
       schema: config.databaseSchema,
       config,
       rpc: new RpcPool(config.rpcUrls),
-      verify: { sampleSize: options.sampleSize, chunks: options.chunks ?? DEFAULT_SAMPLE_CHUNKS },
+      verify: verifyOptionsOf(options),
     };
     const report =
       config.database.kind === "postgres"
@@ -83,9 +80,7 @@ export async function restoreSnapshot(
     for (const line of report.reorged) log(`reorg across the checkpoint: ${line}`);
     for (const line of describeReport(report)) log(line);
     return report;
-  } finally {
-    cleanup();
-  }
+  });
 }
 
 /**
@@ -99,11 +94,8 @@ export async function verifySnapshot(
   options: { sampleSize: number; chunks?: VerifyOptions["chunks"] },
   log: (line: string) => void,
 ): Promise<VerifyReport> {
-  const { file, cleanup } = await fetchSnapshotSource(source);
-  try {
-    const { manifest } = await readSnapshotFile(file, source);
-    verifyBuildRecord(manifest, buildRecordOf(config, indexingCodeDigest()));
-    const verify = { sampleSize: options.sampleSize, chunks: options.chunks ?? DEFAULT_SAMPLE_CHUNKS };
+  return withSnapshotFile(config, source, async ({ manifest }) => {
+    const verify = verifyOptionsOf(options);
     const rpc = new RpcPool(config.rpcUrls);
     const check = (db: Parameters<typeof verifyRestored>[0]) =>
       verifyRestored(db, config.databaseSchema, manifest, config, rpc, verify);
@@ -118,6 +110,25 @@ export async function verifySnapshot(
     }
     for (const line of describeReport(report)) log(line);
     return report;
+  });
+}
+
+const verifyOptionsOf = (options: { sampleSize: number; chunks?: VerifyOptions["chunks"] }) => ({
+  sampleSize: options.sampleSize,
+  chunks: options.chunks ?? DEFAULT_SAMPLE_CHUNKS,
+});
+
+/** The snapshot at `source` (a file or URL) read, its build record checked against this release's, then `use`d. */
+async function withSnapshotFile<T>(
+  config: AppConfig,
+  source: string,
+  use: (snapshot: { file: string } & Awaited<ReturnType<typeof readSnapshotFile>>) => Promise<T>,
+): Promise<T> {
+  const { file, cleanup } = await fetchSnapshotSource(source);
+  try {
+    const read = await readSnapshotFile(file, source);
+    verifyBuildRecord(read.manifest, buildRecordOf(config, indexingCodeDigest()));
+    return await use({ file, ...read });
   } finally {
     cleanup();
   }
