@@ -2,6 +2,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as schema from "../../ponder.schema";
 import { HISTORY_TABLES } from "../../src/lib/history-tables";
+import { validToTriggerSql } from "../../src/lib/history-valid-to";
+import { VALID_TO_PENDING } from "../../src/lib/history-version";
 import { backfillBatch } from "../../src/plugins/shared/write-behind/batch";
 import { withWriteBehind } from "../../src/plugins/shared/write-behind/db";
 import { isWriteBehindTable } from "../../src/plugins/shared/write-behind/tables";
@@ -40,6 +42,13 @@ beforeAll(async () => {
   await pglite.exec(`create table new_owner (id text primary key, block_number integer not null,
     transaction_id text not null, log_version numeric(78,0) not null, domain_id text not null,
     parent_domain_id text not null, owner_id text not null)`);
+  // Two copies of a history table: one the batch writes, without the database's valid_to trigger (the batch must not
+  // need it), and one written row by row through the trigger, the answer to compare with.
+  for (const table of ["account_history", "account_history_by_trigger"]) {
+    await pglite.exec(`create table ${table} (id text not null, version numeric(78,0) not null,
+      deleted boolean not null default false, valid_to numeric(78,0), primary key (id, version))`);
+  }
+  for (const statement of validToTriggerSql("public", "account_history_by_trigger")) await pglite.exec(statement);
 });
 
 afterAll(async () => {
@@ -126,5 +135,54 @@ describe("the write-behind store", () => {
         .insert(schema.newOwner)
         .values(incomplete as never),
     ).toThrow(/not-null/);
+  });
+
+  it("settles a batch's history versions' valid_to itself and closes each id's earlier version, as the trigger would", async () => {
+    await pglite.exec("truncate account_history; truncate account_history_by_trigger");
+    const pending = VALID_TO_PENDING.toString();
+    // Versions of earlier batches, as the trigger left them.
+    const earlier = [
+      ["a", 10n],
+      ["a", 12n],
+      ["c", 5n],
+    ] as const;
+    const held = [
+      ["a", 20n],
+      ["b", 25n],
+      ["a", 30n],
+      ["c", 40n],
+    ] as const;
+    for (const [id, version] of earlier)
+      await pglite.query("insert into account_history_by_trigger (id, version, valid_to) values ($1, $2, $3)", [
+        id,
+        version,
+        pending,
+      ]);
+    await pglite.exec("insert into account_history select * from account_history_by_trigger");
+    backfillBatch.begin();
+    for (const [id, version] of held)
+      await db()
+        .insert(schema.accountHistory)
+        .values({ id, version, validTo: VALID_TO_PENDING } as never);
+    for (const [id, version] of held)
+      await pglite.query("insert into account_history_by_trigger (id, version, valid_to) values ($1, $2, $3)", [
+        id,
+        version,
+        pending,
+      ]);
+    await backfillBatch.flush(tx());
+    const read = async (table: string) =>
+      (await pglite.query(`select h.id, h.version::text, h.valid_to::text from ${table} h order by h.id, h.version`))
+        .rows;
+    expect(await read("account_history")).toEqual([
+      { id: "a", version: "10", valid_to: "12" },
+      { id: "a", version: "12", valid_to: "20" },
+      { id: "a", version: "20", valid_to: "30" },
+      { id: "a", version: "30", valid_to: null },
+      { id: "b", version: "25", valid_to: null },
+      { id: "c", version: "5", valid_to: "40" },
+      { id: "c", version: "40", valid_to: null },
+    ]);
+    expect(await read("account_history")).toEqual(await read("account_history_by_trigger"));
   });
 });

@@ -2,6 +2,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { writeBehindTotals } from "../../../runtime/metrics";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
 import { copyRows } from "./copy";
+import { closePreviousVersions, isHistoryTable, settleValidTo } from "./history-valid-to";
 import type { Row } from "./rows";
 
 /*
@@ -40,6 +41,7 @@ export class BatchRows {
     this.isOpen = false;
     const started = performance.now();
     for (const [table, rows] of this.tables) {
+      if (isHistoryTable(table)) await closePreviousVersions(tx, table, settleValidTo(rows.values()));
       await copyRows(tx, table, [...rows.values()]);
       writeBehindTotals.rows += rows.size;
     }
