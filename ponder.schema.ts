@@ -115,7 +115,7 @@ type ColumnBuilders = Parameters<Extract<Parameters<typeof onchainTable>[1], (..
 
 /**
  * Every event entity has the subgraph's `<blockNumber>-<logIndex>` id (`-<chainId>` appended off the ENS root chain).
- * Not the subgraph's: `logVersion`, the log's place in omnichain order (src/lib/history-version.ts), which /subgraph at a
+ * Not the subgraph's: `logVersion`, the log's place in omnichain order (src/lib/entity-history/version.ts), which /subgraph at a
  * past block and `_change_block` compare (an event exists from its block on).
  */
 const eventColumns = (t: ColumnBuilders) => ({
@@ -130,12 +130,12 @@ const eventColumns = (t: ColumnBuilders) => ({
 /*
  * Every write to `domain`, `account`, `resolver`, `registration` or `wrapped_domain` also writes the row as written
  * (its subgraph columns) to `<table>_history`, keyed by the entity id and the `version` of the block's first write of
- * it: that write's position in omnichain order (src/lib/history-version.ts). One row per entity and block: a later
+ * it: that write's position in omnichain order (src/lib/entity-history/version.ts). One row per entity and block: a later
  * write in the block updates it (a row Ponder's cache holds, just written). The state at the end of a block is, for
  * each id, the version with the greatest key at or below that block's last key, unless that version is a deletion
  * (`deleted`), i.e. the version whose `valid_to` is past the block. Ponder's reorg handling removes the versions of
  * orphaned blocks as it does any row, and puts back the `valid_to` they had closed.
- * src/plugins/shared/entity-history.ts writes them, src/api/subgraph/history.ts reads them.
+ * src/lib/entity-history/writer.ts writes them, src/api/subgraph/history.ts reads them.
  */
 
 /** Rows inserted under keys unique by construction (each once; an update may follow): src/runtime/ponder-hooks.ts. */
@@ -147,7 +147,7 @@ const historyKey = (t: ColumnBuilders) => ({
   deleted: t.boolean().notNull().default(false),
   /**
    * The version of the id's next version (NULL while this is the last), so that a query at a block tests each row by
-   * its own columns: `version <= block < valid_to`. The database fills it in (src/lib/history-valid-to.ts).
+   * its own columns: `version <= block < valid_to`. The database fills it in (src/lib/entity-history/valid-to-trigger.ts).
    */
   validTo: t.bigint(),
 });

@@ -1,5 +1,5 @@
 import { keccak256, labelhash, namehash, toHex } from "viem";
-import { versionOf } from "../../src/lib/history-version";
+import { versionOf } from "../../src/lib/entity-history/version";
 import { NO_REGISTRATION_ORDER_KEYS, registrationOrderKeys } from "../../src/lib/registration-order";
 import type { Namespace } from "../../src/namespaces/types";
 import { seededRandom } from "../seeded-random";
@@ -340,7 +340,7 @@ export const FIXTURE_NAMESPACE: Namespace = {
   },
 };
 
-/** An event row's `logVersion` (src/lib/history-version.ts) on the root chain, blocks 12 s apart. */
+/** An event row's `logVersion` (src/lib/entity-history/version.ts) on the root chain, blocks 12 s apart. */
 export function logVersionAt(block: number, logIndex: number): bigint {
   return versionOf(
     { timestamp: 1_600_000_000n + BigInt(block) * 12n, chainId: 1, blockNumber: BigInt(block) },

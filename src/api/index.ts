@@ -9,7 +9,8 @@ import { trimTrailingSlash } from "hono/trailing-slash";
 import { sql } from "ponder";
 import * as tables from "../../ponder.schema";
 import { getConfig } from "../config";
-import { HISTORY_TABLE_NAMES } from "../lib/history-tables";
+import { installHistoryTriggers } from "../lib/entity-history/install-trigger";
+import { HISTORY_TABLE_NAMES } from "../lib/entity-history/tables";
 import { NAMEINDEX_VERSION } from "../lib/versions";
 import { exposeOnPonderMetrics } from "../runtime/metrics";
 import { ponderCommon, withNodeFastPath } from "../runtime/ponder-hooks";
@@ -30,7 +31,6 @@ import { resolutionSettings } from "./resolution/settings";
 import { autovacuumWarning } from "./server/autovacuum-check";
 import { recordFinishedBackfill, schemaStateProbe } from "./server/backfill-record";
 import { DatabaseHealth, whenBackfillFinished } from "./server/database-health";
-import { installHistoryTriggers } from "./server/history-triggers";
 import {
   corsPreflightFastPath,
   databaseUnavailableFastPath,
@@ -115,18 +115,19 @@ if (config.analyzeTables && !isReplica) {
   ponderCommon()?.apiShutdown?.add(stopAnalyzing);
 }
 
-// The indexer's own process only (a `ponder serve` replica writes nothing): before indexing starts, beside it.
+// The indexer's own process only (a `ponder serve` replica writes nothing). Awaited: Ponder starts indexing once the
+// API files have run, and no version may be written without the trigger (src/lib/entity-history/README.md).
 if (!isReplica && config.subgraphHistoryBlocks !== 0) {
-  installHistoryTriggers({
+  await installHistoryTriggers({
     database: config.database,
     apiDb: ponderDb,
     schema: config.databaseSchema,
     tables: HISTORY_TABLE_NAMES,
-  }).catch((error: Error) =>
-    console.warn(
-      `Could not install the entity history's valid_to trigger: ${error.message}. Queries at past blocks stay correct, and slower (docs/operations.md, "Entity history").`,
-    ),
-  );
+  }).catch((error: Error) => {
+    throw new Error(
+      `Could not install the entity history's valid_to trigger, so indexing does not start: ${error.message} (docs/operations.md, "Entity history")`,
+    );
+  });
 }
 
 if (config.database.kind === "postgres") {

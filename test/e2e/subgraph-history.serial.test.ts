@@ -18,7 +18,7 @@ import { dumpPglite } from "../../harness/canonical-dump";
 import { mineAtLeast } from "../../harness/chain-clock";
 import { type DevnetWithLabels, rpc, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
-import { lastVersionOf } from "../../src/lib/history-version";
+import { lastVersionOf } from "../../src/lib/entity-history/version";
 import { namehash, ROOT_NODE } from "../../src/lib/names";
 import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 import { reorgMetric, waitForHead } from "../reliability/support/follow-head";
@@ -456,7 +456,7 @@ describe("/subgraph at past blocks", () => {
     await onIndexDatabase(async (client) => {
       const lines: string[] = [];
       for (const table of ["domain", "account", "resolver", "registration", "wrapped_domain"]) {
-        // A version's digits above the last 12 name its block (src/lib/history-version.ts).
+        // A version's digits above the last 12 name its block (src/lib/entity-history/version.ts).
         const { rows } = await client.query<{ versions: string; repeated: string }>(
           `SELECT count(*)::text AS versions,
                   (SELECT count(*) FROM (SELECT 1 FROM "${indexer.schema}"."${table}_history"

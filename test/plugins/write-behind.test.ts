@@ -1,9 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as schema from "../../ponder.schema";
-import { HISTORY_TABLES } from "../../src/lib/history-tables";
-import { validToTriggerSql } from "../../src/lib/history-valid-to";
-import { VALID_TO_PENDING } from "../../src/lib/history-version";
+import { HISTORY_TABLES } from "../../src/lib/entity-history/tables";
+import { validToTriggerSql } from "../../src/lib/entity-history/valid-to-trigger";
+import { VALID_TO_PENDING } from "../../src/lib/entity-history/version";
 import { backfillBatch } from "../../src/plugins/shared/write-behind/batch";
 import { withWriteBehind } from "../../src/plugins/shared/write-behind/db";
 import { isWriteBehindTable } from "../../src/plugins/shared/write-behind/tables";

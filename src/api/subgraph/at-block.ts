@@ -1,4 +1,4 @@
-import { firstVersionOf, lastVersionOf } from "../../lib/history-version";
+import { firstVersionOf, lastVersionOf } from "../../lib/entity-history/version";
 import { blockArgumentError, changeBlockError } from "./block-input";
 import { SubgraphQueryError } from "./errors";
 import { changeBlocksOf, LATEST_VERSIONS, READ_HEAD, type Reading, type UnchangedTables } from "./reading";

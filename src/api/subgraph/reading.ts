@@ -9,7 +9,7 @@
 export type UnchangedTables = ReadonlySet<string>;
 
 /**
- * null: the live tables. Otherwise the history at `upTo` (a version, src/lib/history-version.ts), or its latest;
+ * null: the live tables. Otherwise the history at `upTo` (a version, src/lib/entity-history/version.ts), or its latest;
  * `unchanged`: the tables read through their live table.
  */
 export type ReadPoint = null | { upTo: bigint | null; unchanged?: UnchangedTables };

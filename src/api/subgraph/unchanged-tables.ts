@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { HISTORY_TABLE_NAMES } from "../../lib/history-tables";
+import { HISTORY_TABLE_NAMES } from "../../lib/entity-history/tables";
 import { rowsOf } from "../../lib/sql-rows";
 import type { BlockRef } from "./at-block";
 import type { SubgraphDb } from "./loader";

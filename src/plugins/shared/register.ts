@@ -1,10 +1,10 @@
 import { type Context, type Event, type EventNames, ponder } from "ponder:registry";
 import { getConfig } from "../../config";
+import { pruneEntityHistory } from "../../lib/entity-history/pruning";
+import { logWritePosition, setupWritePosition, withEntityHistory } from "../../lib/entity-history/writer";
 import { handlerTotalsOf } from "../../runtime/metrics";
 import { backfillBatchHooks, setBackfillBatchHooks } from "../../runtime/ponder-hooks";
 import { composeContractList } from "../compose";
-import { logWritePosition, setupWritePosition, withEntityHistory } from "./entity-history";
-import { pruneEntityHistory } from "./history-pruning";
 import { recordLog } from "./indexed-log";
 import { backfillBatch } from "./write-behind/batch";
 import { withWriteBehind } from "./write-behind/db";
@@ -35,7 +35,7 @@ export type ContractWithEvent<E extends string> = LogEventName extends infer N
 
 /**
  * `ponder.on` for logic written as `(context, event) => …`, with Ponder's own types for the event's arguments. Keeps
- * the log in `indexed_log` (indexed-log.ts), keeps the history of the subgraph's entities (entity-history.ts), adds
+ * the log in `indexed_log` (indexed-log.ts), keeps the history of the subgraph's entities (src/lib/entity-history/), adds
  * the handler-time metrics, and honours the benchmark's no-op switch: `NAMEINDEX_NOOP_HANDLERS=true` registers every
  * handler as a no-op (the floor: what Ponder itself costs for the same events), `log` as one that only writes the log's
  * row (the floor plus one plain insert per log: what Ponder's store costs for the cheapest write). Never for a real index.

@@ -1,6 +1,6 @@
 import * as schema from "ponder:schema";
 import type { Address } from "viem";
-import { versionOf } from "../../../lib/history-version";
+import { versionOf } from "../../../lib/entity-history/version";
 import { accountId, eventId } from "../../../lib/ids";
 import { ZERO_ADDRESS } from "../../../lib/names";
 import type { HandlerSettings, IndexedEvent, IndexingContext } from "./context";

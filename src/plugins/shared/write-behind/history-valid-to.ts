@@ -1,11 +1,11 @@
 import type { PgTable } from "drizzle-orm/pg-core";
-import { HISTORY_TABLES } from "../../../lib/history-tables";
+import { HISTORY_TABLES } from "../../../lib/entity-history/tables";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
 import { type Row, shapeOf } from "./rows";
 
 /*
  * The entity history's `valid_to` for the versions a backfill batch holds, settled by the batch instead of by the
- * database's trigger row by row (src/lib/history-valid-to.ts). The trigger, for each inserted version, probes the
+ * database's trigger row by row (src/lib/entity-history/valid-to-trigger.ts). The trigger, for each inserted version, probes the
  * (id, version) key twice (its successor, its predecessor) and updates the predecessor: at 50,000 names that was most
  * of the COPY's cost. A batch knows its versions of an id in order, so each one's `valid_to` is the next one's version
  * and the last one's NULL (the backfill indexes in omnichain order: no later version of the id exists yet); the COPY

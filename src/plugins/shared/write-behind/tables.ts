@@ -1,6 +1,6 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import * as schema from "../../../../ponder.schema";
-import { HISTORY_TABLES } from "../../../lib/history-tables";
+import { HISTORY_TABLES } from "../../../lib/entity-history/tables";
 import { isMarkedInsertOnly } from "../../../runtime/ponder-hooks";
 
 /*

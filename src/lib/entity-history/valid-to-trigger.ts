@@ -1,4 +1,4 @@
-import { VALID_TO_PENDING } from "./history-version";
+import { VALID_TO_PENDING } from "./version";
 
 /*
  * Each history version's `valid_to`: the version of the id's next one, NULL while it is the last (ponder.schema.ts,
@@ -13,15 +13,18 @@ import { VALID_TO_PENDING } from "./history-version";
  * A row that arrives with another `valid_to` (Ponder putting back a reverted or pruned row) is left as it is; an
  * update that carries the pending value (Ponder writing a cached row again) keeps the table's.
  *
- * src/api/server/history-triggers.ts installs the trigger when `ponder start` starts (CREATE OR REPLACE: an index
- * restored from a snapshot, or resumed, gets it again), and fills in the versions written while it was missing: until
- * then they keep the pending value, which readers treat as unknown, probing for a newer version.
+ * During the backfill the write-behind store settles the versions it holds itself (the next version in its batch, and
+ * one UPDATE per table for each id's earlier one: src/plugins/shared/write-behind/history-valid-to.ts) and hands them
+ * over with `valid_to` set, which the trigger leaves alone.
+ *
+ * install-trigger.ts installs it when `ponder start` starts, before indexing does (CREATE OR REPLACE: a resumed or
+ * restored index gets it again), so no version is ever committed pending and readers never meet the value.
  */
 
 const PENDING = VALID_TO_PENDING.toString();
 const FILLFACTOR = 80;
 
-/** The statements that install the trigger on `<schemaName>.<table>` and fill in any version still pending. */
+/** The statements that install the trigger on `<schemaName>.<table>`. */
 export function validToTriggerSql(schemaName: string, table: string): string[] {
   const t = `"${schemaName}"."${table}"`;
   const fn = `"${schemaName}"."nameindex_valid_to_${table}"`;
@@ -43,7 +46,5 @@ BEGIN
   RETURN NEW;
 END $$`,
     `CREATE OR REPLACE TRIGGER "nameindex_valid_to" BEFORE INSERT OR UPDATE ON ${t} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
-    `UPDATE ${t} h SET valid_to = (SELECT min(n.version) FROM ${t} n WHERE n.id = h.id AND n.version > h.version)
-     WHERE h.valid_to = ${PENDING}`,
   ];
 }

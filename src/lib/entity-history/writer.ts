@@ -1,13 +1,13 @@
 import type { Context } from "ponder:registry";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { ENTITY_HISTORIES } from "../../lib/history-tables";
-import { type BlockPosition, MAX_WRITES_PER_EVENT, VALID_TO_PENDING, versionOf } from "../../lib/history-version";
+import { ENTITY_HISTORIES } from "./tables";
+import { type BlockPosition, MAX_WRITES_PER_EVENT, VALID_TO_PENDING, versionOf } from "./version";
 
 /*
  * Keeps the history of the subgraph's mutable entities (ponder.schema.ts, "History of the subgraph's mutable
  * entities"): the store a handler gets writes, beside each insert, update or delete of a tracked table, the row as it
- * now stands into `<table>_history`, under the write's version (src/lib/history-version.ts). Handlers stay as they
+ * now stands into `<table>_history`, under the write's version (src/lib/entity-history/version.ts). Handlers stay as they
  * are; one wrapper around `context.db` (register.ts) sees every write, whichever plugin makes it.
  *
  * A write that changes nothing (an insert that met its row under `onConflictDoNothing`, a delete of no row) leaves no

@@ -1,10 +1,10 @@
 import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import * as tables from "../../ponder.schema";
+import * as tables from "../../../ponder.schema";
 
 /*
  * The subgraph's mutable entities and their history tables (ponder.schema.ts, "History of the subgraph's mutable
- * entities"), listed once for everything that reads or writes versions: the writer (entity-history.ts), the pruning,
+ * entities"), listed once for everything that reads or writes versions: the writer (writer.ts), the pruning,
  * the valid_to trigger's installer and the readers at a past block. The relative import is the module `ponder:schema`
  * re-exports, so the tables are the very objects the handlers pass to `context.db`.
  */

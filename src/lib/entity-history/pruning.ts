@@ -1,8 +1,8 @@
 import type { Context } from "ponder:registry";
 import { sql } from "drizzle-orm";
 import { getConfig } from "../../config";
-import { HISTORY_TABLES } from "../../lib/history-tables";
-import { lastVersionOf } from "../../lib/history-version";
+import { HISTORY_TABLES } from "./tables";
+import { lastVersionOf } from "./version";
 
 /*
  * SUBGRAPH_HISTORY_BLOCKS=N: the entity history below the last N blocks of the ENS root chain is pruned, as
@@ -43,9 +43,8 @@ export async function pruneEntityHistory(
   const bound = sql`${upTo.toString()}::numeric`;
   for (const table of HISTORY_TABLES) {
     await context.db.sql.execute(
-      // Superseded at or below B: its `valid_to` says so, or (still pending: src/lib/history-valid-to.ts) a newer
-      // version does.
-      sql`DELETE FROM ${table} AS "h" WHERE "h"."version" <= ${bound} AND ("h"."deleted" OR "h"."valid_to" BETWEEN 0 AND ${bound} OR ("h"."valid_to" < 0 AND EXISTS (SELECT 1 FROM ${table} AS "n" WHERE "n"."id" = "h"."id" AND "n"."version" > "h"."version" AND "n"."version" <= ${bound})))`,
+      // Superseded at or below B: its `valid_to` (settled when the version was committed) says so.
+      sql`DELETE FROM ${table} AS "h" WHERE "h"."version" <= ${bound} AND ("h"."deleted" OR "h"."valid_to" <= ${bound})`,
     );
   }
 }

@@ -43,7 +43,7 @@ export function lastVersionOf(block: BlockPosition): bigint {
 }
 
 /**
- * A version's `valid_to` as the writer inserts it: not known yet (src/plugins/shared/history-valid-to.ts fills it in).
+ * A version's `valid_to` as the writer inserts it: not known yet (src/lib/entity-history/valid-to-trigger.ts fills it in).
  * No version is negative, so a reader that meets it probes for a newer version instead (src/api/subgraph/history.ts).
  */
 export const VALID_TO_PENDING = -1n;
