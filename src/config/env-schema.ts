@@ -113,7 +113,7 @@ export const envSchema = processTuningSchema.extend({
   /** The backfill's insert-only rows through the write-behind store (src/plugins/shared/write-behind/); false: Ponder's store. */
   NAMEINDEX_WRITE_BEHIND: booleanFlag.default("true"),
   /** The live entity tables too (write-behind/README.md); false leaves them to Ponder's store. */
-  NAMEINDEX_WRITE_BEHIND_LIVE: booleanFlag.default("false"),
+  NAMEINDEX_WRITE_BEHIND_LIVE: booleanFlag.default("true"),
   /** The bound on the live rows the write-behind store holds between batches, in bytes (estimated as Ponder does). */
   NAMEINDEX_WRITE_BEHIND_BYTES: z.coerce
     .number({ message: "must be a whole number of bytes (at least 0)" })
