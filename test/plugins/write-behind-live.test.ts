@@ -4,7 +4,8 @@ import { onchainTable } from "ponder";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { liveDbOf } from "../../src/plugins/shared/write-behind/live-db";
 import { LiveRows } from "../../src/plugins/shared/write-behind/live-rows";
-import type { PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
+import { KeyPredictor } from "../../src/plugins/shared/write-behind/prefetch";
+import type { PonderBatchEvent, PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
 
 /*
  * The write-behind store's live tables (write-behind/README.md), on a real PGlite: inside a batch every read and write
@@ -176,5 +177,56 @@ describe("the write-behind store's live tables", () => {
       { id: "a", balance: "1", name: null },
       { id: "b", balance: "2", name: null },
     ]);
+  });
+
+  it("learns the keys an evicted table's reads missed, and loads the next batch's in one query", async () => {
+    const event = (id: string, i: number): PonderBatchEvent =>
+      ({
+        type: "log",
+        checkpoint: String(i),
+        eventCallback: { name: "Token:Transfer" },
+        chain: { id: 1 },
+        event: {
+          id: `ev-${i}`,
+          args: { to: id, value: BigInt(i) },
+          log: { address: "0x00000000000000000000000000000000000000aa", logIndex: i },
+          block: { number: BigInt(i), hash: "0x01", timestamp: 1000n },
+          transaction: { hash: "0x02", from: "0x03", to: "0x04" },
+        },
+      }) as unknown as PonderBatchEvent;
+    const predictor = new KeyPredictor();
+    let now: PonderBatchEvent | undefined;
+    rows = new LiveRows(
+      [account],
+      () => bound,
+      (table, key) => predictor.learn(now, table, key),
+    );
+    db = liveDbOf(rows);
+    await begin();
+    for (const id of ["a", "b", "c", "d"]) await db.insert(account).values({ id, balance: 1n });
+    await flush();
+    bound = 0;
+    // The first batch of an evicted table: each read misses (one query each) and teaches the predictor.
+    await begin();
+    await predictor.prefetch(tx(), [event("a", 1)], rows);
+    now = event("a", 1);
+    queries = 0;
+    expect(await db.find(account, { id: "a" })).toMatchObject({ id: "a" });
+    expect(queries).toBe(1);
+    await flush();
+    // The next batch's reads were predicted: one query before the handlers, none in them.
+    const events = ["b", "c", "zz"].map((id, i) => event(id, 10 + i));
+    await begin();
+    queries = 0;
+    await predictor.prefetch(tx(), events, rows);
+    expect(queries).toBe(1);
+    for (const e of events) {
+      now = e;
+      const { to } = e.event.args as { to: string };
+      expect(await db.find(account, { id: to }), to).toEqual(
+        to === "zz" ? null : { id: to, balance: 1n, name: null, tags: null },
+      );
+    }
+    expect(queries).toBe(1);
   });
 });

@@ -36,7 +36,13 @@ export class KeyPredictor {
     if (known === undefined) byTable.set(table, (known = new Map()));
     if (known.size >= MAX_PATTERNS) return;
     if (!this.primaryKeys.has(table)) this.primaryKeys.set(table, shapeOf(table).key);
-    const pattern = this.profile.recordProfilePattern(event, table, keyRow, [...known.values()], this.primaryKeys);
+    // Learning is an optimisation: an event Ponder's profile cannot read teaches nothing, and fails nothing.
+    let pattern: PonderKeyPattern | undefined;
+    try {
+      pattern = this.profile.recordProfilePattern(event, table, keyRow, [...known.values()], this.primaryKeys);
+    } catch {
+      return;
+    }
     if (pattern !== undefined) known.set(this.profile.getProfilePatternKey(pattern), pattern);
   }
 
@@ -52,8 +58,8 @@ export class KeyPredictor {
       for (const [table, patterns] of byTable) {
         if (!tables.has(table)) continue;
         for (const pattern of patterns.values()) {
-          const keyRow = this.profile.recoverProfilePattern(pattern, event);
-          if (Object.values(keyRow).some((v) => v === undefined)) continue;
+          const keyRow = recover(this.profile, pattern, event);
+          if (keyRow === undefined || Object.values(keyRow).some((v) => v === undefined)) continue;
           const key = keyOf(table, keyRow);
           if (rows.known(table, key)) continue;
           let keys = wanted.get(table);
@@ -66,5 +72,13 @@ export class KeyPredictor {
       rows.loaded(table, keys.keys(), await readRows(tx, table, [...keys.values()]));
       writeBehindTotals.prefetched += keys.size;
     }
+  }
+}
+
+function recover(profile: PonderProfile, pattern: PonderKeyPattern, event: PonderBatchEvent): Row | undefined {
+  try {
+    return profile.recoverProfilePattern(pattern, event);
+  } catch {
+    return undefined;
   }
 }
