@@ -102,10 +102,13 @@ export function copyValue(value: unknown): unknown {
   return typeof value === "object" && value !== null ? structuredClone(value) : value;
 }
 
-/** A row detached from the caller's object. */
+/** A row detached from the caller's object: a shallow copy, and a deep one of its array and JSON values. */
 export function copyRow(row: Row): Row {
-  const out: Row = {};
-  for (const js in row) out[js] = copyValue(row[js]);
+  const out: Row = { ...row };
+  for (const js in out) {
+    const value = out[js];
+    if (typeof value === "object" && value !== null) out[js] = structuredClone(value);
+  }
   return out;
 }
 
@@ -129,6 +132,12 @@ export function rowBytes(row: Row): number {
 
 /** The key that identifies a row in its table: its primary key's driver values. */
 export function keyOf(table: PgTable, row: Row): string {
+  const { key } = shapeOf(table);
+  // A one-column text key is its own driver value (and the key most lookups use: every entity's `id`).
+  if (key.length === 1) {
+    const value = row[key[0]![0]];
+    if (typeof value === "string" && key[0]![1].columnType === "PgText") return value;
+  }
   let out = "";
   for (const [js, column] of shapeOf(table).key) {
     const text = driverText(column, row[js]);
