@@ -100,6 +100,8 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     resolverReads: e.RESOLVER_READS,
     analyzeTables: e.NAMEINDEX_ANALYZE ?? e.NAMEINDEX_PGLITE_ANALYZE ?? true,
     writeBehind: e.NAMEINDEX_WRITE_BEHIND,
+    writeBehindLive: e.NAMEINDEX_WRITE_BEHIND && e.NAMEINDEX_WRITE_BEHIND_LIVE,
+    writeBehindBytes: e.NAMEINDEX_WRITE_BEHIND_BYTES,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,
     labelsPort: e.LABELS_PORT,

@@ -112,6 +112,14 @@ export const envSchema = processTuningSchema.extend({
   NAMEINDEX_ANALYZE: booleanFlag.optional(),
   /** The backfill's insert-only rows through the write-behind store (src/plugins/shared/write-behind/); false: Ponder's store. */
   NAMEINDEX_WRITE_BEHIND: booleanFlag.default("true"),
+  /** The live entity tables too (write-behind/README.md); false leaves them to Ponder's store. */
+  NAMEINDEX_WRITE_BEHIND_LIVE: booleanFlag.default("true"),
+  /** The bound on the live rows the write-behind store holds between batches, in bytes (estimated as Ponder does). */
+  NAMEINDEX_WRITE_BEHIND_BYTES: z.coerce
+    .number({ message: "must be a whole number of bytes (at least 0)" })
+    .int("must be a whole number of bytes (at least 0)")
+    .min(0, "must be a whole number of bytes (at least 0)")
+    .default(256 * 1024 * 1024),
   /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),
   /** Read by ponder patch 024 (getLocalSyncGenerator-bounded-interval-logs); validated here, where a bad value is named. */

@@ -71,6 +71,13 @@ export interface AppConfig {
    * through Ponder's store, as realtime does. The rows are the same either way.
    */
   writeBehind: boolean;
+  /**
+   * NAMEINDEX_WRITE_BEHIND_LIVE (with NAMEINDEX_WRITE_BEHIND): the live entity tables too are read and written by the
+   * write-behind store during the backfill, the rows held between batches under `writeBehindBytes`
+   * (NAMEINDEX_WRITE_BEHIND_BYTES, default 256 MiB, as Ponder's row cache).
+   */
+  writeBehindLive: boolean;
+  writeBehindBytes: number;
   port: number;
   /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
   publicApiUrl: string | undefined;

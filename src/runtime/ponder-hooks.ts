@@ -1,4 +1,8 @@
+import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type SQL, sql } from "drizzle-orm";
 
 /*
@@ -135,21 +139,70 @@ export interface PonderBatchTransaction {
   $dialect: "postgres" | "pglite";
   // biome-ignore lint/suspicious/noExplicitAny: pg's PoolClient or PGlite's transaction, by dialect.
   $client: any;
+  /** Ponder's query builder: runs `query` on its drizzle client (the transaction's), with its error mapping. */
+  // biome-ignore lint/suspicious/noExplicitAny: Ponder's drizzle database, by dialect.
+  wrap?<T>(query: (db: any) => Promise<T> | T): Promise<T>;
+}
+
+/** The part of Ponder's event (runtime/events.js) a backfill batch hands over: its callback's name and its values. */
+export interface PonderBatchEvent extends DerivationEvent {
+  type: string;
+  checkpoint: string;
+  eventCallback: { name: string };
 }
 
 /**
- * What patch omnichain-backfill-batch-hooks calls around each batch of the omnichain backfill: `begin()` before the
- * batch's handlers run (a batch Ponder runs again after a failure begins again), `flush(tx)` after Ponder's own
+ * What patch omnichain-backfill-batch-hooks calls around each batch of the omnichain backfill: `begin(tx, events)` in
+ * the batch's transaction before its handlers run, awaited (a batch Ponder runs again after a failure begins
+ * again), `flush(tx)` after Ponder's own
  * flush, in the batch's transaction, before its checkpoint. Nothing calls them at setup, in realtime or in the other
  * orderings; without the patch, never.
  */
 export interface BackfillBatchHooks {
-  begin(): void;
+  begin(tx?: PonderBatchTransaction, events?: readonly PonderBatchEvent[]): Promise<void> | void;
   flush(tx: PonderBatchTransaction): Promise<void>;
 }
 
 declare global {
   var NAMEINDEX_BACKFILL_BATCH: BackfillBatchHooks | undefined;
+}
+
+/**
+ * A row-key pattern of Ponder's row cache: how a key was made from an event's values (Ponder's
+ * indexing-store/profile.js, with patch recordProfilePattern-derived-keys), so that a later event's key is predicted.
+ */
+export type PonderKeyPattern = Record<string, unknown>;
+
+/** Ponder's row-cache profiling functions, an unpatched internal module (check it on every upgrade). */
+export interface PonderProfile {
+  /** The pattern that explains `key` from `event`, trying `hints` first; undefined if none does. */
+  recordProfilePattern(
+    event: PonderBatchEvent,
+    table: unknown,
+    key: Record<string, unknown>,
+    hints: PonderKeyPattern[],
+    primaryKeys: Map<unknown, [string, unknown][]>,
+  ): PonderKeyPattern | undefined;
+  /** The key `pattern` makes from `event` (a value undefined where it does not apply). */
+  recoverProfilePattern(pattern: PonderKeyPattern, event: PonderBatchEvent): Record<string, unknown>;
+  getProfilePatternKey(pattern: PonderKeyPattern): string;
+}
+
+let profile: Promise<PonderProfile | undefined> | undefined;
+
+/**
+ * Ponder's profile.js, loaded by its path (the package exports only its entry point), once; undefined where Ponder is
+ * not installed beside the app.
+ */
+export function ponderProfile(): Promise<PonderProfile | undefined> {
+  profile ??= (async () => {
+    for (const dir of createRequire(join(process.cwd(), "index.js")).resolve.paths("ponder") ?? []) {
+      const file = join(dir, "ponder", "dist", "esm", "indexing-store", "profile.js");
+      if (existsSync(file)) return (await import(pathToFileURL(file).href)) as PonderProfile;
+    }
+    return undefined;
+  })();
+  return profile;
 }
 
 export function setBackfillBatchHooks(hooks: BackfillBatchHooks | undefined): void {

@@ -8,12 +8,13 @@ import type { Queryable } from "../../snapshot/queryable";
 import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 
 /*
- * The backfill's write-behind store (src/plugins/shared/write-behind/) writes the insert-only rows with one COPY per
- * table and batch instead of Ponder's store: the index must be the same row for row. One devnet, every default plugin
- * and ENSv2, indexed four times: through Ponder's store (NAMEINDEX_WRITE_BEHIND=false) and through the write-behind
- * store, on PostgreSQL and on PGlite, the PGlite write-behind run with a 1 MiB row cache that evicts every table (so
- * Ponder's reads of the keys the store checks miss). Every table's digest (the snapshot's: rows in primary-key order)
- * must be equal, and the write-behind runs must have written their rows by COPY (the store's metric).
+ * The backfill's write-behind store (src/plugins/shared/write-behind/) reads and writes every table during the
+ * backfill instead of Ponder's store, and writes each batch's rows in bulk: the index must be the same row for row.
+ * One devnet, every default plugin and ENSv2, indexed four times: through Ponder's store (NAMEINDEX_WRITE_BEHIND=false)
+ * and through the write-behind store on PostgreSQL, then on PGlite and on PostgreSQL with a bound of 0 bytes that
+ * evicts every live table at each batch (its reads go to the database, prefetched from the events' keys) and a 1 MiB
+ * row cache. Every table's digest (the snapshot's: rows in primary-key order) must be equal, and the write-behind runs
+ * must have written their rows themselves (the store's metrics).
  */
 
 const PLUGINS = [...DEFAULT_PLUGIN_NAMES, "ensv2"];
@@ -22,6 +23,7 @@ let env: DevnetWithLabels;
 const runs: { name: string; indexer: RunningIndexer; database: "postgres" | "pglite" }[] = [];
 const digests = new Map<string, Map<string, string>>();
 const copiedRows = new Map<string, number>();
+const evictions = new Map<string, number>();
 
 /** Every table of the index schema but Ponder's own (`_ponder_*`, `_reorg__*`): name → `<rows>:<sha256>`. */
 async function digestIndex(db: Queryable, schema: string): Promise<Map<string, string>> {
@@ -56,14 +58,15 @@ beforeAll(async () => {
       runs.push({ name, indexer, database }),
     );
   await start("postgres, Ponder's store", "postgres", { NAMEINDEX_WRITE_BEHIND: "false" });
-  await start("postgres, write-behind", "postgres", { NAMEINDEX_WRITE_BEHIND: "true" });
-  await start("pglite, write-behind, 1 MiB row cache", "pglite", {
-    NAMEINDEX_WRITE_BEHIND: "true",
-    PONDER_CACHE_BYTES: String(1024 * 1024),
-  });
+  const live = { NAMEINDEX_WRITE_BEHIND: "true" };
+  const evicting = { ...live, NAMEINDEX_WRITE_BEHIND_BYTES: "0", PONDER_CACHE_BYTES: String(1024 * 1024) };
+  await start("postgres, write-behind", "postgres", live);
+  await start("pglite, write-behind, everything evicted", "pglite", evicting);
+  await start("postgres, write-behind, everything evicted", "postgres", evicting);
   for (const run of runs) {
     await run.indexer.process.ready();
     copiedRows.set(run.name, await metric(run.indexer, "nameindex_write_behind_rows_total"));
+    evictions.set(run.name, await metric(run.indexer, "nameindex_write_behind_evictions_total"));
     if (run.database === "postgres") {
       const client = new pg.Client({ connectionString: run.indexer.env.DATABASE_URL });
       await client.connect();
@@ -90,11 +93,12 @@ afterAll(async () => {
 });
 
 describe("the write-behind store", () => {
-  it("writes the backfill's insert-only rows by COPY, and only in the runs that use it", () => {
+  it("writes the backfill's rows itself, and only in the runs that use it; the 0-byte bound evicts", () => {
     for (const [name, rows] of copiedRows) {
-      console.log(`[write-behind] ${name}: ${rows} rows by COPY`);
+      console.log(`[write-behind] ${name}: ${rows} rows written, ${evictions.get(name)} tables evicted`);
       if (name.includes("Ponder's store")) expect(rows, name).toBe(0);
       else expect(rows, name).toBeGreaterThan(1000);
+      expect(evictions.get(name)! > 0, name).toBe(name.includes("evicted"));
     }
   });
 

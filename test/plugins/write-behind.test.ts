@@ -1,4 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
+import { is } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as schema from "../../ponder.schema";
 import { HISTORY_TABLES } from "../../src/lib/entity-history/tables";
@@ -6,7 +8,7 @@ import { validToTriggerSql } from "../../src/lib/entity-history/valid-to-trigger
 import { VALID_TO_PENDING } from "../../src/lib/entity-history/version";
 import { backfillBatch } from "../../src/plugins/shared/write-behind/batch";
 import { withWriteBehind } from "../../src/plugins/shared/write-behind/db";
-import { isWriteBehindTable } from "../../src/plugins/shared/write-behind/tables";
+import { isWriteBehindTable, LIVE_TABLES } from "../../src/plugins/shared/write-behind/tables";
 import { FakeStore } from "../lib/fake-store";
 
 /*
@@ -72,6 +74,14 @@ describe("the write-behind store", () => {
     for (const history of HISTORY_TABLES) expect(isWriteBehindTable(history)).toBe(true);
     expect(isWriteBehindTable(schema.domain)).toBe(false);
     expect(isWriteBehindTable(schema.registrarAction)).toBe(false);
+  });
+
+  it("takes every other table of the schema as a live table (read and written by its live store)", () => {
+    const tables = Object.values(schema).filter((t) => is(t, PgTable)) as PgTable[];
+    expect(LIVE_TABLES).toContain(schema.domain);
+    expect(LIVE_TABLES).toContain(schema.registrarAction);
+    expect(LIVE_TABLES.some((t) => isWriteBehindTable(t))).toBe(false);
+    expect(tables.filter((t) => !isWriteBehindTable(t) && !LIVE_TABLES.includes(t))).toEqual([]);
   });
 
   it("holds a batch's inserts, answers reads of them, and COPYs each once at the flush", async () => {

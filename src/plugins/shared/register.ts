@@ -8,6 +8,7 @@ import { composeContractList } from "../compose";
 import { recordLog } from "./indexed-log";
 import { backfillBatch } from "./write-behind/batch";
 import { withWriteBehind } from "./write-behind/db";
+import { setCurrentEvent } from "./write-behind/live";
 
 let indexed: Set<string> | undefined;
 
@@ -58,6 +59,7 @@ export function on<N extends LogEventName>(
   ponder.on(name, async ({ event, context: ponderContext }) => {
     const started = performance.now();
     try {
+      if (writesBehind()) setCurrentEvent(name, ponderContext.chain.id, event);
       const context = writesBehind() ? { ...ponderContext, db: withWriteBehind(ponderContext.db) } : ponderContext;
       await recordLog(name, context, event);
       if (!keepsHistory()) return await handler(context, event);

@@ -1,8 +1,10 @@
 import type { PgTable } from "drizzle-orm/pg-core";
+import { getConfig } from "../../../config";
 import { writeBehindTotals } from "../../../runtime/metrics";
-import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
+import type { PonderBatchEvent, PonderBatchTransaction } from "../../../runtime/ponder-hooks";
 import { copyRows } from "./copy";
 import { closePreviousVersions, isHistoryTable, settleValidTo } from "./history-valid-to";
+import { keyPredictor, liveRows } from "./live";
 import type { Row } from "./rows";
 
 /*
@@ -20,9 +22,16 @@ export class BatchRows {
     return this.isOpen;
   }
 
-  begin(): void {
+  /**
+   * Opens a batch: the insert-only rows start empty; with the live tables (NAMEINDEX_WRITE_BEHIND_LIVE) and Ponder's
+   * transaction and events, the live store begins it and loads the rows the events predict.
+   */
+  async begin(tx?: PonderBatchTransaction, events?: readonly PonderBatchEvent[]): Promise<void> {
     this.tables.clear();
     this.isOpen = true;
+    if (tx === undefined || events === undefined || !getConfig().writeBehindLive) return;
+    await liveRows.begin(tx, events[0]?.checkpoint ?? "", events.at(-1)?.checkpoint ?? "");
+    await keyPredictor.prefetch(tx, events, liveRows);
   }
 
   get(table: PgTable, key: string): Row | undefined {
@@ -45,6 +54,7 @@ export class BatchRows {
       await copyRows(tx, table, [...rows.values()]);
       writeBehindTotals.rows += rows.size;
     }
+    if (liveRows.started) await liveRows.flush(tx);
     writeBehindTotals.copySeconds += (performance.now() - started) / 1000;
     this.tables.clear();
   }

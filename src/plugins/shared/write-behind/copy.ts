@@ -8,9 +8,10 @@ import { copyText, type Row, shapeOf } from "./rows";
  * uses it: the pg client of the transaction on PostgreSQL, PGlite's `/dev/blob` on PGlite).
  */
 
-export async function copyRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[]): Promise<void> {
+/** COPYs `rows` into `table`, or into `into` (a temporary table of the same columns). */
+export async function copyRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[], into?: string): Promise<void> {
   if (rows.length === 0) return;
-  const { target } = shapeOf(table);
+  const target = into ?? shapeOf(table).target;
   const text = copyText(table, rows);
   if (tx.$dialect === "pglite") {
     await tx.$client.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([text]) });

@@ -1,6 +1,7 @@
 import type { Context } from "ponder:registry";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { backfillBatch } from "./batch";
+import { liveDb, liveRows } from "./live";
 import { completeRow, keyOf, type Row } from "./rows";
 import { isWriteBehindTable } from "./tables";
 
@@ -29,6 +30,26 @@ export function withWriteBehind(db: Db): Db {
 const held = (table: PgTable) => backfillBatch.open && isWriteBehindTable(table);
 
 function wrap(db: Db): Db {
+  const inner = wrapInsertOnly(db);
+  /** A live table in a backfill batch: the live store's alone (./live-db.ts). Past the backfill, nothing is held. */
+  const live = (table: PgTable): boolean => {
+    if (liveRows.holds(table)) return true;
+    if (!backfillBatch.open && liveRows.started) liveRows.close();
+    return false;
+  };
+  return {
+    find: (table: PgTable, key: Row) =>
+      live(table) ? liveDb.find(table, key) : inner.find(table as never, key as never),
+    insert: (table: PgTable) => (live(table) ? liveDb.insert(table) : inner.insert(table as never)),
+    update: (table: PgTable, key: Row) =>
+      live(table) ? liveDb.update(table, key) : inner.update(table as never, key as never),
+    delete: (table: PgTable, key: Row) =>
+      live(table) ? liveDb.delete(table, key) : inner.delete(table as never, key as never),
+    sql: db.sql,
+  } as unknown as Db;
+}
+
+function wrapInsertOnly(db: Db): Db {
   const find = (table: PgTable, key: Row) => {
     if (!held(table)) return db.find(table as never, key as never);
     const row = backfillBatch.get(table, keyOf(table, key));

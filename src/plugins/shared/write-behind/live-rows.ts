@@ -1,0 +1,211 @@
+import type { PgTable } from "drizzle-orm/pg-core";
+import { writeBehindTotals } from "../../../runtime/metrics";
+import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
+import { keyOf, type Row, rowBytes } from "./rows";
+import { readRows, readTableUpTo } from "./select";
+import { writeTable } from "./writes";
+
+/*
+ * The live tables' rows during the backfill: the store answers every read of them, so Ponder's row cache never hands
+ * out a row this store has changed behind it. Per table, the rows it holds and whether the database has each one:
+ * - a table is "complete" when the store holds every row the database has (loaded whole at the backfill's first batch
+ *   while small, or started empty): a key it does not hold is no row, without a database read;
+ * - past the bound (NAMEINDEX_WRITE_BEHIND_BYTES), whole tables are evicted between batches, the least read first, as
+ *   Ponder's row cache does; an evicted table holds only the batch's rows, loaded in bulk before the batch from the
+ *   keys its events predict (./prefetch.ts), and reads a key nobody predicted through the batch's transaction.
+ * A batch's changes reach the database at its flush (./writes.ts), in its transaction, before Ponder's checkpoint.
+ */
+
+/** A held key: its row (null: no row) and whether the database has a row under it, as of the last commit. */
+interface Entry {
+  row: Row | null;
+  stored: boolean;
+  /** The key's columns, for the DELETE of a row this batch deleted. */
+  keyRow?: Row;
+}
+
+interface TableRows {
+  entries: Map<string, Entry>;
+  /** Keys changed in the open batch, and their `stored` before it (what the flush must do). */
+  changed: Set<string>;
+  complete: boolean;
+  bytes: number;
+  /** Reads of this table, all time: eviction keeps the most read. */
+  reads: number;
+}
+
+/** Tables of at most this many rows are loaded whole at the backfill's first batch (setup's rows, a restart's). */
+const LOAD_WHOLE_ROWS = 10_000;
+
+export class LiveRows {
+  private readonly tables = new Map<PgTable, TableRows>();
+  private tx: PonderBatchTransaction | undefined;
+  private hasStarted = false;
+  /** The last checkpoint of the last batch flushed: a batch beginning at or before it is a retry of that batch. */
+  private flushedUpTo = "";
+
+  constructor(
+    private readonly taken: readonly PgTable[],
+    private readonly bound: () => number,
+    /** Told of every key read from the database one at a time, so that the next batch predicts it. */
+    private readonly onMiss: (table: PgTable, keyRow: Row) => void = () => {},
+  ) {}
+
+  /** Whether the store answers for `table` now (inside a batch). */
+  holds(table: PgTable): boolean {
+    return this.tx !== undefined && this.tables.has(table);
+  }
+
+  /** Whether the backfill's batches have begun (and not ended: `close`). */
+  get started(): boolean {
+    return this.hasStarted;
+  }
+
+  /**
+   * Opens a batch. `firstCheckpoint` at or before the last flushed batch's end, or a batch left open, is Ponder
+   * retrying: what the store believed of the database may be a rolled-back transaction's, so it starts over from the
+   * database (every table incomplete, nothing held).
+   */
+  async begin(tx: PonderBatchTransaction, firstCheckpoint: string, lastCheckpoint: string): Promise<void> {
+    if (this.tx !== undefined || (firstCheckpoint !== "" && firstCheckpoint <= this.flushedUpTo)) this.reset();
+    this.tx = tx;
+    this.pendingUpTo = lastCheckpoint;
+    if (!this.hasStarted) {
+      this.hasStarted = true;
+      for (const table of this.taken) await this.loadWhole(tx, table);
+    }
+    this.evictPastBound();
+    for (const rows of this.tables.values()) if (!rows.complete) rows.entries.clear();
+  }
+
+  private pendingUpTo = "";
+
+  private async loadWhole(tx: PonderBatchTransaction, table: PgTable): Promise<void> {
+    const rows = await readTableUpTo(tx, table, LOAD_WHOLE_ROWS);
+    const state: TableRows = {
+      entries: new Map(),
+      changed: new Set(),
+      complete: rows !== undefined,
+      bytes: 0,
+      reads: 0,
+    };
+    for (const row of rows ?? []) {
+      state.entries.set(keyOf(table, row), { row, stored: true });
+      state.bytes += rowBytes(row);
+    }
+    this.tables.set(table, state);
+  }
+
+  private evictPastBound(): void {
+    let total = 0;
+    for (const rows of this.tables.values()) total += rows.bytes;
+    if (total <= this.bound()) return;
+    const byReads = [...this.tables.values()].filter((r) => r.complete).sort((a, b) => a.reads - b.reads);
+    for (const rows of byReads) {
+      total -= rows.bytes;
+      rows.entries.clear();
+      rows.bytes = 0;
+      rows.complete = false;
+      writeBehindTotals.evictions += 1;
+      if (total <= this.bound()) break;
+    }
+  }
+
+  /** The tables that answer a miss from the database: the ones a prefetch loads for. */
+  incompleteTables(): PgTable[] {
+    return [...this.tables].filter(([, r]) => !r.complete).map(([t]) => t);
+  }
+
+  /** Holds rows read in bulk before the batch: `keys` found or not. */
+  loaded(table: PgTable, keys: Iterable<string>, rows: Row[]): void {
+    const state = this.tables.get(table)!;
+    const found = new Map(rows.map((row) => [keyOf(table, row), row]));
+    for (const key of keys) {
+      if (state.entries.has(key)) continue;
+      const row = found.get(key) ?? null;
+      state.entries.set(key, { row, stored: row !== null });
+    }
+  }
+
+  /** Whether the store knows `key` without the database: held, or absent from a complete table. */
+  known(table: PgTable, key: string): boolean {
+    const state = this.tables.get(table)!;
+    return state.complete || state.entries.has(key);
+  }
+
+  /** The row under `key`, null if none: from the held rows, else (an incomplete table) the batch's transaction. */
+  async get(table: PgTable, key: string, keyRow: Row): Promise<Row | null> {
+    const state = this.tables.get(table)!;
+    state.reads += 1;
+    const entry = state.entries.get(key);
+    if (entry !== undefined) return entry.row;
+    if (state.complete) return null;
+    writeBehindTotals.misses += 1;
+    this.onMiss(table, keyRow);
+    const [row = null] = await readRows(this.tx!, table, [keyRow]);
+    state.entries.set(key, { row, stored: row !== null });
+    return row;
+  }
+
+  /**
+   * Sets the row under `key`, or deletes it (`row` null, `keyRow` its key's columns). The caller has read the key
+   * first, or inserts blindly: a key the store never read is taken as new, and a stored one fails at the COPY, as
+   * Ponder's optimistic insert fails at its flush.
+   */
+  put(table: PgTable, key: string, row: Row | null, keyRow?: Row): void {
+    const state = this.tables.get(table)!;
+    const entry = state.entries.get(key);
+    if (entry === undefined) {
+      state.entries.set(key, { row, stored: false });
+      if (state.complete && row !== null) state.bytes += rowBytes(row);
+    } else {
+      entry.row = row;
+      if (row === null) entry.keyRow = keyRow;
+    }
+    state.changed.add(key);
+  }
+
+  /** Writes the batch's changes in its transaction: per table one COPY, one UPDATE … FROM and one DELETE at most. */
+  async flush(tx: PonderBatchTransaction): Promise<void> {
+    for (const [table, state] of this.tables) {
+      if (state.changed.size === 0) continue;
+      const inserts: Row[] = [];
+      const updates: Row[] = [];
+      const deletes: Row[] = [];
+      for (const key of state.changed) {
+        const entry = state.entries.get(key)!;
+        if (entry.row === null) {
+          if (entry.stored) deletes.push(entry.keyRow!);
+        } else (entry.stored ? updates : inserts).push(entry.row);
+      }
+      await writeTable(tx, table, { inserts, updates, deletes });
+      writeBehindTotals.rows += inserts.length + updates.length + deletes.length;
+    }
+    for (const state of this.tables.values()) {
+      for (const key of state.changed) {
+        const entry = state.entries.get(key)!;
+        entry.stored = entry.row !== null;
+      }
+      state.changed.clear();
+    }
+    this.flushedUpTo = this.pendingUpTo;
+    this.tx = undefined;
+  }
+
+  /** Forgets everything: the next reads go to the database. */
+  reset(): void {
+    for (const state of this.tables.values()) {
+      state.entries.clear();
+      state.changed.clear();
+      state.complete = false;
+      state.bytes = 0;
+    }
+    this.tx = undefined;
+  }
+
+  /** The backfill is over: nothing is held in realtime (Ponder's store answers, from the committed rows). */
+  close(): void {
+    this.reset();
+    this.hasStarted = false;
+  }
+}

@@ -1,0 +1,84 @@
+import type { PgTable } from "drizzle-orm/pg-core";
+import { writeBehindTotals } from "../../../runtime/metrics";
+import {
+  type PonderBatchEvent,
+  type PonderBatchTransaction,
+  type PonderKeyPattern,
+  type PonderProfile,
+  ponderProfile,
+} from "../../../runtime/ponder-hooks";
+import type { LiveRows } from "./live-rows";
+import { keyOf, type Row, shapeOf } from "./rows";
+import { readRows } from "./select";
+
+/*
+ * The rows an evicted table's reads will want in a batch, loaded in one query per table before the batch's handlers
+ * run. Which keys: learned as Ponder's row cache learns them (its profile.js, with our derived keys, patch
+ * recordProfilePattern-derived-keys): a read the store had to answer from the database is explained as a pattern of
+ * its event's values (an argument, the log's address, a derived key such as a subnode), and every later event of the
+ * same handler predicts its key by that pattern. A wrong guess costs a row loaded for nothing, never a wrong answer.
+ */
+
+/** Patterns kept per handler and table: a handler reads a table under a few keys at most. */
+const MAX_PATTERNS = 8;
+
+export class KeyPredictor {
+  private profile: PonderProfile | undefined;
+  private readonly patterns = new Map<string, Map<PgTable, Map<string, PonderKeyPattern>>>();
+  private readonly primaryKeys = new Map<unknown, [string, unknown][]>();
+
+  /** Learns how `event`'s handler made `keyRow`, a key of `table` the store read from the database. */
+  learn(event: PonderBatchEvent | undefined, table: PgTable, keyRow: Row): void {
+    if (event === undefined || this.profile === undefined) return;
+    let byTable = this.patterns.get(event.eventCallback.name);
+    if (byTable === undefined) this.patterns.set(event.eventCallback.name, (byTable = new Map()));
+    let known = byTable.get(table);
+    if (known === undefined) byTable.set(table, (known = new Map()));
+    if (known.size >= MAX_PATTERNS) return;
+    if (!this.primaryKeys.has(table)) this.primaryKeys.set(table, shapeOf(table).key);
+    // Learning is an optimisation: an event Ponder's profile cannot read teaches nothing, and fails nothing.
+    let pattern: PonderKeyPattern | undefined;
+    try {
+      pattern = this.profile.recordProfilePattern(event, table, keyRow, [...known.values()], this.primaryKeys);
+    } catch {
+      return;
+    }
+    if (pattern !== undefined) known.set(this.profile.getProfilePatternKey(pattern), pattern);
+  }
+
+  /** Loads, for every incomplete table, the rows the batch's events predict and the store does not hold yet. */
+  async prefetch(tx: PonderBatchTransaction, events: readonly PonderBatchEvent[], rows: LiveRows): Promise<void> {
+    this.profile ??= await ponderProfile();
+    const tables = new Set(rows.incompleteTables());
+    if (tables.size === 0 || this.profile === undefined) return;
+    const wanted = new Map<PgTable, Map<string, Row>>();
+    for (const event of events) {
+      const byTable = this.patterns.get(event.eventCallback.name);
+      if (byTable === undefined) continue;
+      for (const [table, patterns] of byTable) {
+        if (!tables.has(table)) continue;
+        for (const pattern of patterns.values()) {
+          const keyRow = recover(this.profile, pattern, event);
+          if (keyRow === undefined || Object.values(keyRow).some((v) => v === undefined)) continue;
+          const key = keyOf(table, keyRow);
+          if (rows.known(table, key)) continue;
+          let keys = wanted.get(table);
+          if (keys === undefined) wanted.set(table, (keys = new Map()));
+          keys.set(key, keyRow);
+        }
+      }
+    }
+    for (const [table, keys] of wanted) {
+      rows.loaded(table, keys.keys(), await readRows(tx, table, [...keys.values()]));
+      writeBehindTotals.prefetched += keys.size;
+    }
+  }
+}
+
+function recover(profile: PonderProfile, pattern: PonderKeyPattern, event: PonderBatchEvent): Row | undefined {
+  try {
+    return profile.recoverProfilePattern(pattern, event);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+import { and, eq, inArray, or, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
+import { type Row, shapeOf } from "./rows";
+
+/*
+ * The live tables' reads of the database, through the batch's transaction (Ponder's query builder, whose drizzle
+ * client maps the columns back as a find through Ponder's store would): it sees every earlier batch's rows, committed
+ * or not, so no read depends on when a transaction commits.
+ */
+
+/** Keys per statement: well under PostgreSQL's 65,535 parameters for any key of a few columns. */
+const CHUNK = 5_000;
+
+/** The rows under `keys` (rows of the key's columns); a key without a row is left out. */
+export async function readRows(tx: PonderBatchTransaction, table: PgTable, keys: readonly Row[]): Promise<Row[]> {
+  const out: Row[] = [];
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const where = whereKeys(table, keys.slice(i, i + CHUNK));
+    out.push(...((await run(tx, (db) => db.select().from(table).where(where))) as Row[]));
+  }
+  return out;
+}
+
+/** Every row of `table` if it has at most `limit`, else undefined. */
+export async function readTableUpTo(
+  tx: PonderBatchTransaction,
+  table: PgTable,
+  limit: number,
+): Promise<Row[] | undefined> {
+  const rows = (await run(tx, (db) =>
+    db
+      .select()
+      .from(table)
+      .limit(limit + 1),
+  )) as Row[];
+  return rows.length > limit ? undefined : rows;
+}
+
+/** `WHERE` the key is one of `keys`: `IN (…)` for a one-column key. */
+export function whereKeys(table: PgTable, keys: readonly Row[]): SQL {
+  const { key } = shapeOf(table);
+  const column = (js: string) => (table as unknown as Record<string, PgColumn>)[js]!;
+  if (key.length === 1) {
+    const [js] = key[0]!;
+    return inArray(
+      column(js),
+      keys.map((k) => k[js]),
+    );
+  }
+  return or(...keys.map((k) => and(...key.map(([js]) => eq(column(js), k[js])))))!;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Ponder's drizzle database, by dialect.
+function run<T>(tx: PonderBatchTransaction, query: (db: any) => Promise<T> | T): Promise<T> {
+  if (tx.wrap === undefined) throw new Error("write-behind: the batch's transaction has no query builder");
+  return tx.wrap(query);
+}

@@ -1,0 +1,232 @@
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { onchainTable } from "ponder";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { liveDbOf } from "../../src/plugins/shared/write-behind/live-db";
+import { LiveRows } from "../../src/plugins/shared/write-behind/live-rows";
+import { KeyPredictor } from "../../src/plugins/shared/write-behind/prefetch";
+import type { PonderBatchEvent, PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
+
+/*
+ * The write-behind store's live tables (write-behind/README.md), on a real PGlite: inside a batch every read and write
+ * of a live table is the store's; the batch's changes reach the database at the flush (new rows, changed rows,
+ * deleted rows); a complete table answers from memory alone; past the bound a table is evicted and read from the
+ * database; a batch Ponder runs again (before or after the flush) starts over from what the database holds.
+ */
+
+const account = onchainTable("wb_account", (t) => ({
+  id: t.text().primaryKey(),
+  balance: t.bigint().notNull(),
+  name: t.text(),
+  tags: t.text().array(),
+}));
+
+let pglite: PGlite;
+let queries = 0;
+const tx = (): PonderBatchTransaction => {
+  const db = drizzle(pglite, { casing: "snake_case" });
+  return {
+    $dialect: "pglite",
+    $client: pglite,
+    wrap: async (query) => {
+      queries += 1;
+      return query(db);
+    },
+  };
+};
+let bound = 1 << 30;
+let rows: LiveRows;
+let db: ReturnType<typeof liveDbOf>;
+let checkpoint = 0;
+/** A batch of checkpoints after the last one, or (`again`) the last batch's again. */
+const begin = async (again = false) => {
+  if (!again) checkpoint += 10;
+  await rows.begin(tx(), String(checkpoint).padStart(8, "0"), String(checkpoint + 9).padStart(8, "0"));
+};
+/** Ponder flushes inside the batch's transaction (the temporary table of the updates lives until its commit). */
+const flush = async () => {
+  await pglite.exec("begin");
+  await rows.flush(tx());
+  await pglite.exec("commit");
+};
+const stored = async () =>
+  (
+    await pglite.query<{ id: string; balance: string; name: string | null }>(
+      "select id, balance, name from wb_account order by id",
+    )
+  ).rows;
+
+beforeAll(async () => {
+  pglite = new PGlite();
+  await pglite.exec(
+    "create table wb_account (id text primary key, balance numeric(78,0) not null, name text, tags text[])",
+  );
+});
+
+afterAll(async () => {
+  await pglite.close();
+});
+
+beforeEach(async () => {
+  await pglite.exec("truncate wb_account");
+  bound = 1 << 30;
+  rows = new LiveRows([account], () => bound);
+  db = liveDbOf(rows);
+});
+
+describe("the write-behind store's live tables", () => {
+  it("holds a batch's inserts, updates and deletes and writes each row's last state at the flush", async () => {
+    await begin();
+    await db.insert(account).values({ id: "a", balance: 1n, tags: ["x"] });
+    await db.insert(account).values({ id: "b", balance: 2n });
+    await db.update(account, { id: "a" }).set((row) => ({ balance: (row.balance as bigint) + 10n }));
+    expect(await db.find(account, { id: "a" })).toEqual({ id: "a", balance: 11n, name: null, tags: ["x"] });
+    expect(await db.delete(account, { id: "b" })).toBe(true);
+    expect(await db.delete(account, { id: "b" })).toBe(false);
+    expect(await stored()).toEqual([]);
+    await flush();
+    expect(await stored()).toEqual([{ id: "a", balance: "11", name: null }]);
+
+    // The next batch changes and deletes stored rows: one UPDATE … FROM and one DELETE.
+    await begin();
+    await db.insert(account).values({ id: "c", balance: 3n });
+    await db.insert(account).values({ id: "a", balance: 0n }).onConflictDoUpdate({ name: "alice" });
+    await flush();
+    expect(await stored()).toEqual([
+      { id: "a", balance: "11", name: "alice" },
+      { id: "c", balance: "3", name: null },
+    ]);
+    await begin();
+    await db.delete(account, { id: "a" });
+    await flush();
+    expect(await stored()).toEqual([{ id: "c", balance: "3", name: null }]);
+  });
+
+  it("gives Ponder's store's answers: copies, conflicts, a missing row, a key that cannot change", async () => {
+    await begin();
+    const inserted = (await db.insert(account).values({ id: "a", balance: 1n, tags: ["x"] })) as { tags: string[] };
+    inserted.tags.push("changed by the handler");
+    expect((await db.find(account, { id: "a" }))?.tags).toEqual(["x"]);
+    expect(await db.insert(account).values({ id: "a", balance: 5n }).onConflictDoNothing()).toBeNull();
+    await expect(db.insert(account).values({ id: "a", balance: 5n })).rejects.toThrow(/Unique constraint/);
+    await expect(db.update(account, { id: "zz" }).set({ balance: 1n })).rejects.toThrow(/No existing record/);
+    await expect(db.update(account, { id: "a" }).set({ id: "b" })).rejects.toThrow(/Primary key/);
+    expect(() => db.insert(account).values({ id: "n" } as never)).toThrow(/not-null/);
+    expect(await db.find(account, { id: "a" })).toMatchObject({ balance: 1n });
+  });
+
+  it("answers a complete table from memory: a key it does not hold is no row, without a database read", async () => {
+    await begin();
+    await db.insert(account).values({ id: "a", balance: 1n });
+    await flush();
+    // A row written behind the store's back is not seen: the store owns the table during the backfill.
+    await pglite.exec("insert into wb_account values ('ghost', 1, null, null)");
+    await begin();
+    queries = 0;
+    expect(await db.find(account, { id: "ghost" })).toBeNull();
+    expect(await db.find(account, { id: "a" })).toMatchObject({ balance: 1n });
+    expect(queries).toBe(0);
+  });
+
+  it("past the bound, evicts the table and reads it from the database, with the same answers", async () => {
+    await begin();
+    await db.insert(account).values({ id: "a", balance: 1n });
+    await db.insert(account).values({ id: "b", balance: 2n });
+    await flush();
+    bound = 0;
+    await begin();
+    queries = 0;
+    expect(await db.find(account, { id: "a" })).toMatchObject({ balance: 1n });
+    expect(await db.find(account, { id: "missing" })).toBeNull();
+    expect(queries).toBe(2);
+    // Read once, then held for the batch.
+    await db.update(account, { id: "a" }).set({ balance: 7n });
+    expect(queries).toBe(2);
+    // A blind insert of a key never read is new to the database.
+    await db.insert(account).values({ id: "c", balance: 3n });
+    await flush();
+    expect(await stored()).toEqual([
+      { id: "a", balance: "7", name: null },
+      { id: "b", balance: "2", name: null },
+      { id: "c", balance: "3", name: null },
+    ]);
+  });
+
+  it("starts over from the database when Ponder runs a batch again, before or after its flush", async () => {
+    await begin();
+    await db.insert(account).values({ id: "a", balance: 1n });
+    await flush();
+    // Attempt 1 of the next batch fails before its flush: its changes are dropped.
+    await begin();
+    await db.update(account, { id: "a" }).set({ balance: 100n });
+    await db.insert(account).values({ id: "lost", balance: 1n });
+    await begin(true);
+    expect(await db.find(account, { id: "a" })).toMatchObject({ balance: 1n });
+    expect(await db.find(account, { id: "lost" })).toBeNull();
+    // Attempt 2 flushes, but its transaction does not commit (the database keeps attempt 1's state): attempt 3
+    // begins with the same checkpoint and reads the database again.
+    await db.update(account, { id: "a" }).set({ balance: 200n });
+    await pglite.exec("begin");
+    await rows.flush(tx());
+    await pglite.exec("rollback");
+    await begin(true);
+    expect(await db.find(account, { id: "a" })).toMatchObject({ balance: 1n });
+    await db.insert(account).values({ id: "b", balance: 2n });
+    await flush();
+    expect(await stored()).toEqual([
+      { id: "a", balance: "1", name: null },
+      { id: "b", balance: "2", name: null },
+    ]);
+  });
+
+  it("learns the keys an evicted table's reads missed, and loads the next batch's in one query", async () => {
+    const event = (id: string, i: number): PonderBatchEvent =>
+      ({
+        type: "log",
+        checkpoint: String(i),
+        eventCallback: { name: "Token:Transfer" },
+        chain: { id: 1 },
+        event: {
+          id: `ev-${i}`,
+          args: { to: id, value: BigInt(i) },
+          log: { address: "0x00000000000000000000000000000000000000aa", logIndex: i },
+          block: { number: BigInt(i), hash: "0x01", timestamp: 1000n },
+          transaction: { hash: "0x02", from: "0x03", to: "0x04" },
+        },
+      }) as unknown as PonderBatchEvent;
+    const predictor = new KeyPredictor();
+    let now: PonderBatchEvent | undefined;
+    rows = new LiveRows(
+      [account],
+      () => bound,
+      (table, key) => predictor.learn(now, table, key),
+    );
+    db = liveDbOf(rows);
+    await begin();
+    for (const id of ["a", "b", "c", "d"]) await db.insert(account).values({ id, balance: 1n });
+    await flush();
+    bound = 0;
+    // The first batch of an evicted table: each read misses (one query each) and teaches the predictor.
+    await begin();
+    await predictor.prefetch(tx(), [event("a", 1)], rows);
+    now = event("a", 1);
+    queries = 0;
+    expect(await db.find(account, { id: "a" })).toMatchObject({ id: "a" });
+    expect(queries).toBe(1);
+    await flush();
+    // The next batch's reads were predicted: one query before the handlers, none in them.
+    const events = ["b", "c", "zz"].map((id, i) => event(id, 10 + i));
+    await begin();
+    queries = 0;
+    await predictor.prefetch(tx(), events, rows);
+    expect(queries).toBe(1);
+    for (const e of events) {
+      now = e;
+      const { to } = e.event.args as { to: string };
+      expect(await db.find(account, { id: to }), to).toEqual(
+        to === "zz" ? null : { id: to, balance: 1n, name: null, tags: null },
+      );
+    }
+    expect(queries).toBe(1);
+  });
+});
