@@ -84,7 +84,7 @@ export async function createPostgresSnapshot(options: {
     if (!buildRecord) throw new SnapshotError("bad-manifest", `schema "${schema}" has no build record`);
     const postDataPlain = join(work, "post-data.sql");
     const postDataDump = dumpPostDataPlain(connectionString, snapshotId, schemas, postDataPlain);
-    const postData = await readPostData(client, [schema, "ponder_sync"]);
+    const postData = await readPostData(client, schema);
     const checkpoints = await readCheckpoints(client, schema, options.rpc);
     await writeKeptRows(client, checkpoints, join(work, POSTGRES_PAYLOAD.syncRows));
     const tables = await digestTables(client, schema, checkpoints, chunkRows);

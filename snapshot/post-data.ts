@@ -20,6 +20,12 @@ export const postDataSchema = z.array(
     sql: z.string().regex(/^(CREATE (UNIQUE )?INDEX |ALTER TABLE ONLY |CREATE (CONSTRAINT )?TRIGGER )/),
     /** The table's heap size at create: the order within a step, largest first. */
     bytes: z.number().nonnegative(),
+    /**
+     * An index of ponder.schema.ts (the index schema's indexes that back no key, on its tables but `_reorg__*`):
+     * `ponder start` drops these in its crash recovery and builds them again before it follows the head. Restore
+     * builds them last, timed apart (verify's name sample reads through them), so their double cost shows.
+     */
+    ponderRebuilds: z.boolean(),
   }),
 );
 export type PostDataStatement = z.infer<typeof postDataSchema>[number];
@@ -31,27 +37,34 @@ const CARRIED = new Set(["CONSTRAINT", "FK CONSTRAINT", "INDEX", "TRIGGER"]);
  * The post-data statements of `schemas`, read from the catalogs in the caller's transaction (the create's snapshot),
  * with names qualified whatever the search_path.
  */
-export async function readPostData(db: Queryable, schemas: string[]): Promise<PostDataStatement[]> {
+export async function readPostData(db: Queryable, indexSchema: string): Promise<PostDataStatement[]> {
   await db.query("set local search_path = ''");
-  const { rows } = await db.query<{ step: number; sql: string; bytes: string }>(
+  const { rows } = await db.query<{ step: number; sql: string; bytes: string; ponder: boolean }>(
     `select case when c.contype = 'f' then 2 else 1 end as step,
             format('ALTER TABLE ONLY %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid)) as sql,
-            pg_relation_size(c.conrelid)::text as bytes
+            pg_relation_size(c.conrelid)::text as bytes, false as ponder
        from pg_constraint c join pg_namespace n on n.oid = c.connamespace
       where n.nspname = any($1) and c.contype in ('p', 'u', 'x', 'f')
      union all
-     select 1, pg_get_indexdef(i.indexrelid), pg_relation_size(i.indrelid)::text
+     select 1, pg_get_indexdef(i.indexrelid), pg_relation_size(i.indrelid)::text,
+            n.nspname = $2 and t.relname not like '\\_reorg\\_\\_%'
        from pg_index i join pg_class x on x.oid = i.indexrelid join pg_namespace n on n.oid = x.relnamespace
+       join pg_class t on t.oid = i.indrelid
       where n.nspname = any($1) and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid and c.contype in ('p', 'u', 'x'))
      union all
-     select 2, pg_get_triggerdef(t.oid), pg_relation_size(t.tgrelid)::text
+     select 2, pg_get_triggerdef(t.oid), pg_relation_size(t.tgrelid)::text, false
        from pg_trigger t join pg_class r on r.oid = t.tgrelid join pg_namespace n on n.oid = r.relnamespace
       where n.nspname = any($1) and not t.tgisinternal`,
-    [schemas],
+    [[indexSchema, "ponder_sync"], indexSchema],
   );
   await db.query("set local search_path to default");
   return rows
-    .map((r) => ({ step: Number(r.step) as 1 | 2, sql: r.sql, bytes: Number(r.bytes) }))
+    .map((r) => ({
+      step: Number(r.step) as 1 | 2,
+      sql: r.sql,
+      bytes: Number(r.bytes),
+      ponderRebuilds: r.ponder === true,
+    }))
     .sort((a, b) => a.step - b.step || b.bytes - a.bytes || a.sql.localeCompare(b.sql));
 }
 

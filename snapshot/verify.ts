@@ -26,8 +26,11 @@ export interface VerifyReport {
   rpcCalls: number;
   reorged: string[];
   seconds: number;
-  /** A PostgreSQL restore's seconds before the verify: rows loaded as the file arrived, then the keys and indexes built. */
-  restore?: { loadSeconds: number; postDataSeconds: number };
+  /**
+   * A PostgreSQL restore's seconds before the verify: rows loaded as the file arrived, the keys and the other indexes
+   * and triggers built, then ponder.schema.ts's indexes (which `ponder start` drops and builds again: post-data.ts).
+   */
+  restore?: { loadSeconds: number; postDataSeconds: number; ponderIndexSeconds: number };
 }
 
 /** The build record the snapshot was made with against this process's settings; refuses naming every difference. */
