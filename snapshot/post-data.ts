@@ -100,7 +100,7 @@ export function dumpPostDataPlain(connectionString: string, snapshotId: string, 
 
 /**
  * Runs the statements on `jobs` connections: each takes the next statement of the current step (largest table first)
- * when its last one ends. Returns the seconds each step took.
+ * when its last one ends. Returns the seconds it took.
  */
 export async function runPostData(
   connectionString: string,
