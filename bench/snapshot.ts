@@ -2,9 +2,10 @@
  * npm run bench:snapshot — what a snapshot costs as the index grows: the devnet scenario at each size, every default
  * plugin, indexed on PostgreSQL by `ponder start`; then, while it runs, `snapshot create`, and `snapshot restore` into a
  * new database verified against the devnet (the chunk sample and checkpoints; no name sample, see below), then
- * `snapshot verify --full` on it. Per size: the index's rows and size on disk, the snapshot's size, and the seconds of
- * create, restore (download aside: pg_restore and the kept sync rows), the sampled verify and the full one, with their
- * rates per on-disk MiB: the figures docs/operations.md projects to mainnet.
+ * `snapshot verify --full` on it. Per size: the index's rows and size on disk, the snapshot's size, bytes per event of
+ * both, and the seconds of create, restore (from the local file: its rows loaded as they are read, then the keys and
+ * indexes on two connections), the sampled verify and the full one, with their rates per on-disk MiB; then the
+ * projection of those rates to a mainnet operator (lib/snapshot-projection.ts), as docs/benchmarks.md shows it.
  *
  *   BENCH_SIZES=10000  BENCH_TXS_PER_BLOCK=2000 (as bench:scale; the played chains are cached under .cache/)
  *   BENCH_CHUNK_ROWS=10000  BENCH_SAMPLE_CHUNKS=200 (create's --chunk-rows, restore's --chunks)
@@ -15,10 +16,12 @@ import { join } from "node:path";
 import pg from "pg";
 import { startCachedDevnet } from "../harness/cached-devnet";
 import { createDatabase, dropDatabase, startIndexer } from "../harness/indexer-harness";
+import { completedEventsByName } from "../scripts/lib/peak-rss";
 import { createSnapshot, restoreSnapshot, verifySnapshot } from "../snapshot";
 import { readSnapshotFile } from "../snapshot/container";
 import { buildConfig } from "../src/config";
 import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
+import { projectToMainnet } from "./lib/snapshot-projection";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000").split(",").map(Number);
 const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);
@@ -28,11 +31,16 @@ const log = (line: string) => console.log(`[bench:snapshot] ${line}`);
 
 interface Row {
   names: number;
+  events: number;
   rows: number;
+  tableRows: number[];
   diskMiB: number;
   snapshotMiB: number;
   createS: number;
   restoreS: number;
+  loadS: number;
+  postDataS: number;
+  ponderIndexS: number;
   verifyS: number;
   chunks: string;
   fullS: number;
@@ -73,14 +81,14 @@ async function measure(names: number): Promise<Row> {
       await indexer.process.ready();
       await new Promise((r) => setTimeout(r, 5_000));
       const bytes = await schemaBytes(indexer.env.DATABASE_URL!, indexer.schema);
+      const events = Object.values(await completedEventsByName(indexer.url)).reduce((a, b) => a + b, 0);
       const file = join(dir, "index.snapshot");
       let started = Date.now();
       await createSnapshot(buildConfig(indexer.env), file, log, { chunkRows: CHUNK_ROWS });
       const createS = (Date.now() - started) / 1000;
       const { manifest } = await readSnapshotFile(file);
-      const rows = Object.entries(manifest.tables)
-        .filter(([name]) => name.startsWith("index."))
-        .reduce((sum, [, t]) => sum + t.rows, 0);
+      const indexTables = Object.entries(manifest.tables).filter(([name]) => name.startsWith("index."));
+      const rows = indexTables.reduce((sum, [, t]) => sum + t.rows, 0);
       const targetUrl = await createDatabase(target);
       started = Date.now();
       const restored = buildConfig({ ...indexer.env, DATABASE_URL: targetUrl, DATABASE_SCHEMA: "restored" });
@@ -96,11 +104,16 @@ async function measure(names: number): Promise<Row> {
       const full = await verifySnapshot(restored, file, { sampleSize: 0, chunks: "all" }, log);
       return {
         names,
+        events,
         rows,
+        tableRows: indexTables.map(([, t]) => t.rows),
         diskMiB: bytes / 2 ** 20,
         snapshotMiB: statSync(file).size / 2 ** 20,
         createS,
         restoreS,
+        loadS: report.restore?.loadSeconds ?? Number.NaN,
+        postDataS: report.restore?.postDataSeconds ?? Number.NaN,
+        ponderIndexS: report.restore?.ponderIndexSeconds ?? Number.NaN,
         verifyS: report.seconds,
         chunks: `${report.chunks.checked} of ${report.chunks.total}`,
         fullS: full.seconds,
@@ -121,12 +134,26 @@ const results: Row[] = [];
 for (const names of SIZES) results.push(await measure(names));
 const f = (n: number, d = 1) => n.toFixed(d);
 console.log(
-  `\n| names | index rows | index on disk | snapshot | create | restore | verify (${SAMPLE_CHUNKS} chunks of ${CHUNK_ROWS} rows per table) | chunks checked | verify --full | verify RPC calls | restore MiB/s (on disk) | verify --full MiB/s (on disk) | load |`,
+  `\n| names | events | index rows | index on disk (B/event) | snapshot (B/event) | create | restore (rows + keys, triggers + ponder.schema.ts indexes) | verify (${SAMPLE_CHUNKS} chunks of ${CHUNK_ROWS} rows per table) | chunks checked | verify --full | verify RPC calls | restore MiB/s (on disk) | verify --full MiB/s (on disk) | load |`,
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of results) {
+  const perEvent = (mib: number) => Math.round((mib * 2 ** 20) / r.events);
   console.log(
-    `| ${r.names} | ${r.rows} | ${f(r.diskMiB)} MiB | ${f(r.snapshotMiB)} MiB | ${f(r.createS)} s | ${f(r.restoreS)} s | ${f(r.verifyS)} s | ${r.chunks} | ${f(r.fullS)} s | ${r.rpcCalls} | ${f(r.diskMiB / r.restoreS)} | ${f(r.diskMiB / r.fullS)} | ${r.load} |`,
+    `| ${r.names} | ${r.events} | ${r.rows} | ${f(r.diskMiB)} MiB (${perEvent(r.diskMiB)}) | ${f(r.snapshotMiB)} MiB (${perEvent(r.snapshotMiB)}) | ${f(r.createS)} s | ${f(r.restoreS)} s (${f(r.loadS)} + ${f(r.postDataS)} + ${f(r.ponderIndexS)}) | ${f(r.verifyS)} s | ${r.chunks} | ${f(r.fullS)} s | ${r.rpcCalls} | ${f(r.diskMiB / r.restoreS)} | ${f(r.diskMiB / r.fullS)} | ${r.load} |`,
   );
+}
+for (const r of results) {
+  const line = projectToMainnet({
+    events: r.events,
+    diskBytes: r.diskMiB * 2 ** 20,
+    fileBytes: r.snapshotMiB * 2 ** 20,
+    loadSeconds: r.loadS,
+    postDataSeconds: r.postDataS,
+    ponderIndexSeconds: r.ponderIndexS,
+    tableRows: r.tableRows,
+    fullVerifySeconds: r.fullS,
+  });
+  console.log(`${r.names} names: ${line}`);
 }
 process.exit(0);

@@ -4,13 +4,13 @@ import type { AppConfig } from "../src/config";
 import { buildRecordOf } from "../src/indexing/build-record";
 import { indexingCodeDigest } from "../src/indexing/code-digest";
 import { DEFAULT_SAMPLE_CHUNKS } from "./chunk-sample";
-import { readSnapshotFile } from "./container";
+import { readSnapshotHead, type SnapshotHead } from "./container";
 import { createPostgresSnapshot } from "./create-postgres";
 import { DEFAULT_CHUNK_ROWS } from "./digest";
 import { createPgliteSnapshot, openPglite, restorePgliteSnapshot } from "./pglite";
 import { restorePostgresSnapshot } from "./restore-postgres";
 import { RpcPool } from "./rpc";
-import { fetchSnapshotSource } from "./source";
+import { openSnapshotSource } from "./source";
 import { describeReport, type VerifyOptions, type VerifyReport, verifyBuildRecord, verifyRestored } from "./verify";
 
 export { SnapshotError } from "./errors";
@@ -54,8 +54,8 @@ export async function createSnapshot(
 }
 
 /**
- * `npm run snapshot -- restore <file|url>`: into the configured, empty target, verified before it is left there.
- * The build record is compared before anything is restored.
+ * `npm run snapshot -- restore <file|url>`: into the configured, empty target as the file is read (a URL is not stored
+ * first), verified before it is left there. The build record is compared before anything is restored.
  */
 export async function restoreSnapshot(
   config: AppConfig,
@@ -63,10 +63,10 @@ export async function restoreSnapshot(
   options: { sampleSize: number; chunks?: VerifyOptions["chunks"] },
   log: (line: string) => void,
 ): Promise<VerifyReport> {
-  return withSnapshotFile(config, source, async ({ file, manifest, payloadOffset }) => {
+  return withSnapshotHead(config, source, log, async ({ manifest, payload }) => {
     const common = {
-      file,
-      payloadOffset,
+      payload,
+      label: source,
       manifest,
       schema: config.databaseSchema,
       config,
@@ -75,7 +75,7 @@ export async function restoreSnapshot(
     };
     const report =
       config.database.kind === "postgres"
-        ? await restorePostgresSnapshot({ ...common, connectionString: config.database.connectionString })
+        ? await restorePostgresSnapshot({ ...common, connectionString: config.database.connectionString, log })
         : await restorePgliteSnapshot({ ...common, directory: config.database.directory });
     for (const line of report.reorged) log(`reorg across the checkpoint: ${line}`);
     for (const line of describeReport(report)) log(line);
@@ -85,8 +85,9 @@ export async function restoreSnapshot(
 
 /**
  * `npm run snapshot -- verify <file|url> [--full]`: checks the configured database's restored index against the
- * snapshot's manifest again, as restore did (`--full`: every chunk), reading only. Run it before `ponder start`, which
- * reverts the rows written after the resume checkpoint and then moves on.
+ * snapshot's manifest again, as restore did (`--full`: every chunk), reading only; of the file it reads the manifest
+ * (the payload was checked by restore). Run it before `ponder start`, which reverts the rows written after the resume
+ * checkpoint and then moves on.
  */
 export async function verifySnapshot(
   config: AppConfig,
@@ -94,7 +95,7 @@ export async function verifySnapshot(
   options: { sampleSize: number; chunks?: VerifyOptions["chunks"] },
   log: (line: string) => void,
 ): Promise<VerifyReport> {
-  return withSnapshotFile(config, source, async ({ manifest }) => {
+  return withSnapshotHead(config, source, log, async ({ manifest }) => {
     const verify = verifyOptionsOf(options);
     const rpc = new RpcPool(config.rpcUrls);
     const check = (db: Parameters<typeof verifyRestored>[0]) =>
@@ -118,18 +119,23 @@ const verifyOptionsOf = (options: { sampleSize: number; chunks?: VerifyOptions["
   chunks: options.chunks ?? DEFAULT_SAMPLE_CHUNKS,
 });
 
-/** The snapshot at `source` (a file or URL) read, its build record checked against this release's, then `use`d. */
-async function withSnapshotFile<T>(
+/**
+ * The snapshot at `source` (a file or URL) opened and its head read (header, manifest), its build record checked
+ * against this release's, then `use`d; the rest of the file is read only as far as `use` reads the payload.
+ */
+async function withSnapshotHead<T>(
   config: AppConfig,
   source: string,
-  use: (snapshot: { file: string } & Awaited<ReturnType<typeof readSnapshotFile>>) => Promise<T>,
+  log: (line: string) => void,
+  use: (snapshot: SnapshotHead) => Promise<T>,
 ): Promise<T> {
-  const { file, cleanup } = await fetchSnapshotSource(source);
+  const { bytes, totalBytes } = await openSnapshotSource(source, log);
   try {
-    const read = await readSnapshotFile(file, source);
-    verifyBuildRecord(read.manifest, buildRecordOf(config, indexingCodeDigest()));
-    return await use({ file, ...read });
+    const head = await readSnapshotHead(bytes, source, totalBytes);
+    verifyBuildRecord(head.manifest, buildRecordOf(config, indexingCodeDigest()));
+    return await use(head);
   } finally {
-    cleanup();
+    // Stops a download that was not read to its end (a refusal, or verify, which reads only the head).
+    await bytes.return(undefined);
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** The snapshot file's manifest: what the payload holds and what restore verifies it against. */
-export const SNAPSHOT_FORMAT = "nameindex-snapshot/2";
+export const SNAPSHOT_FORMAT = "nameindex-snapshot/3";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const blockRef = z.object({ number: z.number().int().nonnegative(), hash: z.string().regex(/^0x[0-9a-f]{64}$/) });
@@ -40,11 +40,20 @@ export const manifestSchema = z.object({
       chunks: z.array(z.object({ first: z.array(z.string()), sha256 })).min(1),
     }),
   ),
-  payload: z.object({
-    kind: z.enum(["pg_dump-tar", "pglite-tar"]),
-    bytes: z.number().int().nonnegative(),
-    sha256: z.string(),
-  }),
+  /**
+   * The payload: its parts one after another (a PostgreSQL index: pg_dump's pre-data and data, the kept sync rows, the
+   * post-data statements; a PGlite index: its gzipped directory), so restore loads each as it arrives.
+   */
+  payload: z
+    .object({
+      kind: z.enum(["pg_dump-parts", "pglite-tar"]),
+      bytes: z.number().int().nonnegative(),
+      sha256: z.string(),
+      parts: z.array(z.object({ name: z.string(), bytes: z.number().int().nonnegative() })).min(1),
+    })
+    .refine((p) => p.parts.reduce((sum, part) => sum + part.bytes, 0) === p.bytes, {
+      message: "the payload's parts do not add up to its size",
+    }),
 });
 
 export type SnapshotManifest = z.infer<typeof manifestSchema>;

@@ -3,15 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppConfig } from "../src/config";
 import { readCheckpoints } from "./checkpoints";
-import { extractPayload, sealSnapshot } from "./container";
+import { sealSnapshot } from "./container";
 import { digestTables } from "./digest";
 import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
+import { loadPayload } from "./payload";
 import { type Queryable, quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
 import { dropHistory, PER_BLOCK_SYNC_TABLES } from "./sync-history";
 import { runTool } from "./tools";
 import { type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
+
+/** The PGlite payload's one part: the data directory, tarred and gzipped. */
+const PGLITE_PAYLOAD = "index.tar.gz";
 
 /** build-record-store.ts's file in a PGlite directory: the build record of each schema. */
 const RECORD_FILE = "nameindex-build.json";
@@ -83,7 +87,7 @@ export async function createPgliteSnapshot(options: {
       file,
       { database: "pglite", schema, buildRecord, checkpoints, chunkRows, tables },
       "pglite-tar",
-      payload,
+      [{ name: PGLITE_PAYLOAD, file: payload }],
     );
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -95,8 +99,8 @@ export async function createPgliteSnapshot(options: {
  * releases the lock; any failure deletes what it unpacked.
  */
 export async function restorePgliteSnapshot(options: {
-  file: string;
-  payloadOffset: number;
+  payload: AsyncIterator<Buffer>;
+  label: string;
   manifest: SnapshotManifest;
   directory: string;
   schema: string;
@@ -111,18 +115,20 @@ export async function restorePgliteSnapshot(options: {
   if (existsSync(directory) && readdirSync(directory).length > 0) {
     throw new SnapshotError("target-not-empty", `${directory} is not empty: restore into a new PGLITE_DIRECTORY`);
   }
-  const work = mkdtempSync(join(tmpdir(), "nameindex-restore-"));
   let restored = false;
   try {
-    const payload = join(work, "index.tar.gz");
-    await extractPayload(options.file, options.payloadOffset, payload);
     mkdirSync(directory, { recursive: true });
     restored = true;
-    try {
-      await runTool("tar", ["-xzf", payload, "-C", directory]);
-    } catch (error) {
-      throw new SnapshotError("payload", `the payload does not unpack: ${(error as Error).message}`);
-    }
+    // Unpacked as it arrives; the checksum, known at its end, empties the directory again if it fails.
+    await loadPayload(options.payload, manifest, options.label, {
+      [PGLITE_PAYLOAD]: async (part) => {
+        try {
+          await runTool("tar", ["-xzf", "-", "-C", directory], { input: part });
+        } catch (error) {
+          throw new SnapshotError("payload", `the payload does not unpack: ${(error as Error).message}`);
+        }
+      },
+    });
     const db = await openPglite(directory);
     let report: VerifyReport;
     try {
@@ -144,7 +150,6 @@ export async function restorePgliteSnapshot(options: {
   } finally {
     if (restored)
       for (const entry of readdirSync(directory)) rmSync(join(directory, entry), { recursive: true, force: true });
-    rmSync(work, { recursive: true, force: true });
   }
 }
 

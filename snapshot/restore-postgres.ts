@@ -1,34 +1,39 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { Readable } from "node:stream";
 import pg from "pg";
 import type { AppConfig } from "../src/config";
-import { extractPayload } from "./container";
 import { POSTGRES_PAYLOAD } from "./create-postgres";
 import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
+import { loadPayload } from "./payload";
+import { type PostDataStatement, postDataSchema, runPostData } from "./post-data";
 import { quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
 import { loadKeptRows } from "./sync-history";
 import { runTool } from "./tools";
-import { type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
+import { checkTableList, type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
+
+/** Connections that build the keys and indexes at once: this machine's two cores (post-data.ts). */
+const POST_DATA_JOBS = 2;
 
 /**
- * Restores a pg_dump snapshot into `schema` of an empty target (no such schema with tables, no `ponder_sync`), renames
- * the snapshot's schema to it, verifies, and unlocks the index for `ponder start`. Any failure drops what it restored.
+ * Restores a PostgreSQL snapshot into `schema` of an empty target (no such schema with tables, no `ponder_sync`) as its
+ * payload arrives: pg_dump's part streams into pg_restore, the kept sync rows into their tables; once the payload's
+ * sha256 has been checked, the keys and indexes are built on two connections; then the snapshot's schema is renamed to
+ * `schema`, verified, and unlocked for `ponder start`. Any failure, the checksum's included, drops what it restored.
  */
 export async function restorePostgresSnapshot(options: {
-  file: string;
-  payloadOffset: number;
+  payload: AsyncIterator<Buffer>;
+  label: string;
   manifest: SnapshotManifest;
   connectionString: string;
   schema: string;
   config: AppConfig;
   rpc: RpcPool;
   verify: VerifyOptions;
+  log: (line: string) => void;
 }): Promise<VerifyReport> {
-  const { connectionString, schema, manifest } = options;
-  if (manifest.payload.kind !== "pg_dump-tar") {
+  const { connectionString, schema, manifest, log } = options;
+  if (manifest.payload.kind !== "pg_dump-parts") {
     throw new SnapshotError(
       "payload",
       "this snapshot is of a PGlite index: restore it without DATABASE_URL (PGLITE_DIRECTORY)",
@@ -36,30 +41,34 @@ export async function restorePostgresSnapshot(options: {
   }
   const client = new pg.Client({ connectionString });
   await client.connect();
-  const work = mkdtempSync(join(tmpdir(), "nameindex-restore-"));
   let restored = false;
   try {
     await refuseNonEmpty(client, schema, manifest.schema);
-    const payload = join(work, "payload.tar");
-    await extractPayload(options.file, options.payloadOffset, payload);
-    try {
-      await runTool("tar", ["-xf", payload, "-C", work, POSTGRES_PAYLOAD.dump, POSTGRES_PAYLOAD.syncRows]);
-    } catch (error) {
-      throw new SnapshotError("payload", `the payload does not unpack: ${(error as Error).message}`);
-    }
     restored = true;
-    try {
-      await runTool("pg_restore", [
-        "--no-owner",
-        "--no-privileges",
-        "--exit-on-error",
-        `--dbname=${connectionString}`,
-        join(work, POSTGRES_PAYLOAD.dump),
-      ]);
-    } catch (error) {
-      throw new SnapshotError("payload", `pg_restore refused the payload: ${(error as Error).message}`);
-    }
-    await loadKeptRows(client, join(work, POSTGRES_PAYLOAD.syncRows));
+    let postDataBytes: Buffer = Buffer.alloc(0);
+    const started = Date.now();
+    await loadPayload(options.payload, manifest, options.label, {
+      [POSTGRES_PAYLOAD.dump]: (part) => pgRestore(connectionString, part),
+      [POSTGRES_PAYLOAD.syncRows]: async (part) => {
+        await loadKeptRows(client, part);
+      },
+      [POSTGRES_PAYLOAD.postData]: async (part) => {
+        postDataBytes = await readAll(part);
+      },
+    });
+    const postData = parsePostData(postDataBytes);
+    await checkTableList(client, manifest.schema, manifest);
+    const loadSeconds = (Date.now() - started) / 1000;
+    log(`restore: rows loaded in ${loadSeconds.toFixed(1)} s`);
+    const ours = postData.filter((s) => !s.ponderRebuilds);
+    const ponders = postData.filter((s) => s.ponderRebuilds);
+    const postDataSeconds = await runPostData(connectionString, ours, POST_DATA_JOBS);
+    log(
+      `restore: ${ours.length} keys, indexes and triggers built on ${POST_DATA_JOBS} connections in ${postDataSeconds.toFixed(1)} s`,
+    );
+    // Built here although `ponder start` drops and rebuilds them: verify's name sample and the API read through them.
+    const ponderIndexSeconds = await runPostData(connectionString, ponders, POST_DATA_JOBS);
+    log(`restore: ponder.schema.ts's ${ponders.length} indexes built in ${ponderIndexSeconds.toFixed(1)} s`);
     if (manifest.schema !== schema) await renameSchema(client, manifest.schema, schema);
     const report = await verifyRestored(client, schema, manifest, options.config, options.rpc, options.verify);
     // The snapshot of a running indexer holds its lock; this index has no writer yet.
@@ -67,12 +76,40 @@ export async function restorePostgresSnapshot(options: {
       `update ${quoteIdent(schema)}."_ponder_meta" set value = jsonb_set(value, '{is_locked}', '0') where key = 'app'`,
     );
     restored = false;
-    return report;
+    return { ...report, restore: { loadSeconds, postDataSeconds, ponderIndexSeconds } };
   } finally {
     if (restored) await dropRestored(client, schema, manifest.schema);
     await client.end().catch(() => {});
-    rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** pg_dump's part into pg_restore's stdin: one job, which needs no seekable file. */
+async function pgRestore(connectionString: string, part: Readable): Promise<void> {
+  try {
+    await runTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", `--dbname=${connectionString}`], {
+      input: part,
+    });
+  } catch (error) {
+    throw new SnapshotError("payload", `pg_restore refused the payload: ${(error as Error).message}`);
+  }
+}
+
+async function readAll(part: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of part) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function parsePostData(bytes: Buffer): PostDataStatement[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new SnapshotError("payload", "the post-data part is not JSON");
+  }
+  const result = postDataSchema.safeParse(parsed);
+  if (!result.success) throw new SnapshotError("payload", "the post-data part is not a list of statements");
+  return result.data;
 }
 
 async function refuseNonEmpty(client: pg.Client, schema: string, sourceSchema: string): Promise<void> {

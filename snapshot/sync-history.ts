@@ -1,6 +1,7 @@
 import { once } from "node:events";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import { SnapshotError } from "./errors";
@@ -97,12 +98,16 @@ export async function writeKeptRows(
   return written;
 }
 
-/** Loads what `writeKeptRows` wrote into a restored `ponder_sync` (its tables exist, empty). */
-export async function loadKeptRows(db: Queryable, file: string): Promise<number> {
-  const lines = createInterface({
-    input: createReadStream(file).pipe(createGunzip()),
-    crlfDelay: Number.POSITIVE_INFINITY,
+/** Loads what `writeKeptRows` wrote (`input`: its gzipped bytes) into a restored `ponder_sync` (its tables exist, empty). */
+export async function loadKeptRows(db: Queryable, input: Readable): Promise<number> {
+  const gunzip = createGunzip();
+  const lines = createInterface({ input: input.pipe(gunzip), crlfDelay: Number.POSITIVE_INFINITY });
+  // A damaged part fails in gunzip; the line reader then ends without an error of its own.
+  const damaged = new Promise<never>((_, reject) => {
+    gunzip.once("error", reject);
+    input.once("error", reject);
   });
+  damaged.catch(() => {});
   const batches = new Map<string, string[]>();
   let loaded = 0;
   const flush = async (table: string) => {
@@ -114,6 +119,14 @@ export async function loadKeptRows(db: Queryable, file: string): Promise<number>
     batches.set(table, []);
   };
   try {
+    await Promise.race([damaged, read()]);
+  } catch (error) {
+    if (error instanceof SnapshotError) throw error;
+    throw new SnapshotError("payload", `the sync rows do not load: ${(error as Error).message}`);
+  }
+  return loaded;
+
+  async function read(): Promise<void> {
     for await (const line of lines) {
       if (!line) continue;
       const { table, row } = JSON.parse(line) as { table: string; row: string };
@@ -126,9 +139,5 @@ export async function loadKeptRows(db: Queryable, file: string): Promise<number>
       if (batch.length >= 2000) await flush(table);
     }
     for (const table of batches.keys()) await flush(table);
-  } catch (error) {
-    if (error instanceof SnapshotError) throw error;
-    throw new SnapshotError("payload", `the sync rows do not load: ${(error as Error).message}`);
   }
-  return loaded;
 }

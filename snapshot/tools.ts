@@ -1,18 +1,37 @@
 import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 
-/** Runs one of PostgreSQL's client tools (pg_dump, pg_restore) or tar; rejects with its stderr on failure. */
-export function runTool(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/**
+ * Runs one of PostgreSQL's client tools (pg_dump, pg_restore) or tar, fed `input` on its stdin when given; rejects with
+ * its stderr on failure.
+ */
+export function runTool(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: Readable } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], env });
+    const child = spawn(command, args, {
+      stdio: [options.input ? "pipe" : "ignore", "ignore", "pipe"],
+      env: options.env ?? process.env,
+    });
+    if (options.input && child.stdin) {
+      // A tool that exits early (an error) closes its stdin: its exit code reports that, not the broken pipe.
+      child.stdin.on("error", () => {});
+      options.input.pipe(child.stdin);
+    }
     let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     child.on("error", (error) =>
       reject(new Error(`${command} could not start (${error.message}); on Debian: apt-get install postgresql-client`)),
     );
-    child.on("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${stderr.trim().slice(0, 2000)}`)),
-    );
+    child.on("close", (code) => {
+      options.input?.unpipe();
+      options.input?.resume();
+      if (code === 0) resolve();
+      else reject(new Error(`${command} exited with ${code}: ${stderr.trim().slice(0, 2000)}`));
+    });
   });
 }

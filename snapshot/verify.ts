@@ -26,6 +26,11 @@ export interface VerifyReport {
   rpcCalls: number;
   reorged: string[];
   seconds: number;
+  /**
+   * A PostgreSQL restore's seconds before the verify: rows loaded as the file arrived, the keys and the other indexes
+   * and triggers built, then ponder.schema.ts's indexes (which `ponder start` drops and builds again: post-data.ts).
+   */
+  restore?: { loadSeconds: number; postDataSeconds: number; ponderIndexSeconds: number };
 }
 
 /** The build record the snapshot was made with against this process's settings; refuses naming every difference. */
@@ -57,16 +62,7 @@ export async function verifyRestored(
   const started = Date.now();
   await db.query("begin isolation level repeatable read read only");
   try {
-    const restored = new Set(
-      (await tablesToDigest(db, [schema, "ponder_sync"])).map(
-        (t) => digestTarget(schema, t.schema, t.table, manifest.checkpoints).name,
-      ),
-    );
-    const problems: string[] = [];
-    for (const name of new Set([...Object.keys(manifest.tables), ...restored])) {
-      if (!restored.has(name)) problems.push(`table ${name} is missing from the restored data`);
-      else if (!manifest.tables[name]) problems.push(`table ${name} is not in the manifest`);
-    }
+    const { restored, problems } = await compareTableList(db, schema, manifest);
     const chunks = problems.length > 0 ? null : await checkChunks(db, schema, manifest, options.chunks);
     problems.push(...(chunks?.problems ?? []));
     if (problems.length > 0)
@@ -100,6 +96,35 @@ export async function verifyRestored(
   } finally {
     await db.query("rollback").catch(() => {});
   }
+}
+
+/**
+ * The restored tables against the manifest's list: each missing or extra table is a problem. Restore checks it also
+ * before it builds keys and indexes (`checkTableList`), which would otherwise fail on a missing table with no word of it.
+ */
+async function compareTableList(
+  db: Queryable,
+  schema: string,
+  manifest: SnapshotManifest,
+): Promise<{ restored: Set<string>; problems: string[] }> {
+  const restored = new Set(
+    (await tablesToDigest(db, [schema, "ponder_sync"])).map(
+      (t) => digestTarget(schema, t.schema, t.table, manifest.checkpoints).name,
+    ),
+  );
+  const problems: string[] = [];
+  for (const name of new Set([...Object.keys(manifest.tables), ...restored])) {
+    if (!restored.has(name)) problems.push(`table ${name} is missing from the restored data`);
+    else if (!manifest.tables[name]) problems.push(`table ${name} is not in the manifest`);
+  }
+  return { restored, problems };
+}
+
+/** Refuses restored data whose tables are not the manifest's, with verify's message. */
+export async function checkTableList(db: Queryable, schema: string, manifest: SnapshotManifest): Promise<void> {
+  const { problems } = await compareTableList(db, schema, manifest);
+  if (problems.length > 0)
+    throw new SnapshotError("digest", `the restored tables differ from the manifest: ${problems.join("; ")}`);
 }
 
 /** The lines restore and verify print: what was checked, then the chunk sample's confidence. */

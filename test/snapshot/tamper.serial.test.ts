@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -15,10 +15,10 @@ import {
 import type { LoopbackServer } from "../../harness/loopback-server";
 import { createSnapshot, restoreSnapshot, SnapshotError, type VerifyOptions, verifySnapshot } from "../../snapshot";
 import { readSnapshotFile } from "../../snapshot/container";
-import { WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
+import { DUMP_SECTIONS, POSTGRES_PAYLOAD, WITHOUT_SYNC_HISTORY } from "../../snapshot/create-postgres";
 import { runTool } from "../../snapshot/tools";
 import { buildConfig } from "../../src/config";
-import { forgeSnapshot, repackPostgresPayload, serveFolder, userSchemas } from "../support/snapshot-files";
+import { forgeSnapshot, serveFolder, userSchemas } from "../support/snapshot-files";
 
 /*
  * Snapshots of a PostgreSQL index taken while it runs, restored from a loopback HTTP server into new databases: the
@@ -109,6 +109,7 @@ describe("snapshot restore refuses tampered files", () => {
     const dump = async (name: string) => {
       await runTool("pg_dump", [
         "--format=custom",
+        ...DUMP_SECTIONS,
         `--schema="${schema}"`,
         "--schema=ponder_sync",
         ...WITHOUT_SYNC_HISTORY,
@@ -135,10 +136,10 @@ describe("snapshot restore refuses tampered files", () => {
       await client.end();
     }
     await forgeSnapshot(join(dir, "good.snapshot"), join(dir, "edited.snapshot"), {
-      payloadFile: await repackPostgresPayload(join(dir, "good.snapshot"), join(dir, "edited.dump"), dir),
+      parts: { [POSTGRES_PAYLOAD.dump]: join(dir, "edited.dump") },
     });
     await forgeSnapshot(join(dir, "good.snapshot"), join(dir, "dropped.snapshot"), {
-      payloadFile: await repackPostgresPayload(join(dir, "good.snapshot"), join(dir, "dropped.dump"), dir),
+      parts: { [POSTGRES_PAYLOAD.dump]: join(dir, "dropped.dump") },
     });
 
     const edited = await refusal("edited.snapshot");
@@ -199,9 +200,62 @@ describe("snapshot restore refuses tampered files", () => {
     const format = await refusal("format1.snapshot");
     expect(format.error.kind).toBe("format");
     expect(format.error.message).toMatch(
-      /format1\.snapshot is a nameindex-snapshot\/1 file; this release reads nameindex-snapshot\/2: snapshot the index again with this release$/,
+      /format1\.snapshot is a nameindex-snapshot\/1 file; this release reads nameindex-snapshot\/3: snapshot the index again with this release$/,
     );
     expect(format.left).toEqual([]);
+
+    // And format 2's (one tar that pg_restore read from disk), the layout this release replaced.
+    bytes.write("nameindex-snapshot/2", 0, "latin1");
+    writeFileSync(join(dir, "format2.snapshot"), bytes);
+    const format2 = await refusal("format2.snapshot");
+    expect(format2.error.kind).toBe("format");
+    expect(format2.error.message).toMatch(/format2\.snapshot is a nameindex-snapshot\/2 file; this release reads/);
+    expect(format2.left).toEqual([]);
+  });
+
+  it("resumes a download whose connection drops, with a Range request, and restores the file", async () => {
+    const size = statSync(join(dir, "good.snapshot")).size;
+    const { payloadOffset } = await readSnapshotFile(join(dir, "good.snapshot"));
+    // Cut inside the payload: the head has been read and the load has begun when the connection drops.
+    const cutAt = payloadOffset + Math.floor((size - payloadOffset) / 2);
+    const cutting = await serveFolder(dir, { "good.snapshot": cutAt });
+    try {
+      const lines: string[] = [];
+      const target = await newDatabase();
+      const report = await restoreSnapshot(
+        configFor(target),
+        `${cutting.url}/good.snapshot`,
+        { sampleSize: 20 },
+        (line) => {
+          lines.push(line);
+          log(line);
+        },
+      );
+      expect(cutting.requests).toEqual(["good.snapshot whole", `good.snapshot bytes=${cutAt}-`]);
+      expect(lines).toContain(
+        `download: the connection dropped at byte ${cutAt} of ${size} (terminated (other side closed)); resuming from there`,
+      );
+      expect(lines.some((l) => /^download: [\d.]+ MiB in [\d.]+ s, [\d.]+ MiB\/s$/.test(l))).toBe(true);
+      expect(report.chunks.checked).toBe(report.chunks.total);
+      expect(await userSchemas(target)).toEqual(["ponder_sync", "restored"]);
+    } finally {
+      await cutting.close();
+    }
+  });
+
+  it("refuses a payload changed where only its checksum sees it, after loading it, and leaves the target empty", async () => {
+    // One digit of a table size in the post-data list: valid JSON and statements, so every part loads; only the
+    // payload's sha256, known once the last byte has arrived, differs.
+    const bytes = readFileSync(join(dir, "good.snapshot"));
+    const at = bytes.lastIndexOf('"bytes":') + '"bytes":'.length;
+    bytes[at] = bytes[at] === 0x31 ? 0x32 : 0x31;
+    writeFileSync(join(dir, "corrupted.snapshot"), bytes);
+    const { error, left } = await refusal("corrupted.snapshot");
+    expect(error.kind).toBe("payload");
+    expect(error.message).toMatch(
+      /corrupted\.snapshot: the payload's sha256 is [0-9a-f]{64}, the manifest says [0-9a-f]{64}$/,
+    );
+    expect(left).toEqual([]);
   });
 
   it("refuses a truncated file and a file that is not a snapshot", async () => {
@@ -217,7 +271,7 @@ describe("snapshot restore refuses tampered files", () => {
     writeFileSync(join(dir, "other.snapshot"), "PGDMP this is a pg_dump file, not a nameindex snapshot\n");
     const other = await refusal("other.snapshot");
     expect(other.error.kind).toBe("not-a-snapshot");
-    expect(other.error.message).toContain('is not a nameindex snapshot (no "nameindex-snapshot/2" header)');
+    expect(other.error.message).toContain('is not a nameindex snapshot (no "nameindex-snapshot/3" header)');
     expect(other.left).toEqual([]);
   });
 
@@ -251,6 +305,7 @@ describe("snapshot restore refuses tampered files", () => {
       id = edited.rows[0]!.id;
       await runTool("pg_dump", [
         "--format=custom",
+        ...DUMP_SECTIONS,
         `--schema="${schema}"`,
         "--schema=ponder_sync",
         ...WITHOUT_SYNC_HISTORY,
@@ -262,7 +317,7 @@ describe("snapshot restore refuses tampered files", () => {
       await client.end();
     }
     await forgeSnapshot(file, join(dir, "renamed.snapshot"), {
-      payloadFile: await repackPostgresPayload(file, join(dir, "renamed.dump"), dir),
+      parts: { [POSTGRES_PAYLOAD.dump]: join(dir, "renamed.dump") },
     });
     const chunks = manifest.tables["index.domain"]!.chunks;
     const tampered = chunks.findLastIndex((c, i) => i === 0 || c.first[0]! <= id);
@@ -312,7 +367,8 @@ describe("snapshot restore refuses tampered files", () => {
     // Below the bound only by a chance of less than 1 in 10,000; never all runs (it samples, it does not read all).
     expect(caught).toBeGreaterThanOrEqual(fewestPlausible(RUNS, bound, 1e-4));
     expect(caught).toBeLessThan(RUNS);
-  });
+    // 100 verifications: minutes on a machine shared with other jobs.
+  }, 300_000);
 });
 
 const RUNS = 100;

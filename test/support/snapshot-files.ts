@@ -1,63 +1,118 @@
-import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { type LoopbackServer, startLoopbackServer } from "../../harness/loopback-server";
-import { extractPayload, readSnapshotFile, sha256OfFile, writeSnapshotFile } from "../../snapshot/container";
-import { POSTGRES_PAYLOAD } from "../../snapshot/create-postgres";
+import { type PayloadFile, readSnapshotHead, writeSnapshotFile } from "../../snapshot/container";
 import type { SnapshotManifest } from "../../snapshot/manifest";
-import { runTool } from "../../snapshot/tools";
 
-/** Rewrites a snapshot file: another manifest and/or another payload, with the payload's size and sha256 made to fit. */
+/** A snapshot file's manifest and its payload's parts, each written to its own file in `dir`. */
+export async function splitSnapshot(
+  file: string,
+  dir: string,
+): Promise<{ manifest: SnapshotManifest; parts: PayloadFile[] }> {
+  const { manifest, payload } = await readSnapshotHead(createReadStream(file)[Symbol.asyncIterator](), file, undefined);
+  const parts: PayloadFile[] = [];
+  let chunk: Buffer = Buffer.alloc(0);
+  for (const part of manifest.payload.parts) {
+    const out = createWriteStream(join(dir, part.name));
+    for (let left = part.bytes; left > 0; ) {
+      if (chunk.length === 0) {
+        const next = await payload.next();
+        if (next.done) throw new Error(`${file} ends inside part ${part.name}`);
+        chunk = next.value;
+      }
+      const take = chunk.subarray(0, left);
+      chunk = chunk.subarray(take.length);
+      left -= take.length;
+      if (!out.write(take)) await once(out, "drain");
+    }
+    out.end();
+    await once(out, "finish");
+    parts.push({ name: part.name, file: join(dir, part.name) });
+  }
+  return { manifest, parts };
+}
+
+/**
+ * Rewrites a snapshot file: another manifest and/or other payload parts (by name), with the payload's parts, size and
+ * sha256 made to fit: how an attacker would repack an edited index under the genuine manifest.
+ */
 export async function forgeSnapshot(
   from: string,
   to: string,
-  change: { manifest?: (m: SnapshotManifest) => void; payloadFile?: string },
+  change: { manifest?: (m: SnapshotManifest) => void; parts?: Record<string, string> },
 ): Promise<void> {
-  const { manifest, payloadOffset } = await readSnapshotFile(from);
   const dir = mkdtempSync(join(tmpdir(), "nameindex-forge-"));
   try {
-    const payload = change.payloadFile ?? join(dir, "payload");
-    if (!change.payloadFile) await extractPayload(from, payloadOffset, payload);
+    const { manifest, parts } = await splitSnapshot(from, dir);
+    const files = parts.map((p) => ({ name: p.name, file: change.parts?.[p.name] ?? p.file }));
     change.manifest?.(manifest);
-    manifest.payload = { ...manifest.payload, bytes: statSync(payload).size, sha256: await sha256OfFile(payload) };
-    await writeSnapshotFile(to, manifest, payload);
+    const hash = createHash("sha256");
+    for (const p of files) for await (const chunk of createReadStream(p.file)) hash.update(chunk as Buffer);
+    const sized = files.map((p) => ({ name: p.name, bytes: statSync(p.file).size }));
+    manifest.payload = {
+      ...manifest.payload,
+      parts: sized,
+      bytes: sized.reduce((sum, p) => sum + p.bytes, 0),
+      sha256: hash.digest("hex"),
+    };
+    await writeSnapshotFile(to, manifest, files);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /**
- * A PostgreSQL payload with another pg_dump file and the genuine snapshot's sync rows: how an attacker would repack an
- * edited database under the genuine manifest. Returns the payload's path (a tar in `dir`).
+ * Serves the files of a folder over plain HTTP on 127.0.0.1 (restore's https-url path, as tests can run it), with
+ * Range requests as object stores answer them. `cutOnce` names files whose first response the server cuts off after
+ * that many bytes, as a dropped connection does; `requests` lists what was asked (`<name> <range or "whole">`).
  */
-export async function repackPostgresPayload(genuine: string, dumpFile: string, dir: string): Promise<string> {
-  const { payloadOffset } = await readSnapshotFile(genuine);
-  const work = mkdtempSync(join(dir, "repack-"));
-  await extractPayload(genuine, payloadOffset, join(work, "genuine.tar"));
-  await runTool("tar", ["-xf", join(work, "genuine.tar"), "-C", work, POSTGRES_PAYLOAD.syncRows]);
-  await runTool("cp", [dumpFile, join(work, POSTGRES_PAYLOAD.dump)]);
-  const payload = join(work, "payload.tar");
-  await runTool("tar", ["-cf", payload, "-C", work, POSTGRES_PAYLOAD.dump, POSTGRES_PAYLOAD.syncRows]);
-  return payload;
-}
-
-/** Serves the files of a folder over plain HTTP on 127.0.0.1 (restore's https-url path, as tests can run it). */
-export function serveFolder(dir: string): Promise<LoopbackServer> {
-  return startLoopbackServer(async (req, res) => {
+export async function serveFolder(
+  dir: string,
+  cutOnce: Record<string, number> = {},
+): Promise<LoopbackServer & { requests: string[] }> {
+  const requests: string[] = [];
+  const cut = new Map(Object.entries(cutOnce));
+  const server = await startLoopbackServer(async (req, res) => {
     const name = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1));
     if (name.includes("/") || name.includes("..")) {
       res.writeHead(404).end();
       return;
     }
+    let stat: ReturnType<typeof statSync>;
     try {
-      const size = statSync(join(dir, name)).size;
-      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": size });
-      createReadStream(join(dir, name)).pipe(res);
+      stat = statSync(join(dir, name));
     } catch {
       res.writeHead(404).end();
+      return;
     }
+    const size = stat.size;
+    const etag = `"${size}-${stat.mtimeMs}"`;
+    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
+    const start = range && (req.headers["if-range"] ?? etag) === etag ? Number(range[1]) : 0;
+    requests.push(`${name} ${range ? req.headers.range : "whole"}`);
+    const headers = {
+      "content-type": "application/octet-stream",
+      "content-length": size - start,
+      "accept-ranges": "bytes",
+      etag,
+      ...(start > 0 ? { "content-range": `bytes ${start}-${size - 1}/${size}` } : {}),
+    };
+    res.writeHead(start > 0 ? 206 : 200, headers);
+    const cutAfter = cut.get(name);
+    if (cutAfter === undefined) {
+      createReadStream(join(dir, name), { start }).pipe(res);
+      return;
+    }
+    cut.delete(name);
+    const part = createReadStream(join(dir, name), { start, end: start + cutAfter - 1 });
+    part.pipe(res, { end: false });
+    part.on("end", () => res.socket?.destroy());
   });
+  return { ...server, requests };
 }
 
 /** The schemas of a database other than PostgreSQL's own: what a refused restore must leave empty. */
