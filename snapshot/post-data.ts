@@ -124,7 +124,8 @@ export async function runPostData(
         clients.map(async (client) => {
           for (let next = queue.shift(); next; next = queue.shift()) {
             try {
-              await client.query(next.sql);
+              // The extended protocol runs one statement: an entry cannot carry a second one after a `;`.
+              await client.query({ text: next.sql, queryMode: "extended" } as pg.QueryConfig);
             } catch (error) {
               queue.length = 0;
               throw new SnapshotError(
