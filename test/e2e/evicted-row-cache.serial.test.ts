@@ -12,8 +12,14 @@ import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
  * same: all seven plugins on one devnet, once with the default cache and once with a 1 MiB cache that evicts every
  * table, must write identical rows to every table. The second run also syncs in intervals of ~20 logs
  * (PONDER_SYNC_INTERVAL_MAX_LOGS, patch 024; 25,000 by default, which this small devnet never reaches), so the same
- * rows also show that cutting the sync's intervals by their logs loses nothing.
+ * rows also show that cutting the sync's intervals by their logs loses nothing. Both run with the live tables on
+ * Ponder's store (NAMEINDEX_WRITE_BEHIND_LIVE=false, its setting for operators who turn the write-behind store's live
+ * tables off): with them on, the backfill never reads through Ponder's row cache (the write-behind store's own
+ * eviction and prefetch are test/e2e/write-behind.serial.test.ts's 0-byte bound).
  */
+
+/** Ponder's row cache serves the backfill only with the write-behind store's live tables off. */
+const PONDER_ROW_CACHE = { NAMEINDEX_WRITE_BEHIND_LIVE: "false" };
 
 let env: DevnetWithLabels;
 let full: RunningIndexer;
@@ -26,7 +32,7 @@ beforeAll(async () => {
     indexerOptionsFor(env, {
       plugins: [...DEFAULT_PLUGIN_NAMES],
       database: "postgres",
-      extraEnv: { PONDER_LOG_LEVEL: "trace" },
+      extraEnv: { ...PONDER_ROW_CACHE, PONDER_LOG_LEVEL: "trace" },
     }),
   );
   evicting = await startIndexer(
@@ -34,6 +40,7 @@ beforeAll(async () => {
       plugins: [...DEFAULT_PLUGIN_NAMES],
       database: "postgres",
       extraEnv: {
+        ...PONDER_ROW_CACHE,
         PONDER_CACHE_BYTES: String(1024 * 1024),
         PONDER_SYNC_INTERVAL_MAX_LOGS: "20",
         PONDER_LOG_LEVEL: "trace",
