@@ -12,11 +12,10 @@
  */
 import { loadavg } from "node:os";
 import pg from "pg";
-import copyStreams from "pg-copy-streams";
 import * as schema from "../ponder.schema";
 import { validToTriggerSql } from "../src/lib/entity-history/valid-to-trigger";
 import { VALID_TO_PENDING } from "../src/lib/entity-history/version";
-import { copyRows } from "../src/plugins/shared/write-behind/copy";
+import { copyRows, copyTextIntoPostgres } from "../src/plugins/shared/write-behind/copy";
 import { closePreviousVersions, settleValidTo } from "../src/plugins/shared/write-behind/history-valid-to";
 import { copyText, type Row } from "../src/plugins/shared/write-behind/rows";
 import { median } from "./lib/median";
@@ -65,14 +64,6 @@ async function main(): Promise<void> {
     const tx = { $dialect: "postgres" as const, $client: client };
     const seconds = { trigger: [] as number[], batch: [] as number[] };
     const total = { trigger: 0, batch: 0 };
-    const copyInto = async (table: string, text: string) => {
-      const stream = client.query(copyStreams.from(`COPY ${table} FROM STDIN`));
-      await new Promise<void>((resolve, reject) => {
-        stream.on("finish", resolve);
-        stream.on("error", reject);
-        stream.end(text);
-      });
-    };
     for (const rows of batchesOf()) {
       // Step 1's way: the rows' COPY text with valid_to pending (as rows.ts writes it), the trigger settling each.
       const pendingText = copyText(
@@ -81,7 +72,7 @@ async function main(): Promise<void> {
       );
       let started = performance.now();
       await client.query("begin");
-      await copyInto(TRIGGER_TABLE, pendingText);
+      await copyTextIntoPostgres(client, TRIGGER_TABLE, pendingText);
       await client.query("commit");
       const triggerS = (performance.now() - started) / 1000;
 

@@ -17,7 +17,16 @@ export async function copyRows(tx: PonderBatchTransaction, table: PgTable, rows:
     await tx.$client.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
     return;
   }
-  const stream = tx.$client.query(copyStreams.from(`COPY ${target} FROM STDIN`));
+  await copyTextIntoPostgres(tx.$client, target, text);
+}
+
+/** COPY text into `target` through a pg client (a transaction's, or a benchmark's own). */
+export async function copyTextIntoPostgres(
+  client: { query: (stream: ReturnType<typeof copyStreams.from>) => ReturnType<typeof copyStreams.from> },
+  target: string,
+  text: string,
+): Promise<void> {
+  const stream = client.query(copyStreams.from(`COPY ${target} FROM STDIN`));
   await new Promise<void>((resolve, reject) => {
     stream.on("finish", resolve);
     stream.on("error", reject);
