@@ -163,14 +163,21 @@ const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
 
 /** One value in COPY's text format, or null for SQL NULL. */
 function driverText(column: Column, value: unknown): string | null {
+  // The hex strings of the bytea columns (most of an `indexed_log` row) go straight through, with nothing to escape.
+  if (typeof value === "string" && isBytea(column) && EVEN_HEX.test(value)) return `\\\\x${value.slice(2)}`;
+  return valueText(column, value)?.replace(ESCAPE, "\\$1") ?? null;
+}
+
+/** One value as its column type's text input reads it (COPY's field before escaping, a cast's operand), or null. */
+export function valueText(column: Column, value: unknown): string | null {
   if (value === null || value === undefined) return null;
   // A hex string for a bytea column (hex-bytes-column.ts) as bytea's own hex input, the bytes its driver value has:
   // the round trip through a Buffer cost more than the rest of an `indexed_log` row.
-  if (typeof value === "string" && isBytea(column) && EVEN_HEX.test(value)) return `\\\\x${value.slice(2)}`;
+  if (typeof value === "string" && isBytea(column) && EVEN_HEX.test(value)) return `\\x${value.slice(2)}`;
   const driver = column.mapToDriverValue === undefined ? value : column.mapToDriverValue(value);
   if (driver === null || driver === undefined) return null;
-  if (Buffer.isBuffer(driver)) return `\\\\x${driver.toString("hex")}`;
-  return String(driver).replace(ESCAPE, "\\$1");
+  if (Buffer.isBuffer(driver)) return `\\x${driver.toString("hex")}`;
+  return String(driver);
 }
 
 /** Rows as the body of `COPY <table> FROM STDIN` (text format: tab-separated, `\N` for NULL, one row a line). */
