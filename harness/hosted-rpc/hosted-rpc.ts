@@ -202,6 +202,9 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
   };
 }
 
+/** The requests per second the fault-free imitation allows (the imitation's default cap): an indexer may start there. */
+export const FAULT_FREE_REQUESTS_PER_SECOND = DEFAULTS.maxRequestsPerSecond;
+
 /**
  * An imitation in front of each chain with Alchemy's caps and error texts but no random faults and little latency:
  * what tests of the sync path use (rehearsal-faults.serial.test.ts covers the faults).

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ensv2EthRegistrarIndexedReferrerAbi } from "../../abis";
 import type { DevnetShape } from "../../devnet/src/shape";
 import { diffDumps } from "../../harness/canonical-dump";
-import { type HostedRpc, startFaultFreeProxies } from "../../harness/hosted-rpc/hosted-rpc";
+import {
+  FAULT_FREE_REQUESTS_PER_SECOND,
+  type HostedRpc,
+  startFaultFreeProxies,
+} from "../../harness/hosted-rpc/hosted-rpc";
 import { type IndexRunResult, indexToEnd } from "../../harness/index-run";
 import { createDatabase, dropDatabase } from "../../harness/indexer-harness";
 import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
@@ -181,7 +185,15 @@ describe(`NAMESPACE=sepolia-v2 on sepolia-v2-shaped chains (${NAMES} names, Post
           ...common,
           database: "postgres",
           reuse: { databaseUrl: await freshDatabase("cold") },
-          extraEnv: { NAMESPACE: "sepolia-v2", LABEL_SET_ID: "demo", LABEL_SET_VERSION: "0", ...rpcUrls, ...endBlocks },
+          // The imitation's rate cap, as an operator sets their provider's.
+          extraEnv: {
+            NAMESPACE: "sepolia-v2",
+            LABEL_SET_ID: "demo",
+            LABEL_SET_VERSION: "0",
+            RPC_REQUESTS_PER_SECOND: String(FAULT_FREE_REQUESTS_PER_SECOND),
+            ...rpcUrls,
+            ...endBlocks,
+          },
         },
         RUN_TIMEOUT_MS,
       );

@@ -2,7 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HostedRpc, startFaultFreeProxies } from "../../harness/hosted-rpc/hosted-rpc";
+import {
+  FAULT_FREE_REQUESTS_PER_SECOND,
+  type HostedRpc,
+  startFaultFreeProxies,
+} from "../../harness/hosted-rpc/hosted-rpc";
 import { createDatabase, dropDatabase } from "../../harness/indexer-harness";
 import { type RehearsalChains, startRehearsalChains } from "../../harness/mainnet-chains/chains";
 import { describeSnapshotRun, refetchedHistory, snapshotRun } from "../src/snapshot-run";
@@ -47,7 +51,15 @@ describe(`a snapshot of a mainnet-shaped index (${NAMES} names, PostgreSQL)`, ()
         labelsServiceUrl: chains.env.labelsUrl,
         plugins: PLUGINS,
         database: "postgres",
-        extraEnv: { NAMESPACE: "mainnet", LABEL_SET_ID: "demo", LABEL_SET_VERSION: "0", ...rpcUrls },
+        // The imitation's rate cap, as an operator sets their provider's: Ponder's own start of 20 requests/s spent
+        // ~25 s of each start on the unfinalized blocks.
+        extraEnv: {
+          NAMESPACE: "mainnet",
+          LABEL_SET_ID: "demo",
+          LABEL_SET_VERSION: "0",
+          RPC_REQUESTS_PER_SECOND: String(FAULT_FREE_REQUESTS_PER_SECOND),
+          ...rpcUrls,
+        },
       },
       workDir,
       newDatabase: async (tag) => {

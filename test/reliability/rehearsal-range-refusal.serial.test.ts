@@ -41,6 +41,8 @@ describe("a provider whose eth_getLogs range refusal Ponder cannot read (Infura'
     NAMESPACE: "mainnet",
     LABEL_SET_ID: "demo",
     LABEL_SET_VERSION: "0",
+    // This imitation has no rate cap; the range is the subject. Ponder's own start of 20 requests/s only slows it.
+    RPC_REQUESTS_PER_SECOND: "300",
     ...Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url])),
     ...endBlocks(),
     ...extra,

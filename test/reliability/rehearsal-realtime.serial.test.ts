@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffDumps, dumpPostgres } from "../../harness/canonical-dump";
 import { rpc } from "../../harness/devnet-fixture";
-import { type HostedRpc, type HostedRpcOptions, startHostedRpc } from "../../harness/hosted-rpc/hosted-rpc";
+import {
+  FAULT_FREE_REQUESTS_PER_SECOND,
+  type HostedRpc,
+  type HostedRpcOptions,
+  startHostedRpc,
+} from "../../harness/hosted-rpc/hosted-rpc";
 import {
   createDatabase,
   dropDatabase,
@@ -134,6 +139,8 @@ describe("following the head through a lagging hosted provider (mainnet rehearsa
           NAMESPACE: "mainnet",
           LABEL_SET_ID: "demo",
           LABEL_SET_VERSION: "0",
+          // The imitation's rate cap (its default), as an operator sets their provider's.
+          RPC_REQUESTS_PER_SECOND: String(FAULT_FREE_REQUESTS_PER_SECOND),
           ...Object.fromEntries([...proxies].map(([id, p]) => [`RPC_URL_${id}`, p.url])),
         });
         for (const indexer of [reference, rehearsal]) {

@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CanonicalDump, diffDumps, dumpPglite, dumpPostgres } from "../../harness/canonical-dump";
 import { syncClocksAndWaitRealtime } from "../../harness/chain-clock";
-import { type HostedRpc, startFaultFreeProxies } from "../../harness/hosted-rpc/hosted-rpc";
+import {
+  FAULT_FREE_REQUESTS_PER_SECOND,
+  type HostedRpc,
+  startFaultFreeProxies,
+} from "../../harness/hosted-rpc/hosted-rpc";
 import {
   createDatabase,
   dropDatabase,
@@ -109,8 +113,16 @@ describe("upgrading in place from the previous release", () => {
       plugins: PLUGINS,
       database,
       reuse,
-      // The devnet's label service serves the demo label set (a public network's default pin is "subgraph").
-      extraEnv: { NAMESPACE: "mainnet", LABEL_SET_ID: "demo", LABEL_SET_VERSION: "0", ...rpcEnv },
+      // The devnet's label service serves the demo label set (a public network's default pin is "subgraph"). The RPC
+      // rate is the imitation's cap, as an operator sets their provider's (docs/operations.md): from Ponder's own 20
+      // requests/s, each index's first fetch of the unfinalized blocks took some 25 s. The previous release ignores it.
+      extraEnv: {
+        NAMESPACE: "mainnet",
+        LABEL_SET_ID: "demo",
+        LABEL_SET_VERSION: "0",
+        RPC_REQUESTS_PER_SECOND: String(FAULT_FREE_REQUESTS_PER_SECOND),
+        ...rpcEnv,
+      },
     };
   }
 
@@ -187,8 +199,8 @@ describe("upgrading in place from the previous release", () => {
         // 4. A cold index of the final chains with this release, in a fresh database, against the upgraded one. It
         // starts now, beside the upgraded one's catch-up: the chains get no more blocks of their own, and both end at
         // the blocks the syncs below mine, so it still indexes the final chains. (Each index's first new head makes
-        // Ponder fetch the chains' unfinalized blocks, 240 on Arbitrum, at its starting 20 requests/s: some 25 s that
-        // the two now spend side by side rather than one after the other.)
+        // Ponder fetch the chains' unfinalized blocks, 240 on Arbitrum: time the two spend side by side rather than
+        // one after the other.)
         const coldRpc = await recordedRpc(proxies);
         closers.push(coldRpc.close);
         const cold = track(await startIndexer(options(database, await newTarget(database, "cold"), coldRpc.env)));
