@@ -63,4 +63,3 @@ async function columnTypes(tx: PonderBatchTransaction, table: PgTable): Promise<
   }
   return types;
 }
-
