@@ -1,6 +1,6 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
-import { copyRows } from "./copy";
+import { copyRows, ROWS_PER_PIECE } from "./copy";
 import { type Row, shapeOf, sqlName, valueText } from "./rows";
 import { whereKeys } from "./select";
 
@@ -37,13 +37,17 @@ async function updateRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[
   const cast = (name: string) => `s.${name}::${types.get(name)}`;
   const set = names.filter((n) => !keyNames.has(n)).map((n) => `${n} = ${cast(n)}`);
   const on = [...keyNames].map((n) => `t.${n} = ${cast(n)}`);
-  const values = columns.map(([js, c]) => rows.map((row) => valueText(c, row[js])));
-  await tx.$client.query(
-    `UPDATE ${target} AS t SET ${set.join(", ")}
+  const text = `UPDATE ${target} AS t SET ${set.join(", ")}
        FROM unnest(${names.map((_, i) => `$${i + 1}::text[]`).join(", ")}) AS s(${names.join(", ")})
-      WHERE ${on.join(" AND ")}`,
-    values,
-  );
+      WHERE ${on.join(" AND ")}`;
+  // A statement per piece of rows, as the COPY's pieces: the arrays of a whole batch's table are never held at once.
+  for (let i = 0; i < rows.length; i += ROWS_PER_PIECE) {
+    const piece = rows.slice(i, i + ROWS_PER_PIECE);
+    await tx.$client.query(
+      text,
+      columns.map(([js, c]) => piece.map((row) => valueText(c, row[js]))),
+    );
+  }
 }
 
 /** Each column's type as the database names it (`format_type`), by its quoted name: read once per table. */
