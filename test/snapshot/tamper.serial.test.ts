@@ -243,6 +243,29 @@ describe("snapshot restore refuses tampered files", () => {
     }
   });
 
+  it("refuses to resume from a server that answers a Range request with the whole file, leaving the target empty", async () => {
+    const size = statSync(join(dir, "good.snapshot")).size;
+    const { payloadOffset } = await readSnapshotFile(join(dir, "good.snapshot"));
+    const cutAt = payloadOffset + Math.floor((size - payloadOffset) / 2);
+    // It says `Accept-Ranges: bytes`, then sends byte 0 again: appending that would corrupt the load.
+    const ignoring = await serveFolder(dir, { "good.snapshot": cutAt }, true);
+    try {
+      const target = await newDatabase();
+      const error = await restoreSnapshot(configFor(target), `${ignoring.url}/good.snapshot`, { sampleSize: 20 }, log)
+        .then(() => new Error("restored"))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SnapshotError);
+      expect((error as SnapshotError).kind).toBe("download");
+      expect((error as SnapshotError).message).toBe(
+        `${ignoring.url}/good.snapshot: asked to resume at byte ${cutAt}, the server answered HTTP 200: the file changed or the server does not resume`,
+      );
+      expect(ignoring.requests).toEqual(["good.snapshot whole", `good.snapshot bytes=${cutAt}-`]);
+      expect(await userSchemas(target)).toEqual([]);
+    } finally {
+      await ignoring.close();
+    }
+  });
+
   it("refuses a payload changed where only its checksum sees it, after loading it, and leaves the target empty", async () => {
     // One digit of a table size in the post-data list: valid JSON and statements, so every part loads; only the
     // payload's sha256, known once the last byte has arrived, differs.

@@ -73,6 +73,8 @@ export async function forgeSnapshot(
 export async function serveFolder(
   dir: string,
   cutOnce: Record<string, number> = {},
+  /** Answer every request with the whole file (200), Range or not, while advertising byte ranges: a proxy in the way. */
+  ignoreRange = false,
 ): Promise<LoopbackServer & { requests: string[] }> {
   const requests: string[] = [];
   const cut = new Map(Object.entries(cutOnce));
@@ -92,7 +94,7 @@ export async function serveFolder(
     const size = stat.size;
     const etag = `"${size}-${stat.mtimeMs}"`;
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
-    const start = range && (req.headers["if-range"] ?? etag) === etag ? Number(range[1]) : 0;
+    const start = range && !ignoreRange && (req.headers["if-range"] ?? etag) === etag ? Number(range[1]) : 0;
     requests.push(`${name} ${range ? req.headers.range : "whole"}`);
     const headers = {
       "content-type": "application/octet-stream",
