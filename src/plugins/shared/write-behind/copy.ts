@@ -15,10 +15,10 @@ import { copyText, type Row, shapeOf } from "./rows";
  */
 export const ROWS_PER_PIECE = 10_000;
 
-/** COPYs `rows` into `table`, or into `into` (a table of the same columns). */
-export async function copyRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[], into?: string): Promise<void> {
+/** COPYs `rows` into `table`. */
+export async function copyRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[]): Promise<void> {
   if (rows.length === 0) return;
-  const target = into ?? shapeOf(table).target;
+  const { target } = shapeOf(table);
   if (tx.$dialect === "pglite") {
     await tx.$client.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([copyText(table, rows)]) });
     return;

@@ -163,9 +163,10 @@ const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
 
 /** One value in COPY's text format, or null for SQL NULL. */
 function driverText(column: Column, value: unknown): string | null {
-  // The hex strings of the bytea columns (most of an `indexed_log` row) go straight through, with nothing to escape.
-  if (typeof value === "string" && isBytea(column) && EVEN_HEX.test(value)) return `\\\\x${value.slice(2)}`;
-  return valueText(column, value)?.replace(ESCAPE, "\\$1") ?? null;
+  const text = valueText(column, value);
+  if (text === null) return null;
+  // bytea's `\x<hex>` (most of an `indexed_log` row) has one character to escape, its backslash: no scan of the hex.
+  return isBytea(column) && text.startsWith("\\x") ? `\\${text}` : text.replace(ESCAPE, "\\$1");
 }
 
 /** One value as its column type's text input reads it (COPY's field before escaping, a cast's operand), or null. */

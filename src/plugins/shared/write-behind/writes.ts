@@ -25,9 +25,9 @@ export async function writeTable(tx: PonderBatchTransaction, table: PgTable, cha
 }
 
 /**
- * The changed rows, in one statement: each column's values as a text array, cast to the column's type (the text input
- * COPY uses too), joined to the table on the key. No temporary table: creating and dropping one per table and batch
- * cost a catalog write and two more round trips each time.
+ * The changed rows, one statement per piece of ROWS_PER_PIECE: each column's values as a text array, cast to the
+ * column's type (the text input COPY uses too), joined to the table on the key. No temporary table: creating and
+ * dropping one per table and batch cost a catalog write and two more round trips each time.
  */
 async function updateRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[]): Promise<void> {
   const { target, columns, key } = shapeOf(table);
@@ -40,7 +40,7 @@ async function updateRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[
   const text = `UPDATE ${target} AS t SET ${set.join(", ")}
        FROM unnest(${names.map((_, i) => `$${i + 1}::text[]`).join(", ")}) AS s(${names.join(", ")})
       WHERE ${on.join(" AND ")}`;
-  // A statement per piece of rows, as the COPY's pieces: the arrays of a whole batch's table are never held at once.
+  // As the COPY's pieces: the arrays of a whole batch's table are never held at once.
   for (let i = 0; i < rows.length; i += ROWS_PER_PIECE) {
     const piece = rows.slice(i, i + ROWS_PER_PIECE);
     await tx.$client.query(
