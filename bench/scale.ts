@@ -16,7 +16,9 @@
  * RESOLVER_READS=false: those chains answer no eth_call at a past block (docs/benchmarks.md, "Resolver reads").
  *
  * A database may carry `-store` (BENCH_DBS=postgres,postgres-store): the same run with NAMEINDEX_WRITE_BEHIND=false,
- * every row through Ponder's store (the write-behind store's before and after in one run). Or `-nohistory`
+ * every row through Ponder's store (the write-behind store's before and after in one run); `-serial`
+ * (BENCH_DBS=postgres,postgres-serial): NAMEINDEX_WRITE_BEHIND_PIPELINE=false, each batch's rows written before the
+ * next batch begins (the pipeline's before and after). Or `-nohistory`
  * (BENCH_DBS=postgres,postgres-nohistory): the same run with SUBGRAPH_HISTORY_BLOCKS=none, which writes no entity history; with both, a table of what the history costs (CPU,
  * wall, the index on disk) ends the output. BENCH_ROUNDS=N runs every database N times, interleaved (round 1: each in
  * turn, then round 2, …), with medians; BENCH_FLOOR=false skips the floor, BENCH_DURATION=0 the queries.
@@ -50,11 +52,11 @@ const SIZES = (process.env.BENCH_SIZES ?? "10000,50000,250000").split(",").map(N
  * A run's database, and whether it keeps the entity history (`-nohistory`: SUBGRAPH_HISTORY_BLOCKS=none) or writes
  * every row through Ponder's store (`-store`: NAMEINDEX_WRITE_BEHIND=false).
  */
-type RunKind = `${"postgres" | "pglite"}${"" | "-nohistory" | "-store"}`;
+type RunKind = `${"postgres" | "pglite"}${"" | "-nohistory" | "-store" | "-serial"}`;
 const DBS = (process.env.BENCH_DBS ?? "postgres,pglite").split(",") as RunKind[];
 for (const kind of DBS) {
-  if (!/^(postgres|pglite)(-nohistory|-store)?$/.test(kind))
-    throw new Error(`BENCH_DBS: ${kind} is not postgres or pglite, each optionally with -nohistory or -store`);
+  if (!/^(postgres|pglite)(-nohistory|-store|-serial)?$/.test(kind))
+    throw new Error(`BENCH_DBS: ${kind} is not postgres or pglite, each optionally with -nohistory, -store or -serial`);
 }
 const databaseOf = (kind: RunKind) => (kind.startsWith("postgres") ? "postgres" : "pglite");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -253,6 +255,7 @@ async function indexAndQuery(
     SUBGRAPH_QUERY_CACHE_MB: "0",
     ...(kind.endsWith("-nohistory") ? { SUBGRAPH_HISTORY_BLOCKS: "none" } : {}),
     ...(kind.endsWith("-store") ? { NAMEINDEX_WRITE_BEHIND: "false" } : {}),
+    ...(kind.endsWith("-serial") ? { NAMEINDEX_WRITE_BEHIND_PIPELINE: "false" } : {}),
     // One profile from start to /ready, one of the query phase: SIGUSR2 starts and stops the profiler.
     ...(CPU_PROF ? { NAMEINDEX_CPU_PROF_DIR: CPU_PROF, NAMEINDEX_CPU_PROF_MODE: "signal" } : {}),
   });

@@ -18,7 +18,7 @@ export interface IndexingBreakdown {
   /** Deletes per table: Ponder sends each one to the database at once, and the handler waits for it. */
   deletesByTable: { table: string; calls: number }[];
   /** Rows the write-behind store wrote by COPY, outside Ponder's store, and the COPYs' wall time. */
-  writeBehind: { rows: number; copySeconds: number };
+  writeBehind: { rows: number; copySeconds: number; pipelinedBatches: number };
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
   healing: {
     calls: number;
@@ -95,6 +95,7 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
     writeBehind: {
       rows: sumOf(text, "nameindex_write_behind_rows_total"),
       copySeconds: sumOf(text, "nameindex_write_behind_copy_seconds_total"),
+      pipelinedBatches: sumOf(text, "nameindex_write_behind_pipelined_batches_total"),
     },
     healing: {
       calls: sumOf(text, "nameindex_heal_calls_total"),
@@ -136,7 +137,8 @@ export function formatBreakdown(b: IndexingBreakdown): string {
       .map((t) => `${t.table} ${t.calls} (${t.byMethod.map(([m, n]) => `${m} ${n}`).join(", ")})`)
       .join(", ")})` +
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
-    `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s` +
+    `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s, ` +
+    `${b.writeBehind.pipelinedBatches} batches written while the next one's handlers ran` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );

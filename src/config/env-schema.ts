@@ -114,6 +114,8 @@ export const envSchema = processTuningSchema.extend({
   NAMEINDEX_WRITE_BEHIND: booleanFlag.default("true"),
   /** The live entity tables too (write-behind/README.md); false leaves them to Ponder's store. */
   NAMEINDEX_WRITE_BEHIND_LIVE: booleanFlag.default("true"),
+  /** On PostgreSQL, a batch's rows written in the next batch's transaction while its handlers run (write-behind/README.md). */
+  NAMEINDEX_WRITE_BEHIND_PIPELINE: booleanFlag.default("true"),
   /** The bound on the live rows the write-behind store holds between batches, in bytes (estimated as Ponder does). */
   NAMEINDEX_WRITE_BEHIND_BYTES: z.coerce
     .number({ message: "must be a whole number of bytes (at least 0)" })

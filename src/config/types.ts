@@ -78,6 +78,12 @@ export interface AppConfig {
    */
   writeBehindLive: boolean;
   writeBehindBytes: number;
+  /**
+   * NAMEINDEX_WRITE_BEHIND_PIPELINE (with the live tables, PostgreSQL only; default true): a batch's rows are written in
+   * the next batch's transaction while its handlers run, with the checkpoint of the batch they belong to (graph-node's
+   * write queue); false writes each batch's rows in its own transaction.
+   */
+  writeBehindPipeline: boolean;
   port: number;
   /** The URL clients reach this API at, when it differs from what a request arrived on (behind a proxy). */
   publicApiUrl: string | undefined;

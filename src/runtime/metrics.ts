@@ -43,7 +43,7 @@ handlerCounter("nameindex_handler_seconds_total", "Wall time spent in event hand
 handlerCounter("nameindex_handler_events_total", "Events handled, per plugin", (t) => t.events);
 
 /** What the write-behind store (src/plugins/shared/write-behind/) wrote during the backfill, in plain numbers. */
-export const writeBehindTotals = { rows: 0, copySeconds: 0, misses: 0, prefetched: 0, evictions: 0 };
+export const writeBehindTotals = { rows: 0, copySeconds: 0, misses: 0, prefetched: 0, evictions: 0, pipelined: 0 };
 
 /** A counter whose value is read from plain numbers (the healer's, the write-behind store's) at scrape time. */
 function readCounter(name: string, help: string, read: () => number): void {
@@ -82,6 +82,11 @@ readCounter(
   "nameindex_write_behind_evictions_total",
   "Live tables the write-behind store stopped holding whole, past NAMEINDEX_WRITE_BEHIND_BYTES",
   () => writeBehindTotals.evictions,
+);
+readCounter(
+  "nameindex_write_behind_pipelined_batches_total",
+  "Backfill batches whose rows the write-behind store wrote in the next batch's transaction, while its handlers ran",
+  () => writeBehindTotals.pipelined,
 );
 readCounter("nameindex_heal_calls_total", "Labelhashes the indexer asked to heal", () => healingMetrics().calls);
 readCounter(

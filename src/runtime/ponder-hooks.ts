@@ -151,16 +151,38 @@ export interface PonderBatchEvent extends DerivationEvent {
   eventCallback: { name: string };
 }
 
+/** One chain's checkpoint as Ponder's backfill loop writes it at the end of a batch (`result.result`'s entries). */
+export interface PonderChainCheckpoint {
+  chainId: number;
+  checkpoint: string;
+}
+
+/** What the backfill's end hook needs to write a batch's checkpoints as Ponder does (`runtime/omnichain.js`). */
+export interface PonderBackfillEnd {
+  /** Ponder's query builder for the app's schema (`database.userQB`): `transaction(fn)` runs `fn` in one. */
+  // biome-ignore lint/suspicious/noExplicitAny: Ponder's query builder.
+  qb: { transaction(fn: (tx: PonderBatchTransaction) => Promise<void>): Promise<any> };
+  /** Ponder's `_ponder_checkpoint` table (drizzle), keyed by chain name. */
+  // biome-ignore lint/suspicious/noExplicitAny: Ponder's drizzle table.
+  checkpointTable: any;
+  chains: readonly { id: number; name: string }[];
+}
+
 /**
  * What patch omnichain-backfill-batch-hooks calls around each batch of the omnichain backfill: `begin(tx, events)` in
  * the batch's transaction before its handlers run, awaited (a batch Ponder runs again after a failure begins
- * again), `flush(tx)` after Ponder's own
- * flush, in the batch's transaction, before its checkpoint. Nothing calls them at setup, in realtime or in the other
- * orderings; without the patch, never.
+ * again); `flush(tx)` after Ponder's own flush, in the batch's transaction; `checkpoints(results)` for the checkpoints
+ * the transaction commits (Ponder's own for the batch, or an earlier batch's whose rows the transaction writes);
+ * `abort()` first in the batch's catch block (a failed handler, or flush); and `end(…)` once after the last batch, before Ponder builds its indexes. Nothing calls them at setup, in realtime or in
+ * the other orderings; without the patch, never.
  */
 export interface BackfillBatchHooks {
   begin(tx?: PonderBatchTransaction, events?: readonly PonderBatchEvent[]): Promise<void> | void;
   flush(tx: PonderBatchTransaction): Promise<void>;
+  checkpoints<T extends PonderChainCheckpoint>(results: T[]): T[];
+  /** The batch failed: whatever the app still sends on its transaction ends before Ponder rolls it back. */
+  abort(): Promise<void>;
+  end(ponder: PonderBackfillEnd): Promise<void>;
 }
 
 declare global {

@@ -3,7 +3,7 @@ import { writeBehindTotals } from "../../../runtime/metrics";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
 import { keyOf, type Row, rowBytes } from "./rows";
 import { readRows, readTableUpTo } from "./select";
-import { writeTable } from "./writes";
+import { type TableChanges, writeTable } from "./writes";
 
 /*
  * The live tables' rows during the backfill: the store answers every read of them, so Ponder's row cache never hands
@@ -13,7 +13,8 @@ import { writeTable } from "./writes";
  * - past the bound (NAMEINDEX_WRITE_BEHIND_BYTES), whole tables are evicted between batches, the least read first, as
  *   Ponder's row cache does; an evicted table holds only the batch's rows, loaded in bulk before the batch from the
  *   keys its events predict (./prefetch.ts), and reads a key nobody predicted through the batch's transaction.
- * A batch's changes reach the database at its flush (./writes.ts), in its transaction, before Ponder's checkpoint.
+ * A batch's changes reach the database (./writes.ts) in its own transaction or, pipelined, in the next batch's
+ * (./batch.ts), with the checkpoint of the batch they belong to.
  */
 
 /** A held key: its row (null: no row) and whether the database has a row under it, as of the last commit. */
@@ -34,6 +35,20 @@ interface TableRows {
   reads: number;
 }
 
+/** A closed batch's changes of the live tables, and the entries they came from (see `begin`). */
+export interface FrozenLiveRows {
+  tables: [PgTable, TableChanges][];
+  entries: [TableRows, string, Entry][];
+}
+
+/** Writes a closed batch's changes in `tx`: per table one COPY, one UPDATE … FROM and one DELETE at most. */
+export async function writeFrozen(tx: PonderBatchTransaction, frozen: FrozenLiveRows): Promise<void> {
+  for (const [table, changes] of frozen.tables) {
+    await writeTable(tx, table, changes);
+    writeBehindTotals.rows += changes.inserts.length + changes.updates.length + changes.deletes.length;
+  }
+}
+
 /** Tables of at most this many rows are loaded whole at the backfill's first batch (setup's rows, a restart's). */
 const LOAD_WHOLE_ROWS = 10_000;
 
@@ -41,8 +56,6 @@ export class LiveRows {
   private readonly tables = new Map<PgTable, TableRows>();
   private tx: PonderBatchTransaction | undefined;
   private hasStarted = false;
-  /** The last checkpoint of the last batch flushed: a batch beginning at or before it is a retry of that batch. */
-  private flushedUpTo = "";
 
   constructor(
     private readonly taken: readonly PgTable[],
@@ -62,23 +75,24 @@ export class LiveRows {
   }
 
   /**
-   * Opens a batch. `firstCheckpoint` at or before the last flushed batch's end, or a batch left open, is Ponder
-   * retrying: what the store believed of the database may be a rolled-back transaction's, so it starts over from the
-   * database (every table incomplete, nothing held).
+   * Opens a batch. `retry`: Ponder runs a batch again after a failure, and what the store believed of the database may
+   * be a rolled-back transaction's, so it starts over from the database (every table incomplete, nothing held).
+   * `inFlight`: the previous batch's changes, which this batch's transaction writes while its handlers run (the
+   * pipeline, ./batch.ts); an incomplete table keeps those keys, so that no read of them goes to the database before
+   * their write.
    */
-  async begin(tx: PonderBatchTransaction, firstCheckpoint: string, lastCheckpoint: string): Promise<void> {
-    if (this.tx !== undefined || (firstCheckpoint !== "" && firstCheckpoint <= this.flushedUpTo)) this.reset();
+  async begin(tx: PonderBatchTransaction, retry: boolean, inFlight?: FrozenLiveRows): Promise<void> {
+    if (retry || this.tx !== undefined) this.reset();
     this.tx = tx;
-    this.pendingUpTo = lastCheckpoint;
     if (!this.hasStarted) {
       this.hasStarted = true;
       for (const table of this.taken) await this.loadWhole(tx, table);
     }
     this.evictPastBound();
     for (const rows of this.tables.values()) if (!rows.complete) rows.entries.clear();
+    if (retry) return;
+    for (const [state, key, entry] of inFlight?.entries ?? []) if (!state.complete) state.entries.set(key, entry);
   }
-
-  private pendingUpTo = "";
 
   private async loadWhole(tx: PonderBatchTransaction, table: PgTable): Promise<void> {
     const rows = await readTableUpTo(tx, table, LOAD_WHOLE_ROWS);
@@ -165,31 +179,28 @@ export class LiveRows {
     state.changed.add(key);
   }
 
-  /** Writes the batch's changes in its transaction: per table one COPY, one UPDATE … FROM and one DELETE at most. */
-  async flush(tx: PonderBatchTransaction): Promise<void> {
+  /**
+   * Closes the batch: its changes, to be written by `writeFrozen` (in this transaction, or the next one's); the held
+   * rows now stand for the database as it will be once they are.
+   */
+  freeze(): FrozenLiveRows {
+    const frozen: FrozenLiveRows = { tables: [], entries: [] };
     for (const [table, state] of this.tables) {
       if (state.changed.size === 0) continue;
-      const inserts: Row[] = [];
-      const updates: Row[] = [];
-      const deletes: Row[] = [];
+      const changes: TableChanges = { inserts: [], updates: [], deletes: [] };
       for (const key of state.changed) {
         const entry = state.entries.get(key)!;
         if (entry.row === null) {
-          if (entry.stored) deletes.push(entry.keyRow!);
-        } else (entry.stored ? updates : inserts).push(entry.row);
-      }
-      await writeTable(tx, table, { inserts, updates, deletes });
-      writeBehindTotals.rows += inserts.length + updates.length + deletes.length;
-    }
-    for (const state of this.tables.values()) {
-      for (const key of state.changed) {
-        const entry = state.entries.get(key)!;
+          if (entry.stored) changes.deletes.push(entry.keyRow!);
+        } else (entry.stored ? changes.updates : changes.inserts).push(entry.row);
+        frozen.entries.push([state, key, entry]);
         entry.stored = entry.row !== null;
       }
       state.changed.clear();
+      frozen.tables.push([table, changes]);
     }
-    this.flushedUpTo = this.pendingUpTo;
     this.tx = undefined;
+    return frozen;
   }
 
   /** Forgets everything: the next reads go to the database. */

@@ -29,7 +29,7 @@ export async function writeTable(tx: PonderBatchTransaction, table: PgTable, cha
  * column's type (the text input COPY uses too), joined to the table on the key. No temporary table: creating and
  * dropping one per table and batch cost a catalog write and two more round trips each time.
  */
-async function updateRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[]): Promise<void> {
+export async function updateRows(tx: PonderBatchTransaction, table: PgTable, rows: Row[]): Promise<void> {
   const { target, columns, key } = shapeOf(table);
   const types = await columnTypes(tx, table);
   const names = columns.map(([js, c]) => `"${sqlName(js, c)}"`);
