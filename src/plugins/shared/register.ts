@@ -57,6 +57,9 @@ export function on<N extends LogEventName>(
   const totals = handlerTotalsOf(name.slice(0, name.indexOf("/")));
   installWriteBehind();
   ponder.on(name, async ({ event, context: ponderContext }) => {
+    // While the previous batch's rows are being sent, the socket gets a turn now and then (write-behind/batch.ts).
+    const turn = backfillBatch.turn();
+    if (turn !== undefined) await turn;
     const started = performance.now();
     try {
       if (writesBehind()) setCurrentEvent(name, ponderContext.chain.id, event);

@@ -34,6 +34,9 @@ import { updateRows } from "./writes";
  * before any read: no row is written twice, none is lost.
  */
 
+/** Handlers' events between two turns of the event loop while a write is being sent (`turn`). */
+const TURN_EVERY = 64;
+
 /** A flushed batch: its rows, not yet known to be committed, and the checkpoints that commit with them. */
 interface FrozenBatch {
   insertOnly: Map<PgTable, Map<string, Row>>;
@@ -65,6 +68,9 @@ export class BatchRows {
   /** The batch whose rows the open transaction writes, and that write while it runs. */
   private inFlight: FrozenBatch | undefined;
   private writing: Promise<void> | undefined;
+  /** Whether that write is still sending; and the handlers' events since they last let it (`turn`). */
+  private sending = false;
+  private eventsSinceTurn = 0;
   /** The checkpoints the last committed transaction wrote, and those the open one writes. */
   private committedCheckpoints: PonderChainCheckpoint[] | undefined;
   private openCheckpoints: PonderChainCheckpoint[] | undefined;
@@ -104,9 +110,23 @@ export class BatchRows {
     await this.parts.live.begin(tx, retry, retry ? undefined : this.inFlight?.live);
     await this.parts.predictor.prefetch(tx, events, this.parts.live);
     if (!retry && this.inFlight !== undefined) {
-      this.writing = writeBatch(tx, this.inFlight);
+      this.sending = true;
+      this.writing = writeBatch(tx, this.inFlight).finally(() => {
+        this.sending = false;
+      });
       this.writing.catch(() => {}); // awaited at the flush; a failure fails the batch's handlers' reads too
     }
+  }
+
+  /**
+   * A turn of the event loop every TURN_EVERY events while the previous batch's rows are being sent, else undefined.
+   * The handlers answered from memory run as one chain of microtasks, in which the socket's `drain` never fires: the
+   * write would make no progress until the handlers end, and nothing would overlap.
+   */
+  turn(): Promise<void> | undefined {
+    if (!this.sending || ++this.eventsSinceTurn < TURN_EVERY) return undefined;
+    this.eventsSinceTurn = 0;
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   /** A row of this batch, or of the previous one while its rows are on their way. */
