@@ -102,8 +102,9 @@ export class BatchRows {
     this.isOpen = true;
     // A failed transaction's write may still be running on its connection: it ends before anything is written again.
     await previous?.catch(() => {});
+    if (tx === undefined || events === undefined) return;
     const { live, pipeline } = this.parts.settings();
-    if (tx === undefined || events === undefined || !live) return;
+    if (!live) return;
     this.pipelined = pipeline && tx.$dialect === "postgres";
     // A rolled-back transaction took the previous batch's rows with it: they go first, before any read.
     if (retry && this.inFlight !== undefined) await writeBatch(tx, this.inFlight);
