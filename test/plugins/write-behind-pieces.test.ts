@@ -1,3 +1,4 @@
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { onchainTable } from "ponder";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { writeTable } from "../../src/plugins/shared/write-behind/writes";
 import type { PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
 
 /*
- * On PostgreSQL the write-behind store writes a table's rows of a batch in pieces of ROWS_PER_PIECE (copy.ts,
+ * The write-behind store writes a table's rows of a batch in pieces of ROWS_PER_PIECE (copy.ts,
  * writes.ts), so a batch's whole text is never held at once. Past two pieces, every row arrives once and as written,
  * values COPY must escape included, on the seams between pieces too.
  */
@@ -66,4 +67,19 @@ it(`COPYs ${ROWS} rows in pieces of ${ROWS_PER_PIECE}, then updates them all in 
   await writeTable(tx(), piece, { inserts: [], updates: updated, deletes: [] });
   await client.query("COMMIT");
   expect(await stored()).toEqual(asStored(updated));
+});
+
+it(`COPYs ${ROWS} rows into PGlite as one COPY per piece of ${ROWS_PER_PIECE}, each row once and as written`, async () => {
+  const pglite = new PGlite();
+  try {
+    await pglite.exec("CREATE TABLE wb_piece (id text PRIMARY KEY, n numeric(78,0) NOT NULL, note text, tags text[])");
+    const inserted = rowsOf("new", (i) => BigInt(i) * 10n ** 40n);
+    await pglite.transaction(async (t) => copyRows({ $dialect: "pglite", $client: t }, piece, inserted));
+    const rows = await pglite.query<{ id: string; n: string; note: string | null; tags: string[] }>(
+      "SELECT id, n::text AS n, note, tags FROM wb_piece ORDER BY id",
+    );
+    expect(rows.rows).toEqual(asStored(inserted));
+  } finally {
+    await pglite.close();
+  }
 });

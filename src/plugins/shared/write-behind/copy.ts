@@ -10,8 +10,9 @@ import { copyText, type Row, shapeOf } from "./rows";
  */
 
 /**
- * Rows per piece of a table's COPY text on PostgreSQL: the pieces are written one after another into one COPY, so a
- * batch's whole text for a table (hundreds of MiB at 50,000 names) is never held at once.
+ * Rows per piece of a table's COPY text: on PostgreSQL the pieces are written one after another into one COPY, on
+ * PGlite each is a COPY of its own (its `/dev/blob` takes one whole blob), so a batch's whole text for a table
+ * (hundreds of MiB at 50,000 names) is never held at once.
  */
 export const ROWS_PER_PIECE = 10_000;
 
@@ -20,7 +21,8 @@ export async function copyRows(tx: PonderBatchTransaction, table: PgTable, rows:
   if (rows.length === 0) return;
   const { target } = shapeOf(table);
   if (tx.$dialect === "pglite") {
-    await tx.$client.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([copyText(table, rows)]) });
+    for (const piece of piecesOf(table, rows))
+      await tx.$client.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([piece]) });
     return;
   }
   await copyPiecesIntoPostgres(tx.$client, target, piecesOf(table, rows));
