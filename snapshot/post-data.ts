@@ -21,11 +21,11 @@ export const postDataSchema = z.array(
     /** The table's heap size at create: the order within a step, largest first. */
     bytes: z.number().nonnegative(),
     /**
-     * An index of ponder.schema.ts (the index schema's indexes that back no key, on its tables but `_reorg__*`):
-     * `ponder start` drops these in its crash recovery and builds them again before it follows the head. Restore
-     * builds them last, timed apart (verify's name sample reads through them), so their double cost shows.
+     * An index of ponder.schema.ts (the index schema's indexes that back no key, on its tables but `_reorg__*`).
+     * Restore builds them last, timed apart (verify's name sample reads through them); `ponder start` keeps them
+     * (patch createDatabase-keep-indexes-at-recovery), where unpatched Ponder drops and builds them again.
      */
-    ponderRebuilds: z.boolean(),
+    ponderSchemaIndex: z.boolean(),
   }),
 );
 export type PostDataStatement = z.infer<typeof postDataSchema>[number];
@@ -63,7 +63,7 @@ export async function readPostData(db: Queryable, indexSchema: string): Promise<
       step: Number(r.step) as 1 | 2,
       sql: r.sql,
       bytes: Number(r.bytes),
-      ponderRebuilds: r.ponder === true,
+      ponderSchemaIndex: r.ponder === true,
     }))
     .sort((a, b) => a.step - b.step || b.bytes - a.bytes || a.sql.localeCompare(b.sql));
 }

@@ -60,13 +60,14 @@ export async function restorePostgresSnapshot(options: {
     await checkTableList(client, manifest.schema, manifest);
     const loadSeconds = (Date.now() - started) / 1000;
     log(`restore: rows loaded in ${loadSeconds.toFixed(1)} s`);
-    const ours = postData.filter((s) => !s.ponderRebuilds);
-    const ponders = postData.filter((s) => s.ponderRebuilds);
+    const ours = postData.filter((s) => !s.ponderSchemaIndex);
+    const ponders = postData.filter((s) => s.ponderSchemaIndex);
     const postDataSeconds = await runPostData(connectionString, ours, POST_DATA_JOBS);
     log(
       `restore: ${ours.length} keys, indexes and triggers built on ${POST_DATA_JOBS} connections in ${postDataSeconds.toFixed(1)} s`,
     );
-    // Built here although `ponder start` drops and rebuilds them: verify's name sample and the API read through them.
+    // Built here, once: verify's name sample and the API read through them, and `ponder start` keeps them (patch
+    // createDatabase-keep-indexes-at-recovery).
     const ponderIndexSeconds = await runPostData(connectionString, ponders, POST_DATA_JOBS);
     log(`restore: ponder.schema.ts's ${ponders.length} indexes built in ${ponderIndexSeconds.toFixed(1)} s`);
     if (manifest.schema !== schema) await renameSchema(client, manifest.schema, schema);

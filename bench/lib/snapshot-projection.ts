@@ -8,12 +8,12 @@
  *   keys     = disk ÷ (on-disk bytes ÷ the seconds the keys, other indexes and triggers took)
  *   ponder   = disk ÷ (on-disk bytes ÷ the seconds ponder.schema.ts's indexes took)
  *   verify   = Σ over tables of min(rows × E_P ÷ E_run, 200 chunks × 10,000 rows) ÷ (rows per second of verify --full)
- *   total    = max(download, load) + keys + ponder + verify + ponder + catch-up
+ *   total    = max(download, load) + keys + ponder + verify + catch-up
  *
  * max(download, load): the one-pass restore loads the rows as the bytes arrive, so the slower of the two sets the
- * pace; the keys and indexes are built once the last byte is in. `ponder` counts twice: restore builds
- * ponder.schema.ts's indexes, and `ponder start` drops them in its crash recovery and builds them again before it
- * follows the head. Catch-up is the rehearsal's (docs/benchmarks.md), whose index is too small for that rebuild to show.
+ * pace; the keys and indexes are built once the last byte is in. `ponder` counts once: restore builds
+ * ponder.schema.ts's indexes and `ponder start` keeps them (patch createDatabase-keep-indexes-at-recovery). Catch-up
+ * is the rehearsal's (docs/benchmarks.md).
  */
 
 /** Mainnet events per plugin set, from a peer's mainnet index (docs/benchmarks.md, "Projection to mainnet"). */
@@ -54,7 +54,7 @@ export function projectToMainnet(run: SnapshotRun): string {
       0,
     );
     const verify = sampled / rowsPerSecond;
-    return (Math.max(download, load) + keys + 2 * ponder + verify) / 60 + CATCH_UP_MINUTES[set][end];
+    return (Math.max(download, load) + keys + ponder + verify) / 60 + CATCH_UP_MINUTES[set][end];
   };
   const range = (set: keyof typeof MAINNET_EVENTS) =>
     `${Math.round(minutes(set, 0))}–${Math.round(minutes(set, 1))} min`;

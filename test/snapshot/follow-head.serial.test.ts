@@ -49,6 +49,22 @@ async function snapshotCli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ co
   }
 }
 
+/** The schema's secondary indexes (ponder.schema.ts's and ours), name → oid: an index built again gets a new oid. */
+async function indexOids(databaseUrl: string, schema: string): Promise<Map<string, string>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string; oid: string }>(
+      `select c.relname as name, c.oid::text as oid from pg_index i join pg_class c on c.oid = i.indexrelid
+         join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and not i.indisprimary`,
+      [schema],
+    );
+    return new Map(rows.map((r) => [r.name, r.oid]));
+  } finally {
+    await client.end();
+  }
+}
+
 /** Ponder's RPC requests so far, by method (its `ponder_rpc_request_duration` histogram's counts). */
 async function rpcRequests(url: string): Promise<string> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
@@ -153,6 +169,9 @@ describe("a snapshot restored on a new database follows the head", () => {
       /verify: \d+ tables of \d+ rows, \d+ chunks digested, 3 checkpoints, \d+ sampled names \(\d+ values\), \d+ RPC calls/,
     );
 
+    const indexesBefore = await indexOids(target, "restored");
+    expect(indexesBefore.size).toBeGreaterThan(0);
+
     const resumed = await startIndexer({
       ...indexerOptionsFor(env, { plugins: PLUGINS, database: "postgres" }),
       reuse: { databaseUrl: target },
@@ -175,6 +194,10 @@ describe("a snapshot restored on a new database follows the head", () => {
     log(`RPC requests by method, resumed: ${await rpcRequests(resumed.url)}; cold: ${await rpcRequests(cold.url)}`);
     // Ponder resumed the restored index (crash recovery from its checkpoint), it did not start it anew.
     expect(readFileSync(resumed.logFile, "utf8")).toContain("Detected crash recovery");
+    // Its crash recovery kept the indexes restore built (patch createDatabase-keep-indexes-at-recovery): a dropped
+    // and rebuilt index would have a new oid, and at mainnet size the rebuild is ~43 minutes before /ready.
+    const indexesAfter = await indexOids(target, "restored");
+    expect([...indexesBefore].filter(([name, oid]) => indexesAfter.get(name) !== oid)).toEqual([]);
     // (Whether it fetched history again cannot show here: the devnet namespace turns Ponder's RPC cache off.
     // rehearsal/test/snapshot.test.ts checks it on mainnet-shaped chains.)
     expect(diffDumps(coldDump, resumedDump)).toEqual([]);

@@ -30,7 +30,7 @@ const tableExists = async () =>
 describe("a snapshot's post-data statements", () => {
   it("refuses a statement of another kind before anything runs", () => {
     const parsed = postDataSchema.safeParse([
-      { step: 1, sql: `DROP TABLE "${schema}".t`, bytes: 0, ponderRebuilds: false },
+      { step: 1, sql: `DROP TABLE "${schema}".t`, bytes: 0, ponderSchemaIndex: false },
     ]);
     expect(parsed.success).toBe(false);
   });
@@ -41,7 +41,7 @@ describe("a snapshot's post-data statements", () => {
         step: 1,
         sql: `CREATE INDEX t_a ON "${schema}".t (a); DROP TABLE "${schema}".t`,
         bytes: 0,
-        ponderRebuilds: false,
+        ponderSchemaIndex: false,
       },
     ]);
     const error = await runPostData(PG_URL, smuggled, 2).catch((e: unknown) => e);
@@ -52,8 +52,8 @@ describe("a snapshot's post-data statements", () => {
 
   it("builds the listed indexes on its connections", async () => {
     const statements = postDataSchema.parse([
-      { step: 1, sql: `CREATE INDEX t_a ON "${schema}".t (a)`, bytes: 10, ponderRebuilds: false },
-      { step: 1, sql: `CREATE INDEX t_b ON "${schema}".t (b)`, bytes: 5, ponderRebuilds: true },
+      { step: 1, sql: `CREATE INDEX t_a ON "${schema}".t (a)`, bytes: 10, ponderSchemaIndex: false },
+      { step: 1, sql: `CREATE INDEX t_b ON "${schema}".t (b)`, bytes: 5, ponderSchemaIndex: true },
     ]);
     await runPostData(PG_URL, statements, 2);
     const { rows } = await admin.query("select indexname from pg_indexes where schemaname = $1 order by 1", [schema]);
