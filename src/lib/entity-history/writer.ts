@@ -1,8 +1,15 @@
 import type { Context } from "ponder:registry";
-import { getTableColumns, getTableName } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName, gte, lte } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { ENTITY_HISTORIES } from "./tables";
-import { type BlockPosition, MAX_WRITES_PER_EVENT, VALID_TO_PENDING, versionOf } from "./version";
+import {
+  type BlockPosition,
+  firstVersionOf,
+  lastVersionOf,
+  MAX_WRITES_PER_EVENT,
+  VALID_TO_PENDING,
+  versionOf,
+} from "./version";
 
 /*
  * Keeps the history of the subgraph's mutable entities (ponder.schema.ts, "History of the subgraph's mutable
@@ -70,17 +77,36 @@ export function logWritePosition(
  * The version each entity got in the block being indexed: Ponder hands over a block's events one after another (its
  * omnichain order never interleaves another block between them), so one block's entries are kept at a time. A later
  * write of the entity in the block upserts that version: its row is in Ponder's row cache (written moments ago),
- * and after a failed batch's re-run or a restart, when the row may be gone, the upsert inserts it again. A reorg
- * replays the height with another hash, so the entries never outlive their block.
+ * and after a failed batch's re-run, when the row may be gone, the upsert inserts it again. A reorg replays the
+ * height with another hash, so the entries never outlive their block.
+ *
+ * A process's first block on each chain may be one a previous process began: Ponder's checkpoint can fall between two
+ * events of a block (a batch ends there), and a restart resumes after it. Versions that process wrote are committed but
+ * not in memory, so in that block an entity's version is looked up in the database before a new one is written.
  */
-const blockVersions = { block: "", versions: new Map<string, bigint>() };
+const blockVersions = { block: "", versions: new Map<string, bigint>(), resumable: false };
+const chainsBegun = new Set<number>();
 
-function versionsOfBlock(blockKey: string): Map<string, bigint> {
+function versionsOfBlock(blockKey: string, chainId: number): typeof blockVersions {
   if (blockVersions.block !== blockKey) {
     blockVersions.block = blockKey;
     blockVersions.versions = new Map();
+    blockVersions.resumable = !chainsBegun.has(chainId);
+    chainsBegun.add(chainId);
   }
-  return blockVersions.versions;
+  return blockVersions;
+}
+
+/** The version an entity already has in `block`, written before this process started, if any. */
+async function committedVersionInBlock(db: Db, history: PgTable, id: unknown, block: BlockPosition) {
+  // biome-ignore lint/suspicious/noExplicitAny: one lookup for five tables, each keyed by (id, version).
+  const table = history as any;
+  const [found] = await db.sql
+    .select({ version: table.version })
+    .from(table)
+    .where(and(eq(table.id, id), gte(table.version, firstVersionOf(block)), lte(table.version, lastVersionOf(block))))
+    .limit(1);
+  return found?.version as bigint | undefined;
 }
 
 /** Setup handlers write before any block: version 0 onward, numbered across every setup handler of the process. */
@@ -229,12 +255,18 @@ export function withEntityHistory(db: Db, position: WritePosition): HistoryWrite
   return {
     db: { find: db.find, sql: db.sql, insert, update, delete: del } as unknown as Db,
     async flush() {
-      const versions = position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey);
+      const block =
+        position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey, position.block.chainId);
+      const versions = block?.versions;
       for (const [key, entry] of pending) {
         if (unchanged(entry)) continue;
         // biome-ignore lint/suspicious/noExplicitAny: one writer for five tables; their rows are built from the table's own columns.
         const history = ENTITY_HISTORIES.get(entry.table)! as any;
-        const inBlock = versions?.get(key);
+        let inBlock = versions?.get(key);
+        if (inBlock === undefined && block?.resumable) {
+          inBlock = await committedVersionInBlock(db, history, entry.row.id, position.block);
+          if (inBlock !== undefined) versions!.set(key, inBlock);
+        }
         if (inBlock === undefined) {
           const row = versionRow(entry, position);
           await db.insert(history).values(row as never);
