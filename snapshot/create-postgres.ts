@@ -14,14 +14,13 @@ import { PER_BLOCK_SYNC_TABLES, writeKeptRows } from "./sync-history";
 import { runTool } from "./tools";
 
 /**
- * The PostgreSQL payload's parts, in the order restore loads them: the post-data statements (post-data.ts), first so
- * that restore can build a table's keys and indexes as soon as its rows are in; pg_dump's pre-data and data (custom
- * format, read by pg_restore from stdin); the sync store's kept per-block rows (sync-history.ts).
+ * The PostgreSQL payload's parts, in the order restore loads them: pg_dump's pre-data and data (custom format, read by
+ * pg_restore from stdin), the sync store's kept per-block rows (sync-history.ts), the post-data statements (post-data.ts).
  */
 export const POSTGRES_PAYLOAD = {
-  postData: "post-data.json",
   dump: "index.dump",
   syncRows: "sync-rows.jsonl.gz",
+  postData: "post-data.json",
 } as const;
 
 /** pg_dump's sections in the dump part: everything but the keys, indexes and triggers, which restore builds itself. */

@@ -7,10 +7,9 @@ import { runTool } from "./tools";
 
 /*
  * What pg_dump calls post-data (primary keys, unique and foreign-key constraints, indexes, triggers), carried as a
- * list of statements and run by restore itself: the payload's data part then streams into one pg_restore from stdin
- * (which needs no seekable file, unlike pg_restore --jobs), and the index builds, nearly all of a restore's CPU, use
- * the second core: a table's keys and indexes are built while pg_restore loads the next tables, and what is left when
- * the rows are in runs on two connections at once, the largest table's first so the last to finish is a small one.
+ * list of statements and run by restore itself once the rows are in: the payload's data part then streams into one
+ * pg_restore from stdin (which needs no seekable file, unlike pg_restore --jobs), and the index builds, nearly all of
+ * a restore's CPU, run on two connections at once, the largest table's first so the last to finish is a small one.
  */
 
 export const postDataSchema = z.array(
@@ -27,8 +26,6 @@ export const postDataSchema = z.array(
      * (patch createDatabase-keep-indexes-at-recovery), where unpatched Ponder drops and builds them again.
      */
     ponderSchemaIndex: z.boolean(),
-    /** The table it is on, `schema.name` as pg_restore names it: its step-1 statements run once its rows are in. */
-    table: z.string(),
   }),
 );
 export type PostDataStatement = z.infer<typeof postDataSchema>[number];
@@ -42,20 +39,20 @@ const CARRIED = new Set(["CONSTRAINT", "FK CONSTRAINT", "INDEX", "TRIGGER"]);
  */
 export async function readPostData(db: Queryable, indexSchema: string): Promise<PostDataStatement[]> {
   await db.query("set local search_path = ''");
-  const { rows } = await db.query<{ step: number; sql: string; bytes: string; ponder: boolean; table: string }>(
+  const { rows } = await db.query<{ step: number; sql: string; bytes: string; ponder: boolean }>(
     `select case when c.contype = 'f' then 2 else 1 end as step,
             format('ALTER TABLE ONLY %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid)) as sql,
-            pg_relation_size(c.conrelid)::text as bytes, false as ponder, n.nspname || '.' || r.relname as table
-       from pg_constraint c join pg_namespace n on n.oid = c.connamespace join pg_class r on r.oid = c.conrelid
+            pg_relation_size(c.conrelid)::text as bytes, false as ponder
+       from pg_constraint c join pg_namespace n on n.oid = c.connamespace
       where n.nspname = any($1) and c.contype in ('p', 'u', 'x', 'f')
      union all
      select 1, pg_get_indexdef(i.indexrelid), pg_relation_size(i.indrelid)::text,
-            n.nspname = $2 and t.relname not like '\\_reorg\\_\\_%', n.nspname || '.' || t.relname
+            n.nspname = $2 and t.relname not like '\\_reorg\\_\\_%'
        from pg_index i join pg_class x on x.oid = i.indexrelid join pg_namespace n on n.oid = x.relnamespace
        join pg_class t on t.oid = i.indrelid
       where n.nspname = any($1) and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid and c.contype in ('p', 'u', 'x'))
      union all
-     select 2, pg_get_triggerdef(t.oid), pg_relation_size(t.tgrelid)::text, false, n.nspname || '.' || r.relname
+     select 2, pg_get_triggerdef(t.oid), pg_relation_size(t.tgrelid)::text, false
        from pg_trigger t join pg_class r on r.oid = t.tgrelid join pg_namespace n on n.oid = r.relnamespace
       where n.nspname = any($1) and not t.tgisinternal`,
     [[indexSchema, "ponder_sync"], indexSchema],
@@ -67,7 +64,6 @@ export async function readPostData(db: Queryable, indexSchema: string): Promise<
       sql: r.sql,
       bytes: Number(r.bytes),
       ponderSchemaIndex: r.ponder === true,
-      table: r.table,
     }))
     .sort((a, b) => a.step - b.step || b.bytes - a.bytes || a.sql.localeCompare(b.sql));
 }
@@ -102,125 +98,47 @@ export function dumpPostDataPlain(connectionString: string, snapshotId: string, 
   ]);
 }
 
-/** A connection for index builds: an index build sorts in memory up to this; the default 64 MB spills to disk. */
-async function buildConnection(connectionString: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  await client.query("set maintenance_work_mem = '256MB'");
-  return client;
-}
-
-async function runStatement(client: pg.Client, statement: PostDataStatement): Promise<void> {
-  try {
-    // The extended protocol runs one statement: an entry cannot carry a second one after a `;`.
-    await client.query({ text: statement.sql, queryMode: "extended" } as pg.QueryConfig);
-  } catch (error) {
-    throw new SnapshotError(
-      "payload",
-      `a post-data statement failed (${(error as Error).message}): ${statement.sql.slice(0, 200)}`,
-    );
-  }
-}
-
 /**
- * Runs the statements while the rows load and after: a table's keys and indexes (step 1) are built on one connection
- * as soon as `loaded(table)` says its rows are in, while the load keeps the other core busy with the next table; once
- * `finish()` is called (every row in), what is left of step 1 runs on `jobs` connections, largest table first, then
- * step 2 (foreign keys and triggers, which need every table). A failed statement stops the builds; `finish` rejects
- * with it.
+ * Runs the statements on `jobs` connections: each takes the next statement of the current step (largest table first)
+ * when its last one ends. Returns the seconds it took.
  */
-export class PostDataBuilder {
-  private readonly pending: PostDataStatement[];
-  private readonly ready: PostDataStatement[] = [];
-  private wake: (() => void) | undefined;
-  private loading = true;
-  private failure: unknown;
-  private readonly early: Promise<void>;
-  /** Statements built while the rows loaded. */
-  builtDuringLoad = 0;
-  readonly total: number;
-
-  constructor(
-    private readonly connectionString: string,
-    statements: PostDataStatement[],
-    private readonly jobs: number,
-  ) {
-    this.pending = [...statements];
-    this.total = statements.length;
-    this.early = this.buildWhileLoading().catch((error) => {
-      this.failure = error;
-    });
-  }
-
-  /** Every row of `table` is in: its step-1 statements may run. */
-  loaded(table: string): void {
-    for (let i = 0; i < this.pending.length; i++) {
-      const statement = this.pending[i]!;
-      if (statement.step !== 1 || statement.table !== table) continue;
-      this.ready.push(statement);
-      this.pending.splice(i--, 1);
-    }
-    this.wake?.();
-  }
-
-  /** Every row is in: builds what is left and resolves with the seconds that took. */
-  async finish(): Promise<number> {
-    this.loading = false;
-    this.wake?.();
-    await this.early;
-    if (this.failure !== undefined) throw this.failure;
-    const started = Date.now();
-    const left = [...this.ready, ...this.pending].sort(
-      (a, b) => a.step - b.step || b.bytes - a.bytes || a.sql.localeCompare(b.sql),
-    );
-    const clients = await Promise.all(Array.from({ length: this.jobs }, () => buildConnection(this.connectionString)));
-    try {
-      for (const step of [1, 2] as const) {
-        const queue = left.filter((s) => s.step === step);
-        await Promise.all(
-          clients.map(async (client) => {
-            for (let next = queue.shift(); next; next = queue.shift()) {
-              try {
-                await runStatement(client, next);
-              } catch (error) {
-                queue.length = 0;
-                throw error;
-              }
+export async function runPostData(
+  connectionString: string,
+  statements: PostDataStatement[],
+  jobs: number,
+): Promise<number> {
+  const started = Date.now();
+  const clients = await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      const client = new pg.Client({ connectionString });
+      await client.connect();
+      // An index build sorts in memory up to this; the default 64 MB spills a large table's keys to disk.
+      await client.query("set maintenance_work_mem = '256MB'");
+      return client;
+    }),
+  );
+  try {
+    for (const step of [1, 2] as const) {
+      const queue = statements.filter((s) => s.step === step);
+      await Promise.all(
+        clients.map(async (client) => {
+          for (let next = queue.shift(); next; next = queue.shift()) {
+            try {
+              // The extended protocol runs one statement: an entry cannot carry a second one after a `;`.
+              await client.query({ text: next.sql, queryMode: "extended" } as pg.QueryConfig);
+            } catch (error) {
+              queue.length = 0;
+              throw new SnapshotError(
+                "payload",
+                `a post-data statement failed (${(error as Error).message}): ${next.sql.slice(0, 200)}`,
+              );
             }
-          }),
-        );
-      }
-    } finally {
-      await Promise.all(clients.map((c) => c.end().catch(() => {})));
+          }
+        }),
+      );
     }
-    return (Date.now() - started) / 1000;
+  } finally {
+    await Promise.all(clients.map((c) => c.end().catch(() => {})));
   }
-
-  /** Stops the builds of a restore that failed. */
-  async abandon(): Promise<void> {
-    this.loading = false;
-    this.ready.length = 0;
-    this.wake?.();
-    await this.early;
-  }
-
-  private async buildWhileLoading(): Promise<void> {
-    const client = await buildConnection(this.connectionString);
-    try {
-      while (this.loading) {
-        const next = this.ready.shift();
-        if (next === undefined) {
-          await new Promise<void>((resolve) => {
-            this.wake = resolve;
-          });
-          this.wake = undefined;
-          continue;
-        }
-        await runStatement(client, next);
-        this.builtDuringLoad++;
-      }
-    } finally {
-      await client.end().catch(() => {});
-    }
-  }
+  return (Date.now() - started) / 1000;
 }

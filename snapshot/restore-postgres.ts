@@ -5,23 +5,21 @@ import { POSTGRES_PAYLOAD } from "./create-postgres";
 import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
 import { loadPayload } from "./payload";
-import { PostDataBuilder, type PostDataStatement, postDataSchema } from "./post-data";
+import { type PostDataStatement, postDataSchema, runPostData } from "./post-data";
 import { quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
 import { loadKeptRows } from "./sync-history";
 import { runTool } from "./tools";
 import { checkTableList, type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
 
-/** Connections that build the keys and indexes at once once the rows are in: this machine's two cores (post-data.ts). */
+/** Connections that build the keys and indexes at once: this machine's two cores (post-data.ts). */
 const POST_DATA_JOBS = 2;
 
 /**
  * Restores a PostgreSQL snapshot into `schema` of an empty target (no such schema with tables, no `ponder_sync`) as its
- * payload arrives: the post-data statements first, then pg_dump's part streams into pg_restore, and each table's keys
- * and indexes are built on a second connection as soon as pg_restore has moved on from its rows; the kept sync rows
- * follow. Once the payload's sha256 has been checked, what is left of the keys and indexes is built on two connections,
- * then the snapshot's schema is renamed to `schema`, verified, and unlocked for `ponder start`. Any failure, the
- * checksum's included, drops what it restored (statements built before the checksum failed go with it).
+ * payload arrives: pg_dump's part streams into pg_restore, the kept sync rows into their tables; once the payload's
+ * sha256 has been checked, the keys and indexes are built on two connections; then the snapshot's schema is renamed to
+ * `schema`, verified, and unlocked for `ponder start`. Any failure, the checksum's included, drops what it restored.
  */
 export async function restorePostgresSnapshot(options: {
   payload: AsyncIterator<Buffer>;
@@ -44,29 +42,34 @@ export async function restorePostgresSnapshot(options: {
   const client = new pg.Client({ connectionString });
   await client.connect();
   let restored = false;
-  let builder: PostDataBuilder | undefined;
   try {
     await refuseNonEmpty(client, schema, manifest.schema);
     restored = true;
+    let postDataBytes: Buffer = Buffer.alloc(0);
     const started = Date.now();
     await loadPayload(options.payload, manifest, options.label, {
-      [POSTGRES_PAYLOAD.postData]: async (part) => {
-        builder = new PostDataBuilder(connectionString, parsePostData(await readAll(part)), POST_DATA_JOBS);
-      },
-      [POSTGRES_PAYLOAD.dump]: (part) => pgRestore(connectionString, part, builder!),
+      [POSTGRES_PAYLOAD.dump]: (part) => pgRestore(connectionString, part),
       [POSTGRES_PAYLOAD.syncRows]: async (part) => {
         await loadKeptRows(client, part);
       },
+      [POSTGRES_PAYLOAD.postData]: async (part) => {
+        postDataBytes = await readAll(part);
+      },
     });
+    const postData = parsePostData(postDataBytes);
     await checkTableList(client, manifest.schema, manifest);
     const loadSeconds = (Date.now() - started) / 1000;
+    log(`restore: rows loaded in ${loadSeconds.toFixed(1)} s`);
+    const ours = postData.filter((s) => !s.ponderSchemaIndex);
+    const ponders = postData.filter((s) => s.ponderSchemaIndex);
+    const postDataSeconds = await runPostData(connectionString, ours, POST_DATA_JOBS);
     log(
-      `restore: rows loaded in ${loadSeconds.toFixed(1)} s, ${builder!.builtDuringLoad} keys and indexes built meanwhile`,
+      `restore: ${ours.length} keys, indexes and triggers built on ${POST_DATA_JOBS} connections in ${postDataSeconds.toFixed(1)} s`,
     );
-    const postDataSeconds = await builder!.finish();
-    log(
-      `restore: the other ${builder!.total - builder!.builtDuringLoad} keys, indexes and triggers built on ${POST_DATA_JOBS} connections in ${postDataSeconds.toFixed(1)} s`,
-    );
+    // Built here, once: verify's name sample and the API read through them, and `ponder start` keeps them (patch
+    // createDatabase-keep-indexes-at-recovery).
+    const ponderIndexSeconds = await runPostData(connectionString, ponders, POST_DATA_JOBS);
+    log(`restore: ponder.schema.ts's ${ponders.length} indexes built in ${ponderIndexSeconds.toFixed(1)} s`);
     if (manifest.schema !== schema) await renameSchema(client, manifest.schema, schema);
     const report = await verifyRestored(client, schema, manifest, options.config, options.rpc, options.verify);
     // The snapshot of a running indexer holds its lock; this index has no writer yet.
@@ -74,43 +77,19 @@ export async function restorePostgresSnapshot(options: {
       `update ${quoteIdent(schema)}."_ponder_meta" set value = jsonb_set(value, '{is_locked}', '0') where key = 'app'`,
     );
     restored = false;
-    return { ...report, restore: { loadSeconds, builtDuringLoad: builder!.builtDuringLoad, postDataSeconds } };
+    return { ...report, restore: { loadSeconds, postDataSeconds, ponderIndexSeconds } };
   } finally {
-    await builder?.abandon();
     if (restored) await dropRestored(client, schema, manifest.schema);
     await client.end().catch(() => {});
   }
 }
 
-/** pg_restore --verbose's line as it starts a table's rows: the table before it is then all in. */
-const PROCESSING_DATA = /^pg_restore: processing data for table "(.+)"$/;
-/** pg_restore's lines that an error message keeps (the rest of its `--verbose` output is progress). */
-const NOT_PROGRESS = /^pg_restore: (error|warning|detail|hint|from TOC entry)/;
-
-/**
- * pg_dump's part into pg_restore's stdin: one job, which needs no seekable file. Its progress lines (`--verbose`) say
- * when it moves on to a table's rows, so the builder can start on the previous table's keys and indexes.
- */
-async function pgRestore(connectionString: string, part: Readable, builder: PostDataBuilder): Promise<void> {
-  let current: string | undefined;
+/** pg_dump's part into pg_restore's stdin: one job, which needs no seekable file. */
+async function pgRestore(connectionString: string, part: Readable): Promise<void> {
   try {
-    await runTool(
-      "pg_restore",
-      ["--verbose", "--no-owner", "--no-privileges", "--exit-on-error", `--dbname=${connectionString}`],
-      {
-        input: part,
-        onStderrLine: (line) => {
-          if (!line.startsWith("pg_restore: ") || NOT_PROGRESS.test(line)) return false;
-          const table = PROCESSING_DATA.exec(line)?.[1];
-          if (table !== undefined) {
-            if (current !== undefined) builder.loaded(current);
-            current = table;
-          }
-          return true;
-        },
-      },
-    );
-    if (current !== undefined) builder.loaded(current);
+    await runTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", `--dbname=${connectionString}`], {
+      input: part,
+    });
   } catch (error) {
     throw new SnapshotError("payload", `pg_restore refused the payload: ${(error as Error).message}`);
   }

@@ -8,12 +8,7 @@ import type { Readable } from "node:stream";
 export function runTool(
   command: string,
   args: string[],
-  options: {
-    env?: NodeJS.ProcessEnv;
-    input?: Readable;
-    /** Sees each line of stderr as it comes; the lines it returns true for are progress, left out of an error. */
-    onStderrLine?: (line: string) => boolean;
-  } = {},
+  options: { env?: NodeJS.ProcessEnv; input?: Readable } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -26,15 +21,8 @@ export function runTool(
       options.input.pipe(child.stdin);
     }
     let stderr = "";
-    let partial = "";
     child.stderr!.on("data", (chunk: Buffer) => {
-      if (!options.onStderrLine) {
-        stderr += chunk.toString();
-        return;
-      }
-      const lines = (partial + chunk.toString()).split("\n");
-      partial = lines.pop()!;
-      for (const line of lines) if (!options.onStderrLine(line)) stderr += `${line}\n`;
+      stderr += chunk.toString();
     });
     child.on("error", (error) =>
       reject(new Error(`${command} could not start (${error.message}); on Debian: apt-get install postgresql-client`)),
@@ -42,7 +30,6 @@ export function runTool(
     child.on("close", (code) => {
       options.input?.unpipe();
       options.input?.resume();
-      if (partial !== "" && !options.onStderrLine?.(partial)) stderr += partial;
       if (code === 0) resolve();
       else reject(new Error(`${command} exited with ${code}: ${stderr.trim().slice(0, 2000)}`));
     });

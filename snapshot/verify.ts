@@ -27,10 +27,10 @@ export interface VerifyReport {
   reorged: string[];
   seconds: number;
   /**
-   * A PostgreSQL restore before the verify: the seconds the rows took to load as the file arrived, the keys and
-   * indexes built beside them as each table's rows were in, and the seconds of what was left (post-data.ts).
+   * A PostgreSQL restore's seconds before the verify: rows loaded as the file arrived, the keys and the other indexes
+   * and triggers built, then ponder.schema.ts's indexes (which `ponder start` drops and builds again: post-data.ts).
    */
-  restore?: { loadSeconds: number; builtDuringLoad: number; postDataSeconds: number };
+  restore?: { loadSeconds: number; postDataSeconds: number; ponderIndexSeconds: number };
 }
 
 /** The build record the snapshot was made with against this process's settings; refuses naming every difference. */
