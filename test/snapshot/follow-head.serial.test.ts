@@ -195,7 +195,7 @@ describe("a snapshot restored on a new database follows the head", () => {
     // Ponder resumed the restored index (crash recovery from its checkpoint), it did not start it anew.
     expect(readFileSync(resumed.logFile, "utf8")).toContain("Detected crash recovery");
     // Its crash recovery kept the indexes restore built (patch createDatabase-keep-indexes-at-recovery): a dropped
-    // and rebuilt index would have a new oid, and at mainnet size the rebuild is ~43 minutes before /ready.
+    // and rebuilt index would have a new oid, and at mainnet size the rebuild is 26–43 minutes before /ready.
     const indexesAfter = await indexOids(target, "restored");
     expect([...indexesBefore].filter(([name, oid]) => indexesAfter.get(name) !== oid)).toEqual([]);
     // (Whether it fetched history again cannot show here: the devnet namespace turns Ponder's RPC cache off.
