@@ -1,5 +1,6 @@
 import { getTableColumns, getTableName, type Table } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { HISTORY_TABLE_NAMES } from "../../src/lib/entity-history/tables";
 
 type Row = Record<string, unknown>;
 type Values = Row | ((row: Row) => Row);
@@ -123,5 +124,20 @@ export class FakeStore {
       },
     }),
     delete: async (table: Table, key: { id: string }) => this.rows(table).delete(key.id),
+    /**
+     * Ponder's `db.sql`, as far as a handler run reads it: the entity history writer's lookup of the versions an earlier
+     * process wrote in the block it resumes in (src/lib/entity-history/writer.ts). A FakeStore is one process's store,
+     * so there are none; any other query is refused.
+     */
+    sql: {
+      select: () => ({
+        from: (table: Table) => {
+          if (!HISTORY_TABLE_NAMES.includes(getTableName(table))) {
+            throw new Error(`FakeStore answers no SQL on ${getTableName(table)}`);
+          }
+          return { where: () => ({ limit: async () => [] }) };
+        },
+      }),
+    },
   };
 }
