@@ -40,8 +40,6 @@ function storeOf(historyTable: object) {
       },
     }),
     delete: async () => true,
-    update: () => ({ set: async (row: Row) => row }),
-    find: async () => null,
   };
 }
 
