@@ -1,6 +1,7 @@
 /**
- * `npm run snapshot -- create <file> [--chunk-rows <rows>]`, `npm run snapshot -- restore <file|https-url> [--sample
- * <names>] [--chunks <per table> | --full]`, `npm run snapshot -- verify <file|https-url> [same]`: publish a verifiable
+ * `npm run snapshot -- create <file> [--chunk-rows <rows>] [--cluster]`, `npm run snapshot -- restore <file|https-url>
+ * [--pgdata <dir>] [--sample <names>] [--chunks <per table> | --full]`, `npm run snapshot -- verify <file|https-url>
+ * [same]`: publish a verifiable
  * snapshot of the configured index, start a new one from it, or check a restored one again (snapshot/,
  * docs/operations.md).
  */
@@ -23,13 +24,14 @@ const args = z.discriminatedUnion("command", [
     command: z.literal("create"),
     target: z.string().min(1),
     "chunk-rows": z.coerce.number().int().min(1).default(DEFAULT_CHUNK_ROWS),
+    cluster: z.literal("true").optional(),
   }),
-  z.object({ command: z.literal("restore"), ...checks }),
+  z.object({ command: z.literal("restore"), ...checks, pgdata: z.string().min(1).optional() }),
   z.object({ command: z.literal("verify"), ...checks }),
 ]);
 
-const USAGE = `usage: npm run snapshot -- create <file> [--chunk-rows <rows per chunk, default ${DEFAULT_CHUNK_ROWS}>]
-       npm run snapshot -- restore <file|https-url> [--sample <names, default 200>] [--chunks <per table, default ${DEFAULT_SAMPLE_CHUNKS}> | --full]
+const USAGE = `usage: npm run snapshot -- create <file> [--chunk-rows <rows per chunk, default ${DEFAULT_CHUNK_ROWS}>] [--cluster: a physical copy of DATABASE_URL's dedicated cluster]
+       npm run snapshot -- restore <file|https-url> [--pgdata <new data directory: a physical copy>] [--sample <names, default 200>] [--chunks <per table, default ${DEFAULT_SAMPLE_CHUNKS}> | --full]
        npm run snapshot -- verify <file|https-url> [the same options]: the restored index again, before ponder start`;
 
 function parseArgs(argv: string[]): z.infer<typeof args> {
@@ -38,8 +40,8 @@ function parseArgs(argv: string[]): z.infer<typeof args> {
   for (let i = 0; i < rest.length; i += 1) {
     const key = rest[i]?.replace(/^--/, "");
     if (!key) continue;
-    // --full is a switch; every other option takes a value.
-    if (key === "full") options.full = "true";
+    // --full and --cluster are switches; every other option takes a value.
+    if (key === "full" || key === "cluster") options[key] = "true";
     else options[key] = rest[++i] ?? "";
   }
   const parsed = args.safeParse({
@@ -64,10 +66,14 @@ const log = (line: string) => console.log(`[snapshot] ${line}`);
 try {
   const config = getConfig();
   if (parsed.command === "create") {
-    await createSnapshot(config, parsed.target, log, { chunkRows: parsed["chunk-rows"] });
+    await createSnapshot(config, parsed.target, log, {
+      chunkRows: parsed["chunk-rows"],
+      cluster: parsed.cluster === "true",
+    });
   } else {
     const options = { sampleSize: parsed.sample, chunks: parsed.full ? ("all" as const) : parsed.chunks };
-    if (parsed.command === "restore") await restoreSnapshot(config, parsed.target, options, log);
+    if (parsed.command === "restore")
+      await restoreSnapshot(config, parsed.target, { ...options, pgdata: parsed.pgdata }, log);
     else await verifySnapshot(config, parsed.target, options, log);
   }
 } catch (error) {

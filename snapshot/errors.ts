@@ -6,6 +6,7 @@ export type SnapshotRefusal =
   | "bad-manifest"
   | "payload"
   | "target-not-empty"
+  | "target-unusable"
   | "digest"
   | "build-record"
   | "checkpoint"

@@ -5,9 +5,12 @@ import { buildRecordOf } from "../src/indexing/build-record";
 import { indexingCodeDigest } from "../src/indexing/code-digest";
 import { DEFAULT_SAMPLE_CHUNKS } from "./chunk-sample";
 import { readSnapshotHead, type SnapshotHead } from "./container";
+import { createClusterSnapshot } from "./create-cluster";
 import { createPostgresSnapshot } from "./create-postgres";
 import { DEFAULT_CHUNK_ROWS } from "./digest";
+import { SnapshotError } from "./errors";
 import { createPgliteSnapshot, openPglite, restorePgliteSnapshot } from "./pglite";
+import { restoreClusterSnapshot } from "./restore-cluster";
 import { restorePostgresSnapshot } from "./restore-postgres";
 import { RpcPool } from "./rpc";
 import { openSnapshotSource } from "./source";
@@ -18,20 +21,25 @@ export type { SnapshotManifest } from "./manifest";
 export type { VerifyOptions, VerifyReport } from "./verify";
 
 /**
- * `npm run snapshot -- create <file> [--chunk-rows <rows>]`: the configured index (DATABASE_URL, DATABASE_SCHEMA)
- * into one file, each table cut into chunks of `chunkRows` rows.
+ * `npm run snapshot -- create <file> [--chunk-rows <rows>] [--cluster]`: the configured index (DATABASE_URL,
+ * DATABASE_SCHEMA) into one file, each table cut into chunks of `chunkRows` rows; with `cluster`, a physical copy of
+ * DATABASE_URL's whole cluster (create-cluster.ts), which must be dedicated to the index.
  */
 export async function createSnapshot(
   config: AppConfig,
   file: string,
   log: (line: string) => void,
-  options: { chunkRows?: number } = {},
+  options: { chunkRows?: number; cluster?: boolean } = {},
 ): Promise<void> {
   const rpc = new RpcPool(config.rpcUrls);
   const chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
+  if (options.cluster && config.database.kind !== "postgres") {
+    throw new SnapshotError("bad-manifest", "--cluster copies a PostgreSQL cluster: set DATABASE_URL");
+  }
   const manifest =
     config.database.kind === "postgres"
-      ? await createPostgresSnapshot({
+      ? await (options.cluster ? createClusterSnapshot : createPostgresSnapshot)({
+          log,
           connectionString: config.database.connectionString,
           schema: config.databaseSchema,
           file,
@@ -54,13 +62,14 @@ export async function createSnapshot(
 }
 
 /**
- * `npm run snapshot -- restore <file|url>`: into the configured, empty target as the file is read (a URL is not stored
- * first), verified before it is left there. The build record is compared before anything is restored.
+ * `npm run snapshot -- restore <file|url> [--pgdata <dir>]`: into the configured, empty target (or, a physical copy,
+ * into the empty data directory `pgdata`) as the file is read (a URL is not stored first), verified before it is left
+ * there. The build record is compared before anything is restored.
  */
 export async function restoreSnapshot(
   config: AppConfig,
   source: string,
-  options: { sampleSize: number; chunks?: VerifyOptions["chunks"] },
+  options: { sampleSize: number; chunks?: VerifyOptions["chunks"]; pgdata?: string },
   log: (line: string) => void,
 ): Promise<VerifyReport> {
   return withSnapshotHead(config, source, log, async ({ manifest, payload }) => {
@@ -73,8 +82,15 @@ export async function restoreSnapshot(
       rpc: new RpcPool(config.rpcUrls),
       verify: verifyOptionsOf(options),
     };
-    const report =
-      config.database.kind === "postgres"
+    if (manifest.payload.kind === "cluster-tar" && !options.pgdata) {
+      throw new SnapshotError(
+        "payload",
+        "this snapshot is a physical copy of a PostgreSQL cluster: restore it with --pgdata <new data directory>",
+      );
+    }
+    const report = options.pgdata
+      ? await restoreClusterSnapshot({ ...common, directory: options.pgdata, log })
+      : config.database.kind === "postgres"
         ? await restorePostgresSnapshot({ ...common, connectionString: config.database.connectionString, log })
         : await restorePgliteSnapshot({ ...common, directory: config.database.directory });
     for (const line of report.reorged) log(`reorg across the checkpoint: ${line}`);

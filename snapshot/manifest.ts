@@ -41,12 +41,20 @@ export const manifestSchema = z.object({
     }),
   ),
   /**
+   * A physical copy's cluster (payload `cluster-tar`): its PostgreSQL major version, the index's database, the role
+   * restore verifies as (the cluster's bootstrap superuser) and the role the indexer used.
+   */
+  cluster: z
+    .object({ major: z.number().int(), database: z.string(), superuser: z.string(), user: z.string() })
+    .optional(),
+  /**
    * The payload: its parts one after another (a PostgreSQL index: pg_dump's pre-data and data, the kept sync rows, the
-   * post-data statements; a PGlite index: its gzipped directory), so restore loads each as it arrives.
+   * post-data statements; a PGlite index: its gzipped directory; a physical copy: the cluster's data directory, tarred
+   * and zstd-compressed), so restore loads each as it arrives.
    */
   payload: z
     .object({
-      kind: z.enum(["pg_dump-parts", "pglite-tar"]),
+      kind: z.enum(["pg_dump-parts", "pglite-tar", "cluster-tar"]),
       bytes: z.number().int().nonnegative(),
       sha256: z.string(),
       parts: z.array(z.object({ name: z.string(), bytes: z.number().int().nonnegative() })).min(1),

@@ -9,6 +9,7 @@ import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
 import { loadPayload } from "./payload";
 import { type Queryable, quoteIdent } from "./queryable";
+import { renameSchema, unlockIndex } from "./rename-schema";
 import type { RpcPool } from "./rpc";
 import { dropHistory, PER_BLOCK_SYNC_TABLES } from "./sync-history";
 import { runTool } from "./tools";
@@ -134,9 +135,7 @@ export async function restorePgliteSnapshot(options: {
     try {
       if (manifest.schema !== schema) await renameSchema(db, manifest.schema, schema);
       report = await verifyRestored(db, schema, manifest, options.config, options.rpc, options.verify);
-      await db.query(
-        `update ${quoteIdent(schema)}."_ponder_meta" set value = jsonb_set(value, '{is_locked}', '0') where key = 'app'`,
-      );
+      await unlockIndex(db, schema);
     } finally {
       await db.close();
     }
@@ -167,17 +166,5 @@ async function refuseRunning(db: Queryable, schema: string): Promise<void> {
       "target-not-empty",
       `the PGlite index in schema "${schema}" is in use (its indexer beat ${Math.round((Date.now() - (app.heartbeat_at ?? 0)) / 1000)} s ago): stop the indexer, then snapshot 30 s after its last heartbeat`,
     );
-  }
-}
-
-async function renameSchema(db: Queryable, from: string, to: string): Promise<void> {
-  await db.query(`alter schema ${quoteIdent(from)} rename to ${quoteIdent(to)}`);
-  const { rows } = await db.query<{ def: string }>(
-    `select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = $1`,
-    [to],
-  );
-  for (const { def } of rows) {
-    const rewritten = def.replaceAll(`${quoteIdent(from)}.`, `${quoteIdent(to)}.`);
-    if (rewritten !== def) await db.query(rewritten);
   }
 }

@@ -7,6 +7,7 @@ import type { SnapshotManifest } from "./manifest";
 import { loadPayload } from "./payload";
 import { type PostDataStatement, postDataSchema, runPostData } from "./post-data";
 import { quoteIdent } from "./queryable";
+import { renameSchema, unlockIndex } from "./rename-schema";
 import type { RpcPool } from "./rpc";
 import { loadKeptRows } from "./sync-history";
 import { runTool } from "./tools";
@@ -72,10 +73,7 @@ export async function restorePostgresSnapshot(options: {
     log(`restore: ponder.schema.ts's ${ponders.length} indexes built in ${ponderIndexSeconds.toFixed(1)} s`);
     if (manifest.schema !== schema) await renameSchema(client, manifest.schema, schema);
     const report = await verifyRestored(client, schema, manifest, options.config, options.rpc, options.verify);
-    // The snapshot of a running indexer holds its lock; this index has no writer yet.
-    await client.query(
-      `update ${quoteIdent(schema)}."_ponder_meta" set value = jsonb_set(value, '{is_locked}', '0') where key = 'app'`,
-    );
+    await unlockIndex(client, schema);
     restored = false;
     return { ...report, restore: { loadSeconds, postDataSeconds, ponderIndexSeconds } };
   } finally {
@@ -131,19 +129,6 @@ async function refuseNonEmpty(client: pg.Client, schema: string, sourceSchema: s
   }
   // An empty target schema is dropped so pg_restore can create it under the snapshot's name and rename it.
   await client.query(`drop schema if exists ${quoteIdent(schema)}`);
-}
-
-/** Renames the restored schema; Ponder's trigger functions name their schema in their bodies, so they are rewritten. */
-async function renameSchema(client: pg.Client, from: string, to: string): Promise<void> {
-  await client.query(`alter schema ${quoteIdent(from)} rename to ${quoteIdent(to)}`);
-  const { rows } = await client.query<{ def: string }>(
-    `select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = $1`,
-    [to],
-  );
-  for (const { def } of rows) {
-    const rewritten = def.replaceAll(`${quoteIdent(from)}.`, `${quoteIdent(to)}.`);
-    if (rewritten !== def) await client.query(rewritten);
-  }
 }
 
 async function dropRestored(client: pg.Client, schema: string, sourceSchema: string): Promise<void> {

@@ -61,19 +61,15 @@ function server(dir: string, port: number, name: string): Server {
   return server;
 }
 
-/** A primary (with `database`, C collation) and a standby streaming from it, both started. */
-export async function startPrimaryAndStandby(database: string): Promise<PrimaryAndStandby> {
+/** A private primary (with `database`, C collation), started, in its own temporary directory. */
+export async function startPrimary(database: string): Promise<{ primary: Server; dir: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "nameindex-standby-"));
   chmodSync(dir, 0o700);
   chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString()), 0);
   const primary = server(dir, await findFreePort(), "primary");
-  const standby = server(dir, await findFreePort(), "standby");
-  const started: Server[] = [];
-  const stopAll = async () => {
-    for (const s of started.reverse()) {
-      // Rejects when already stopped (a test stopped it and failed before starting it again).
-      await s.stop().catch(() => {});
-    }
+  const stop = async () => {
+    // Rejects when already stopped (a test stopped it and failed before starting it again).
+    await primary.stop().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -89,14 +85,30 @@ export async function startPrimaryAndStandby(database: string): Promise<PrimaryA
       "UTF8",
     ]);
     await primary.start();
-    started.push(primary);
     await query(primary.url("postgres"), `CREATE DATABASE "${database}" LOCALE 'C' TEMPLATE template0`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { primary, dir, stop };
+}
+
+/** A primary (with `database`, C collation) and a standby streaming from it, both started. */
+export async function startPrimaryAndStandby(database: string): Promise<PrimaryAndStandby> {
+  const { primary, dir, stop: stopPrimary } = await startPrimary(database);
+  const standby = server(dir, await findFreePort(), "standby");
+  let standbyStarted = false;
+  const stopAll = async () => {
+    if (standbyStarted) await standby.stop().catch(() => {});
+    await stopPrimary();
+  };
+  try {
     // What an operator runs on the standby's host: a copy of the running primary that starts as its standby (-R).
     // `-c fast` asks the primary for an immediate checkpoint; the default (spread) paced it over minutes.
     const basebackup = ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", join(dir, "standby")];
     await asPostgres("pg_basebackup", [...basebackup, "-R", "-X", "stream", "-c", "fast"]);
     await standby.start();
-    started.push(standby);
+    standbyStarted = true;
   } catch (error) {
     await stopAll();
     throw error;

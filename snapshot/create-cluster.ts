@@ -1,0 +1,191 @@
+import { spawn } from "node:child_process";
+import { chownSync, createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { constants, createZstdCompress } from "node:zlib";
+import pg from "pg";
+import { readCheckpoints } from "./checkpoints";
+import { runAs, type ServerUser, serverPrograms, serverUserFor, startClusterServer } from "./cluster-server";
+import { sealSnapshot } from "./container";
+import { digestTables } from "./digest";
+import { SnapshotError } from "./errors";
+import type { SnapshotManifest } from "./manifest";
+import { quoteIdent } from "./queryable";
+import type { RpcPool } from "./rpc";
+import { dropHistory, PER_BLOCK_SYNC_TABLES } from "./sync-history";
+
+/** The physical copy's one payload part: the cluster's data directory, tarred and zstd-compressed. */
+export const CLUSTER_PAYLOAD = "cluster.tar.zst";
+
+/**
+ * What the copy never carries: the publisher's server configuration (the operator starts the copy with theirs, and
+ * restore must not install settings that run commands, such as `archive_command`), and pg_basebackup's leftovers.
+ */
+export const SERVER_CONFIGURATION = ["postgresql.conf", "postgresql.auto.conf", "pg_hba.conf", "pg_ident.conf"];
+const LEFT_OUT_OF_COPY = [
+  ...SERVER_CONFIGURATION,
+  "postmaster.opts",
+  "backup_manifest",
+  "backup_label.old",
+  "current_logfiles",
+  "log",
+];
+
+/** zstd's level for the copy: level 3 packed a 50,000-name cluster to 18 % at ~240 MB/s (docs/benchmarks.md). */
+const ZSTD_LEVEL = 3;
+
+/**
+ * Snapshots a dedicated PostgreSQL cluster physically, without pausing its indexer: `pg_basebackup` copies the running
+ * cluster; the copy is started on a private socket, sheds the sync history before each resume block (as every
+ * snapshot does), and is digested and checkpointed as the logical snapshot is, then shut down cleanly and packed. The
+ * manifest so describes exactly the files the payload holds, and restore needs no WAL replay.
+ */
+export async function createClusterSnapshot(options: {
+  connectionString: string;
+  schema: string;
+  file: string;
+  rpc: RpcPool | undefined;
+  chunkRows: number;
+  log: (line: string) => void;
+}): Promise<SnapshotManifest> {
+  const { connectionString, schema, file, chunkRows, log } = options;
+  const source = await describeSource(connectionString, schema);
+  const bin = await serverPrograms(source.major);
+  const work = mkdtempSync(join(tmpdir(), "nameindex-snapshot-"));
+  const data = join(work, "data");
+  try {
+    const user = await serverUserFor(data);
+    // pg_basebackup, run as the user that runs the copy's server, creates `data` in `work`.
+    chownSync(work, user.uid, -1);
+    let started = Date.now();
+    // `-c fast`: an immediate checkpoint on the source (the default spreads it over minutes).
+    await runAs(user, join(bin, "pg_basebackup"), ["-d", connectionString, "-D", data, "-X", "stream", "-c", "fast"]);
+    log(`snapshot: the cluster copied by pg_basebackup in ${seconds(started)} s`);
+
+    started = Date.now();
+    const server = await startClusterServer(bin, data, user);
+    let checkpoints: SnapshotManifest["checkpoints"];
+    let tables: SnapshotManifest["tables"];
+    let buildRecord: Record<string, unknown>;
+    try {
+      const db = await server.connect(source.database, source.superuser);
+      try {
+        await db.query("begin isolation level repeatable read read only");
+        checkpoints = await readCheckpoints(db, schema, options.rpc);
+        buildRecord = (
+          await db.query<{ record: Record<string, unknown> }>(
+            `select record from ${quoteIdent(schema)}."_nameindex_build" where key = 'build'`,
+          )
+        ).rows[0]!.record;
+        await db.query("commit");
+        await dropHistory(db, checkpoints);
+        for (const table of Object.keys(PER_BLOCK_SYNC_TABLES)) {
+          await db.query(`vacuum full ponder_sync.${quoteIdent(table)}`).catch(() => {});
+        }
+        await db.query("begin isolation level repeatable read read only");
+        tables = await digestTables(db, schema, checkpoints, chunkRows);
+        await db.query("commit");
+      } finally {
+        await db.end().catch(() => {});
+      }
+    } finally {
+      await server.stop();
+    }
+    log(`snapshot: the copy's sync history shed and its tables digested in ${seconds(started)} s`);
+
+    started = Date.now();
+    const payload = join(work, CLUSTER_PAYLOAD);
+    await packDirectory(user, data, payload);
+    log(`snapshot: the copy packed (tar, zstd ${ZSTD_LEVEL}) in ${seconds(started)} s`);
+    return await sealSnapshot(
+      file,
+      {
+        database: "postgres",
+        schema,
+        buildRecord,
+        checkpoints,
+        chunkRows,
+        tables,
+        cluster: { major: source.major, database: source.database, superuser: source.superuser, user: source.user },
+      },
+      "cluster-tar",
+      [{ name: CLUSTER_PAYLOAD, file: payload }],
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The data directory as tar (without LEFT_OUT_OF_COPY) through zstd into `file`. */
+export async function packDirectory(user: ServerUser, directory: string, file: string): Promise<void> {
+  const excludes = LEFT_OUT_OF_COPY.map((name) => `--exclude=./${name}`);
+  const tar = spawn("tar", ["-cf", "-", "-C", directory, ...excludes, "."], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  tar.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => tar.on("close", resolve));
+  await pipeline(
+    tar.stdout,
+    createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL } }),
+    createWriteStream(file),
+  );
+  const code = await exited;
+  if (code !== 0) throw new Error(`tar exited with ${code}: ${stderr.trim().slice(0, 2000)} (${user.name}'s copy)`);
+}
+
+interface SourceCluster {
+  major: number;
+  database: string;
+  superuser: string;
+  user: string;
+}
+
+/**
+ * The source cluster, refused unless it is dedicated to this index: a physical copy carries every database and
+ * tablespace of the cluster, and a colleague's copy must carry nothing else.
+ */
+async function describeSource(connectionString: string, schema: string): Promise<SourceCluster> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{
+      major: number;
+      database: string;
+      superuser: string;
+      user: string;
+      build: string | null;
+      others: string[];
+      tablespaces: string[];
+    }>(
+      `select current_setting('server_version_num')::int / 10000 as major, current_database() as database,
+              (select rolname from pg_roles where oid = 10) as superuser, current_user as user,
+              to_regclass($1)::text as build,
+              array(select datname from pg_database where not datistemplate and datname not in (current_database(), 'postgres') order by 1)::text[] as others,
+              array(select spcname from pg_tablespace where spcname not in ('pg_default', 'pg_global') order by 1)::text[] as tablespaces`,
+      [`${quoteIdent(schema)}."_nameindex_build"`],
+    );
+    const source = rows[0]!;
+    if (!source.build) {
+      throw new SnapshotError(
+        "bad-manifest",
+        `schema "${schema}" holds no nameindex index (no _nameindex_build table)`,
+      );
+    }
+    if (source.others.length > 0 || source.tablespaces.length > 0) {
+      throw new SnapshotError(
+        "bad-manifest",
+        `a physical copy carries the whole cluster, and this one holds more than the index: ${[
+          ...source.others.map((d) => `database "${d}"`),
+          ...source.tablespaces.map((t) => `tablespace "${t}"`),
+        ].join(", ")}. Copy a cluster dedicated to the index, or make a logical snapshot (without --cluster)`,
+      );
+    }
+    return { major: source.major, database: source.database, superuser: source.superuser, user: source.user };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
