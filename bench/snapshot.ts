@@ -6,22 +6,27 @@
  * both, and the seconds of create, restore (from the local file: its rows loaded as they are read, then the keys and
  * indexes on two connections), the sampled verify and the full one, with their rates per on-disk MiB; then the
  * projection of those rates to a mainnet operator (lib/snapshot-projection.ts), as docs/benchmarks.md shows it.
+ * The index lives in a private PostgreSQL cluster of its own (harness/private-postgres.ts), so the same run also takes
+ * a physical copy of it (`create --cluster`) and restores that (`restore --pgdata`): its file, unpack, start and
+ * verify, and its projection.
  *
  *   BENCH_SIZES=10000  BENCH_TXS_PER_BLOCK=2000 (as bench:scale; the played chains are cached under .cache/)
  *   BENCH_CHUNK_ROWS=10000  BENCH_SAMPLE_CHUNKS=200 (create's --chunk-rows, restore's --chunks)
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chownSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { startCachedDevnet } from "../harness/cached-devnet";
 import { createDatabase, dropDatabase, startIndexer } from "../harness/indexer-harness";
+import { startPrimary } from "../harness/private-postgres";
 import { completedEventsByName } from "../scripts/lib/peak-rss";
 import { createSnapshot, restoreSnapshot, verifySnapshot } from "../snapshot";
 import { readSnapshotFile } from "../snapshot/container";
 import { buildConfig } from "../src/config";
 import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
-import { projectToMainnet } from "./lib/snapshot-projection";
+import { type ClusterRun, projectClusterToMainnet, projectToMainnet } from "./lib/snapshot-projection";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000").split(",").map(Number);
 const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);
@@ -46,6 +51,7 @@ interface Row {
   fullS: number;
   rpcCalls: number;
   load: string;
+  cluster: ClusterRun & { createS: number; verifyS: number; directoryMiB: number };
 }
 
 /** The index schema's tables with their indexes and TOAST, as PostgreSQL keeps them on disk. */
@@ -64,12 +70,21 @@ async function schemaBytes(connectionString: string, schema: string): Promise<nu
   }
 }
 
+/** Bytes of every file under `directory` (`du`'s apparent size). */
+function directoryBytes(directory: string): number {
+  return Number(execFileSync("du", ["-sb", directory]).toString().split("\t")[0]);
+}
+
 async function measure(names: number): Promise<Row> {
   const env = await startCachedDevnet(1, names, TXS_PER_BLOCK, (line) => log(`devnet ${names}: ${line}`));
   const dir = mkdtempSync(join(tmpdir(), "nameindex-bench-snapshot-"));
+  // The OS user that runs PostgreSQL owns the physical copy's data directory, made in here.
+  chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString()), -1);
   const target = `bench_snapshot_${Date.now().toString(36)}`;
+  const cluster = await startPrimary("nameindex");
   try {
     const indexer = await startIndexer({
+      reuse: { databaseUrl: cluster.primary.url("nameindex") },
       manifestPath: env.devnet.manifestPath,
       labelsServiceUrl: env.labelsUrl,
       plugins: [...DEFAULT_PLUGIN_NAMES],
@@ -102,6 +117,18 @@ async function measure(names: number): Promise<Row> {
       );
       const restoreS = (Date.now() - started) / 1000 - report.seconds;
       const full = await verifySnapshot(restored, file, { sampleSize: 0, chunks: "all" }, log);
+
+      const clusterFile = join(dir, "cluster.snapshot");
+      started = Date.now();
+      await createSnapshot(buildConfig(indexer.env), clusterFile, log, { chunkRows: CHUNK_ROWS, cluster: true });
+      const clusterCreateS = (Date.now() - started) / 1000;
+      const pgdata = join(dir, "pgdata");
+      const physical = await restoreSnapshot(
+        buildConfig(indexer.env),
+        clusterFile,
+        { sampleSize: 0, chunks: SAMPLE_CHUNKS, pgdata },
+        log,
+      );
       return {
         names,
         events,
@@ -119,12 +146,21 @@ async function measure(names: number): Promise<Row> {
         fullS: full.seconds,
         rpcCalls: report.rpcCalls,
         load: loadavg()[0].toFixed(1),
+        cluster: {
+          createS: clusterCreateS,
+          fileBytes: statSync(clusterFile).size,
+          unpackSeconds: physical.restore!.loadSeconds,
+          startSeconds: physical.restore!.postDataSeconds,
+          verifyS: physical.seconds,
+          directoryMiB: directoryBytes(pgdata) / 2 ** 20,
+        },
       };
     } finally {
       await indexer.stop();
     }
   } finally {
     await dropDatabase(target);
+    await cluster.stop();
     rmSync(dir, { recursive: true, force: true });
     await env.stop();
   }
@@ -143,8 +179,18 @@ for (const r of results) {
     `| ${r.names} | ${r.events} | ${r.rows} | ${f(r.diskMiB)} MiB (${perEvent(r.diskMiB)}) | ${f(r.snapshotMiB)} MiB (${perEvent(r.snapshotMiB)}) | ${f(r.createS)} s | ${f(r.restoreS)} s (${f(r.loadS)} + ${f(r.postDataS)} + ${f(r.ponderIndexS)}) | ${f(r.verifyS)} s | ${r.chunks} | ${f(r.fullS)} s | ${r.rpcCalls} | ${f(r.diskMiB / r.restoreS)} | ${f(r.diskMiB / r.fullS)} | ${r.load} |`,
   );
 }
+console.log(
+  "\n| names | physical copy: create | file (B/event) | data directory | unpack | start | verify | unpack MiB/s (index on disk) |",
+);
+console.log("|---|---|---|---|---|---|---|---|");
 for (const r of results) {
-  const line = projectToMainnet({
+  const c = r.cluster;
+  console.log(
+    `| ${r.names} | ${f(c.createS)} s | ${f(c.fileBytes / 2 ** 20)} MiB (${Math.round(c.fileBytes / r.events)}) | ${f(c.directoryMiB)} MiB | ${f(c.unpackSeconds)} s | ${f(c.startSeconds)} s | ${f(c.verifyS)} s | ${f(r.diskMiB / c.unpackSeconds)} |`,
+  );
+}
+for (const r of results) {
+  const run = {
     events: r.events,
     diskBytes: r.diskMiB * 2 ** 20,
     fileBytes: r.snapshotMiB * 2 ** 20,
@@ -153,7 +199,8 @@ for (const r of results) {
     ponderIndexSeconds: r.ponderIndexS,
     tableRows: r.tableRows,
     fullVerifySeconds: r.fullS,
-  });
-  console.log(`${r.names} names: ${line}`);
+  };
+  console.log(`${r.names} names: ${projectToMainnet(run)}`);
+  console.log(`${r.names} names: ${projectClusterToMainnet(run, r.cluster)}`);
 }
 process.exit(0);

@@ -14,6 +14,12 @@
  * pace; the keys and indexes are built once the last byte is in. `ponder` counts once: restore builds
  * ponder.schema.ts's indexes and `ponder start` keeps them (patch createDatabase-keep-indexes-at-recovery). Catch-up
  * is the rehearsal's (docs/benchmarks.md).
+ *
+ * A physical copy of a dedicated cluster (`create --cluster`, `restore --pgdata`) builds nothing: its data directory is
+ * unpacked as it arrives, started once, and verified as above:
+ *
+ *   total    = max(download, unpack) + start + verify + catch-up
+ *   unpack   = disk ÷ (on-disk bytes ÷ the unpack seconds)   (the copy also holds the catalogs and kept sync rows)
  */
 
 /** Mainnet events per plugin set, from a peer's mainnet index (docs/benchmarks.md, "Projection to mainnet"). */
@@ -38,25 +44,59 @@ export interface SnapshotRun {
   fullVerifySeconds: number;
 }
 
-export function projectToMainnet(run: SnapshotRun): string {
+/** A physical copy's run: its file, the seconds to unpack it and to start it (verify as the logical run's). */
+export interface ClusterRun {
+  fileBytes: number;
+  unpackSeconds: number;
+  startSeconds: number;
+}
+
+type PluginSet = keyof typeof MAINNET_EVENTS;
+
+/**
+ * Minutes from the URL to the head per plugin set and end (low, high), given the seconds a path spends on an index
+ * of `disk` bytes besides the download; the shared terms (download, verify, catch-up) are the run's.
+ */
+function project(
+  run: SnapshotRun,
+  fileBytes: number,
+  path: (disk: number) => { arriving: number; after: number },
+): (set: PluginSet, end: 0 | 1) => number {
   const perEvent = run.diskBytes / run.events;
   const ends = [Math.min(perEvent, LARGE_INDEX_BYTES_PER_EVENT), Math.max(perEvent, LARGE_INDEX_BYTES_PER_EVENT)];
   const rowsPerSecond = run.tableRows.reduce((a, b) => a + b, 0) / run.fullVerifySeconds;
-  const minutes = (set: keyof typeof MAINNET_EVENTS, end: 0 | 1) => {
+  return (set, end) => {
     const events = MAINNET_EVENTS[set];
     const disk = events * ends[end]!;
-    const download = (disk * (run.fileBytes / run.diskBytes)) / DOWNLOAD_BYTES_PER_SECOND;
-    const load = disk / (run.diskBytes / run.loadSeconds);
-    const keys = disk / (run.diskBytes / run.postDataSeconds);
-    const ponder = disk / (run.diskBytes / run.ponderIndexSeconds);
+    const download = (disk * (fileBytes / run.diskBytes)) / DOWNLOAD_BYTES_PER_SECOND;
     const sampled = run.tableRows.reduce(
       (sum, rows) => sum + Math.min((rows * events) / run.events, SAMPLED_ROWS_PER_TABLE),
       0,
     );
     const verify = sampled / rowsPerSecond;
-    return (Math.max(download, load) + keys + ponder + verify) / 60 + CATCH_UP_MINUTES[set][end];
+    const { arriving, after } = path(disk);
+    return (Math.max(download, arriving) + after + verify) / 60 + CATCH_UP_MINUTES[set][end];
   };
-  const range = (set: keyof typeof MAINNET_EVENTS) =>
-    `${Math.round(minutes(set, 0))}–${Math.round(minutes(set, 1))} min`;
-  return `snapshot projection: default plugins ${range("default plugins")}, subgraph plugin ${range("subgraph plugin")} (download at 100 MB/s included)`;
+}
+
+function describe(label: string, minutes: (set: PluginSet, end: 0 | 1) => number): string {
+  const range = (set: PluginSet) => `${Math.round(minutes(set, 0))}–${Math.round(minutes(set, 1))} min`;
+  return `${label}: default plugins ${range("default plugins")}, subgraph plugin ${range("subgraph plugin")} (download at 100 MB/s included)`;
+}
+
+export function projectToMainnet(run: SnapshotRun): string {
+  const minutes = project(run, run.fileBytes, (disk) => ({
+    arriving: disk / (run.diskBytes / run.loadSeconds),
+    after: disk / (run.diskBytes / run.postDataSeconds) + disk / (run.diskBytes / run.ponderIndexSeconds),
+  }));
+  return describe("snapshot projection", minutes);
+}
+
+/** The same for a physical copy of the run's index (`create --cluster`): self-hosted PostgreSQL only. */
+export function projectClusterToMainnet(run: SnapshotRun, cluster: ClusterRun): string {
+  const minutes = project(run, cluster.fileBytes, (disk) => ({
+    arriving: disk / (run.diskBytes / cluster.unpackSeconds),
+    after: cluster.startSeconds,
+  }));
+  return describe("snapshot projection (physical copy, own server)", minutes);
 }

@@ -9,7 +9,7 @@ import {
   startIndexer,
   waitFor,
 } from "../../harness/indexer-harness";
-import { type PrimaryAndStandby, startPrimaryAndStandby } from "../support/postgres-standby";
+import { type PrimaryAndStandby, startPrimaryAndStandby } from "../../harness/private-postgres";
 
 /*
  * An API replica (`ponder serve`) on a real PostgreSQL hot standby, as docs/operations.md "Deployment" runs it: the

@@ -11,7 +11,7 @@ import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
 import { serverPrograms, serverUserFor, startClusterServer } from "../../snapshot/cluster-server";
 import { CLUSTER_PAYLOAD, packDirectory } from "../../snapshot/create-cluster";
 import { buildConfig } from "../../src/config";
-import { startPrimary } from "../support/postgres-standby";
+import { startPrimary } from "../../harness/private-postgres";
 import { forgeSnapshot } from "../support/snapshot-files";
 
 /*

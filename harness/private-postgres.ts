@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { findFreePort } from "../../scripts/lib/ports";
+import { findFreePort } from "../scripts/lib/ports";
 
 /*
  * A PostgreSQL primary and a hot standby of it, made as an operator makes one (initdb, then `pg_basebackup -R` of the
