@@ -11,7 +11,7 @@
  * verify, and its projection.
  *
  *   BENCH_SIZES=10000  BENCH_TXS_PER_BLOCK=2000 (as bench:scale; the played chains are cached under .cache/)
- *   BENCH_CHUNK_ROWS=10000  BENCH_SAMPLE_CHUNKS=200 (create's --chunk-rows, restore's --chunks)
+ *   BENCH_CHUNK_ROWS=2000  BENCH_SAMPLE_CHUNKS=200 (create's --chunk-rows, restore's --chunks; their defaults)
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -23,15 +23,17 @@ import { createDatabase, dropDatabase, startIndexer } from "../harness/indexer-h
 import { startPrimary } from "../harness/private-postgres";
 import { completedEventsByName } from "../scripts/lib/peak-rss";
 import { createSnapshot, restoreSnapshot, verifySnapshot } from "../snapshot";
+import { DEFAULT_SAMPLE_CHUNKS } from "../snapshot/chunk-sample";
 import { readSnapshotFile } from "../snapshot/container";
+import { DEFAULT_CHUNK_ROWS } from "../snapshot/digest";
 import { buildConfig } from "../src/config";
 import { DEFAULT_PLUGIN_NAMES } from "../src/plugins/names";
 import { type ClusterRun, projectClusterToMainnet, projectToMainnet } from "./lib/snapshot-projection";
 
 const SIZES = (process.env.BENCH_SIZES ?? "10000").split(",").map(Number);
 const TXS_PER_BLOCK = Number(process.env.BENCH_TXS_PER_BLOCK ?? 2000);
-const CHUNK_ROWS = Number(process.env.BENCH_CHUNK_ROWS ?? 10_000);
-const SAMPLE_CHUNKS = Number(process.env.BENCH_SAMPLE_CHUNKS ?? 200);
+const CHUNK_ROWS = Number(process.env.BENCH_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS);
+const SAMPLE_CHUNKS = Number(process.env.BENCH_SAMPLE_CHUNKS ?? DEFAULT_SAMPLE_CHUNKS);
 const log = (line: string) => console.log(`[bench:snapshot] ${line}`);
 
 interface Row {

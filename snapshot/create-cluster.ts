@@ -128,7 +128,7 @@ export async function packDirectory(user: ServerUser, directory: string, file: s
   const exited = new Promise<number | null>((resolve) => tar.on("close", resolve));
   await pipeline(
     tar.stdout,
-    createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL } }),
+    createZstdCompress({ chunkSize: 1 << 20, params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL } }),
     createWriteStream(file),
   );
   const code = await exited;

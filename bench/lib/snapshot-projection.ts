@@ -1,3 +1,6 @@
+import { DEFAULT_SAMPLE_CHUNKS } from "../../snapshot/chunk-sample";
+import { DEFAULT_CHUNK_ROWS } from "../../snapshot/digest";
+
 /*
  * From a bench:snapshot run to a mainnet operator's wait, from the file's URL to following the head. Per plugin set P
  * of E_P mainnet events and an on-disk index of b bytes per event (two ends: LARGE_INDEX_BYTES_PER_EVENT, and what this
@@ -7,7 +10,7 @@
  *   download = file ÷ 100 MB/s             load = disk ÷ (this run's on-disk bytes ÷ its rows-load seconds)
  *   keys     = disk ÷ (on-disk bytes ÷ the seconds the keys, other indexes and triggers took)
  *   ponder   = disk ÷ (on-disk bytes ÷ the seconds ponder.schema.ts's indexes took)
- *   verify   = Σ over tables of min(rows × E_P ÷ E_run, 200 chunks × 10,000 rows) ÷ (rows per second of verify --full)
+ *   verify   = Σ over tables of min(rows × E_P ÷ E_run, 200 chunks × 2,000 rows) ÷ (rows per second of verify --full)
  *   total    = max(download, load) + keys + ponder + verify + catch-up
  *
  * max(download, load): the one-pass restore loads the rows as the bytes arrive, so the slower of the two sets the
@@ -27,8 +30,8 @@ export const MAINNET_EVENTS = { "default plugins": 273e6, "subgraph plugin": 24e
 /** The index's bytes on disk per event at 50,000 names (docs/benchmarks.md, "Disk"): the low end for a large index. */
 const LARGE_INDEX_BYTES_PER_EVENT = 1_364;
 const DOWNLOAD_BYTES_PER_SECOND = 100e6;
-/** Restore's defaults: the chunks a table's sample reads, and the rows in one. */
-const SAMPLED_ROWS_PER_TABLE = 200 * 10_000;
+/** Restore's and create's defaults: the chunks a table's sample reads, and the rows in one. */
+const SAMPLED_ROWS_PER_TABLE = DEFAULT_SAMPLE_CHUNKS * DEFAULT_CHUNK_ROWS;
 /** Ponder's catch-up from a snapshot ≤ 8 h old, minutes (docs/benchmarks.md, the rehearsal's tail and block reads). */
 const CATCH_UP_MINUTES = { "default plugins": [2, 5], "subgraph plugin": [1, 3] } as const;
 
