@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffDumps, dumpPostgres } from "../../harness/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
+import { startPrimary } from "../../harness/private-postgres";
 import { findFreePort } from "../../scripts/lib/ports";
 import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
 import { serverPrograms, serverUserFor, startClusterServer } from "../../snapshot/cluster-server";
 import { CLUSTER_PAYLOAD, packDirectory } from "../../snapshot/create-cluster";
 import { buildConfig } from "../../src/config";
-import { startPrimary } from "../../harness/private-postgres";
 import { forgeSnapshot } from "../support/snapshot-files";
 
 /*
@@ -131,7 +131,7 @@ describe("physical snapshots of a dedicated cluster", () => {
     await server.stop();
     expect(edited.rowCount).toBe(1);
     const packed = join(dir, "edited.tar.zst");
-    await packDirectory(user, scratch, packed);
+    await packDirectory(scratch, packed);
     await forgeSnapshot(good, join(dir, "edited.snapshot"), { parts: { [CLUSTER_PAYLOAD]: packed } });
     const editedTarget = newDataDirectory("edited");
     const digest = await refusal(join(dir, "edited.snapshot"), editedTarget);
