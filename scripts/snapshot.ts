@@ -25,13 +25,19 @@ const args = z.discriminatedUnion("command", [
     target: z.string().min(1),
     "chunk-rows": z.coerce.number().int().min(1).default(DEFAULT_CHUNK_ROWS),
     cluster: z.literal("true").optional(),
+    "pg-bin": z.string().min(1).optional(),
   }),
-  z.object({ command: z.literal("restore"), ...checks, pgdata: z.string().min(1).optional() }),
+  z.object({
+    command: z.literal("restore"),
+    ...checks,
+    pgdata: z.string().min(1).optional(),
+    "pg-bin": z.string().min(1).optional(),
+  }),
   z.object({ command: z.literal("verify"), ...checks }),
 ]);
 
-const USAGE = `usage: npm run snapshot -- create <file> [--chunk-rows <rows per chunk, default ${DEFAULT_CHUNK_ROWS}>] [--cluster: a physical copy of DATABASE_URL's dedicated cluster]
-       npm run snapshot -- restore <file|https-url> [--pgdata <new data directory: a physical copy>] [--sample <names, default 200>] [--chunks <per table, default ${DEFAULT_SAMPLE_CHUNKS}> | --full]
+const USAGE = `usage: npm run snapshot -- create <file> [--chunk-rows <rows per chunk, default ${DEFAULT_CHUNK_ROWS}>] [--cluster: a physical copy of DATABASE_URL's dedicated cluster [--pg-bin <PostgreSQL's bin directory>]]
+       npm run snapshot -- restore <file|https-url> [--pgdata <new data directory: a physical copy> [--pg-bin <dir>]] [--sample <names, default 200>] [--chunks <per table, default ${DEFAULT_SAMPLE_CHUNKS}> | --full]
        npm run snapshot -- verify <file|https-url> [the same options]: the restored index again, before ponder start`;
 
 function parseArgs(argv: string[]): z.infer<typeof args> {
@@ -49,6 +55,7 @@ function parseArgs(argv: string[]): z.infer<typeof args> {
     target,
     ...options,
     sample: options.sample ?? process.env.SNAPSHOT_SAMPLE_NAMES,
+    ...(command === "verify" ? {} : { "pg-bin": options["pg-bin"] ?? process.env.PG_BIN }),
     chunks: options.chunks ?? process.env.SNAPSHOT_SAMPLE_CHUNKS,
   });
   if (!parsed.success) {
@@ -69,11 +76,12 @@ try {
     await createSnapshot(config, parsed.target, log, {
       chunkRows: parsed["chunk-rows"],
       cluster: parsed.cluster === "true",
+      pgBin: parsed["pg-bin"],
     });
   } else {
     const options = { sampleSize: parsed.sample, chunks: parsed.full ? ("all" as const) : parsed.chunks };
     if (parsed.command === "restore")
-      await restoreSnapshot(config, parsed.target, { ...options, pgdata: parsed.pgdata }, log);
+      await restoreSnapshot(config, parsed.target, { ...options, pgdata: parsed.pgdata, pgBin: parsed["pg-bin"] }, log);
     else await verifySnapshot(config, parsed.target, options, log);
   }
 } catch (error) {

@@ -42,11 +42,10 @@ export async function serverUserFor(directory: string): Promise<ServerUser> {
 }
 
 /**
- * The directory of PostgreSQL's server programs for major version `major`: PG_BIN, or Debian's
+ * The directory of PostgreSQL's server programs for major version `major`: `bin` (`--pg-bin`, PG_BIN), or Debian's
  * /usr/lib/postgresql/<major>/bin; refused unless its `pg_ctl` is of that major version.
  */
-export async function serverPrograms(major: number): Promise<string> {
-  const bin = process.env.PG_BIN ?? `/usr/lib/postgresql/${major}/bin`;
+export async function serverPrograms(major: number, bin = `/usr/lib/postgresql/${major}/bin`): Promise<string> {
   const version = await run(join(bin, "pg_ctl"), ["--version"]).catch(() => "");
   const found = Number(version.match(/\(PostgreSQL\) (\d+)/)?.[1] ?? Number.NaN);
   if (found !== major) {
@@ -54,7 +53,7 @@ export async function serverPrograms(major: number): Promise<string> {
       "payload",
       `this physical copy needs PostgreSQL ${major}'s server programs; ${join(bin, "pg_ctl")} ${
         Number.isNaN(found) ? "was not found" : `is of PostgreSQL ${found}`
-      }: install postgresql-${major} or set PG_BIN`,
+      }: install postgresql-${major}, or name its bin directory with --pg-bin`,
     );
   }
   return bin;

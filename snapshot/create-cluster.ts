@@ -1,16 +1,16 @@
-import { chownSync, createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
-import { readCheckpoints } from "./checkpoints";
-import { runAs, type ServerUser, serverPrograms, serverUserFor, startClusterServer } from "./cluster-server";
+import { runAs, serverPrograms, serverUserFor, startClusterServer } from "./cluster-server";
 import { sealSnapshot } from "./container";
-import { digestTables } from "./digest";
+import { digestCopy } from "./digest";
 import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
 import { quoteIdent } from "./queryable";
 import type { RpcPool } from "./rpc";
-import { dropHistory, PER_BLOCK_SYNC_TABLES } from "./sync-history";
 import { runTool } from "./tools";
 
 /** The physical copy's one payload part: the cluster's data directory, tarred and zstd-compressed. */
@@ -46,10 +46,12 @@ export async function createClusterSnapshot(options: {
   rpc: RpcPool | undefined;
   chunkRows: number;
   log: (line: string) => void;
+  /** PostgreSQL's server programs of the cluster's major version (default: Debian's directory). */
+  pgBin?: string;
 }): Promise<SnapshotManifest> {
   const { connectionString, schema, file, chunkRows, log } = options;
   const source = await describeSource(connectionString, schema);
-  const bin = await serverPrograms(source.major);
+  const bin = await serverPrograms(source.major, options.pgBin);
   await requireZstd();
   const work = mkdtempSync(join(tmpdir(), "nameindex-snapshot-"));
   const data = join(work, "data");
@@ -70,27 +72,19 @@ export async function createClusterSnapshot(options: {
     try {
       const db = await server.connect(source.database, source.superuser);
       try {
-        await db.query("begin isolation level repeatable read read only");
-        checkpoints = await readCheckpoints(db, schema, options.rpc);
         buildRecord = (
           await db.query<{ record: Record<string, unknown> }>(
             `select record from ${quoteIdent(schema)}."_nameindex_build" where key = 'build'`,
           )
         ).rows[0]!.record;
-        await db.query("commit");
-        await dropHistory(db, checkpoints);
-        for (const table of Object.keys(PER_BLOCK_SYNC_TABLES)) {
-          await db.query(`vacuum full ponder_sync.${quoteIdent(table)}`).catch(() => {});
-        }
-        await db.query("begin isolation level repeatable read read only");
-        tables = await digestTables(db, schema, checkpoints, chunkRows);
-        await db.query("commit");
+        ({ checkpoints, tables } = await digestCopy(db, schema, options.rpc, chunkRows));
       } finally {
         await db.end().catch(() => {});
       }
     } finally {
       await server.stop();
     }
+    await trimWal(bin, data);
     log(`snapshot: the copy's sync history shed and its tables digested in ${seconds(started)} s`);
 
     started = Date.now();
@@ -129,6 +123,22 @@ export async function packDirectory(directory: string, file: string): Promise<vo
     directory,
     file,
   ]);
+}
+
+/**
+ * Leaves in the copy's pg_wal only the segment holding its shutdown checkpoint, which is all a cleanly shut down
+ * cluster reads on start. The rest are older segments and ones recycled under future names (up to max_wal_size of
+ * them after the sync history's VACUUM FULL): bytes that compress poorly and that no one reads.
+ */
+async function trimWal(bin: string, data: string): Promise<void> {
+  const control = (await promisify(execFile)(join(bin, "pg_controldata"), [data])).stdout;
+  const state = control.match(/^Database cluster state:\s+(.+)$/m)?.[1];
+  const keep = control.match(/^Latest checkpoint's REDO WAL file:\s+([0-9A-F]{24})$/m)?.[1];
+  if (state !== "shut down" || !keep)
+    throw new Error(`the copy was not shut down cleanly (${state ?? "unknown state"})`);
+  for (const file of readdirSync(join(data, "pg_wal"))) {
+    if (/^[0-9A-F]{24}$/.test(file) && file !== keep) rmSync(join(data, "pg_wal", file));
+  }
 }
 
 /** Refuses, before any work, a machine without the zstd program (Debian's package zstd). */

@@ -1,7 +1,9 @@
+import { readCheckpoints } from "./checkpoints";
 import { type Chunk, chunkRoot, chunkTable } from "./chunks";
 import type { SnapshotManifest } from "./manifest";
 import type { Queryable } from "./queryable";
-import { keptRowsCondition } from "./sync-history";
+import type { RpcPool } from "./rpc";
+import { keptRowsCondition, shedHistory } from "./sync-history";
 
 export interface TableDigest {
   rows: number;
@@ -76,4 +78,24 @@ export async function digestTables(
     result[name] = { rows, root: chunkRoot(rows, chunkRows, chunks), chunks };
   }
   return result;
+}
+
+/**
+ * A stopped copy of an index (PGlite's directory, a cluster's data directory) made into what a snapshot carries: its
+ * checkpoints read, the sync history before them shed, its tables digested. Nothing else writes to a copy.
+ */
+export async function digestCopy(
+  db: Queryable,
+  schema: string,
+  rpc: RpcPool | undefined,
+  chunkRows: number,
+): Promise<{ checkpoints: SnapshotManifest["checkpoints"]; tables: Record<string, TableDigest> }> {
+  const checkpoints = await readCheckpoints(db, schema, rpc);
+  await shedHistory(db, checkpoints);
+  await db.query("begin isolation level repeatable read read only");
+  try {
+    return { checkpoints, tables: await digestTables(db, schema, checkpoints, chunkRows) };
+  } finally {
+    await db.query("commit");
+  }
 }

@@ -14,7 +14,14 @@ import { restoreClusterSnapshot } from "./restore-cluster";
 import { restorePostgresSnapshot } from "./restore-postgres";
 import { RpcPool } from "./rpc";
 import { openSnapshotSource } from "./source";
-import { describeReport, type VerifyOptions, type VerifyReport, verifyBuildRecord, verifyRestored } from "./verify";
+import {
+  describeReport,
+  type RestoreInput,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyBuildRecord,
+  verifyRestored,
+} from "./verify";
 
 export { SnapshotError } from "./errors";
 export type { SnapshotManifest } from "./manifest";
@@ -29,7 +36,7 @@ export async function createSnapshot(
   config: AppConfig,
   file: string,
   log: (line: string) => void,
-  options: { chunkRows?: number; cluster?: boolean } = {},
+  options: { chunkRows?: number; cluster?: boolean; pgBin?: string } = {},
 ): Promise<void> {
   const rpc = new RpcPool(config.rpcUrls);
   const chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
@@ -40,6 +47,7 @@ export async function createSnapshot(
     config.database.kind === "postgres"
       ? await (options.cluster ? createClusterSnapshot : createPostgresSnapshot)({
           log,
+          pgBin: options.pgBin,
           connectionString: config.database.connectionString,
           schema: config.databaseSchema,
           file,
@@ -69,11 +77,11 @@ export async function createSnapshot(
 export async function restoreSnapshot(
   config: AppConfig,
   source: string,
-  options: { sampleSize: number; chunks?: VerifyOptions["chunks"]; pgdata?: string },
+  options: { sampleSize: number; chunks?: VerifyOptions["chunks"]; pgdata?: string; pgBin?: string },
   log: (line: string) => void,
 ): Promise<VerifyReport> {
   return withSnapshotHead(config, source, log, async ({ manifest, payload }) => {
-    const common = {
+    const common: RestoreInput = {
       payload,
       label: source,
       manifest,
@@ -81,6 +89,7 @@ export async function restoreSnapshot(
       config,
       rpc: new RpcPool(config.rpcUrls),
       verify: verifyOptionsOf(options),
+      log,
     };
     if (manifest.payload.kind === "cluster-tar" && !options.pgdata) {
       throw new SnapshotError(
@@ -89,9 +98,9 @@ export async function restoreSnapshot(
       );
     }
     const report = options.pgdata
-      ? await restoreClusterSnapshot({ ...common, directory: options.pgdata, log })
+      ? await restoreClusterSnapshot({ ...common, directory: options.pgdata, pgBin: options.pgBin })
       : config.database.kind === "postgres"
-        ? await restorePostgresSnapshot({ ...common, connectionString: config.database.connectionString, log })
+        ? await restorePostgresSnapshot({ ...common, connectionString: config.database.connectionString })
         : await restorePgliteSnapshot({ ...common, directory: config.database.directory });
     for (const line of report.reorged) log(`reorg across the checkpoint: ${line}`);
     for (const line of describeReport(report)) log(line);

@@ -1,19 +1,16 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AppConfig } from "../src/config";
-import { readCheckpoints } from "./checkpoints";
 import { sealSnapshot } from "./container";
-import { digestTables } from "./digest";
+import { digestCopy } from "./digest";
 import { SnapshotError } from "./errors";
 import type { SnapshotManifest } from "./manifest";
 import { loadPayload } from "./payload";
 import { type Queryable, quoteIdent } from "./queryable";
 import { renameSchema, unlockIndex } from "./rename-schema";
 import type { RpcPool } from "./rpc";
-import { dropHistory, PER_BLOCK_SYNC_TABLES } from "./sync-history";
 import { runTool } from "./tools";
-import { type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
+import { type RestoreInput, type VerifyReport, verifyRestored } from "./verify";
 
 /** The PGlite payload's one part: the data directory, tarred and gzipped. */
 const PGLITE_PAYLOAD = "index.tar.gz";
@@ -68,17 +65,7 @@ export async function createPgliteSnapshot(options: {
     let tables: SnapshotManifest["tables"];
     try {
       await refuseRunning(db, schema);
-      await db.query("begin isolation level repeatable read read only");
-      checkpoints = await readCheckpoints(db, schema, options.rpc);
-      await db.query("commit");
-      // The copy sheds the sync history before its resume blocks (sync-history.ts); VACUUM FULL returns the space.
-      await dropHistory(db, checkpoints);
-      for (const table of Object.keys(PER_BLOCK_SYNC_TABLES)) {
-        await db.query(`vacuum full ponder_sync.${quoteIdent(table)}`).catch(() => {});
-      }
-      await db.query("begin isolation level repeatable read read only");
-      tables = await digestTables(db, schema, checkpoints, chunkRows);
-      await db.query("commit");
+      ({ checkpoints, tables } = await digestCopy(db, schema, options.rpc, chunkRows));
     } finally {
       await db.close();
     }
@@ -99,16 +86,7 @@ export async function createPgliteSnapshot(options: {
  * Restores a PGlite snapshot into an empty (or absent) directory, renames its schema to `schema`, verifies, and
  * releases the lock; any failure deletes what it unpacked.
  */
-export async function restorePgliteSnapshot(options: {
-  payload: AsyncIterator<Buffer>;
-  label: string;
-  manifest: SnapshotManifest;
-  directory: string;
-  schema: string;
-  config: AppConfig;
-  rpc: RpcPool;
-  verify: VerifyOptions;
-}): Promise<VerifyReport> {
+export async function restorePgliteSnapshot(options: RestoreInput & { directory: string }): Promise<VerifyReport> {
   const { directory, schema, manifest } = options;
   if (manifest.payload.kind !== "pglite-tar") {
     throw new SnapshotError("payload", "this snapshot is of a PostgreSQL index: restore it with DATABASE_URL set");

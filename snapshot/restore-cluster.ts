@@ -9,7 +9,7 @@ import type { SnapshotManifest } from "./manifest";
 import { loadPayload } from "./payload";
 import { renameSchema, unlockIndex } from "./rename-schema";
 import type { RpcPool } from "./rpc";
-import { type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
+import { type RestoreInput, type VerifyReport, verifyRestored } from "./verify";
 
 /**
  * Restores a physical copy into an empty (or absent) data directory as its payload arrives (zstd, then tar, no copy of
@@ -17,17 +17,9 @@ import { type VerifyOptions, type VerifyReport, verifyRestored } from "./verify"
  * does, unlocks it and shuts it down cleanly. The operator then starts their own server on the directory. Any
  * failure, the checksum's included, empties the directory again.
  */
-export async function restoreClusterSnapshot(options: {
-  payload: AsyncIterator<Buffer>;
-  label: string;
-  manifest: SnapshotManifest;
-  directory: string;
-  schema: string;
-  config: AppConfig;
-  rpc: RpcPool;
-  verify: VerifyOptions;
-  log: (line: string) => void;
-}): Promise<VerifyReport> {
+export async function restoreClusterSnapshot(
+  options: RestoreInput & { directory: string; pgBin?: string },
+): Promise<VerifyReport> {
   const { directory, schema, manifest, log } = options;
   const cluster = manifest.cluster;
   if (manifest.payload.kind !== "cluster-tar" || !cluster) {
@@ -37,7 +29,7 @@ export async function restoreClusterSnapshot(options: {
     );
   }
   // Both refusals come before any byte of the payload is read.
-  const bin = await serverPrograms(cluster.major);
+  const bin = await serverPrograms(cluster.major, options.pgBin);
   await requireZstd();
   if (existsSync(directory) && readdirSync(directory).length > 0) {
     throw new SnapshotError("target-not-empty", `${directory} is not empty: restore into a new data directory`);

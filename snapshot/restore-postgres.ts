@@ -11,7 +11,7 @@ import { renameSchema, unlockIndex } from "./rename-schema";
 import type { RpcPool } from "./rpc";
 import { loadKeptRows } from "./sync-history";
 import { runTool } from "./tools";
-import { checkTableList, type VerifyOptions, type VerifyReport, verifyRestored } from "./verify";
+import { checkTableList, type RestoreInput, type VerifyReport, verifyRestored } from "./verify";
 
 /** Connections that build the keys and indexes at once: this machine's two cores (post-data.ts). */
 const POST_DATA_JOBS = 2;
@@ -22,17 +22,9 @@ const POST_DATA_JOBS = 2;
  * sha256 has been checked, the keys and indexes are built on two connections; then the snapshot's schema is renamed to
  * `schema`, verified, and unlocked for `ponder start`. Any failure, the checksum's included, drops what it restored.
  */
-export async function restorePostgresSnapshot(options: {
-  payload: AsyncIterator<Buffer>;
-  label: string;
-  manifest: SnapshotManifest;
-  connectionString: string;
-  schema: string;
-  config: AppConfig;
-  rpc: RpcPool;
-  verify: VerifyOptions;
-  log: (line: string) => void;
-}): Promise<VerifyReport> {
+export async function restorePostgresSnapshot(
+  options: RestoreInput & { connectionString: string },
+): Promise<VerifyReport> {
   const { connectionString, schema, manifest, log } = options;
   if (manifest.payload.kind !== "pg_dump-parts") {
     throw new SnapshotError(

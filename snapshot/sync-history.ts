@@ -55,6 +55,17 @@ export async function dropHistory(db: Queryable, checkpoints: SnapshotManifest["
   return dropped;
 }
 
+/**
+ * A copy of an index (PGlite's directory, a cluster's data directory) sheds the sync history before its resume
+ * blocks; VACUUM FULL gives the space back, so the copy carries only what the snapshot file would.
+ */
+export async function shedHistory(db: Queryable, checkpoints: SnapshotManifest["checkpoints"]): Promise<void> {
+  await dropHistory(db, checkpoints);
+  for (const table of Object.keys(PER_BLOCK_SYNC_TABLES)) {
+    await db.query(`vacuum full ponder_sync.${quoteIdent(table)}`).catch(() => {});
+  }
+}
+
 async function presentTables(db: Queryable): Promise<string[]> {
   const { rows } = await db.query<{ t: string }>(
     "select table_name as t from information_schema.tables where table_schema = 'ponder_sync' and table_name = any($1) order by 1",

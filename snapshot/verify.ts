@@ -15,6 +15,19 @@ export interface VerifyOptions {
   chunks: number | "all";
 }
 
+/** What every restore is given: the snapshot's head and payload, the target schema, and how to verify it there. */
+export interface RestoreInput {
+  payload: AsyncIterator<Buffer>;
+  /** The file or URL, as messages name it. */
+  label: string;
+  manifest: SnapshotManifest;
+  schema: string;
+  config: AppConfig;
+  rpc: RpcPool;
+  verify: VerifyOptions;
+  log: (line: string) => void;
+}
+
 export interface VerifyReport {
   tables: number;
   /** The manifest's rows (every one read only with `all`). */

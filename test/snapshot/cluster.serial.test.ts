@@ -8,11 +8,11 @@ import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devn
 import { indexerOptionsFor, type RunningIndexer, settledStatus, startIndexer } from "../../harness/indexer-harness";
 import { startPrimary } from "../../harness/private-postgres";
 import { findFreePort } from "../../scripts/lib/ports";
-import { createSnapshot, restoreSnapshot, SnapshotError } from "../../snapshot";
+import { restoreSnapshot, SnapshotError } from "../../snapshot";
 import { serverPrograms, serverUserFor, startClusterServer } from "../../snapshot/cluster-server";
 import { CLUSTER_PAYLOAD, packDirectory } from "../../snapshot/create-cluster";
 import { buildConfig } from "../../src/config";
-import { forgeSnapshot } from "../support/snapshot-files";
+import { forgeSnapshot, snapshotCli } from "../support/snapshot-files";
 
 /*
  * A physical copy of a dedicated PostgreSQL cluster (`snapshot create --cluster`), taken while its indexer runs, restored
@@ -63,8 +63,10 @@ describe("physical snapshots of a dedicated cluster", () => {
     indexers.push(source);
     await settledStatus(source, 3_000, 240_000);
     good = join(dir, "good.snapshot");
-    // Taken while the indexer runs.
-    await createSnapshot(buildConfig(source.env), good, log, { cluster: true });
+    // Taken while the indexer runs, as an operator takes it.
+    const created = await snapshotCli(source.env, ["create", good, "--cluster"]);
+    log(created.out.trim());
+    expect(created.code).toBe(0);
   }, 600_000);
 
   afterAll(async () => {
@@ -77,10 +79,18 @@ describe("physical snapshots of a dedicated cluster", () => {
 
   it("restores the running cluster's copy into a new data directory, verified; ponder start resumes it", async () => {
     const target = newDataDirectory("restored");
-    const report = await restoreInto(target, good);
-    expect(report.checkpoints).toBe(3);
-    expect(report.sampledNames).toBeGreaterThan(5);
-    expect(report.chunks.problems).toEqual([]);
+    const restored = await snapshotCli({ ...source.env, DATABASE_SCHEMA: "restored" }, [
+      "restore",
+      good,
+      "--pgdata",
+      target,
+    ]);
+    log(restored.out.trim());
+    expect(restored.code).toBe(0);
+    expect(restored.out).toMatch(
+      /verify: \d+ tables of \d+ rows, \d+ chunks digested, 3 checkpoints, \d+ sampled names/,
+    );
+    expect(restored.out).toContain(`restore: start PostgreSQL 15 on ${target}`);
     // The publisher's server configuration never travels; the operator starts the copy with their own.
     for (const file of ["postgresql.conf", "pg_hba.conf", "postgresql.auto.conf", "postmaster.pid"]) {
       expect(existsSync(join(target, file)), file).toBe(false);

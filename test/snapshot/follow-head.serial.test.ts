@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
 import { encodeFunctionData, type Hex, keccak256, parseAbi, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +18,7 @@ import {
   waitFor,
 } from "../../harness/indexer-harness";
 import { readSnapshotFile } from "../../snapshot/container";
-import { userSchemas } from "../support/snapshot-files";
+import { snapshotCli, userSchemas } from "../support/snapshot-files";
 
 /*
  * The operator's path end to end on a devnet: index on PostgreSQL, `npm run snapshot -- create` while it runs, the
@@ -30,24 +28,10 @@ import { userSchemas } from "../support/snapshot-files";
  */
 
 const PLUGINS = ["subgraph", "protocol-acceleration", "registrars"];
-const run = promisify(execFile);
 const log = (line: string) => console.log(`[snapshot:follow] ${line}`);
 const registryAbi = parseAbi([
   "function setSubnodeOwner(bytes32 node, bytes32 label, address owner) returns (bytes32)",
 ]);
-
-async function snapshotCli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout, stderr } = await run("node", ["--import", "tsx", "scripts/snapshot.ts", ...args], {
-      cwd: projectRoot,
-      env,
-    });
-    return { code: 0, out: stdout + stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
-}
 
 /** The schema's secondary indexes (ponder.schema.ts's and ours), name → oid: an index built again gets a new oid. */
 async function indexOids(databaseUrl: string, schema: string): Promise<Map<string, string>> {

@@ -1,12 +1,29 @@
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
+import { projectRoot } from "../../harness/indexer-harness";
 import { type LoopbackServer, startLoopbackServer } from "../../harness/loopback-server";
 import { type PayloadFile, readSnapshotHead, writeSnapshotFile } from "../../snapshot/container";
 import type { SnapshotManifest } from "../../snapshot/manifest";
+
+/** `npm run snapshot -- <args>` as an operator runs it (scripts/snapshot.ts): its exit code and output. */
+export async function snapshotCli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)("node", ["--import", "tsx", "scripts/snapshot.ts", ...args], {
+      cwd: projectRoot,
+      env,
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
 
 /** A snapshot file's manifest and its payload's parts, each written to its own file in `dir`. */
 export async function splitSnapshot(
