@@ -119,7 +119,7 @@ export async function packDirectory(directory: string, file: string): Promise<vo
   const excludes = LEFT_OUT_OF_COPY.map((name) => `--exclude=./${name}`).join(" ");
   await runTool("bash", [
     "-c",
-    `set -o pipefail; tar -cf - -C "$0" ${excludes} . | zstd -q -${ZSTD_LEVEL} -T0 -o "$1"`,
+    `set -o pipefail; tar -cf - -C "$0" ${excludes} . | zstd -q -f -${ZSTD_LEVEL} -T0 -o "$1"`,
     directory,
     file,
   ]);

@@ -51,6 +51,7 @@ export async function restoreClusterSnapshot(
     await loadPayload(options.payload, manifest, options.label, {
       [CLUSTER_PAYLOAD]: (part) => unpack(user, part, directory),
     });
+    refuseLinks(directory);
     const loadSeconds = (Date.now() - started) / 1000;
     log(`restore: the cluster unpacked into ${directory} in ${loadSeconds.toFixed(1)} s`);
 
@@ -79,6 +80,20 @@ export async function restoreClusterSnapshot(
   } finally {
     if (restored)
       for (const entry of readdirSync(directory)) rmSync(join(directory, entry), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Refuses a copy that holds a symbolic link: a copy made by `create --cluster` holds none (no tablespace, pg_wal in
+ * place), and a link (pg_tblspc's, say) would have the server read and write outside the data directory.
+ */
+function refuseLinks(directory: string): void {
+  const link = readdirSync(directory, { recursive: true, withFileTypes: true }).find((entry) => entry.isSymbolicLink());
+  if (link) {
+    throw new SnapshotError(
+      "payload",
+      `the copy holds a symbolic link (${join(link.parentPath, link.name)}): restore accepts none`,
+    );
   }
 }
 

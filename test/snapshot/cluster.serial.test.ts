@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,6 +157,15 @@ describe("physical snapshots of a dedicated cluster", () => {
     expect(digest.kind).toBe("digest");
     expect(digest.message).toMatch(/table index\.domain: the rows of chunk 1 of \d+ .* differ from the manifest's/);
     expect(readdirSync(editedTarget)).toEqual([]);
+
+    // A tablespace link in the copy (the server would follow it out of the data directory) is refused before start.
+    symlinkSync("/etc", join(scratch, "pg_tblspc", "99999"));
+    await packDirectory(scratch, packed);
+    await forgeSnapshot(good, join(dir, "linked.snapshot"), { parts: { [CLUSTER_PAYLOAD]: packed } });
+    const linkedTarget = newDataDirectory("linked");
+    const linked = await refusal(join(dir, "linked.snapshot"), linkedTarget);
+    expect(linked.message).toMatch(/the copy holds a symbolic link \(.*pg_tblspc\/99999\): restore accepts none/);
+    expect(readdirSync(linkedTarget)).toEqual([]);
 
     // One flipped byte in the payload: zstd, tar or, at the end, the sha256 refuses it.
     const damaged = join(dir, "damaged.snapshot");
