@@ -140,15 +140,21 @@ describe("physical snapshots of a dedicated cluster", () => {
     await restoreInto(scratch, good, "source", 0);
     const user = await serverUserFor(scratch);
     const server = await startClusterServer(await serverPrograms(15), scratch, user);
-    const db = await server.connect(DATABASE, "postgres");
-    // Ponder's triggers (its live queries' and the reorg log's) stay out of the forger's way.
-    await db.query("set session_replication_role = replica");
-    const edited = await db.query(
-      `update source.domain set label_name = 'forged' where id = (select id from source.domain where label_name is not null order by id limit 1)`,
-    );
-    await db.end();
-    await server.stop();
-    expect(edited.rowCount).toBe(1);
+    let edited: number | null;
+    try {
+      const db = await server.connect(DATABASE, "postgres");
+      // Ponder's triggers (its live queries' and the reorg log's) stay out of the forger's way.
+      await db.query("set session_replication_role = replica");
+      edited = (
+        await db.query(
+          `update source.domain set label_name = 'forged' where id = (select id from source.domain where label_name is not null order by id limit 1)`,
+        )
+      ).rowCount;
+      await db.end();
+    } finally {
+      await server.stop();
+    }
+    expect(edited).toBe(1);
     const packed = join(dir, "edited.tar.zst");
     await packDirectory(scratch, packed);
     await forgeSnapshot(good, join(dir, "edited.snapshot"), { parts: { [CLUSTER_PAYLOAD]: packed } });
