@@ -155,7 +155,7 @@ async function measure(names: number): Promise<Row> {
           createS: clusterCreateS,
           fileBytes: statSync(clusterFile).size,
           unpackSeconds: physical.restore!.loadSeconds,
-          startSeconds: physical.restore!.postDataSeconds,
+          startSeconds: physical.restore!.startSeconds!,
           verifyS: physical.seconds,
           directoryMiB: directoryBytes(pgdata) / 2 ** 20,
         },

@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import pg from "pg";
 import { SnapshotError } from "./errors";
+import { runTool } from "./tools";
 
 /*
  * A physical copy's server, run by the snapshot commands themselves: on the publisher's copy (to digest it and shed
@@ -59,37 +60,16 @@ export async function serverPrograms(major: number, bin = `/usr/lib/postgresql/$
   return bin;
 }
 
-/** Runs one of `bin`'s programs as `user` (through runuser when the caller is root and `user` is not). */
+/** Runs a program as `user`: through runuser when the caller is root and `user` is not (runTool otherwise). */
 export function runAs(
   user: ServerUser,
   program: string,
   args: string[],
-  options: { input?: Readable; env?: NodeJS.ProcessEnv } = {},
+  options: { input?: Readable } = {},
 ): Promise<void> {
-  const asOther = user.uid !== (process.getuid?.() ?? 0);
-  const [command, argv] = asOther ? ["runuser", ["-u", user.name, "--", program, ...args]] : [program, args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
-      stdio: [options.input ? "pipe" : "ignore", "ignore", "pipe"],
-      env: options.env ?? process.env,
-    });
-    if (options.input && child.stdin) {
-      const stdin = child.stdin;
-      stdin.on("error", () => {});
-      // An input that fails ends the program's stdin, which then fails on its truncated input.
-      options.input.on("error", () => stdin.destroy());
-      options.input.pipe(stdin);
-    }
-    let stderr = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", (error) => reject(new Error(`${program} could not start: ${error.message}`)));
-    child.on("close", (code) => {
-      if (code === 0) resolve();
-      else reject(new Error(`${program} exited with ${code}: ${stderr.trim().slice(0, 2000)}`));
-    });
-  });
+  return user.uid === (process.getuid?.() ?? 0)
+    ? runTool(program, args, options)
+    : runTool("runuser", ["-u", user.name, "--", program, ...args], options);
 }
 
 export interface ClusterServer {
@@ -162,6 +142,7 @@ export async function startClusterServer(
   };
 }
 
-async function run(command: string, args: string[]): Promise<string> {
+/** A program's stdout. */
+export async function run(command: string, args: string[]): Promise<string> {
   return (await promisify(execFile)(command, args)).stdout;
 }

@@ -1,10 +1,8 @@
-import { execFile } from "node:child_process";
 import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
-import { runAs, serverPrograms, serverUserFor, startClusterServer } from "./cluster-server";
+import { run, runAs, serverPrograms, serverUserFor, startClusterServer } from "./cluster-server";
 import { sealSnapshot } from "./container";
 import { digestCopy } from "./digest";
 import { SnapshotError } from "./errors";
@@ -131,7 +129,7 @@ export async function packDirectory(directory: string, file: string): Promise<vo
  * them after the sync history's VACUUM FULL): bytes that compress poorly and that no one reads.
  */
 async function trimWal(bin: string, data: string): Promise<void> {
-  const control = (await promisify(execFile)(join(bin, "pg_controldata"), [data])).stdout;
+  const control = await run(join(bin, "pg_controldata"), [data]);
   const state = control.match(/^Database cluster state:\s+(.+)$/m)?.[1];
   const keep = control.match(/^Latest checkpoint's REDO WAL file:\s+([0-9A-F]{24})$/m)?.[1];
   if (state !== "shut down" || !keep)

@@ -1,14 +1,11 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import type { AppConfig } from "../src/config";
 import { runAs, type ServerUser, serverPrograms, serverUserFor, startClusterServer } from "./cluster-server";
 import { CLUSTER_PAYLOAD, requireZstd, SERVER_CONFIGURATION } from "./create-cluster";
 import { SnapshotError } from "./errors";
-import type { SnapshotManifest } from "./manifest";
 import { loadPayload } from "./payload";
 import { renameSchema, unlockIndex } from "./rename-schema";
-import type { RpcPool } from "./rpc";
 import { type RestoreInput, type VerifyReport, verifyRestored } from "./verify";
 
 /**
@@ -68,7 +65,7 @@ export async function restoreClusterSnapshot(
       } finally {
         await db.end().catch(() => {});
       }
-      report = { ...report, restore: { loadSeconds, postDataSeconds: startSeconds, ponderIndexSeconds: 0 } };
+      report = { ...report, restore: { loadSeconds, postDataSeconds: 0, ponderIndexSeconds: 0, startSeconds } };
     } finally {
       await server.stop();
     }

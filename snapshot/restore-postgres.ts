@@ -1,14 +1,11 @@
 import type { Readable } from "node:stream";
 import pg from "pg";
-import type { AppConfig } from "../src/config";
 import { POSTGRES_PAYLOAD } from "./create-postgres";
 import { SnapshotError } from "./errors";
-import type { SnapshotManifest } from "./manifest";
 import { loadPayload } from "./payload";
 import { type PostDataStatement, postDataSchema, runPostData } from "./post-data";
 import { quoteIdent } from "./queryable";
 import { renameSchema, unlockIndex } from "./rename-schema";
-import type { RpcPool } from "./rpc";
 import { loadKeptRows } from "./sync-history";
 import { runTool } from "./tools";
 import { checkTableList, type RestoreInput, type VerifyReport, verifyRestored } from "./verify";

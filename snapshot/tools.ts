@@ -16,9 +16,12 @@ export function runTool(
       env: options.env ?? process.env,
     });
     if (options.input && child.stdin) {
+      const stdin = child.stdin;
       // A tool that exits early (an error) closes its stdin: its exit code reports that, not the broken pipe.
-      child.stdin.on("error", () => {});
-      options.input.pipe(child.stdin);
+      stdin.on("error", () => {});
+      // An input that fails ends the tool's stdin, which then fails on its truncated input.
+      options.input.on("error", () => stdin.destroy());
+      options.input.pipe(stdin);
     }
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => {

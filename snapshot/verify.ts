@@ -40,10 +40,11 @@ export interface VerifyReport {
   reorged: string[];
   seconds: number;
   /**
-   * A PostgreSQL restore's seconds before the verify: rows loaded as the file arrived, the keys and the other indexes
-   * and triggers built, then ponder.schema.ts's indexes (which `ponder start` drops and builds again: post-data.ts).
+   * A PostgreSQL restore's seconds before the verify: rows loaded (or a physical copy unpacked) as the file arrived, the
+   * keys and the other indexes and triggers built, then ponder.schema.ts's indexes (a physical copy builds neither, and
+   * its server's start takes `startSeconds`).
    */
-  restore?: { loadSeconds: number; postDataSeconds: number; ponderIndexSeconds: number };
+  restore?: { loadSeconds: number; postDataSeconds: number; ponderIndexSeconds: number; startSeconds?: number };
 }
 
 /** The build record the snapshot was made with against this process's settings; refuses naming every difference. */

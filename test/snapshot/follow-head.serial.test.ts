@@ -11,7 +11,6 @@ import {
   createDatabase,
   dropDatabase,
   indexerOptionsFor,
-  projectRoot,
   type RunningIndexer,
   settledStatus,
   startIndexer,
