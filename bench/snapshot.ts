@@ -24,6 +24,7 @@ import { startPrimary } from "../harness/private-postgres";
 import { completedEventsByName } from "../scripts/lib/peak-rss";
 import { createSnapshot, restoreSnapshot, verifySnapshot } from "../snapshot";
 import { DEFAULT_SAMPLE_CHUNKS } from "../snapshot/chunk-sample";
+import { schemaBytes } from "../snapshot/compact";
 import { readSnapshotFile } from "../snapshot/container";
 import { DEFAULT_CHUNK_ROWS } from "../snapshot/digest";
 import { buildConfig } from "../src/config";
@@ -57,16 +58,11 @@ interface Row {
 }
 
 /** The index schema's tables with their indexes and TOAST, as PostgreSQL keeps them on disk. */
-async function schemaBytes(connectionString: string, schema: string): Promise<number> {
+async function indexBytes(connectionString: string, schema: string): Promise<number> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    const { rows } = await client.query<{ bytes: string }>(
-      `select coalesce(sum(pg_total_relation_size(c.oid)), 0)::text as bytes
-         from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'r'`,
-      [schema],
-    );
-    return Number(rows[0]!.bytes);
+    return await schemaBytes(client, schema);
   } finally {
     await client.end();
   }
@@ -97,7 +93,7 @@ async function measure(names: number): Promise<Row> {
     try {
       await indexer.process.ready();
       await new Promise((r) => setTimeout(r, 5_000));
-      const bytes = await schemaBytes(indexer.env.DATABASE_URL!, indexer.schema);
+      const bytes = await indexBytes(indexer.env.DATABASE_URL!, indexer.schema);
       const events = Object.values(await completedEventsByName(indexer.url)).reduce((a, b) => a + b, 0);
       const file = join(dir, "index.snapshot");
       let started = Date.now();

@@ -29,7 +29,8 @@ export async function compactIndex(
   return { beforeBytes, afterBytes: await schemaBytes(first!, schema) };
 }
 
-async function schemaBytes(db: Queryable, schema: string): Promise<number> {
+/** Bytes on disk of a schema's tables, their indexes and TOAST included. */
+export async function schemaBytes(db: Queryable, schema: string): Promise<number> {
   const { rows } = await db.query<{ bytes: string }>(
     `select coalesce(sum(pg_total_relation_size(c.oid)), 0)::text as bytes
        from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'r'`,
