@@ -22,7 +22,11 @@ import { DEFAULT_CHUNK_ROWS } from "../../snapshot/digest";
  * unpacked as it arrives, started once, and verified as above:
  *
  *   total    = max(download, unpack) + start + verify + catch-up
- *   unpack   = disk ÷ (on-disk bytes ÷ the unpack seconds)   (the copy also holds the catalogs and kept sync rows)
+ *   unpack   = max(disk ÷ (on-disk bytes ÷ the unpack seconds),         (the copy also holds the catalogs and kept
+ *                  disk × (data directory bytes ÷ on-disk bytes) ÷ the disk's sustained write rate)       sync rows)
+ *
+ * The run's unpack fits in the page cache; a mainnet one does not, so the disk's sustained write rate (measured by
+ * the run: bytes written and synced) bounds it whatever the pipeline's own rate.
  */
 
 /** Mainnet events per plugin set, from a peer's mainnet index (docs/benchmarks.md, "Projection to mainnet"). */
@@ -50,8 +54,12 @@ export interface SnapshotRun {
 /** A physical copy's run: its file, the seconds to unpack it and to start it (verify as the logical run's). */
 export interface ClusterRun {
   fileBytes: number;
+  /** The restored data directory's bytes. */
+  directoryBytes: number;
   unpackSeconds: number;
   startSeconds: number;
+  /** The disk's sustained write rate where the copy was unpacked, bytes a second. */
+  diskWriteBytesPerSecond: number;
 }
 
 type PluginSet = keyof typeof MAINNET_EVENTS;
@@ -98,7 +106,10 @@ export function projectToMainnet(run: SnapshotRun): string {
 /** The same for a physical copy of the run's index (`create --cluster`): self-hosted PostgreSQL only. */
 export function projectClusterToMainnet(run: SnapshotRun, cluster: ClusterRun): string {
   const minutes = project(run, cluster.fileBytes, (disk) => ({
-    arriving: disk / (run.diskBytes / cluster.unpackSeconds),
+    arriving: Math.max(
+      disk / (run.diskBytes / cluster.unpackSeconds),
+      (disk * (cluster.directoryBytes / run.diskBytes)) / cluster.diskWriteBytesPerSecond,
+    ),
     after: cluster.startSeconds,
   }));
   return describe("snapshot projection (physical copy, own server)", minutes);
