@@ -17,14 +17,13 @@ import { execFileSync } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { startCachedDevnet } from "../harness/cached-devnet";
+import { indexBytes } from "../harness/index-bytes";
 import { createDatabase, dropDatabase, startIndexer } from "../harness/indexer-harness";
 import { startPrimary } from "../harness/private-postgres";
 import { completedEventsByName } from "../scripts/lib/peak-rss";
 import { createSnapshot, restoreSnapshot, verifySnapshot } from "../snapshot";
 import { DEFAULT_SAMPLE_CHUNKS } from "../snapshot/chunk-sample";
-import { schemaBytes } from "../snapshot/compact";
 import { readSnapshotFile } from "../snapshot/container";
 import { DEFAULT_CHUNK_ROWS } from "../snapshot/digest";
 import { buildConfig } from "../src/config";
@@ -56,17 +55,6 @@ interface Row {
   rpcCalls: number;
   load: string;
   cluster: ClusterRun & { createS: number; verifyS: number };
-}
-
-/** The index schema's tables with their indexes and TOAST, as PostgreSQL keeps them on disk. */
-async function indexBytes(connectionString: string, schema: string): Promise<number> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await schemaBytes(client, schema);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Bytes of every file under `directory` (`du`'s apparent size). */
