@@ -4,8 +4,8 @@ import { type Queryable, quoteIdent } from "./queryable";
  * Rewrites every table of a copy's index with VACUUM FULL (each heap packed anew, its indexes built again), spread
  * over `connections`, largest tables first so the last to finish is a small one. The room that updated and deleted
  * rows left behind (autovacuum reuses it but never gives it back) is then neither carried, downloaded nor unpacked:
- * 7 % of a 50,000-name index, 12 % of a 10,000-name one (docs/benchmarks.md, "Snapshots"). Only a copy is compacted, never the
- * publisher's index: VACUUM FULL locks each table whole while it runs.
+ * 7 % of a 50,000-name index, 12 % of a 10,000-name one (docs/benchmarks.md, "Snapshots"). Only a copy is compacted,
+ * never the publisher's index: VACUUM FULL locks each table whole while it runs.
  */
 export async function compactIndex(
   connections: Queryable[],
