@@ -38,8 +38,8 @@ const ZSTD_LEVEL = 3;
 /**
  * Snapshots a dedicated PostgreSQL cluster physically, without pausing its indexer: `pg_basebackup` copies the running
  * cluster; the copy is started on a private socket, its index is compacted, it sheds the sync history before each
- * resume block (as every snapshot does), and is digested and checkpointed as the logical snapshot is, then shut down cleanly and packed. The
- * manifest so describes exactly the files the payload holds, and restore needs no WAL replay.
+ * resume block (as every snapshot does), and is digested and checkpointed as the logical snapshot is, then shut down
+ * cleanly and packed. The manifest so describes exactly the files the payload holds, and restore needs no WAL replay.
  */
 export async function createClusterSnapshot(options: {
   connectionString: string;

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 
 /**
- * Runs one of PostgreSQL's client tools (pg_dump, pg_restore) or tar, fed `input` on its stdin when given; rejects with
- * its stderr on failure.
+ * Runs a program (PostgreSQL's client tools, tar, zstd; the server's programs through runAs), fed `input` on its stdin
+ * when given; rejects with its stderr on failure.
  */
 export function runTool(
   command: string,
@@ -27,9 +27,9 @@ export function runTool(
     child.stderr!.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    child.on("error", (error) =>
-      reject(new Error(`${command} could not start (${error.message}); on Debian: apt-get install postgresql-client`)),
-    );
+    // The hint names the client tools' package for them alone: runAs also runs runuser, bash and the server's programs.
+    const hint = command.startsWith("pg_") ? "; on Debian: apt-get install postgresql-client" : "";
+    child.on("error", (error) => reject(new Error(`${command} could not start (${error.message})${hint}`)));
     child.on("close", (code) => {
       options.input?.unpipe();
       options.input?.resume();
