@@ -1,7 +1,7 @@
 import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { LiveRows } from "./live-rows";
-import { completeRow, copyRow, keyOf, type Row, shapeOf, updatedRow } from "./rows";
+import { completeRow, copyRow, keyColumns, keyOf, type Row, updatedRow } from "./rows";
 
 /*
  * `context.db` on a live table inside a backfill batch, answered by the live store (./live-rows.ts) with the meaning
@@ -13,19 +13,13 @@ import { completeRow, copyRow, keyOf, type Row, shapeOf, updatedRow } from "./ro
 
 type Set = Row | ((row: Row) => Row);
 
-const keyColumns = (table: PgTable, row: Row): Row => {
-  const out: Row = {};
-  for (const [js] of shapeOf(table).key) out[js] = row[js];
-  return out;
-};
-
 const apply = (table: PgTable, row: Row, set: Set): Row =>
   updatedRow(table, row, typeof set === "function" ? set(copyRow(row)) : set);
 
 const notFound = (table: PgTable) => new Error(`No existing record found in table '${getTableName(table)}'`);
 
 export const liveDbOf = (liveRows: LiveRows) => {
-  const current = (table: PgTable, key: Row) => liveRows.get(table, keyOf(table, key), keyColumns(table, key));
+  const current = (table: PgTable, key: Row) => liveRows.get(table, keyOf(table, key), key);
   return {
     async find(table: PgTable, key: Row): Promise<Row | null> {
       const row = await current(table, key);
@@ -36,7 +30,8 @@ export const liveDbOf = (liveRows: LiveRows) => {
       return {
         values(values: Row | Row[]) {
           const single = !Array.isArray(values);
-          const rows = (single ? [values] : values).map((v) => completeRow(table, copyRow(v)));
+          // completeRow builds a new row, and new arrays and JSON values in it: nothing of the caller's is held.
+          const rows = (single ? [values] : values).map((v) => completeRow(table, v));
           const each = async (write: (row: Row, key: string, existing: Row | null) => Row | null) => {
             const out: (Row | null)[] = [];
             for (const row of rows) {

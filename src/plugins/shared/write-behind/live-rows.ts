@@ -1,7 +1,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import { writeBehindTotals } from "../../../runtime/metrics";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
-import { keyOf, type Row, rowBytes } from "./rows";
+import { keyColumns, keyOf, type Row, rowBytes } from "./rows";
 import { readRows, readTableUpTo } from "./select";
 import { type TableChanges, writeTable } from "./writes";
 
@@ -147,14 +147,18 @@ export class LiveRows {
     return state.complete || state.entries.has(key);
   }
 
-  /** The row under `key`, null if none: from the held rows, else (an incomplete table) the batch's transaction. */
-  async get(table: PgTable, key: string, keyRow: Row): Promise<Row | null> {
+  /**
+   * The row under `key` (of `keySource`, a row holding the key's columns), null if none: from the held rows, else (an
+   * incomplete table) the batch's transaction.
+   */
+  async get(table: PgTable, key: string, keySource: Row): Promise<Row | null> {
     const state = this.tables.get(table)!;
     state.reads += 1;
     const entry = state.entries.get(key);
     if (entry !== undefined) return entry.row;
     if (state.complete) return null;
     writeBehindTotals.misses += 1;
+    const keyRow = keyColumns(table, keySource);
     this.onMiss(table, keyRow);
     const [row = null] = await readRows(this.tx!, table, [keyRow]);
     state.entries.set(key, { row, stored: row !== null });

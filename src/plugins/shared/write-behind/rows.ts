@@ -14,8 +14,11 @@ interface TableShape {
   /** `"schema"."table"`, as Ponder's COPY names it. */
   target: string;
   columns: [string, Column][];
+  /** Each column's codec, in the order of `columns`. */
+  codecs: Codec[];
   /** The primary key's columns. */
   key: [string, Column][];
+  keyNames: Set<string>;
   byJs: Map<string, Column>;
 }
 
@@ -35,7 +38,9 @@ export function shapeOf(table: PgTable): TableShape {
     shape = {
       target: `"${config.schema ?? "public"}"."${getTableName(table)}"`,
       columns,
+      codecs: columns.map(([, column]) => codecOf(column)),
       key,
+      keyNames: new Set(keyNames),
       byJs: new Map(columns),
     };
     shapes.set(table, shape);
@@ -50,19 +55,24 @@ export function sqlName(js: string, column: Column): string {
 
 /**
  * Fills a new row's absent columns with their defaults (null where none), refusing a null in a not-null column, and
- * gives each value the form a read of the database would (`normalize`): a later find sees what Ponder's would.
+ * gives each value the form a read of the database would (`normalize`): a later find sees what Ponder's would. The
+ * row is a new object, and every array or JSON value in it a new one too (the mapping builds them), so nothing of the
+ * caller's object is held.
  */
 export function completeRow(table: PgTable, values: Row): Row {
+  const { columns, codecs } = shapeOf(table);
   const row: Row = {};
-  for (const [js, column] of shapeOf(table).columns) {
+  for (let i = 0; i < columns.length; i++) {
+    const [js, column] = columns[i]!;
     let value = values[js];
     if (value === undefined && column.hasDefault) {
       value = column.default !== undefined ? column.default : column.defaultFn?.();
     }
-    if (value === undefined) value = null;
-    if (value === null && column.notNull)
-      throw new Error(`Column '${getTableName(table)}.${js}' violates not-null constraint (write-behind insert)`);
-    row[js] = normalize(column, value);
+    if (value === undefined || value === null) {
+      if (column.notNull)
+        throw new Error(`Column '${getTableName(table)}.${js}' violates not-null constraint (write-behind insert)`);
+      row[js] = null;
+    } else row[js] = codecs[i]!.normalize(value);
   }
   return row;
 }
@@ -70,22 +80,90 @@ export function completeRow(table: PgTable, values: Row): Row {
 /** An update's set applied to a copy of `row`: undefined leaves a column as it is, as in Ponder's store. */
 export function updatedRow(table: PgTable, row: Row, set: Row): Row {
   const next = { ...row };
-  const columns = shapeOf(table).byJs;
+  const { byJs, keyNames } = shapeOf(table);
   for (const js in set) {
     const value = set[js];
-    const column = columns.get(js);
+    const column = byJs.get(js);
     if (value === undefined || column === undefined) continue;
-    if (column.primary || shapeOf(table).key.some(([k]) => k === js)) {
+    if (column.primary || keyNames.has(js)) {
       if (String(value) !== String(row[js])) throw new Error(`Primary key column '${js}' cannot be updated`);
       continue;
     }
-    next[js] = normalize(column, copyValue(value));
+    next[js] = value === null ? null : codecOf(column).normalize(value);
   }
   return next;
 }
 
-/** A value as the database hands it back (Ponder's `normalizeColumn`): through the column's driver mapping and back. */
-function normalize(column: Column, value: unknown): unknown {
+/**
+ * A column's value in the two forms the store needs, each equal to what Ponder's store makes of it through the
+ * column's driver mapping: `normalize` the value a read of the database hands back (Ponder's `normalizeColumn`),
+ * `text` the column type's text input (COPY's field before escaping, a cast's operand), `copy` COPY's field. The
+ * common columns get a shortcut for the values that map to themselves; anything else takes the mapping.
+ */
+interface Codec {
+  normalize(value: unknown): unknown;
+  text(value: unknown): string | null;
+  copy(value: unknown): string | null;
+}
+
+const codecs = new WeakMap<Column, Codec>();
+
+function codecOf(column: Column): Codec {
+  let codec = codecs.get(column);
+  if (codec === undefined) codecs.set(column, (codec = makeCodec(column)));
+  return codec;
+}
+
+const ESCAPE = /([\\\b\f\n\r\t\v])/g;
+const NEEDS_ESCAPE = /[\\\b\f\n\r\t\v]/;
+const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
+
+const escapeCopy = (text: string | null): string | null =>
+  text === null || !NEEDS_ESCAPE.test(text) ? text : text.replace(ESCAPE, "\\$1");
+
+function makeCodec(column: Column): Codec {
+  const normalize = (value: unknown) => normalizeByMapping(column, value);
+  const text = (value: unknown) => textByMapping(column, value);
+  const mapped: Codec = { normalize, text, copy: (value) => escapeCopy(text(value)) };
+  switch (column.columnType) {
+    // Ponder's text column strips NUL characters on the way in; a string without one maps to itself.
+    case "PgText": {
+      const plain = (value: unknown): value is string => typeof value === "string" && !value.includes("\0");
+      return {
+        normalize: (value) => (plain(value) ? value : normalize(value)),
+        text: (value) => (plain(value) ? value : text(value)),
+        copy: (value) => escapeCopy(plain(value) ? value : text(value)),
+      };
+    }
+    // A bigint, an integer or a boolean is its own value; its text has nothing to escape.
+    case "PgEvmBigint":
+    case "PgInteger":
+    case "PgBoolean": {
+      const own =
+        column.columnType === "PgEvmBigint" ? "bigint" : column.columnType === "PgInteger" ? "number" : "boolean";
+      return {
+        normalize: (value) => (typeof value === own ? value : normalize(value)),
+        text: (value) => (typeof value === own ? String(value) : text(value)),
+        copy: (value) => (typeof value === own ? String(value) : mapped.copy(value)),
+      };
+    }
+  }
+  if (isBytea(column)) {
+    // A hex string for a bytea column (hex-bytes-column.ts) reads back as the same hex in lower case, and its text is
+    // bytea's own hex input: the round trip through a Buffer cost more than the rest of an `indexed_log` row.
+    const hex = (value: unknown): value is string => typeof value === "string" && EVEN_HEX.test(value);
+    return {
+      normalize: (value) => (hex(value) ? value.toLowerCase() : normalize(value)),
+      text: (value) => (hex(value) ? `\\x${value.slice(2)}` : text(value)),
+      // COPY's escape of bytea's `\x<hex>` is one backslash more: no scan of the hex.
+      copy: (value) => (hex(value) ? `\\\\x${value.slice(2)}` : mapped.copy(value)),
+    };
+  }
+  return mapped;
+}
+
+/** A value through the column's driver mapping and back (Ponder's `normalizeColumn`). */
+function normalizeByMapping(column: Column, value: unknown): unknown {
   if (value === null || value === undefined || column.mapToDriverValue === undefined) return value ?? null;
   if (column.columnType === "PgTimestamp") return value;
   if (Array.isArray(value) && column instanceof PgArray) {
@@ -97,13 +175,27 @@ function normalize(column: Column, value: unknown): unknown {
   return column.mapFromDriverValue(column.mapToDriverValue(value));
 }
 
+/** A value as its column type's text input reads it, through the column's driver mapping, or null. */
+function textByMapping(column: Column, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const driver = column.mapToDriverValue === undefined ? value : column.mapToDriverValue(value);
+  if (driver === null || driver === undefined) return null;
+  if (Buffer.isBuffer(driver)) return `\\x${driver.toString("hex")}`;
+  return String(driver);
+}
+
 /**
- * A handler's value, detached from the handler's object (an array or JSON it may change after the call). An array
- * column's array is copied element by element: `structuredClone` cost 2.5 % of the backfill (docs/benchmarks.md).
+ * A handler's value, detached from the handler's object (an array or JSON it may change after the call): arrays and
+ * plain objects copied member by member, anything else by `structuredClone` (which cost 2.5 % of the backfill for
+ * every array and JSON value: docs/benchmarks.md).
  */
 export function copyValue(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
-  return Array.isArray(value) ? value.map(copyValue) : structuredClone(value);
+  if (Array.isArray(value)) return value.map(copyValue);
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const out: Row = {};
+  for (const key in value) out[key] = copyValue((value as Row)[key]);
+  return out;
 }
 
 /** A row detached from the caller's object: a shallow copy, and a deep one of its array and JSON values. */
@@ -143,11 +235,18 @@ export function keyOf(table: PgTable, row: Row): string {
     if (typeof value === "string" && key[0]![1].columnType === "PgText") return value;
   }
   let out = "";
-  for (const [js, column] of shapeOf(table).key) {
-    const text = driverText(column, row[js]);
+  for (const [js, column] of key) {
+    const text = codecOf(column).copy(row[js]);
     // bytea's hex is read back in lower case, whatever case a handler wrote it in.
     out += `${isBytea(column) ? text?.toLowerCase() : text}\u0000`;
   }
+  return out;
+}
+
+/** The key's columns of `row`, as a row of their own. */
+export function keyColumns(table: PgTable, row: Row): Row {
+  const out: Row = {};
+  for (const [js] of shapeOf(table).key) out[js] = row[js];
   return out;
 }
 
@@ -158,37 +257,25 @@ const isBytea = (column: Column): boolean => {
   return bytea;
 };
 
-const ESCAPE = /([\\\b\f\n\r\t\v])/g;
-const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
-
-/** One value in COPY's text format, or null for SQL NULL. */
-function driverText(column: Column, value: unknown): string | null {
-  const text = valueText(column, value);
-  if (text === null) return null;
-  // bytea's `\x<hex>` (most of an `indexed_log` row) has one character to escape, its backslash: no scan of the hex.
-  return isBytea(column) && text.startsWith("\\x") ? `\\${text}` : text.replace(ESCAPE, "\\$1");
-}
-
 /** One value as its column type's text input reads it (COPY's field before escaping, a cast's operand), or null. */
 export function valueText(column: Column, value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  // A hex string for a bytea column (hex-bytes-column.ts) as bytea's own hex input, the bytes its driver value has:
-  // the round trip through a Buffer cost more than the rest of an `indexed_log` row.
-  if (typeof value === "string" && isBytea(column) && EVEN_HEX.test(value)) return `\\x${value.slice(2)}`;
-  const driver = column.mapToDriverValue === undefined ? value : column.mapToDriverValue(value);
-  if (driver === null || driver === undefined) return null;
-  if (Buffer.isBuffer(driver)) return `\\x${driver.toString("hex")}`;
-  return String(driver);
+  return codecOf(column).text(value);
 }
 
 /** Rows as the body of `COPY <table> FROM STDIN` (text format: tab-separated, `\N` for NULL, one row a line). */
 export function copyText(table: PgTable, rows: Iterable<Row>): string {
-  const { columns } = shapeOf(table);
-  const lines: string[] = [];
+  const { columns, codecs } = shapeOf(table);
+  let out = "";
+  let first = true;
   for (const row of rows) {
-    const fields: string[] = [];
-    for (const [js, column] of columns) fields.push(driverText(column, row[js]) ?? "\\N");
-    lines.push(fields.join("\t"));
+    let line = "";
+    for (let i = 0; i < columns.length; i++) {
+      const value = row[columns[i]![0]];
+      const field = value === null || value === undefined ? null : codecs[i]!.copy(value);
+      line += i === 0 ? (field ?? "\\N") : `\t${field ?? "\\N"}`;
+    }
+    out += first ? line : `\n${line}`;
+    first = false;
   }
-  return lines.join("\n");
+  return out;
 }
