@@ -223,4 +223,19 @@ describe("the write-behind store's pipeline", () => {
     await batches.end({ qb, checkpointTable, chains });
     expect(await committed()).toEqual(prefixOf(3));
   });
+
+  it("commits a batch without waiting for its WAL to reach the disk, that transaction alone", async () => {
+    newProcess();
+    const setting = async () =>
+      (await client.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows[0]!.synchronous_commit;
+    const before = await setting();
+    let during: string | undefined;
+    await runBatch(1, async (n) => {
+      during = await setting();
+      await handlers(n);
+    });
+    expect(during).toBe("off");
+    expect(before).not.toBe("off");
+    expect(await setting()).toBe(before);
+  });
 });
