@@ -12,25 +12,33 @@ import { LIVE_TABLES } from "./tables";
  * handlers run now: a read the store answers from the database is learned against it.
  */
 
-let current: PonderBatchEvent | undefined;
+const current: { name: string; chainId: number; event: unknown } = { name: "", chainId: 0, event: undefined };
 
-/** The event the handlers now run for (register.ts), in the shape Ponder's profile reads. */
+/** The event the handlers now run for (register.ts): kept as it comes, shaped for Ponder's profile only on a miss. */
 export function setCurrentEvent(name: string, chainId: number, event: unknown): void {
-  current = {
-    type: "log",
-    checkpoint: "",
-    eventCallback: { name },
-    chain: { id: chainId },
-    event: event as PonderBatchEvent["event"],
-  };
+  current.name = name;
+  current.chainId = chainId;
+  current.event = event;
 }
+
+/** The current event in the shape Ponder's profile reads. */
+const currentEvent = (): PonderBatchEvent | undefined =>
+  current.event === undefined
+    ? undefined
+    : {
+        type: "log",
+        checkpoint: "",
+        eventCallback: { name: current.name },
+        chain: { id: current.chainId },
+        event: current.event as PonderBatchEvent["event"],
+      };
 
 export const keyPredictor = new KeyPredictor();
 
 export const liveRows = new LiveRows(
   LIVE_TABLES,
   () => getConfig().writeBehindBytes,
-  (table: PgTable, keyRow: Row) => keyPredictor.learn(current, table, keyRow),
+  (table: PgTable, keyRow: Row) => keyPredictor.learn(currentEvent(), table, keyRow),
 );
 
 /** `context.db` on a live table inside a batch (./db.ts routes the calls). */

@@ -16,10 +16,24 @@ interface TableShape {
   columns: [string, Column][];
   /** Each column's codec, in the order of `columns`. */
   codecs: Codec[];
+  /**
+   * What `completeRow` reads of each column, in objects of one shape: read from drizzle's columns (a class each),
+   * the same properties cost a lookup that could not be cached at every column of every row.
+   */
+  fills: Fill[];
   /** The primary key's columns. */
   key: [string, Column][];
   keyNames: Set<string>;
   byJs: Map<string, Column>;
+}
+
+interface Fill {
+  js: string;
+  hasDefault: boolean;
+  default: unknown;
+  defaultFn: (() => unknown) | undefined;
+  notNull: boolean;
+  codec: Codec;
 }
 
 const shapes = new WeakMap<PgTable, TableShape>();
@@ -39,6 +53,14 @@ export function shapeOf(table: PgTable): TableShape {
       target: `"${config.schema ?? "public"}"."${getTableName(table)}"`,
       columns,
       codecs: columns.map(([, column]) => codecOf(column)),
+      fills: columns.map(([js, column]) => ({
+        js,
+        hasDefault: column.hasDefault,
+        default: column.default,
+        defaultFn: column.defaultFn,
+        notNull: column.notNull,
+        codec: codecOf(column),
+      })),
       key,
       keyNames: new Set(keyNames),
       byJs: new Map(columns),
@@ -60,19 +82,19 @@ export function sqlName(js: string, column: Column): string {
  * caller's object is held.
  */
 export function completeRow(table: PgTable, values: Row): Row {
-  const { columns, codecs } = shapeOf(table);
+  const { fills } = shapeOf(table);
   const row: Row = {};
-  for (let i = 0; i < columns.length; i++) {
-    const [js, column] = columns[i]!;
-    let value = values[js];
-    if (value === undefined && column.hasDefault) {
-      value = column.default !== undefined ? column.default : column.defaultFn?.();
-    }
+  for (let i = 0; i < fills.length; i++) {
+    const fill = fills[i]!;
+    let value = values[fill.js];
+    if (value === undefined && fill.hasDefault) value = fill.default !== undefined ? fill.default : fill.defaultFn?.();
     if (value === undefined || value === null) {
-      if (column.notNull)
-        throw new Error(`Column '${getTableName(table)}.${js}' violates not-null constraint (write-behind insert)`);
-      row[js] = null;
-    } else row[js] = codecs[i]!.normalize(value);
+      if (fill.notNull)
+        throw new Error(
+          `Column '${getTableName(table)}.${fill.js}' violates not-null constraint (write-behind insert)`,
+        );
+      row[fill.js] = null;
+    } else row[fill.js] = fill.codec.normalize(value);
   }
   return row;
 }
