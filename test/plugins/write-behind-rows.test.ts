@@ -23,13 +23,15 @@ const table = onchainTable("codec_sample", (t) => ({
   amounts: t.bigint().array(),
   args: t.json(),
   bytes: hexBytes("bytes"),
+  at: t.timestamp(),
 }));
 
 const columns = Object.entries(getTableColumns(table)) as [string, Column][];
 
-/** Ponder's store: through the driver mapping and back. */
+/** Ponder's store: through the driver mapping and back; a timestamp stays the Date it was (its `normalizeColumn`). */
 const readBack = (column: Column, value: unknown): unknown => {
   if (value === null) return null;
+  if (column.columnType === "PgTimestamp") return value;
   if (Array.isArray(value) && column instanceof PgArray) {
     const base = column.baseColumn;
     return value.map((v) => base.mapFromDriverValue(base.mapToDriverValue(v)));
@@ -60,6 +62,7 @@ const values: Record<string, unknown[]> = {
   amounts: [[1n, 2n ** 100n], [], null],
   args: [{ a: "1", nested: { b: [1, 2] } }, [], null],
   bytes: ["0xdeadbeef", "0xDEADBEEF", "0x", null],
+  at: [new Date(0), new Date("2026-11-30T08:00:00.123Z"), null],
 };
 
 describe("the write-behind store's rows", () => {
@@ -79,15 +82,18 @@ describe("the write-behind store's rows", () => {
   it("holds nothing of the caller's arrays and JSON values", () => {
     const names = ["a"];
     const args = { a: { b: "1" } };
-    const row = completeRow(table, { id: "x", names, args });
+    const at = new Date(0);
+    const row = completeRow(table, { id: "x", names, args, at });
     names.push("changed");
     args.a.b = "changed";
+    at.setTime(1);
     expect(row.names).toEqual(["a"]);
     expect(row.args).toEqual({ a: { b: "1" } });
+    expect(row.at).toEqual(new Date(0));
     const copy = copyRow(row);
     (copy.args as { a: { b: string } }).a.b = "again";
     (copy.names as string[]).push("again");
-    expect(row).toEqual(completeRow(table, { id: "x", names: ["a"], args: { a: { b: "1" } } }));
+    expect(row).toEqual(completeRow(table, { id: "x", names: ["a"], args: { a: { b: "1" } }, at: new Date(0) }));
   });
 
   it("keys a bytea column by its hex in lower case, whatever case it was written in", () => {

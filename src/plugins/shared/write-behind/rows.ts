@@ -187,11 +187,12 @@ function makeCodec(column: Column): Codec {
 /** A value through the column's driver mapping and back (Ponder's `normalizeColumn`). */
 function normalizeByMapping(column: Column, value: unknown): unknown {
   if (value === null || value === undefined || column.mapToDriverValue === undefined) return value ?? null;
-  if (column.columnType === "PgTimestamp") return value;
+  // A timestamp stays the handler's Date: copied, since the mapping builds no new one to hold.
+  if (column.columnType === "PgTimestamp") return copyValue(value);
   if (Array.isArray(value) && column instanceof PgArray) {
     const base = column.baseColumn;
     return base.columnType === "PgTimestamp"
-      ? value
+      ? copyValue(value)
       : value.map((v) => base.mapFromDriverValue(base.mapToDriverValue(v)));
   }
   return column.mapFromDriverValue(column.mapToDriverValue(value));
