@@ -14,11 +14,10 @@ interface TableShape {
   /** `"schema"."table"`, as Ponder's COPY names it. */
   target: string;
   columns: [string, Column][];
-  /** Each column's codec, in the order of `columns`. */
-  codecs: Codec[];
   /**
-   * What `completeRow` reads of each column, in objects of one shape: read from drizzle's columns (a class each),
-   * the same properties cost a lookup that could not be cached at every column of every row.
+   * What a row's work reads of each column (its codec, default, not-null), in the order of `columns` and in objects of
+   * one shape: read from drizzle's columns (a class each), the same properties cost a lookup that could not be cached
+   * at every column of every row.
    */
   fills: Fill[];
   /** The primary key's columns. */
@@ -52,7 +51,6 @@ export function shapeOf(table: PgTable): TableShape {
     shape = {
       target: `"${config.schema ?? "public"}"."${getTableName(table)}"`,
       columns,
-      codecs: columns.map(([, column]) => codecOf(column)),
       fills: columns.map(([js, column]) => ({
         js,
         hasDefault: column.hasDefault,
@@ -287,14 +285,15 @@ export function valueText(column: Column, value: unknown): string | null {
 
 /** Rows as the body of `COPY <table> FROM STDIN` (text format: tab-separated, `\N` for NULL, one row a line). */
 export function copyText(table: PgTable, rows: Iterable<Row>): string {
-  const { columns, codecs } = shapeOf(table);
+  const { fills } = shapeOf(table);
   let out = "";
   let first = true;
   for (const row of rows) {
     let line = "";
-    for (let i = 0; i < columns.length; i++) {
-      const value = row[columns[i]![0]];
-      const field = value === null || value === undefined ? null : codecs[i]!.copy(value);
+    for (let i = 0; i < fills.length; i++) {
+      const fill = fills[i]!;
+      const value = row[fill.js];
+      const field = value === null || value === undefined ? null : fill.codec.copy(value);
       line += i === 0 ? (field ?? "\\N") : `\t${field ?? "\\N"}`;
     }
     out += first ? line : `\n${line}`;
