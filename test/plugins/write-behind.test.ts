@@ -90,7 +90,7 @@ describe("the write-behind store", () => {
     await db().insert(schema.newOwner).values(row("b"));
     expect(store.rows(schema.newOwner).size).toBe(0);
     expect(await db().find(schema.newOwner, { id: "a" })).toMatchObject({ id: "a", ownerId: "0xowner" });
-    // A key held by the batch is taken: a plain insert of it is refused at once, as the database would at the COPY.
+    // Once read by key, the batch's keys are built: a plain insert of a held key is refused at once.
     await expect(db().insert(schema.newOwner).values(row("a"))).rejects.toThrow(/inserted twice/);
     expect(await db().insert(schema.newOwner).values(row("a", "0xother")).onConflictDoNothing()).toBeNull();
     await db()
@@ -103,6 +103,20 @@ describe("the write-behind store", () => {
       { id: "b", owner_id: "0xnew", log_version: "1" },
     ]);
     expect(backfillBatch.open).toBe(false);
+  });
+
+  it("leaves a key inserted twice, with no read by key between, to the database, which refuses the batch's COPY", async () => {
+    backfillBatch.begin();
+    await db().insert(schema.newOwner).values(row("a"));
+    await db().insert(schema.newOwner).values(row("a", "0xother"));
+    await expect(backfillBatch.flush(tx())).rejects.toThrow(/duplicate key value violates unique constraint/);
+    expect(await copied()).toEqual([]);
+    // The failed flush left the batch open; Ponder's retry begins it again.
+    expect(backfillBatch.open).toBe(true);
+    backfillBatch.begin();
+    await db().insert(schema.newOwner).values(row("a"));
+    await backfillBatch.flush(tx());
+    expect(await copied()).toEqual([{ id: "a", owner_id: "0xowner", log_version: "1" }]);
   });
 
   it("honours keys an earlier batch wrote (Ponder's store answers for them)", async () => {

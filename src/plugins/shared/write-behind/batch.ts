@@ -9,11 +9,12 @@ import type {
   PonderChainCheckpoint,
 } from "../../../runtime/ponder-hooks";
 import { copyRows } from "./copy";
+import { HeldRows } from "./held-rows";
 import { closePreviousVersions, isHistoryTable, settleValidTo } from "./history-valid-to";
 import { keyPredictor, liveRows } from "./live";
 import { type FrozenLiveRows, type LiveRows, writeFrozen } from "./live-rows";
 import type { KeyPredictor } from "./prefetch";
-import type { Row } from "./rows";
+import { keyOf, type Row } from "./rows";
 import { updateRows } from "./writes";
 
 /*
@@ -47,7 +48,7 @@ const TURN_EVERY = 64;
 
 /** A flushed batch: its rows, not yet known to be committed, and the checkpoints that commit with them. */
 interface FrozenBatch {
-  insertOnly: Map<PgTable, Map<string, Row>>;
+  insertOnly: Map<PgTable, HeldRows>;
   /** Keys of `insertOnly` whose row the previous batch wrote: written by UPDATE (a version changed again in its block). */
   rewritten: Map<PgTable, Set<string>>;
   live: FrozenLiveRows | undefined;
@@ -64,7 +65,7 @@ export interface BatchParts {
 export class BatchRows {
   constructor(private readonly parts: BatchParts) {}
 
-  private tables = new Map<PgTable, Map<string, Row>>();
+  private tables = new Map<PgTable, HeldRows>();
   private rewritten = new Map<PgTable, Set<string>>();
   private isOpen = false;
   private pipelined = false;
@@ -144,10 +145,14 @@ export class BatchRows {
     return this.tables.get(table)?.get(key) ?? this.inFlight?.insertOnly.get(table)?.get(key);
   }
 
+  /** A plain insert's row (./held-rows.ts: no key is built for it). */
+  append(table: PgTable, row: Row): void {
+    this.heldOf(table).append(row);
+  }
+
   /** Holds `row` under `key`: a new key goes last, a held key keeps its place (an upsert of a row of this batch). */
   set(table: PgTable, key: string, row: Row): void {
-    let rows = this.tables.get(table);
-    if (rows === undefined) this.tables.set(table, (rows = new Map()));
+    const rows = this.heldOf(table);
     if (!rows.has(key) && this.inFlight?.insertOnly.get(table)?.has(key)) {
       // The previous batch's row, changed again (its block goes on in this batch): an UPDATE after its COPY.
       let keys = this.rewritten.get(table);
@@ -155,6 +160,12 @@ export class BatchRows {
       keys.add(key);
     }
     rows.set(key, row);
+  }
+
+  private heldOf(table: PgTable): HeldRows {
+    let rows = this.tables.get(table);
+    if (rows === undefined) this.tables.set(table, (rows = new HeldRows(table)));
+    return rows;
   }
 
   /** Closes the batch: its rows are written now, or pipelined, in the next batch's transaction. */
@@ -242,9 +253,8 @@ async function writeBatch(tx: PonderBatchTransaction, batch: FrozenBatch): Promi
   const started = performance.now();
   for (const [table, rows] of batch.insertOnly) {
     const rewritten = batch.rewritten.get(table);
-    const fresh =
-      rewritten === undefined ? [...rows.values()] : [...rows].filter(([k]) => !rewritten.has(k)).map(([, r]) => r);
-    const first = isHistoryTable(table) ? settleValidTo(rows.values()) : undefined;
+    const fresh = rewritten === undefined ? rows.rows : rows.rows.filter((r) => !rewritten.has(keyOf(table, r)));
+    const first = isHistoryTable(table) ? settleValidTo(rows.rows) : undefined;
     if (rewritten !== undefined)
       await updateRows(
         tx,
