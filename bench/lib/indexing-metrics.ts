@@ -7,7 +7,15 @@
  */
 export interface IndexingBreakdown {
   /** Seconds per step, in Ponder's order. */
-  steps: { wait: number; prefetch: number; index: number; flush: number; commit: number };
+  steps: {
+    wait: number;
+    prefetch: number;
+    index: number;
+    flush: number;
+    begin: number;
+    checkpoint: number;
+    commit: number;
+  };
   lookups: { complete: number; prefetch: number; hit: number; miss: number };
   /** Tables with the most missed lookups, most first: where an evicting row cache reads the database one row at a time. */
   missesByTable: { table: string; misses: number }[];
@@ -18,7 +26,7 @@ export interface IndexingBreakdown {
   /** Deletes per table: Ponder sends each one to the database at once, and the handler waits for it. */
   deletesByTable: { table: string; calls: number }[];
   /** Rows the write-behind store wrote by COPY, outside Ponder's store, and the COPYs' wall time. */
-  writeBehind: { rows: number; copySeconds: number; pipelinedBatches: number };
+  writeBehind: { rows: number; copySeconds: number; waitSeconds: number; pipelinedBatches: number };
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
   healing: {
     calls: number;
@@ -68,7 +76,9 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       prefetch: step("prefetch"),
       index: step("index"),
       flush: step("load"),
-      commit: step("begin", "finalize", "commit"),
+      begin: step("begin"),
+      checkpoint: step("finalize"),
+      commit: step("commit"),
     },
     lookups: {
       complete: lookups("complete"),
@@ -95,6 +105,7 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
     writeBehind: {
       rows: sumOf(text, "nameindex_write_behind_rows_total"),
       copySeconds: sumOf(text, "nameindex_write_behind_copy_seconds_total"),
+      waitSeconds: sumOf(text, "nameindex_write_behind_wait_seconds_total"),
       pipelinedBatches: sumOf(text, "nameindex_write_behind_pipelined_batches_total"),
     },
     healing: {
@@ -112,7 +123,7 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
 export const storeCallsOf = (b: IndexingBreakdown): number => b.storeCallsByTable.reduce((n, t) => n + t.calls, 0);
 
 export function formatBreakdown(b: IndexingBreakdown): string {
-  const { wait, prefetch, index, flush, commit } = b.steps;
+  const { wait, prefetch, index, flush, begin, checkpoint, commit } = b.steps;
   const { complete, hit, miss } = b.lookups;
   const total = Math.max(1, complete + hit + miss);
   const share = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
@@ -120,7 +131,7 @@ export function formatBreakdown(b: IndexingBreakdown): string {
   const h = b.healing;
   return (
     `wait for events ${wait.toFixed(1)} s, prefetch ${prefetch.toFixed(1)} s, index ${index.toFixed(1)} s, flush ${flush.toFixed(1)} s, ` +
-    `begin/checkpoint/commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(hit)} from cached rows of an evicted one ` +
+    `begin ${begin.toFixed(1)} s, checkpoint ${checkpoint.toFixed(1)} s, commit ${commit.toFixed(1)} s; lookups ${pct(complete)} from a complete table, ${pct(hit)} from cached rows of an evicted one ` +
     `(${b.lookups.prefetch} rows prefetched), ${pct(miss)} missed` +
     (b.missesByTable.length > 0
       ? ` (most: ${b.missesByTable
@@ -137,7 +148,7 @@ export function formatBreakdown(b: IndexingBreakdown): string {
       .map((t) => `${t.table} ${t.calls} (${t.byMethod.map(([m, n]) => `${m} ${n}`).join(", ")})`)
       .join(", ")})` +
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
-    `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s, ` +
+    `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s (the flush waited ${b.writeBehind.waitSeconds.toFixed(1)} s for them), ` +
     `${b.writeBehind.pipelinedBatches} batches written while the next one's handlers ran` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`

@@ -43,7 +43,15 @@ handlerCounter("nameindex_handler_seconds_total", "Wall time spent in event hand
 handlerCounter("nameindex_handler_events_total", "Events handled, per plugin", (t) => t.events);
 
 /** What the write-behind store (src/plugins/shared/write-behind/) wrote during the backfill, in plain numbers. */
-export const writeBehindTotals = { rows: 0, copySeconds: 0, misses: 0, prefetched: 0, evictions: 0, pipelined: 0 };
+export const writeBehindTotals = {
+  rows: 0,
+  copySeconds: 0,
+  waitSeconds: 0,
+  misses: 0,
+  prefetched: 0,
+  evictions: 0,
+  pipelined: 0,
+};
 
 /** A counter whose value is read from plain numbers (the healer's, the write-behind store's) at scrape time. */
 function readCounter(name: string, help: string, read: () => number): void {
@@ -67,6 +75,11 @@ readCounter(
   "nameindex_write_behind_copy_seconds_total",
   "Wall time of those COPYs",
   () => writeBehindTotals.copySeconds,
+);
+readCounter(
+  "nameindex_write_behind_wait_seconds_total",
+  "Time the backfill's flush waited for the previous batch's rows to reach the database (the pipeline's write, not done)",
+  () => writeBehindTotals.waitSeconds,
 );
 readCounter(
   "nameindex_write_behind_misses_total",

@@ -173,7 +173,9 @@ export class BatchRows {
     if (this.writing !== undefined) {
       const writing = this.writing;
       this.writing = undefined;
+      const started = performance.now();
       await writing;
+      writeBehindTotals.waitSeconds += (performance.now() - started) / 1000;
     }
     const batch: FrozenBatch = {
       insertOnly: this.tables,
