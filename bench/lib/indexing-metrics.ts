@@ -26,7 +26,15 @@ export interface IndexingBreakdown {
   /** Deletes per table: Ponder sends each one to the database at once, and the handler waits for it. */
   deletesByTable: { table: string; calls: number }[];
   /** Rows the write-behind store wrote by COPY, outside Ponder's store, and the COPYs' wall time. */
-  writeBehind: { rows: number; copySeconds: number; waitSeconds: number; pipelinedBatches: number };
+  writeBehind: {
+    rows: number;
+    copySeconds: number;
+    waitSeconds: number;
+    pipelinedBatches: number;
+    evictions: number;
+    prefetched: number;
+    misses: number;
+  };
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
   healing: {
     calls: number;
@@ -106,6 +114,9 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       rows: sumOf(text, "nameindex_write_behind_rows_total"),
       copySeconds: sumOf(text, "nameindex_write_behind_copy_seconds_total"),
       waitSeconds: sumOf(text, "nameindex_write_behind_wait_seconds_total"),
+      evictions: sumOf(text, "nameindex_write_behind_evictions_total"),
+      prefetched: sumOf(text, "nameindex_write_behind_prefetched_keys_total"),
+      misses: sumOf(text, "nameindex_write_behind_misses_total"),
       pipelinedBatches: sumOf(text, "nameindex_write_behind_pipelined_batches_total"),
     },
     healing: {
@@ -149,7 +160,8 @@ export function formatBreakdown(b: IndexingBreakdown): string {
       .join(", ")})` +
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
     `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s (the flush waited ${b.writeBehind.waitSeconds.toFixed(1)} s for them), ` +
-    `${b.writeBehind.pipelinedBatches} batches written while the next one's handlers ran` +
+    `${b.writeBehind.pipelinedBatches} batches written while the next one's handlers ran, ` +
+    `${b.writeBehind.evictions} live tables evicted, ${b.writeBehind.prefetched} keys prefetched, ${b.writeBehind.misses} read one by one` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );

@@ -178,109 +178,184 @@ export interface HistoryWriter {
  * versions are written by `flush()`, in the same event, so they are in its block's transaction.
  */
 export function withEntityHistory(db: Db, position: WritePosition): HistoryWriter {
-  const pending = new Map<string, Pending>();
-  const note = (table: PgTable, result: unknown, deleted: boolean, before: Row | null | undefined) => {
+  let run = runs.get(db);
+  if (run === undefined) runs.set(db, (run = new HistoryRun(db)));
+  return run.start(position);
+}
+
+/**
+ * One per store, reused by every handler run on it: Ponder runs one handler at a time, and a run's state (its
+ * position, the entities it wrote) is set afresh when the next one starts, whether or not the last one flushed (a
+ * handler that threw). Made once rather than per run: a run's store and its builders are methods, not closures.
+ */
+const runs = new WeakMap<Db, HistoryRun>();
+
+type InnerInsert = PromiseLike<unknown> & {
+  onConflictDoNothing(): Promise<unknown>;
+  onConflictDoUpdate(set: unknown): Promise<unknown>;
+};
+
+class HistoryRun implements HistoryWriter {
+  readonly db: Db;
+  private position!: WritePosition;
+  private readonly pending = new Map<string, Pending>();
+  private readonly builders = new Map<PgTable, { values(values: unknown): HistoryInsert }>();
+
+  constructor(private readonly inner: Db) {
+    this.db = {
+      find: inner.find,
+      sql: inner.sql,
+      insert: (table: PgTable) => this.insert(table),
+      update: (table: PgTable, key: unknown) => this.update(table, key),
+      delete: (table: PgTable, key: unknown) => this.delete(table, key),
+    } as unknown as Db;
+  }
+
+  start(position: WritePosition): this {
+    this.position = position;
+    this.pending.clear();
+    return this;
+  }
+
+  note(table: PgTable, result: unknown, deleted: boolean, before: Row | null | undefined): void {
     if (result === null || result === undefined) return;
     for (const row of (Array.isArray(result) ? result : [result]) as Row[]) {
       const key = `${getTableName(table)}:${String(row.id)}`;
-      const first = pending.get(key);
+      const first = this.pending.get(key);
       // Map order is first-write order; a later write of the same entity replaces its state in place.
-      pending.set(key, {
+      this.pending.set(key, {
         table,
         row: deleted ? { id: row.id } : keptOf(table, row),
         deleted,
         before: first ? first.before : before,
       });
     }
-  };
-  const insert = (table: PgTable) => {
-    const builder = db.insert(table as never);
-    if (!ENTITY_HISTORIES.has(table)) return builder;
-    return {
-      values(values: unknown) {
-        const inner = builder.values(values as never) as unknown as PromiseLike<unknown> & {
-          onConflictDoNothing(): Promise<unknown>;
-          onConflictDoUpdate(set: unknown): Promise<unknown>;
-        };
-        // A plain insert creates the entity.
-        const kept = async (written: PromiseLike<unknown>, before: () => Row | null) => {
-          const result = await written;
-          note(table, result, false, before());
-          return result;
-        };
-        let plain: Promise<unknown> | undefined;
-        const run = () => (plain ??= kept(inner, () => null));
-        return {
-          onConflictDoNothing: () => kept(inner.onConflictDoNothing(), () => null),
-          // The store hands the row it found to the update as a function: its state before. Not called, the upsert
-          // inserted the row, which did not exist.
-          onConflictDoUpdate: (set: unknown) => {
-            let found: Row | null = null;
-            const update = (current: Row) => {
-              found = keptOf(table, current);
-              return typeof set === "function" ? (set as (r: Row) => unknown)(current) : set;
-            };
-            return kept(inner.onConflictDoUpdate(update), () => found);
-          },
-          // biome-ignore lint/suspicious/noThenProperty: the store's insert is a thenable, and so is this one.
-          then: (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
-            run().then(onFulfilled, onRejected),
-          catch: (onRejected?: (e: unknown) => unknown) => run().catch(onRejected),
-          finally: (onFinally?: () => void) => run().finally(onFinally),
-        };
-      },
-    };
-  };
-  const update = (table: PgTable, key: unknown) => {
-    const builder = db.update(table as never, key as never);
-    if (!ENTITY_HISTORIES.has(table)) return builder;
-    return {
-      set: async (values: unknown) => {
-        // As a function, the store hands over the row it updates: its state before, without another lookup.
-        let before: Row | undefined;
-        const row = await builder.set(((current: Row) => {
-          before = keptOf(table, current);
-          return typeof values === "function" ? (values as (r: Row) => unknown)(current) : values;
-        }) as never);
-        note(table, row, false, before);
-        return row;
-      },
-    };
-  };
-  const del = async (table: PgTable, key: unknown) => {
-    const deleted = await db.delete(table as never, key as never);
-    if (deleted && ENTITY_HISTORIES.has(table)) note(table, key, true, undefined);
+  }
+
+  private insert(table: PgTable) {
+    if (!ENTITY_HISTORIES.has(table)) return this.inner.insert(table as never);
+    let builder = this.builders.get(table);
+    if (builder === undefined) {
+      const inner = this.inner;
+      builder = {
+        values: (values: unknown) =>
+          new HistoryInsert(
+            this,
+            table,
+            inner.insert(table as never).values(values as never) as unknown as InnerInsert,
+          ),
+      };
+      this.builders.set(table, builder);
+    }
+    return builder;
+  }
+
+  private update(table: PgTable, key: unknown) {
+    const builder = this.inner.update(table as never, key as never);
+    return ENTITY_HISTORIES.has(table) ? new HistoryUpdate(this, table, builder) : builder;
+  }
+
+  private async delete(table: PgTable, key: unknown): Promise<boolean> {
+    const deleted = await this.inner.delete(table as never, key as never);
+    if (deleted && ENTITY_HISTORIES.has(table)) this.note(table, key, true, undefined);
     return deleted;
-  };
-  return {
-    db: { find: db.find, sql: db.sql, insert, update, delete: del } as unknown as Db,
-    async flush() {
-      const block =
-        position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey, position.block.chainId);
-      const versions = block?.versions;
-      for (const [key, entry] of pending) {
-        if (unchanged(entry)) continue;
-        // biome-ignore lint/suspicious/noExplicitAny: one writer for five tables; their rows are built from the table's own columns.
-        const history = ENTITY_HISTORIES.get(entry.table)! as any;
-        let inBlock = versions?.get(key);
-        if (inBlock === undefined && block?.resumable) {
-          inBlock = await committedVersionInBlock(db, history, entry.row.id, position.block);
-          if (inBlock !== undefined) versions!.set(key, inBlock);
-        }
-        if (inBlock === undefined) {
-          const row = versionRow(entry, position);
-          await db.insert(history).values(row as never);
-          versions?.set(key, row.version as bigint);
-        } else {
-          const { id: _id, ...state } = entry.row;
-          const changes = { ...state, deleted: entry.deleted };
-          await db
-            .insert(history)
-            .values({ ...entry.row, version: inBlock, deleted: entry.deleted, validTo: VALID_TO_PENDING } as never)
-            .onConflictDoUpdate(changes as never);
-        }
+  }
+
+  async flush(): Promise<void> {
+    const { pending, position, inner: db } = this;
+    const block =
+      position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey, position.block.chainId);
+    const versions = block?.versions;
+    for (const [key, entry] of pending) {
+      if (unchanged(entry)) continue;
+      // biome-ignore lint/suspicious/noExplicitAny: one writer for five tables; their rows are built from the table's own columns.
+      const history = ENTITY_HISTORIES.get(entry.table)! as any;
+      let inBlock = versions?.get(key);
+      if (inBlock === undefined && block?.resumable) {
+        inBlock = await committedVersionInBlock(db, history, entry.row.id, position.block);
+        if (inBlock !== undefined) versions!.set(key, inBlock);
       }
-      pending.clear();
-    },
-  };
+      if (inBlock === undefined) {
+        const row = versionRow(entry, position);
+        await db.insert(history).values(row as never);
+        versions?.set(key, row.version as bigint);
+      } else {
+        const { id: _id, ...state } = entry.row;
+        const changes = { ...state, deleted: entry.deleted };
+        await db
+          .insert(history)
+          .values({ ...entry.row, version: inBlock, deleted: entry.deleted, validTo: VALID_TO_PENDING } as never)
+          .onConflictDoUpdate(changes as never);
+      }
+    }
+    pending.clear();
+  }
+}
+
+/** An insert into a tracked table: the store's own, noting the entity it leaves. A plain insert creates the entity. */
+class HistoryInsert {
+  private plain: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly run: HistoryRun,
+    private readonly table: PgTable,
+    private readonly inner: InnerInsert,
+  ) {}
+
+  onConflictDoNothing(): Promise<unknown> {
+    return this.kept(this.inner.onConflictDoNothing(), () => null);
+  }
+
+  /** The store hands the row it found to the update as a function: its state before. Not called, the upsert inserted. */
+  onConflictDoUpdate(set: unknown): Promise<unknown> {
+    let found: Row | null = null;
+    const update = (current: Row) => {
+      found = keptOf(this.table, current);
+      return typeof set === "function" ? (set as (r: Row) => unknown)(current) : set;
+    };
+    return this.kept(this.inner.onConflictDoUpdate(update), () => found);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: the store's insert is a thenable, and so is this one.
+  then(onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown): Promise<unknown> {
+    return this.runPlain().then(onFulfilled, onRejected);
+  }
+
+  catch(onRejected?: (e: unknown) => unknown): Promise<unknown> {
+    return this.runPlain().catch(onRejected);
+  }
+
+  finally(onFinally?: () => void): Promise<unknown> {
+    return this.runPlain().finally(onFinally);
+  }
+
+  private runPlain(): Promise<unknown> {
+    this.plain ??= this.kept(this.inner, () => null);
+    return this.plain;
+  }
+
+  private async kept(written: PromiseLike<unknown>, before: () => Row | null): Promise<unknown> {
+    const result = await written;
+    this.run.note(this.table, result, false, before());
+    return result;
+  }
+}
+
+/** An update of a tracked table. As a function, the store hands over the row it updates: its state before. */
+class HistoryUpdate {
+  constructor(
+    private readonly run: HistoryRun,
+    private readonly table: PgTable,
+    private readonly builder: { set(values: unknown): Promise<unknown> },
+  ) {}
+
+  async set(values: unknown): Promise<unknown> {
+    let before: Row | undefined;
+    const row = await this.builder.set(((current: Row) => {
+      before = keptOf(this.table, current);
+      return typeof values === "function" ? (values as (r: Row) => unknown)(current) : values;
+    }) as never);
+    this.run.note(this.table, row, false, before);
+    return row;
+  }
 }

@@ -63,11 +63,11 @@ export function on<N extends LogEventName>(
     const started = performance.now();
     try {
       if (writesBehind()) setCurrentEvent(name, ponderContext.chain.id, event);
-      const context = writesBehind() ? { ...ponderContext, db: withWriteBehind(ponderContext.db) } : ponderContext;
+      const context = writesBehind() ? withStore(ponderContext, withWriteBehind(ponderContext.db)) : ponderContext;
       await recordLog(name, context, event);
       if (!keepsHistory()) return await handler(context, event);
       const history = withEntityHistory(context.db, logWritePosition(name, context.chain.id, event as never));
-      await handler({ ...context, db: history.db }, event);
+      await handler(withStore(context, history.db), event);
       await history.flush();
       await pruneEntityHistory(context, event.block);
     } finally {
@@ -76,6 +76,23 @@ export function on<N extends LogEventName>(
     }
   });
 }
+
+/**
+ * Ponder's context with another store. Ponder hands every handler the same context object and changes its chain,
+ * client and contracts in place, so a context that inherits from it stays current: made once per store, not copied
+ * per event.
+ */
+function withStore<C extends { db: unknown }>(context: C, db: C["db"]): C {
+  let byStore = contexts.get(context);
+  if (byStore === undefined) contexts.set(context, (byStore = new Map()));
+  let derived = byStore.get(db as object);
+  if (derived === undefined) {
+    derived = Object.create(context, { db: { value: db, enumerable: true } }) as object;
+    byStore.set(db as object, derived);
+  }
+  return derived as C;
+}
+const contexts = new WeakMap<object, Map<object, object>>();
 
 /** NAMEINDEX_WRITE_BEHIND: the backfill's insert-only rows go to the write-behind store (write-behind/README.md). */
 const writesBehind = (): boolean => getConfig().writeBehind;
@@ -97,7 +114,7 @@ export function onSetup<C extends ContractName>(
   ponder.on(`${contract}:setup`, async ({ context }) => {
     if (!keepsHistory()) return await handler(context);
     const history = withEntityHistory(context.db, setupWritePosition(context.chain.id));
-    await handler({ ...context, db: history.db });
+    await handler(withStore(context, history.db));
     await history.flush();
   });
 }

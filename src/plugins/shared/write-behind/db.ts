@@ -55,70 +55,17 @@ function wrapInsertOnly(db: Db): Db {
     const row = backfillBatch.get(table, keyOf(table, key));
     return row !== undefined ? Promise.resolve({ ...row }) : db.find(table as never, key as never);
   };
-  /** Whether a key is taken: by a row of this batch, or by one the database (or Ponder's cache) holds. */
-  const existing = async (table: PgTable, key: string, row: Row): Promise<Row | null> =>
-    backfillBatch.get(table, key) ?? ((await db.find(table as never, row as never)) as Row | null);
 
+  /** Each table's insert builder, made once: a handler's insert allocates only its rows and the thenable. */
+  const builders = new Map<PgTable, { values(values: Row | Row[]): HeldInsert }>();
   const insert = (table: PgTable) => {
     if (!held(table)) return db.insert(table as never);
-    return {
-      values(values: Row | Row[]) {
-        const rows = (Array.isArray(values) ? values : [values]).map((v) => completeRow(table, v));
-        const single = !Array.isArray(values);
-        const answer = (written: (Row | null)[]) => (single ? written[0]! : written.filter((r) => r !== null));
-        // No key is built: the database refuses a key taken twice at the COPY (./held-rows.ts).
-        const plain = () => {
-          for (const row of rows) backfillBatch.append(table, row);
-          return answer(rows.map((r) => ({ ...r })));
-        };
-        let ran: Promise<unknown> | undefined;
-        const run = () => (ran ??= Promise.resolve().then(plain));
-        return {
-          async onConflictDoNothing() {
-            const written: (Row | null)[] = [];
-            for (const row of rows) {
-              const key = keyOf(table, row);
-              if (await existing(table, key, row)) {
-                written.push(null);
-                continue;
-              }
-              backfillBatch.set(table, key, row);
-              written.push({ ...row });
-            }
-            return single ? written[0] : written.filter((r) => r !== null);
-          },
-          async onConflictDoUpdate(set: Set) {
-            const written: Row[] = [];
-            for (const row of rows) {
-              const key = keyOf(table, row);
-              const inBatch = backfillBatch.get(table, key);
-              if (inBatch !== undefined) {
-                const changes = typeof set === "function" ? set({ ...inBatch }) : set;
-                const next = { ...inBatch, ...changes };
-                backfillBatch.set(table, key, next);
-                written.push({ ...next });
-              } else if (await db.find(table as never, row as never)) {
-                // A row of an earlier batch: Ponder's store updates it where it lies.
-                const done = await db
-                  .insert(table as never)
-                  .values(row as never)
-                  .onConflictDoUpdate(set as never);
-                written.push(done as Row);
-              } else {
-                backfillBatch.set(table, key, row);
-                written.push({ ...row });
-              }
-            }
-            return single ? written[0] : written;
-          },
-          // biome-ignore lint/suspicious/noThenProperty: Ponder's insert is a thenable, and so is this one.
-          then: (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
-            run().then(onFulfilled, onRejected),
-          catch: (onRejected?: (e: unknown) => unknown) => run().catch(onRejected),
-          finally: (onFinally?: () => void) => run().finally(onFinally),
-        };
-      },
-    };
+    let builder = builders.get(table);
+    if (builder === undefined) {
+      builder = { values: (values: Row | Row[]) => new HeldInsert(db, table, values) };
+      builders.set(table, builder);
+    }
+    return builder;
   };
 
   const update = (table: PgTable, key: Row) => {
@@ -142,4 +89,90 @@ function wrapInsertOnly(db: Db): Db {
   };
 
   return { find, insert, update, delete: del, sql: db.sql } as unknown as Db;
+}
+
+/**
+ * `insert(table).values(…)` on an insert-only table in a batch: awaited as it is, a plain insert, held; or
+ * `onConflictDoNothing()`, `onConflictDoUpdate(set)`, which honour a key held by the batch or stored by an earlier one.
+ * A class, not an object of closures: one of these is made per insert a handler makes.
+ */
+class HeldInsert {
+  private readonly rows: Row[];
+  private readonly single: boolean;
+  private ran: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly table: PgTable,
+    values: Row | Row[],
+  ) {
+    this.single = !Array.isArray(values);
+    this.rows = Array.isArray(values) ? values.map((v) => completeRow(table, v)) : [completeRow(table, values)];
+  }
+
+  async onConflictDoNothing(): Promise<Row | null | Row[]> {
+    const { db, table } = this;
+    const written: (Row | null)[] = [];
+    for (const row of this.rows) {
+      const key = keyOf(table, row);
+      // Taken by a row of this batch, or by one the database (or Ponder's cache) holds.
+      if (backfillBatch.get(table, key) ?? (await db.find(table as never, row as never))) {
+        written.push(null);
+        continue;
+      }
+      backfillBatch.set(table, key, row);
+      written.push({ ...row });
+    }
+    return this.single ? written[0]! : written.filter((r) => r !== null);
+  }
+
+  async onConflictDoUpdate(set: Set): Promise<Row | Row[]> {
+    const { db, table } = this;
+    const written: Row[] = [];
+    for (const row of this.rows) {
+      const key = keyOf(table, row);
+      const inBatch = backfillBatch.get(table, key);
+      if (inBatch !== undefined) {
+        const changes = typeof set === "function" ? set({ ...inBatch }) : set;
+        const next = { ...inBatch, ...changes };
+        backfillBatch.set(table, key, next);
+        written.push({ ...next });
+      } else if (await db.find(table as never, row as never)) {
+        // A row of an earlier batch: Ponder's store updates it where it lies.
+        const done = await db
+          .insert(table as never)
+          .values(row as never)
+          .onConflictDoUpdate(set as never);
+        written.push(done as Row);
+      } else {
+        backfillBatch.set(table, key, row);
+        written.push({ ...row });
+      }
+    }
+    return this.single ? written[0]! : written;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: Ponder's insert is a thenable, and so is this one.
+  then(onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown): Promise<unknown> {
+    return this.run().then(onFulfilled, onRejected);
+  }
+
+  catch(onRejected?: (e: unknown) => unknown): Promise<unknown> {
+    return this.run().catch(onRejected);
+  }
+
+  finally(onFinally?: () => void): Promise<unknown> {
+    return this.run().finally(onFinally);
+  }
+
+  private run(): Promise<unknown> {
+    this.ran ??= Promise.resolve().then(() => this.plain());
+    return this.ran;
+  }
+
+  /** No key is built: the database refuses a key taken twice at the COPY (./held-rows.ts). */
+  private plain(): Row | Row[] {
+    for (const row of this.rows) backfillBatch.append(this.table, row);
+    return this.single ? { ...this.rows[0]! } : this.rows.map((r) => ({ ...r }));
+  }
 }

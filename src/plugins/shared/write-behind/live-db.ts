@@ -20,6 +20,8 @@ const notFound = (table: PgTable) => new Error(`No existing record found in tabl
 
 export const liveDbOf = (liveRows: LiveRows) => {
   const current = (table: PgTable, key: Row) => liveRows.get(table, keyOf(table, key), key);
+  /** Each table's insert builder, made once: a handler's insert allocates only its rows and the thenable. */
+  const builders = new Map<PgTable, { values(values: Row | Row[]): LiveInsert }>();
   return {
     async find(table: PgTable, key: Row): Promise<Row | null> {
       const row = await current(table, key);
@@ -27,68 +29,15 @@ export const liveDbOf = (liveRows: LiveRows) => {
     },
 
     insert(table: PgTable) {
-      return {
-        values(values: Row | Row[]) {
-          const single = !Array.isArray(values);
-          // completeRow builds a new row, and new arrays and JSON values in it: nothing of the caller's is held.
-          const rows = (single ? [values] : values).map((v) => completeRow(table, v));
-          const each = async (write: (row: Row, key: string, existing: Row | null) => Row | null) => {
-            const out: (Row | null)[] = [];
-            for (const row of rows) {
-              const key = keyOf(table, row);
-              out.push(write(row, key, await current(table, row)));
-            }
-            return single ? out[0]! : out;
-          };
-          const plain = async () => {
-            const out: Row[] = [];
-            for (const row of rows) {
-              const key = keyOf(table, row);
-              // A key the store knows has a row is refused now, as Ponder's flush would refuse it; one it does not
-              // know (an evicted table, not read) is inserted, and the database refuses a duplicate at the COPY.
-              if (liveRows.known(table, key) && (await current(table, row)) !== null)
-                throw new Error(`Unique constraint failed: ${getTableName(table)} ${key.replaceAll("\u0000", " ")}`);
-              liveRows.put(table, key, row);
-              out.push(copyRow(row));
-            }
-            return single ? out[0]! : out;
-          };
-          let ran: Promise<unknown> | undefined;
-          const run = () => (ran ??= plain());
-          return {
-            onConflictDoNothing: () =>
-              each((row, key, existing) => {
-                if (existing !== null) return null;
-                liveRows.put(table, key, row);
-                return copyRow(row);
-              }),
-            onConflictDoUpdate: (set: Set) =>
-              each((row, key, existing) => {
-                const next = existing === null ? row : apply(table, existing, set);
-                liveRows.put(table, key, next);
-                return copyRow(next);
-              }),
-            // biome-ignore lint/suspicious/noThenProperty: Ponder's insert is a thenable, and so is this one.
-            then: (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
-              run().then(onFulfilled, onRejected),
-            catch: (onRejected?: (e: unknown) => unknown) => run().catch(onRejected),
-            finally: (onFinally?: () => void) => run().finally(onFinally),
-          };
-        },
-      };
+      let builder = builders.get(table);
+      if (builder === undefined) {
+        builder = { values: (values: Row | Row[]) => new LiveInsert(liveRows, table, values) };
+        builders.set(table, builder);
+      }
+      return builder;
     },
 
-    update(table: PgTable, key: Row) {
-      return {
-        async set(set: Set): Promise<Row> {
-          const existing = await current(table, key);
-          if (existing === null) throw notFound(table);
-          const next = apply(table, existing, set);
-          liveRows.put(table, keyOf(table, key), next);
-          return copyRow(next);
-        },
-      };
-    },
+    update: (table: PgTable, key: Row) => new LiveUpdate(liveRows, table, key),
 
     async delete(table: PgTable, key: Row): Promise<boolean> {
       const existing = await current(table, key);
@@ -98,3 +47,98 @@ export const liveDbOf = (liveRows: LiveRows) => {
     },
   };
 };
+
+/**
+ * `insert(table).values(…)`: awaited as it is, a plain insert; or `onConflictDoNothing()`, `onConflictDoUpdate(set)`.
+ * A class, not an object of closures: one of these is made per insert a handler makes.
+ */
+class LiveInsert {
+  private readonly rows: Row[];
+  private readonly single: boolean;
+  private ran: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly liveRows: LiveRows,
+    private readonly table: PgTable,
+    values: Row | Row[],
+  ) {
+    this.single = !Array.isArray(values);
+    // completeRow builds a new row, and new arrays and JSON values in it: nothing of the caller's is held.
+    this.rows = Array.isArray(values) ? values.map((v) => completeRow(table, v)) : [completeRow(table, values)];
+  }
+
+  async onConflictDoNothing(): Promise<Row | null | (Row | null)[]> {
+    const out: (Row | null)[] = [];
+    for (const row of this.rows) {
+      const key = keyOf(this.table, row);
+      if ((await this.liveRows.get(this.table, key, row)) !== null) out.push(null);
+      else {
+        this.liveRows.put(this.table, key, row);
+        out.push(copyRow(row));
+      }
+    }
+    return this.single ? out[0]! : out;
+  }
+
+  async onConflictDoUpdate(set: Set): Promise<Row | (Row | null)[]> {
+    const out: Row[] = [];
+    for (const row of this.rows) {
+      const key = keyOf(this.table, row);
+      const existing = await this.liveRows.get(this.table, key, row);
+      const next = existing === null ? row : apply(this.table, existing, set);
+      this.liveRows.put(this.table, key, next);
+      out.push(copyRow(next));
+    }
+    return this.single ? out[0]! : out;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: Ponder's insert is a thenable, and so is this one.
+  then(onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown): Promise<unknown> {
+    return this.run().then(onFulfilled, onRejected);
+  }
+
+  catch(onRejected?: (e: unknown) => unknown): Promise<unknown> {
+    return this.run().catch(onRejected);
+  }
+
+  finally(onFinally?: () => void): Promise<unknown> {
+    return this.run().finally(onFinally);
+  }
+
+  private run(): Promise<unknown> {
+    this.ran ??= this.plain();
+    return this.ran;
+  }
+
+  private async plain(): Promise<Row | Row[]> {
+    const out: Row[] = [];
+    for (const row of this.rows) {
+      const key = keyOf(this.table, row);
+      // A key the store knows has a row is refused now, as Ponder's flush would refuse it; one it does not know (an
+      // evicted table, not read) is inserted, and the database refuses a duplicate at the COPY.
+      if (this.liveRows.known(this.table, key) && (await this.liveRows.get(this.table, key, row)) !== null)
+        throw new Error(`Unique constraint failed: ${getTableName(this.table)} ${key.replaceAll("\u0000", " ")}`);
+      this.liveRows.put(this.table, key, row);
+      out.push(copyRow(row));
+    }
+    return this.single ? out[0]! : out;
+  }
+}
+
+/** `update(table, key).set(…)`: the set applied to the row as it stands; no row fails. */
+class LiveUpdate {
+  constructor(
+    private readonly liveRows: LiveRows,
+    private readonly table: PgTable,
+    private readonly key: Row,
+  ) {}
+
+  async set(set: Set): Promise<Row> {
+    const key = keyOf(this.table, this.key);
+    const existing = await this.liveRows.get(this.table, key, this.key);
+    if (existing === null) throw notFound(this.table);
+    const next = apply(this.table, existing, set);
+    this.liveRows.put(this.table, key, next);
+    return copyRow(next);
+  }
+}
