@@ -116,9 +116,8 @@ class LiveInsert {
       const key = keyOf(this.table, row);
       // A key the store knows has a row is refused now, as Ponder's flush would refuse it; one it does not know (an
       // evicted table, not read) is inserted, and the database refuses a duplicate at the COPY.
-      if (this.liveRows.known(this.table, key) && (await this.liveRows.get(this.table, key, row)) !== null)
+      if (!this.liveRows.add(this.table, key, row))
         throw new Error(`Unique constraint failed: ${getTableName(this.table)} ${key.replaceAll("\u0000", " ")}`);
-      this.liveRows.put(this.table, key, row);
       out.push(copyRow(row));
     }
     return this.single ? out[0]! : out;
