@@ -34,6 +34,7 @@ export interface IndexingBreakdown {
     evictions: number;
     prefetched: number;
     misses: number;
+    missSeconds: number;
   };
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
   healing: {
@@ -117,6 +118,7 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       evictions: sumOf(text, "nameindex_write_behind_evictions_total"),
       prefetched: sumOf(text, "nameindex_write_behind_prefetched_keys_total"),
       misses: sumOf(text, "nameindex_write_behind_misses_total"),
+      missSeconds: sumOf(text, "nameindex_write_behind_miss_seconds_total"),
       pipelinedBatches: sumOf(text, "nameindex_write_behind_pipelined_batches_total"),
     },
     healing: {
@@ -161,7 +163,7 @@ export function formatBreakdown(b: IndexingBreakdown): string {
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
     `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s (the flush waited ${b.writeBehind.waitSeconds.toFixed(1)} s for them), ` +
     `${b.writeBehind.pipelinedBatches} batches written while the next one's handlers ran, ` +
-    `${b.writeBehind.evictions} live tables evicted, ${b.writeBehind.prefetched} keys prefetched, ${b.writeBehind.misses} read one by one` +
+    `${b.writeBehind.evictions} live tables evicted, ${b.writeBehind.prefetched} keys prefetched, ${b.writeBehind.misses} read one by one (waited ${b.writeBehind.missSeconds.toFixed(1)} s)` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );

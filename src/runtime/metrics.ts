@@ -48,6 +48,7 @@ export const writeBehindTotals = {
   copySeconds: 0,
   waitSeconds: 0,
   misses: 0,
+  missSeconds: 0,
   prefetched: 0,
   evictions: 0,
   pipelined: 0,
@@ -85,6 +86,11 @@ readCounter(
   "nameindex_write_behind_misses_total",
   "Live-table reads the write-behind store answered with one database read each (an evicted table, a key not predicted)",
   () => writeBehindTotals.misses,
+);
+readCounter(
+  "nameindex_write_behind_miss_seconds_total",
+  "Time handlers waited for those reads (a read queues behind the previous batch's rows on the batch's connection)",
+  () => writeBehindTotals.missSeconds,
 );
 readCounter(
   "nameindex_write_behind_prefetched_keys_total",

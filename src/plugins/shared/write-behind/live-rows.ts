@@ -160,7 +160,9 @@ export class LiveRows {
     writeBehindTotals.misses += 1;
     const keyRow = keyColumns(table, keySource);
     this.onMiss(table, keyRow);
+    const started = performance.now();
     const [row = null] = await readRows(this.tx!, table, [keyRow]);
+    writeBehindTotals.missSeconds += (performance.now() - started) / 1000;
     state.entries.set(key, { row, stored: row !== null });
     return row;
   }
