@@ -21,6 +21,11 @@ const account = onchainTable("wb_account", (t) => ({
   tags: t.text().array(),
 }));
 
+const note = onchainTable("wb_note", (t) => ({
+  id: t.text().primaryKey(),
+  body: t.text().notNull(),
+}));
+
 let pglite: PGlite;
 let queries = 0;
 const tx = (): PonderBatchTransaction => {
@@ -59,6 +64,7 @@ beforeAll(async () => {
   await pglite.exec(
     "create table wb_account (id text primary key, balance numeric(78,0) not null, name text, tags text[])",
   );
+  await pglite.exec("create table wb_note (id text primary key, body text not null)");
 });
 
 afterAll(async () => {
@@ -148,6 +154,27 @@ describe("the write-behind store's live tables", () => {
       { id: "b", balance: "2", name: null },
       { id: "c", balance: "3", name: null },
     ]);
+  });
+
+  it("past the bound, evicts the table with the fewest reads per byte held first, and keeps the others whole", async () => {
+    rows = new LiveRows([account, note], () => bound);
+    db = liveDbOf(rows);
+    await pglite.exec("truncate wb_note");
+    await begin();
+    // A big table read 50 times (its inserts), and a small one read 10 times, far more per byte: least read first
+    // would evict the small one first, which frees almost nothing, and then the big one too.
+    for (let i = 0; i < 50; i++) await db.insert(note).values({ id: `n${i}`, body: "x".repeat(500) });
+    await db.insert(account).values({ id: "a", balance: 1n });
+    for (let i = 0; i < 9; i++) await db.find(account, { id: "a" });
+    await flush();
+    bound = 1_000;
+    await begin();
+    queries = 0;
+    expect(await db.find(account, { id: "a" })).toMatchObject({ balance: 1n });
+    expect(await db.find(account, { id: "missing" })).toBeNull();
+    expect(queries).toBe(0);
+    expect(await db.find(note, { id: "n7" })).toMatchObject({ body: "x".repeat(500) });
+    expect(queries).toBe(1);
   });
 
   it("starts over from the database when Ponder runs a batch again, before or after its flush", async () => {

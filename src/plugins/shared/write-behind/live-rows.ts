@@ -10,9 +10,9 @@ import { type TableChanges, writeTable } from "./writes";
  * out a row this store has changed behind it. Per table, the rows it holds and whether the database has each one:
  * - a table is "complete" when the store holds every row the database has (loaded whole at the backfill's first batch
  *   while small, or started empty): a key it does not hold is no row, without a database read;
- * - past the bound (NAMEINDEX_WRITE_BEHIND_BYTES), whole tables are evicted between batches, the least read first, as
- *   Ponder's row cache does; an evicted table holds only the batch's rows, loaded in bulk before the batch from the
- *   keys its events predict (./prefetch.ts), and reads a key nobody predicted through the batch's transaction.
+ * - past the bound (NAMEINDEX_WRITE_BEHIND_BYTES), whole tables are evicted between batches, the fewest reads per byte
+ *   held first; an evicted table holds only the batch's rows, loaded in bulk before the batch from the keys its events
+ *   predict (./prefetch.ts), and reads a key nobody predicted through the batch's transaction.
  * A batch's changes reach the database (./writes.ts) in its own transaction or, pipelined, in the next batch's
  * (./batch.ts), with the checkpoint of the batch they belong to.
  */
@@ -31,7 +31,7 @@ interface TableRows {
   changed: Set<string>;
   complete: boolean;
   bytes: number;
-  /** Reads of this table, all time: eviction keeps the most read. */
+  /** Reads of this table, all time: eviction keeps the most read per byte held. */
   reads: number;
 }
 
@@ -114,8 +114,14 @@ export class LiveRows {
     let total = 0;
     for (const rows of this.tables.values()) total += rows.bytes;
     if (total <= this.bound()) return;
-    const byReads = [...this.tables.values()].filter((r) => r.complete).sort((a, b) => a.reads - b.reads);
-    for (const rows of byReads) {
+    // The fewest reads per byte held first: the memory that costs the fewest database reads to give up. Least read
+    // first would go through the small tables, each freeing little and adding its own prefetch query per batch; an
+    // empty table frees nothing.
+    const readsPerByte = (r: TableRows) => r.reads / r.bytes;
+    const byValue = [...this.tables.values()]
+      .filter((r) => r.complete && r.bytes > 0)
+      .sort((a, b) => readsPerByte(a) - readsPerByte(b));
+    for (const rows of byValue) {
       total -= rows.bytes;
       rows.entries.clear();
       rows.bytes = 0;
