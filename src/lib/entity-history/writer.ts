@@ -1,6 +1,7 @@
 import type { Context } from "ponder:registry";
 import { and, eq, getTableColumns, getTableName, gte, lte } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { PlainInsert } from "../plain-insert";
 import { ENTITY_HISTORIES } from "./tables";
 import {
   type BlockPosition,
@@ -293,14 +294,14 @@ class HistoryRun implements HistoryWriter {
 }
 
 /** An insert into a tracked table: the store's own, noting the entity it leaves. A plain insert creates the entity. */
-class HistoryInsert {
-  private plain: Promise<unknown> | undefined;
-
+class HistoryInsert extends PlainInsert {
   constructor(
     private readonly run: HistoryRun,
     private readonly table: PgTable,
     private readonly inner: InnerInsert,
-  ) {}
+  ) {
+    super();
+  }
 
   onConflictDoNothing(): Promise<unknown> {
     return this.kept(this.inner.onConflictDoNothing(), () => null);
@@ -316,22 +317,9 @@ class HistoryInsert {
     return this.kept(this.inner.onConflictDoUpdate(update), () => found);
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: the store's insert is a thenable, and so is this one.
-  then(onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown): Promise<unknown> {
-    return this.runPlain().then(onFulfilled, onRejected);
-  }
-
-  catch(onRejected?: (e: unknown) => unknown): Promise<unknown> {
-    return this.runPlain().catch(onRejected);
-  }
-
-  finally(onFinally?: () => void): Promise<unknown> {
-    return this.runPlain().finally(onFinally);
-  }
-
-  private runPlain(): Promise<unknown> {
-    this.plain ??= this.kept(this.inner, () => null);
-    return this.plain;
+  /** Awaited as it is: a plain insert, which creates the entity. */
+  protected plain(): Promise<unknown> {
+    return this.kept(this.inner, () => null);
   }
 
   private async kept(written: PromiseLike<unknown>, before: () => Row | null): Promise<unknown> {

@@ -1,5 +1,6 @@
 import type { Context } from "ponder:registry";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { PlainInsert } from "../../../lib/plain-insert";
 import { backfillBatch } from "./batch";
 import { liveDb, liveRows } from "./live";
 import { completeRow, keyOf, type Row } from "./rows";
@@ -96,16 +97,16 @@ function wrapInsertOnly(db: Db): Db {
  * `onConflictDoNothing()`, `onConflictDoUpdate(set)`, which honour a key held by the batch or stored by an earlier one.
  * A class, not an object of closures: one of these is made per insert a handler makes.
  */
-class HeldInsert {
+class HeldInsert extends PlainInsert {
   private readonly rows: Row[];
   private readonly single: boolean;
-  private ran: Promise<unknown> | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly table: PgTable,
     values: Row | Row[],
   ) {
+    super();
     this.single = !Array.isArray(values);
     this.rows = Array.isArray(values) ? values.map((v) => completeRow(table, v)) : [completeRow(table, values)];
   }
@@ -152,26 +153,8 @@ class HeldInsert {
     return this.single ? written[0]! : written;
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: Ponder's insert is a thenable, and so is this one.
-  then(onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown): Promise<unknown> {
-    return this.run().then(onFulfilled, onRejected);
-  }
-
-  catch(onRejected?: (e: unknown) => unknown): Promise<unknown> {
-    return this.run().catch(onRejected);
-  }
-
-  finally(onFinally?: () => void): Promise<unknown> {
-    return this.run().finally(onFinally);
-  }
-
-  private run(): Promise<unknown> {
-    this.ran ??= Promise.resolve().then(() => this.plain());
-    return this.ran;
-  }
-
   /** No key is built: the database refuses a key taken twice at the COPY (./held-rows.ts). */
-  private plain(): Row | Row[] {
+  protected async plain(): Promise<Row | Row[]> {
     for (const row of this.rows) backfillBatch.append(this.table, row);
     return this.single ? { ...this.rows[0]! } : this.rows.map((r) => ({ ...r }));
   }

@@ -1,5 +1,6 @@
 import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { PlainInsert } from "../../../lib/plain-insert";
 import type { LiveRows } from "./live-rows";
 import { completeRow, copyRow, keyColumns, keyOf, type Row, updatedRow } from "./rows";
 
@@ -52,16 +53,16 @@ export const liveDbOf = (liveRows: LiveRows) => {
  * `insert(table).values(…)`: awaited as it is, a plain insert; or `onConflictDoNothing()`, `onConflictDoUpdate(set)`.
  * A class, not an object of closures: one of these is made per insert a handler makes.
  */
-class LiveInsert {
+class LiveInsert extends PlainInsert {
   private readonly rows: Row[];
   private readonly single: boolean;
-  private ran: Promise<unknown> | undefined;
 
   constructor(
     private readonly liveRows: LiveRows,
     private readonly table: PgTable,
     values: Row | Row[],
   ) {
+    super();
     this.single = !Array.isArray(values);
     // completeRow builds a new row, and new arrays and JSON values in it: nothing of the caller's is held.
     this.rows = Array.isArray(values) ? values.map((v) => completeRow(table, v)) : [completeRow(table, values)];
@@ -92,25 +93,7 @@ class LiveInsert {
     return this.single ? out[0]! : out;
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: Ponder's insert is a thenable, and so is this one.
-  then(onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown): Promise<unknown> {
-    return this.run().then(onFulfilled, onRejected);
-  }
-
-  catch(onRejected?: (e: unknown) => unknown): Promise<unknown> {
-    return this.run().catch(onRejected);
-  }
-
-  finally(onFinally?: () => void): Promise<unknown> {
-    return this.run().finally(onFinally);
-  }
-
-  private run(): Promise<unknown> {
-    this.ran ??= this.plain();
-    return this.ran;
-  }
-
-  private async plain(): Promise<Row | Row[]> {
+  protected async plain(): Promise<Row | Row[]> {
     const out: Row[] = [];
     for (const row of this.rows) {
       const key = keyOf(this.table, row);
