@@ -27,3 +27,19 @@ export abstract class PlainInsert {
     return this.ran;
   }
 }
+
+/**
+ * `insert(table)` of a store whose inserts are `make(table, values)`: each table's builder is made once, so a
+ * handler's insert allocates only its own object.
+ */
+export function insertBuilders<T, V, I>(make: (table: T, values: V) => I): (table: T) => { values(values: V): I } {
+  const builders = new Map<T, { values(values: V): I }>();
+  return (table) => {
+    let builder = builders.get(table);
+    if (builder === undefined) {
+      builder = { values: (values: V) => make(table, values) };
+      builders.set(table, builder);
+    }
+    return builder;
+  };
+}

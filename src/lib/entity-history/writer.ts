@@ -1,7 +1,7 @@
 import type { Context } from "ponder:registry";
 import { and, eq, getTableColumns, getTableName, gte, lte } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { PlainInsert } from "../plain-insert";
+import { insertBuilders, PlainInsert } from "../plain-insert";
 import { ENTITY_HISTORIES } from "./tables";
 import {
   type BlockPosition,
@@ -200,7 +200,14 @@ class HistoryRun implements HistoryWriter {
   readonly db: Db;
   private position!: WritePosition;
   private readonly pending = new Map<string, Pending>();
-  private readonly builders = new Map<PgTable, { values(values: unknown): HistoryInsert }>();
+  private readonly tracked = insertBuilders(
+    (table: PgTable, values: unknown) =>
+      new HistoryInsert(
+        this,
+        table,
+        this.inner.insert(table as never).values(values as never) as unknown as InnerInsert,
+      ),
+  );
 
   constructor(private readonly inner: Db) {
     this.db = {
@@ -235,20 +242,7 @@ class HistoryRun implements HistoryWriter {
 
   private insert(table: PgTable) {
     if (!ENTITY_HISTORIES.has(table)) return this.inner.insert(table as never);
-    let builder = this.builders.get(table);
-    if (builder === undefined) {
-      const inner = this.inner;
-      builder = {
-        values: (values: unknown) =>
-          new HistoryInsert(
-            this,
-            table,
-            inner.insert(table as never).values(values as never) as unknown as InnerInsert,
-          ),
-      };
-      this.builders.set(table, builder);
-    }
-    return builder;
+    return this.tracked(table);
   }
 
   private update(table: PgTable, key: unknown) {

@@ -1,6 +1,6 @@
 import type { Context } from "ponder:registry";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { PlainInsert } from "../../../lib/plain-insert";
+import { insertBuilders, PlainInsert } from "../../../lib/plain-insert";
 import { backfillBatch } from "./batch";
 import { liveDb, liveRows } from "./live";
 import { completeRow, keyOf, type Row } from "./rows";
@@ -57,17 +57,8 @@ function wrapInsertOnly(db: Db): Db {
     return row !== undefined ? Promise.resolve({ ...row }) : db.find(table as never, key as never);
   };
 
-  /** Each table's insert builder, made once: a handler's insert allocates only its rows and the thenable. */
-  const builders = new Map<PgTable, { values(values: Row | Row[]): HeldInsert }>();
-  const insert = (table: PgTable) => {
-    if (!held(table)) return db.insert(table as never);
-    let builder = builders.get(table);
-    if (builder === undefined) {
-      builder = { values: (values: Row | Row[]) => new HeldInsert(db, table, values) };
-      builders.set(table, builder);
-    }
-    return builder;
-  };
+  const heldInsert = insertBuilders((table: PgTable, values: Row | Row[]) => new HeldInsert(db, table, values));
+  const insert = (table: PgTable) => (held(table) ? heldInsert(table) : db.insert(table as never));
 
   const update = (table: PgTable, key: Row) => {
     if (!held(table)) return db.update(table as never, key as never);

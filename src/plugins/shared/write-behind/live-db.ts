@@ -1,6 +1,6 @@
 import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { PlainInsert } from "../../../lib/plain-insert";
+import { insertBuilders, PlainInsert } from "../../../lib/plain-insert";
 import type { LiveRows } from "./live-rows";
 import { completeRow, copyRow, keyColumns, keyOf, type Row, updatedRow } from "./rows";
 
@@ -21,22 +21,13 @@ const notFound = (table: PgTable) => new Error(`No existing record found in tabl
 
 export const liveDbOf = (liveRows: LiveRows) => {
   const current = (table: PgTable, key: Row) => liveRows.get(table, keyOf(table, key), key);
-  /** Each table's insert builder, made once: a handler's insert allocates only its rows and the thenable. */
-  const builders = new Map<PgTable, { values(values: Row | Row[]): LiveInsert }>();
   return {
     async find(table: PgTable, key: Row): Promise<Row | null> {
       const row = await current(table, key);
       return row === null ? null : copyRow(row);
     },
 
-    insert(table: PgTable) {
-      let builder = builders.get(table);
-      if (builder === undefined) {
-        builder = { values: (values: Row | Row[]) => new LiveInsert(liveRows, table, values) };
-        builders.set(table, builder);
-      }
-      return builder;
-    },
+    insert: insertBuilders((table: PgTable, values: Row | Row[]) => new LiveInsert(liveRows, table, values)),
 
     update: (table: PgTable, key: Row) => new LiveUpdate(liveRows, table, key),
 
