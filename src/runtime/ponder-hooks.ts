@@ -144,6 +144,12 @@ export interface PonderBatchTransaction {
   wrap?<T>(query: (db: any) => Promise<T> | T): Promise<T>;
 }
 
+/** Ponder's query builder for the app's schema on its pool (`database.userQB`): a query on any free connection. */
+export interface PonderPoolQuery {
+  // biome-ignore lint/suspicious/noExplicitAny: Ponder's drizzle database, by dialect.
+  wrap<T>(query: (db: any) => Promise<T> | T): Promise<T>;
+}
+
 /** The part of Ponder's event (runtime/events.js) a backfill batch hands over: its callback's name and its values. */
 export interface PonderBatchEvent extends DerivationEvent {
   type: string;
@@ -169,15 +175,19 @@ export interface PonderBackfillEnd {
 }
 
 /**
- * What patch omnichain-backfill-batch-hooks calls around each batch of the omnichain backfill: `begin(tx, events)` in
- * the batch's transaction before its handlers run, awaited (a batch Ponder runs again after a failure begins
+ * What patch omnichain-backfill-batch-hooks calls around each batch of the omnichain backfill: `begin(tx, events,
+ * pool)` in the batch's transaction before its handlers run, awaited (a batch Ponder runs again after a failure begins
  * again); `flush(tx)` after Ponder's own flush, in the batch's transaction; `checkpoints(results)` for the checkpoints
  * the transaction commits (Ponder's own for the batch, or an earlier batch's whose rows the transaction writes);
  * `abort()` first in the batch's catch block (a failed handler, or flush); and `end(…)` once after the last batch, before Ponder builds its indexes. Nothing calls them at setup, in realtime or in
  * the other orderings; without the patch, never.
  */
 export interface BackfillBatchHooks {
-  begin(tx?: PonderBatchTransaction, events?: readonly PonderBatchEvent[]): Promise<void> | void;
+  begin(
+    tx?: PonderBatchTransaction,
+    events?: readonly PonderBatchEvent[],
+    pool?: PonderPoolQuery,
+  ): Promise<void> | void;
   flush(tx: PonderBatchTransaction): Promise<void>;
   checkpoints<T extends PonderChainCheckpoint>(results: T[]): T[];
   /** The batch failed: whatever the app still sends on its transaction ends before Ponder rolls it back. */

@@ -9,7 +9,7 @@ import { liveDbOf } from "../../src/plugins/shared/write-behind/live-db";
 import { LiveRows } from "../../src/plugins/shared/write-behind/live-rows";
 import { KeyPredictor } from "../../src/plugins/shared/write-behind/prefetch";
 import { completeRow, keyOf } from "../../src/plugins/shared/write-behind/rows";
-import type { PonderBatchEvent, PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
+import type { PonderBatchEvent, PonderBatchTransaction, PonderPoolQuery } from "../../src/runtime/ponder-hooks";
 
 /*
  * The write-behind store's pipeline on PostgreSQL (write-behind/batch.ts): batch N's rows are written in batch N+1's
@@ -40,6 +40,7 @@ const chains = [{ id: 1, name: "devnet" }];
 
 const DATABASE = `wb_pipeline_${Date.now().toString(36)}`;
 let client: pg.Client;
+let databaseUrl: string;
 const tx = (): PonderBatchTransaction => ({
   $dialect: "postgres",
   $client: client,
@@ -67,9 +68,11 @@ const eventsOf = (batch: number) =>
 
 let batches: BatchRows;
 let live: LiveRows;
+/** Ponder's pool as the hook hands it over (`database.userQB`): its own connection, which sees committed rows only. */
+let pool: PonderPoolQuery | undefined;
 
-function newProcess(pipeline = true) {
-  live = new LiveRows([account], () => 1 << 30);
+function newProcess(pipeline = true, bound = 1 << 30) {
+  live = new LiveRows([account], () => bound);
   batches = new BatchRows({ live, predictor: new KeyPredictor(), settings: () => ({ live: true, pipeline }) });
 }
 
@@ -89,7 +92,7 @@ async function handlers(n: number) {
 async function runBatch(n: number, work = handlers, fail = false) {
   await client.query("BEGIN");
   try {
-    await batches.begin(tx(), eventsOf(n));
+    await batches.begin(tx(), eventsOf(n), pool);
     await work(n);
     await batches.flush(tx());
     const checkpoints = batches.checkpoints([{ chainId: 1, checkpoint: checkpointOf(n, true) }]);
@@ -132,7 +135,8 @@ function prefixOf(k: number) {
 }
 
 beforeAll(async () => {
-  client = new pg.Client({ connectionString: await createDatabase(DATABASE) });
+  databaseUrl = await createDatabase(DATABASE);
+  client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query("CREATE TABLE wb_pipe_account (id text PRIMARY KEY, balance numeric(78,0) NOT NULL)");
   await client.query("CREATE TABLE wb_pipe_log (id text PRIMARY KEY, note text NOT NULL)");
@@ -147,6 +151,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await client.query("TRUNCATE wb_pipe_account, wb_pipe_log, wb_pipe_checkpoint");
+  pool = undefined;
   newProcess();
 });
 
@@ -212,6 +217,57 @@ describe("the write-behind store's pipeline", () => {
     await batches.end({ qb, checkpointTable, chains });
     const { logs } = await committed();
     expect(logs).toEqual(["log-1=batch 1", "log-2=batch 2, then 3", "log-3=batch 3", "log-4=batch 4"]);
+  });
+
+  it("reads what it does not hold through the pool while the previous batch is on its way, never after a retry", async () => {
+    // A 0-byte bound: the account table is evicted once it holds a row, so a key it does not hold is read.
+    newProcess(true, 0);
+    const poolClient = new pg.Client({ connectionString: databaseUrl });
+    const pooled: string[] = [];
+    pool = {
+      wrap: async (query) => {
+        pooled.push("read");
+        return query(drizzle(poolClient));
+      },
+    };
+    await poolClient.connect();
+    try {
+      await runBatch(1);
+      await runBatch(2);
+      const find = (id: string) => liveDbOf(live).find(account, { id });
+      let seen: Record<string, unknown> = {};
+      await runBatch(3, async (n) => {
+        await handlers(n);
+        // "a" and "acct-2" are batch 2's, still on their way: held. "acct-1" is committed, and "nobody" is no row.
+        seen = {
+          a: await find("a"),
+          acct1: await find("acct-1"),
+          acct2: await find("acct-2"),
+          none: await find("nobody"),
+        };
+      });
+      expect(seen).toEqual({
+        a: { id: "a", balance: 3n },
+        acct1: { id: "acct-1", balance: 0n },
+        acct2: { id: "acct-2", balance: 0n },
+        none: null,
+      });
+      expect(pooled).toHaveLength(2);
+      // Batch 4's transaction fails: batch 3's rows, which it carried, are rolled back with it. The retry writes them
+      // again in its own transaction, which alone has them: its reads must not go to the pool.
+      await runBatch(4, handlers, true);
+      let retried: unknown;
+      await runBatch(4, async (n) => {
+        retried = await find("acct-3");
+        await handlers(n);
+      });
+      expect(retried).toEqual({ id: "acct-3", balance: 0n });
+      expect(pooled).toHaveLength(2);
+      await batches.end({ qb, checkpointTable, chains });
+      expect(await committed()).toEqual(prefixOf(4));
+    } finally {
+      await poolClient.end();
+    }
   });
 
   it("writes every batch in its own transaction with the pipeline off", async () => {

@@ -7,6 +7,7 @@ import type {
   PonderBatchEvent,
   PonderBatchTransaction,
   PonderChainCheckpoint,
+  PonderPoolQuery,
 } from "../../../runtime/ponder-hooks";
 import { copyRows } from "./copy";
 import { HeldRows } from "./held-rows";
@@ -91,9 +92,13 @@ export class BatchRows {
   /**
    * Opens a batch: the insert-only rows start empty; with the live tables (NAMEINDEX_WRITE_BEHIND_LIVE) and Ponder's
    * transaction and events, the live store begins it and loads the rows the events predict, and the previous batch's
-   * rows start on their way.
+   * rows start on their way (while they are, the live store's reads go to Ponder's `pool`).
    */
-  async begin(tx?: PonderBatchTransaction, events?: readonly PonderBatchEvent[]): Promise<void> {
+  async begin(
+    tx?: PonderBatchTransaction,
+    events?: readonly PonderBatchEvent[],
+    pool?: PonderPoolQuery,
+  ): Promise<void> {
     const previous = this.writing;
     this.writing = undefined;
     const first = events?.[0]?.checkpoint ?? "";
@@ -121,6 +126,9 @@ export class BatchRows {
     await this.parts.live.begin(tx, retry, retry ? undefined : this.inFlight?.live);
     await this.parts.predictor.prefetch(tx, events, this.parts.live);
     if (!retry && this.inFlight !== undefined) {
+      // The reads nobody predicted would queue behind the COPY on the transaction's connection: they go to the pool,
+      // which sees every batch but the one on its way, and the store holds every key that one changes.
+      if (pool !== undefined) this.parts.live.readThrough(pool);
       this.sending = true;
       this.writing = writeBatch(tx, this.inFlight).finally(() => {
         this.sending = false;

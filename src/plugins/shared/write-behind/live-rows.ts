@@ -1,6 +1,6 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import { writeBehindTotals } from "../../../runtime/metrics";
-import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
+import type { PonderBatchTransaction, PonderPoolQuery } from "../../../runtime/ponder-hooks";
 import { keyColumns, keyOf, type Row, rowBytes } from "./rows";
 import { readRows, readTableUpTo } from "./select";
 import { type TableChanges, writeTable } from "./writes";
@@ -12,7 +12,8 @@ import { type TableChanges, writeTable } from "./writes";
  *   while small, or started empty): a key it does not hold is no row, without a database read;
  * - past the bound (NAMEINDEX_WRITE_BEHIND_BYTES), whole tables are evicted between batches, the fewest reads per byte
  *   held first; an evicted table holds only the batch's rows, loaded in bulk before the batch from the keys its events
- *   predict (./prefetch.ts), and reads a key nobody predicted through the batch's transaction.
+ *   predict (./prefetch.ts), and reads a key nobody predicted through the batch's transaction (or, while the previous
+ *   batch's rows are on their way on it, Ponder's pool).
  * A batch's changes reach the database (./writes.ts) in its own transaction or, pipelined, in the next batch's
  * (./batch.ts), with the checkpoint of the batch they belong to.
  */
@@ -55,6 +56,8 @@ const LOAD_WHOLE_ROWS = 10_000;
 export class LiveRows {
   private readonly tables = new Map<PgTable, TableRows>();
   private tx: PonderBatchTransaction | undefined;
+  /** Where a read the store cannot answer goes: the batch's transaction, or Ponder's pool (`readThrough`). */
+  private reader: PonderBatchTransaction | PonderPoolQuery | undefined;
   private hasStarted = false;
 
   constructor(
@@ -84,6 +87,7 @@ export class LiveRows {
   async begin(tx: PonderBatchTransaction, retry: boolean, inFlight?: FrozenLiveRows): Promise<void> {
     if (retry || this.tx !== undefined) this.reset();
     this.tx = tx;
+    this.reader = tx;
     if (!this.hasStarted) {
       this.hasStarted = true;
       for (const table of this.taken) await this.loadWhole(tx, table);
@@ -92,6 +96,15 @@ export class LiveRows {
     for (const rows of this.tables.values()) if (!rows.complete) rows.entries.clear();
     if (retry) return;
     for (const [state, key, entry] of inFlight?.entries ?? []) if (!state.complete) state.entries.set(key, entry);
+  }
+
+  /**
+   * Sends this batch's reads to `pool` instead of the transaction, while the previous batch's rows are being written on
+   * it: a pooled connection sees every committed batch, and the only one it does not see, the previous batch, is held
+   * here (every key it changed: see `begin`). Not after a retry, whose transaction alone has that batch's rows.
+   */
+  readThrough(pool: PonderPoolQuery): void {
+    this.reader = pool;
   }
 
   private async loadWhole(tx: PonderBatchTransaction, table: PgTable): Promise<void> {
@@ -155,7 +168,7 @@ export class LiveRows {
 
   /**
    * The row under `key` (of `keySource`, a row holding the key's columns), null if none: from the held rows, else (an
-   * incomplete table) the batch's transaction.
+   * incomplete table) the database (`reader`).
    */
   async get(table: PgTable, key: string, keySource: Row): Promise<Row | null> {
     const state = this.tables.get(table)!;
@@ -167,7 +180,7 @@ export class LiveRows {
     const keyRow = keyColumns(table, keySource);
     this.onMiss(table, keyRow);
     const started = performance.now();
-    const [row = null] = await readRows(this.tx!, table, [keyRow]);
+    const [row = null] = await readRows(this.reader!, table, [keyRow]);
     writeBehindTotals.missSeconds += (performance.now() - started) / 1000;
     state.entries.set(key, { row, stored: row !== null });
     return row;
@@ -234,7 +247,7 @@ export class LiveRows {
       state.changed.clear();
       frozen.tables.push([table, changes]);
     }
-    this.tx = undefined;
+    this.tx = this.reader = undefined;
     return frozen;
   }
 
@@ -246,7 +259,7 @@ export class LiveRows {
       state.complete = false;
       state.bytes = 0;
     }
-    this.tx = undefined;
+    this.tx = this.reader = undefined;
   }
 
   /** The backfill is over: nothing is held in realtime (Ponder's store answers, from the committed rows). */

@@ -1,19 +1,24 @@
 import { and, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
+import type { PonderBatchTransaction, PonderPoolQuery } from "../../../runtime/ponder-hooks";
 import { type Row, shapeOf } from "./rows";
 
 /*
- * The live tables' reads of the database, through the batch's transaction (Ponder's query builder, whose drizzle
- * client maps the columns back as a find through Ponder's store would): it sees every earlier batch's rows, committed
- * or not, so no read depends on when a transaction commits.
+ * The live tables' reads of the database, through Ponder's query builder (whose drizzle client maps the columns back as
+ * a find through Ponder's store would): the batch's transaction, which sees every earlier batch's rows, committed or
+ * not; or Ponder's pool, which sees the committed ones, while the previous batch's rows are being written on the
+ * transaction's connection (the live store holds every key that batch changed: ./live-rows.ts).
  */
 
 /** Keys per statement: well under PostgreSQL's 65,535 parameters for any key of a few columns. */
 const CHUNK = 5_000;
 
 /** The rows under `keys` (rows of the key's columns); a key without a row is left out. */
-export async function readRows(tx: PonderBatchTransaction, table: PgTable, keys: readonly Row[]): Promise<Row[]> {
+export async function readRows(
+  tx: PonderBatchTransaction | PonderPoolQuery,
+  table: PgTable,
+  keys: readonly Row[],
+): Promise<Row[]> {
   const out: Row[] = [];
   for (let i = 0; i < keys.length; i += CHUNK) {
     const where = whereKeys(table, keys.slice(i, i + CHUNK));
@@ -52,7 +57,7 @@ export function whereKeys(table: PgTable, keys: readonly Row[]): SQL {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: Ponder's drizzle database, by dialect.
-function run<T>(tx: PonderBatchTransaction, query: (db: any) => Promise<T> | T): Promise<T> {
+function run<T>(tx: PonderBatchTransaction | PonderPoolQuery, query: (db: any) => Promise<T> | T): Promise<T> {
   if (tx.wrap === undefined) throw new Error("write-behind: the batch's transaction has no query builder");
   return tx.wrap(query);
 }
