@@ -24,8 +24,9 @@ export class BoundedMap<K, V> {
 
   /** The value, or undefined when absent (a stored null stays null: "known to be unknown" is a result too). */
   get(key: K): V | undefined {
-    if (!this.refreshOnRead || !this.entries.has(key)) return this.entries.get(key);
-    const value = this.entries.get(key) as V;
+    const value = this.entries.get(key);
+    // No stored value is undefined (`set` takes a V), so undefined is a miss: one lookup, where `has` first made two.
+    if (!this.refreshOnRead || value === undefined) return value;
     this.entries.delete(key);
     this.entries.set(key, value);
     return value;
