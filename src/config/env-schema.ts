@@ -116,12 +116,16 @@ export const envSchema = processTuningSchema.extend({
   NAMEINDEX_WRITE_BEHIND_LIVE: booleanFlag.default("true"),
   /** On PostgreSQL, a batch's rows written in the next batch's transaction while its handlers run (write-behind/README.md). */
   NAMEINDEX_WRITE_BEHIND_PIPELINE: booleanFlag.default("true"),
-  /** The bound on the live rows the write-behind store holds between batches, in bytes (estimated as Ponder does). */
+  /**
+   * The bound on the live rows the write-behind store holds between batches, in bytes (estimated as Ponder does). 128
+   * MiB keeps a 50,000-name backfill's peak RSS under 1 GiB on PostgreSQL and PGlite; 256 MiB cost ~100 MiB more for
+   * a few percent of speed (docs/benchmarks.md, "The write-behind store's bound").
+   */
   NAMEINDEX_WRITE_BEHIND_BYTES: z.coerce
     .number({ message: "must be a whole number of bytes (at least 0)" })
     .int("must be a whole number of bytes (at least 0)")
     .min(0, "must be a whole number of bytes (at least 0)")
-    .default(256 * 1024 * 1024),
+    .default(128 * 1024 * 1024),
   /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),
   /** Read by ponder patch 024 (getLocalSyncGenerator-bounded-interval-logs); validated here, where a bad value is named. */

@@ -74,7 +74,7 @@ export interface AppConfig {
   /**
    * NAMEINDEX_WRITE_BEHIND_LIVE (with NAMEINDEX_WRITE_BEHIND): the live entity tables too are read and written by the
    * write-behind store during the backfill, the rows held between batches under `writeBehindBytes`
-   * (NAMEINDEX_WRITE_BEHIND_BYTES, default 256 MiB, as Ponder's row cache).
+   * (NAMEINDEX_WRITE_BEHIND_BYTES, default 128 MiB).
    */
   writeBehindLive: boolean;
   writeBehindBytes: number;
