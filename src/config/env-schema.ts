@@ -119,7 +119,7 @@ export const envSchema = processTuningSchema.extend({
   /**
    * The bound on the live rows the write-behind store holds between batches, in bytes (estimated as Ponder does). 128
    * MiB keeps a 50,000-name backfill's peak RSS under 1 GiB on PostgreSQL and PGlite; 256 MiB cost ~100 MiB more for
-   * a few percent of speed (docs/benchmarks.md, "The write-behind store's bound").
+   * a few percent of speed (docs/benchmarks.md, "The bound at 128 MiB").
    */
   NAMEINDEX_WRITE_BEHIND_BYTES: z.coerce
     .number({ message: "must be a whole number of bytes (at least 0)" })
