@@ -2,7 +2,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { writeBehindTotals } from "../../../runtime/metrics";
 import type { PonderBatchTransaction, PonderPoolQuery } from "../../../runtime/ponder-hooks";
 import { keyColumns, keyOf, type Row, rowBytes } from "./rows";
-import { readRows, readTableUpTo } from "./select";
+import { type DatabaseReader, readRows, readTableUpTo } from "./select";
 import { type TableChanges, writeTable } from "./writes";
 
 /*
@@ -57,7 +57,7 @@ export class LiveRows {
   private readonly tables = new Map<PgTable, TableRows>();
   private tx: PonderBatchTransaction | undefined;
   /** Where a read the store cannot answer goes: the batch's transaction, or Ponder's pool (`readThrough`). */
-  private reader: PonderBatchTransaction | PonderPoolQuery | undefined;
+  private reader: DatabaseReader | undefined;
   private hasStarted = false;
 
   constructor(

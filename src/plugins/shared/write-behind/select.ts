@@ -10,15 +10,14 @@ import { type Row, shapeOf } from "./rows";
  * transaction's connection (the live store holds every key that batch changed: ./live-rows.ts).
  */
 
+/** Where a read goes: the batch's transaction, or Ponder's pool. */
+export type DatabaseReader = PonderBatchTransaction | PonderPoolQuery;
+
 /** Keys per statement: well under PostgreSQL's 65,535 parameters for any key of a few columns. */
 const CHUNK = 5_000;
 
 /** The rows under `keys` (rows of the key's columns); a key without a row is left out. */
-export async function readRows(
-  tx: PonderBatchTransaction | PonderPoolQuery,
-  table: PgTable,
-  keys: readonly Row[],
-): Promise<Row[]> {
+export async function readRows(tx: DatabaseReader, table: PgTable, keys: readonly Row[]): Promise<Row[]> {
   const out: Row[] = [];
   for (let i = 0; i < keys.length; i += CHUNK) {
     const where = whereKeys(table, keys.slice(i, i + CHUNK));
@@ -57,7 +56,7 @@ export function whereKeys(table: PgTable, keys: readonly Row[]): SQL {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: Ponder's drizzle database, by dialect.
-function run<T>(tx: PonderBatchTransaction | PonderPoolQuery, query: (db: any) => Promise<T> | T): Promise<T> {
+function run<T>(tx: DatabaseReader, query: (db: any) => Promise<T> | T): Promise<T> {
   if (tx.wrap === undefined) throw new Error("write-behind: the batch's transaction has no query builder");
   return tx.wrap(query);
 }
