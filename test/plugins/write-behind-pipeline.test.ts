@@ -9,6 +9,7 @@ import { liveDbOf } from "../../src/plugins/shared/write-behind/live-db";
 import { LiveRows } from "../../src/plugins/shared/write-behind/live-rows";
 import { KeyPredictor } from "../../src/plugins/shared/write-behind/prefetch";
 import { completeRow, keyOf } from "../../src/plugins/shared/write-behind/rows";
+import { type DatabaseReader, readRows } from "../../src/plugins/shared/write-behind/select";
 import type { PonderBatchEvent, PonderBatchTransaction, PonderPoolQuery } from "../../src/runtime/ponder-hooks";
 
 /*
@@ -71,9 +72,32 @@ let live: LiveRows;
 /** Ponder's pool as the hook hands it over (`database.userQB`): its own connection, which sees committed rows only. */
 let pool: PonderPoolQuery | undefined;
 
-function newProcess(pipeline = true, bound = 1 << 30) {
+function newProcess(pipeline = true, bound = 1 << 30, predictor = new KeyPredictor()) {
   live = new LiveRows([account], () => bound);
-  batches = new BatchRows({ live, predictor: new KeyPredictor(), settings: () => ({ live: true, pipeline }) });
+  batches = new BatchRows({ live, predictor, settings: () => ({ live: true, pipeline }) });
+}
+
+/** A predictor that always predicts `ids` of the account table, and notes which connection each prefetch read. */
+class FixedPredictor extends KeyPredictor {
+  readonly readers: ("pool" | "transaction")[] = [];
+  constructor(private readonly ids: string[]) {
+    super();
+  }
+  override async prefetch(reader: DatabaseReader, _events: readonly PonderBatchEvent[], rows: LiveRows) {
+    if (!rows.incompleteTables().includes(account)) return;
+    const wanted = this.ids.filter((id) => !rows.known(account, id));
+    if (wanted.length === 0) return;
+    this.readers.push(reader === pool ? "pool" : "transaction");
+    rows.loaded(
+      account,
+      wanted,
+      await readRows(
+        reader,
+        account,
+        wanted.map((id) => ({ id })),
+      ),
+    );
+  }
 }
 
 /** The handlers of batch `n`: account `a` gets balance n, account `n` is created, and log row `n` is inserted. */
@@ -263,6 +287,49 @@ describe("the write-behind store's pipeline", () => {
       });
       expect(retried).toEqual({ id: "acct-3", balance: 0n });
       expect(pooled).toHaveLength(2);
+      await batches.end({ qb, checkpointTable, chains });
+      expect(await committed()).toEqual(prefixOf(4));
+    } finally {
+      await poolClient.end();
+    }
+  });
+
+  it("prefetches through the pool beside the previous batch's write, through the transaction after a retry", async () => {
+    const predictor = new FixedPredictor(["acct-1", "acct-3", "nobody"]);
+    newProcess(true, 0, predictor);
+    const poolClient = new pg.Client({ connectionString: databaseUrl });
+    const pooled: string[] = [];
+    pool = {
+      wrap: async (query) => {
+        pooled.push("read");
+        return query(drizzle(poolClient));
+      },
+    };
+    await poolClient.connect();
+    const find = (id: string) => liveDbOf(live).find(account, { id });
+    try {
+      await runBatch(1);
+      await runBatch(2);
+      let seen: unknown[] = [];
+      await runBatch(3, async (n) => {
+        seen = [await find("acct-1"), await find("nobody")];
+        await handlers(n);
+      });
+      // Both answered by the prefetch, which read the committed batch 1 through the pool: no read one by one.
+      expect(seen).toEqual([{ id: "acct-1", balance: 0n }, null]);
+      expect(predictor.readers.at(-1)).toBe("pool");
+      const pooledBefore = pooled.length;
+      // Batch 4's transaction fails, taking batch 3's rows (acct-3) with it; the retry writes them again, and only its
+      // transaction has them: a prefetch through the pool would find no acct-3.
+      await runBatch(4, handlers, true);
+      let retried: unknown;
+      await runBatch(4, async (n) => {
+        retried = await find("acct-3");
+        await handlers(n);
+      });
+      expect(retried).toEqual({ id: "acct-3", balance: 0n });
+      expect(predictor.readers.at(-1)).toBe("transaction");
+      expect(pooled.length).toBe(pooledBefore + 1); // the failed attempt's prefetch, before its rollback
       await batches.end({ qb, checkpointTable, chains });
       expect(await committed()).toEqual(prefixOf(4));
     } finally {

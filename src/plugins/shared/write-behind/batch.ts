@@ -120,14 +120,18 @@ export class BatchRows {
     const { live, pipeline } = this.parts.settings();
     if (!live) return;
     this.pipelined = pipeline && tx.$dialect === "postgres";
-    if (tx.$dialect === "postgres") await tx.$client.query(ASYNC_COMMIT);
+    // Sent now, answered before anything else on the connection: nothing waits for it alone.
+    const asyncCommit = tx.$dialect === "postgres" ? settled(tx.$client.query(ASYNC_COMMIT)) : undefined;
     // A rolled-back transaction took the previous batch's rows with it: they go first, before any read.
     if (retry && this.inFlight !== undefined) await writeBatch(tx, this.inFlight);
     await this.parts.live.begin(tx, retry, retry ? undefined : this.inFlight?.live);
-    await this.parts.predictor.prefetch(tx, events, this.parts.live);
+    // Before a retry's handlers, only its transaction has the rows it wrote again. Otherwise Ponder's pool sees every
+    // batch but the previous one (on its way in this transaction, or committed), and the store holds every key that
+    // one changed: there the prefetch's queries run side by side, while the previous batch's rows are sent.
+    const beside = !retry && pool !== undefined && tx.$dialect === "postgres" ? pool : undefined;
+    const prefetch = this.parts.predictor.prefetch(beside ?? tx, events, this.parts.live, beside !== undefined);
     if (!retry && this.inFlight !== undefined) {
-      // The reads nobody predicted would queue behind the COPY on the transaction's connection: they go to the pool,
-      // which sees every batch but the one on its way, and the store holds every key that one changes.
+      // The reads nobody predicted would queue behind the COPY on the transaction's connection: they go to the pool.
       if (pool !== undefined) this.parts.live.readThrough(pool);
       this.sending = true;
       this.writing = writeBatch(tx, this.inFlight).finally(() => {
@@ -135,6 +139,9 @@ export class BatchRows {
       });
       this.writing.catch(() => {}); // awaited at the flush; a failure fails the batch's handlers' reads too
     }
+    await prefetch;
+    const refused = await asyncCommit;
+    if (refused !== undefined) throw refused;
   }
 
   /**
@@ -257,6 +264,13 @@ export class BatchRows {
     });
   }
 }
+
+/** A query's failure as a value, so that it is never an unhandled rejection while the caller awaits something else. */
+const settled = (query: Promise<unknown>): Promise<unknown> =>
+  query.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error("query failed"),
+  );
 
 /** A batch's rows, in `tx`: the insert-only tables' (history versions closed first), then the live tables' changes. */
 async function writeBatch(tx: PonderBatchTransaction, batch: FrozenBatch): Promise<void> {

@@ -2,14 +2,13 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { writeBehindTotals } from "../../../runtime/metrics";
 import {
   type PonderBatchEvent,
-  type PonderBatchTransaction,
   type PonderKeyPattern,
   type PonderProfile,
   ponderProfile,
 } from "../../../runtime/ponder-hooks";
 import type { LiveRows } from "./live-rows";
 import { keyOf, type Row, shapeOf } from "./rows";
-import { readRows } from "./select";
+import { type DatabaseReader, readRows } from "./select";
 
 /*
  * The rows an evicted table's reads will want in a batch, loaded in one query per table before the batch's handlers
@@ -46,8 +45,16 @@ export class KeyPredictor {
     if (pattern !== undefined) known.set(this.profile.getProfilePatternKey(pattern), pattern);
   }
 
-  /** Loads, for every incomplete table, the rows the batch's events predict and the store does not hold yet. */
-  async prefetch(tx: PonderBatchTransaction, events: readonly PonderBatchEvent[], rows: LiveRows): Promise<void> {
+  /**
+   * Loads, for every incomplete table, the rows the batch's events predict and the store does not hold yet, through
+   * `reader`: one query per table, all at once when `concurrent` (a pool of connections), else one after another.
+   */
+  async prefetch(
+    reader: DatabaseReader,
+    events: readonly PonderBatchEvent[],
+    rows: LiveRows,
+    concurrent = false,
+  ): Promise<void> {
     this.profile ??= await ponderProfile();
     const tables = new Set(rows.incompleteTables());
     if (tables.size === 0 || this.profile === undefined) return;
@@ -68,10 +75,12 @@ export class KeyPredictor {
         }
       }
     }
-    for (const [table, keys] of wanted) {
-      rows.loaded(table, keys.keys(), await readRows(tx, table, [...keys.values()]));
+    const load = async (table: PgTable, keys: Map<string, Row>) => {
+      rows.loaded(table, keys.keys(), await readRows(reader, table, [...keys.values()]));
       writeBehindTotals.prefetched += keys.size;
-    }
+    };
+    if (concurrent) await Promise.all([...wanted].map(([table, keys]) => load(table, keys)));
+    else for (const [table, keys] of wanted) await load(table, keys);
   }
 }
 
