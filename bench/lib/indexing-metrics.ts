@@ -35,6 +35,7 @@ export interface IndexingBreakdown {
     prefetched: number;
     misses: number;
     missSeconds: number;
+    unread: number;
   };
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
   healing: {
@@ -119,6 +120,7 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       prefetched: sumOf(text, "nameindex_write_behind_prefetched_keys_total"),
       misses: sumOf(text, "nameindex_write_behind_misses_total"),
       missSeconds: sumOf(text, "nameindex_write_behind_miss_seconds_total"),
+      unread: sumOf(text, "nameindex_write_behind_unread_writes_total"),
       pipelinedBatches: sumOf(text, "nameindex_write_behind_pipelined_batches_total"),
     },
     healing: {
@@ -163,7 +165,7 @@ export function formatBreakdown(b: IndexingBreakdown): string {
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
     `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s (the flush waited ${b.writeBehind.waitSeconds.toFixed(1)} s for them), ` +
     `${b.writeBehind.pipelinedBatches} batches written while the next one's handlers ran, ` +
-    `${b.writeBehind.evictions} live tables evicted, ${b.writeBehind.prefetched} keys prefetched, ${b.writeBehind.misses} read one by one (waited ${b.writeBehind.missSeconds.toFixed(1)} s)` +
+    `${b.writeBehind.evictions} live tables evicted, ${b.writeBehind.prefetched} keys prefetched, ${b.writeBehind.misses} read one by one (waited ${b.writeBehind.missSeconds.toFixed(1)} s), ${b.writeBehind.unread} written unread` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );

@@ -49,6 +49,7 @@ export const writeBehindTotals = {
   waitSeconds: 0,
   misses: 0,
   missSeconds: 0,
+  unread: 0,
   prefetched: 0,
   evictions: 0,
   pipelined: 0,
@@ -91,6 +92,11 @@ readCounter(
   "nameindex_write_behind_miss_seconds_total",
   "Time handlers waited for those reads (a read queues behind the previous batch's rows on the batch's connection)",
   () => writeBehindTotals.missSeconds,
+);
+readCounter(
+  "nameindex_write_behind_unread_writes_total",
+  "Live-table writes the write-behind store made without reading the key (an upsert of the row's own values, a delete whose answer nobody used)",
+  () => writeBehindTotals.unread,
 );
 readCounter(
   "nameindex_write_behind_prefetched_keys_total",

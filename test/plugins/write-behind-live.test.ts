@@ -156,6 +156,61 @@ describe("the write-behind store's live tables", () => {
     ]);
   });
 
+  it("past the bound, writes an upsert of its own values and a delete nobody asks about without reading", async () => {
+    await begin();
+    for (const [id, balance] of [
+      ["a", 1n],
+      ["b", 2n],
+      ["e", 3n],
+    ] as const)
+      await db.insert(account).values({ id, balance });
+    await flush();
+    bound = 0;
+    await begin();
+    queries = 0;
+    // The same row whether or not the key has one: no read.
+    const own = { balance: 5n, name: "five", tags: ["t"] };
+    expect(
+      await db
+        .insert(account)
+        .values({ id: "a", ...own })
+        .onConflictDoUpdate(own),
+    ).toEqual({ id: "a", ...own });
+    const fresh = { balance: 6n, name: null, tags: null };
+    await db
+      .insert(account)
+      .values({ id: "c", ...fresh })
+      .onConflictDoUpdate(fresh);
+    await db.discard(account, { id: "b" });
+    await db.discard(account, { id: "z" });
+    await db.discard(account, { id: "e" });
+    expect(queries).toBe(0);
+    // Held now: answered without the database, and written over as any held row.
+    expect(await db.find(account, { id: "a" })).toEqual({ id: "a", ...own });
+    expect(await db.find(account, { id: "b" })).toBeNull();
+    await db.insert(account).values({ id: "e", balance: 8n });
+    await db.insert(account).values({ id: "z", balance: 9n });
+    await expect(db.insert(account).values({ id: "c", balance: 1n })).rejects.toThrow(/Unique constraint/);
+    expect(queries).toBe(0);
+    // A set that is not the insert's own values depends on the stored row: it is read.
+    await db.insert(account).values({ id: "b2", balance: 1n }).onConflictDoUpdate({ balance: 10n });
+    expect(queries).toBe(1);
+    await flush();
+    expect(await stored()).toEqual([
+      { id: "a", balance: "5", name: "five" },
+      { id: "b2", balance: "1", name: null },
+      { id: "c", balance: "6", name: null },
+      { id: "e", balance: "8", name: null },
+      { id: "z", balance: "9", name: null },
+    ]);
+    // The next batch knows what the flush left.
+    await begin();
+    queries = 0;
+    await db.discard(account, { id: "zz" });
+    await flush();
+    expect((await stored()).map((r) => r.id)).toEqual(["a", "b2", "c", "e", "z"]);
+  });
+
   it("past the bound, evicts the table with the fewest reads per byte held first, and keeps the others whole", async () => {
     rows = new LiveRows([account, note], () => bound);
     db = liveDbOf(rows);

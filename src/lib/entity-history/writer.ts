@@ -1,6 +1,7 @@
 import type { Context } from "ponder:registry";
 import { and, eq, getTableColumns, getTableName, gte, lte } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { DISCARD, discardRow } from "../discard";
 import { insertBuilders, PlainInsert } from "../plain-insert";
 import { ENTITY_HISTORIES } from "./tables";
 import {
@@ -216,6 +217,11 @@ class HistoryRun implements HistoryWriter {
       insert: (table: PgTable) => this.insert(table),
       update: (table: PgTable, key: unknown) => this.update(table, key),
       delete: (table: PgTable, key: unknown) => this.delete(table, key),
+      // A tracked table's delete leaves a version only if there was a row: the answer is needed there.
+      [DISCARD]: async (table: PgTable, key: Row) => {
+        if (ENTITY_HISTORIES.has(table)) await this.delete(table, key);
+        else await discardRow(inner, table, key);
+      },
     } as unknown as Db;
   }
 

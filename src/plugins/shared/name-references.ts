@@ -1,5 +1,6 @@
 import * as schema from "ponder:schema";
 import type { Address, Hex } from "viem";
+import { discardRow } from "../../lib/discard";
 import { nameReferenceId, referencedAccount, v1HolderId } from "../../lib/name-references";
 import { defersToOld, effectiveResolver } from "../../lib/registry-fallback";
 import { registryNodeId, resolverRecordsId } from "../../lib/resolution-ids";
@@ -23,7 +24,7 @@ type RegistryNode = typeof schema.registryNode.$inferSelect;
 async function writeReference(context: IndexingContext, holder: Holder, coinType: string, address: string | null) {
   const id = nameReferenceId(holder.id, coinType);
   if (address === null || holder.resolver === null) {
-    await context.db.delete(schema.nameReference, { id });
+    await discardRow(context.db, schema.nameReference, { id });
     return;
   }
   const values = {

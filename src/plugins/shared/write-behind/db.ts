@@ -1,5 +1,6 @@
 import type { Context } from "ponder:registry";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { DISCARD, discardRow } from "../../../lib/discard";
 import { insertBuilders, PlainInsert } from "../../../lib/plain-insert";
 import { backfillBatch } from "./batch";
 import { liveDb, liveRows } from "./live";
@@ -46,6 +47,7 @@ function wrap(db: Db): Db {
       live(table) ? liveDb.update(table, key) : inner.update(table as never, key as never),
     delete: (table: PgTable, key: Row) =>
       live(table) ? liveDb.delete(table, key) : inner.delete(table as never, key as never),
+    [DISCARD]: (table: PgTable, key: Row) => (live(table) ? liveDb.discard(table, key) : discardRow(inner, table, key)),
     sql: db.sql,
   } as unknown as Db;
 }

@@ -2,7 +2,7 @@ import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { insertBuilders, PlainInsert } from "../../../lib/plain-insert";
 import type { LiveRows } from "./live-rows";
-import { completeRow, copyRow, keyColumns, keyOf, type Row, updatedRow } from "./rows";
+import { completeRow, copyRow, keyColumns, keyOf, type Row, shapeOf, updatedRow } from "./rows";
 
 /*
  * `context.db` on a live table inside a backfill batch, answered by the live store (./live-rows.ts) with the meaning
@@ -37,6 +37,13 @@ export const liveDbOf = (liveRows: LiveRows) => {
       liveRows.put(table, keyOf(table, key), null, keyColumns(table, key));
       return true;
     },
+
+    /** A delete whose answer nobody asks for (src/lib/discard.ts): a key the store does not know is deleted unread. */
+    async discard(table: PgTable, key: Row): Promise<void> {
+      const k = keyOf(table, key);
+      if (!liveRows.known(table, k)) liveRows.writeUnread(table, k, null, keyColumns(table, key));
+      else if ((await current(table, key)) !== null) liveRows.put(table, k, null, keyColumns(table, key));
+    },
   };
 };
 
@@ -51,7 +58,7 @@ class LiveInsert extends PlainInsert {
   constructor(
     private readonly liveRows: LiveRows,
     private readonly table: PgTable,
-    values: Row | Row[],
+    private readonly values: Row | Row[],
   ) {
     super();
     this.single = !Array.isArray(values);
@@ -74,8 +81,14 @@ class LiveInsert extends PlainInsert {
 
   async onConflictDoUpdate(set: Set): Promise<Row | (Row | null)[]> {
     const out: Row[] = [];
+    const sameEitherWay = !Array.isArray(this.values) && setsOwnValues(this.table, this.values, set);
     for (const row of this.rows) {
       const key = keyOf(this.table, row);
+      if (sameEitherWay && !this.liveRows.known(this.table, key)) {
+        this.liveRows.writeUnread(this.table, key, row);
+        out.push(copyRow(row));
+        continue;
+      }
       const existing = await this.liveRows.get(this.table, key, row);
       const next = existing === null ? row : apply(this.table, existing, set);
       this.liveRows.put(this.table, key, next);
@@ -96,6 +109,18 @@ class LiveInsert extends PlainInsert {
     }
     return this.single ? out[0]! : out;
   }
+}
+
+/**
+ * Whether an upsert leaves the same row whether or not its key has one, so that it needs no read: `set` gives every
+ * non-key column a value, the very one the insert gives it, and changes no key column.
+ */
+function setsOwnValues(table: PgTable, values: Row, set: Set): boolean {
+  if (typeof set === "function") return false;
+  for (const js in set) if (set[js] !== undefined && !Object.is(set[js], values[js])) return false;
+  const { columns, keyNames } = shapeOf(table);
+  for (const [js] of columns) if (!keyNames.has(js) && set[js] === undefined) return false;
+  return true;
 }
 
 /** `update(table, key).set(…)`: the set applied to the row as it stands; no row fails. */

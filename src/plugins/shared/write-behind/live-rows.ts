@@ -18,10 +18,13 @@ import { type TableChanges, writeTable } from "./writes";
  * (./batch.ts), with the checkpoint of the batch they belong to.
  */
 
-/** A held key: its row (null: no row) and whether the database has a row under it, as of the last commit. */
+/**
+ * A held key: its row (null: no row) and whether the database has a row under it, as of the last commit (undefined: not
+ * known, the key was written unread; see `writeUnread`).
+ */
 interface Entry {
   row: Row | null;
-  stored: boolean;
+  stored: boolean | undefined;
   /** The key's columns, for the DELETE of a row this batch deleted. */
   keyRow?: Row;
 }
@@ -228,6 +231,19 @@ export class LiveRows {
   }
 
   /**
+   * Sets the row under a key the store does not know (`known` is false), or deletes it (`row` null, `keyRow` its key's
+   * columns), without reading whether the database has one: for a write whose outcome is the same either way (an
+   * upsert of the row's own values, a delete whose answer nobody asks for). At the flush the key is deleted, and its
+   * row, if any, copied in after.
+   */
+  writeUnread(table: PgTable, key: string, row: Row | null, keyRow?: Row): void {
+    const state = this.tables.get(table)!;
+    state.entries.set(key, { row, stored: undefined, keyRow: row === null ? keyRow : undefined });
+    state.changed.add(key);
+    writeBehindTotals.unread += 1;
+  }
+
+  /**
    * Closes the batch: its changes, to be written by `writeFrozen` (in this transaction, or the next one's); the held
    * rows now stand for the database as it will be once they are.
    */
@@ -239,7 +255,10 @@ export class LiveRows {
       for (const key of state.changed) {
         const entry = state.entries.get(key)!;
         if (entry.row === null) {
-          if (entry.stored) changes.deletes.push(entry.keyRow!);
+          if (entry.stored !== false) changes.deletes.push(entry.keyRow!);
+        } else if (entry.stored === undefined) {
+          changes.deletes.push(keyColumns(table, entry.row));
+          changes.inserts.push(entry.row);
         } else (entry.stored ? changes.updates : changes.inserts).push(entry.row);
         frozen.entries.push([state, key, entry]);
         entry.stored = entry.row !== null;

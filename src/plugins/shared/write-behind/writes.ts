@@ -5,23 +5,24 @@ import { type Row, shapeOf, sqlName, valueText } from "./rows";
 import { whereKeys } from "./select";
 
 /*
- * One live table's changes of a batch, in the batch's transaction: new rows by COPY, changed rows by one
- * `UPDATE … FROM unnest(…)`, deleted rows by one DELETE. The three sets are disjoint (a key is
- * either new to the database, or stored and changed, or stored and deleted), so their order does not matter.
+ * One live table's changes of a batch, in the batch's transaction: deleted rows by one DELETE, new rows by COPY,
+ * changed rows by one `UPDATE … FROM unnest(…)`. A key is new to the database, or stored and changed, or stored and
+ * deleted; or written unread (./live-rows.ts `writeUnread`), and then deleted first and, if it has a row, copied in
+ * after: the DELETE goes before the COPY.
  */
 
 export interface TableChanges {
   inserts: Row[];
   updates: Row[];
-  /** The deleted rows' keys. */
+  /** The deleted rows' keys, and the keys written unread. */
   deletes: Row[];
 }
 
 export async function writeTable(tx: PonderBatchTransaction, table: PgTable, changes: TableChanges): Promise<void> {
+  if (changes.deletes.length > 0) await tx.wrap!((db) => db.delete(table).where(whereKeys(table, changes.deletes)));
   await copyRows(tx, table, changes.inserts);
   if (changes.updates.length > 0 && shapeOf(table).columns.length > shapeOf(table).key.length)
     await updateRows(tx, table, changes.updates);
-  if (changes.deletes.length > 0) await tx.wrap!((db) => db.delete(table).where(whereKeys(table, changes.deletes)));
 }
 
 /**
