@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { liveDbOf } from "../../src/plugins/shared/write-behind/live-db";
 import { LiveRows, writeFrozen } from "../../src/plugins/shared/write-behind/live-rows";
 import { KeyPredictor } from "../../src/plugins/shared/write-behind/prefetch";
+import type { Row } from "../../src/plugins/shared/write-behind/rows";
+import type { DatabaseReader } from "../../src/plugins/shared/write-behind/select";
 import type { PonderBatchEvent, PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
 
 /*
@@ -209,6 +211,57 @@ describe("the write-behind store's live tables", () => {
     await db.discard(account, { id: "zz" });
     await flush();
     expect((await stored()).map((r) => r.id)).toEqual(["a", "b2", "c", "e", "z"]);
+  });
+
+  it("lets the handlers go on while a load is on its way: a read waits for it, and a load older than a reset is dropped", async () => {
+    await begin();
+    await db.insert(account).values({ id: "a", balance: 1n });
+    await db.insert(account).values({ id: "b", balance: 2n });
+    await flush();
+    bound = 0;
+    await begin();
+    queries = 0;
+    // A reader whose answer waits for `open`: a pool connection, slow.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const slow: DatabaseReader = {
+      wrap: async (query) => {
+        await gate;
+        return query(drizzle(pglite, { casing: "snake_case" }));
+      },
+    };
+    const keys = (...ids: string[]) => new Map(ids.map((id) => [id, { id }]));
+    rows.load(account, keys("a", "missing"), slow);
+    let found: unknown = "not yet";
+    const reading = db.find(account, { id: "a" }).then((row) => {
+      found = row;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(found).toBe("not yet");
+    open();
+    await reading;
+    expect(found).toMatchObject({ id: "a", balance: 1n });
+    expect(await db.find(account, { id: "missing" })).toBeNull();
+    expect(queries).toBe(0);
+    // A retry resets the store while a load is on its way: what it brings is the previous attempt's view, dropped.
+    let reopen!: () => void;
+    const later = new Promise<void>((resolve) => {
+      reopen = resolve;
+    });
+    const stale: Row[] = [{ id: "b", balance: 99n, name: null, tags: null }];
+    rows.load(account, keys("b"), {
+      wrap: async <T>() => {
+        await later;
+        return stale as T;
+      },
+    });
+    await begin(true);
+    reopen();
+    await rows.settled();
+    expect(await db.find(account, { id: "b" })).toMatchObject({ balance: 2n });
+    expect(queries).toBe(1);
   });
 
   it("past the bound, evicts the table with the fewest reads per byte held first, and keeps the others whole", async () => {

@@ -127,7 +127,8 @@ export class BatchRows {
     await this.parts.live.begin(tx, retry, retry ? undefined : this.inFlight?.live);
     // Before a retry's handlers, only its transaction has the rows it wrote again. Otherwise Ponder's pool sees every
     // batch but the previous one (on its way in this transaction, or committed), and the store holds every key that
-    // one changed: there the prefetch's queries run side by side, while the previous batch's rows are sent.
+    // one changed: there the prefetch's queries run side by side, while the previous batch's rows are sent and the
+    // handlers run (a read waits for its table's).
     const beside = !retry && pool !== undefined && tx.$dialect === "postgres" ? pool : undefined;
     const prefetch = this.parts.predictor.prefetch(beside ?? tx, events, this.parts.live, beside !== undefined);
     if (!retry && this.inFlight !== undefined) {
@@ -192,6 +193,8 @@ export class BatchRows {
       await writing;
       writeBehindTotals.waitSeconds += (performance.now() - started) / 1000;
     }
+    // A prefetch nobody's read waited for may still be on its way: its rows go into what the batch leaves.
+    if (this.parts.live.started) await this.parts.live.settled();
     const batch: FrozenBatch = {
       insertOnly: this.tables,
       rewritten: this.rewritten,

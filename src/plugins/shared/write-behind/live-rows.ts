@@ -37,6 +37,8 @@ interface TableRows {
   bytes: number;
   /** Reads of this table, all time: eviction keeps the most read per byte held. */
   reads: number;
+  /** A bulk load of this batch's predicted keys still on its way (`load`): a read of a key not held waits for it. */
+  loading: Promise<void> | undefined;
 }
 
 /** A closed batch's changes of the live tables, and the entries they came from (see `begin`). */
@@ -62,6 +64,9 @@ export class LiveRows {
   /** Where a read the store cannot answer goes: the batch's transaction, or Ponder's pool (`readThrough`). */
   private reader: DatabaseReader | undefined;
   private hasStarted = false;
+  /** Bumped at every reset: a load that began before one finds the store moved on, and loads nothing. */
+  private generation = 0;
+  private readonly loads = new Set<Promise<void>>();
 
   constructor(
     private readonly taken: readonly PgTable[],
@@ -118,6 +123,7 @@ export class LiveRows {
       complete: rows !== undefined,
       bytes: 0,
       reads: 0,
+      loading: undefined,
     };
     for (const row of rows ?? []) {
       state.entries.set(keyOf(table, row), { row, stored: true });
@@ -152,6 +158,33 @@ export class LiveRows {
     return [...this.tables].filter(([, r]) => !r.complete).map(([t]) => t);
   }
 
+  /**
+   * Starts loading the rows under `keys` (by key, the key's columns) of `table` through `reader`, and does not wait:
+   * the handlers go on, and a read of a key the store does not hold waits for the load first. A load that fails
+   * loads nothing (those reads go to the database one by one), and one that ends after a reset is dropped.
+   */
+  load(table: PgTable, keys: Map<string, Row>, reader: DatabaseReader): void {
+    const state = this.tables.get(table)!;
+    const generation = this.generation;
+    const loading = readRows(reader, table, [...keys.values()]).then(
+      (rows) => {
+        if (this.generation === generation) this.loaded(table, keys.keys(), rows);
+      },
+      () => {},
+    );
+    state.loading = loading;
+    this.loads.add(loading);
+    void loading.then(() => {
+      this.loads.delete(loading);
+      if (state.loading === loading) state.loading = undefined;
+    });
+  }
+
+  /** When every load begun (`load`) has ended. */
+  async settled(): Promise<void> {
+    await Promise.all(this.loads);
+  }
+
   /** Holds rows read in bulk before the batch: `keys` found or not. */
   loaded(table: PgTable, keys: Iterable<string>, rows: Row[]): void {
     const state = this.tables.get(table)!;
@@ -176,7 +209,11 @@ export class LiveRows {
   async get(table: PgTable, key: string, keySource: Row): Promise<Row | null> {
     const state = this.tables.get(table)!;
     state.reads += 1;
-    const entry = state.entries.get(key);
+    let entry = state.entries.get(key);
+    if (entry === undefined && state.loading !== undefined) {
+      await state.loading;
+      entry = state.entries.get(key);
+    }
     if (entry !== undefined) return entry.row;
     if (state.complete) return null;
     writeBehindTotals.misses += 1;
@@ -272,11 +309,13 @@ export class LiveRows {
 
   /** Forgets everything: the next reads go to the database. */
   reset(): void {
+    this.generation += 1;
     for (const state of this.tables.values()) {
       state.entries.clear();
       state.changed.clear();
       state.complete = false;
       state.bytes = 0;
+      state.loading = undefined;
     }
     this.tx = this.reader = undefined;
   }

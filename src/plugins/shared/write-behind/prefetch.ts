@@ -8,7 +8,7 @@ import {
 } from "../../../runtime/ponder-hooks";
 import type { LiveRows } from "./live-rows";
 import { keyOf, type Row, shapeOf } from "./rows";
-import { type DatabaseReader, readRows } from "./select";
+import type { DatabaseReader } from "./select";
 
 /*
  * The rows an evicted table's reads will want in a batch, loaded in one query per table before the batch's handlers
@@ -47,13 +47,15 @@ export class KeyPredictor {
 
   /**
    * Loads, for every incomplete table, the rows the batch's events predict and the store does not hold yet, through
-   * `reader`: one query per table, all at once when `concurrent` (a pool of connections), else one after another.
+   * `reader`: one query per table. `inBackground` (a pool of connections): the queries run side by side and the call
+   * returns once they are sent, the handlers' reads waiting for their table's (`LiveRows.load`); else one after another,
+   * and the call returns once all are loaded.
    */
   async prefetch(
     reader: DatabaseReader,
     events: readonly PonderBatchEvent[],
     rows: LiveRows,
-    concurrent = false,
+    inBackground = false,
   ): Promise<void> {
     this.profile ??= await ponderProfile();
     const tables = new Set(rows.incompleteTables());
@@ -75,12 +77,11 @@ export class KeyPredictor {
         }
       }
     }
-    const load = async (table: PgTable, keys: Map<string, Row>) => {
-      rows.loaded(table, keys.keys(), await readRows(reader, table, [...keys.values()]));
+    for (const [table, keys] of wanted) {
+      rows.load(table, keys, reader);
       writeBehindTotals.prefetched += keys.size;
-    };
-    if (concurrent) await Promise.all([...wanted].map(([table, keys]) => load(table, keys)));
-    else for (const [table, keys] of wanted) await load(table, keys);
+      if (!inBackground) await rows.settled();
+    }
   }
 }
 
