@@ -80,6 +80,16 @@ beforeEach(async () => {
   db = liveDbOf(rows);
 });
 
+/** Stores `balances` in one batch, then begins the next with the table evicted (a 0-byte bound), counting from 0. */
+async function evictedAfterStoring(balances: Record<string, bigint>) {
+  await begin();
+  for (const [id, balance] of Object.entries(balances)) await db.insert(account).values({ id, balance });
+  await flush();
+  bound = 0;
+  await begin();
+  queries = 0;
+}
+
 describe("the write-behind store's live tables", () => {
   it("holds a batch's inserts, updates and deletes and writes each row's last state at the flush", async () => {
     await begin();
@@ -135,13 +145,7 @@ describe("the write-behind store's live tables", () => {
   });
 
   it("past the bound, evicts the table and reads it from the database, with the same answers", async () => {
-    await begin();
-    await db.insert(account).values({ id: "a", balance: 1n });
-    await db.insert(account).values({ id: "b", balance: 2n });
-    await flush();
-    bound = 0;
-    await begin();
-    queries = 0;
+    await evictedAfterStoring({ a: 1n, b: 2n });
     expect(await db.find(account, { id: "a" })).toMatchObject({ balance: 1n });
     expect(await db.find(account, { id: "missing" })).toBeNull();
     expect(queries).toBe(2);
@@ -159,17 +163,7 @@ describe("the write-behind store's live tables", () => {
   });
 
   it("past the bound, writes an upsert of its own values and a delete nobody asks about without reading", async () => {
-    await begin();
-    for (const [id, balance] of [
-      ["a", 1n],
-      ["b", 2n],
-      ["e", 3n],
-    ] as const)
-      await db.insert(account).values({ id, balance });
-    await flush();
-    bound = 0;
-    await begin();
-    queries = 0;
+    await evictedAfterStoring({ a: 1n, b: 2n, e: 3n });
     // The same row whether or not the key has one: no read.
     const own = { balance: 5n, name: "five", tags: ["t"] };
     expect(
@@ -214,13 +208,7 @@ describe("the write-behind store's live tables", () => {
   });
 
   it("lets the handlers go on while a load is on its way: a read waits for it, and a load older than a reset is dropped", async () => {
-    await begin();
-    await db.insert(account).values({ id: "a", balance: 1n });
-    await db.insert(account).values({ id: "b", balance: 2n });
-    await flush();
-    bound = 0;
-    await begin();
-    queries = 0;
+    await evictedAfterStoring({ a: 1n, b: 2n });
     // A reader whose answer waits for `open`: a pool connection, slow.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {

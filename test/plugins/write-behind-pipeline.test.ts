@@ -77,6 +77,34 @@ function newProcess(pipeline = true, bound = 1 << 30, predictor = new KeyPredict
   batches = new BatchRows({ live, predictor, settings: () => ({ live: true, pipeline }) });
 }
 
+/**
+ * Batch 4 fails at its commit, taking batch 3's rows (which its transaction carried) with it, and runs again: what
+ * the retry's first read of acct-3 (batch 3's) sees.
+ */
+async function afterFailedRetry(find: (id: string) => Promise<unknown>): Promise<unknown> {
+  await runBatch(4, handlers, true);
+  let retried: unknown;
+  await runBatch(4, async (n) => {
+    retried = await find("acct-3");
+    await handlers(n);
+  });
+  return retried;
+}
+
+/** Ponder's pool as the hook hands it over, on a connection of its own, noting each read. */
+async function countingPool() {
+  const poolClient = new pg.Client({ connectionString: databaseUrl });
+  const pooled: string[] = [];
+  pool = {
+    wrap: async (query) => {
+      pooled.push("read");
+      return query(drizzle(poolClient));
+    },
+  };
+  await poolClient.connect();
+  return { poolClient, pooled };
+}
+
 /** A predictor that always predicts `ids` of the account table, and notes which connection each prefetch read. */
 class FixedPredictor extends KeyPredictor {
   readonly readers: ("pool" | "transaction")[] = [];
@@ -246,15 +274,7 @@ describe("the write-behind store's pipeline", () => {
   it("reads what it does not hold through the pool while the previous batch is on its way, never after a retry", async () => {
     // A 0-byte bound: the account table is evicted once it holds a row, so a key it does not hold is read.
     newProcess(true, 0);
-    const poolClient = new pg.Client({ connectionString: databaseUrl });
-    const pooled: string[] = [];
-    pool = {
-      wrap: async (query) => {
-        pooled.push("read");
-        return query(drizzle(poolClient));
-      },
-    };
-    await poolClient.connect();
+    const { poolClient, pooled } = await countingPool();
     try {
       await runBatch(1);
       await runBatch(2);
@@ -279,13 +299,7 @@ describe("the write-behind store's pipeline", () => {
       expect(pooled).toHaveLength(2);
       // Batch 4's transaction fails: batch 3's rows, which it carried, are rolled back with it. The retry writes them
       // again in its own transaction, which alone has them: its reads must not go to the pool.
-      await runBatch(4, handlers, true);
-      let retried: unknown;
-      await runBatch(4, async (n) => {
-        retried = await find("acct-3");
-        await handlers(n);
-      });
-      expect(retried).toEqual({ id: "acct-3", balance: 0n });
+      expect(await afterFailedRetry(find)).toEqual({ id: "acct-3", balance: 0n });
       expect(pooled).toHaveLength(2);
       await batches.end({ qb, checkpointTable, chains });
       expect(await committed()).toEqual(prefixOf(4));
@@ -297,15 +311,7 @@ describe("the write-behind store's pipeline", () => {
   it("prefetches through the pool beside the previous batch's write, through the transaction after a retry", async () => {
     const predictor = new FixedPredictor(["acct-1", "acct-3", "nobody"]);
     newProcess(true, 0, predictor);
-    const poolClient = new pg.Client({ connectionString: databaseUrl });
-    const pooled: string[] = [];
-    pool = {
-      wrap: async (query) => {
-        pooled.push("read");
-        return query(drizzle(poolClient));
-      },
-    };
-    await poolClient.connect();
+    const { poolClient, pooled } = await countingPool();
     const find = (id: string) => liveDbOf(live).find(account, { id });
     try {
       await runBatch(1);
@@ -321,13 +327,7 @@ describe("the write-behind store's pipeline", () => {
       const pooledBefore = pooled.length;
       // Batch 4's transaction fails, taking batch 3's rows (acct-3) with it; the retry writes them again, and only its
       // transaction has them: a prefetch through the pool would find no acct-3.
-      await runBatch(4, handlers, true);
-      let retried: unknown;
-      await runBatch(4, async (n) => {
-        retried = await find("acct-3");
-        await handlers(n);
-      });
-      expect(retried).toEqual({ id: "acct-3", balance: 0n });
+      expect(await afterFailedRetry(find)).toEqual({ id: "acct-3", balance: 0n });
       expect(predictor.readers.at(-1)).toBe("transaction");
       expect(pooled.length).toBe(pooledBefore + 1); // the failed attempt's prefetch, before its rollback
       await batches.end({ qb, checkpointTable, chains });
