@@ -6,7 +6,7 @@ import { liveDbOf } from "../../src/plugins/shared/write-behind/live-db";
 import { LiveRows, writeFrozen } from "../../src/plugins/shared/write-behind/live-rows";
 import { KeyPredictor } from "../../src/plugins/shared/write-behind/prefetch";
 import type { Row } from "../../src/plugins/shared/write-behind/rows";
-import type { DatabaseReader } from "../../src/plugins/shared/write-behind/select";
+import { type DatabaseReader, KEYS_PER_STATEMENT } from "../../src/plugins/shared/write-behind/select";
 import type { PonderBatchEvent, PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
 
 /*
@@ -205,6 +205,29 @@ describe("the write-behind store's live tables", () => {
     await db.discard(account, { id: "zz" });
     await flush();
     expect((await stored()).map((r) => r.id)).toEqual(["a", "b2", "c", "e", "z"]);
+  });
+
+  it("writes unread upserts across several DELETE statements, replacing the stored rows", async () => {
+    const n = KEYS_PER_STATEMENT + 7;
+    await begin();
+    for (let i = 0; i < n; i += 2) await db.insert(account).values({ id: `k${i}`, balance: 1n });
+    await flush();
+    bound = 0;
+    await begin();
+    queries = 0;
+    for (let i = 0; i < n; i++) {
+      const own = { balance: 2n, name: null, tags: null };
+      await db
+        .insert(account)
+        .values({ id: `k${i}`, ...own })
+        .onConflictDoUpdate(own);
+    }
+    expect(queries).toBe(0);
+    await flush();
+    const all = await pglite.query<{ n: number; two: number }>(
+      "select count(*)::int as n, count(*) filter (where balance = 2)::int as two from wb_account",
+    );
+    expect(all.rows[0]).toEqual({ n, two: n });
   });
 
   it("lets the handlers go on while a load is on its way: a read waits for it, and a load older than a reset is dropped", async () => {

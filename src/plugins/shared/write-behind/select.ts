@@ -14,13 +14,13 @@ import { type Row, shapeOf } from "./rows";
 export type DatabaseReader = PonderBatchTransaction | PonderPoolQuery;
 
 /** Keys per statement: well under PostgreSQL's 65,535 parameters for any key of a few columns. */
-const CHUNK = 5_000;
+export const KEYS_PER_STATEMENT = 5_000;
 
 /** The rows under `keys` (rows of the key's columns); a key without a row is left out. */
 export async function readRows(tx: DatabaseReader, table: PgTable, keys: readonly Row[]): Promise<Row[]> {
   const out: Row[] = [];
-  for (let i = 0; i < keys.length; i += CHUNK) {
-    const where = whereKeys(table, keys.slice(i, i + CHUNK));
+  for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) {
+    const where = whereKeys(table, keys.slice(i, i + KEYS_PER_STATEMENT));
     out.push(...((await run(tx, (db) => db.select().from(table).where(where))) as Row[]));
   }
   return out;

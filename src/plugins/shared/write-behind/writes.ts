@@ -2,7 +2,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
 import { copyRows, ROWS_PER_PIECE } from "./copy";
 import { type Row, shapeOf, sqlName, valueText } from "./rows";
-import { whereKeys } from "./select";
+import { KEYS_PER_STATEMENT, whereKeys } from "./select";
 
 /*
  * One live table's changes of a batch, in the batch's transaction: deleted rows by one DELETE, new rows by COPY,
@@ -19,7 +19,11 @@ export interface TableChanges {
 }
 
 export async function writeTable(tx: PonderBatchTransaction, table: PgTable, changes: TableChanges): Promise<void> {
-  if (changes.deletes.length > 0) await tx.wrap!((db) => db.delete(table).where(whereKeys(table, changes.deletes)));
+  // In statements of KEYS_PER_STATEMENT keys: every upsert written unread is a delete too, so a batch may hold many.
+  for (let i = 0; i < changes.deletes.length; i += KEYS_PER_STATEMENT) {
+    const keys = changes.deletes.slice(i, i + KEYS_PER_STATEMENT);
+    await tx.wrap!((db) => db.delete(table).where(whereKeys(table, keys)));
+  }
   await copyRows(tx, table, changes.inserts);
   if (changes.updates.length > 0 && shapeOf(table).columns.length > shapeOf(table).key.length)
     await updateRows(tx, table, changes.updates);
