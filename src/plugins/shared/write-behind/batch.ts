@@ -121,7 +121,7 @@ export class BatchRows {
     if (!live) return;
     this.pipelined = pipeline && tx.$dialect === "postgres";
     // Sent now, answered before anything else on the connection: nothing waits for it alone.
-    const asyncCommit = tx.$dialect === "postgres" ? settled(tx.$client.query(ASYNC_COMMIT)) : undefined;
+    const asyncCommit = tx.$dialect === "postgres" ? failureOf(tx.$client.query(ASYNC_COMMIT)) : undefined;
     // A rolled-back transaction took the previous batch's rows with it: they go first, before any read.
     if (retry && this.inFlight !== undefined) await writeBatch(tx, this.inFlight);
     await this.parts.live.begin(tx, retry, retry ? undefined : this.inFlight?.live);
@@ -269,7 +269,7 @@ export class BatchRows {
 }
 
 /** A query's failure as a value, so that it is never an unhandled rejection while the caller awaits something else. */
-const settled = (query: Promise<unknown>): Promise<unknown> =>
+const failureOf = (query: Promise<unknown>): Promise<unknown> =>
   query.then(
     () => undefined,
     (error: unknown) => error ?? new Error("query failed"),

@@ -21,6 +21,11 @@ const notFound = (table: PgTable) => new Error(`No existing record found in tabl
 
 export const liveDbOf = (liveRows: LiveRows) => {
   const current = (table: PgTable, key: Row) => liveRows.get(table, keyOf(table, key), key);
+  const remove = async (table: PgTable, key: Row): Promise<boolean> => {
+    if ((await current(table, key)) === null) return false;
+    liveRows.put(table, keyOf(table, key), null, keyColumns(table, key));
+    return true;
+  };
   return {
     async find(table: PgTable, key: Row): Promise<Row | null> {
       const row = await current(table, key);
@@ -31,18 +36,13 @@ export const liveDbOf = (liveRows: LiveRows) => {
 
     update: (table: PgTable, key: Row) => new LiveUpdate(liveRows, table, key),
 
-    async delete(table: PgTable, key: Row): Promise<boolean> {
-      const existing = await current(table, key);
-      if (existing === null) return false;
-      liveRows.put(table, keyOf(table, key), null, keyColumns(table, key));
-      return true;
-    },
+    delete: remove,
 
     /** A delete whose answer nobody asks for (src/lib/discard.ts): a key the store does not know is deleted unread. */
     async discard(table: PgTable, key: Row): Promise<void> {
       const k = keyOf(table, key);
-      if (!liveRows.known(table, k)) liveRows.writeUnread(table, k, null, keyColumns(table, key));
-      else if ((await current(table, key)) !== null) liveRows.put(table, k, null, keyColumns(table, key));
+      if (liveRows.known(table, k)) await remove(table, key);
+      else liveRows.writeUnread(table, k, null, keyColumns(table, key));
     },
   };
 };

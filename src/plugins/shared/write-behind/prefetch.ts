@@ -11,8 +11,8 @@ import { keyOf, type Row, shapeOf } from "./rows";
 import type { DatabaseReader } from "./select";
 
 /*
- * The rows an evicted table's reads will want in a batch, loaded in one query per table before the batch's handlers
- * run. Which keys: learned as Ponder's row cache learns them (its profile.js, with our derived keys, patch
+ * The rows an evicted table's reads will want in a batch, loaded in one query per table as the batch begins (on
+ * PostgreSQL beside its handlers, which wait only for a table whose load is still on its way). Which keys: learned as Ponder's row cache learns them (its profile.js, with our derived keys, patch
  * recordProfilePattern-derived-keys): a read the store had to answer from the database is explained as a pattern of
  * its event's values (an argument, the log's address, a derived key such as a subnode), and every later event of the
  * same handler predicts its key by that pattern. A wrong guess costs a row loaded for nothing, never a wrong answer.

@@ -5,7 +5,7 @@ import { type Row, shapeOf, sqlName, valueText } from "./rows";
 import { KEYS_PER_STATEMENT, whereKeys } from "./select";
 
 /*
- * One live table's changes of a batch, in the batch's transaction: deleted rows by one DELETE, new rows by COPY,
+ * One live table's changes of a batch, in the batch's transaction: deleted rows by DELETE (5,000 keys a statement), new rows by COPY,
  * changed rows by one `UPDATE … FROM unnest(…)`. A key is new to the database, or stored and changed, or stored and
  * deleted; or written unread (./live-rows.ts `writeUnread`), and then deleted first and, if it has a row, copied in
  * after: the DELETE goes before the COPY.
