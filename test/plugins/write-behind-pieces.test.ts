@@ -9,8 +9,9 @@ import type { PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
 
 /*
  * The write-behind store writes a table's rows of a batch in pieces of ROWS_PER_PIECE (copy.ts,
- * writes.ts), so a batch's whole text is never held at once. Past two pieces, every row arrives once and as written,
- * values COPY must escape included, on the seams between pieces too.
+ * writes.ts), its COPY text in buffers of CHARS_PER_BUFFER characters, so a batch's whole text is never held at once.
+ * Past two pieces and hundreds of buffers, every row arrives once and as written, values COPY must escape and
+ * characters of several bytes included, on the seams between pieces and buffers too.
  */
 
 const piece = onchainTable("wb_piece", (t) => ({
@@ -25,9 +26,14 @@ const ROWS = 2 * ROWS_PER_PIECE + 1234;
 let client: pg.Client;
 const tx = (): PonderBatchTransaction => ({ $dialect: "postgres", $client: client });
 
-/** A value COPY must escape (tab, newline, backslash) on every row next to a piece's seam, plain ones elsewhere. */
+/**
+ * A value COPY must escape (tab, newline, backslash) on every row next to a piece's seam; elsewhere text of one to four
+ * UTF-8 bytes a character, so that the buffers' seams (CHARS_PER_BUFFER characters, not bytes) fall after every kind.
+ */
 const noteOf = (i: number, tag: string) =>
-  i % ROWS_PER_PIECE <= 1 || i % ROWS_PER_PIECE >= ROWS_PER_PIECE - 2 ? `${tag}\t${i}\n\\x${i}` : `${tag} ${i}`;
+  i % ROWS_PER_PIECE <= 1 || i % ROWS_PER_PIECE >= ROWS_PER_PIECE - 2
+    ? `${tag}\t${i}\n\\x${i}`
+    : `${tag} ${i} ${["", "é", "名前", "🦄"][i % 4]}`;
 const rowsOf = (tag: string, n: (i: number) => bigint) =>
   Array.from({ length: ROWS }, (_, i) => ({
     id: `id-${String(i).padStart(6, "0")}`,

@@ -3,7 +3,14 @@ import { PgArray } from "drizzle-orm/pg-core";
 import { onchainTable } from "ponder";
 import { describe, expect, it } from "vitest";
 import { hexBytes } from "../../src/lib/hex-bytes-column";
-import { completeRow, copyRow, copyText, keyOf, valueText } from "../../src/plugins/shared/write-behind/rows";
+import {
+  arrayLiteral,
+  completeRow,
+  copyRow,
+  copyText,
+  keyOf,
+  valueText,
+} from "../../src/plugins/shared/write-behind/rows";
 
 /*
  * The write-behind store's rows must be, value for value, what Ponder's store makes of a handler's row: the value a
@@ -107,5 +114,12 @@ describe("the write-behind store's rows", () => {
       ["a", ...columns.slice(1).map(() => "\\N")].join("\t"),
       ["b", ...columns.slice(1).map(([js]) => (js === "count" ? "2" : "\\N"))].join("\t"),
     ]);
+  });
+
+  it("writes an array literal as PostgreSQL reads it: every element quoted, its quotes and backslashes escaped", () => {
+    expect(arrayLiteral(["a", null, 'b"c', "d\\e", "", "NULL", "{x,y}"])).toBe(
+      '{"a",NULL,"b\\"c","d\\\\e","","NULL","{x,y}"}',
+    );
+    expect(arrayLiteral([])).toBe("{}");
   });
 });

@@ -1,7 +1,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import { HISTORY_TABLES } from "../../../lib/entity-history/tables";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
-import { type Row, shapeOf } from "./rows";
+import { arrayLiteral, type Row, shapeOf } from "./rows";
 
 /*
  * The entity history's `valid_to` for the versions a backfill batch holds, settled by the batch instead of by the
@@ -57,6 +57,6 @@ export async function closePreviousVersions(
       WHERE p.id = b.id
         AND p.version = (SELECT max(m.version) FROM ${t} AS m WHERE m.id = b.id AND m.version < b.first)
         AND p.valid_to IS DISTINCT FROM b.first`,
-    [first.ids, first.versions],
+    [arrayLiteral(first.ids), arrayLiteral(first.versions)],
   );
 }

@@ -26,7 +26,7 @@ interface TableShape {
   byJs: Map<string, Column>;
 }
 
-interface Fill {
+export interface Fill {
   js: string;
   hasDefault: boolean;
   default: unknown;
@@ -286,18 +286,37 @@ export function valueText(column: Column, value: unknown): string | null {
 /** Rows as the body of `COPY <table> FROM STDIN` (text format: tab-separated, `\N` for NULL, one row a line). */
 export function copyText(table: PgTable, rows: Iterable<Row>): string {
   const { fills } = shapeOf(table);
-  let out = "";
-  let first = true;
-  for (const row of rows) {
-    let line = "";
-    for (let i = 0; i < fills.length; i++) {
-      const fill = fills[i]!;
-      const value = row[fill.js];
-      const field = value === null || value === undefined ? null : fill.codec.copy(value);
-      line += i === 0 ? (field ?? "\\N") : `\t${field ?? "\\N"}`;
-    }
-    out += first ? line : `\n${line}`;
-    first = false;
+  const lines: string[] = [];
+  for (const row of rows) lines.push(copyLine(fills, row));
+  return lines.join("\n");
+}
+
+/** One row's line of COPY text, without its newline. `fills`: the table's (`shapeOf`). */
+export function copyLine(fills: readonly Fill[], row: Row): string {
+  let line = "";
+  for (let i = 0; i < fills.length; i++) {
+    const fill = fills[i]!;
+    const value = row[fill.js];
+    const field = value === null || value === undefined ? null : fill.codec.copy(value);
+    line += i === 0 ? (field ?? "\\N") : `\t${field ?? "\\N"}`;
   }
-  return out;
+  return line;
+}
+
+const ARRAY_ESCAPE = /["\\]/g;
+const NEEDS_ARRAY_ESCAPE = /["\\]/;
+
+/**
+ * Values as one PostgreSQL array literal (`{"a",NULL,"b\"c"}`), a `text[]` parameter of the statements that join a
+ * batch's rows by `unnest`: made by a join, so the driver gets one flat string, where its own conversion of a JS array
+ * builds a rope of five parts per element that sending it must flatten.
+ */
+export function arrayLiteral(values: readonly (string | null)[]): string {
+  const elements = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    elements[i] =
+      value === null ? "NULL" : `"${NEEDS_ARRAY_ESCAPE.test(value) ? value.replace(ARRAY_ESCAPE, "\\$&") : value}"`;
+  }
+  return `{${elements.join(",")}}`;
 }

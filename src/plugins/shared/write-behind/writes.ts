@@ -1,7 +1,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { PonderBatchTransaction } from "../../../runtime/ponder-hooks";
 import { copyRows, ROWS_PER_PIECE } from "./copy";
-import { type Row, shapeOf, sqlName, valueText } from "./rows";
+import { arrayLiteral, type Row, shapeOf, sqlName, valueText } from "./rows";
 import { KEYS_PER_STATEMENT, whereKeys } from "./select";
 
 /*
@@ -50,7 +50,7 @@ export async function updateRows(tx: PonderBatchTransaction, table: PgTable, row
     const piece = rows.slice(i, i + ROWS_PER_PIECE);
     await tx.$client.query(
       text,
-      columns.map(([js, c]) => piece.map((row) => valueText(c, row[js]))),
+      columns.map(([js, c]) => arrayLiteral(piece.map((row) => valueText(c, row[js])))),
     );
   }
 }
