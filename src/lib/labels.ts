@@ -1,7 +1,7 @@
 import { ens_normalize } from "@adraffy/ens-normalize";
 import type { Hex } from "viem";
 import { labelhashOf as labelServiceLabelhashOf } from "../../labels-service/src/labelhash";
-import { BoundedMap } from "./bounded-map";
+import { RecentMap } from "./recent-map";
 
 /**
  * Label rules (docs/api.md, "Names as input"). A label is shown either as itself or, when unknown or not showable, as its
@@ -45,7 +45,7 @@ export function isSubgraphIndexableLabel(label: string): boolean {
  * Verdicts by label: a name's label is checked by several of its events (registration, NewOwner, controller,
  * wrap, renewals), and ENSIP-15 normalization cost more of the backfill than any other label rule.
  */
-const normalizedVerdicts = new BoundedMap<string, boolean>(100_000, true);
+const normalizedVerdicts = new RecentMap<string, boolean>(100_000);
 
 /** ENSIP-15: the label is non-empty, a single label, and equal to its own normalization. */
 export function isNormalizedLabel(label: string): boolean {

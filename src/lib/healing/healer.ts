@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import { DEFAULT_LABELS_RETRY_BUDGET_MS } from "../../config/env-schema";
-import { BoundedMap } from "../bounded-map";
 import { labelhashOf } from "../labels";
+import { RecentMap } from "../recent-map";
 import { LabelHealingError, TransientLabelSourceError } from "./errors";
 import type { LabelSource } from "./sources";
 
@@ -76,7 +76,7 @@ export function emptyHealingMetrics(): HealingMetrics {
  */
 export class LabelHealer {
   private readonly source: LabelSource;
-  private readonly cache: BoundedMap<string, string | null>;
+  private readonly cache: RecentMap<string, string | null>;
   private readonly inFlight = new Map<string, Promise<string | null>>();
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -86,7 +86,7 @@ export class LabelHealer {
 
   constructor(options: LabelHealerOptions) {
     this.source = options.source;
-    this.cache = new BoundedMap(options.cacheSize ?? 250_000, true);
+    this.cache = new RecentMap(options.cacheSize ?? 250_000);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.warn = options.warn ?? ((message) => console.warn(message));
