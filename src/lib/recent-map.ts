@@ -3,9 +3,8 @@
  * verdicts, healed labels): two generations of at most half the capacity each. A set, and a hit in the older
  * generation, put the entry in the younger one; when the younger one is full it becomes the older one and the older
  * one is dropped. Any entry used since the last `capacity / 2` entries went in is kept, and a hit in the younger
- * generation costs one lookup, where an exact LRU (BoundedMap with refreshOnRead) moves the entry in a Map of the whole
- * capacity at every hit: a delete and a set, and the Map's rehash of the holes the deletes leave
- * (docs/benchmarks.md, "COPY text in small buffers").
+ * generation costs one lookup, where an exact LRU (BoundedMap with refreshOnRead) deletes and sets the entry in a Map of
+ * the whole capacity at every hit (docs/benchmarks.md, "COPY text in small buffers").
  */
 export class RecentMap<K, V> {
   private young = new Map<K, V>();
@@ -48,11 +47,6 @@ export class RecentMap<K, V> {
 
   delete(key: K): boolean {
     return this.young.delete(key) || this.old.delete(key);
-  }
-
-  clear(): void {
-    this.young.clear();
-    this.old.clear();
   }
 
   private putYoung(key: K, value: V): void {

@@ -3,14 +3,15 @@ import pg from "pg";
 import { onchainTable } from "ponder";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDatabase, dropDatabase } from "../../harness/indexer-harness";
-import { copyRows, ROWS_PER_PIECE } from "../../src/plugins/shared/write-behind/copy";
+import { CHARS_PER_BUFFER, copyRows, ROWS_PER_PIECE } from "../../src/plugins/shared/write-behind/copy";
+import { copyText } from "../../src/plugins/shared/write-behind/rows";
 import { writeTable } from "../../src/plugins/shared/write-behind/writes";
 import type { PonderBatchTransaction } from "../../src/runtime/ponder-hooks";
 
 /*
  * The write-behind store writes a table's rows of a batch in pieces of ROWS_PER_PIECE (copy.ts,
  * writes.ts), its COPY text in buffers of CHARS_PER_BUFFER characters, so a batch's whole text is never held at once.
- * Past two pieces and hundreds of buffers, every row arrives once and as written, values COPY must escape and
+ * Past two pieces and dozens of buffers, every row arrives once and as written, values COPY must escape and
  * characters of several bytes included, on the seams between pieces and buffers too.
  */
 
@@ -63,6 +64,8 @@ afterAll(async () => {
 
 it(`COPYs ${ROWS} rows in pieces of ${ROWS_PER_PIECE}, then updates them all in pieces, each row once and as written`, async () => {
   const inserted = rowsOf("new", (i) => BigInt(i) * 10n ** 40n);
+  // The rows' text spans dozens of buffers, so the seams below are crossed many times.
+  expect(copyText(piece, inserted).length).toBeGreaterThan(20 * CHARS_PER_BUFFER);
   await client.query("BEGIN");
   await copyRows(tx(), piece, inserted);
   await client.query("COMMIT");

@@ -39,7 +39,7 @@ export async function copyRows(tx: PonderBatchTransaction, table: PgTable, rows:
 }
 
 /** The COPY text of `rows[from, to)`, every line ended by a newline, in buffers of about CHARS_PER_BUFFER characters. */
-export function* copyBuffers(table: PgTable, rows: Row[], from: number, to: number): Generator<Buffer<ArrayBuffer>> {
+function* copyBuffers(table: PgTable, rows: Row[], from: number, to: number): Generator<Buffer<ArrayBuffer>> {
   const { fills } = shapeOf(table);
   let text = "";
   for (let i = from; i < to; i++) {
