@@ -21,11 +21,11 @@ import { join, relative } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { startAnvil } from "../devnet/src/anvil";
 import { startDevnet } from "../devnet/src/index";
-import { writeManifest } from "../devnet/src/manifest";
+import { readManifestWithScenario, writeManifest } from "../devnet/src/manifest";
 import { cacheDir, devnetDir } from "../devnet/src/paths";
 import { Rpc } from "../devnet/src/rpc";
 import { ingestDemoLabelSet, startLabelsServer } from "../labels-service/src/index";
-import { type DevnetManifest, devnetManifestSchema } from "../src/namespaces/devnet-manifest";
+import type { DevnetManifest } from "../src/namespaces/devnet-manifest";
 import type { DevnetWithLabels } from "./devnet-fixture";
 
 /** Bump when the cached files' layout changes. */
@@ -81,7 +81,7 @@ export async function startCachedDevnet(
   let origin: CachedDevnet["origin"];
   if (existsSync(join(stateDir, "manifest.json"))) {
     origin = "cache";
-    manifest = devnetManifestSchema.parse(JSON.parse(readFileSync(join(stateDir, "manifest.json"), "utf8")));
+    manifest = readManifestWithScenario(join(stateDir, "manifest.json"));
     const ids = Object.keys(manifest.chains);
     const anvils = await Promise.all(
       ids.map((id) => startAnvil({ chainId: Number(id), loadStatePath: join(stateDir, `chain-${id}.json`) })),
@@ -149,7 +149,7 @@ async function saveChainStates(manifest: DevnetManifest, stateDir: string, log: 
     const dumped = await new Rpc(chain.rpcUrl).call<string>("anvil_dumpState");
     writeFileSync(join(partial, `chain-${id}.json`), gunzipSync(Buffer.from(dumped.slice(2), "hex")));
   }
-  writeFileSync(join(partial, "manifest.json"), JSON.stringify(manifest, null, 2));
+  writeManifest(join(partial, "manifest.json"), manifest);
   rmSync(stateDir, { recursive: true, force: true });
   renameSync(partial, stateDir);
   const bytes = filesUnder(stateDir).reduce((n, f) => n + statSync(f).size, 0);

@@ -43,9 +43,17 @@ export const devnetManifestSchema = z.object({
       contracts: z.record(z.string(), contractRef),
     })
     .optional(),
-  /** Facts about the played scenario that tests compare with the index (free-form per scenario version). */
+  /**
+   * Facts about the played scenario that tests compare with the index (free-form per scenario version). The devnet
+   * writes them to a file of their own (`scenarioPathOf`), which the indexer never reads; inline, they are accepted.
+   */
   scenario: z.record(z.string(), z.unknown()).default({}),
 });
+
+/** Where the devnet writes a manifest's scenario facts: `manifest.json` → `manifest.scenario.json`. */
+export function scenarioPathOf(manifestPath: string): string {
+  return `${manifestPath.replace(/\.json$/, "")}.scenario.json`;
+}
 
 export type DevnetManifest = z.infer<typeof devnetManifestSchema>;
 

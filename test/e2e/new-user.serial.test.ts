@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { namehash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readManifestWithScenario } from "../../devnet/src/manifest";
 import { projectRoot, waitFor } from "../../harness/indexer-harness";
 import { findFreePort } from "../../scripts/lib/ports";
 import { cleanEnv, runStart } from "../support/npm-start";
@@ -56,7 +57,7 @@ beforeAll(async () => {
   output = run.output;
   url = `http://127.0.0.1:${port}`;
   labelsUrl = `http://127.0.0.1:${labelsPort}`;
-  manifest = JSON.parse(readFileSync(join(stateDir, ".devnet", "manifest.json"), "utf8"));
+  manifest = readManifestWithScenario(join(stateDir, ".devnet", "manifest.json")) as unknown as typeof manifest;
   // Name tokens are served once the index follows the chains.
   await waitFor(
     async () =>
