@@ -35,6 +35,8 @@ export interface IndexingBreakdown {
     prefetched: number;
     misses: number;
     missSeconds: number;
+    /** Those one-by-one reads by handler and table, most first. */
+    missesByRead: { handler: string; table: string; reads: number }[];
     unread: number;
   };
   /** What the handlers asked of the label healer, and how: from its cache, or one request to the label service each. */
@@ -120,6 +122,14 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
       prefetched: sumOf(text, "nameindex_write_behind_prefetched_keys_total"),
       misses: sumOf(text, "nameindex_write_behind_misses_total"),
       missSeconds: sumOf(text, "nameindex_write_behind_miss_seconds_total"),
+      missesByRead: samplesOf(text, "nameindex_write_behind_misses_by_read_total")
+        .map(([labels, reads]) => ({
+          handler: /handler="([^"]*)"/.exec(labels)?.[1] ?? "?",
+          table: /table="([^"]*)"/.exec(labels)?.[1] ?? "?",
+          reads,
+        }))
+        .filter((r) => r.reads > 0)
+        .sort((a, b) => b.reads - a.reads),
       unread: sumOf(text, "nameindex_write_behind_unread_writes_total"),
       pipelinedBatches: sumOf(text, "nameindex_write_behind_pipelined_batches_total"),
     },
@@ -136,6 +146,15 @@ export async function indexingBreakdown(url: string): Promise<IndexingBreakdown>
 
 /** The handlers' calls to Ponder's store, all tables. */
 export const storeCallsOf = (b: IndexingBreakdown): number => b.storeCallsByTable.reduce((n, t) => n + t.calls, 0);
+
+/** The reads one by one that the most events made, as `table under handler n`. */
+const mostMissed = (b: IndexingBreakdown): string =>
+  b.writeBehind.missesByRead.length === 0
+    ? ""
+    : `; most: ${b.writeBehind.missesByRead
+        .slice(0, 4)
+        .map((r) => `${r.table} under ${r.handler} ${r.reads}`)
+        .join(", ")}`;
 
 export function formatBreakdown(b: IndexingBreakdown): string {
   const { wait, prefetch, index, flush, begin, checkpoint, commit } = b.steps;
@@ -165,7 +184,7 @@ export function formatBreakdown(b: IndexingBreakdown): string {
     `; deletes (one database round trip each): ${b.deletesByTable.map((t) => `${t.table} ${t.calls}`).join(", ") || "none"}` +
     `; write-behind: ${b.writeBehind.rows} rows by COPY in ${b.writeBehind.copySeconds.toFixed(1)} s (the flush waited ${b.writeBehind.waitSeconds.toFixed(1)} s for them), ` +
     `${b.writeBehind.pipelinedBatches} batches written while the next one's handlers ran, ` +
-    `${b.writeBehind.evictions} live tables evicted, ${b.writeBehind.prefetched} keys prefetched, ${b.writeBehind.misses} read one by one (waited ${b.writeBehind.missSeconds.toFixed(1)} s), ${b.writeBehind.unread} written unread` +
+    `${b.writeBehind.evictions} live tables evicted, ${b.writeBehind.prefetched} keys prefetched, ${b.writeBehind.misses} read one by one (waited ${b.writeBehind.missSeconds.toFixed(1)} s${mostMissed(b)}), ${b.writeBehind.unread} written unread` +
     `; healing: ${h.calls} labelhashes, ${share(h.cacheHits, h.calls)} from the cache, ${h.sourceRequests} label service requests, ` +
     `${h.waitSeconds.toFixed(1)} s waited in handlers; prefetch ${h.prefetchRequests} eth_getLogs, ${h.prefetchFailures} failed`
   );

@@ -88,6 +88,25 @@ readCounter(
   "Live-table reads the write-behind store answered with one database read each (an evicted table, a key not predicted)",
   () => writeBehindTotals.misses,
 );
+/**
+ * Those reads by the handler that made them and the table read (`<handler>\u0000<table>` → reads): where a derived
+ * key would let the prefetch load them in bulk (src/plugins/shared/row-key-derivations.ts).
+ */
+export const writeBehindMissesByRead = new Map<string, number>();
+
+new client.Counter({
+  name: "nameindex_write_behind_misses_by_read_total",
+  help: "The write-behind store's one-by-one reads, by handler (Ponder's event name) and table",
+  labelNames: ["handler", "table"],
+  registers: [nameindexRegistry],
+  collect() {
+    this.reset();
+    for (const [read, count] of writeBehindMissesByRead) {
+      const [handler = "", table = ""] = read.split("\u0000");
+      this.inc({ handler, table }, count);
+    }
+  },
+});
 readCounter(
   "nameindex_write_behind_miss_seconds_total",
   "Time handlers waited for those reads (a read queues behind the previous batch's rows on the batch's connection)",

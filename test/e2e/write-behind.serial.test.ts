@@ -25,6 +25,8 @@ const digests = new Map<string, Map<string, string>>();
 const copiedRows = new Map<string, number>();
 const evictions = new Map<string, number>();
 const pipelined = new Map<string, number>();
+/** The one-by-one reads: the total, and the samples by handler and table. */
+const misses = new Map<string, { total: number; byRead: { handler: string; table: string; reads: number }[] }>();
 
 /** Every table of the index schema but Ponder's own (`_ponder_*`, `_reorg__*`): name → `<rows>:<sha256>`. */
 async function digestIndex(db: Queryable, schema: string): Promise<Map<string, string>> {
@@ -44,6 +46,16 @@ async function digestIndex(db: Queryable, schema: string): Promise<Map<string, s
     await db.query("commit");
   }
   return out;
+}
+
+async function missesOf(indexer: RunningIndexer) {
+  const text = await (await fetch(`${indexer.url}/metrics`)).text();
+  const byRead = [...text.matchAll(/^nameindex_write_behind_misses_by_read_total\{([^}]*)\} (\S+)$/gm)].map((m) => ({
+    handler: /handler="([^"]*)"/.exec(m[1]!)?.[1] ?? "",
+    table: /table="([^"]*)"/.exec(m[1]!)?.[1] ?? "",
+    reads: Number(m[2]),
+  }));
+  return { total: await metric(indexer, "nameindex_write_behind_misses_total"), byRead };
 }
 
 async function metric(indexer: RunningIndexer, name: string): Promise<number> {
@@ -69,6 +81,7 @@ beforeAll(async () => {
     copiedRows.set(run.name, await metric(run.indexer, "nameindex_write_behind_rows_total"));
     evictions.set(run.name, await metric(run.indexer, "nameindex_write_behind_evictions_total"));
     pipelined.set(run.name, await metric(run.indexer, "nameindex_write_behind_pipelined_batches_total"));
+    misses.set(run.name, await missesOf(run.indexer));
     if (run.database === "postgres") {
       const client = new pg.Client({ connectionString: run.indexer.env.DATABASE_URL });
       await client.connect();
@@ -107,6 +120,20 @@ describe("the write-behind store", () => {
       // The pipeline runs on PostgreSQL only (PGlite shares the indexer's thread: nothing to overlap).
       expect(pipelined.get(name)! > 0, name).toBe(name.startsWith("postgres, write-behind"));
     }
+  });
+
+  it("counts its reads one by one by the handler that made them and the table read", () => {
+    const tables = new Set(digests.get(runs[0]!.name)!.keys());
+    for (const [name, { total, byRead }] of misses) {
+      console.log(`[write-behind] ${name}: ${total} reads one by one, ${byRead.length} handler and table pairs`);
+      expect(byRead.reduce((n, r) => n + r.reads, 0), name).toBe(total);
+      for (const r of byRead) {
+        expect(r.handler, name).toMatch(/^[\w-]+\/.*:\w+/);
+        expect(tables.has(r.table), `${name}: ${r.table}`).toBe(true);
+      }
+    }
+    // Everything evicted, the reads nobody predicted go to the database: there are some to count.
+    expect(misses.get("pglite, write-behind, everything evicted")!.total).toBeGreaterThan(0);
   });
 
   it("leaves every table equal, row for row, to Ponder's store on both databases", () => {

@@ -1,5 +1,7 @@
+import { getTableName } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { getConfig } from "../../../config";
+import { writeBehindMissesByRead } from "../../../runtime/metrics";
 import type { PonderBatchEvent } from "../../../runtime/ponder-hooks";
 import { liveDbOf } from "./live-db";
 import { LiveRows } from "./live-rows";
@@ -9,7 +11,7 @@ import { LIVE_TABLES } from "./tables";
 
 /*
  * The process's one live-table store and its key predictor (Ponder indexes one batch at a time), and the event whose
- * handlers run now: a read the store answers from the database is learned against it.
+ * handlers run now: a read the store answers from the database is learned against it, and counted by handler and table.
  */
 
 const current: { name: string; chainId: number; event: unknown } = { name: "", chainId: 0, event: undefined };
@@ -38,7 +40,11 @@ export const keyPredictor = new KeyPredictor();
 export const liveRows = new LiveRows(
   LIVE_TABLES,
   () => getConfig().writeBehindBytes,
-  (table: PgTable, keyRow: Row) => keyPredictor.learn(currentEvent(), table, keyRow),
+  (table: PgTable, keyRow: Row) => {
+    const read = `${current.name}\u0000${getTableName(table)}`;
+    writeBehindMissesByRead.set(read, (writeBehindMissesByRead.get(read) ?? 0) + 1);
+    keyPredictor.learn(currentEvent(), table, keyRow);
+  },
 );
 
 /** `context.db` on a live table inside a batch (./db.ts routes the calls). */
