@@ -126,7 +126,10 @@ describe("the write-behind store", () => {
     const tables = new Set(digests.get(runs[0]!.name)!.keys());
     for (const [name, { total, byRead }] of misses) {
       console.log(`[write-behind] ${name}: ${total} reads one by one, ${byRead.length} handler and table pairs`);
-      expect(byRead.reduce((n, r) => n + r.reads, 0), name).toBe(total);
+      expect(
+        byRead.reduce((n, r) => n + r.reads, 0),
+        name,
+      ).toBe(total);
       for (const r of byRead) {
         expect(r.handler, name).toMatch(/^[\w-]+\/.*:\w+/);
         expect(tables.has(r.table), `${name}: ${r.table}`).toBe(true);
