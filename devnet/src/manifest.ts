@@ -64,5 +64,6 @@ export function readManifestWithScenario(path: string): DevnetManifest {
   const manifest = readDevnetManifest(path);
   const scenarioPath = scenarioPathOf(path);
   if (!existsSync(scenarioPath)) return manifest;
-  return devnetManifestSchema.parse({ ...manifest, scenario: JSON.parse(readFileSync(scenarioPath, "utf8")) });
+  const scenario = devnetManifestSchema.shape.scenario.parse(JSON.parse(readFileSync(scenarioPath, "utf8")));
+  return { ...manifest, scenario };
 }

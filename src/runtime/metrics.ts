@@ -89,10 +89,10 @@ readCounter(
   () => writeBehindTotals.misses,
 );
 /**
- * Those reads by the handler that made them and the table read (`<handler>\u0000<table>` → reads): where a derived
- * key would let the prefetch load them in bulk (src/plugins/shared/row-key-derivations.ts).
+ * Those reads by the handler that made them (Ponder's event name) and the table read: where a derived key would let
+ * the prefetch load them in bulk (src/plugins/shared/row-key-derivations.ts).
  */
-export const writeBehindMissesByRead = new Map<string, number>();
+export const writeBehindMissesByRead = new Map<string, Map<string, number>>();
 
 new client.Counter({
   name: "nameindex_write_behind_misses_by_read_total",
@@ -101,10 +101,8 @@ new client.Counter({
   registers: [nameindexRegistry],
   collect() {
     this.reset();
-    for (const [read, count] of writeBehindMissesByRead) {
-      const [handler = "", table = ""] = read.split("\u0000");
-      this.inc({ handler, table }, count);
-    }
+    for (const [handler, byTable] of writeBehindMissesByRead)
+      for (const [table, count] of byTable) this.inc({ handler, table }, count);
   },
 });
 readCounter(

@@ -55,7 +55,9 @@ async function missesOf(indexer: RunningIndexer) {
     table: /table="([^"]*)"/.exec(m[1]!)?.[1] ?? "",
     reads: Number(m[2]),
   }));
-  return { total: await metric(indexer, "nameindex_write_behind_misses_total"), byRead };
+  // The total from the same scrape as the samples, so that both count the same reads.
+  const total = Number(/^nameindex_write_behind_misses_total (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+  return { total, byRead };
 }
 
 async function metric(indexer: RunningIndexer, name: string): Promise<number> {

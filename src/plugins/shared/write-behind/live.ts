@@ -41,8 +41,10 @@ export const liveRows = new LiveRows(
   LIVE_TABLES,
   () => getConfig().writeBehindBytes,
   (table: PgTable, keyRow: Row) => {
-    const read = `${current.name}\u0000${getTableName(table)}`;
-    writeBehindMissesByRead.set(read, (writeBehindMissesByRead.get(read) ?? 0) + 1);
+    let byTable = writeBehindMissesByRead.get(current.name);
+    if (byTable === undefined) writeBehindMissesByRead.set(current.name, (byTable = new Map()));
+    const name = getTableName(table);
+    byTable.set(name, (byTable.get(name) ?? 0) + 1);
     keyPredictor.learn(currentEvent(), table, keyRow);
   },
 );
