@@ -71,8 +71,12 @@ export class LiveRows {
   constructor(
     private readonly taken: readonly PgTable[],
     private readonly bound: () => number,
-    /** Told of every key read from the database one at a time, so that the next batch predicts it. */
-    private readonly onMiss: (table: PgTable, keyRow: Row) => void = () => {},
+    /**
+     * Told of every key the store has to read from the database unpredicted, so that later events predict it; returns
+     * the keys of the open batch a pattern learned from it predicts (by key, the key's columns), read with it in one
+     * query.
+     */
+    private readonly onMiss: (table: PgTable, keyRow: Row) => Map<string, Row> | undefined = () => undefined,
   ) {}
 
   /** Whether the store answers for `table` now (inside a batch). */
@@ -172,11 +176,13 @@ export class LiveRows {
       },
       () => {},
     );
-    state.loading = loading;
+    // A read waits for every load of its table still on its way (the batch's prefetch, and those begun at a miss).
+    const pending = state.loading === undefined ? loading : Promise.all([state.loading, loading]).then(() => {});
+    state.loading = pending;
     this.loads.add(loading);
-    void loading.then(() => {
-      this.loads.delete(loading);
-      if (state.loading === loading) state.loading = undefined;
+    void loading.then(() => this.loads.delete(loading));
+    void pending.then(() => {
+      if (state.loading === pending) state.loading = undefined;
     });
   }
 
@@ -218,12 +224,21 @@ export class LiveRows {
     if (state.complete) return null;
     writeBehindTotals.misses += 1;
     const keyRow = keyColumns(table, keySource);
-    this.onMiss(table, keyRow);
     const started = performance.now();
-    const [row = null] = await readRows(this.reader!, table, [keyRow]);
+    const rest = this.onMiss(table, keyRow);
+    if (rest !== undefined && rest.size > 0) {
+      rest.set(key, keyRow);
+      this.load(table, rest, this.reader!);
+      await state.loading;
+      entry = state.entries.get(key);
+    }
+    // Alone, or after a load that failed or was dropped (a reset).
+    if (entry === undefined) {
+      const [row = null] = await readRows(this.reader!, table, [keyRow]);
+      state.entries.set(key, (entry = { row, stored: row !== null }));
+    }
     writeBehindTotals.missSeconds += (performance.now() - started) / 1000;
-    state.entries.set(key, { row, stored: row !== null });
-    return row;
+    return entry.row;
   }
 
   /**

@@ -11,7 +11,8 @@ import { LIVE_TABLES } from "./tables";
 
 /*
  * The process's one live-table store and its key predictor (Ponder indexes one batch at a time), and the event whose
- * handlers run now: a read the store answers from the database is learned against it, and counted by handler and table.
+ * handlers run now: a read the store answers from the database is learned against it, and counted by handler and table;
+ * a pattern it teaches loads the key for the batch's other events of the handler at once.
  */
 
 const current: { name: string; chainId: number; event: unknown } = { name: "", chainId: 0, event: undefined };
@@ -37,15 +38,16 @@ const currentEvent = (): PonderBatchEvent | undefined =>
 
 export const keyPredictor = new KeyPredictor();
 
-export const liveRows = new LiveRows(
+export const liveRows: LiveRows = new LiveRows(
   LIVE_TABLES,
   () => getConfig().writeBehindBytes,
-  (table: PgTable, keyRow: Row) => {
+  (table: PgTable, keyRow: Row): Map<string, Row> | undefined => {
     let byTable = writeBehindMissesByRead.get(current.name);
     if (byTable === undefined) writeBehindMissesByRead.set(current.name, (byTable = new Map()));
     const name = getTableName(table);
     byTable.set(name, (byTable.get(name) ?? 0) + 1);
-    keyPredictor.learn(currentEvent(), table, keyRow);
+    const pattern = keyPredictor.learn(currentEvent(), table, keyRow);
+    return pattern === undefined ? undefined : keyPredictor.predictRest(current.name, table, pattern, liveRows);
   },
 );
 
