@@ -8,7 +8,7 @@ import { register as protocolAcceleration } from "../plugins/protocol-accelerati
 import { register as registrars } from "../plugins/registrars/register";
 import { deriveListCountKeys } from "../plugins/shared/list-count-keys";
 import { isIndexed } from "../plugins/shared/register";
-import { deriveNewOwnerSubnodes } from "../plugins/shared/row-key-derivations";
+import { deriveNewOwnerSubnodes, deriveOtherRootRegistry } from "../plugins/shared/row-key-derivations";
 import { register as subgraph } from "../plugins/subgraph/register";
 import { register as threedns } from "../plugins/threedns/register";
 import { register as tokenscope } from "../plugins/tokenscope/register";
@@ -41,6 +41,7 @@ const PREFETCHED_REGISTRIES = [
 export function registerIndexing(config: AppConfig = getConfig()): void {
   // The row cache's derivations every registry's handlers share; a plugin's own ones come with its register().
   deriveNewOwnerSubnodes();
+  deriveOtherRootRegistry();
   deriveListCountKeys();
   for (const plugin of config.plugins) PLUGIN_REGISTRATIONS[plugin]();
   startBackgroundWork(config);

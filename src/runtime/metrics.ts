@@ -85,7 +85,7 @@ readCounter(
 );
 readCounter(
   "nameindex_write_behind_misses_total",
-  "Live-table reads the write-behind store answered with one database read each (an evicted table, a key not predicted)",
+  "Live-table reads of a key nobody predicted (an evicted table): one database read each, or one with the keys of the batch's other events that the pattern it teaches predicts",
   () => writeBehindTotals.misses,
 );
 /**
@@ -117,7 +117,7 @@ readCounter(
 );
 readCounter(
   "nameindex_write_behind_prefetched_keys_total",
-  "Live-table keys the write-behind store loaded in bulk before their batch",
+  "Live-table keys the write-behind store loaded in bulk: before their batch, or with the read that taught their pattern",
   () => writeBehindTotals.prefetched,
 );
 readCounter(

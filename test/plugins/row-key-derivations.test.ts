@@ -14,8 +14,10 @@ import { setEnsv2Anchors } from "../../src/plugins/ensv2/lib/context";
 import { deriveEnsv2RowKeys } from "../../src/plugins/ensv2/lib/key-derivations";
 import { deriveRecordKeys } from "../../src/plugins/protocol-acceleration/lib/record-key-derivations";
 import { deriveListCountKeys } from "../../src/plugins/shared/list-count-keys";
+import { setRootRegistries } from "../../src/plugins/shared/root-registries";
 import {
   deriveNewOwnerSubnodes,
+  deriveOtherRootRegistry,
   deriveSubnodesOf,
   deriveTransferEventIds,
   keyDerivations,
@@ -33,6 +35,7 @@ const primaryKeys = getPrimaryKeyCache([byId]);
 const ETH = namehash("eth");
 // What registerIndexing() and the resolver handlers' register() tell the row cache.
 deriveNewOwnerSubnodes();
+deriveOtherRootRegistry();
 deriveRecordKeys();
 deriveSubnodesOf(ETH, "eth");
 const IDS = { ensRootChainId: 1 };
@@ -83,6 +86,35 @@ describe("row keys Ponder's prefetch can predict (patch 021 and src/plugins/shar
     expect(predict(first, domainId(makeSubnode(word(1), word(2))), second)).toBe(
       domainId(makeSubnode(word(3), word(4))),
     );
+  });
+
+  it("predicts the other root registry's record of a subnode, in both directions, and nothing off the root chain", () => {
+    const [current, old] = [address(0xc0), address(0x01d)];
+    setRootRegistries({ chainId: 1, current, old });
+    try {
+      const recordOf = (registry: string, node: Hex, label: Hex) =>
+        `1-${registry.toLowerCase()}-${domainId(makeSubnode(node, label))}`;
+      const newOwner = (registry: string, n: number, chainId = 1) =>
+        logEvent({ node: word(n), label: word(n + 1), owner: address(7) }, registry as Hex, chainId);
+      // A write to the old registry reads the current one's record, and the other way round.
+      expect(predict(newOwner(old, 1), recordOf(current, word(1), word(2)), newOwner(old, 5))).toBe(
+        recordOf(current, word(5), word(6)),
+      );
+      expect(predict(newOwner(current, 1), recordOf(old, word(1), word(2)), newOwner(current, 5))).toBe(
+        recordOf(old, word(5), word(6)),
+      );
+      const pattern = recordProfilePattern(
+        newOwner(old, 1),
+        byId,
+        { id: recordOf(current, word(1), word(2)) },
+        [],
+        primaryKeys,
+      );
+      expect(recoverProfilePattern(pattern, newOwner(old, 5, 8453)).id).toBeUndefined();
+      expect(recoverProfilePattern(pattern, newOwner(address(0xabc), 5)).id).toBeUndefined();
+    } finally {
+      setRootRegistries(null);
+    }
   });
 
   it("predicts a registrar's subnode from a token id or a labelhash under the managed name", () => {

@@ -2,6 +2,7 @@ import type { Hex } from "viem";
 import { domainId, eventId, type IdContext } from "../../lib/ids";
 import { makeSubnode, tokenIdToHex32 } from "../../lib/names";
 import { type DerivationEvent, type KeyDerivation, ponderKeyDerivations } from "../../runtime/ponder-hooks";
+import { rootRegistriesOf } from "./root-registries";
 
 /*
  * Row keys the handlers compute from an event, told to Ponder's row cache (patch 021). Once a table outgrows the
@@ -52,6 +53,21 @@ export function deriveNewOwnerSubnodes(): void {
     const node = word(event, "node");
     const label = word(event, "label");
     return node && label ? domainId(makeSubnode(node, label)) : undefined;
+  });
+}
+
+/**
+ * ENS's two root registries: a write to one reads the other's record of the node (the registry-with-fallback rule,
+ * name-references.ts's v1ResolverMaybeChanged), whose key names a registry the event does not carry. Derived as a
+ * part of the key (the address), so that Ponder's pattern spells the rest (chain, node or subnode). Called by
+ * registerIndexing() with the others every registry's handlers share.
+ */
+export function deriveOtherRootRegistry(): void {
+  deriveRowKey("the other root registry (log.address)", (event) => {
+    const root = rootRegistriesOf();
+    if (root === null || root.old === undefined || event.chain.id !== root.chainId) return undefined;
+    const emitter = event.event.log?.address.toLowerCase();
+    return emitter === root.current ? root.old : emitter === root.old ? root.current : undefined;
   });
 }
 

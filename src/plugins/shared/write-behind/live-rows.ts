@@ -227,6 +227,7 @@ export class LiveRows {
     const started = performance.now();
     const rest = this.onMiss(table, keyRow);
     if (rest !== undefined && rest.size > 0) {
+      writeBehindTotals.prefetched += rest.size;
       rest.set(key, keyRow);
       this.load(table, rest, this.reader!);
       await state.loading;
