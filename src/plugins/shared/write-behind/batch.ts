@@ -239,6 +239,7 @@ export class BatchRows {
   async end({ qb, checkpointTable, chains }: PonderBackfillEnd): Promise<void> {
     const last = this.frozen;
     this.frozen = this.inFlight = undefined;
+    this.parts.predictor.forget();
     this.committedCheckpoints = this.openCheckpoints = undefined;
     if (last === undefined) return;
     await qb.transaction(async (tx) => {

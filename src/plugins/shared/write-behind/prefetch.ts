@@ -66,12 +66,15 @@ export class KeyPredictor {
     if (this.profile === undefined) return keys;
     for (const event of this.events) {
       if (event.eventCallback.name !== handler) continue;
-      const keyRow = recover(this.profile, pattern, event);
-      if (keyRow === undefined || Object.values(keyRow).some((v) => v === undefined)) continue;
-      const key = keyOf(table, keyRow);
-      if (!rows.known(table, key)) keys.set(key, keyRow);
+      const predicted = predictedKey(this.profile, table, pattern, event);
+      if (predicted !== undefined && !rows.known(table, predicted[0])) keys.set(...predicted);
     }
     return keys;
+  }
+
+  /** The backfill is over: the last batch's events are not kept through realtime. */
+  forget(): void {
+    this.events = [];
   }
 
   /**
@@ -97,13 +100,11 @@ export class KeyPredictor {
       for (const [table, patterns] of byTable) {
         if (!tables.has(table)) continue;
         for (const pattern of patterns.values()) {
-          const keyRow = recover(this.profile, pattern, event);
-          if (keyRow === undefined || Object.values(keyRow).some((v) => v === undefined)) continue;
-          const key = keyOf(table, keyRow);
-          if (rows.known(table, key)) continue;
+          const predicted = predictedKey(this.profile, table, pattern, event);
+          if (predicted === undefined || rows.known(table, predicted[0])) continue;
           let keys = wanted.get(table);
           if (keys === undefined) wanted.set(table, (keys = new Map()));
-          keys.set(key, keyRow);
+          keys.set(...predicted);
         }
       }
     }
@@ -115,10 +116,18 @@ export class KeyPredictor {
   }
 }
 
-function recover(profile: PonderProfile, pattern: PonderKeyPattern, event: PonderBatchEvent): Row | undefined {
+/** The key of `table` that `pattern` predicts for `event`, and its columns; undefined where a part does not apply. */
+function predictedKey(
+  profile: PonderProfile,
+  table: PgTable,
+  pattern: PonderKeyPattern,
+  event: PonderBatchEvent,
+): [string, Row] | undefined {
+  let keyRow: Row;
   try {
-    return profile.recoverProfilePattern(pattern, event);
+    keyRow = profile.recoverProfilePattern(pattern, event);
   } catch {
     return undefined;
   }
+  return Object.values(keyRow).some((v) => v === undefined) ? undefined : [keyOf(table, keyRow), keyRow];
 }
