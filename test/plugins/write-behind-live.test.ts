@@ -343,10 +343,7 @@ describe("the write-behind store's live tables", () => {
     rows = new LiveRows(
       [account],
       () => bound,
-      (table, key) => {
-        const pattern = predictor.learn(now, table, key);
-        return pattern && predictor.predictRest("Token:Transfer", table, pattern, rows);
-      },
+      (table, key) => predictor.learn(now, table, key, rows),
     );
     db = liveDbOf(rows);
     await begin();

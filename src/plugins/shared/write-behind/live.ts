@@ -46,8 +46,7 @@ export const liveRows: LiveRows = new LiveRows(
     if (byTable === undefined) writeBehindMissesByRead.set(current.name, (byTable = new Map()));
     const name = getTableName(table);
     byTable.set(name, (byTable.get(name) ?? 0) + 1);
-    const pattern = keyPredictor.learn(currentEvent(), table, keyRow);
-    return pattern === undefined ? undefined : keyPredictor.predictRest(current.name, table, pattern, liveRows);
+    return keyPredictor.learn(currentEvent(), table, keyRow, liveRows);
   },
 );
 

@@ -28,14 +28,25 @@ export class KeyPredictor {
   private profile: PonderProfile | undefined;
   private readonly patterns = new Map<string, Map<PgTable, Map<string, PonderKeyPattern>>>();
   private readonly primaryKeys = new Map<unknown, [string, unknown][]>();
-  /** The open batch's events (`prefetch`): what a pattern learned inside the batch predicts (`predictRest`). */
+  /** The open batch's events (`prefetch`): what a pattern learned inside the batch predicts (`learn`). */
   private events: readonly PonderBatchEvent[] = [];
 
   /**
-   * Learns how `event`'s handler made `keyRow`, a key of `table` the store read from the database. Returns the pattern
-   * when it is new (no pattern the handler had for the table explains the key), else undefined.
+   * Learns how `event`'s handler made `keyRow`, a key of `table` the store read from the database. A new pattern (none
+   * the handler had for the table explains the key) predicts the open batch's other events of the handler too: returns
+   * the keys it predicts that `rows` does not know yet (by key, the key's columns), to be read with this one.
    */
-  learn(event: PonderBatchEvent | undefined, table: PgTable, keyRow: Row): PonderKeyPattern | undefined {
+  learn(
+    event: PonderBatchEvent | undefined,
+    table: PgTable,
+    keyRow: Row,
+    rows: LiveRows,
+  ): Map<string, Row> | undefined {
+    const pattern = this.newPattern(event, table, keyRow);
+    return pattern === undefined ? undefined : this.predictRest(event!.eventCallback.name, table, pattern, rows);
+  }
+
+  private newPattern(event: PonderBatchEvent | undefined, table: PgTable, keyRow: Row): PonderKeyPattern | undefined {
     if (event === undefined || this.profile === undefined) return undefined;
     let byTable = this.patterns.get(event.eventCallback.name);
     if (byTable === undefined) this.patterns.set(event.eventCallback.name, (byTable = new Map()));
@@ -57,16 +68,11 @@ export class KeyPredictor {
     return pattern;
   }
 
-  /**
-   * The keys of `table` that `pattern` predicts for the open batch's events of `handler` and the store does not know
-   * yet (by key, the key's columns): for a pattern just learned from one of them (`learn`).
-   */
-  predictRest(handler: string, table: PgTable, pattern: PonderKeyPattern, rows: LiveRows): Map<string, Row> {
+  private predictRest(handler: string, table: PgTable, pattern: PonderKeyPattern, rows: LiveRows): Map<string, Row> {
     const keys = new Map<string, Row>();
-    if (this.profile === undefined) return keys;
     for (const event of this.events) {
       if (event.eventCallback.name !== handler) continue;
-      const predicted = predictedKey(this.profile, table, pattern, event);
+      const predicted = predictedKey(this.profile!, table, pattern, event);
       if (predicted !== undefined && !rows.known(table, predicted[0])) keys.set(...predicted);
     }
     return keys;
