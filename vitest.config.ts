@@ -11,33 +11,39 @@ const common = {
 };
 
 /*
- * A test file's kind is in its name. `*.serial.test.ts` runs one at a time, after the rest: it starts anvil, a devnet,
- * Ponder, PostgreSQL servers, Chromium or a child process, or it is slow alone (end-to-end and reliability tests, the
- * snapshot tests, and such files among the unit folders). Every other file of the unit folders is a unit file
- * (`npm run test:unit`, vitest.unit.config.ts, and the first group of `npm test`): pure logic, fakes and in-process or
- * local databases (PGlite, the local PostgreSQL, a fresh schema or database per run), and a few small devnets with an
- * indexer on free ports. Safe side by side: they run two at a time. Test files outside the unit folders (the devnet's
- * and the rehearsal's) run one at a time too.
+ * A test file's kind is in its name, and says how many run side by side:
+ * - a unit file (`*.test.ts` under the unit folders): pure logic, fakes and in-process or local databases (PGlite, the
+ *   local PostgreSQL, a fresh schema or database per run), and a few small devnets with an indexer on free ports. Run
+ *   first, two at a time (`npm run test:unit`, vitest.unit.config.ts);
+ * - `*.system.test.ts`: it starts anvil, a devnet, Ponder, PostgreSQL servers, Chromium or a child process, or it is
+ *   slow alone (end-to-end and reliability tests, the snapshot tests, and such files among the unit folders). Run after
+ *   the unit files, two at a time: each spends much of its time waiting on its chain, its indexer's start or its
+ *   servers, so two share the machine's two cores (one at a time kept them 58 % busy; two at a time, 87 %, and eight
+ *   such files took 311 s against 485 s). Every test file outside the unit folders (the devnet's and the rehearsal's)
+ *   is one too;
+ * - `*.alone.test.ts`: a system test whose assertions time the machine (latency bounds under load, how fast a restart
+ *   is ready or a replica notices an outage, a provider's rate caps): run last, one at a time, so no other test's
+ *   chain or indexer shares its cores.
  */
 const unitInclude = ["test/**/*.test.ts", "labels-service/test/**/*.test.ts"];
-const serialInclude = unitInclude.map((glob) => glob.replace(/\*\.test\.ts$/, "*.serial.test.ts"));
+const systemInclude = unitInclude.map((glob) => glob.replace(/\*\.test\.ts$/, "*.system.test.ts"));
+const aloneInclude = ["**/*.alone.test.ts"];
 
 /** The unit files' project, also the whole of vitest.unit.config.ts. */
 export const unitProject = {
   ...common,
   name: "unit",
   include: unitInclude,
-  exclude: [...exclude, "**/*.serial.test.ts"],
+  exclude: [...exclude, "**/*.system.test.ts", ...aloneInclude],
 };
 
 /*
- * `npm test`: the unit files two at a time (group 0), then every other file one at a time (group 1): end-to-end tests
- * start chains and servers, and two cores do not gain from running them side by side. vitest 3.2 sizes one pool for
- * the run (maxWorkers: 2); the one-at-a-time files take turns through their setupFile (test/support/one-at-a-time.ts
- * says why and how). Two projects make up group 1: the unit folders' `*.serial.test.ts` files, and every test file
- * outside those folders.
+ * `npm test`: the unit files (group 0), then the system files (group 1), both two at a time, then the files that run
+ * alone (group 2). vitest 3.2 sizes one pool for the run (maxWorkers: 2); the files that run alone take turns through
+ * their setupFile (test/support/one-at-a-time.ts says why and how).
  */
-const oneAtATime = { ...common, setupFiles: ["test/support/one-at-a-time.ts"], sequence: { groupOrder: 1 } };
+const system = { ...common, sequence: { groupOrder: 1 } };
+const alone = { ...common, setupFiles: ["test/support/one-at-a-time.ts"], sequence: { groupOrder: 2 } };
 
 /** A project: the app's Vite settings (vite.config.ts; projects do not inherit the root's) and these test settings. */
 const project = (test: Record<string, unknown>) => mergeConfig(viteConfig, { test });
@@ -51,18 +57,14 @@ export default mergeConfig(
       globalSetup: ["test/support/compile-contracts.ts"],
       projects: [
         project({ ...unitProject, sequence: { groupOrder: 0 } }),
+        project({ ...system, name: "system", include: systemInclude, exclude }),
         project({
-          ...oneAtATime,
-          name: "serial",
-          include: serialInclude,
-          exclude,
-        }),
-        project({
-          ...oneAtATime,
-          name: "serial-other-folders",
+          ...system,
+          name: "system-other-folders",
           include: ["**/*.test.ts"],
-          exclude: [...exclude, ...unitInclude],
+          exclude: [...exclude, ...unitInclude, ...aloneInclude],
         }),
+        project({ ...alone, name: "alone", include: aloneInclude, exclude }),
       ],
     },
   }),

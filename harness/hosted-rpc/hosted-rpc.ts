@@ -207,7 +207,7 @@ export const FAULT_FREE_REQUESTS_PER_SECOND = DEFAULTS.maxRequestsPerSecond;
 
 /**
  * An imitation in front of each chain with Alchemy's caps and error texts but no random faults and little latency:
- * what tests of the sync path use (rehearsal-faults.serial.test.ts covers the faults).
+ * what tests of the sync path use (rehearsal-faults.system.test.ts covers the faults).
  */
 export async function startFaultFreeProxies(
   nodes: Map<number, { url: string }>,

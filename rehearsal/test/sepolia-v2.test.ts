@@ -148,7 +148,7 @@ describe(`NAMESPACE=sepolia-v2 on sepolia-v2-shaped chains (${NAMES} names, Post
 
   beforeAll(async () => {
     chains = await startRehearsalChains({ network: "sepolia-v2", seed: SEED, names: NAMES });
-    // Alchemy's caps and error texts, but no random faults: rehearsal-faults.serial.test.ts covers those on mainnet.
+    // Alchemy's caps and error texts, but no random faults: rehearsal-faults.system.test.ts covers those on mainnet.
     for (const [chainId, proxy] of await startFaultFreeProxies(chains.nodes, SEED)) proxies.set(chainId, proxy);
   });
 

@@ -7,7 +7,7 @@ import type { DevnetManifest } from "../../src/namespaces/devnet-manifest";
 
 /*
  * Reads the subgraph tables Ponder wrote (PostgreSQL) and the devnet's contracts (eth_call), and compares them.
- * Used by test/e2e/subgraph-index.serial.test.ts.
+ * Used by test/e2e/subgraph-index.system.test.ts.
  */
 
 export interface DomainRow {

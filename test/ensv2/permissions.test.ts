@@ -23,7 +23,7 @@ const { permissionId, withVersion } = await import("../../src/lib/ensv2-ids");
  * ENSv2 permissions as `roles(anyId, account)` reads them (contracts-v2 PermissionedRegistry): a name's roles live on
  * its current EAC resource, which a re-registration or reservation over a token that still has a holder, and an
  * unregistration, move to the next version; a regeneration keeps it. An entry on a resource the name has left must
- * read zero (test/ensv2/chain-truth.serial.test.ts checks the same on the devnet against the chain).
+ * read zero (test/ensv2/chain-truth.system.test.ts checks the same on the devnet against the chain).
  */
 
 const ROOT = "0x00000000000000000000000000000000000000aa" as Address;

@@ -14,7 +14,7 @@ import { decodeDnsWireName, dnsEncode } from "../../src/lib/dns-wire";
 /*
  * ENSv2's resolution rules as src/api/resolution/ensv2.ts writes them down from contracts-v2: LibRegistry's walk,
  * NameCoder's literal label hashing, ENSIP19.chainFromCoinType and PermissionedResolver.getAlias. The devnet test
- * (test/e2e/ensv2-resolution.serial.test.ts) holds the same rules against the deployed contracts.
+ * (test/e2e/ensv2-resolution.system.test.ts) holds the same rules against the deployed contracts.
  */
 
 const ROOT = "0x0000000000000000000000000000000000000001" as Address;

@@ -3,13 +3,14 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /*
- * A test file's kind is in its name (vitest.config.ts): `*.serial.test.ts` runs one at a time. The folders whose files
- * start devnets, `ponder start` or servers of their own (end-to-end, reliability) hold serial files only: a file
- * added there without the suffix would run two at a time beside another devnet and time out on two cores.
+ * A test file's kind is in its name (vitest.config.ts): `*.system.test.ts` runs after the unit files, `*.alone.test.ts`
+ * last and one at a time. The folders whose files start devnets, `ponder start` or servers of their own (end-to-end,
+ * reliability) hold those two kinds only: a file added there without a suffix would run as a unit file, among the unit
+ * files' own small devnets, and time out on two cores.
  */
 
 const root = join(import.meta.dirname, "../..");
-const SERIAL_ONLY = ["test/e2e", "test/reliability"];
+const SYSTEM_ONLY = ["test/e2e", "test/reliability"];
 
 function testFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -20,9 +21,9 @@ function testFiles(dir: string): string[] {
 }
 
 describe("test kinds", () => {
-  it("every test file of the end-to-end and reliability folders is a serial one", () => {
-    const files = SERIAL_ONLY.flatMap(testFiles);
+  it("every test file of the end-to-end and reliability folders is a system or an alone one", () => {
+    const files = SYSTEM_ONLY.flatMap(testFiles);
     expect(files.length).toBeGreaterThan(20);
-    expect(files.filter((f) => !f.endsWith(".serial.test.ts"))).toEqual([]);
+    expect(files.filter((f) => !/\.(system|alone)\.test\.ts$/.test(f))).toEqual([]);
   });
 });

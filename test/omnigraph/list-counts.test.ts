@@ -9,7 +9,7 @@ import { LIST_RECOUNT_SQL } from "../../harness/subgraph-fixture/list-recount";
  * devnet's whole scenario (ENSv1 registrations, transfers, re-registrations after expiry, wrapped and unwrapped names,
  * Basenames, Lineanames, 3DNS, ENSv2 registrations, transfers, burns and re-parenting), indexed from scratch: every
  * kept count equals a recount of the list's rows, and over HTTP every parent's, registry's and account's list, walked
- * page by page, holds exactly `totalCount` domains. (Reorgs: test/reliability/reorg.serial.test.ts compares the whole
+ * page by page, holds exactly `totalCount` domains. (Reorgs: test/reliability/reorg.system.test.ts compares the whole
  * index, this table included, with a fresh index of the new branch.)
  */
 

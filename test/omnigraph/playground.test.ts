@@ -8,7 +8,7 @@ import { OMNIGRAPH_EXAMPLES } from "../../src/api/omnigraph/examples";
 /*
  * The Omnigraph's playground page and the GraphiQL files it links, answered by the endpoint's own routes (no socket,
  * no database: neither is touched), and its examples against the schema. The browser's view of them is in
- * playground-browser.serial.test.ts.
+ * playground-browser.system.test.ts.
  */
 
 const app = new Hono();

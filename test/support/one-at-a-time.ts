@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 
 /*
- * vitest's setupFile for the files that run one at a time (vitest.config.ts, the "serial" projects): each waits here,
+ * vitest's setupFile for the files that run one at a time (vitest.config.ts, the "alone" project): each waits here,
  * before its test file is even imported, until no other such file of this vitest run is running.
  *
- * Why not `fileParallelism: false` on those projects: vitest 3.2's pool is the run's, not the project's (only vitest 4
- * honours a project's `maxWorkers`), so with two workers for the unit files the other files would run two at a time
+ * Why not `fileParallelism: false` on that project: vitest 3.2's pool is the run's, not the project's (only vitest 4
+ * honours a project's `maxWorkers`), so with two workers for the other files these would run two at a time
  * too. Each file still runs in its own fresh process, as with `fileParallelism: false`.
  *
  * The lock is a listening socket in Linux's abstract namespace, named after the vitest process (every test worker is

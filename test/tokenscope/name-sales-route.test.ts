@@ -9,7 +9,7 @@ import { createTestSchema, insertRows, type TestSchema } from "../registrars/pg"
 /*
  * /api/name-sales over a real PostgreSQL schema: the tie-breaks of "newest first" (same timestamp, same block), the
  * name from the domain table or null, ETH and ERC-20 prices, the 503 before any status. The devnet test
- * (test/e2e/name-sales.serial.test.ts) covers the indexing side against a chain.
+ * (test/e2e/name-sales.system.test.ts) covers the indexing side against a chain.
  */
 
 const BUYER = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";

@@ -5,7 +5,7 @@ import type { RunningIndexer } from "../../../harness/indexer-harness";
 
 /*
  * One ENSv2 registry's rows in a running PostgreSQL index against the chain now (eth_call at the head), the way
- * test/ensv2/chain-truth.serial.test.ts compares the whole tree: every name's token id, holder, expiry and resolver,
+ * test/ensv2/chain-truth.system.test.ts compares the whole tree: every name's token id, holder, expiry and resolver,
  * and every role entry. Used after reorgs, when the index must hold the surviving branch and nothing of the abandoned one.
  */
 
@@ -79,7 +79,7 @@ export async function ensv2TruthOf(indexer: RunningIndexer, rpcUrl: string, regi
     BigInt(permissionRows.find((p) => BigInt(p.resource) === resource && p.account === account)?.roles ?? 0n);
   for (const p of permissionRows) {
     const resource = BigInt(p.resource);
-    // roles(anyId, …) answers for the name's current resource (see chain-truth.serial.test.ts).
+    // roles(anyId, …) answers for the name's current resource (see chain-truth.system.test.ts).
     const current = resource === 0n ? resource : await read<bigint>("getResource", [resource]);
     differ(
       `roles(${p.resource}, ${p.account})`,

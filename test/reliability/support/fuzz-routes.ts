@@ -330,7 +330,7 @@ export function restRequest(f: Fuzz, chainIds: readonly number[]): FuzzRequest {
       );
     },
     () => {
-      // /subgraph as a transport: odd bodies, content types and parameters (graphql-abuse.serial.test.ts covers the
+      // /subgraph as a transport: odd bodies, content types and parameters (graphql-abuse.alone.test.ts covers the
       // queries).
       if (f.random() < 0.4) {
         const params = q({

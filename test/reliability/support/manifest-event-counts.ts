@@ -15,7 +15,7 @@ import { counterEvent, selectorOf } from "./final-chain-events";
  *   resolver's DNS records are a Basenames-chain resolver event).
  * - ENSv2's `LinkedRegistry` (the registries a SubregistryUpdated names, a factory): at most the transfers of every
  *   registry but the root, since a registry's transfers before it is named are fetched at the link, not handed to
- *   the handlers (test/ensv2/chain-truth.serial.test.ts counts them exactly).
+ *   the handlers (test/ensv2/chain-truth.system.test.ts counts them exactly).
  */
 
 export interface EventCountComparison {

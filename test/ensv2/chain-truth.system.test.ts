@@ -65,7 +65,7 @@ beforeAll(async () => {
     transport: http(manifest.chains[String(manifest.ensv2!.chainId)]!.rpcUrl, { batch: { batchSize: 200 } }),
   });
   // 40 empty blocks take the scenario past Ponder's 30 unfinalized blocks, so its historical sync indexes all of it, as
-  // it does a public chain's history (a registry's transfers before its link; test/reliability/reorg.serial.test.ts
+  // it does a public chain's history (a registry's transfers before its link; test/reliability/reorg.system.test.ts
   // covers transfers at the head).
   await client.request({ method: "anvil_mine", params: ["0x28"] } as never);
   const chainId = manifest.ensv2!.chainId;

@@ -26,7 +26,7 @@ import type { DatasourceName } from "../../src/namespaces/types";
 /*
  * The resolution API on the devnet (PLUGINS=subgraph,basenames,lineanames,protocol-acceleration,ensv2), compared with
  * the chains' own answers read here with eth_call: ENSv2's walk first (the devnet has ENSv2 beside ENSv1; its own names
- * are test/e2e/ensv2-resolution.serial.test.ts's), then
+ * are test/e2e/ensv2-resolution.system.test.ts's), then
  * the registry's resolver(node) up the parents (ENSIP-10), the resolver's addr/text/name,
  * the reverse registrars' nameForAddr. Every scenario name's records and every account's primary names, answered
  * from the index (accelerated) and forced onchain (`accelerate=false`); the scenario's primary names must show (the

@@ -15,7 +15,7 @@ import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
  * rows also show that cutting the sync's intervals by their logs loses nothing. Both run with the live tables on
  * Ponder's store (NAMEINDEX_WRITE_BEHIND_LIVE=false, its setting for operators who turn the write-behind store's live
  * tables off): with them on, the backfill never reads through Ponder's row cache (the write-behind store's own
- * eviction and prefetch are test/e2e/write-behind.serial.test.ts's 0-byte bound).
+ * eviction and prefetch are test/e2e/write-behind.system.test.ts's 0-byte bound).
  */
 
 /** Ponder's row cache serves the backfill only with the write-behind store's live tables off. */

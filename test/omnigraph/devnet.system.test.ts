@@ -588,7 +588,7 @@ describe("docs/api.md's /api/omnigraph examples", () => {
     const docs = readFileSync(join(import.meta.dirname, "..", "..", "docs", "api.md"), "utf8");
     const section = docs.slice(docs.indexOf("## /api/omnigraph"), docs.indexOf("## Limits and errors of every route"));
     const examples = [...section.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    // The fourth (an ENSv2 name) needs the ensv2 plugin: test/omnigraph/ensv2-devnet.serial.test.ts runs it.
+    // The fourth (an ENSv2 name) needs the ensv2 plugin: test/omnigraph/ensv2-devnet.system.test.ts runs it.
     expect(examples.length).toBe(4);
     const first = (await omnigraph(examples[0]!)).domain.subdomains;
     expect(first.totalCount).toBeGreaterThan(0);
