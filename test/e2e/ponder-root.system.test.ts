@@ -231,7 +231,8 @@ describe("Ponder's root is the project root: npx ponder start and serve in a fre
       await findFreePort(),
       join(work, "serve.log"),
     );
-    await waitForStatus(replica, "/health", 120_000);
+    // /serving, as a load balancer probes: /health answers before the replica's first database probe has finished.
+    await waitForStatus(replica, "/serving", 120_000);
     const fromReplica = await answers(replica.url);
     expect(fromReplica.subgraph.domains).toEqual([{ name: name.name, owner: { id: chainOwner } }]);
     expect(fromReplica.omnigraph.domain.rootRegistryOwner).toEqual({ address: chainOwner });
@@ -249,7 +250,7 @@ describe("Ponder's root is the project root: npx ponder start and serve in a fre
       join(work, "serve-other.log"),
     );
     try {
-      await waitForStatus(other, "/health", 120_000);
+      await waitForStatus(other, "/serving", 120_000);
       const config = (await fetch(`${other.url}/api/config`).then((r) => r.json())) as { databaseSchemaName: string };
       expect(config.databaseSchemaName).toBe(SCHEMA);
       expect((await fetch(`${other.url}/api/indexing-status`)).status).toBe(200);
