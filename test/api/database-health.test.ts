@@ -88,6 +88,25 @@ describe("DatabaseHealth on a schema", () => {
     expect(performance.now() - started).toBeLessThan(400);
   });
 
+  it("does not count the time its own event loop was blocked against the database", async () => {
+    // PostgreSQL answers within milliseconds, but this process's loop is busy for three deadlines (a large document
+    // parsed, a first query building a schema): the answer waits unread in the socket, and it is an answer.
+    const health = new DatabaseHealth({ probe: schemaStateProbe(readSqlOf(client), schema), deadlineMs: 200 });
+    const state = health.check();
+    const busyUntil = performance.now() + 600;
+    while (performance.now() < busyUntil);
+    expect(await state).toMatchObject({ database: "answers" });
+    expect(health.unavailable()).toBeUndefined();
+
+    // A database that does not answer is still unavailable when the loop was blocked, within the bounded stretch.
+    const silent = new DatabaseHealth({ probe: () => new Promise(() => {}), deadlineMs: 200 });
+    const started = performance.now();
+    const missed = silent.check();
+    while (performance.now() < started + 600);
+    expect(await missed).toMatchObject({ database: "unavailable" });
+    expect(performance.now() - started).toBeLessThan(200 * 8 + 200);
+  });
+
   it("tells a connection lost under a query from a query's own error", async () => {
     const victim = new pg.Client({ connectionString: LOCAL_POSTGRES_URL });
     await victim.connect();

@@ -4,9 +4,10 @@ import { DatabaseUnavailableError, isDatabaseUnavailable } from "../shared/datab
  * Whether this process can serve the index: its database answers, and the schema holds a finished backfill.
  *
  * A probe reads Ponder's meta row (and, until a finished backfill is known, the indexer's record of it) every 250 ms
- * with a 750 ms deadline, so a database that stops answering is known within a second, and one that is back within
- * 250 ms of answering. Routes that read the database ask `unavailable()` first and answer 503 at once instead of
- * waiting on a dead connection (Ponder's own /ready and /status retry for ~64 s).
+ * with a 750 ms deadline (of time this process could run: see afterRunnableTime), so a database that stops answering
+ * is known within a second, and one that is back within 250 ms of answering. Routes that read the database ask
+ * `unavailable()` first and answer 503 at once instead of waiting on a dead connection (Ponder's own /ready and
+ * /status retry for ~64 s).
  *
  * "Finished backfill" is not Ponder's `is_ready`: every restart of the indexer sets that to 0 until it has caught up
  * (~10 s), though the rows are all there to serve. The indexer records the first `is_ready` in the schema
@@ -83,13 +84,12 @@ export class DatabaseHealth {
   }
 
   private async probeOnce(): Promise<HealthState> {
-    let deadline: NodeJS.Timeout | undefined;
+    let cancelDeadline = () => {};
     const { deadlineMs } = this;
     const late = new Promise<never>((_, reject) => {
       if (deadlineMs === null) return;
-      deadline = setTimeout(
-        () => reject(new DatabaseUnavailableError(`the database did not answer within ${deadlineMs} ms`)),
-        deadlineMs,
+      cancelDeadline = afterRunnableTime(deadlineMs, () =>
+        reject(new DatabaseUnavailableError(`the database did not answer within ${deadlineMs} ms`)),
       );
     });
     let next: HealthState;
@@ -105,7 +105,7 @@ export class DatabaseHealth {
     } catch (error) {
       next = { database: "unavailable", reason: reasonOf(error), checkedAt: now() };
     } finally {
-      clearTimeout(deadline);
+      cancelDeadline();
     }
     if (this.state?.database !== next.database) this.options.onChange?.(next);
     this.state = next;
@@ -132,6 +132,40 @@ export function whenBackfillFinished(health: DatabaseHealth, record: () => Promi
 }
 
 const now = () => Date.now();
+
+/** A timer that fires this much later than asked has seen the event loop blocked, not a slow database. */
+const LOOP_LAG_TOLERANCE_MS = 20;
+/** However blocked the loop, the deadline ends within this many times its length. */
+const MAX_DEADLINE_STRETCH = 8;
+
+/**
+ * Calls `expire` once `ms` of time in which this process could run have passed; returns the function that cancels.
+ *
+ * While our own event loop is blocked (a large GraphQL document parsed, the first Omnigraph query building its
+ * schema, a garbage collection), the database's answer waits unread in the socket, and a plain timer that fires after
+ * the block runs before the answer is read: the probe would call an answering database unavailable, and every route
+ * would serve 503 (seen on a replica answering its first queries under load). So the time the loop was blocked does
+ * not count, and an expiry waits for the I/O already arrived (setImmediate runs after the loop's poll phase).
+ */
+function afterRunnableTime(ms: number, expire: () => void): () => void {
+  const hardStop = now() + ms * MAX_DEADLINE_STRETCH;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  let cancelled = false;
+  const arm = (wait: number) => {
+    const armedAt = now();
+    timer = setTimeout(() => {
+      const blocked = now() - armedAt - wait;
+      if (blocked > LOOP_LAG_TOLERANCE_MS && now() < hardStop) return arm(Math.min(blocked, hardStop - now()));
+      timer = setImmediate(() => cancelled || expire());
+    }, wait);
+  };
+  arm(ms);
+  return () => {
+    cancelled = true;
+    clearTimeout(timer as NodeJS.Timeout);
+    clearImmediate(timer as NodeJS.Immediate);
+  };
+}
 
 function reasonOf(error: unknown): string {
   const e = error as { message?: string; code?: string; cause?: { message?: string; code?: string } };
