@@ -1,4 +1,5 @@
 import { defineConfig, mergeConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/support/longest-first";
 import viteConfig from "./vite.config";
 import { unitProject } from "./vitest.config";
 
@@ -10,6 +11,12 @@ import { unitProject } from "./vitest.config";
 export default mergeConfig(
   viteConfig,
   defineConfig({
-    test: { ...unitProject, name: undefined, maxWorkers: 2, globalSetup: ["test/support/compile-contracts.ts"] },
+    test: {
+      ...unitProject,
+      name: undefined,
+      maxWorkers: 2,
+      sequence: { sequencer: LongestFirstSequencer },
+      globalSetup: ["test/support/compile-contracts.ts"],
+    },
   }),
 );

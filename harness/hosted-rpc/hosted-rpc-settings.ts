@@ -20,6 +20,8 @@ export interface HostedRpcOptions {
   timeoutRate?: number;
   /** Default 11,500: Ponder gives up on a request after 10 s (ponder/dist/esm/rpc/index.js, timeout: 10000). */
   timeoutHoldMs?: number;
+  /** Requests this proxy holds at most (default no bound): past it, a request drawn for a timeout is answered. */
+  maxTimeouts?: number;
   /** Share of requests answered by a node lagging behind the head (default 0). */
   lagRate?: number;
   /** How far that node lags (default 5). */
@@ -60,6 +62,7 @@ export const DEFAULTS: Omit<Settings, "upstream"> = {
   serverErrorRate: 0.002,
   timeoutRate: 0.0005,
   timeoutHoldMs: 11_500,
+  maxTimeouts: Number.POSITIVE_INFINITY,
   lagRate: 0,
   lagBlocks: 5,
   lagGetLogsBeyondHead: "error",
@@ -72,7 +75,14 @@ export function checked(settings: Settings): Settings {
   for (const key of ["serverErrorRate", "timeoutRate", "lagRate"] as const) {
     if (!(settings[key] >= 0 && settings[key] <= 1)) problems.push(`${key} must be a share between 0 and 1`);
   }
-  for (const key of ["latencyMs", "jitterMs", "timeoutHoldMs", "lagBlocks", "maxRequestsPerSecond"] as const) {
+  for (const key of [
+    "latencyMs",
+    "jitterMs",
+    "timeoutHoldMs",
+    "maxTimeouts",
+    "lagBlocks",
+    "maxRequestsPerSecond",
+  ] as const) {
     if (!(settings[key] >= 0)) problems.push(`${key} must be 0 or more`);
   }
   for (const key of ["getLogsMaxRange", "getLogsMaxResults"] as const) {

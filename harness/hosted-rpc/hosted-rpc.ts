@@ -156,7 +156,7 @@ export async function startHostedRpc(options: HostedRpcOptions): Promise<HostedR
       const { contentType, body } = serverErrorBody(status, ids, isBatch);
       return send(status, body, { "content-type": contentType });
     }
-    if (timeoutDraw < settings.timeoutRate) {
+    if (timeoutDraw < settings.timeoutRate && injected.timeout < settings.maxTimeouts) {
       inject("timeout");
       // Hold past the client's timeout, then drop the connection without an answer.
       await delay(settings.timeoutHoldMs);
