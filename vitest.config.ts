@@ -44,7 +44,6 @@ export const unitProject = {
  * sizes one pool for the run (maxWorkers: 2); the files that run alone take turns through their setupFile
  * (test/support/one-at-a-time.ts says why and how).
  */
-const system = { ...common, sequence: { groupOrder: 0 } };
 const alone = { ...common, setupFiles: ["test/support/one-at-a-time.ts"], sequence: { groupOrder: 1 } };
 
 /** A project: the app's Vite settings (vite.config.ts; projects do not inherit the root's) and these test settings. */
@@ -59,10 +58,10 @@ export default mergeConfig(
       // Compiles the devnet's contracts once, before any worker (test/support/compile-contracts.ts says why).
       globalSetup: ["test/support/compile-contracts.ts"],
       projects: [
-        project({ ...unitProject, sequence: { groupOrder: 0 } }),
-        project({ ...system, name: "system", include: systemInclude, exclude }),
+        project(unitProject),
+        project({ ...common, name: "system", include: systemInclude, exclude }),
         project({
-          ...system,
+          ...common,
           name: "system-other-folders",
           include: ["**/*.test.ts"],
           exclude: [...exclude, ...unitInclude, ...aloneInclude],

@@ -20,7 +20,7 @@ import { bySize, report } from "./support/scale";
  */
 
 // The sync makes ~150 requests per chain (blocks and merged filters drive it, not names), and each timeout is held
-// past Ponder's 10 s: at CI size one per chain at most (23 of them took 108 s where 2 took 46 s; the index is the same).
+// past Ponder's 10 s, costing the sync seconds of wall: at CI size one per chain at most, every kind still injected.
 const SIZE = bySize({
   ci: { names: 10, maxTimeouts: 1 },
   full: { names: 300, maxTimeouts: Number.POSITIVE_INFINITY },
