@@ -20,24 +20,39 @@ import { lastVersionOf } from "./version";
 
 let lastRun = 0;
 let lastBoundary = -1n;
+/** The first block whose boundary is positive and a step past the last one (0: not known yet). */
+let nextDueBlock = 0n;
 
-export async function pruneEntityHistory(
+/**
+ * Prunes when due, else returns undefined at once: it is asked at every root-chain event, and below the next due
+ * block that costs one comparison and allocates nothing.
+ */
+export function pruneEntityHistory(
   context: Pick<Context, "db" | "client" | "chain">,
   block: { number: bigint },
-): Promise<void> {
+): Promise<void> | undefined {
+  if (block.number < nextDueBlock) return undefined;
   const config = getConfig();
   const retained = config.subgraphHistoryBlocks;
-  if (retained === null || retained === 0) return;
-  if (context.chain.id !== config.namespace.datasources.ensroot?.chain.id) return;
-  const boundary = block.number - BigInt(retained);
-  if (boundary <= 0n) return;
-  const step = BigInt(Math.max(1, Math.floor(retained / 10)));
-  if (boundary < lastBoundary + step) return;
+  if (retained === null || retained === 0) return undefined;
+  if (context.chain.id !== config.namespace.datasources.ensroot?.chain.id) return undefined;
+  if (nextDueBlock === 0n) nextDueBlock = dueBlock(retained);
+  if (block.number < nextDueBlock) return undefined;
   const now = Date.now();
-  if (now - lastRun < config.historyPruneSeconds * 1000) return;
+  if (now - lastRun < config.historyPruneSeconds * 1000) return undefined;
   lastRun = now;
-  lastBoundary = boundary;
+  lastBoundary = block.number - BigInt(retained);
+  nextDueBlock = dueBlock(retained);
+  return prune(context, lastBoundary);
+}
 
+/** The boundary (the block N blocks below the event's) must be positive and N/10 blocks (at least one) past the last. */
+function dueBlock(retained: number): bigint {
+  const next = lastBoundary + BigInt(Math.max(1, Math.floor(retained / 10)));
+  return BigInt(retained) + (next > 0n ? next : 1n);
+}
+
+async function prune(context: Pick<Context, "db" | "client" | "chain">, boundary: bigint): Promise<void> {
   const { timestamp } = await context.client.getBlock({ blockNumber: boundary });
   const upTo = lastVersionOf({ timestamp, chainId: context.chain.id, blockNumber: boundary });
   const bound = sql`${upTo.toString()}::numeric`;

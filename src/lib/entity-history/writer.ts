@@ -55,8 +55,12 @@ interface LogWrites {
   log: object;
   firstHandler: string;
   count: number;
+  /** The log's position, handed to each of its handlers: made once per log, not per handler run. */
+  position: WritePosition;
 }
 let current: LogWrites | undefined;
+/** The last block's key: a block's events come one after another, so its key is made once. */
+let lastBlock = { chainId: 0, hash: "", key: "" };
 
 export function logWritePosition(
   handler: string,
@@ -64,15 +68,18 @@ export function logWritePosition(
   event: { log: object & { logIndex: number }; block: { number: bigint; timestamp: bigint; hash: string } },
 ): WritePosition {
   if (!current || current.log !== event.log || current.firstHandler === handler) {
-    current = { log: event.log, firstHandler: handler, count: 0 };
+    if (lastBlock.chainId !== chainId || lastBlock.hash !== event.block.hash)
+      lastBlock = { chainId, hash: event.block.hash, key: `${chainId}:${event.block.hash}` };
+    const writes: LogWrites = { log: event.log, firstHandler: handler, count: 0, position: undefined as never };
+    writes.position = {
+      block: { timestamp: event.block.timestamp, chainId, blockNumber: event.block.number },
+      blockKey: lastBlock.key,
+      logIndex: event.log.logIndex,
+      next: () => writes.count++,
+    };
+    current = writes;
   }
-  const writes = current;
-  return {
-    block: { timestamp: event.block.timestamp, chainId, blockNumber: event.block.number },
-    blockKey: `${chainId}:${event.block.hash}`,
-    logIndex: event.log.logIndex,
-    next: () => writes.count++,
-  };
+  return current.position;
 }
 
 /**
@@ -167,8 +174,11 @@ function versionRow(pending: Pending, position: WritePosition): Row {
 /** The store a handler run gets, and the history it owes once the run is over. */
 export interface HistoryWriter {
   db: Db;
-  /** Writes one version per entity the run wrote (its last state): call once the handler has returned. */
-  flush(): Promise<void>;
+  /**
+   * Writes one version per entity the run wrote (its last state): call once the handler has returned. Undefined when
+   * the run wrote no tracked entity (most runs), so that the caller awaits nothing.
+   */
+  flush(): Promise<void> | undefined;
 }
 
 /**
@@ -262,7 +272,11 @@ class HistoryRun implements HistoryWriter {
     return deleted;
   }
 
-  async flush(): Promise<void> {
+  flush(): Promise<void> | undefined {
+    return this.pending.size === 0 ? undefined : this.writeVersions();
+  }
+
+  private async writeVersions(): Promise<void> {
     const { pending, position, inner: db } = this;
     const block =
       position.blockKey === undefined ? undefined : versionsOfBlock(position.blockKey, position.block.chainId);

@@ -21,8 +21,12 @@ let lastWrite: LastWrite | undefined;
 
 /** Whether this handler is the one that writes the log's row (the first of the log's handlers to run). */
 function writesLog(log: object, handler: string): boolean {
-  if (lastWrite && lastWrite.log === log && lastWrite.handler !== handler) return false;
-  lastWrite = { log, handler };
+  if (lastWrite === undefined) lastWrite = { log, handler };
+  else if (lastWrite.log === log && lastWrite.handler !== handler) return false;
+  else {
+    lastWrite.log = log;
+    lastWrite.handler = handler;
+  }
   return true;
 }
 
@@ -32,11 +36,19 @@ export interface LogEvent {
   transaction?: { hash: Hex; transactionIndex: number; from: Address; to: Address | null };
 }
 
-/** Writes the log of `event` unless another plugin's handler of the same log already did. */
-export async function recordLog<N extends EventNames>(handler: N, context: Context<N>, event: Event<N>): Promise<void> {
+/**
+ * Writes the log of `event` unless another plugin's handler of the same log already did: the store's insert, which
+ * runs when awaited (as Ponder's does), or undefined when there is nothing to write (half of all handler runs: the
+ * caller awaits nothing then).
+ */
+export function recordLog<N extends EventNames>(
+  handler: N,
+  context: Context<N>,
+  event: Event<N>,
+): PromiseLike<unknown> | undefined {
   const e = event as unknown as LogEvent;
-  if (!e.log || !writesLog(e.log, handler)) return;
-  await context.db.insert(indexedLog).values(logRow(handler, context.chain.id, e));
+  if (!e.log || !writesLog(e.log, handler)) return undefined;
+  return context.db.insert(indexedLog).values(logRow(handler, context.chain.id, e));
 }
 
 /**

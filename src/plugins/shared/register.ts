@@ -47,7 +47,9 @@ export function on<N extends LogEventName>(
 ): void {
   const noop = getConfig().noopHandlers;
   if (noop === "log") {
-    ponder.on(name, async ({ event, context }) => recordLog(name, context, event));
+    ponder.on(name, async ({ event, context }) => {
+      await recordLog(name, context, event);
+    });
     return;
   }
   if (noop) {
@@ -64,12 +66,16 @@ export function on<N extends LogEventName>(
     try {
       if (writesBehind()) setCurrentEvent(name, ponderContext.chain.id, event);
       const context = writesBehind() ? withStore(ponderContext, withWriteBehind(ponderContext.db)) : ponderContext;
-      await recordLog(name, context, event);
+      // The steps with nothing to do return undefined: an await of it would still cost a promise per handler run.
+      const logged = recordLog(name, context, event);
+      if (logged !== undefined) await logged;
       if (!keepsHistory()) return await handler(context, event);
       const history = withEntityHistory(context.db, logWritePosition(name, context.chain.id, event as never));
       await handler(withStore(context, history.db), event);
-      await history.flush();
-      await pruneEntityHistory(context, event.block);
+      const versions = history.flush();
+      if (versions !== undefined) await versions;
+      const pruning = pruneEntityHistory(context, event.block);
+      if (pruning !== undefined) await pruning;
     } finally {
       totals.seconds += (performance.now() - started) / 1000;
       totals.events += 1;
