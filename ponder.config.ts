@@ -4,6 +4,7 @@ import { buildRecordId, buildRecordOf } from "./src/indexing/build-record";
 import { guardBuildRecord } from "./src/indexing/build-record-store";
 import { indexingCodeDigest } from "./src/indexing/code-digest";
 import { composeChains, composeContracts } from "./src/plugins/compose";
+import { lowerGcHelperPriority } from "./src/runtime/gc-helper-priority";
 import { applyPgliteSettings } from "./src/runtime/pglite-settings";
 import { seedPgliteDirectory } from "./src/runtime/pglite-template";
 import { ponderCommon, ponderDatabaseSchema, setRpcInitialRps } from "./src/runtime/ponder-hooks";
@@ -16,6 +17,8 @@ if (ponderSchema !== undefined) process.env.DATABASE_SCHEMA = ponderSchema;
 const config = getConfig();
 
 tuneProcessMemory(config.database.kind);
+// The handlers' thread first: V8's helpers run on the cores it leaves (src/runtime/gc-helper-priority.ts).
+lowerGcHelperPriority(config.gcHelperNice);
 if (config.rpcRequestsPerSecond !== undefined) setRpcInitialRps(config.rpcRequestsPerSecond);
 // A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/runtime/pglite-template.ts).
 // Then its WAL settings for the host file system, new directory or not (src/runtime/pglite-settings.ts).

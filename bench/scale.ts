@@ -43,7 +43,7 @@ import { completedEventsByName, watchPeakRss } from "../scripts/lib/peak-rss";
 import { PLUGIN_NAMES } from "../src/plugins/names";
 import { formatBreakdown, type IndexingBreakdown, indexingBreakdown, storeCallsOf } from "./lib/indexing-metrics";
 import { median } from "./lib/median";
-import { cpuReading, cpuSpentMs } from "./lib/process-cpu";
+import { cpuReading, cpuSpentMs, formatThreadSchedule, threadSchedule } from "./lib/process-cpu";
 import { type MemoryPeaks, watchMemoryMetrics } from "./lib/process-memory-metrics";
 import { cases, indexSubjects, run } from "./lib/subgraph-queries";
 
@@ -278,6 +278,7 @@ async function indexAndQuery(
     }
     const seconds = (Date.now() - started) / 1000;
     const backfillCpu = cpuSpentMs(cpuAtStart, cpuReading(indexer.process.child.pid!, indexer.schema));
+    const threads = threadSchedule(indexer.process.child.pid!);
     const cpuSeconds = (backfillCpu.tree + backfillCpu.postgres) / 1000;
     toggleCpuProfile();
     const peakRssMb = rss.stop();
@@ -292,6 +293,7 @@ async function indexAndQuery(
     log(
       `${kind} ${names}: ${formatBreakdown(breakdown)}; CPU ${cpuSeconds.toFixed(1)} s (${Math.round(events / cpuSeconds)} events per CPU second)`,
     );
+    log(`${kind} ${names}: the indexer's threads, start to /ready: ${formatThreadSchedule(threads)}`);
     // The tables are analyzed a few seconds after /ready; query after that, as an operator's users would.
     const analyzed = db === "pglite" ? "PGlite: analyzed" : "PostgreSQL: analyzed";
     await waitFor(async () => readFileSync(indexer.logFile, "utf8").includes(analyzed), 300_000, "ANALYZE");

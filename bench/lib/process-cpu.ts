@@ -77,3 +77,44 @@ function cpuMs(stats: Map<number, ProcStat>, root: number): number {
   }
   return ticks * 10;
 }
+
+/** A process's threads grouped by name: seconds on a core, and seconds runnable but waiting for one. */
+export type ThreadSchedule = Map<string, { runS: number; waitS: number }>;
+
+/**
+ * Where a process's threads spent their time so far, by thread name (Linux's /proc/<pid>/task/<tid>/schedstat: ns on
+ * a core, ns waiting on a run queue). The wait is the time a thread was ready to run and no core was free: on a machine
+ * shared with the database (and the benchmark's RPC node), what the main thread loses to the other processes and to
+ * the process's own helper threads.
+ */
+export function threadSchedule(pid: number): ThreadSchedule {
+  const out: ThreadSchedule = new Map();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
+      const t = out.get(name) ?? { runS: 0, waitS: 0 };
+      t.runS += run! / 1e9;
+      t.waitS += wait! / 1e9;
+      out.set(name, t);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** "MainThread 130.3 s on a core, 55.3 s waiting for one; V8Worker …", the threads with the most time first. */
+export function formatThreadSchedule(schedule: ThreadSchedule): string {
+  return [...schedule]
+    .filter(([, t]) => t.runS + t.waitS >= 0.5)
+    .sort((a, b) => b[1].runS + b[1].waitS - (a[1].runS + a[1].waitS))
+    .map(([name, t]) => `${name} ${t.runS.toFixed(1)} s on a core, ${t.waitS.toFixed(1)} s waiting for one`)
+    .join("; ");
+}

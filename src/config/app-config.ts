@@ -102,6 +102,7 @@ export function buildConfig(env: Record<string, string | undefined>): AppConfig 
     writeBehind: e.NAMEINDEX_WRITE_BEHIND,
     writeBehindLive: e.NAMEINDEX_WRITE_BEHIND && e.NAMEINDEX_WRITE_BEHIND_LIVE,
     writeBehindBytes: e.NAMEINDEX_WRITE_BEHIND_BYTES,
+    gcHelperNice: e.NAMEINDEX_GC_HELPER_NICE,
     writeBehindPipeline: e.NAMEINDEX_WRITE_BEHIND && e.NAMEINDEX_WRITE_BEHIND_LIVE && e.NAMEINDEX_WRITE_BEHIND_PIPELINE,
     port: e.PORT,
     publicApiUrl: e.PUBLIC_API_URL,

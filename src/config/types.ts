@@ -78,6 +78,8 @@ export interface AppConfig {
    */
   writeBehindLive: boolean;
   writeBehindBytes: number;
+  /** NAMEINDEX_GC_HELPER_NICE: the nice value of V8's helper threads (0 leaves them alone; default 10). */
+  gcHelperNice: number;
   /**
    * NAMEINDEX_WRITE_BEHIND_PIPELINE (with the live tables, PostgreSQL only; default true): a batch's rows are written in
    * the next batch's transaction while its handlers run, with the checkpoint of the batch they belong to (graph-node's

@@ -194,6 +194,18 @@ describe("environment validation", () => {
     }
   });
 
+  it("reads NAMEINDEX_GC_HELPER_NICE as a nice value from 0 to 19, 10 by default", () => {
+    const base = { NAMESPACE: "mainnet", ...mainnetRpc };
+    expect(buildConfig(base).gcHelperNice).toBe(10);
+    expect(buildConfig({ ...base, NAMEINDEX_GC_HELPER_NICE: "0" }).gcHelperNice).toBe(0);
+    expect(buildConfig({ ...base, NAMEINDEX_GC_HELPER_NICE: "19" }).gcHelperNice).toBe(19);
+    for (const bad of ["20", "-1", "2.5", "low"]) {
+      expect(problemsOf({ ...base, NAMEINDEX_GC_HELPER_NICE: bad })).toEqual([
+        "NAMEINDEX_GC_HELPER_NICE: must be a whole number from 0 to 19",
+      ]);
+    }
+  });
+
   it("reads the diagnostic switches (no-op handlers, PGlite ANALYZE) as validated flags", () => {
     const base = { NAMESPACE: "mainnet", ...mainnetRpc };
     expect(buildConfig(base)).toMatchObject({ noopHandlers: false, analyzeTables: true });
