@@ -54,7 +54,6 @@ export interface WritePosition {
 interface LogWrites {
   log: object;
   firstHandler: string;
-  count: number;
   /** The log's position, handed to each of its handlers: made once per log, not per handler run. */
   position: WritePosition;
 }
@@ -70,14 +69,17 @@ export function logWritePosition(
   if (!current || current.log !== event.log || current.firstHandler === handler) {
     if (lastBlock.chainId !== chainId || lastBlock.hash !== event.block.hash)
       lastBlock = { chainId, hash: event.block.hash, key: `${chainId}:${event.block.hash}` };
-    const writes: LogWrites = { log: event.log, firstHandler: handler, count: 0, position: undefined as never };
-    writes.position = {
-      block: { timestamp: event.block.timestamp, chainId, blockNumber: event.block.number },
-      blockKey: lastBlock.key,
-      logIndex: event.log.logIndex,
-      next: () => writes.count++,
+    let count = 0;
+    current = {
+      log: event.log,
+      firstHandler: handler,
+      position: {
+        block: { timestamp: event.block.timestamp, chainId, blockNumber: event.block.number },
+        blockKey: lastBlock.key,
+        logIndex: event.log.logIndex,
+        next: () => count++,
+      },
     };
-    current = writes;
   }
   return current.position;
 }
