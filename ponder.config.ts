@@ -17,7 +17,7 @@ if (ponderSchema !== undefined) process.env.DATABASE_SCHEMA = ponderSchema;
 const config = getConfig();
 
 tuneProcessMemory(config.database.kind);
-// The handlers' thread first: V8's helpers run on the cores it leaves (src/runtime/gc-helper-priority.ts).
+// NAMEINDEX_GC_HELPER_NICE, if set: V8's helpers run below the handlers' thread (src/runtime/gc-helper-priority.ts).
 lowerGcHelperPriority(config.gcHelperNice);
 if (config.rpcRequestsPerSecond !== undefined) setRpcInitialRps(config.rpcRequestsPerSecond);
 // A new PGlite directory starts as a copy of a cached fresh one instead of running initdb (src/runtime/pglite-template.ts).

@@ -128,15 +128,15 @@ export const envSchema = processTuningSchema.extend({
     .default(128 * 1024 * 1024),
   /**
    * The nice value of V8's helper threads (garbage collection, background compiles) in the indexer's process: 1–19
-   * lower their priority below the main thread's, which runs the handlers; 0 leaves them as the system made them
-   * (src/runtime/gc-helper-priority.ts). Linux only.
+   * lower their priority below the main thread's, which runs the handlers; 0 (the default) leaves them as the system
+   * made them (src/runtime/gc-helper-priority.ts). Linux only.
    */
   NAMEINDEX_GC_HELPER_NICE: z.coerce
     .number({ message: "must be a whole number from 0 to 19" })
     .int("must be a whole number from 0 to 19")
     .min(0, "must be a whole number from 0 to 19")
     .max(19, "must be a whole number from 0 to 19")
-    .default(10),
+    .default(0),
   /** The name NAMEINDEX_ANALYZE had while it applied to PGlite only; still read when NAMEINDEX_ANALYZE is unset. */
   NAMEINDEX_PGLITE_ANALYZE: booleanFlag.optional(),
   /** Read by ponder patch 024 (getLocalSyncGenerator-bounded-interval-logs); validated here, where a bad value is named. */

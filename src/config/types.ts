@@ -78,7 +78,7 @@ export interface AppConfig {
    */
   writeBehindLive: boolean;
   writeBehindBytes: number;
-  /** NAMEINDEX_GC_HELPER_NICE: the nice value of V8's helper threads (0 leaves them alone; default 10). */
+  /** NAMEINDEX_GC_HELPER_NICE: the nice value of V8's helper threads (0, the default, leaves them alone). */
   gcHelperNice: number;
   /**
    * NAMEINDEX_WRITE_BEHIND_PIPELINE (with the live tables, PostgreSQL only; default true): a batch's rows are written in

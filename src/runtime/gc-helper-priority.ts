@@ -8,7 +8,9 @@ import { setPriority } from "node:os";
  * RPC node), the helpers took whole cores from it: at 50,000 names on 2 cores the main thread spent 74 s of a 243 s
  * backfill runnable but waiting for a core, while the helpers ran 46 s (`/proc/<pid>/task/<tid>/schedstat`;
  * docs/benchmarks.md, "Who waits for a core"). Niced, they run when a core is otherwise idle, and where V8 needs
- * their work done (a scavenge's pause) the main thread does it itself. On a machine with idle cores nothing changes.
+ * their work done (a scavenge's pause) the main thread does it itself: whether that wins depends on the machine (on
+ * the same 2 cores it won ~8 % one day and lost ~10 % another), so it is off unless an operator sets it. On a machine
+ * with idle cores nothing changes.
  */
 
 /** Linux's thread name for V8's platform workers in Node.js. */

@@ -194,10 +194,10 @@ describe("environment validation", () => {
     }
   });
 
-  it("reads NAMEINDEX_GC_HELPER_NICE as a nice value from 0 to 19, 10 by default", () => {
+  it("reads NAMEINDEX_GC_HELPER_NICE as a nice value from 0 to 19, 0 by default", () => {
     const base = { NAMESPACE: "mainnet", ...mainnetRpc };
-    expect(buildConfig(base).gcHelperNice).toBe(10);
-    expect(buildConfig({ ...base, NAMEINDEX_GC_HELPER_NICE: "0" }).gcHelperNice).toBe(0);
+    expect(buildConfig(base).gcHelperNice).toBe(0);
+    expect(buildConfig({ ...base, NAMEINDEX_GC_HELPER_NICE: "10" }).gcHelperNice).toBe(10);
     expect(buildConfig({ ...base, NAMEINDEX_GC_HELPER_NICE: "19" }).gcHelperNice).toBe(19);
     for (const bad of ["20", "-1", "2.5", "low"]) {
       expect(problemsOf({ ...base, NAMEINDEX_GC_HELPER_NICE: bad })).toEqual([
