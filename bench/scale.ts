@@ -433,7 +433,7 @@ async function main(): Promise<void> {
   console.log("\nChains (played: the scenario sent as transactions; cache: anvil --load-state)");
   console.table(chains);
   console.log("\nIndexing, all of it from process start to /ready");
-  console.log("(peaks over the run, sampled every 2 s from /metrics: V8 heap used, V8 heap reserved, external)");
+  console.log("(peaks over the run, sampled every 15 s from /metrics: V8 heap used, V8 heap reserved, external)");
   console.log(
     "(CPU: the indexer's process tree and, on PostgreSQL, its database's backends: the rate a loaded machine distorts least)",
   );

@@ -2,6 +2,10 @@
  * Peaks of the indexer's V8 heap (used and reserved) and external memory, read from Ponder's /metrics (prom-client's
  * default Node.js gauges) while it runs: what splits a peak RSS into live data, the heap's slack and buffers
  * outside the heap. A sample that fails (the event loop busy past the timeout) is skipped.
+ *
+ * Sampled every 15 s, as an operator's Prometheus scrapes: a scrape of Ponder's /metrics costs the indexer's main
+ * thread ~30 ms (prom-client's text of every histogram), so the 2 s this once sampled at took ~3.5 s of a 50,000-name
+ * backfill's critical path (a CPU profile), which the floor's runs, never scraped, did not pay.
  */
 export interface MemoryPeaks {
   heapUsedMb: number;
@@ -16,7 +20,7 @@ const GAUGES = {
   externalMb: "nodejs_external_memory_bytes",
 } as const;
 
-export function watchMemoryMetrics(url: string, everyMs = 2000): { stop(): MemoryPeaks } {
+export function watchMemoryMetrics(url: string, everyMs = 15_000): { stop(): MemoryPeaks } {
   const peaks: MemoryPeaks = { heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, samples: 0 };
   let inFlight = false;
   const sample = async () => {
