@@ -19,17 +19,25 @@ const apply = (table: PgTable, row: Row, set: Set): Row =>
 
 const notFound = (table: PgTable) => new Error(`No existing record found in table '${getTableName(table)}'`);
 
+/** The row under `key` (null if none), without an async call where the store answers at once (`peek`). */
+const rowAt = (liveRows: LiveRows, table: PgTable, key: string, keySource: Row): Row | null | Promise<Row | null> => {
+  const row = liveRows.peek(table, key);
+  return row !== undefined ? row : liveRows.get(table, key, keySource);
+};
+
+const copyOrNull = (row: Row | null): Row | null => (row === null ? null : copyRow(row));
+
 export const liveDbOf = (liveRows: LiveRows) => {
-  const current = (table: PgTable, key: Row) => liveRows.get(table, keyOf(table, key), key);
   const remove = async (table: PgTable, key: Row): Promise<boolean> => {
-    if ((await current(table, key)) === null) return false;
-    liveRows.put(table, keyOf(table, key), null, keyColumns(table, key));
+    const k = keyOf(table, key);
+    if ((await rowAt(liveRows, table, k, key)) === null) return false;
+    liveRows.put(table, k, null, keyColumns(table, key));
     return true;
   };
   return {
-    async find(table: PgTable, key: Row): Promise<Row | null> {
-      const row = await current(table, key);
-      return row === null ? null : copyRow(row);
+    find(table: PgTable, key: Row): Promise<Row | null> {
+      const row = rowAt(liveRows, table, keyOf(table, key), key);
+      return row instanceof Promise ? row.then(copyOrNull) : Promise.resolve(copyOrNull(row));
     },
 
     insert: insertBuilders((table: PgTable, values: Row | Row[]) => new LiveInsert(liveRows, table, values)),
@@ -70,7 +78,7 @@ class LiveInsert extends PlainInsert {
     const out: (Row | null)[] = [];
     for (const row of this.rows) {
       const key = keyOf(this.table, row);
-      if ((await this.liveRows.get(this.table, key, row)) !== null) out.push(null);
+      if ((await rowAt(this.liveRows, this.table, key, row)) !== null) out.push(null);
       else {
         this.liveRows.put(this.table, key, row);
         out.push(copyRow(row));
@@ -89,7 +97,7 @@ class LiveInsert extends PlainInsert {
         out.push(copyRow(row));
         continue;
       }
-      const existing = await this.liveRows.get(this.table, key, row);
+      const existing = await rowAt(this.liveRows, this.table, key, row);
       const next = existing === null ? row : apply(this.table, existing, set);
       this.liveRows.put(this.table, key, next);
       out.push(copyRow(next));
@@ -133,7 +141,7 @@ class LiveUpdate {
 
   async set(set: Set): Promise<Row> {
     const key = keyOf(this.table, this.key);
-    const existing = await this.liveRows.get(this.table, key, this.key);
+    const existing = await rowAt(this.liveRows, this.table, key, this.key);
     if (existing === null) throw notFound(this.table);
     const next = apply(this.table, existing, set);
     this.liveRows.put(this.table, key, next);

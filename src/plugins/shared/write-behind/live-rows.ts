@@ -209,6 +209,25 @@ export class LiveRows {
   }
 
   /**
+   * The row under `key` when the store answers it without waiting, null if there is none; undefined when only `get`
+   * can say (a load of the table on its way, or a key an incomplete table does not hold). Most reads end here: a read
+   * that goes through `get` costs an async call, which at millions of reads was ~2 % of a backfill's main thread.
+   */
+  peek(table: PgTable, key: string): Row | null | undefined {
+    const state = this.tables.get(table)!;
+    const entry = state.entries.get(key);
+    if (entry !== undefined) {
+      state.reads += 1;
+      return entry.row;
+    }
+    if (state.complete && state.loading === undefined) {
+      state.reads += 1;
+      return null;
+    }
+    return undefined;
+  }
+
+  /**
    * The row under `key` (of `keySource`, a row holding the key's columns), null if none: from the held rows, else (an
    * incomplete table) the database (`reader`).
    */
