@@ -210,8 +210,8 @@ export class LiveRows {
 
   /**
    * The row under `key` when the store answers it without waiting, null if there is none; undefined when only `get`
-   * can say (a load of the table on its way, or a key an incomplete table does not hold). Most reads end here: a read
-   * that goes through `get` costs an async call, which at millions of reads was ~2 % of a backfill's main thread.
+   * can say (a load of the table on its way, or a key an incomplete table does not hold). Most reads end here: through
+   * `get`, each would cost an async call (~0.7 s of a 50,000-name backfill's main thread, docs/benchmarks.md).
    */
   peek(table: PgTable, key: string): Row | null | undefined {
     const state = this.tables.get(table)!;
