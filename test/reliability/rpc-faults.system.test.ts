@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scenarioOf } from "../../devnet/src/index";
 import { type CanonicalDump, diffDumps, dumpPostgres, summarizeDump } from "../../harness/canonical-dump";
 import { type DevnetWithLabels, startDevnetWithLabels } from "../../harness/devnet-fixture";
-import { type RunningIndexer, startIndexer } from "../../harness/indexer-harness";
+import { type RunningIndexer, startIndexer, waitFor } from "../../harness/indexer-harness";
 import { writeManifestCopy } from "../../harness/manifest-copy";
 import { DEFAULT_PLUGIN_NAMES } from "../../src/plugins/names";
 import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from "./support/fault-proxy";
@@ -195,15 +195,17 @@ describe("indexing through faulty RPC endpoints", () => {
     const { ponders } = totals();
     const loggedOf = (log: string) =>
       Object.fromEntries(
-        Object.entries(LOGGED_AS).map(([kind, pattern]) => [kind, log.split("\n").filter((l) => pattern.test(l)).length]),
+        Object.entries(LOGGED_AS).map(([kind, pattern]) => [
+          kind,
+          log.split("\n").filter((l) => pattern.test(l)).length,
+        ]),
       );
-    const namesEveryFault = (seen: Record<string, number>) =>
-      Object.entries(seen).every(([kind, n]) => n >= ponders[kind as FaultKind]);
-    let log = readFileSync(faulty.indexer.logFile, "utf8");
-    for (const until = Date.now() + CLIENT_TIMEOUT_MS + 5_000; !namesEveryFault(loggedOf(log)) && Date.now() < until; ) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      log = readFileSync(faulty.indexer.logFile, "utf8");
-    }
+    const readLog = () => readFileSync(faulty.indexer.logFile, "utf8");
+    const namesEveryFault = async () =>
+      Object.entries(loggedOf(readLog())).every(([kind, n]) => n >= ponders[kind as FaultKind]);
+    // A wait that ends unmet is not the failure: the assertions below name the fault kind that is missing.
+    await waitFor(namesEveryFault, CLIENT_TIMEOUT_MS + 5_000, "the log to name every fault", 500).catch(() => {});
+    const log = readLog();
     const retried = log.split("\n").filter((l) => /Received JSON-RPC error/.test(l));
     const methods = [...new Set(retried.map((l) => l.match(/method=(\w+)/)?.[1] ?? "?"))].sort();
     const seen = loggedOf(log);
