@@ -18,11 +18,20 @@ const settings = {
   outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
 };
 
+let compiled: Record<string, CompiledContract> | undefined;
+
 /**
  * Compiles devnet/contracts/*.sol with solc from npm (standard JSON). The output is cached under
- * .cache/solc/<sha256 of compiler version, sources and settings>.json, so a second start skips solc (~10 s).
+ * .cache/solc/<sha256 of compiler version, sources and settings>.json, so a second start skips solc (~10 s), and kept
+ * for the process. The key reads solc's version from its package.json: loading solc itself (an 8 MB emscripten
+ * module) costs ~1 s of CPU, which every test file that starts a devnet paid for a cache hit.
  */
 export function compileContracts(): Record<string, CompiledContract> {
+  compiled ??= compileOrRead();
+  return compiled;
+}
+
+function compileOrRead(): Record<string, CompiledContract> {
   const sources: Record<string, { content: string }> = {};
   for (const file of readdirSync(contractsDir)
     .filter((f) => f.endsWith(".sol"))
@@ -30,11 +39,13 @@ export function compileContracts(): Record<string, CompiledContract> {
     sources[file] = { content: readFileSync(join(contractsDir, file), "utf8") };
   }
   const require = createRequire(import.meta.url);
-  const solc = require("solc") as { version(): string; compile(input: string, opts?: unknown): string };
+  const { version } = require("solc/package.json") as { version: string };
   const input = { language: "Solidity", sources, settings };
-  const key = createHash("sha256").update(solc.version()).update(JSON.stringify(input)).digest("hex");
+  const key = createHash("sha256").update(`solc ${version}`).update(JSON.stringify(input)).digest("hex");
   const cachePath = join(cacheDir, "solc", `${key}.json`);
   if (existsSync(cachePath)) return JSON.parse(readFileSync(cachePath, "utf8"));
+
+  const solc = require("solc") as { compile(input: string, opts?: unknown): string };
 
   const output = JSON.parse(
     solc.compile(JSON.stringify(input), {
