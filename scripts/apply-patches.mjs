@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compactInstalledExports } from "./lib/compact-exports.mjs";
 import { checkInstalled, installedVersion, readPatches } from "./lib/patches.mjs";
 
 const root = resolve(process.argv[2] ?? process.cwd());
@@ -51,3 +52,12 @@ if (problems.length > 0) fail(problems);
 console.log(
   `apply-patches: ${patches.length} patches in place (${[...new Set(patches.map((p) => `${p.pkg}@${p.version}`))].join(", ")})`,
 );
+
+// Not a patch: drizzle-orm's 439-entry exports map as the same map with one pattern (scripts/lib/compact-exports.mjs
+// says why; docs/patches.md, "drizzle-orm's exports map"). Already compact (a second run) or irregular: left alone.
+const compacted = compactInstalledExports(root, "drizzle-orm");
+if (compacted) {
+  console.log(
+    `apply-patches: drizzle-orm's exports map compacted (package.json ${compacted.before} → ${compacted.after} bytes)`,
+  );
+}
